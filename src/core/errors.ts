@@ -1,0 +1,173 @@
+/**
+ * Every error quotelake raises. A small set of classes that carry data and a stable `code`,
+ * so the CLI can map them to messages and exit codes without parsing text.
+ * Messages name the thing (file:line:column, endpoint and ret, code and field), never the token.
+ */
+
+export type ErrorStage = 'config' | 'plan' | 'read' | 'transform' | 'write' | 'commit' | 'serve';
+
+export interface QuotelakeErrorOptions {
+  stage: ErrorStage;
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+export class QuotelakeError extends Error {
+  readonly code: string;
+  readonly stage: ErrorStage;
+  readonly retryable: boolean;
+
+  constructor(code: string, message: string, options: QuotelakeErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.stage = options.stage;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** A pipeline file or option is wrong. `file`, `line` and `column` point at it when known. */
+export class ConfigError extends QuotelakeError {
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+
+  constructor(
+    message: string,
+    where: { file?: string; line?: number; column?: number } = {},
+    cause?: unknown,
+  ) {
+    const prefix = where.file
+      ? `${where.file}${where.line !== undefined ? `:${where.line}:${where.column ?? 1}` : ''}: `
+      : '';
+    super('QL_CONFIG', `${prefix}${message}`, { stage: 'config', cause });
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+  }
+}
+
+/** The service answered with a `ret` other than 200, or a suspension error (HTTP 500 `{success:false}`). */
+export class ApiError extends QuotelakeError {
+  readonly ret: number | undefined;
+  readonly httpStatus: number | undefined;
+  readonly serviceMessage: string;
+  readonly trace: string | undefined;
+  readonly endpoint: string;
+  readonly codes: readonly string[];
+
+  constructor(details: {
+    code?: string;
+    ret?: number;
+    httpStatus?: number;
+    serviceMessage: string;
+    trace?: string;
+    endpoint: string;
+    codes?: readonly string[];
+    retryable: boolean;
+    cause?: unknown;
+  }) {
+    const codes = details.codes ?? [];
+    const what = details.ret !== undefined ? `ret ${details.ret}` : `HTTP ${details.httpStatus ?? '?'}`;
+    const codeList = codes.length > 0 ? ` for ${summariseCodes(codes)}` : '';
+    const trace = details.trace ? ` (trace ${details.trace})` : '';
+    super(
+      details.code ?? apiErrorCode(details.ret),
+      `${details.endpoint}: ${what} ${details.serviceMessage}${codeList}${trace}`,
+      { stage: 'read', retryable: details.retryable, cause: details.cause },
+    );
+    this.ret = details.ret;
+    this.httpStatus = details.httpStatus;
+    this.serviceMessage = details.serviceMessage;
+    this.trace = details.trace;
+    this.endpoint = details.endpoint;
+    this.codes = codes;
+  }
+}
+
+/** The network failed, timed out, or the body was truncated or unparsable. Always retryable. */
+export class TransportError extends QuotelakeError {
+  readonly endpoint: string;
+  constructor(endpoint: string, message: string, cause?: unknown) {
+    super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable: true, cause });
+    this.endpoint = endpoint;
+  }
+}
+
+/** A response did not match the documented shape. */
+export class ResponseShapeError extends QuotelakeError {
+  readonly endpoint: string;
+  constructor(endpoint: string, message: string, cause?: unknown) {
+    super('QL_API_SHAPE', `${endpoint}: unexpected response shape: ${message}`, {
+      stage: 'read',
+      retryable: false,
+      cause,
+    });
+    this.endpoint = endpoint;
+  }
+}
+
+/** Today's request quota of the token is used up. `resetAt` is the next midnight in quotaTimeZone. */
+export class QuotaExhaustedError extends QuotelakeError {
+  readonly resetAt: Date;
+  readonly used: number;
+  readonly limit: number;
+  constructor(details: { resetAt: Date; used: number; limit: number; cause?: unknown }) {
+    super(
+      'QL_QUOTA_EXHAUSTED',
+      `daily request quota used up (${details.used} of ${details.limit}); it resets at ${details.resetAt.toISOString()}`,
+      { stage: 'read', retryable: false, cause: details.cause },
+    );
+    this.resetAt = details.resetAt;
+    this.used = details.used;
+    this.limit = details.limit;
+  }
+}
+
+/** A sink could not write, flush or commit. */
+export class SinkError extends QuotelakeError {
+  constructor(message: string, stage: 'write' | 'commit' = 'write', cause?: unknown) {
+    super(stage === 'commit' ? 'QL_SINK_COMMIT' : 'QL_SINK_WRITE', message, { stage, cause });
+  }
+}
+
+/** A record was rejected and the pipeline says `onReject: fail`. */
+export class RejectedRecordError extends QuotelakeError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super('QL_REJECTED', `record rejected: ${reason}`, { stage: 'transform' });
+    this.reason = reason;
+  }
+}
+
+/** The run was stopped by a signal or an AbortSignal. */
+export class AbortedError extends QuotelakeError {
+  constructor(message = 'run aborted') {
+    super('QL_ABORTED', message, { stage: 'read' });
+  }
+}
+
+function apiErrorCode(ret: number | undefined): string {
+  switch (ret) {
+    case 400:
+      return 'QL_API_BAD_REQUEST';
+    case 401:
+      return 'QL_API_TOKEN_INVALID';
+    case 429:
+      return 'QL_API_RATE_LIMIT';
+    case 600:
+      return 'QL_API_CODE_INVALID';
+    case 601:
+      return 'QL_API_BODY_EMPTY';
+    case 604:
+      return 'QL_API_CODE_UNAUTHORIZED';
+    case 605:
+      return 'QL_API_TOO_MANY_CODES';
+    default:
+      return 'QL_API_ERROR';
+  }
+}
+
+function summariseCodes(codes: readonly string[]): string {
+  return codes.length <= 5 ? codes.join(',') : `${codes.slice(0, 5).join(',')} and ${codes.length - 5} more`;
+}
