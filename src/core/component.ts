@@ -1,0 +1,95 @@
+/**
+ * The shapes every pipeline component shares: sources yield batches, transforms map them (pure,
+ * with rejected records on the side), sinks stage them and make them visible only on commit.
+ */
+import type { Clock } from './clock.js';
+
+/** Where a stream stands; saved only after the commit that covers it. Plain JSON. */
+export interface Checkpoint {
+  /** The stream key, e.g. `kline/BTCUSDT/1m` or `halt/nyse`. */
+  readonly stream: string;
+  /** Source-specific position (watermarks, page cursors ...). Must be JSON-serialisable. */
+  readonly position: Readonly<Record<string, unknown>>;
+}
+
+export interface Batch<T> {
+  /** The stream key the records belong to. */
+  readonly stream: string;
+  /** Increasing per stream within a run. */
+  readonly seq: number;
+  readonly records: readonly T[];
+  /** The stream position once this batch (and every earlier one) is committed. */
+  readonly checkpoint?: Checkpoint;
+}
+
+/** A record a transform or sink refused, with a reason that names the field and value. */
+export interface Rejected<T = unknown> {
+  readonly record: T;
+  readonly reason: string;
+  /** Stable code, e.g. `QL_DECIMAL_OVERFLOW`. */
+  readonly code: string;
+  readonly field?: string;
+  readonly value?: string;
+  readonly stream: string;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Counts that feed progress bars, the run summary and the manifest. */
+export interface RunEvents {
+  request(endpoint: string): void;
+  rows(dataset: string, kind: 'received' | 'written' | 'rejected', count: number): void;
+  planned?(stream: string, requests: number): void;
+  note?(message: string): void;
+}
+
+export interface RunContext {
+  readonly runId: string;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  readonly events: RunEvents;
+  readonly clock: Clock;
+}
+
+export interface Source<T> {
+  read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<T>>;
+}
+
+export interface TransformResult<I, O> {
+  readonly output: Batch<O>;
+  readonly rejected: readonly Rejected<I>[];
+}
+
+export interface Transform<I, O> {
+  apply(batch: Batch<I>, ctx: RunContext): TransformResult<I, O>;
+}
+
+export interface CommittedFile {
+  /** Path relative to the output root, e.g. `kline/interval=1m/date=2026-11-21/part-....parquet`. */
+  readonly path: string;
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+export interface CommitReceipt {
+  readonly files: readonly CommittedFile[];
+  readonly rows: number;
+}
+
+export interface Sink<T> {
+  write(batch: Batch<T>, ctx: RunContext): Promise<void>;
+  /** Push buffered rows to staging (not visible). */
+  flush(ctx: RunContext): Promise<void>;
+  /** Make everything flushed visible atomically; after it resolves the data is durable. */
+  commit(ctx: RunContext): Promise<CommitReceipt>;
+  /** Drop everything staged and not committed. */
+  abort(ctx: RunContext): Promise<void>;
+  close(): Promise<void>;
+}
