@@ -1,0 +1,46 @@
+/**
+ * How a component declares itself to the registry (src/components.ts): its `type` (the folder name),
+ * a one-line summary, a zod schema for its config (which also feeds the pipeline JSON Schema and the
+ * README reference), examples that must parse, and a constructor.
+ */
+import type { Writable } from 'node:stream';
+import type { z } from 'zod';
+import type { Sink, Source, Transform } from './component.js';
+
+/** What a component may use when it is created; everything else reaches it through RunContext. */
+export interface ComponentEnv {
+  /** Output root (I5). */
+  readonly outputDir: string;
+  /** State directory (I5: default `<output>/.state`). */
+  readonly stateDir: string;
+  /** Where the ndjson sink writes when told `stdout`. */
+  readonly stdout: Writable;
+  /** The service client, for sources. Typed by src/api; kept opaque here so core imports nothing of ours. */
+  readonly client?: unknown;
+}
+
+interface DefinitionBase<C> {
+  readonly type: string;
+  readonly summary: string;
+  readonly configSchema: z.ZodType<C>;
+  readonly examples: readonly unknown[];
+}
+
+export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBase<C> {
+  readonly kind: 'source';
+  /** The dataset its records belong to: `kline`, `trade`, `depth` or `halt`. */
+  readonly dataset: (config: C) => string;
+  create(config: C, env: ComponentEnv): Source<T>;
+}
+
+export interface TransformDefinition<C = unknown, I = unknown, O = unknown> extends DefinitionBase<C> {
+  readonly kind: 'transform';
+  create(config: C, env: ComponentEnv): Transform<I, O>;
+}
+
+export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase<C> {
+  readonly kind: 'sink';
+  create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
+}
+
+export type ComponentDefinition = SourceDefinition | TransformDefinition | SinkDefinition;
