@@ -84,6 +84,8 @@ export interface CommitReceipt {
 }
 
 export interface Sink<T> {
+  /** Called once at the start of a run: finish or roll back whatever a crashed run left half-done. */
+  recover?(ctx: RunContext): Promise<void>;
   write(batch: Batch<T>, ctx: RunContext): Promise<void>;
   /** Push buffered rows to staging (not visible). */
   flush(ctx: RunContext): Promise<void>;
