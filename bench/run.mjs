@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Runs every bench/*.bench.mjs (or those named on the command line), prints their figures and
+// writes them to bench/results/latest.json as [{ name, value, unit, target }] (decisions I6).
+// Benchmarks report; they never fail on a missed target.
+import { readdir, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const wanted = process.argv.slice(2);
+const files = (await readdir(here))
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort();
+
+const results = [];
+for (const file of files) {
+  process.stderr.write(`bench: ${file} ...\n`);
+  const started = Date.now();
+  const mod = await import(pathToFileURL(join(here, file)).href);
+  const figures = await mod.run();
+  for (const figure of figures) {
+    results.push(figure);
+    const target = figure.target === null || figure.target === undefined ? '' : `  (target ${figure.target})`;
+    process.stdout.write(`${figure.name.padEnd(58)} ${formatValue(figure.value).padStart(14)} ${figure.unit}${target}\n`);
+  }
+  process.stderr.write(`bench: ${file} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+const out = join(here, 'results', 'latest.json');
+await mkdir(dirname(out), { recursive: true });
+await writeFile(out, `${JSON.stringify(results, null, 2)}\n`);
+process.stderr.write(`bench: wrote ${results.length} figures to bench/results/latest.json\n`);
+
+function formatValue(value) {
+  if (typeof value !== 'number') return String(value);
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  return value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+}
