@@ -27,13 +27,15 @@ describe('HaltArchive layouts (S3, S4, spec 2.4)', () => {
     const records = archive.records(exchange, NOW);
     const allowed = new Set(LAYOUTS[exchange]);
     const seen = new Set<string>();
+    const problems: string[] = [];
     for (const r of records) {
       for (const [key, value] of Object.entries(r)) {
-        expect(allowed.has(key), `${exchange} key ${key}`).toBe(true);
-        expect(value === null || typeof value === 'string').toBe(true);
+        if (!allowed.has(key)) problems.push(`key ${key}`);
+        if (value !== null && typeof value !== 'string') problems.push(`${key}: ${typeof value}`);
         seen.add(key);
       }
     }
+    expect(problems).toEqual([]);
     // Every layout key shows up somewhere in a year.
     expect([...seen].sort()).toEqual([...allowed].sort());
   });
@@ -52,38 +54,39 @@ describe('HaltArchive layouts (S3, S4, spec 2.4)', () => {
   });
 
   it.each(EXCHANGES)('%s values follow the time formats of spec 2.4 and the field meanings', (exchange) => {
+    const problems: string[] = [];
+    const check = (ok: boolean, what: string, r: WireHaltRecord) => {
+      if (!ok) problems.push(`${what}: ${JSON.stringify(r)}`);
+    };
+    const venues = exchange === 'nyse' ? ['NYSE', 'NYSE American', 'NYSE Arca'] : ['NASDAQ', 'NYSE', 'NYSE American', 'NYSE Arca'];
     for (const r of archive.records(exchange, NOW)) {
       for (const [key, format] of Object.entries(FORMATS)) {
-        if (has(r, key)) expect(text(r, key), `${exchange} ${key}`).toMatch(format);
+        if (has(r, key)) check(format.test(text(r, key)), `format of ${key}`, r);
       }
       // Non-null fields (symbol, publishDate) and the halt start are always there.
-      expect(has(r, 'symbol')).toBe(true);
-      expect(has(r, 'publishDate')).toBe(true);
-      expect(has(r, exchange === 'sse' ? 'haltDate' : 'haltDateTime')).toBe(true);
+      check(has(r, 'symbol') && has(r, 'publishDate'), 'non-null fields', r);
+      check(has(r, exchange === 'sse' ? 'haltDate' : 'haltDateTime'), 'halt start', r);
       if (exchange === 'sse') {
-        expect(text(r, 'symbol')).toMatch(/^(600|601|603|605|688)\d{3}$/);
-        if (has(r, 'symbolName')) expect(text(r, 'symbolName')).toMatch(/[\u4e00-\u9fff]/);
-        if (has(r, 'haltReason')) expect(text(r, 'haltReason')).toMatch(/[\u4e00-\u9fff]/);
-      } else {
-        if (has(r, 'haltDate') && has(r, 'haltTime')) {
-          expect(text(r, 'haltDateTime')).toBe(`${text(r, 'haltDate')} ${text(r, 'haltTime')}`);
-        }
-        if (RESUME_FIELDS[exchange].every((k) => has(r, k))) {
-          const quote = `${text(r, 'resumeDate')} ${text(r, 'resumeTime')}`;
-          if (exchange === 'nyse') expect(text(r, 'resumeDateTime')).toBe(quote);
-          else {
-            // NASDAQ: trading resumes a few minutes after quoting.
-            const gapMin = (localMs(exchange, text(r, 'resumeDateTime')) - localMs(exchange, quote)) / 60_000;
-            expect(gapMin).toBeGreaterThanOrEqual(1);
-            expect(gapMin).toBeLessThanOrEqual(5);
-          }
-        }
-        if (has(r, 'sourceExchange')) {
-          const venues = exchange === 'nyse' ? ['NYSE', 'NYSE American', 'NYSE Arca'] : ['NASDAQ', 'NYSE', 'NYSE American', 'NYSE Arca'];
-          expect(venues).toContain(text(r, 'sourceExchange'));
+        check(/^(600|601|603|605|688)\d{3}$/.test(text(r, 'symbol')), 'A-share code', r);
+        if (has(r, 'symbolName')) check(/[\u4e00-\u9fff]/.test(text(r, 'symbolName')), 'Chinese name', r);
+        if (has(r, 'haltReason')) check(/[\u4e00-\u9fff]/.test(text(r, 'haltReason')), 'Chinese reason', r);
+        continue;
+      }
+      if (has(r, 'haltDate') && has(r, 'haltTime')) {
+        check(text(r, 'haltDateTime') === `${text(r, 'haltDate')} ${text(r, 'haltTime')}`, 'haltDateTime', r);
+      }
+      if (RESUME_FIELDS[exchange].every((k) => has(r, k))) {
+        const quote = `${text(r, 'resumeDate')} ${text(r, 'resumeTime')}`;
+        if (exchange === 'nyse') check(text(r, 'resumeDateTime') === quote, 'resumeDateTime', r);
+        else {
+          // NASDAQ: trading resumes a few minutes after quoting.
+          const gapMin = (localMs(exchange, text(r, 'resumeDateTime')) - localMs(exchange, quote)) / 60_000;
+          check(gapMin >= 1 && gapMin <= 5, 'quote-to-trade gap', r);
         }
       }
+      if (has(r, 'sourceExchange')) check(venues.includes(text(r, 'sourceExchange')), 'sourceExchange', r);
     }
+    expect(problems).toEqual([]);
   });
 
   it('SSE uses several halt periods and reasons', () => {
@@ -114,7 +117,7 @@ describe('HaltArchive volume, order and window (spec 4.5, 8.3)', () => {
         expect(records.length).toBeGreaterThanOrEqual(300);
         expect(records.length).toBeLessThanOrEqual(3 * 366);
         const times = records.map((r) => publishMs(exchange, r));
-        for (let i = 1; i < times.length; i++) expect(times[i]!).toBeLessThanOrEqual(times[i - 1]!);
+        expect(times.every((t, i) => i === 0 || t <= times[i - 1]!)).toBe(true);
         expect(times[0]!).toBeLessThanOrEqual(now);
         expect(times[times.length - 1]!).toBeGreaterThan(from);
         // The year is covered end to end, not just a part of it.
