@@ -56,7 +56,7 @@ function planWeekday(rng: Random, day: number, listing: UsListing, kind: UsKind)
   switch (kind) {
     case 'luld': {
       // A limit-up/limit-down pause lasts 5 minutes, sometimes extended to 10.
-      const halt = at(day, 9, 35 + rng.int(0, 374), rng.int(0, 59));
+      const halt = at(day, 9, 35 + rng.int(0, 360), rng.int(0, 59)); // ends before 16:00 with trading back
       const quoteResume = addSec(halt, rng.chance(0.2) ? 600 : 300);
       return {
         listing, kind, halt, quoteResume,
