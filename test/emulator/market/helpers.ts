@@ -13,8 +13,13 @@ export function product(code: string): Product {
 }
 
 /** Scaled BigInt of a decimal text with exactly `decimals` decimals (throws otherwise). */
+const decimalPatterns = new Map<number, RegExp>();
 export function scaled(text: string, decimals: number): bigint {
-  const re = decimals === 0 ? /^\d+$/ : new RegExp(`^\\d+\\.\\d{${decimals}}$`);
+  let re = decimalPatterns.get(decimals);
+  if (re === undefined) {
+    re = decimals === 0 ? /^\d+$/ : new RegExp(`^\\d+\\.\\d{${decimals}}$`);
+    decimalPatterns.set(decimals, re);
+  }
   if (!re.test(text)) throw new Error(`${text} does not have exactly ${decimals} decimals`);
   return BigInt(text.replace('.', ''));
 }
