@@ -92,7 +92,8 @@ export class PricePath {
 
   constructor(seed: number, readonly product: Product) {
     const params = { ...CLASS_PARAMS[product.productClass], ...CODE_OVERRIDES[product.code] };
-    this.key = hash32(seed | 0, hashString(product.code), 0x51, 0x7a);
+    // Kept as a signed 32-bit value so the hashes stay on small-integer fast paths.
+    this.key = hash32(seed | 0, hashString(product.code), 0x51, 0x7a) | 0;
     this.priceDecimals = product.priceDecimals;
     this.volumeDecimals = product.volumeDecimals;
     this.quietShare = params.quietShare;
@@ -131,10 +132,12 @@ export class PricePath {
     for (let i = 0; i < SCALES.length; i++) {
       const s = SCALES[i]!;
       const q = Math.floor(base / s);
-      if (q !== this.cell[i]) {
-        this.cell[i] = q;
-        this.h0[i] = symmetric(this.key, 1000 + i, q, 0);
+      const had = this.cell[i]!;
+      if (q !== had) {
+        // Walking forward, the next cell's start value is this cell's end value.
+        this.h0[i] = q === had + 1 ? this.h1[i]! : symmetric(this.key, 1000 + i, q, 0);
         this.h1[i] = symmetric(this.key, 1000 + i, q + 1, 0);
+        this.cell[i] = q;
       }
       const h0 = this.h0[i]!;
       const slope = (this.amps[i]! * (this.h1[i]! - h0)) / s;
