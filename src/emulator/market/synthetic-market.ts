@@ -446,7 +446,7 @@ export class SyntheticMarket {
       return this.store(model, key, startMs, this.sumMinutes(model, new AggBuilder(), startMs, endMs, nowMs).build());
     }
     // Still open: closed minutes come from (and extend) a remembered prefix; the forming minute is added last.
-    const closedEnd = Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS);
+    const closedEnd = Math.max(startMs, Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS));
     const prefix = this.prefixes.get(key);
     const b = new AggBuilder();
     let from = startMs;
