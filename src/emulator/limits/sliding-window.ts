@@ -1,13 +1,13 @@
 /**
  * "At most `limit` admitted requests with arrival time in (t - windowMs, t]": a ring of the last
- * `limit` admitted arrival times. While time only moves forward the ring is sorted and one look at its
- * oldest entry decides; if a manual clock was set backwards, fall back to counting.
+ * `limit` admitted arrival times, kept in time order so one look at the oldest entry decides.
+ * If a manual clock is set backwards, admissions after the new "now" are forgotten when the next one
+ * is recorded (the timeline was rewound), which keeps the ring sorted and the answer exact.
  */
 export class SlidingWindow {
   private readonly times: Float64Array;
   private start = 0;
   private size = 0;
-  private sorted = true;
 
   constructor(
     readonly limit: number,
@@ -16,32 +16,30 @@ export class SlidingWindow {
     this.times = new Float64Array(limit);
   }
 
+  private at(i: number): number {
+    return this.times[(this.start + i) % this.limit]!;
+  }
+
   /** Admitted requests with arrival in (t - windowMs, t]. */
   used(t: number): number {
     let n = 0;
-    for (let i = 0; i < this.size; i++) {
-      const at = this.times[(this.start + i) % this.limit]!;
-      if (at > t - this.windowMs && at <= t) n++;
+    for (let i = this.size - 1; i >= 0; i--) {
+      const at = this.at(i);
+      if (at <= t - this.windowMs) break;
+      if (at <= t) n++;
     }
     return n;
   }
 
   allows(t: number): boolean {
     if (this.size < this.limit) return true;
-    if (this.sorted) {
-      const oldest = this.times[this.start]!;
-      if (oldest <= t - this.windowMs) return true;
-      const newest = this.times[(this.start + this.size - 1) % this.limit]!;
-      if (newest <= t) return false;
-    }
+    if (this.at(0) <= t - this.windowMs) return true;
+    if (this.at(this.size - 1) <= t) return false;
     return this.used(t) < this.limit;
   }
 
   record(t: number): void {
-    if (this.size > 0) {
-      const newest = this.times[(this.start + this.size - 1) % this.limit]!;
-      if (t < newest) this.sorted = false;
-    }
+    while (this.size > 0 && this.at(this.size - 1) > t) this.size--;
     if (this.size < this.limit) {
       this.times[(this.start + this.size) % this.limit] = t;
       this.size++;
@@ -49,15 +47,5 @@ export class SlidingWindow {
       this.times[this.start] = t;
       this.start = (this.start + 1) % this.limit;
     }
-    if (!this.sorted && this.size === this.limit) this.resort();
-  }
-
-  private resort(): void {
-    const all = Array.from({ length: this.size }, (_, i) => this.times[(this.start + i) % this.limit]!).sort(
-      (a, b) => a - b,
-    );
-    all.forEach((v, i) => (this.times[i] = v));
-    this.start = 0;
-    this.sorted = true;
   }
 }
