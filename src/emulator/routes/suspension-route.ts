@@ -1,11 +1,10 @@
 import type { EmulatorBackends } from '../backends.js';
+import { pageHalts, parseHaltPaging } from '../halts/index.js';
 import type { HaltExchange } from '../contracts.js';
 import type { Reply } from '../http/send.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { TokenEntry } from '../plans-file.js';
 import type { PlanLimits } from '../plans.js';
-
-export const MAX_PAGE_SIZE = 500;
 
 export interface SuspensionRequest {
   exchange: HaltExchange;
@@ -32,8 +31,6 @@ function covers(plan: PlanLimits, exchange: HaltExchange): boolean {
   return false;
 }
 
-const positiveInt = (text: string): number | undefined => (/^[1-9]\d{0,8}$/.test(text) ? Number(text) : undefined);
-
 /** GET /api/suspension/{exchange}: token, limits (1/min per exchange), scope, paging (S1), records. */
 export function handleSuspension(
   req: SuspensionRequest,
@@ -46,39 +43,16 @@ export function handleSuspension(
     if (!a.admitted) return suspensionError(a.reason === 'daily' ? 'daily limit exceeded' : 'rate limit');
   }
   if (!covers(plan, req.exchange)) return suspensionError('exchange not covered by plan');
-  if ((req.page === undefined) !== (req.size === undefined)) {
-    return suspensionError('page and size must be given together');
-  }
-  let paging: { page: number; size: number } | undefined;
-  if (req.page !== undefined && req.size !== undefined) {
-    const page = positiveInt(req.page);
-    const size = positiveInt(req.size);
-    if (page === undefined) return suspensionError(`page must be an integer >= 1, got "${req.page.slice(0, 40)}"`);
-    if (size === undefined || size > MAX_PAGE_SIZE) {
-      return suspensionError(`size must be an integer 1..${MAX_PAGE_SIZE}, got "${req.size.slice(0, 40)}"`);
-    }
-    paging = { page, size };
-  }
+  // S1 validation is the halt archive's (one rule for the emulator); a page past the end is empty.
+  const paging = parseHaltPaging(req.page, req.size);
+  if (!paging.ok) return suspensionError(paging.error);
   const records = ctx.backends.halts.records(req.exchange, req.nowMs);
   const timestamp = envelopeTimestamp(req.nowMs);
-  if (paging === undefined) {
+  if (paging.paging === null) {
     return { status: 200, body: { success: true, timestamp, totalCount: records.length, data: records } };
   }
-  const totalPages = Math.ceil(records.length / paging.size);
-  if (paging.page > Math.max(1, totalPages)) {
-    return suspensionError(`page ${paging.page} is out of range (${totalPages} pages of ${paging.size})`);
-  }
-  const data = records.slice((paging.page - 1) * paging.size, paging.page * paging.size);
-  return {
-    status: 200,
-    body: {
-      success: true,
-      timestamp,
-      totalCount: records.length,
-      data,
-      totalPages,
-      currentPage: paging.page,
-      currentSize: data.length,
-    },
-  };
+  const paged = pageHalts(records, paging.paging.page, paging.paging.size);
+  if (!paged.ok) return suspensionError(paged.error);
+  const { data, totalCount, totalPages, currentPage, currentSize } = paged.page;
+  return { status: 200, body: { success: true, timestamp, totalCount, data, totalPages, currentPage, currentSize } };
 }
