@@ -61,11 +61,14 @@ describe('quotelake serve (built CLI as a child process)', () => {
     const body = (await s.json()) as { success: boolean; timestamp: string; totalCount: number };
     expect(body.success).toBe(true);
     expect(body.timestamp).toBe('2026-03-02T15:00:00');
-    const k = await fetch(
-      `${url}/quote-stock-b-api/kline?token=demo-basic&query=${encodeURIComponent(
-        JSON.stringify({ trace: 'e2e', data: { code: 'AAPL.US', kline_type: 8, kline_timestamp_end: 0, query_kline_num: 2, adjust_type: 0 } }),
-      )}`,
-    ).then((r) => r.json() as Promise<{ ret: number; trace: string }>);
+    // basic is 1 per second on a frozen clock: the same instant is rate limited, 1 s later is not
+    const kq = `${url}/quote-stock-b-api/kline?token=demo-basic&query=${encodeURIComponent(
+      JSON.stringify({ trace: 'e2e', data: { code: 'AAPL.US', kline_type: 8, kline_timestamp_end: 0, query_kline_num: 2, adjust_type: 0 } }),
+    )}`;
+    expect(((await fetch(kq).then((r) => r.json())) as { ret: number }).ret).toBe(429);
+    const moved = await fetch(`${url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 1000 }) });
+    expect(((await moved.json()) as { now: string }).now).toBe('2026-03-02T15:00:01.000Z');
+    const k = (await fetch(kq).then((r) => r.json())) as { ret: number; trace: string };
     expect(k).toMatchObject({ ret: 200, trace: 'e2e' });
     p.child.kill('SIGTERM');
     expect(await p.exit).toEqual({ code: 0, signal: null });
