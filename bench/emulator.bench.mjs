@@ -1,7 +1,9 @@
 // Emulator throughput: /kline 500 bars of 1m and a 50-code /depth-tick over keep-alive.
-// The emulator runs in-process with limits off (limits would throttle the measurement).
+// The emulator runs in this process, on a worker thread, with limits off (limits would throttle the
+// measurement); the load generator (undici Pool) runs on the main thread.
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
-import { startEmulator } from '../dist/emulator/server.js';
 import { listProducts } from '../dist/catalog/index.js';
 
 const DURATION_MS = 5000;
@@ -15,8 +17,13 @@ async function measure(pool, path, durationMs) {
     while (performance.now() < end) {
       const t0 = performance.now();
       const res = await pool.request({ path, method: 'GET' });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || !text.startsWith('{"ret":200')) errors++;
+      let first = true;
+      let ok = res.statusCode === 200;
+      for await (const chunk of res.body) {
+        if (first) ok &&= chunk.toString('latin1', 0, 10) === '{"ret":200';
+        first = false;
+      }
+      if (!ok) errors++;
       latencies.push(performance.now() - t0);
     }
   };
@@ -31,8 +38,9 @@ async function measure(pool, path, durationMs) {
 const q = (doc) => encodeURIComponent(JSON.stringify(doc));
 
 export async function run() {
-  const emu = await startEmulator({ seed: 1, limits: false });
-  const pool = new Pool(emu.url, { connections: CONNECTIONS, pipelining: 1 });
+  const worker = new Worker(new URL('./emulator-worker.mjs', import.meta.url));
+  const [{ url }] = await once(worker, 'message');
+  const pool = new Pool(url, { connections: CONNECTIONS, pipelining: 1 });
   try {
     const klinePath = `/quote-b-api/kline?token=demo-professional&query=${q({
       trace: 'bench',
@@ -56,6 +64,7 @@ export async function run() {
     ];
   } finally {
     await pool.close();
-    await emu.close();
+    worker.postMessage('close');
+    await once(worker, 'exit');
   }
 }
