@@ -181,6 +181,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       maxHeaderSize: MAX_HEADER_SIZE,
       headersTimeout: 10_000,
       requestTimeout: 30_000,
+      // How often those timeouts are enforced (Node's default, 30 s, lets a slowloris linger).
+      connectionsCheckingInterval: 1000,
       keepAliveTimeout: 5_000,
     },
     (req, res) => {
