@@ -28,11 +28,16 @@ async function measure(pool, path, durationMs) {
     }
   };
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const cpu = process.cpuUsage(cpu0);
   const elapsed = performance.now() - started;
   latencies.sort((a, b) => a - b);
   const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? NaN;
-  return { rps: latencies.length / (elapsed / 1000), p99, errors };
+  // CPU of the whole process (server thread + load generator) per request: a figure that does not
+  // depend on how busy the machine is, unlike requests/s.
+  const cpuMsPerRequest = (cpu.user + cpu.system) / 1000 / latencies.length;
+  return { rps: latencies.length / (elapsed / 1000), p99, errors, cpuMsPerRequest };
 }
 
 const q = (doc) => encodeURIComponent(JSON.stringify(doc));
@@ -59,8 +64,20 @@ export async function run() {
       { name: 'emulator /kline 500x1m requests/s', value: Math.round(kline.rps), unit: 'req/s', target: 2000 },
       { name: 'emulator /kline 500x1m p99 latency', value: Number(kline.p99.toFixed(2)), unit: 'ms', target: null },
       { name: 'emulator /kline errors', value: kline.errors, unit: 'count', target: 0 },
+      {
+        name: 'emulator /kline 500x1m CPU per request (server + client)',
+        value: Number(kline.cpuMsPerRequest.toFixed(3)),
+        unit: 'ms',
+        target: null,
+      },
       { name: 'emulator /depth-tick 50 codes requests/s', value: Math.round(depth.rps), unit: 'req/s', target: null },
       { name: 'emulator /depth-tick 50 codes p99 latency', value: Number(depth.p99.toFixed(2)), unit: 'ms', target: null },
+      {
+        name: 'emulator /depth-tick 50 codes CPU per request (server + client)',
+        value: Number(depth.cpuMsPerRequest.toFixed(3)),
+        unit: 'ms',
+        target: null,
+      },
     ];
   } finally {
     await pool.close();
