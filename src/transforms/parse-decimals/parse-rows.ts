@@ -8,6 +8,9 @@ import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-fa
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
 import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
 import type { WireLevel } from '../../core/wire.js';
+import type { FieldError } from '../field-error.js';
+
+export type { FieldError } from '../field-error.js';
 
 export interface ColumnTypes {
   readonly open: DecimalType;
@@ -17,12 +20,6 @@ export interface ColumnTypes {
   readonly volume: DecimalType;
   readonly turnover: DecimalType;
   readonly price: DecimalType;
-}
-
-export interface FieldError {
-  readonly field: string;
-  readonly value: string;
-  readonly failure: FieldFailure;
 }
 
 export const SEQ_MALFORMED = 'QL_SEQ_MALFORMED';
