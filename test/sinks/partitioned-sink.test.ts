@@ -143,6 +143,25 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     expect(await readdir(out)).toEqual(['kline']);
   });
 
+  it('abort() after a commit failed past its journal finishes that commit instead of stranding it', async () => {
+    const out = await tempDir();
+    let crashed = false;
+    const s = sink(out, encoder, {
+      afterStep(step) {
+        if (!crashed && step.startsWith('add:')) {
+          crashed = true;
+          throw new Error('disk hiccup');
+        }
+      },
+    });
+    const c = runContext('r1');
+    await s.write({ stream: 'k', seq: 1, records: [...bars([[0, '1', true]]), ...klineRows([rawKline('BTCUSDT', '1d', T0, '5')])] }, c);
+    await expect(s.commit(c)).rejects.toThrow('commit failed');
+    await s.abort(c);
+    expect((await readAll(out, encoder)).map((r) => r.close).sort()).toEqual(['1', '5']);
+    expect(await readdir(out)).toEqual(['kline']);
+  });
+
   it('recover() discards a run that crashed before its journal and sweeps orphans', async () => {
     const out = await tempDir();
     const c1 = runContext('r1');

@@ -326,6 +326,12 @@ export class PartitionedSink<R> implements Sink<R> {
     this.staged.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
+    if (this.runToken !== undefined) {
+      // A commit whose journal is written is decided: finish it rather than strand it half-applied.
+      const { outputDir, encoder } = this.options;
+      const pending = (await pendingJournals(outputDir, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
+      for (const journal of pending) await rollForward(outputDir, journal);
+    }
     await this.removeStaging();
   }
 
