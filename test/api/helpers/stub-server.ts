@@ -12,7 +12,7 @@ export interface StubRequest {
   raw: string;
 }
 
-export type StubHandler = (req: StubRequest, res: ServerResponse) => void | Promise<void>;
+export type StubHandler = (req: StubRequest, res: ServerResponse) => unknown;
 
 export async function startStub(handler: StubHandler) {
   const requests: StubRequest[] = [];
