@@ -105,12 +105,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
   private readonly counts = new Map<string, number>();
   private traceCounter = 0;
-  /** Requests between limiter admission and the end of their answer. */
-  private active = 0;
   private idleWaiters: (() => void)[] = [];
-  /** Concurrency slots: as many in flight as the per-second window admits. */
-  private slotsFree: number;
-  private slotWaiters: (() => void)[] = [];
   private closed = false;
 
   constructor(options: ClientOptions) {
@@ -127,6 +122,8 @@ class QuotelakeClient implements ServiceClient {
       clock: this.clock,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
       marginMs: options.marginMs ?? (injected ? 0 : 5),
+      // As many in flight as the per-second window admits.
+      maxInFlight: this.limits.perSecond.limit,
     });
     this.quota = new QuotaStore({
       stateDir: options.stateDir,
@@ -139,7 +136,6 @@ class QuotelakeClient implements ServiceClient {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.slotsFree = this.limits.perSecond.limit;
     this.http = new HttpTransport(base.origin, this.token, this.limits.perSecond.limit, timeouts);
     this.familyOf = createFamilyResolver(options.familyLookup, options.familyOverrides);
     this.retry = { ...DEFAULT_RETRY, random: Math.random, ...options.retry };
@@ -427,12 +423,8 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
-    await this.takeSlot(signal);
-    let admitted = false;
+    await this.limiter.acquire(op.rules, signal);
     try {
-      await this.limiter.acquire(op.rules, signal);
-      admitted = true;
-      this.active++;
       await this.quota.take();
       const trace = this.nextTrace();
       const request = op.build(trace);
@@ -488,8 +480,7 @@ class QuotelakeClient implements ServiceClient {
         throw error;
       }
     } finally {
-      if (admitted) this.leaveActive();
-      this.releaseSlot();
+      this.leaveActive();
     }
   }
 
@@ -619,35 +610,15 @@ class QuotelakeClient implements ServiceClient {
     return redactText(text, this.token);
   }
 
-  // ---------------------------------------------------------------- concurrency and settling
+  // ---------------------------------------------------------------- settling
 
-  private takeSlot(signal?: AbortSignal): Promise<void> {
-    if (this.slotsFree > 0) {
-      this.slotsFree--;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        this.slotWaiters = this.slotWaiters.filter((w) => w !== grant);
-        reject(signal ? abortReason(signal) : new AbortedError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.slotWaiters.push(grant);
-    });
-  }
-
-  private releaseSlot(): void {
-    const next = this.slotWaiters.shift();
-    if (next) next();
-    else this.slotsFree++;
+  /** Requests between limiter admission and the end of their answer. */
+  private get active(): number {
+    return this.limiter.inFlight;
   }
 
   private leaveActive(): void {
-    this.active--;
+    this.limiter.release();
     if (this.active === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];

@@ -27,6 +27,11 @@ export interface RateLimiterOptions {
    * injected clock.
    */
   marginMs?: number;
+  /**
+   * Admitted requests not yet released. Checked at admission, not before waiting, so a request
+   * held by its own gap never blocks a slot, and nothing waits between its stamp and its send.
+   */
+  maxInFlight?: number;
 }
 
 interface Waiter {
@@ -48,11 +53,25 @@ export class SlidingWindowLimiter {
   private wakeAt = Number.POSITIVE_INFINITY;
   private wakeAbort: AbortController | undefined;
   private admittedCount = 0;
+  private inFlightCount = 0;
+  private readonly maxInFlight: number;
 
   constructor(options: RateLimiterOptions) {
     this.clock = options.clock;
     this.sleep = options.sleep;
     this.marginMs = options.marginMs ?? 0;
+    this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Admitted and not yet released. */
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /** The request admitted earlier has ended (answered or failed): its in-flight slot is free. */
+  release(): void {
+    if (this.inFlightCount > 0) this.inFlightCount--;
+    this.pump();
   }
 
   /** Admissions so far. */
@@ -66,8 +85,8 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * Resolves with the admission time once every rule allows one more request; the admission is
-   * recorded against every rule. Waiters are served first come, first served among those whose
+   * Resolves with the admission time once every rule allows one more request and an in-flight slot
+   * is free; the admission is recorded against every rule. Call release() when the request ends. Waiters are served first come, first served among those whose
    * rules allow them (a request held by its own gap does not hold back the others).
    */
   acquire(rules: readonly WindowRule[], signal?: AbortSignal): Promise<number> {
@@ -134,12 +153,15 @@ export class SlidingWindowLimiter {
     const now = this.clock.now();
     let next = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.queue.length; ) {
+      // Full: release() pumps again; no wake-up needed for this.
+      if (this.inFlightCount >= this.maxInFlight) return;
       const waiter = this.queue[i]!;
       const at = this.earliestAdmission(waiter.rules, now);
       if (at <= now) {
         this.queue.splice(i, 1);
         waiter.signal?.removeEventListener('abort', waiter.onAbort);
         this.record(waiter.rules, now);
+        this.inFlightCount++;
         waiter.resolve(now);
       } else {
         if (at < next) next = at;
