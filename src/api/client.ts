@@ -423,6 +423,7 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
+    await this.quota.precheck();
     await this.limiter.acquire(op.rules, signal);
     try {
       await this.quota.take();
