@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
+import { findProduct } from '../catalog/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
@@ -137,7 +138,10 @@ class QuotelakeClient implements ServiceClient {
     this.basePath = base.pathname.replace(/\/+$/, '');
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.http = new HttpTransport(base.origin, this.token, this.limits.perSecond.limit, timeouts);
-    this.familyOf = createFamilyResolver(options.familyLookup, options.familyOverrides);
+    this.familyOf = createFamilyResolver(
+      options.familyLookup ?? ((code) => findProduct(code)?.family),
+      options.familyOverrides,
+    );
     this.retry = { ...DEFAULT_RETRY, random: Math.random, ...options.retry };
     this.onRequest = options.onRequest;
   }
