@@ -123,7 +123,7 @@ class QuotelakeClient implements ServiceClient {
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
-      marginMs: options.marginMs ?? (injected ? 0 : 5),
+      marginMs: options.marginMs ?? (injected ? 0 : 1),
       // As many in flight as the per-second window admits.
       maxInFlight: this.limits.perSecond.limit,
     });
@@ -429,7 +429,7 @@ class QuotelakeClient implements ServiceClient {
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
     await this.quota.precheck();
-    await this.limiter.acquire(op.rules, signal);
+    const permit = await this.limiter.acquire(op.rules, signal);
     try {
       await this.quota.take();
       const trace = this.nextTrace();
@@ -486,7 +486,8 @@ class QuotelakeClient implements ServiceClient {
         throw error;
       }
     } finally {
-      this.leaveActive();
+      permit.release();
+      this.wakeIdleWaiters();
     }
   }
 
@@ -623,8 +624,7 @@ class QuotelakeClient implements ServiceClient {
     return this.limiter.inFlight;
   }
 
-  private leaveActive(): void {
-    this.limiter.release();
+  private wakeIdleWaiters(): void {
     if (this.active === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];

@@ -66,8 +66,9 @@ export interface ClientOptions {
   /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
   onRequest?: (info: RequestInfo) => void;
   /**
-   * Extra ms added to every limit window (see SlidingWindowLimiter). Default: 0 with an injected
-   * clock, 5 with the system clock.
+   * Extra ms added to every limit window, for clock granularity (see SlidingWindowLimiter, which
+   * already stamps a request at its answer, never before the server saw it). Default: 0 with an
+   * injected clock, 1 with the system clock.
    */
   marginMs?: number;
   /**
