@@ -458,6 +458,8 @@ class QuotelakeClient implements ServiceClient {
           ...(request.headers ? { headers: request.headers } : {}),
           ...(signal ? { signal } : {}),
           ...(op.timeoutMs !== undefined ? { timeouts: { headersMs: op.timeoutMs, bodyMs: op.timeoutMs } } : {}),
+          // The server stamped the request before answering: its windows can count from here.
+          onHeaders: () => permit.release(),
         });
       } catch (error) {
         report(signal?.aborted ? 'aborted' : 'transport-error');
