@@ -93,8 +93,10 @@ async function runPlan(plan, url, stateDir, seconds) {
   const n = sent.length;
   const span = n > 1 ? sent[n - 1] - sent[0] : 0;
   const steady = span > 0 ? (n - limits.perSecond.limit) / span : 0;
+  const trips = infos.map((i) => i.durationMs).sort((a, b) => a - b);
   return {
     plan,
+    medianRoundTripMs: trips[Math.floor(trips.length / 2)] ?? 0,
     requests: n,
     ok: infos.filter((i) => i.outcome === 'ok').length,
     rejections: infos.filter((i) => i.outcome === 'rate-limited').length,
@@ -119,6 +121,8 @@ export async function run() {
       out.push({ name: `client ${r.plan}: achieved rate / plan limit`, value: round(r.share, 4), unit: 'ratio', target: 0.97 });
       out.push({ name: `client ${r.plan}: 429 rejections`, value: r.rejections, unit: 'count', target: 0 });
       out.push({ name: `client ${r.plan}: requests in ${seconds} s`, value: r.requests, unit: 'requests', target: null });
+      // A window reopens one round trip after the server saw the request: rate share ~ W / (W + trip).
+      out.push({ name: `client ${r.plan}: median round trip`, value: r.medianRoundTripMs, unit: 'ms', target: null });
     }
     out.push({
       name: 'client CPU time per request',

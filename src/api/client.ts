@@ -20,7 +20,7 @@ import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { planLimits, type PlanLimits } from './plans.js';
 import { QuotaStore } from './quota-store.js';
-import { SlidingWindowLimiter, type WindowRule } from './rate-limiter.js';
+import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from './redact.js';
 import {
   batchKlineDataSchema,
@@ -107,6 +107,8 @@ class QuotelakeClient implements ServiceClient {
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
   private readonly counts = new Map<string, number>();
   private traceCounter = 0;
+  /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
+  private preparing = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -428,10 +430,25 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
-    await this.quota.precheck();
-    const permit = await this.limiter.acquire(op.rules, signal);
+    // The quota is taken before waiting for a slot, so its file I/O never holds a window open.
+    this.preparing++;
+    let queued: Promise<Permit>;
     try {
+      await this.quota.precheck();
       await this.quota.take();
+      queued = this.limiter.acquire(op.rules, signal);
+    } finally {
+      this.preparing--;
+      this.wakeIdleWaiters();
+    }
+    let permit: Permit;
+    try {
+      permit = await queued;
+    } catch (error) {
+      this.quota.refund();
+      throw error;
+    }
+    try {
       const trace = this.nextTrace();
       const request = op.build(trace);
       const sentAt = this.clock.now();
@@ -621,9 +638,9 @@ class QuotelakeClient implements ServiceClient {
 
   // ---------------------------------------------------------------- settling
 
-  /** Requests between limiter admission and the end of their answer. */
+  /** Requests on their way to the limiter's queue, or admitted and not yet answered. */
   private get active(): number {
-    return this.limiter.inFlight;
+    return this.preparing + this.limiter.inFlight;
   }
 
   private wakeIdleWaiters(): void {
