@@ -153,7 +153,3 @@ function round(x, digits) {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  run().then((r) => console.log(JSON.stringify(r, null, 2)));
-}

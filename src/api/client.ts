@@ -86,6 +86,13 @@ function isRateLimitText(text: string): boolean {
   return /rate limit/i.test(text);
 }
 
+/**
+ * A client for one token on one plan. It runs at the plan's full rate and never above it (every
+ * request waits for the sliding windows of limits-rules.md, and a 429 that still arrives is
+ * re-queued), stops with QuotaExhaustedError before the daily cap, retries transport failures with
+ * full-jitter backoff, and never shows the token in any message. Call close() when done: it gives
+ * the unused part of the quota reservation back and closes the connections.
+ */
 export function createClient(options: ClientOptions): ServiceClient {
   return new QuotelakeClient(options);
 }
