@@ -3,6 +3,7 @@
  * catalog product, as pure functions of (seed, code, time). A closed bar never changes; coarser
  * bars are exact aggregates of the 1m bars (see `price-path.ts` for how a minute is made).
  */
+import { barEnd, barStart } from '../../catalog/bar-grid.js';
 import { intradayMinutes, isMultiHourKlineType } from '../../catalog/intervals.js';
 import { isTrading, lastWindowAtOrBefore, sessionWindows, windowsBackward } from '../../catalog/sessions.js';
 import type { Product } from '../../catalog/types.js';
@@ -93,7 +94,7 @@ export class SyntheticMarket {
   private readonly cache: Lru<number, Cell | typeof EMPTY>;
   private readonly scratch: MinuteBar = emptyMinuteBar();
   /** Closed 1m bars on the wire, in blocks of 60 minutes (sparse: only trading minutes asked for). */
-  private readonly minuteBlocks: Lru<string, Array<WireKline | undefined>>;
+  private readonly minuteBlocks: Lru<number, Array<WireKline | undefined>>;
   /** Aggregates of the closed minutes of a still-open range, so a forming day extends instead of recomputing. */
   private readonly prefixes = new Lru<number, { upto: number; agg: Agg | null }>(4096);
 
@@ -110,6 +111,9 @@ export class SyntheticMarket {
    * K-lines of one product, ascending (W3), stamped at the open of their grid cell (W1, W12).
    * endSec 0 = the newest `count` bars as of nowMs; endSec > 0 = the newest `count` bars with
    * timestamp <= endSec (W4). The bar containing nowMs is forming: it covers trades up to nowMs.
+   * Closed bars come from caches and are shared, frozen objects: copy before changing one.
+   * Throws RangeError for impossible input (type outside 1..10, 2h/4h on a product without them,
+   * negative endSec, count < 1, non-finite now); request validation (W4-W6) is the caller's job.
    */
   klines(product: Product, klineType: number, endSec: number, count: number, nowMs: number): WireKline[] {
     if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
@@ -124,7 +128,7 @@ export class SyntheticMarket {
     if (limitMs < model.listedStartMs) return [];
     if (klineType === 1) return this.minuteBars(model, limitMs, count, nowMs);
     const minutes = intradayMinutes(klineType);
-    if (minutes !== undefined) return this.intradayBars(model, minutes, limitMs, count, nowMs);
+    if (minutes !== undefined) return this.intradayBars(model, klineType, minutes, limitMs, count, nowMs);
     if (klineType === 8) return this.dayBars(model, limitMs, count, nowMs);
     if (klineType === 9) return this.weekBars(model, limitMs, count, nowMs);
     return this.monthBars(model, limitMs, count, nowMs);
@@ -229,8 +233,10 @@ export class SyntheticMarket {
     else if (product.limitLock === 'down') direction = 2;
     else if (quiet) direction = 0;
     else {
+      // About one trade in five executes inside the spread (neutral); the rest follow the price move.
       const prev = tick > 0 ? path.priceAt(minute, tick - 1) : path.priceAt(minute - 1, TICKS_PER_MINUTE - 1);
-      direction = price > prev ? 1 : price < prev ? 2 : 0;
+      if (unit(path.key, 4, minute * TICKS_PER_MINUTE + tick, 0) < 0.2) direction = 0;
+      else direction = price > prev ? 1 : price < prev ? 2 : 0;
     }
     return { minute, tick, price, volume, tickTime: minute * MINUTE_MS + tick * TICK_MS, direction, quoteTime, sessionOpen };
   }
@@ -275,7 +281,7 @@ export class SyntheticMarket {
       const bn = Math.floor(m / 60);
       if (bn !== blockNo) {
         blockNo = bn;
-        const key = `${model.id}|${bn}`;
+        const key = bn * 1_048_576 + model.id;
         block = this.minuteBlocks.get(key);
         if (block === undefined) {
           block = new Array<WireKline | undefined>(60);
@@ -308,15 +314,10 @@ export class SyntheticMarket {
     };
   }
 
-  private intradayBars(model: Model, minutes: number, limitMs: number, count: number, nowMs: number): WireKline[] {
-    const zone = model.product.gridZone;
-    const pms = minutes * MINUTE_MS;
-    const cellStart = (ms: number): number => {
-      if (zone === 'UTC') return Math.floor(ms / pms) * pms;
-      const zd = zoneDayAt(zone, ms);
-      return zd.startMs + Math.floor((ms - zd.startMs) / pms) * pms;
-    };
-    const cellEnd = (start: number): number => (zone === 'UTC' ? start + pms : Math.min(start + pms, zoneDayAt(zone, start).endMs));
+  private intradayBars(model: Model, klineType: number, minutes: number, limitMs: number, count: number, nowMs: number): WireKline[] {
+    const product = model.product;
+    const cellStart = (ms: number): number => barStart(product, klineType, ms);
+    const cellEnd = (start: number): number => barEnd(product, klineType, start);
     const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
     const hi = Math.min(cellEnd(cellStart(limitMs)), nowMinuteEnd);
     const cells: number[] = [];
@@ -444,7 +445,7 @@ export class SyntheticMarket {
       return this.store(model, key, startMs, this.sumMinutes(model, new AggBuilder(), startMs, endMs, nowMs).build());
     }
     // Still open: closed minutes come from (and extend) a remembered prefix; the forming minute is added last.
-    const closedEnd = Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS);
+    const closedEnd = Math.max(startMs, Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS));
     const prefix = this.prefixes.get(key);
     const b = new AggBuilder();
     let from = startMs;
@@ -464,8 +465,13 @@ export class SyntheticMarket {
     const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
     const path = model.path;
     const ws = sessionWindows(model.product.session, Math.max(fromMs, model.listedStartMs), Math.min(toMs, nowMinuteEnd));
+    const closedEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
     for (const w of ws) {
-      for (let t = w.start; t < w.end; t += MINUTE_MS) b.addMinute(path.minute(t / MINUTE_MS, ticksBy(t, nowMs), this.scratch));
+      const fullEnd = Math.min(w.end, closedEnd);
+      if (fullEnd > w.start) path.sumClosedMinutes(w.start / MINUTE_MS, fullEnd / MINUTE_MS, b);
+      for (let t = Math.max(w.start, closedEnd); t < w.end; t += MINUTE_MS) {
+        b.addMinute(path.minute(t / MINUTE_MS, ticksBy(t, nowMs), this.scratch));
+      }
     }
     return b;
   }
