@@ -56,7 +56,7 @@ function planWeekday(rng: Random, day: number, listing: UsListing, kind: UsKind)
   switch (kind) {
     case 'luld': {
       // A limit-up/limit-down pause lasts 5 minutes, sometimes extended to 10.
-      const halt = at(day, 9, 35 + rng.int(0, 374), rng.int(0, 59));
+      const halt = at(day, 9, 35 + rng.int(0, 360), rng.int(0, 59)); // ends before 16:00 with trading back
       const quoteResume = addSec(halt, rng.chance(0.2) ? 600 : 300);
       return {
         listing, kind, halt, quoteResume,
@@ -97,7 +97,7 @@ function planWeekday(rng: Random, day: number, listing: UsListing, kind: UsKind)
     case 'regulatory': {
       const halt = at(day, 9, 30 + rng.int(0, 360), rng.int(0, 59));
       const publish = addSec(halt, rng.int(10, 120));
-      const mode = rng.weighted([['sameDay', 0.3], ['days', 0.4], ['open', 0.3]] as const);
+      const mode = rng.weighted([['sameDay', 0.3], ['days', 0.35], ['open', 0.35]] as const);
       const sameDay = roundUp(halt.sec + rng.int(60, 180) * 60, 300);
       if (mode === 'sameDay' && sameDay <= LAST_RESUME) {
         const quoteResume = { day, sec: sameDay };
@@ -121,6 +121,8 @@ function planWeekday(rng: Random, day: number, listing: UsListing, kind: UsKind)
 /** A corporate-action halt at the open of `haltDay`, published outside trading hours. */
 function corporate(rng: Random, day: number, listing: UsListing, publish: Wall, haltDay: number): UsPlan {
   const halt = at(haltDay, 9, 30);
+  // A few never resume in the data (a pending merger or delisting).
+  if (rng.chance(0.08)) return { listing, kind: 'corporate', halt, publish, quoteResume: null, tradeResume: null, announce: null };
   const known = rng.chance(0.5);
   if (rng.chance(0.6)) {
     const quoteResume = { day: haltDay, sec: OPEN + rng.int(12, 48) * 300 };
