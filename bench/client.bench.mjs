@@ -130,7 +130,7 @@ export async function run() {
     for (const r of results) {
       out.push({ name: `client ${r.plan}: achieved rate / plan limit`, value: round(r.share, 4), unit: 'ratio', target: 0.97 });
       out.push({ name: `client ${r.plan}: 429 rejections`, value: r.rejections, unit: 'count', target: 0 });
-      out.push({ name: `client ${r.plan}: requests in ${seconds} s`, value: r.requests, unit: 'requests', target: null });
+      out.push({ name: `client ${r.plan}: requests sent (run of ${seconds} s)`, value: r.requests, unit: 'requests', target: null });
       // A window reopens one round trip after the server saw the request: rate share ~ W / (W + trip).
       out.push({ name: `client ${r.plan}: median round trip`, value: r.medianRoundTripMs, unit: 'ms', target: null });
     }

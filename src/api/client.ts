@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { ManualClock, systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
   ApiError,
@@ -125,14 +125,16 @@ class QuotelakeClient implements ServiceClient {
     if (options.token.length === 0) throw new RangeError('token is empty');
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
-    const injected = options.clock !== undefined;
+    // Virtual time: a ManualClock only moves when someone sleeps, so the limiter must let the wire
+    // settle first and needs no margin. Any other clock (systemClock included) is real time.
+    const virtual = options.clock instanceof ManualClock;
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? systemSleep;
-    const settle = options.settleBeforeSleep ?? injected;
+    const settle = options.settleBeforeSleep ?? virtual;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
-      marginMs: options.marginMs ?? (injected ? 0 : 1),
+      marginMs: options.marginMs ?? (virtual ? 0 : 1),
       // As many in flight as the per-second window admits.
       maxInFlight: this.limits.perSecond.limit,
     });
