@@ -3,14 +3,17 @@
  * Schema, `quotelake list` and the compliance suite are all built from it.
  */
 import type { ComponentDefinition } from './core/definition.js';
+import { arrowSink } from './sinks/arrow/index.js';
+import { parquetSink } from './sinks/parquet/index.js';
+import { normalizeHalts } from './transforms/normalize-halts/index.js';
+import { parseDecimals } from './transforms/parse-decimals/index.js';
 
 // Sources (kline-history, kline-latest, depth-snapshot, trade-snapshot, trading-halts): add them here.
 const sources: ComponentDefinition[] = [];
 
-// Transforms (parse-decimals, normalize-halts).
-const transforms: ComponentDefinition[] = [];
+const transforms: ComponentDefinition[] = [parseDecimals, normalizeHalts];
 
-// Sinks (parquet, arrow, ndjson).
-const sinks: ComponentDefinition[] = [];
+// ndjson joins here once it lands.
+const sinks: ComponentDefinition[] = [parquetSink, arrowSink];
 
 export const components: readonly ComponentDefinition[] = [...sources, ...transforms, ...sinks];

@@ -3,6 +3,8 @@
  * ahead of the sink. Commits the sink and then saves checkpoints every N batches / M ms and at the
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
@@ -17,6 +19,9 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
+
+/** The staging root every sink stages under (`<output>/.staging`); cleared after recovery. */
+export const STAGING_DIR = '.staging';
 
 export interface RunOptions {
   /** The component definitions to build the pipeline from (the real one: `components` of src/components.ts). */
@@ -147,6 +152,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     try {
       await sink.recover?.(ctx);
       await rejectedSink?.recover?.(ctx);
+      // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
+      // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
+      await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
 
       const committed = await store.load();
       const pending = new Map<string, Checkpoint>();

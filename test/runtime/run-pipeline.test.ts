@@ -245,6 +245,19 @@ describe('runPipeline', () => {
     expect(r.manifest.filesCommitted.length).toBe(4);
   });
 
+  it('after the sinks recover, clears what is left in <output>/.staging and the stale state temp files', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(join(dir, '.staging', 'old-run'), { recursive: true });
+    await writeFile(join(dir, '.staging', 'old-run', 'kline.parquet.journal.json.tmp-1-abc'), '{"half');
+    await mkdir(join(dir, '.state', 'checkpoints'), { recursive: true });
+    await writeFile(join(dir, '.state', 'checkpoints', '.test-run.json.tmp-1-abcd'), '{"half');
+    const store = new MemoryStore();
+    await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ store }), outputDir: dir });
+    expect(store.recovered).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual(['.state']);
+    expect(await readdir(join(dir, '.state', 'checkpoints'))).toEqual(['test-run.json']);
+  });
+
   it('marks a run left "running" by a killed process as interrupted', async () => {
     const store = new MemoryStore();
     const { writeRunManifest } = await import('../../src/runtime/run-manifest.js');
