@@ -114,20 +114,29 @@ export function canonicalDecimal(text: string, type: DecimalType = DEFAULT_DECIM
 
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
 
-/** words[off..off+3] = words * m + add, little-endian uint32 words; false when it overflows 128 bits. */
-function mulAdd(words: Uint32Array, off: number, m: number, add: number): boolean {
+/**
+ * Scratch magnitude in 16-bit limbs (little-endian). Limbs of 16 bits keep limb * 10^9 + carry
+ * below 2^47, exact in a double, so no BigInt and no `%` is needed.
+ */
+const LIMBS = new Float64Array(8);
+
+/** LIMBS = LIMBS * m + add over the `top` limbs in use; returns the new top, or -1 past 128 bits. */
+function mulAdd(top: number, m: number, add: number): number {
+  const l = LIMBS;
   let carry = add;
-  for (let k = 0; k < 4; k++) {
-    const w = words[off + k]!;
-    // 16-bit halves keep every product below 2^53, so plain numbers stay exact.
-    const lo = (w & 0xffff) * m + carry;
-    const loPart = lo % 65536;
-    const hi = (w >>> 16) * m + (lo - loPart) / 65536;
-    const hiPart = hi % 65536;
-    carry = (hi - hiPart) / 65536;
-    words[off + k] = hiPart * 65536 + loPart;
+  for (let k = 0; k < top; k++) {
+    const x = l[k]! * m + carry;
+    const c = Math.floor(x / 65536);
+    l[k] = x - c * 65536;
+    carry = c;
   }
-  return carry === 0;
+  while (carry > 0) {
+    if (top === 8) return -1;
+    const c = Math.floor(carry / 65536);
+    l[top++] = carry - c * 65536;
+    carry = c;
+  }
+  return top;
 }
 
 /**
@@ -137,10 +146,27 @@ function mulAdd(words: Uint32Array, off: number, m: number, add: number): boolea
  * when the text is malformed or does not fit; callers validate first, so false means a bug upstream.
  */
 export function writeDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
-  words[off] = 0;
-  words[off + 1] = 0;
-  words[off + 2] = 0;
-  words[off + 3] = 0;
+  return writeSmallDecimalWords(text, scale, words, off) || writeAnyDecimalWords(text, scale, words, off);
+}
+
+/** 10^k for k = 0..18 as four 16-bit limbs each (10^18 < 2^60). */
+const POW10_LIMBS = (() => {
+  const t = new Float64Array(19 * 4);
+  for (let k = 0; k <= 18; k++) {
+    let v = 10n ** BigInt(k);
+    for (let j = 0; j < 4; j++) {
+      t[k * 4 + j] = Number(v & 0xffffn);
+      v >>= 16n;
+    }
+  }
+  return t;
+})();
+
+/**
+ * The common case: at most 15 digits (exact in a double) and at most 18 padding zeros. One
+ * 4x4-limb schoolbook product, all on doubles below 2^35. Returns false to defer to the general path.
+ */
+function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
   const n = text.length;
   let i = 0;
   let neg = false;
@@ -148,6 +174,94 @@ export function writeDecimalWords(text: string, scale: number, words: Uint32Arra
     neg = true;
     i = 1;
   }
+  let v = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (frac >= 0) return false;
+      frac = 0;
+      continue;
+    }
+    const d = c - 48;
+    if (d < 0 || d > 9 || ++digits > 15) return false;
+    if (frac >= 0) frac++;
+    v = v * 10 + d;
+  }
+  if (digits === 0) return false;
+  const pad = scale - (frac < 0 ? 0 : frac);
+  if (pad < 0 || pad > 18) return false;
+  const vh = Math.floor(v / 4294967296);
+  const vl = v - vh * 4294967296;
+  const v0 = vl & 0xffff;
+  const v1 = vl >>> 16;
+  const v2 = vh & 0xffff;
+  const v3 = vh >>> 16;
+  const t = POW10_LIMBS;
+  const b = pad * 4;
+  const p0 = t[b]!;
+  const p1 = t[b + 1]!;
+  const p2 = t[b + 2]!;
+  const p3 = t[b + 3]!;
+  let x = v0 * p0;
+  let carry = Math.floor(x / 65536);
+  const l0 = x - carry * 65536;
+  x = v0 * p1 + v1 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l1 = x - carry * 65536;
+  x = v0 * p2 + v1 * p1 + v2 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l2 = x - carry * 65536;
+  x = v0 * p3 + v1 * p2 + v2 * p1 + v3 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l3 = x - carry * 65536;
+  x = v1 * p3 + v2 * p2 + v3 * p1 + carry;
+  carry = Math.floor(x / 65536);
+  const l4 = x - carry * 65536;
+  x = v2 * p3 + v3 * p2 + carry;
+  carry = Math.floor(x / 65536);
+  const l5 = x - carry * 65536;
+  x = v3 * p3 + carry; // < 2^21 * 2^12: the product stays below 2^110
+  let w0 = l0 + l1 * 65536;
+  let w1 = l2 + l3 * 65536;
+  let w2 = l4 + l5 * 65536;
+  let w3 = x;
+  if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
+    w0 = (~w0 >>> 0) + 1;
+    w1 = ~w1 >>> 0;
+    w2 = ~w2 >>> 0;
+    w3 = ~w3 >>> 0;
+    if (w0 === 4294967296) {
+      w0 = 0;
+      w1 += 1;
+      if (w1 === 4294967296) {
+        w1 = 0;
+        w2 += 1;
+        if (w2 === 4294967296) {
+          w2 = 0;
+          w3 += 1;
+        }
+      }
+    }
+  }
+  words[off] = w0;
+  words[off + 1] = w1;
+  words[off + 2] = w2;
+  words[off + 3] = w3;
+  return true;
+}
+
+/** Any length: digits folded in 10^9 chunks into 16-bit limbs. */
+function writeAnyDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
+  const n = text.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let top = 0;
   let chunk = 0;
   let chunkLen = 0;
   let frac = -1; // fractional digits taken so far, -1 before the point
@@ -171,35 +285,61 @@ export function writeDecimalWords(text: string, scale: number, words: Uint32Arra
     }
     chunk = chunk * 10 + d;
     if (++chunkLen === 9) {
-      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      top = mulAdd(top, 1e9, chunk);
+      if (top < 0) return false;
       chunk = 0;
       chunkLen = 0;
     }
   }
   if (digits === 0) return false;
   let pad = scale - (frac < 0 ? 0 : frac);
+  // Fold the padding zeros into the open chunk, then whole 10^9 steps.
   while (pad > 0) {
     const k = Math.min(pad, 9 - chunkLen);
     chunk *= POW10[k]!;
     chunkLen += k;
     pad -= k;
     if (chunkLen === 9) {
-      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      top = mulAdd(top, 1e9, chunk);
+      if (top < 0) return false;
       chunk = 0;
       chunkLen = 0;
     }
   }
-  if (chunkLen > 0 && !mulAdd(words, off, POW10[chunkLen]!, chunk)) return false;
-  if (words[off + 3]! >= 0x80000000) return false; // magnitude must leave the sign bit free
-  if (neg) {
-    // two's complement: invert and add one
-    let carry = 1;
-    for (let k = 0; k < 4; k++) {
-      const v = (~words[off + k]! >>> 0) + carry;
-      words[off + k] = v >>> 0;
-      carry = v > 0xffffffff ? 1 : 0;
+  if (chunkLen > 0) {
+    top = mulAdd(top, POW10[chunkLen]!, chunk);
+    if (top < 0) return false;
+  }
+  const l = LIMBS;
+  for (let k = top; k < 8; k++) l[k] = 0;
+  if (l[7]! >= 0x8000) return false; // the magnitude must leave the sign bit free
+  let w0 = l[0]! + l[1]! * 65536;
+  let w1 = l[2]! + l[3]! * 65536;
+  let w2 = l[4]! + l[5]! * 65536;
+  let w3 = l[6]! + l[7]! * 65536;
+  if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
+    // two's complement: invert and add one, carrying while a word wraps to zero
+    w0 = (~w0 >>> 0) + 1;
+    w1 = ~w1 >>> 0;
+    w2 = ~w2 >>> 0;
+    w3 = ~w3 >>> 0;
+    if (w0 === 4294967296) {
+      w0 = 0;
+      w1 += 1;
+      if (w1 === 4294967296) {
+        w1 = 0;
+        w2 += 1;
+        if (w2 === 4294967296) {
+          w2 = 0;
+          w3 += 1;
+        }
+      }
     }
   }
+  words[off] = w0;
+  words[off + 1] = w1;
+  words[off + 2] = w2;
+  words[off + 3] = w3;
   return true;
 }
 
