@@ -4,6 +4,7 @@
  */
 import type { ComponentDefinition } from './core/definition.js';
 import { arrowSink } from './sinks/arrow/index.js';
+import { ndjsonSink } from './sinks/ndjson/index.js';
 import { parquetSink } from './sinks/parquet/index.js';
 import { normalizeHalts } from './transforms/normalize-halts/index.js';
 import { parseDecimals } from './transforms/parse-decimals/index.js';
@@ -13,7 +14,6 @@ const sources: ComponentDefinition[] = [];
 
 const transforms: ComponentDefinition[] = [parseDecimals, normalizeHalts];
 
-// ndjson joins here once it lands.
-const sinks: ComponentDefinition[] = [parquetSink, arrowSink];
+const sinks: ComponentDefinition[] = [parquetSink, arrowSink, ndjsonSink];
 
 export const components: readonly ComponentDefinition[] = [...sources, ...transforms, ...sinks];

@@ -19,9 +19,19 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
+import { RejectedWriter } from '../sinks/rejected/index.js';
 
 /** The staging root every sink stages under (`<output>/.staging`); cleared after recovery. */
 export const STAGING_DIR = '.staging';
+
+/** Where `onReject: divert` sends records (RejectedWriter of src/sinks/rejected has this shape). */
+export interface RejectedOutput {
+  recover?(ctx: RunContext): Promise<void>;
+  write(dataset: string, rejected: readonly Rejected[], ctx: RunContext): Promise<void>;
+  /** Makes what was written visible; called right after the data commit. */
+  commit(ctx: RunContext): Promise<readonly CommittedFile[]>;
+  abort(ctx: RunContext): Promise<void>;
+}
 
 export interface RunOptions {
   /** The component definitions to build the pipeline from (the real one: `components` of src/components.ts). */
@@ -38,8 +48,8 @@ export interface RunOptions {
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
   readonly runId?: string;
-  /** Builds the writer of diverted records (`onReject: divert`), under `<output>/_rejected/`. */
-  readonly createRejectedSink?: (env: ComponentEnv & { readonly dataset: string }) => Sink<Rejected>;
+  /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
+  readonly createRejectedWriter?: (outputDir: string) => RejectedOutput;
 }
 
 export interface RunResult {
@@ -94,10 +104,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     return { def, config: withoutType(t) };
   });
 
-  if (opts.onReject === 'divert' && !options.createRejectedSink) {
-    throw new ConfigError(`pipeline ${pipeline.name}: onReject "divert" needs a rejected-records writer`);
-  }
-
   const sourceConfig = withoutType(pipeline.source);
   const dataset = sourceDef.dataset(sourceConfig);
   const env: ComponentEnv = {
@@ -107,6 +113,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     ...(options.client !== undefined ? { client: options.client } : {}),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
+  const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
   const store = new CheckpointStore(stateDir, pipeline.name);
   const startedAt = new Date(clock.now()).toISOString();
   const files: CommittedFile[] = [];
@@ -142,9 +149,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const source: Source<unknown> = sourceDef.create(sourceConfig, env);
     const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
     const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
-    let rejectedSink: Sink<Rejected> | undefined;
+    let rejectedSink: RejectedOutput | undefined;
     if (opts.onReject === 'divert') {
-      rejectedSink = options.createRejectedSink!({ ...env, dataset });
+      rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
     }
 
     let iterator: AsyncIterator<Batch<unknown>> | undefined;
@@ -162,7 +169,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const warnedCodes = new Set<string>();
       let batchesSinceCommit = 0;
       let lastCommitAt = clock.now();
-      let rejectedSeq = 0;
 
       const commit = async (): Promise<void> => {
         // Data first, then the diverted records, then the state that says both are in.
@@ -170,11 +176,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         const receipt = await sink.commit(ctx);
         files.push(...receipt.files);
         events.rows(dataset, 'written', receipt.rows);
-        if (rejectedSink) {
-          await rejectedSink.flush(ctx);
-          const r = await rejectedSink.commit(ctx);
-          files.push(...r.files);
-        }
+        if (rejectedSink) files.push(...(await rejectedSink.commit(ctx)));
         commits++;
         if (pending.size > 0) {
           for (const [k, v] of pending) committed.set(k, v);
@@ -201,7 +203,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           }
           return;
         }
-        await rejectedSink!.write({ stream, seq: rejectedSeq++, records: rejected }, ctx);
+        // The runtime counts rejected rows itself (above): the writer gets a context that does not count again.
+        await rejectedSink!.write(dataset, rejected, quietCtx);
       };
 
       iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
@@ -280,7 +283,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       throw error;
     } finally {
       await sink.close().catch(() => undefined);
-      await rejectedSink?.close().catch(() => undefined);
     }
   };
 
