@@ -113,6 +113,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     ...(options.client !== undefined ? { client: options.client } : {}),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
+  // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
+  // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
   const store = new CheckpointStore(stateDir, pipeline.name);
   const startedAt = new Date(clock.now()).toISOString();
@@ -157,8 +159,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     let iterator: AsyncIterator<Batch<unknown>> | undefined;
     let inFlight = false;
     try {
-      await sink.recover?.(ctx);
-      await rejectedSink?.recover?.(ctx);
+      await sink.recover?.(quietCtx);
+      await rejectedSink?.recover?.(quietCtx);
       // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
       // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
       await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
@@ -172,11 +174,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
       const commit = async (): Promise<void> => {
         // Data first, then the diverted records, then the state that says both are in.
-        await sink.flush(ctx);
-        const receipt = await sink.commit(ctx);
+        await sink.flush(quietCtx);
+        const receipt = await sink.commit(quietCtx);
         files.push(...receipt.files);
         events.rows(dataset, 'written', receipt.rows);
-        if (rejectedSink) files.push(...(await rejectedSink.commit(ctx)));
+        if (rejectedSink) files.push(...(await rejectedSink.commit(quietCtx)));
         commits++;
         if (pending.size > 0) {
           for (const [k, v] of pending) committed.set(k, v);
@@ -203,7 +205,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           }
           return;
         }
-        // The runtime counts rejected rows itself (above): the writer gets a context that does not count again.
         await rejectedSink!.write(dataset, rejected, quietCtx);
       };
 
@@ -254,7 +255,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         };
         const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
         for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
-          await sink.write(piece, ctx);
+          await sink.write(piece, quietCtx);
         }
         if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
         batchesSinceCommit++;
@@ -277,8 +278,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       return { runId, status, manifestPath, manifest: final };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
-      await sink.abort(ctx).catch(() => undefined);
-      await rejectedSink?.abort(ctx).catch(() => undefined);
+      await sink.abort(quietCtx).catch(() => undefined);
+      await rejectedSink?.abort(quietCtx).catch(() => undefined);
       await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
       throw error;
     } finally {

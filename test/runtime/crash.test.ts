@@ -120,8 +120,8 @@ describe('crash safety (parquet sink)', () => {
     expect(base.code, base.stderr).toBe(0);
     expect(base.stdout).toMatch(/done succeeded/);
     const expected = await dataset(baselineDir);
-    // 3 codes x 120 one-minute bars, all final, across two dates.
-    expect(expected).toHaveLength(360);
+    // 2 codes x 96 one-minute bars, all final, across two dates.
+    expect(expected).toHaveLength(192);
     expect(new Set(expected.map((r) => r.at(-1))).size).toBe(2);
     await checkTree(baselineDir);
 

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
 import { RUN_ID } from '../../src/runtime/run-id.js';
-import { MemoryStore, testRegistry, type Row, type SourceProbe } from '../helpers/test-components.js';
+import { MemoryStore, memorySinkImpl, testRegistry, type Row, type SourceProbe } from '../helpers/test-components.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -306,5 +306,31 @@ describe('runPipeline', () => {
     const old = JSON.parse(await readFile(join(stateDir, 'runs', '20261121T000000Z-aaaaaa.json'), 'utf8'));
     expect(old.status).toBe('interrupted');
     expect(old.finishedAt).toBe('2026-11-22T00:00:00.000Z');
+  });
+});
+
+describe('runPipeline counting', () => {
+  it('counts rows once even when the sink reports them too', async () => {
+    const store = new MemoryStore();
+    const registry = testRegistry({ store });
+    const sinkDef = registry[2]!;
+    const counting = {
+      ...sinkDef,
+      create: (config: never, env: never) => {
+        const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
+        return {
+          ...inner,
+          async commit(ctx: import('../../src/core/component.js').RunContext) {
+            const receipt = await inner.commit(ctx);
+            ctx.events.rows('kline', 'written', receipt.rows);
+            return receipt;
+          },
+        };
+      },
+    } as typeof sinkDef;
+    const events = createRunEvents();
+    const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry: [registry[0]!, counting], outputDir: dir, events });
+    expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
+    expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
   });
 });
