@@ -148,12 +148,20 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
     await writeRunManifest(stateDir, manifest('running'));
 
-    const source: Source<unknown> = sourceDef.create(sourceConfig, env);
-    const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
-    const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+    let source: Source<unknown>;
+    let transforms: Transform<unknown, unknown>[];
+    let sink: Sink<unknown>;
     let rejectedSink: RejectedOutput | undefined;
-    if (opts.onReject === 'divert') {
-      rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
+    try {
+      source = sourceDef.create(sourceConfig, env);
+      transforms = transformDefs.map(({ def, config }) => def.create(config, env));
+      sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+      if (opts.onReject === 'divert') {
+        rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
+      }
+    } catch (error) {
+      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      throw error;
     }
 
     let iterator: AsyncIterator<Batch<unknown>> | undefined;
@@ -208,7 +216,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         await rejectedSink!.write(dataset, rejected, quietCtx);
       };
 
-      iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
+      // A copy: the store's map moves on as commits land, the source's starting point must not.
+      iterator = source.read(ctx, new Map(committed))[Symbol.asyncIterator]();
       let status: 'succeeded' | 'aborted' = 'succeeded';
       for (;;) {
         if (signal.aborted) {
@@ -244,7 +253,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         for (const t of transforms) {
           const r = t.apply(current, ctx);
           current = r.output;
-          rejected.push(...(r.rejected as Rejected[]));
+          for (const x of r.rejected) rejected.push(x as Rejected);
         }
         await handleRejected(batch.stream, rejected);
 
@@ -254,8 +263,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           return n;
         };
         const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
-        for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
-          await sink.write(piece, quietCtx);
+        if (output.records.length > 0) {
+          for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
+            await sink.write(piece, quietCtx);
+          }
         }
         if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
         batchesSinceCommit++;
