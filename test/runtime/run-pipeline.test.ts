@@ -334,3 +334,25 @@ describe('runPipeline counting', () => {
     expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
   });
 });
+
+describe('runPipeline manifest extras', () => {
+  it('records the quota left when the client reports it, and the error of a failed run', async () => {
+    const events = createRunEvents();
+    events.quota(41);
+    const r = await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({}), outputDir: dir, events });
+    expect(r.manifest.quotaLeft).toBe(41);
+    const probe: SourceProbe = {
+      produced: 0,
+      beforeYield: () => {
+        throw new Error('service unreachable');
+      },
+    };
+    const dir2 = join(dir, 'second');
+    await expect(runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ probe }), outputDir: dir2 })).rejects.toThrow('service unreachable');
+    const [name] = await readdir(join(dir2, '.state', 'runs'));
+    const m = JSON.parse(await readFile(join(dir2, '.state', 'runs', name!), 'utf8'));
+    expect(m).toMatchObject({ status: 'failed', error: { code: 'QL_INTERNAL', message: 'service unreachable' }, commits: 0 });
+    // The lock is released even when the run fails.
+    expect((await readdir(dir2)).sort()).toEqual(['.state']);
+  });
+});
