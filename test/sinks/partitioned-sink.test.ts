@@ -195,6 +195,15 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     expect((await readAll(out, encoder)).map((r) => r.close)).toEqual(['1']);
   });
 
+  it('recover() removes the temp file of a first manifest whose writer was killed', async () => {
+    const out = await tempDir();
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    await mkdir(join(out, 'kline'), { recursive: true });
+    await writeFile(join(out, 'kline/_manifest.json.tmp-12345-abc'), '{"files": [');
+    await sink(out, encoder).recover(runContext('r2'));
+    expect(await readdir(join(out, 'kline'))).toEqual([]);
+  });
+
   it('sanitises partition values: nothing escapes the dataset folder', async () => {
     const out = await tempDir();
     const c = runContext('../../r1');
