@@ -29,8 +29,10 @@ export interface RequestGroup {
   /** Endpoint path, e.g. `/quote-b-api/kline`. */
   readonly endpoint: string;
   readonly requests: number;
-  /** Minimum gap between two of them (batch-kline gap, one suspension request per minute), if any. */
+  /** Minimum gap between two requests of the same `gapKey` (batch-kline gap, one suspension request per minute per exchange). */
   readonly minGapMs?: number;
+  /** Groups with the same key share one gap chain (the batch-kline gap spans both families); default the endpoint. */
+  readonly gapKey?: string;
   /** When they start, relative to the run start (polling rounds); absent = as soon as the limits allow. */
   readonly notBeforeMs?: readonly number[];
 }
