@@ -16,6 +16,7 @@ import { createRunEvents, type RunEventsRecorder } from './run-events.js';
 import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
+import { acquireOutputLock } from './output-lock.js';
 
 export interface RunOptions {
   /** The component definitions to build the pipeline from (the real one: `components` of src/components.ts). */
@@ -88,6 +89,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     return { def, config: withoutType(t) };
   });
 
+  if (opts.onReject === 'divert' && !options.createRejectedSink) {
+    throw new ConfigError(`pipeline ${pipeline.name}: onReject "divert" needs a rejected-records writer`);
+  }
+
   const sourceConfig = withoutType(pipeline.source);
   const dataset = sourceDef.dataset(sourceConfig);
   const env: ComponentEnv = {
@@ -122,153 +127,160 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     };
   };
 
-  // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
-  await store.cleanStale();
-  const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
-  if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
-  await writeRunManifest(stateDir, manifest('running'));
+  const runLocked = async (): Promise<RunResult> => {
+    // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
+    await store.cleanStale();
+    const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
+    if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
+    await writeRunManifest(stateDir, manifest('running'));
 
-  const source: Source<unknown> = sourceDef.create(sourceConfig, env);
-  const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
-  const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
-  let rejectedSink: Sink<Rejected> | undefined;
-  if (opts.onReject === 'divert') {
-    if (!options.createRejectedSink) {
-      throw new ConfigError(`pipeline ${pipeline.name}: onReject "divert" needs a rejected-records writer`);
+    const source: Source<unknown> = sourceDef.create(sourceConfig, env);
+    const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
+    const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+    let rejectedSink: Sink<Rejected> | undefined;
+    if (opts.onReject === 'divert') {
+      rejectedSink = options.createRejectedSink!({ ...env, dataset });
     }
-    rejectedSink = options.createRejectedSink({ ...env, dataset });
-  }
 
-  let iterator: AsyncIterator<Batch<unknown>> | undefined;
-  let inFlight = false;
-  try {
-    await sink.recover?.(ctx);
-    await rejectedSink?.recover?.(ctx);
+    let iterator: AsyncIterator<Batch<unknown>> | undefined;
+    let inFlight = false;
+    try {
+      await sink.recover?.(ctx);
+      await rejectedSink?.recover?.(ctx);
 
-    const committed = await store.load();
-    const pending = new Map<string, Checkpoint>();
-    const seqs = new Map<string, number>();
-    const warnedCodes = new Set<string>();
-    let batchesSinceCommit = 0;
-    let lastCommitAt = clock.now();
-    let rejectedSeq = 0;
+      const committed = await store.load();
+      const pending = new Map<string, Checkpoint>();
+      const seqs = new Map<string, number>();
+      const warnedCodes = new Set<string>();
+      let batchesSinceCommit = 0;
+      let lastCommitAt = clock.now();
+      let rejectedSeq = 0;
 
-    const commit = async (): Promise<void> => {
-      // Data first, then the diverted records, then the state that says both are in.
-      await sink.flush(ctx);
-      const receipt = await sink.commit(ctx);
-      files.push(...receipt.files);
-      events.rows(dataset, 'written', receipt.rows);
-      if (rejectedSink) {
-        await rejectedSink.flush(ctx);
-        const r = await rejectedSink.commit(ctx);
-        files.push(...r.files);
-      }
-      commits++;
-      if (pending.size > 0) {
-        for (const [k, v] of pending) committed.set(k, v);
-        pending.clear();
-        await store.save(committed, { now: new Date(clock.now()), runId });
-      }
-      batchesSinceCommit = 0;
-      lastCommitAt = clock.now();
-      await writeRunManifest(stateDir, manifest('running'));
-    };
-
-    const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
-      if (rejected.length === 0) return;
-      const first = rejected[0]!;
-      if (opts.onReject === 'fail') throw new RejectedRecordError(first.reason);
-      rejectedTotal += rejected.length;
-      events.rows(dataset, 'rejected', rejected.length);
-      if (opts.onReject === 'drop') {
-        for (const r of rejected) {
-          const key = `${r.code}|${r.field ?? ''}`;
-          if (warnedCodes.has(key)) continue;
-          warnedCodes.add(key);
-          logger.warn(`dropping rejected records: ${r.reason}`, { code: r.code, stream: r.stream, ...(r.field ? { field: r.field } : {}) });
+      const commit = async (): Promise<void> => {
+        // Data first, then the diverted records, then the state that says both are in.
+        await sink.flush(ctx);
+        const receipt = await sink.commit(ctx);
+        files.push(...receipt.files);
+        events.rows(dataset, 'written', receipt.rows);
+        if (rejectedSink) {
+          await rejectedSink.flush(ctx);
+          const r = await rejectedSink.commit(ctx);
+          files.push(...r.files);
         }
-        return;
-      }
-      await rejectedSink!.write({ stream, seq: rejectedSeq++, records: rejected }, ctx);
-    };
-
-    iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
-    let status: 'succeeded' | 'aborted' = 'succeeded';
-    for (;;) {
-      if (signal.aborted) {
-        status = 'aborted';
-        break;
-      }
-      const aborted = abortPromise(signal);
-      let step: Step<unknown>;
-      inFlight = true;
-      try {
-        step = await Promise.race([
-          iterator.next().then((result): Step<unknown> => ({ kind: 'next', result })),
-          aborted.promise.then((): Step<unknown> => ({ kind: 'aborted' })),
-        ]);
-      } catch (error) {
-        // A source that stops by throwing on abort has still delivered only whole batches.
-        if (signal.aborted) step = { kind: 'aborted' };
-        else throw error;
-      } finally {
-        aborted.dispose();
-      }
-      if (step.kind === 'aborted') {
-        status = 'aborted';
-        break;
-      }
-      inFlight = false;
-      if (step.result.done) break;
-      const batch = step.result.value;
-      events.rows(dataset, 'received', batch.records.length);
-
-      let current: Batch<unknown> = batch;
-      const rejected: Rejected[] = [];
-      for (const t of transforms) {
-        const r = t.apply(current, ctx);
-        current = r.output;
-        rejected.push(...(r.rejected as Rejected[]));
-      }
-      await handleRejected(batch.stream, rejected);
-
-      const nextSeq = () => {
-        const n = seqs.get(batch.stream) ?? 0;
-        seqs.set(batch.stream, n + 1);
-        return n;
+        commits++;
+        if (pending.size > 0) {
+          for (const [k, v] of pending) committed.set(k, v);
+          pending.clear();
+          await store.save(committed, { now: new Date(clock.now()), runId });
+        }
+        batchesSinceCommit = 0;
+        lastCommitAt = clock.now();
+        await writeRunManifest(stateDir, manifest('running'));
       };
-      const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
-      for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
-        await sink.write(piece, ctx);
+
+      const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
+        if (rejected.length === 0) return;
+        const first = rejected[0]!;
+        if (opts.onReject === 'fail') throw new RejectedRecordError(first.reason);
+        rejectedTotal += rejected.length;
+        events.rows(dataset, 'rejected', rejected.length);
+        if (opts.onReject === 'drop') {
+          for (const r of rejected) {
+            const key = `${r.code}|${r.field ?? ''}`;
+            if (warnedCodes.has(key)) continue;
+            warnedCodes.add(key);
+            logger.warn(`dropping rejected records: ${r.reason}`, { code: r.code, stream: r.stream, ...(r.field ? { field: r.field } : {}) });
+          }
+          return;
+        }
+        await rejectedSink!.write({ stream, seq: rejectedSeq++, records: rejected }, ctx);
+      };
+
+      iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
+      let status: 'succeeded' | 'aborted' = 'succeeded';
+      for (;;) {
+        if (signal.aborted) {
+          status = 'aborted';
+          break;
+        }
+        const aborted = abortPromise(signal);
+        let step: Step<unknown>;
+        inFlight = true;
+        try {
+          step = await Promise.race([
+            iterator.next().then((result): Step<unknown> => ({ kind: 'next', result })),
+            aborted.promise.then((): Step<unknown> => ({ kind: 'aborted' })),
+          ]);
+        } catch (error) {
+          // A source that stops by throwing on abort has still delivered only whole batches.
+          if (signal.aborted) step = { kind: 'aborted' };
+          else throw error;
+        } finally {
+          aborted.dispose();
+        }
+        if (step.kind === 'aborted') {
+          status = 'aborted';
+          break;
+        }
+        inFlight = false;
+        if (step.result.done) break;
+        const batch = step.result.value;
+        events.rows(dataset, 'received', batch.records.length);
+
+        let current: Batch<unknown> = batch;
+        const rejected: Rejected[] = [];
+        for (const t of transforms) {
+          const r = t.apply(current, ctx);
+          current = r.output;
+          rejected.push(...(r.rejected as Rejected[]));
+        }
+        await handleRejected(batch.stream, rejected);
+
+        const nextSeq = () => {
+          const n = seqs.get(batch.stream) ?? 0;
+          seqs.set(batch.stream, n + 1);
+          return n;
+        };
+        const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
+        for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
+          await sink.write(piece, ctx);
+        }
+        if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
+        batchesSinceCommit++;
+        if (batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
+          await commit();
+        }
       }
-      if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
-      batchesSinceCommit++;
-      if (batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
-        await commit();
-      }
+
+      // Close the source: wait for it unless a read is still pending (an aborted read may never settle).
+      const it = iterator;
+      iterator = undefined;
+      if (inFlight) void it.return?.().catch(() => undefined);
+      else await it.return?.();
+
+      // Whatever was written belongs to whole source batches: commit it, aborted or not.
+      if (batchesSinceCommit > 0) await commit();
+      if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it', { runId });
+      const final = manifest(status);
+      const manifestPath = await writeRunManifest(stateDir, final);
+      return { runId, status, manifestPath, manifest: final };
+    } catch (error) {
+      if (iterator) void iterator.return?.().catch(() => undefined);
+      await sink.abort(ctx).catch(() => undefined);
+      await rejectedSink?.abort(ctx).catch(() => undefined);
+      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      throw error;
+    } finally {
+      await sink.close().catch(() => undefined);
+      await rejectedSink?.close().catch(() => undefined);
     }
+  };
 
-    // Close the source: wait for it unless a read is still pending (an aborted read may never settle).
-    const it = iterator;
-    iterator = undefined;
-    if (inFlight) void it.return?.().catch(() => undefined);
-    else await it.return?.();
-
-    // Whatever was written belongs to whole source batches: commit it, aborted or not.
-    if (batchesSinceCommit > 0) await commit();
-    if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it', { runId });
-    const final = manifest(status);
-    const manifestPath = await writeRunManifest(stateDir, final);
-    return { runId, status, manifestPath, manifest: final };
-  } catch (error) {
-    if (iterator) void iterator.return?.().catch(() => undefined);
-    await sink.abort(ctx).catch(() => undefined);
-    await rejectedSink?.abort(ctx).catch(() => undefined);
-    await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
-    throw error;
+  // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
+  const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
+  try {
+    return await runLocked();
   } finally {
-    await sink.close().catch(() => undefined);
-    await rejectedSink?.close().catch(() => undefined);
+    await lock.release();
   }
 }

@@ -168,3 +168,23 @@ describe('rechunk', () => {
     expect(estimateRecordBytes(Array.from({ length: 1000 }, () => ({ a: 'xxxx' })))).toBe(12);
   });
 });
+
+describe('acquireOutputLock', () => {
+  it('one owner at a time; a lock left by a dead process is taken over', async () => {
+    const { acquireOutputLock, LOCK_FILE } = await import('../../src/runtime/output-lock.js');
+    const { hostname } = await import('node:os');
+    const dir = await tmp();
+    const owner = { runId: 'r1', pipeline: 'p', now: new Date('2026-11-22T00:00:00Z') };
+    const lock = await acquireOutputLock(dir, owner);
+    // Held by a live process (our parent): refused, naming the holder.
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: process.ppid, host: hostname(), runId: 'other', pipeline: 'q' }));
+    await expect(acquireOutputLock(dir, owner)).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('in use by run other of pipeline q') });
+    // A pid that cannot exist: stale, taken over.
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), runId: 'dead', pipeline: 'q' }));
+    const again = await acquireOutputLock(dir, owner);
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'r1' });
+    await again.release();
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
