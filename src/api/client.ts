@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
+import { findProduct } from '../catalog/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
@@ -93,7 +94,8 @@ class QuotelakeClient implements ServiceClient {
   readonly plan;
   readonly runId: string;
   private readonly limits: PlanLimits;
-  private readonly token: string;
+  /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
+  readonly #token: string;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly limiter: SlidingWindowLimiter;
@@ -112,7 +114,7 @@ class QuotelakeClient implements ServiceClient {
     this.limits = planLimits(options.plan);
     this.plan = this.limits.name;
     if (options.token.length === 0) throw new RangeError('token is empty');
-    this.token = options.token;
+    this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
     const injected = options.clock !== undefined;
     this.clock = options.clock ?? systemClock;
@@ -136,8 +138,11 @@ class QuotelakeClient implements ServiceClient {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.http = new HttpTransport(base.origin, this.token, this.limits.perSecond.limit, timeouts);
-    this.familyOf = createFamilyResolver(options.familyLookup, options.familyOverrides);
+    this.http = new HttpTransport(base.origin, this.#token, this.limits.perSecond.limit, timeouts);
+    this.familyOf = createFamilyResolver(
+      options.familyLookup ?? ((code) => findProduct(code)?.family),
+      options.familyOverrides,
+    );
     this.retry = { ...DEFAULT_RETRY, random: Math.random, ...options.retry };
     this.onRequest = options.onRequest;
   }
@@ -209,7 +214,7 @@ class QuotelakeClient implements ServiceClient {
 
   async halts(exchange: HaltExchange, options: HaltsOptions = {}, signal?: AbortSignal): Promise<HaltResponse> {
     const endpoint = `/api/suspension/${exchange}`;
-    const params = new URLSearchParams({ token: this.token });
+    const params = new URLSearchParams({ token: this.#token });
     if (options.page !== undefined) params.set('page', String(options.page));
     if (options.size !== undefined) params.set('size', String(options.size));
     const target = `${this.basePath}${endpoint}?${params.toString()}`;
@@ -326,7 +331,7 @@ class QuotelakeClient implements ServiceClient {
           { key: 'gap:batch-kline', limit: 1, windowMs: this.limits.batchKlineGapMs },
         ],
         build: (trace) => ({
-          target: `${this.basePath}${endpoint}?token=${encodeURIComponent(this.token)}`,
+          target: `${this.basePath}${endpoint}?token=${encodeURIComponent(this.#token)}`,
           body: JSON.stringify({ trace, data: { data_list: dataList } }),
           headers: { 'content-type': 'application/json' },
         }),
@@ -382,7 +387,7 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private getTarget(endpoint: string, query: unknown): string {
-    return getTarget(this.basePath, endpoint, this.token, JSON.stringify(query));
+    return getTarget(this.basePath, endpoint, this.#token, JSON.stringify(query));
   }
 
   private nextTrace(): string {
@@ -423,6 +428,7 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
+    await this.quota.precheck();
     await this.limiter.acquire(op.rules, signal);
     try {
       await this.quota.take();
@@ -607,7 +613,7 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private clean(text: string): string {
-    return redactText(text, this.token);
+    return redactText(text, this.#token);
   }
 
   // ---------------------------------------------------------------- settling

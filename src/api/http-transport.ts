@@ -36,14 +36,15 @@ export interface HttpResponse {
 }
 
 export class HttpTransport {
-  private readonly pool: Pool;
+  readonly #pool: Pool;
   private readonly timeouts: Timeouts;
-  private readonly token: string;
+  /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
+  readonly #token: string;
 
   constructor(origin: string, token: string, connections: number, timeouts: Timeouts) {
-    this.token = token;
+    this.#token = token;
     this.timeouts = timeouts;
-    this.pool = new Pool(origin, {
+    this.#pool = new Pool(origin, {
       connections,
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -57,7 +58,7 @@ export class HttpTransport {
     let status: number;
     let text: string;
     try {
-      const response = await this.pool.request({
+      const response = await this.#pool.request({
         method: request.method,
         path: request.target,
         headers: { accept: 'application/json', ...request.headers },
@@ -76,14 +77,14 @@ export class HttpTransport {
   }
 
   close(): Promise<void> {
-    return this.pool.close();
+    return this.#pool.close();
   }
 
   /** A TransportError whose message and cause are free of the token. */
   private transportError(endpoint: string, error: unknown): TransportError {
     const code = (error as { code?: unknown }).code;
     const raw = error instanceof Error ? error.message : String(error);
-    const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.token);
+    const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.#token);
     const cause = new Error(message);
     if (typeof code === 'string') (cause as Error & { code: string }).code = code;
     return new TransportError(endpoint, `request failed: ${message}`, cause);

@@ -65,6 +65,8 @@ export class QuotaStore {
   private reserve = 0;
   private reserveDay = '';
   private chain: Promise<unknown> = Promise.resolve();
+  /** The quota day on which the file was last found used up. */
+  private exhaustedDay = '';
 
   constructor(options: QuotaStoreOptions) {
     this.hash = tokenHash16(options.token);
@@ -111,13 +113,29 @@ export class QuotaStore {
       await this.update((state) => {
         const available = this.limit - state.used;
         if (available <= 0) {
+          this.exhaustedDay = today;
           throw new QuotaExhaustedError({ resetAt, used: state.used, limit: this.limit });
         }
         const block = Math.min(this.blockSize, available);
         state.used += block;
         this.reserve = block - 1;
+        // The file is now full: later calls can fail before waiting for a rate-limit slot.
+        if (state.used >= this.limit) this.exhaustedDay = today;
       });
     });
+  }
+
+  /**
+   * Cheap check before waiting for a rate-limit slot: once today's quota was found used up, fail
+   * at once instead of after the wait (re-reading the file, in case another process gave some back).
+   */
+  async precheck(): Promise<void> {
+    const { day, resetAt } = this.dayOf();
+    if (this.exhaustedDay !== day) return;
+    if (this.reserveDay === day && this.reserve > 0) return;
+    const state = await this.read(day);
+    if (state.used >= this.limit) throw new QuotaExhaustedError({ resetAt, used: state.used, limit: this.limit });
+    this.exhaustedDay = '';
   }
 
   /** Gives back one taken request the service did not count (a 429 rejection counts for nothing). */
@@ -131,8 +149,9 @@ export class QuotaStore {
    */
   async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
     return this.serial(async () => {
-      const { resetAt } = this.dayOf();
+      const { day, resetAt } = this.dayOf();
       this.reserve = 0;
+      this.exhaustedDay = day;
       let used = this.limit;
       await this.update((state) => {
         state.used = Math.max(state.used, this.limit);

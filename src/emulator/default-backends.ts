@@ -1,6 +1,9 @@
+import { findProduct } from '../catalog/index.js';
 import type { EmulatorBackends } from './backends.js';
+import { HaltArchive } from './halts/index.js';
+import { SyntheticMarket } from './market/index.js';
 
-/** Placeholder until the catalog, synthetic market and halt archive are merged in. */
-export function createDefaultBackends(_seed: number): EmulatorBackends {
-  throw new Error('default emulator backends are not available yet: pass options.backends');
+/** The real data of the emulator: the product catalog, the synthetic market and the halt archive. */
+export function createDefaultBackends(seed: number): EmulatorBackends {
+  return { findProduct, market: new SyntheticMarket(seed), halts: new HaltArchive(seed) };
 }

@@ -5,6 +5,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export interface Reply {
   status: number;
   body: unknown;
+  /** The body already serialised (hot paths); must equal JSON.stringify(body). */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -22,7 +24,22 @@ const MIN_DRIP_CHUNK = 64;
 
 /** Serialise and send a JSON reply; every response of the emulator goes through here. */
 export function sendJson(res: ServerResponse, reply: Reply, options: SendOptions = {}): void {
-  let payload = Buffer.from(JSON.stringify(reply.body), 'utf8');
+  if (res.headersSent || res.destroyed) return;
+  const text = reply.json ?? JSON.stringify(reply.body);
+  const dripMs = options.dripMs ?? 0;
+  if (!options.truncate && dripMs <= 0) {
+    // The common case: one write of the string, no intermediate Buffer.
+    const headers: Record<string, string | number> = {
+      'content-type': JSON_CONTENT_TYPE,
+      'content-length': Buffer.byteLength(text, 'utf8'),
+      ...reply.headers,
+    };
+    if (options.close) headers.connection = 'close';
+    res.writeHead(reply.status, headers);
+    res.end(text, 'utf8');
+    return;
+  }
+  let payload = Buffer.from(text, 'utf8');
   if (options.truncate) payload = payload.subarray(0, Math.max(1, Math.floor(payload.length / 2)));
   const headers: Record<string, string | number> = {
     'content-type': JSON_CONTENT_TYPE,
@@ -30,9 +47,7 @@ export function sendJson(res: ServerResponse, reply: Reply, options: SendOptions
     ...reply.headers,
   };
   if (options.close) headers.connection = 'close';
-  if (res.headersSent || res.destroyed) return;
   res.writeHead(reply.status, headers);
-  const dripMs = options.dripMs ?? 0;
   if (dripMs <= 0 || payload.length <= MIN_DRIP_CHUNK) {
     res.end(payload);
     return;

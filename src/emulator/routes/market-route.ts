@@ -1,5 +1,6 @@
 import type { Family, Product } from '../../catalog/types.js';
 import type { EmulatorBackends } from '../backends.js';
+import { klineListJson } from '../http/kline-json.js';
 import type { Reply } from '../http/send.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { TokenEntry } from '../plans-file.js';
@@ -96,7 +97,11 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     if (!klineItemValid(item, r.product, false)) return envelope(400, MSG.data, trace);
     const count = Math.min(item.query_kline_num, MAX_KLINES);
     const list = backends.market.klines(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
-    return envelope(200, MSG.ok, trace, { code: r.product.code, kline_type: item.kline_type, kline_list: list });
+    const data = { code: r.product.code, kline_type: item.kline_type, kline_list: list };
+    const json =
+      `{"ret":200,"msg":"ok","trace":${JSON.stringify(trace)},"data":{"code":${JSON.stringify(data.code)},` +
+      `"kline_type":${data.kline_type},"kline_list":${klineListJson(list)}}}`;
+    return { status: 200, body: { ret: 200, msg: MSG.ok, trace, data }, json };
   }
 
   if (req.op === 'batch-kline') {
