@@ -11,6 +11,7 @@ import { MAX_BODY_BYTES, readBody } from './http/read-body.js';
 import { sendJson, type Reply } from './http/send.js';
 import { RateLimiter, type TokenUsage } from './limits/rate-limiter.js';
 import { buildTokenTable, type TokenEntry, type TokenGrant } from './plans-file.js';
+import { redactToken } from './plans.js';
 import { handleClock } from './routes/clock-route.js';
 import { MSG } from './routes/market-requests.js';
 import { handleMarket } from './routes/market-route.js';
@@ -123,6 +124,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const params = parseQueryString(q < 0 ? '' : target.slice(q + 1));
     if (route.kind === 'clock') return sendJson(res, handleClock(method, body, manual!));
+    if (route.kind === 'usage') {
+      const who = params.values.get('token') ?? '';
+      const usage = limiter?.usage(who, clock.now());
+      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), usage: usage ?? null } });
+    }
 
     const token = params.values.get('token');
     const entry = token === undefined ? undefined : tokens.get(token);
@@ -175,6 +181,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       maxHeaderSize: MAX_HEADER_SIZE,
       headersTimeout: 10_000,
       requestTimeout: 30_000,
+      // How often those timeouts are enforced (Node's default, 30 s, lets a slowloris linger).
+      connectionsCheckingInterval: 1000,
       keepAliveTimeout: 5_000,
     },
     (req, res) => {

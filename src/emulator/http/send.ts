@@ -5,8 +5,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export interface Reply {
   status: number;
   body: unknown;
-  /** The body already serialised (hot paths); must equal JSON.stringify(body). */
-  json?: string;
+  /** The body already serialised (hot paths), in pieces; joined it must equal JSON.stringify(body). */
+  chunks?: readonly (string | Buffer)[];
   headers?: Record<string, string>;
 }
 
@@ -25,21 +25,29 @@ const MIN_DRIP_CHUNK = 64;
 /** Serialise and send a JSON reply; every response of the emulator goes through here. */
 export function sendJson(res: ServerResponse, reply: Reply, options: SendOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
-  const text = reply.json ?? JSON.stringify(reply.body);
+  const chunks = reply.chunks ?? [JSON.stringify(reply.body)];
   const dripMs = options.dripMs ?? 0;
   if (!options.truncate && dripMs <= 0) {
-    // The common case: one write of the string, no intermediate Buffer.
+    // The common case: the pieces written as they are (cached Buffers are not copied).
+    let length = 0;
+    for (const c of chunks) length += typeof c === 'string' ? Buffer.byteLength(c, 'utf8') : c.length;
     const headers: Record<string, string | number> = {
       'content-type': JSON_CONTENT_TYPE,
-      'content-length': Buffer.byteLength(text, 'utf8'),
+      'content-length': length,
       ...reply.headers,
     };
     if (options.close) headers.connection = 'close';
     res.writeHead(reply.status, headers);
-    res.end(text, 'utf8');
+    if (chunks.length === 1) {
+      res.end(chunks[0]);
+      return;
+    }
+    res.cork();
+    for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+    res.end(chunks[chunks.length - 1]);
     return;
   }
-  let payload = Buffer.from(text, 'utf8');
+  let payload = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
   if (options.truncate) payload = payload.subarray(0, Math.max(1, Math.floor(payload.length / 2)));
   const headers: Record<string, string | number> = {
     'content-type': JSON_CONTENT_TYPE,

@@ -1,6 +1,6 @@
 import type { Family, Product } from '../../catalog/types.js';
 import type { EmulatorBackends } from '../backends.js';
-import { klineListJson } from '../http/kline-json.js';
+import { klineListChunks } from '../http/kline-json.js';
 import type { Reply } from '../http/send.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { TokenEntry } from '../plans-file.js';
@@ -98,10 +98,13 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     const count = Math.min(item.query_kline_num, MAX_KLINES);
     const list = backends.market.klines(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
     const data = { code: r.product.code, kline_type: item.kline_type, kline_list: list };
-    const json =
+    const chunks = klineListChunks(
       `{"ret":200,"msg":"ok","trace":${JSON.stringify(trace)},"data":{"code":${JSON.stringify(data.code)},` +
-      `"kline_type":${data.kline_type},"kline_list":${klineListJson(list)}}}`;
-    return { status: 200, body: { ret: 200, msg: MSG.ok, trace, data }, json };
+        `"kline_type":${data.kline_type},"kline_list":`,
+      list,
+      '}}',
+    );
+    return { status: 200, body: { ret: 200, msg: MSG.ok, trace, data }, chunks };
   }
 
   if (req.op === 'batch-kline') {

@@ -6,7 +6,8 @@ export type MarketOperation = 'kline' | 'depth-tick' | 'trade-tick' | 'batch-kli
 export type Route =
   | { kind: 'market'; family: Family; op: MarketOperation; methods: readonly string[] }
   | { kind: 'suspension'; exchange: HaltExchange; methods: readonly string[] }
-  | { kind: 'clock'; methods: readonly string[] };
+  | { kind: 'clock'; methods: readonly string[] }
+  | { kind: 'usage'; methods: readonly string[] };
 
 const FAMILY_PREFIX: Readonly<Record<string, Family>> = { 'quote-stock-b-api': 'stock', 'quote-b-api': 'non-stock' };
 const OPS: readonly MarketOperation[] = ['kline', 'depth-tick', 'trade-tick', 'batch-kline'];
@@ -14,7 +15,7 @@ const EXCHANGES: readonly HaltExchange[] = ['sse', 'nyse', 'nasdaq'];
 const GET = ['GET'] as const;
 const POST = ['POST'] as const;
 
-/** Map a path to its route; undefined = 404. The admin clock route exists only when `adminClock`. */
+/** Map a path to its route; undefined = 404. The admin routes exist only when `adminClock` (manual clock). */
 export function resolveRoute(path: string, adminClock: boolean): Route | undefined {
   const market = /^\/(quote-stock-b-api|quote-b-api)\/([a-z-]+)$/.exec(path);
   if (market) {
@@ -29,5 +30,6 @@ export function resolveRoute(path: string, adminClock: boolean): Route | undefin
     return exchange === undefined ? undefined : { kind: 'suspension', exchange, methods: GET };
   }
   if (adminClock && path === '/_emulator/clock') return { kind: 'clock', methods: ['GET', 'POST'] };
+  if (adminClock && path === '/_emulator/usage') return { kind: 'usage', methods: GET };
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WireKline } from '../../../src/emulator/contracts.js';
-import { klineListJson } from '../../../src/emulator/http/kline-json.js';
+import { klineListChunks, klineListJson } from '../../../src/emulator/http/kline-json.js';
 
 const bar = (t: number, extra = ''): WireKline => ({
   timestamp: String(t),
@@ -22,5 +22,25 @@ describe('klineListJson', () => {
     open.close_price = '9.9'; // a mutable (forming) bar is never cached
     expect(klineListJson(list)).toBe(JSON.stringify(list));
     expect(klineListJson([])).toBe('[]');
+  });
+});
+
+describe('klineListChunks', () => {
+  const join = (chunks: (string | Buffer)[]) => chunks.map((c) => c.toString()).join('');
+  it('joins to prefix + JSON + suffix, reusing the frozen run only for the very same bars', () => {
+    const frozen = Array.from({ length: 5 }, (_, i) => Object.freeze(bar(60 * (i + 1))));
+    const forming = bar(400);
+    const list = [...frozen, forming];
+    const a = klineListChunks('<', list, '>');
+    expect(join(a)).toBe(`<${JSON.stringify(list)}>`);
+    const b = klineListChunks('<', list, '>');
+    expect(b[1]).toBe(a[1]); // the same cached Buffer
+    // same first bar, a different (equal-looking but new) bar inside: not reused
+    const other = [...frozen.slice(0, 2), Object.freeze(bar(999)), ...frozen.slice(3), forming];
+    const c = klineListChunks('<', other, '>');
+    expect(join(c)).toBe(`<${JSON.stringify(other)}>`);
+    expect(join(klineListChunks('', frozen, ''))).toBe(JSON.stringify(frozen));
+    expect(join(klineListChunks('', [forming], ''))).toBe(JSON.stringify([forming]));
+    expect(join(klineListChunks('', [], ''))).toBe('[]');
   });
 });

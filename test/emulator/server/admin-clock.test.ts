@@ -29,5 +29,16 @@ describe('admin clock endpoint', () => {
   it('does not exist on the system clock', async () => {
     h = await startHarness({ clock: systemClock as never });
     expect((await h.get('/_emulator/clock')).status).toBe(404);
+    expect((await h.get('/_emulator/usage', { token: 'demo-free' })).status).toBe(404);
+  });
+  it('GET /_emulator/usage shows a token\'s counters, token redacted', async () => {
+    h = await startHarness();
+    expect((await h.get('/_emulator/usage', { token: 'demo-free' })).json).toEqual({ token: 'demo…', known: true, usage: null });
+    await h.get('/api/suspension/sse', { token: 'demo-free' });
+    const u = (await h.get('/_emulator/usage', { token: 'demo-free' })).json;
+    expect(u.usage.day).toMatchObject({ used: 1, limit: 1000 });
+    expect(u.usage.suspension.sse).toEqual({ used: 1, limit: 1, windowMs: 60_000 });
+    expect(u.usage.perSecond).toEqual({ used: 1, limit: 1, windowMs: 10_000 });
+    expect((await h.get('/_emulator/usage', { token: 'zzzzzz' })).json).toEqual({ token: 'zzzz…', known: false, usage: null });
   });
 });
