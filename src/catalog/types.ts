@@ -50,4 +50,9 @@ export interface Product {
   readonly listedSince: string;
   /** A typical price, as a decimal string, around which the synthetic market moves. */
   readonly referencePrice: string;
+  /**
+   * The emulator's book for this product is locked at a price limit: `up` = asks empty (limit-up),
+   * `down` = bids empty (limit-down). Absent for normal products.
+   */
+  readonly limitLock?: 'up' | 'down';
 }

@@ -1,0 +1,112 @@
+import type { Argv, CommandModule } from 'yargs';
+import { IANAZone } from 'luxon';
+import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
+import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
+import { loadPlansFile, PlansFileError, type TokenGrant } from '../../emulator/plans-file.js';
+import { startEmulator } from '../../emulator/server.js';
+import { UsageError } from '../usage-error.js';
+
+interface ServeArgs {
+  host: string;
+  port: number;
+  seed: number;
+  clock?: string;
+  faults?: string;
+  'plans-file'?: string;
+  'quota-time-zone': string;
+  limits: boolean;
+}
+
+/** Turn the raw options into emulator options, or a UsageError naming the option. */
+export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEnv) {
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
+    throw new UsageError(`--port must be an integer 0..65535, got ${String(args.port)}`);
+  }
+  if (!Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${String(args.seed)}`);
+  let clock: Clock = systemClock;
+  if (args.clock !== undefined) {
+    const ms = Date.parse(args.clock);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(args.clock) || !Number.isFinite(ms)) {
+      throw new UsageError(`--clock must be an ISO instant such as 2026-03-02T15:00:00Z, got "${args.clock}"`);
+    }
+    clock = new ManualClock(ms);
+  }
+  const faultText = args.faults ?? env.QUOTELAKE_EMULATOR_FAULTS;
+  let faults: FaultSpec | undefined;
+  if (faultText !== undefined && faultText !== '') {
+    try {
+      faults = parseFaultSpec(faultText);
+    } catch (e) {
+      const from = args.faults !== undefined ? '--faults' : 'QUOTELAKE_EMULATOR_FAULTS';
+      if (e instanceof FaultSpecError) throw new UsageError(`${from}: ${e.message}`);
+      throw e;
+    }
+  }
+  if (!IANAZone.isValidZone(args['quota-time-zone'])) {
+    throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone`);
+  }
+  let plans: TokenGrant[] = [];
+  if (args['plans-file'] !== undefined) {
+    try {
+      plans = await loadPlansFile(args['plans-file']);
+    } catch (e) {
+      if (e instanceof PlansFileError) throw new UsageError(`--plans-file ${e.message}`);
+      throw e;
+    }
+  }
+  return {
+    host: args.host,
+    port: args.port,
+    seed: args.seed,
+    clock,
+    ...(faults ? { faults } : {}),
+    plans,
+    quotaTimeZone: args['quota-time-zone'],
+    limits: args.limits,
+  };
+}
+
+/** Resolves when SIGTERM or SIGINT arrives. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (sig: NodeJS.Signals) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(sig);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: 'serve',
+  describe: 'Run the local emulator of the market-data query service',
+  builder: (y: Argv<object>) =>
+    y
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
+      .option('port', { type: 'number', default: 0, describe: 'Port; 0 picks a free one' })
+      .option('seed', { type: 'number', default: 1, describe: 'Seed of the synthetic data and of the fault draws' })
+      .option('clock', {
+        type: 'string',
+        describe: 'Freeze the clock at this ISO instant (enables POST /_emulator/clock)',
+      })
+      .option('faults', {
+        type: 'string',
+        describe: 'Fault spec, e.g. latency=200ms@0.1,5xx=0.05,drop=0.02 (default: $QUOTELAKE_EMULATOR_FAULTS)',
+      })
+      .option('plans-file', { type: 'string', describe: 'JSON or YAML file adding tokens: {tokens: [{token, plan, faults?}]}' })
+      .option('quota-time-zone', { type: 'string', default: 'UTC', describe: 'Zone whose midnight resets daily totals' })
+      .option('limits', {
+        type: 'boolean',
+        default: true,
+        describe: 'Enforce rate limits and daily totals (--no-limits is for benchmarks only)',
+      }) as unknown as Argv<ServeArgs>,
+  handler: async (args) => {
+    const options = await resolveServeOptions(args, process.env);
+    const emu = await startEmulator(options);
+    process.stderr.write(`quotelake emulator listening on ${emu.url}\n`);
+    await untilSignal();
+    await emu.close();
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * The emulator's own plan table (spec 8, limits-rules). The client keeps a separate table on purpose:
+ * the two sides meet only at the wire, so a mistake in one cannot hide behind the other.
+ */
+
+export type PlanName = 'free' | 'basic' | 'premium' | 'professional' | 'all-hk' | 'all-cn' | 'all-us';
+
+export const PLAN_NAMES: readonly PlanName[] = [
+  'free',
+  'basic',
+  'premium',
+  'professional',
+  'all-hk',
+  'all-cn',
+  'all-us',
+];
+
+export interface PlanLimits {
+  readonly name: PlanName;
+  /** Combined sliding window of about one second (Free: 1 per 10 s). */
+  readonly perSecond: { readonly count: number; readonly windowMs: number };
+  readonly perMinute: { readonly count: number; readonly windowMs: number };
+  readonly perDay: number;
+  /** Minimum gap between two admitted /batch-kline requests. */
+  readonly batchKlineGapMs: number;
+  /** Each suspension endpoint separately: 1 per this many ms. */
+  readonly suspensionGapMs: number;
+  /** /depth-tick and /trade-tick serve only this many codes (W9); null = no cap. */
+  readonly tickCodeCap: number | null;
+  /** /batch-kline data_list items above this are ret 605. */
+  readonly batchKlineItemCap: number;
+  /** Stock market the plan is limited to (All-* plans), null = everything. */
+  readonly market: 'HK' | 'CN' | 'US' | null;
+}
+
+const professionalLike = {
+  perSecond: { count: 20, windowMs: 1000 },
+  perMinute: { count: 1200, windowMs: 60_000 },
+  perDay: 1_728_000,
+  batchKlineGapMs: 1000,
+  suspensionGapMs: 60_000,
+  tickCodeCap: null,
+  batchKlineItemCap: 500,
+} as const;
+
+export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
+  free: {
+    name: 'free',
+    perSecond: { count: 1, windowMs: 10_000 },
+    perMinute: { count: 10, windowMs: 60_000 },
+    perDay: 1000,
+    batchKlineGapMs: 10_000,
+    suspensionGapMs: 60_000,
+    tickCodeCap: 5,
+    batchKlineItemCap: 5,
+    market: null,
+  },
+  basic: {
+    name: 'basic',
+    perSecond: { count: 1, windowMs: 1000 },
+    perMinute: { count: 60, windowMs: 60_000 },
+    perDay: 86_400,
+    batchKlineGapMs: 3000,
+    suspensionGapMs: 60_000,
+    tickCodeCap: null,
+    batchKlineItemCap: 100,
+    market: null,
+  },
+  premium: {
+    name: 'premium',
+    perSecond: { count: 10, windowMs: 1000 },
+    perMinute: { count: 600, windowMs: 60_000 },
+    perDay: 864_000,
+    batchKlineGapMs: 2000,
+    suspensionGapMs: 60_000,
+    tickCodeCap: null,
+    batchKlineItemCap: 200,
+    market: null,
+  },
+  professional: { name: 'professional', ...professionalLike, market: null },
+  'all-hk': { name: 'all-hk', ...professionalLike, market: 'HK' },
+  'all-cn': { name: 'all-cn', ...professionalLike, market: 'CN' },
+  'all-us': { name: 'all-us', ...professionalLike, market: 'US' },
+};
+
+/** Demo tokens of decisions I3: one per plan, named after it. */
+export const DEMO_TOKENS: Readonly<Record<string, PlanName>> = Object.fromEntries(
+  PLAN_NAMES.map((plan) => [`demo-${plan}`, plan]),
+);
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** Redact a token for messages and logs: first 4 characters and an ellipsis. */
+export function redactToken(token: string): string {
+  return token.length <= 4 ? `${token}…` : `${token.slice(0, 4)}…`;
+}

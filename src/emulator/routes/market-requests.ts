@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * Shapes of the market-data requests (spec 4.2-4.4, W10). Unknown fields are ignored. Parsing is
+ * two-level on purpose: a wrong first level is `request header param invalid`, a wrong `data` field
+ * is `request data param invalid` (W7).
+ */
+
+const firstLevel = z.object({
+  trace: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+const klineItem = z.object({
+  code: z.string(),
+  kline_type: z.int(),
+  kline_timestamp_end: z.int(),
+  query_kline_num: z.int(),
+  adjust_type: z.int(),
+});
+export type KlineItem = z.infer<typeof klineItem>;
+
+const klineData = klineItem;
+
+const tickData = z.object({
+  symbol_list: z.array(z.object({ code: z.unknown().optional() })).min(1),
+});
+
+const batchData = z.object({
+  data_list: z.array(klineItem).min(1),
+});
+
+export type ParseFailure = { ok: false; ret: 400 | 601; msg: string; trace: string };
+export type Parsed<T> = { ok: true; trace: string; data: T } | ParseFailure;
+
+export const MSG = {
+  ok: 'ok',
+  header: 'request header param invalid',
+  data: 'request data param invalid',
+  token: 'token invalid',
+  rate: 'rate limit',
+  daily: 'daily limit exceeded',
+  code: 'code invalid',
+  empty: 'body empty',
+  unauthorized: 'code unauthorized',
+  tooMany: 'too many requests',
+} as const;
+
+/** Best-effort trace of a document that failed to parse further, so the error still echoes it. */
+function traceOf(doc: unknown): string {
+  if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+    const t = (doc as Record<string, unknown>).trace;
+    if (typeof t === 'string') return t;
+  }
+  return '';
+}
+
+function parseDocument<T>(text: string | undefined, schema: z.ZodType<T>): Parsed<T> {
+  if (text === undefined || text.trim() === '') return { ok: false, ret: 601, msg: MSG.empty, trace: '' };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // SyntaxError, or RangeError from absurd nesting: either way the first level is unreadable.
+    return { ok: false, ret: 400, msg: MSG.header, trace: '' };
+  }
+  let top: z.infer<typeof firstLevel>;
+  try {
+    const r = firstLevel.safeParse(doc);
+    if (!r.success) return { ok: false, ret: 400, msg: MSG.header, trace: traceOf(doc) };
+    top = r.data;
+  } catch {
+    return { ok: false, ret: 400, msg: MSG.header, trace: traceOf(doc) };
+  }
+  try {
+    const d = schema.safeParse(top.data);
+    if (!d.success) return { ok: false, ret: 400, msg: MSG.data, trace: top.trace };
+    return { ok: true, trace: top.trace, data: d.data };
+  } catch {
+    return { ok: false, ret: 400, msg: MSG.data, trace: top.trace };
+  }
+}
+
+export const parseKlineQuery = (text: string | undefined): Parsed<KlineItem> => parseDocument(text, klineData);
+export const parseTickQuery = (text: string | undefined): Parsed<{ symbol_list: { code?: unknown }[] }> =>
+  parseDocument(text, tickData);
+export const parseBatchBody = (text: string | undefined): Parsed<{ data_list: KlineItem[] }> =>
+  parseDocument(text, batchData);

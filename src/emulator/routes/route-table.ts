@@ -1,0 +1,35 @@
+import type { Family } from '../../catalog/types.js';
+import type { HaltExchange } from '../contracts.js';
+
+export type MarketOperation = 'kline' | 'depth-tick' | 'trade-tick' | 'batch-kline';
+
+export type Route =
+  | { kind: 'market'; family: Family; op: MarketOperation; methods: readonly string[] }
+  | { kind: 'suspension'; exchange: HaltExchange; methods: readonly string[] }
+  | { kind: 'clock'; methods: readonly string[] }
+  | { kind: 'usage'; methods: readonly string[] };
+
+const FAMILY_PREFIX: Readonly<Record<string, Family>> = { 'quote-stock-b-api': 'stock', 'quote-b-api': 'non-stock' };
+const OPS: readonly MarketOperation[] = ['kline', 'depth-tick', 'trade-tick', 'batch-kline'];
+const EXCHANGES: readonly HaltExchange[] = ['sse', 'nyse', 'nasdaq'];
+const GET = ['GET'] as const;
+const POST = ['POST'] as const;
+
+/** Map a path to its route; undefined = 404. The admin routes exist only when `adminClock` (manual clock). */
+export function resolveRoute(path: string, adminClock: boolean): Route | undefined {
+  const market = /^\/(quote-stock-b-api|quote-b-api)\/([a-z-]+)$/.exec(path);
+  if (market) {
+    const family = FAMILY_PREFIX[market[1]!];
+    const op = OPS.find((o) => o === market[2]);
+    if (family === undefined || op === undefined) return undefined;
+    return { kind: 'market', family, op, methods: op === 'batch-kline' ? POST : GET };
+  }
+  const halt = /^\/api\/suspension\/([a-z]+)$/.exec(path);
+  if (halt) {
+    const exchange = EXCHANGES.find((e) => e === halt[1]);
+    return exchange === undefined ? undefined : { kind: 'suspension', exchange, methods: GET };
+  }
+  if (adminClock && path === '/_emulator/clock') return { kind: 'clock', methods: ['GET', 'POST'] };
+  if (adminClock && path === '/_emulator/usage') return { kind: 'usage', methods: GET };
+  return undefined;
+}

@@ -1,0 +1,235 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { IANAZone } from 'luxon';
+import { ManualClock, systemClock, type Clock } from '../core/clock.js';
+import type { EmulatorBackends } from './backends.js';
+import { FaultInjector, NO_FAULT, type FaultDecision } from './faults/fault-injector.js';
+import { isFaultFree, parseFaultSpec, type FaultSpec } from './faults/fault-spec.js';
+import { hashString } from './faults/prng.js';
+import { parseQueryString } from './http/query-string.js';
+import { MAX_BODY_BYTES, readBody } from './http/read-body.js';
+import { sendJson, type Reply } from './http/send.js';
+import { RateLimiter, type TokenUsage } from './limits/rate-limiter.js';
+import { buildTokenTable, type TokenEntry, type TokenGrant } from './plans-file.js';
+import { redactToken } from './plans.js';
+import { handleClock } from './routes/clock-route.js';
+import { MSG } from './routes/market-requests.js';
+import { handleMarket } from './routes/market-route.js';
+import { resolveRoute, type Route } from './routes/route-table.js';
+import { handleSuspension, suspensionError } from './routes/suspension-route.js';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 = a free port. */
+  port?: number;
+  /** Seeds the synthetic data and the fault draws. Default 1. */
+  seed?: number;
+  /** Default the system clock; a ManualClock also enables the admin clock endpoint. */
+  clock?: Clock;
+  /** Fault spec (object or text such as `5xx=0.05,drop=0.02`); off by default. */
+  faults?: FaultSpec | string;
+  /** Tokens added to the demo tokens (the content of a plans file). */
+  plans?: readonly TokenGrant[];
+  /** Zone whose midnight resets the daily totals. Default UTC. */
+  quotaTimeZone?: string;
+  /** false switches every rate limit and daily cap off (for benchmarks only). Default true. */
+  limits?: boolean;
+  /** Data sources; defaults to the catalog, the synthetic market and the halt archive. */
+  backends?: EmulatorBackends;
+  /** Where internal errors are reported. Default console.error. */
+  log?: (line: string) => void;
+}
+
+export interface EmulatorHandle {
+  /** `http://HOST:PORT` without a trailing slash. */
+  url: string;
+  host: string;
+  port: number;
+  clock: Clock;
+  /** Read-only counters of a token (undefined until it made a request). */
+  usage(token: string): TokenUsage | undefined;
+  close(): Promise<void>;
+}
+
+/** Longest request-target served; longer is HTTP 414 (W9). */
+export const MAX_REQUEST_TARGET = 8192;
+/** Large enough that 8-64 KiB URLs reach the handler and get a proper 414 JSON. */
+export const MAX_HEADER_SIZE = 64 * 1024;
+
+async function defaultBackends(seed: number): Promise<EmulatorBackends> {
+  const mod = await import('./default-backends.js');
+  return mod.createDefaultBackends(seed);
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const seed = options.seed ?? 1;
+  const clock = options.clock ?? systemClock;
+  const zone = options.quotaTimeZone ?? 'UTC';
+  if (!IANAZone.isValidZone(zone)) throw new RangeError(`quotaTimeZone "${zone}" is not a known IANA time zone`);
+  const log = options.log ?? ((line: string) => console.error(line));
+  const backends = options.backends ?? (await defaultBackends(seed));
+  const tokens = buildTokenTable(options.plans ?? []);
+  const limiter = options.limits === false ? null : new RateLimiter(zone);
+  const globalSpec = typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
+  const globalFaults = globalSpec && !isFaultFree(globalSpec) ? new FaultInjector(globalSpec, seed) : undefined;
+  const tokenFaults = new Map<string, FaultInjector>();
+  const manual = clock instanceof ManualClock ? clock : undefined;
+
+  const faultFor = (token: string | undefined, entry: TokenEntry | undefined): FaultDecision => {
+    if (token !== undefined && entry?.faults !== undefined) {
+      let inj = tokenFaults.get(token);
+      if (inj === undefined) {
+        inj = new FaultInjector(entry.faults, (seed ^ hashString(token)) >>> 0);
+        tokenFaults.set(token, inj);
+      }
+      return inj.decide();
+    }
+    return globalFaults?.decide() ?? NO_FAULT;
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = req.url ?? '/';
+    const q = target.indexOf('?');
+    const path = q < 0 ? target : target.slice(0, q);
+    const route = resolveRoute(path, manual !== undefined);
+    if (route === undefined) return sendJson(res, { status: 404, body: { error: `no such path: ${path.slice(0, 200)}` } });
+    const method = req.method ?? 'GET';
+    if (!route.methods.includes(method)) {
+      return sendJson(res, {
+        status: 405,
+        body: { error: `method ${method} not allowed on ${path}; use ${route.methods.join(', ')}` },
+        headers: { allow: route.methods.join(', ') },
+      });
+    }
+    if (Buffer.byteLength(target) > MAX_REQUEST_TARGET) {
+      return sendJson(res, {
+        status: 414,
+        body: { error: `request-target of ${Buffer.byteLength(target)} bytes is over ${MAX_REQUEST_TARGET}` },
+      });
+    }
+    let body: string | undefined;
+    if (method === 'POST') {
+      const r = await readBody(req);
+      if (!r.ok) {
+        if (r.reason === 'aborted') return;
+        return sendJson(
+          res,
+          { status: 413, body: { error: `request body over ${MAX_BODY_BYTES} bytes` } },
+          { close: true },
+        );
+      }
+      body = r.body.toString('utf8');
+    }
+    const params = parseQueryString(q < 0 ? '' : target.slice(q + 1));
+    if (route.kind === 'clock') return sendJson(res, handleClock(method, body, manual!));
+    if (route.kind === 'usage') {
+      const who = params.values.get('token') ?? '';
+      const usage = limiter?.usage(who, clock.now());
+      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), usage: usage ?? null } });
+    }
+
+    const token = params.values.get('token');
+    const entry = token === undefined ? undefined : tokens.get(token);
+    const fault = faultFor(token, entry);
+    if (fault.kind === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+    if (fault.kind === '5xx') {
+      return sendJson(res, {
+        status: fault.status,
+        body: { error: fault.status === 502 ? 'bad gateway' : 'service unavailable' },
+      });
+    }
+    const nowMs = clock.now();
+    // A faulted answer counts toward nothing: it is computed without the limiter.
+    const counted = fault.kind === 'none' ? limiter : null;
+    let reply: Reply;
+    if (route.kind === 'suspension') {
+      if (fault.kind === '429') reply = suspensionError('rate limit');
+      else
+        reply = handleSuspension(
+          { exchange: route.exchange, token, entry, page: params.values.get('page'), size: params.values.get('size'), nowMs },
+          { backends, limiter: counted },
+        );
+    } else {
+      const request = {
+        family: route.family,
+        op: route.op,
+        token,
+        entry,
+        query: params.values.get('query'),
+        queryUndecodable: params.invalid.has('query'),
+        body,
+        nowMs,
+      };
+      if (fault.kind === '429') {
+        const echo = handleMarket({ ...request, entry: undefined }, { backends, limiter: null }).body as {
+          trace: string;
+        };
+        reply = { status: 200, body: { ret: 429, msg: MSG.rate, trace: echo.trace, data: {} } };
+      } else reply = handleMarket(request, { backends, limiter: counted });
+    }
+    sendJson(res, reply, { truncate: fault.kind === 'truncate', dripMs: fault.dripMs });
+  }
+
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_SIZE,
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      // How often those timeouts are enforced (Node's default, 30 s, lets a slowloris linger).
+      connectionsCheckingInterval: 1000,
+      keepAliveTimeout: 5_000,
+    },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        log(`quotelake emulator: internal error on ${req.method} ${(req.url ?? '').split('?')[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        if (!res.headersSent && !res.destroyed) {
+          sendJson(res, { status: 500, body: { error: 'internal emulator error' } }, { close: true });
+        } else res.destroy();
+      });
+    },
+  );
+  // Malformed requests, oversized headers, timeouts: answer JSON when possible, never crash.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const text = JSON.stringify({ error: status === 431 ? 'request header fields too large' : status === 408 ? 'request timeout' : 'bad request' });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    clock,
+    usage: (token: string) => limiter?.usage(token, clock.now()),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export type { Route };

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const READY = /^quotelake emulator listening on http:\/\/127\.0\.0\.1:(\d+)$/;
+
+interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  stdout: string;
+  stderr: string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const procs: Proc[] = [];
+afterEach(() => {
+  for (const p of procs.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+});
+
+function run(args: string[], env: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env } });
+  const p: Proc = {
+    child,
+    stdout: '',
+    stderr: '',
+    exit: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+  };
+  child.stdout.on('data', (d) => (p.stdout += d.toString()));
+  child.stderr.on('data', (d) => (p.stderr += d.toString()));
+  procs.push(p);
+  return p;
+}
+
+/** Resolves with the base URL once the first stderr line is complete (event-driven, no polling). */
+function ready(p: Proc): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!p.stderr.includes('\n')) return;
+      p.child.stderr.off('data', check);
+      const m = READY.exec(p.stderr.split('\n')[0] ?? '');
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+      else reject(new Error(`unexpected stderr: ${p.stderr}`));
+    };
+    p.child.stderr.on('data', check);
+    p.child.on('exit', (code) => reject(new Error(`exited ${code}: ${p.stderr}`)));
+    check();
+  });
+}
+
+describe('quotelake serve (built CLI as a child process)', () => {
+  it('prints the readiness line once, serves on a free port, exits 0 on SIGTERM', async () => {
+    const p = run(['serve', '--port', '0', '--clock', '2026-03-02T15:00:00Z', '--seed', '7']);
+    const url = await ready(p);
+    const clock = await fetch(`${url}/_emulator/clock`).then((r) => r.json());
+    expect(clock).toEqual({ now: '2026-03-02T15:00:00.000Z', nowMs: Date.parse('2026-03-02T15:00:00Z') });
+    const s = await fetch(`${url}/api/suspension/nyse?token=demo-basic`);
+    expect(s.status).toBe(200);
+    const body = (await s.json()) as { success: boolean; timestamp: string; totalCount: number };
+    expect(body.success).toBe(true);
+    expect(body.timestamp).toBe('2026-03-02T15:00:00');
+    // basic is 1 per second on a frozen clock: the same instant is rate limited, 1 s later is not
+    const kq = `${url}/quote-stock-b-api/kline?token=demo-basic&query=${encodeURIComponent(
+      JSON.stringify({ trace: 'e2e', data: { code: 'AAPL.US', kline_type: 8, kline_timestamp_end: 0, query_kline_num: 2, adjust_type: 0 } }),
+    )}`;
+    expect(((await fetch(kq).then((r) => r.json())) as { ret: number }).ret).toBe(429);
+    const moved = await fetch(`${url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 1000 }) });
+    expect(((await moved.json()) as { now: string }).now).toBe('2026-03-02T15:00:01.000Z');
+    const k = (await fetch(kq).then((r) => r.json())) as { ret: number; trace: string };
+    expect(k).toMatchObject({ ret: 200, trace: 'e2e' });
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toEqual({ code: 0, signal: null });
+    expect(p.stdout).toBe('');
+    expect(p.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('SIGINT also exits 0; a plans file adds tokens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ql-serve-'));
+    const plans = join(dir, 'plans.yaml');
+    writeFileSync(plans, 'tokens:\n  - token: extra-token\n    plan: all-cn\n');
+    const p = run(['serve', '--plans-file', plans]);
+    const url = await ready(p);
+    expect((await fetch(`${url}/api/suspension/sse?token=extra-token`)).status).toBe(200);
+    expect((await fetch(`${url}/api/suspension/nyse?token=extra-token`)).status).toBe(500);
+    expect((await fetch(`${url}/_emulator/clock`)).status).toBe(404); // system clock: no admin endpoint
+    p.child.kill('SIGINT');
+    expect((await p.exit).code).toBe(0);
+  });
+
+  it('usage errors exit 2 with a clear message and no readiness line', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['serve', '--bogus'], {}, /Unknown argument: bogus/],
+      [['serve', '--clock', 'yesterday'], {}, /--clock must be an ISO instant/],
+      [['serve', '--faults', 'drop=2'], {}, /invalid fault spec part "drop=2"/],
+      [['serve'], { QUOTELAKE_EMULATOR_FAULTS: 'lag=1' }, /QUOTELAKE_EMULATOR_FAULTS: invalid fault spec part "lag=1"/],
+      [['serve', '--plans-file', '/nonexistent/p.yaml'], {}, /\/nonexistent\/p\.yaml: cannot read/],
+      [['serve', '--quota-time-zone', 'Nowhere/Land'], {}, /Nowhere\/Land/],
+      [['serve', '--port', '70000'], {}, /--port/],
+      [[], {}, /Name a command/],
+    ];
+    await Promise.all(
+      cases.map(async ([args, env, re]) => {
+        const p = run(args, env);
+        expect((await p.exit).code).toBe(2);
+        expect(p.stderr).toMatch(re);
+        expect(p.stderr).not.toMatch(/listening/);
+      }),
+    );
+  });
+
+  it('--help and --version', async () => {
+    const h = run(['serve', '--help']);
+    expect((await h.exit).code).toBe(0);
+    for (const opt of ['--host', '--port', '--seed', '--clock', '--faults', '--plans-file', '--quota-time-zone']) {
+      expect(h.stdout).toContain(opt);
+    }
+    const v = run(['--version']);
+    expect((await v.exit).code).toBe(0);
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

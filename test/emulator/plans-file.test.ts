@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildTokenTable, loadPlansFile } from '../../src/emulator/plans-file.js';
+import { DEMO_TOKENS, PLANS, redactToken } from '../../src/emulator/plans.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ql-plans-'));
+const write = (name: string, text: string) => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('plan table', () => {
+  it('has the limits of limits-rules.md', () => {
+    expect(Object.fromEntries(Object.values(PLANS).map((p) => [p.name, [p.perSecond.count, p.perSecond.windowMs, p.perMinute.count, p.perDay, p.batchKlineGapMs, p.batchKlineItemCap, p.tickCodeCap, p.market]]))).toEqual({
+      free: [1, 10_000, 10, 1000, 10_000, 5, 5, null],
+      basic: [1, 1000, 60, 86_400, 3000, 100, null, null],
+      premium: [10, 1000, 600, 864_000, 2000, 200, null, null],
+      professional: [20, 1000, 1200, 1_728_000, 1000, 500, null, null],
+      'all-hk': [20, 1000, 1200, 1_728_000, 1000, 500, null, 'HK'],
+      'all-cn': [20, 1000, 1200, 1_728_000, 1000, 500, null, 'CN'],
+      'all-us': [20, 1000, 1200, 1_728_000, 1000, 500, null, 'US'],
+    });
+    expect(Object.keys(DEMO_TOKENS).sort()).toEqual(
+      ['demo-all-cn', 'demo-all-hk', 'demo-all-us', 'demo-basic', 'demo-free', 'demo-premium', 'demo-professional'].sort(),
+    );
+    expect(redactToken('secret-token')).toBe('secr…');
+  });
+});
+
+describe('plans file', () => {
+  it('reads JSON and YAML', async () => {
+    const j = write('p.json', JSON.stringify({ tokens: [{ token: 'abc', plan: 'premium', faults: 'drop=0.5' }] }));
+    expect(await loadPlansFile(j)).toEqual([{ token: 'abc', plan: 'premium', faults: 'drop=0.5' }]);
+    const y = write('p.yaml', 'tokens:\n  - token: xyz\n    plan: all-us\n');
+    const grants = await loadPlansFile(y);
+    expect(grants).toEqual([{ token: 'xyz', plan: 'all-us' }]);
+    const table = buildTokenTable(grants);
+    expect(table.get('xyz')?.plan.name).toBe('all-us');
+    expect(table.get('demo-free')?.plan.name).toBe('free');
+  });
+  it('fails clearly, naming the file and the field', async () => {
+    await expect(loadPlansFile(join(dir, 'missing.yaml'))).rejects.toThrow(/missing\.yaml: cannot read/);
+    await expect(loadPlansFile(write('bad.json', '{"tokens": ['))).rejects.toThrow(/bad\.json: not valid JSON/);
+    await expect(loadPlansFile(write('bad.yaml', 'tokens: [a: b: c'))).rejects.toThrow(/bad\.yaml: not valid YAML/);
+    await expect(loadPlansFile(write('plan.yaml', 'tokens:\n  - token: a\n    plan: gold\n'))).rejects.toThrow(
+      /plan\.yaml: tokens\.0\.plan/,
+    );
+    await expect(loadPlansFile(write('extra.yaml', 'tokens: []\nother: 1\n'))).rejects.toThrow(/extra\.yaml/);
+    await expect(loadPlansFile(write('f.yaml', 'tokens:\n  - token: a\n    plan: free\n    faults: drop=7\n'))).rejects.toThrow(
+      /f\.yaml: tokens\.0\.faults: invalid fault spec part "drop=7"/,
+    );
+  });
+});

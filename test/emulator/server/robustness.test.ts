@@ -1,0 +1,131 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, klineQuery, tickQuery, type Harness } from './harness.js';
+import { standInBackends } from './stand-ins.js';
+
+let h: Harness;
+const logged: string[] = [];
+beforeAll(async () => {
+  h = await startHarness({ limits: false });
+});
+afterAll(async () => h.close());
+
+const TOKEN = 'demo-professional';
+const stillServes = async (hh: Harness = h) => {
+  const r = await hh.market('stock', 'kline', TOKEN, klineQuery('AAPL.US'));
+  expect(r.json.ret).toBe(200);
+};
+
+/** Raw bytes on a socket, for requests an HTTP client would refuse to send. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => s.write(bytes));
+    let out = '';
+    s.on('data', (d) => (out += d.toString()));
+    s.on('end', () => resolve(out));
+    s.on('close', () => resolve(out));
+    s.on('error', reject);
+  });
+}
+
+describe('bad requests get the spec error and the server keeps serving', () => {
+  it('malformed, wrong-typed, deeply nested and oversized query JSON', async () => {
+    const cases: [string, number, string][] = [
+      ['{"trace":"a","data":', 400, 'request header param invalid'],
+      ['null', 400, 'request header param invalid'],
+      ['"just a string"', 400, 'request header param invalid'],
+      ['['.repeat(1300) + ']'.repeat(1300), 400, 'request header param invalid'],
+      [JSON.stringify({ trace: 'a', data: { code: { a: { b: { c: [[[[[]]]]] } } } } }), 400, 'request data param invalid'],
+      [JSON.stringify({ trace: 'a', data: { code: 'AAPL.US', kline_type: 1e400 } }), 400, 'request data param invalid'],
+      [JSON.stringify({ trace: 'x'.repeat(7000), data: {} }), 400, 'request data param invalid'],
+    ];
+    for (const [query, ret, msg] of cases) {
+      const r = await h.market('stock', 'kline', TOKEN, query);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ ret, msg, data: {} });
+    }
+    await stillServes();
+  });
+
+  it('deep nesting in a POST body', async () => {
+    const deep = '{"trace":"d","data":{"data_list":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}}';
+    const r = await h.batch('stock', TOKEN, deep);
+    expect(r.json.ret).toBe(400);
+    const deepObj = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    expect((await h.batch('stock', TOKEN, deepObj)).json).toMatchObject({ ret: 400, msg: 'request header param invalid' });
+    await stillServes();
+  });
+
+  it('unknown fields are ignored', async () => {
+    const q = { trace: 'u', extra: [1, 2], data: { ...klineQuery('AAPL.US').data, colour: 'blue' } };
+    expect((await h.market('stock', 'kline', TOKEN, q)).json).toMatchObject({ ret: 200, trace: 'u' });
+    const t = { trace: 'v', data: { symbol_list: [{ code: 'AAPL.US', weight: 3 }], x: null } };
+    expect((await h.market('stock', 'depth-tick', TOKEN, t)).json.ret).toBe(200);
+  });
+
+  it('invalid percent-encoding of query is a 400 header error', async () => {
+    const r = await h.raw(`/quote-stock-b-api/kline?token=${TOKEN}&query=%7B%22trace%22%3A%E0%A4%A`);
+    expect(r.json).toMatchObject({ ret: 400, msg: 'request header param invalid', data: {} });
+    const r2 = await h.raw(`/quote-stock-b-api/kline?token=${TOKEN}&query=%ZZ`);
+    expect(r2.json.ret).toBe(400);
+    await stillServes();
+  });
+
+  it('a body over 1 MiB is HTTP 413 JSON, declared or chunked', async () => {
+    const big = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    const r = await h.raw(`/quote-stock-b-api/batch-kline?token=${TOKEN}`, { method: 'POST', body: big }).catch(
+      (e: Error) => ({ status: -1, json: { error: e.message } }) as const,
+    );
+    expect(r.status).toBe(413);
+    expect(r.json.error).toMatch(/over 1048576 bytes/);
+    const chunked = await rawExchange(
+      h.emu.port,
+      `POST /quote-stock-b-api/batch-kline?token=${TOKEN} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        `100000\r\n${'a'.repeat(0x100000)}\r\n10\r\n${'b'.repeat(16)}\r\n0\r\n\r\n`,
+    );
+    expect(chunked).toMatch(/^HTTP\/1.1 413/);
+    expect(chunked).toContain('application/json; charset=utf-8');
+    await stillServes();
+  });
+
+  it('garbage on the wire gets a JSON 400 and the connection is closed', async () => {
+    const out = await rawExchange(h.emu.port, 'THIS IS NOT HTTP\r\n\r\n');
+    expect(out).toMatch(/^HTTP\/1.1 400/);
+    expect(out).toContain('{"error":"bad request"}');
+    await stillServes();
+  });
+
+  it('a slowloris client does not block others', async () => {
+    const s = connect(h.emu.port, '127.0.0.1');
+    await new Promise<void>((r) => s.on('connect', () => r()));
+    s.write('GET /quote-stock-b-api/kline?token=demo HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    await stillServes();
+    s.destroy();
+  });
+
+  it('tokens never appear in error messages', async () => {
+    const r = await h.get('/quote-stock-b-api/nope', { token: 'secret-token-123' });
+    expect(r.text).not.toContain('secret-token-123');
+  });
+});
+
+describe('internal errors', () => {
+  it('an exception in a handler is HTTP 500 JSON, logged, never a crash', async () => {
+    const backends = standInBackends();
+    backends.market.depth = () => {
+      throw new Error('boom in depth');
+    };
+    const hh = await startHarness({ backends, limits: false, log: (l) => logged.push(l) });
+    try {
+      const r = await hh.market('stock', 'depth-tick', TOKEN, tickQuery(['AAPL.US']));
+      expect(r.status).toBe(500);
+      expect(r.json).toEqual({ error: 'internal emulator error' });
+      expect(logged.join('\n')).toMatch(/boom in depth/);
+      expect(logged.join('\n')).toContain('GET /quote-stock-b-api/depth-tick');
+      expect(logged.join('\n')).not.toContain(TOKEN);
+      await stillServes(hh);
+    } finally {
+      await hh.close();
+    }
+  });
+});
