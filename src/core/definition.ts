@@ -19,17 +19,26 @@ export interface ComponentEnv {
   readonly client?: unknown;
 }
 
+/** A cross-field problem found by a definition's `lint`; `path` is relative to the component's config. */
+export interface LintFinding {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
 interface DefinitionBase<C> {
   readonly type: string;
   readonly summary: string;
+  /** Must be an object schema: the registry adds `type` to it and makes it strict. */
   readonly configSchema: z.ZodType<C>;
   readonly examples: readonly unknown[];
+  /** Cross-field checks the schema cannot express (e.g. 2h bars on a stock); no I/O. */
+  lint?(config: C): readonly LintFinding[];
 }
 
 export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBase<C> {
   readonly kind: 'source';
   /** The dataset its records belong to: `kline`, `trade`, `depth` or `halt`. */
-  readonly dataset: (config: C) => string;
+  dataset(config: C): string;
   create(config: C, env: ComponentEnv): Source<T>;
 }
 

@@ -3,43 +3,11 @@
  * every price, volume, sequence number and timestamp a string.
  */
 
-/** One K-line on the wire (spec 2.1); `timestamp` is the bar's open time in Unix seconds (W1). */
-export interface WireKline {
-  timestamp: string;
-  open_price: string;
-  close_price: string;
-  high_price: string;
-  low_price: string;
-  volume: string;
-  turnover: string;
-}
-
-export interface WireLevel {
-  price: string;
-  /** Absent for a CFD index whose book has no volume. */
-  volume?: string;
-}
-
-export interface WireDepthTick {
-  code: string;
-  seq: string;
-  /** Unix milliseconds (W2). */
-  tick_time: string;
-  bids: WireLevel[];
-  asks: WireLevel[];
-}
-
-export interface WireTradeTick {
-  code: string;
-  seq: string;
-  tick_time: string;
-  price: string;
-  volume: string;
-  turnover: string;
-  trade_direction: 0 | 1 | 2;
-}
-
-export type HaltExchange = 'sse' | 'nyse' | 'nasdaq';
-
-/** A halt record in its exchange's layout (S3); nullable fields may be null, "" or absent (S4). */
-export type WireHaltRecord = Record<string, string | null>;
+export type {
+  HaltExchange,
+  WireDepthTick,
+  WireHaltRecord,
+  WireKline,
+  WireLevel,
+  WireTradeTick,
+} from '../core/wire.js';

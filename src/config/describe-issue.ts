@@ -1,0 +1,125 @@
+/**
+ * Turns a zod issue into a plain sentence that names the path and the value, e.g.
+ * `source.intervals[1]: "2h" is not one of 1m, 5m` or `unknown key "sinkk"`.
+ */
+import type { z } from 'zod';
+
+export type IssuePath = readonly PropertyKey[];
+
+export function formatPath(path: IssuePath): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return 'a mapping';
+}
+
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${show(value)}`;
+}
+
+function expectedName(expected: string): string {
+  switch (expected) {
+    case 'object':
+      return 'a mapping';
+    case 'array':
+      return 'a list';
+    case 'int':
+      return 'an integer';
+    default:
+      return `a ${expected}`;
+  }
+}
+
+function valueAt(root: unknown, path: IssuePath): unknown {
+  let node = root;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[part as string];
+  }
+  return node;
+}
+
+export interface DescribedIssue {
+  /** Path of the node to point at (for an unknown key: the key itself). */
+  readonly path: IssuePath;
+  /** Whether `path` points at a mapping key rather than a value. */
+  readonly atKey: boolean;
+  readonly message: string;
+}
+
+/** One plain message per issue; `input` is the raw document so values can be quoted. */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): DescribedIssue[] {
+  const path = issue.path;
+  const where = formatPath(path);
+  const prefix = where === '' ? '' : `${where}: `;
+  const value = valueAt(input, path);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({
+        path: [...path, key],
+        atKey: true,
+        message: `${prefix}unknown key ${JSON.stringify(key)}`,
+      }));
+    case 'invalid_type': {
+      if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
+      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}` }];
+    }
+    case 'invalid_value':
+      return [
+        {
+          path,
+          atKey: false,
+          message: `${prefix}${show(value)} is not one of ${issue.values.map((v) => String(v)).join(', ')}`,
+        },
+      ];
+    case 'invalid_union': {
+      const note = (issue as { note?: string }).note;
+      const options = (issue as { options?: unknown[] }).options;
+      if (note === 'No matching discriminator' && options) {
+        const what = value === undefined ? 'a type is required' : `unknown type ${show(value)}`;
+        return [{ path, atKey: false, message: `${prefix}${what}; expected one of ${options.map(String).join(', ')}` }];
+      }
+      return [{ path, atKey: false, message: `${prefix}${issue.message}` }];
+    }
+    case 'too_small':
+    case 'too_big': {
+      const bound = issue.code === 'too_small' ? 'at least' : 'at most';
+      const limit = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+      const origin = issue.origin;
+      const unit = origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '';
+      return [{ path, atKey: false, message: `${prefix}${show(value)} must be ${bound} ${String(limit)}${unit}` }];
+    }
+    case 'invalid_format': {
+      // A schema's own message (e.g. "must match [a-z0-9-]+") says more than zod's generic one.
+      const own = !/^Invalid/.test(issue.message);
+      const what = own ? issue.message : `is not a valid ${issue.format}`;
+      return [{ path, atKey: false, message: `${prefix}${show(value)} ${what}` }];
+    }
+    default:
+      return [
+        {
+          path,
+          atKey: false,
+          message:
+            issue.code === 'custom' && (issue.params as { lint?: boolean } | undefined)?.lint
+              ? `${prefix}${issue.message}`
+              : `${prefix}${value === undefined ? '' : `${show(value)} `}${issue.message}`,
+        },
+      ];
+  }
+}

@@ -1,0 +1,31 @@
+/** Loads a pipeline file: YAML (data only) or a JS/TS module whose default export is definePipeline(...). */
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../core/errors.js';
+import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
+import type { Pipeline, Registry } from './pipeline-schema.js';
+
+export async function loadPipeline(file: string, registry: Registry): Promise<Pipeline> {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (cause) {
+      throw new ConfigError(`cannot read pipeline file: ${(cause as Error).message}`, { file }, cause);
+    }
+    return parsePipelineYaml(text, { registry, file });
+  }
+  if (ext === '.js' || ext === '.mjs' || ext === '.ts' || ext === '.mts') {
+    let mod: { default?: unknown };
+    try {
+      mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+    } catch (cause) {
+      throw new ConfigError(`cannot load pipeline module: ${(cause as Error).message}`, { file }, cause);
+    }
+    if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
+    return validatePipeline(mod.default, { registry, file });
+  }
+  throw new ConfigError(`unsupported pipeline file type "${ext}" (use .yaml, .yml, .ts or .js)`, { file });
+}

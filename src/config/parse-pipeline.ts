@@ -1,0 +1,127 @@
+/**
+ * Reads a pipeline from YAML text or a plain object (definePipeline), validates it with the one
+ * schema, and reports every problem at its file:line:column.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { ConfigError } from '../core/errors.js';
+import { describeIssue, type IssuePath } from './describe-issue.js';
+import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
+
+export interface ConfigProblem {
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** Thrown with every problem of a pipeline; `message` is the first, `problems` has them all. */
+export class PipelineConfigError extends ConfigError {
+  readonly problems: readonly ConfigProblem[];
+  constructor(file: string | undefined, problems: readonly ConfigProblem[]) {
+    const first = problems[0] ?? { message: 'invalid pipeline' };
+    const where: { file?: string; line?: number; column?: number } = {};
+    if (file !== undefined) where.file = file;
+    if (first.line !== undefined) where.line = first.line;
+    if (first.column !== undefined) where.column = first.column;
+    super(first.message, where);
+    this.problems = problems;
+  }
+  /** Every problem, one per line, each with its position. */
+  describeAll(): string {
+    return this.problems
+      .map((p) => `${this.file ?? '<pipeline>'}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}`)
+      .join('\n');
+  }
+}
+
+/** The first line of the top comment block, skipping editor directives; '' when none. */
+export function firstCommentLine(doc: Document): string {
+  // Depending on blank lines the top comment hangs on the document, its map, or the first key.
+  const contents = doc.contents as (Node & { commentBefore?: string | null }) | null;
+  const firstKey = isMap(contents) ? (contents.items[0]?.key as { commentBefore?: string | null } | undefined) : undefined;
+  const block = doc.commentBefore ?? contents?.commentBefore ?? firstKey?.commentBefore ?? '';
+  for (const raw of block.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('yaml-language-server:')) continue;
+    return line;
+  }
+  return '';
+}
+
+/** The node at `path` or, if it is absent, the deepest ancestor that exists; `atKey` picks the key node. */
+function locate(doc: Document, path: IssuePath, atKey: boolean): Node | undefined {
+  let node: unknown = doc.contents;
+  let found: Node | undefined = (doc.contents as Node | null) ?? undefined;
+  for (let i = 0; i < path.length; i++) {
+    const part = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === part);
+      if (!pair) return found;
+      if (last && atKey && pair.key && typeof pair.key === 'object') return pair.key as Node;
+      node = pair.value;
+    } else if (isSeq(node) && typeof part === 'number') {
+      node = node.items[part];
+    } else {
+      return found;
+    }
+    if (node && typeof node === 'object' && 'range' in node) found = node as Node;
+    else return found;
+  }
+  return found;
+}
+
+function validate(
+  input: unknown,
+  registry: Registry,
+  position: (path: IssuePath, atKey: boolean) => { line?: number; column?: number },
+  file: string | undefined,
+): Pipeline {
+  const result = buildPipelineSchema(registry).safeParse(input);
+  if (result.success) return result.data;
+  const problems: ConfigProblem[] = [];
+  for (const issue of result.error.issues) {
+    for (const d of describeIssue(issue, input)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
+  }
+  // Report in file order so the first message is the first problem a reader meets.
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  throw new PipelineConfigError(file, problems);
+}
+
+export interface ParseOptions {
+  readonly registry: Registry;
+  /** Shown in messages, e.g. `pipelines/kline-backfill.yaml`. */
+  readonly file?: string;
+}
+
+/** Parse and validate a YAML pipeline. Throws PipelineConfigError with file:line:column. */
+export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { keepSourceTokens: true, lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((e) => {
+      const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+      // The yaml library appends "at line L, column C:" and a code excerpt; we give the position ourselves.
+      const message = e.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
+      return { message: `YAML syntax error: ${message}`, line: pos.line, column: pos.col };
+    });
+    throw new PipelineConfigError(options.file, problems);
+  }
+  const raw = doc.toJS() as unknown;
+  const position = (path: IssuePath, atKey: boolean) => {
+    const node = locate(doc, path, atKey);
+    if (!node?.range) return {};
+    const pos = lineCounter.linePos(node.range[0]);
+    return { line: pos.line, column: pos.col };
+  };
+  const pipeline = validate(raw, options.registry, position, options.file);
+  if (pipeline.description === undefined) {
+    const line = firstCommentLine(doc);
+    if (line !== '') return { ...pipeline, description: line };
+  }
+  return pipeline;
+}
+
+/** Validate a pipeline given as an object (from definePipeline()). */
+export function validatePipeline(input: unknown, options: ParseOptions): Pipeline {
+  return validate(input, options.registry, () => ({}), options.file);
+}

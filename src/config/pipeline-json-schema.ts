@@ -1,0 +1,17 @@
+/** The JSON Schema of pipeline files, generated from the same zod schema (for editors). */
+import { z } from 'zod';
+import { buildPipelineSchema, type Registry } from './pipeline-schema.js';
+
+export function pipelineJsonSchema(registry: Registry): Record<string, unknown> {
+  const schema = z.toJSONSchema(buildPipelineSchema(registry), { io: 'input', unrepresentable: 'any' });
+  return {
+    ...schema,
+    $id: 'https://quotelake.dev/pipeline.schema.json',
+    title: 'quotelake pipeline',
+  };
+}
+
+/** The exact text of pipeline.schema.json (stable: sorted as generated, 2-space indent, final newline). */
+export function pipelineJsonSchemaText(registry: Registry): string {
+  return `${JSON.stringify(pipelineJsonSchema(registry), null, 2)}\n`;
+}

@@ -1,0 +1,187 @@
+/**
+ * The ONE schema of a pipeline, for YAML files and definePipeline() alike. Its component parts are
+ * discriminated unions assembled from a registry of definitions, so tests can register their own.
+ */
+import { z } from 'zod';
+import type { ComponentDefinition, LintFinding } from '../core/definition.js';
+
+export const PLANS = ['free', 'basic', 'premium', 'professional', 'all-hk', 'all-cn', 'all-us'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const ON_REJECT = ['fail', 'drop', 'divert'] as const;
+export type OnReject = (typeof ON_REJECT)[number];
+
+export const PIPELINE_NAME = /^[a-z0-9-]+$/;
+
+export const DEFAULT_BATCH_MAX_ROWS = 50_000;
+export const DEFAULT_BATCH_MAX_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_COMMIT_EVERY_BATCHES = 20;
+export const DEFAULT_COMMIT_EVERY_MS = 60_000;
+
+export type Registry = readonly ComponentDefinition[];
+
+/** A component's config once validated: its `type` plus its own keys. */
+export interface ComponentConfig {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+export interface ServiceConfig {
+  readonly baseUrl?: string | undefined;
+  readonly plan?: Plan | undefined;
+  readonly quotaTimeZone?: string | undefined;
+}
+
+export interface PipelineOptions {
+  readonly outputDir?: string | undefined;
+  readonly stateDir?: string | undefined;
+  readonly onReject: OnReject;
+  readonly batchMaxRows: number;
+  readonly batchMaxBytes: number;
+  /** Commit the sink and save checkpoints after this many source batches ... */
+  readonly commitEveryBatches: number;
+  /** ... or once this much time has passed since the last commit, whichever comes first. */
+  readonly commitEveryMs: number;
+}
+
+/** A validated pipeline: defaults applied, every component config checked by its definition. */
+export interface Pipeline {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly service?: ServiceConfig | undefined;
+  readonly source: ComponentConfig;
+  readonly transforms: readonly ComponentConfig[];
+  readonly sink: ComponentConfig;
+  readonly options: PipelineOptions;
+}
+
+/** What a pipeline author writes (YAML or TypeScript): defaults may be left out. */
+export interface PipelineInput {
+  readonly name: string;
+  readonly description?: string;
+  readonly service?: ServiceConfig;
+  readonly source: ComponentConfig;
+  readonly transforms?: readonly ComponentConfig[];
+  readonly sink: ComponentConfig;
+  readonly options?: Partial<PipelineOptions>;
+}
+
+function isIanaZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const serviceSchema = z
+  .strictObject({
+    baseUrl: z.url({ protocol: /^https?$/ }).optional().describe('Service root URL (else QUOTELAKE_BASE_URL).'),
+    plan: z.enum(PLANS).optional().describe('The token\'s plan (else QUOTELAKE_PLAN). The token itself is never in a file.'),
+    quotaTimeZone: z
+      .string()
+      .refine(isIanaZone, { message: 'is not an IANA time zone (e.g. UTC, Asia/Shanghai)' })
+      .optional()
+      .describe('Zone whose midnight resets the daily quota (default UTC).'),
+  })
+  .describe('How to reach the service.');
+
+export const optionsSchema = z
+  .strictObject({
+    outputDir: z.string().min(1).optional().describe('Output root (default output).'),
+    stateDir: z.string().min(1).optional().describe('State directory (default <outputDir>/.state).'),
+    onReject: z.enum(ON_REJECT).default('divert').describe('What to do with a rejected record.'),
+    batchMaxRows: z.int().positive().default(DEFAULT_BATCH_MAX_ROWS).describe('Largest batch handed to the sink, in rows.'),
+    batchMaxBytes: z
+      .int()
+      .positive()
+      .default(DEFAULT_BATCH_MAX_BYTES)
+      .describe('Largest batch handed to the sink, in estimated bytes.'),
+    commitEveryBatches: z
+      .int()
+      .positive()
+      .default(DEFAULT_COMMIT_EVERY_BATCHES)
+      .describe('Commit data and checkpoints after this many source batches.'),
+    commitEveryMs: z
+      .int()
+      .positive()
+      .default(DEFAULT_COMMIT_EVERY_MS)
+      .describe('Commit data and checkpoints at least this often, in milliseconds.'),
+  })
+  .describe('Run options.');
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+function componentSchema(def: ComponentDefinition): AnyObject {
+  const schema = def.configSchema as unknown;
+  if (!(schema instanceof z.ZodObject)) {
+    throw new TypeError(`component ${def.kind} "${def.type}": configSchema must be a zod object schema`);
+  }
+  const shape = (schema as AnyObject).shape;
+  const strict = z.strictObject({ type: z.literal(def.type), ...shape });
+  return def.summary ? strict.describe(`${def.type}: ${def.summary}`) : strict;
+}
+
+function unionOf(kind: ComponentDefinition['kind'], registry: Registry): z.ZodType {
+  const defs = registry.filter((d) => d.kind === kind);
+  const seen = new Set<string>();
+  for (const d of defs) {
+    if (seen.has(d.type)) throw new TypeError(`component ${kind} "${d.type}" is registered twice`);
+    seen.add(d.type);
+  }
+  const options = defs.map(componentSchema);
+  const [first, ...rest] = options;
+  if (first === undefined) {
+    return z.never({ message: `no ${kind} types are registered` });
+  }
+  return z.discriminatedUnion('type', [first, ...rest]);
+}
+
+function findDefinition(registry: Registry, kind: ComponentDefinition['kind'], type: string) {
+  return registry.find((d) => d.kind === kind && d.type === type);
+}
+
+function runLint(
+  def: ComponentDefinition | undefined,
+  config: ComponentConfig,
+  prefix: readonly (string | number)[],
+  ctx: z.RefinementCtx,
+): void {
+  if (!def?.lint) return;
+  const { type: _type, ...rest } = config;
+  const findings: readonly LintFinding[] = (def.lint as (c: unknown) => readonly LintFinding[])(rest);
+  for (const f of findings) {
+    ctx.addIssue({ code: 'custom', path: [...prefix, ...f.path], message: f.message, params: { lint: true } });
+  }
+}
+
+/** Build the pipeline schema from a registry (the real one is src/components.ts). */
+export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unknown> {
+  const schema = z
+    .strictObject({
+      name: z.string().regex(PIPELINE_NAME, { message: 'must match [a-z0-9-]+' }).describe('Pipeline name: [a-z0-9-]+.'),
+      description: z.string().optional().describe('One-line description (else the first comment line of the file).'),
+      service: serviceSchema.optional(),
+      source: unionOf('source', registry).describe('Where records come from.'),
+      transforms: z.array(unionOf('transform', registry)).default([]).describe('Applied in order.'),
+      sink: unionOf('sink', registry).describe('Where records go.'),
+      options: optionsSchema.default({
+        onReject: 'divert',
+        batchMaxRows: DEFAULT_BATCH_MAX_ROWS,
+        batchMaxBytes: DEFAULT_BATCH_MAX_BYTES,
+        commitEveryBatches: DEFAULT_COMMIT_EVERY_BATCHES,
+        commitEveryMs: DEFAULT_COMMIT_EVERY_MS,
+      }),
+    })
+    .superRefine((p, ctx) => {
+      const source = p.source as ComponentConfig;
+      const sink = p.sink as ComponentConfig;
+      runLint(findDefinition(registry, 'source', source.type), source, ['source'], ctx);
+      (p.transforms as ComponentConfig[]).forEach((t, i) =>
+        runLint(findDefinition(registry, 'transform', t.type), t, ['transforms', i], ctx),
+      );
+      runLint(findDefinition(registry, 'sink', sink.type), sink, ['sink'], ctx);
+    });
+  return schema as unknown as z.ZodType<Pipeline, unknown>;
+}

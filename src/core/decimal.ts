@@ -1,0 +1,248 @@
+/**
+ * Exact decimals for DECIMAL(precision, scale) columns. Never a JS number, never a rounding.
+ *
+ * Accepted text: an optional leading `-`, one or more ASCII digits, optionally `.` and one or more
+ * digits. Rejected as malformed: "", a leading `+` (the service never sends one, so a `+` signals
+ * a corrupted feed), whitespace, exponents ("1e5"), "NaN"/"Infinity", ".5", "5.", "1.2.3".
+ * Leading integer zeros and trailing fractional zeros are accepted and dropped: they change no value.
+ * A value fits DECIMAL(p,s) when it has at most p-s significant integer digits and at most s
+ * fractional digits after trailing zeros are dropped; otherwise it is an overflow, never rounded.
+ *
+ * In memory a validated decimal travels as its canonical text (`DecimalString`); sinks turn it into
+ * 128-bit two's-complement words for Arrow Decimal128 with `writeDecimalWords`, which does the
+ * arithmetic in 16-bit halves on plain numbers (no BigInt per value).
+ */
+import { fieldFailure, quoteValue, type FieldFailure } from './field-failure.js';
+
+export interface DecimalType {
+  readonly precision: number;
+  readonly scale: number;
+}
+
+/** Fits every product of the service: 20 integer digits (turnovers above 10^15) and 18 decimals. */
+export const DEFAULT_DECIMAL: DecimalType = Object.freeze({ precision: 38, scale: 18 });
+
+/** The largest precision a 128-bit decimal holds. */
+export const MAX_DECIMAL128_PRECISION = 38;
+
+/**
+ * Canonical decimal text: `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, never `-0`.
+ * A plain string at run time; the brand only documents that it was validated.
+ */
+export type DecimalString = string & { readonly __decimal?: never };
+
+export const DECIMAL_MALFORMED = 'QL_DECIMAL_MALFORMED';
+export const DECIMAL_OVERFLOW = 'QL_DECIMAL_OVERFLOW';
+
+export function assertDecimalType(type: DecimalType): void {
+  const { precision, scale } = type;
+  if (!Number.isInteger(precision) || precision < 1 || precision > MAX_DECIMAL128_PRECISION) {
+    throw new RangeError(`decimal precision must be 1..${MAX_DECIMAL128_PRECISION}, got ${precision}`);
+  }
+  if (!Number.isInteger(scale) || scale < 0 || scale > precision) {
+    throw new RangeError(`decimal scale must be 0..precision (${precision}), got ${scale}`);
+  }
+}
+
+function malformed(text: string, why: string): FieldFailure {
+  return fieldFailure(DECIMAL_MALFORMED, `${quoteValue(text)} is not a decimal (${why})`);
+}
+
+/**
+ * Validate `text` against DECIMAL(p,s) and return its canonical form, or why it does not fit.
+ * Returns the input string itself (no allocation) when it is already canonical.
+ */
+export function canonicalDecimal(text: string, type: DecimalType = DEFAULT_DECIMAL): DecimalString | FieldFailure {
+  const n = text.length;
+  if (n === 0) return malformed(text, 'empty');
+  let i = 0;
+  let neg = false;
+  if (text.charCodeAt(0) === 45 /* - */) {
+    neg = true;
+    i = 1;
+  }
+  const intStart = i;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    i++;
+  }
+  const intEnd = i;
+  if (intEnd === intStart) return malformed(text, 'no integer digits');
+  let fracStart = i;
+  let fracEnd = i;
+  let hasPoint = false;
+  if (i < n) {
+    if (text.charCodeAt(i) !== 46 /* . */) return malformed(text, `unexpected character at ${i}`);
+    hasPoint = true;
+    i++;
+    fracStart = i;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      i++;
+    }
+    fracEnd = i;
+    if (fracEnd === fracStart) return malformed(text, 'no digits after the point');
+    if (i < n) return malformed(text, `unexpected character at ${i}`);
+  }
+  let is = intStart;
+  while (is < intEnd - 1 && text.charCodeAt(is) === 48) is++;
+  let fe = fracEnd;
+  while (fe > fracStart && text.charCodeAt(fe - 1) === 48) fe--;
+  const fracDigits = fe - fracStart;
+  const intZero = intEnd - is === 1 && text.charCodeAt(is) === 48;
+  const intDigits = intZero ? 0 : intEnd - is;
+  if (fracDigits > type.scale) {
+    return fieldFailure(
+      DECIMAL_OVERFLOW,
+      `${quoteValue(text)} has ${fracDigits} fractional digits, DECIMAL(${type.precision},${type.scale}) keeps ${type.scale} (no rounding)`,
+    );
+  }
+  if (intDigits > type.precision - type.scale) {
+    return fieldFailure(
+      DECIMAL_OVERFLOW,
+      `${quoteValue(text)} has ${intDigits} integer digits, DECIMAL(${type.precision},${type.scale}) allows ${type.precision - type.scale}`,
+    );
+  }
+  const zero = intDigits === 0 && fracDigits === 0;
+  if ((!neg || !zero) && is === intStart && fe === fracEnd && (fracDigits > 0 || !hasPoint)) return text;
+  const int = text.slice(is, intEnd);
+  const body = fracDigits > 0 ? `${int}.${text.slice(fracStart, fe)}` : int;
+  return neg && !zero ? `-${body}` : body;
+}
+
+const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
+
+/** words[off..off+3] = words * m + add, little-endian uint32 words; false when it overflows 128 bits. */
+function mulAdd(words: Uint32Array, off: number, m: number, add: number): boolean {
+  let carry = add;
+  for (let k = 0; k < 4; k++) {
+    const w = words[off + k]!;
+    // 16-bit halves keep every product below 2^53, so plain numbers stay exact.
+    const lo = (w & 0xffff) * m + carry;
+    const loPart = lo % 65536;
+    const hi = (w >>> 16) * m + (lo - loPart) / 65536;
+    const hiPart = hi % 65536;
+    carry = (hi - hiPart) / 65536;
+    words[off + k] = hiPart * 65536 + loPart;
+  }
+  return carry === 0;
+}
+
+/**
+ * Write the unscaled value of `text` at `scale` as a 128-bit two's-complement integer into
+ * words[off..off+3] (Arrow Decimal128 layout). `text` must be valid decimal syntax (for example a
+ * `DecimalString`); fractional digits beyond `scale` must be zeros. Returns false (words undefined)
+ * when the text is malformed or does not fit; callers validate first, so false means a bug upstream.
+ */
+export function writeDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
+  words[off] = 0;
+  words[off + 1] = 0;
+  words[off + 2] = 0;
+  words[off + 3] = 0;
+  const n = text.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let chunk = 0;
+  let chunkLen = 0;
+  let frac = -1; // fractional digits taken so far, -1 before the point
+  let digits = 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (frac >= 0) return false;
+      frac = 0;
+      continue;
+    }
+    const d = c - 48;
+    if (d < 0 || d > 9) return false;
+    digits++;
+    if (frac >= 0) {
+      if (frac === scale) {
+        if (d !== 0) return false;
+        continue;
+      }
+      frac++;
+    }
+    chunk = chunk * 10 + d;
+    if (++chunkLen === 9) {
+      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      chunk = 0;
+      chunkLen = 0;
+    }
+  }
+  if (digits === 0) return false;
+  let pad = scale - (frac < 0 ? 0 : frac);
+  while (pad > 0) {
+    const k = Math.min(pad, 9 - chunkLen);
+    chunk *= POW10[k]!;
+    chunkLen += k;
+    pad -= k;
+    if (chunkLen === 9) {
+      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      chunk = 0;
+      chunkLen = 0;
+    }
+  }
+  if (chunkLen > 0 && !mulAdd(words, off, POW10[chunkLen]!, chunk)) return false;
+  if (words[off + 3]! >= 0x80000000) return false; // magnitude must leave the sign bit free
+  if (neg) {
+    // two's complement: invert and add one
+    let carry = 1;
+    for (let k = 0; k < 4; k++) {
+      const v = (~words[off + k]! >>> 0) + carry;
+      words[off + k] = v >>> 0;
+      carry = v > 0xffffffff ? 1 : 0;
+    }
+  }
+  return true;
+}
+
+/** The signed 128-bit integer stored at words[off..off+3]. */
+export function wordsToBigInt(words: Uint32Array, off = 0): bigint {
+  const u =
+    (BigInt(words[off + 3]!) << 96n) |
+    (BigInt(words[off + 2]!) << 64n) |
+    (BigInt(words[off + 1]!) << 32n) |
+    BigInt(words[off]!);
+  return u >= 1n << 127n ? u - (1n << 128n) : u;
+}
+
+/** Canonical text of unscaled / 10^scale. */
+export function formatDecimal(unscaled: bigint, scale: number): DecimalString {
+  const neg = unscaled < 0n;
+  let digits = (neg ? -unscaled : unscaled).toString();
+  if (scale > 0) {
+    if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+    const int = digits.slice(0, digits.length - scale);
+    let frac = digits.slice(digits.length - scale);
+    let end = frac.length;
+    while (end > 0 && frac.charCodeAt(end - 1) === 48) end--;
+    frac = frac.slice(0, end);
+    digits = frac.length > 0 ? `${int}.${frac}` : int;
+  }
+  return neg ? `-${digits}` : digits;
+}
+
+/** Canonical text of a Decimal128 value at words[off..off+3]. */
+export function formatDecimalWords(words: Uint32Array, off: number, scale: number): DecimalString {
+  return formatDecimal(wordsToBigInt(words, off), scale);
+}
+
+/** Parse to the unscaled integer at the type's scale (BigInt; for tests and cold paths). */
+export function parseDecimal(text: string, type: DecimalType = DEFAULT_DECIMAL): bigint | FieldFailure {
+  const canonical = canonicalDecimal(text, type);
+  if (typeof canonical !== 'string') return canonical;
+  const neg = canonical.startsWith('-');
+  const body = neg ? canonical.slice(1) : canonical;
+  const point = body.indexOf('.');
+  const int = point < 0 ? body : body.slice(0, point);
+  const frac = point < 0 ? '' : body.slice(point + 1);
+  const unscaled = BigInt(int + frac.padEnd(type.scale, '0'));
+  return neg ? -unscaled : unscaled;
+}

@@ -1,0 +1,63 @@
+/**
+ * Every state file is written the same way: a temp file beside the target, fsync, rename, fsync of
+ * the directory. A reader sees the old file or the new one, never half of either.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Temp files carry this marker so a later run can tell them from real files and remove them. */
+export const TEMP_MARKER = '.tmp-';
+
+export function isTempFile(name: string): boolean {
+  return basename(name).includes(TEMP_MARKER);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some file systems refuse to fsync a directory; the rename itself is still atomic.
+  }
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dir);
+}
+
+/** Remove temp files a crashed writer left in `dir` (not recursive). Returns the names removed. */
+export async function removeStaleTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const stale = names.filter(isTempFile);
+  await Promise.all(stale.map((n) => rm(join(dir, n), { force: true })));
+  return stale;
+}

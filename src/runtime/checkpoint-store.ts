@@ -1,0 +1,72 @@
+/**
+ * Checkpoints of one pipeline: `<stateDir>/checkpoints/<pipeline>.json`, one atomic file holding every
+ * stream's position. Stream keys are data in the file, never path parts.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Checkpoint } from '../core/component.js';
+import { ConfigError } from '../core/errors.js';
+import { PIPELINE_NAME } from '../config/pipeline-schema.js';
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+
+interface CheckpointFile {
+  readonly version: 1;
+  readonly pipeline: string;
+  readonly updatedAt: string;
+  readonly runId?: string;
+  readonly streams: Record<string, Record<string, unknown>>;
+}
+
+export class CheckpointStore {
+  readonly path: string;
+  private readonly dir: string;
+
+  constructor(
+    stateDir: string,
+    readonly pipeline: string,
+  ) {
+    if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
+    this.dir = join(stateDir, 'checkpoints');
+    this.path = join(this.dir, `${pipeline}.json`);
+  }
+
+  /** Every saved checkpoint, by stream key; empty when the pipeline never committed. */
+  async load(): Promise<Map<string, Checkpoint>> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      throw error;
+    }
+    let parsed: CheckpointFile;
+    try {
+      parsed = JSON.parse(text) as CheckpointFile;
+    } catch (cause) {
+      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause);
+    }
+    if (parsed.version !== 1 || typeof parsed.streams !== 'object' || parsed.streams === null) {
+      throw new ConfigError('checkpoint file has an unknown layout (expected version 1)', { file: this.path });
+    }
+    return new Map(Object.entries(parsed.streams).map(([stream, position]) => [stream, { stream, position }]));
+  }
+
+  /** Replace the file with these checkpoints (call only after the commit that covers them). */
+  async save(checkpoints: ReadonlyMap<string, Checkpoint>, meta: { now: Date; runId?: string }): Promise<void> {
+    const streams: Record<string, Record<string, unknown>> = {};
+    for (const key of [...checkpoints.keys()].sort()) streams[key] = { ...checkpoints.get(key)!.position };
+    const file: CheckpointFile = {
+      version: 1,
+      pipeline: this.pipeline,
+      updatedAt: meta.now.toISOString(),
+      ...(meta.runId !== undefined ? { runId: meta.runId } : {}),
+      streams,
+    };
+    await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`);
+  }
+
+  /** Remove temp files a crashed save left behind. */
+  async cleanStale(): Promise<string[]> {
+    return removeStaleTempFiles(this.dir);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Splits a batch that is too big for the sink into pieces bounded by rows and estimated bytes, so a
+ * source that returns one huge page cannot make the sink buffer without limit.
+ */
+import type { Batch } from '../core/component.js';
+
+const SAMPLE = 16;
+
+function recordBytes(record: unknown): number {
+  try {
+    const text = JSON.stringify(record, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    return text === undefined ? 8 : text.length;
+  } catch {
+    return 256;
+  }
+}
+
+/** Average size of a record, estimated from an even sample (cheap for big batches). */
+export function estimateRecordBytes(records: readonly unknown[]): number {
+  if (records.length === 0) return 0;
+  const step = Math.max(1, Math.floor(records.length / SAMPLE));
+  let total = 0;
+  let n = 0;
+  for (let i = 0; i < records.length && n < SAMPLE; i += step, n++) total += recordBytes(records[i]);
+  return Math.max(1, Math.ceil(total / n));
+}
+
+export interface ChunkLimits {
+  readonly maxRows: number;
+  readonly maxBytes: number;
+}
+
+/**
+ * The pieces of `batch`, in order. Only the last piece carries the checkpoint: the stream's position
+ * moves only once the whole source batch is in. `nextSeq` numbers the pieces.
+ */
+export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => number): Batch<T>[] {
+  const { records } = batch;
+  const perRecord = estimateRecordBytes(records);
+  const byBytes = perRecord === 0 ? records.length : Math.max(1, Math.floor(limits.maxBytes / perRecord));
+  const size = Math.max(1, Math.min(limits.maxRows, byBytes));
+  if (records.length <= size) return [{ ...batch, seq: nextSeq() }];
+  const pieces: Batch<T>[] = [];
+  for (let start = 0; start < records.length; start += size) {
+    const last = start + size >= records.length;
+    const piece: Batch<T> = { stream: batch.stream, seq: nextSeq(), records: records.slice(start, start + size) };
+    pieces.push(last && batch.checkpoint ? { ...piece, checkpoint: batch.checkpoint } : piece);
+  }
+  return pieces;
+}

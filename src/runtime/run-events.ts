@@ -1,0 +1,103 @@
+/**
+ * The RunEvents a run hands to its components: counters for the manifest and the summary, and an
+ * emitter progress bars can subscribe to.
+ */
+import type { RunEvents } from '../core/component.js';
+
+export type RowKind = 'received' | 'written' | 'rejected';
+
+export interface RowCounts {
+  received: number;
+  written: number;
+  rejected: number;
+}
+
+export interface RunEventsSnapshot {
+  readonly requests: Readonly<Record<string, number>>;
+  readonly rows: Readonly<Record<string, Readonly<RowCounts>>>;
+  readonly planned: Readonly<Record<string, number>>;
+  readonly notes: readonly string[];
+  /** Requests left today, when the client reported it. */
+  readonly quotaLeft?: number;
+}
+
+export interface RunEventMap {
+  request: { endpoint: string; total: number };
+  rows: { dataset: string; kind: RowKind; count: number; total: number };
+  planned: { stream: string; requests: number };
+  note: { message: string };
+  quota: { left: number };
+}
+
+export type RunEventName = keyof RunEventMap;
+
+export interface RunEventsRecorder extends Required<RunEvents> {
+  /** The client reports what is left of today's quota after each request. */
+  quota(left: number): void;
+  on<E extends RunEventName>(event: E, listener: (payload: RunEventMap[E]) => void): () => void;
+  snapshot(): RunEventsSnapshot;
+}
+
+/** Notes are kept for the manifest, up to this many (a run that notes in a loop must not grow memory). */
+const MAX_NOTES = 100;
+
+export function createRunEvents(): RunEventsRecorder {
+  const requests: Record<string, number> = {};
+  const rows: Record<string, RowCounts> = {};
+  const planned: Record<string, number> = {};
+  const notes: string[] = [];
+  let quotaLeft: number | undefined;
+  const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
+
+  function emit<E extends RunEventName>(event: E, payload: RunEventMap[E]): void {
+    for (const l of listeners.get(event) ?? []) {
+      // A broken progress bar must not break the run.
+      try {
+        (l as (p: RunEventMap[E]) => void)(payload);
+      } catch {
+        /* ignored on purpose */
+      }
+    }
+  }
+
+  return {
+    request(endpoint) {
+      requests[endpoint] = (requests[endpoint] ?? 0) + 1;
+      emit('request', { endpoint, total: requests[endpoint] });
+    },
+    rows(dataset, kind, count) {
+      const counts = (rows[dataset] ??= { received: 0, written: 0, rejected: 0 });
+      counts[kind] += count;
+      emit('rows', { dataset, kind, count, total: counts[kind] });
+    },
+    planned(stream, n) {
+      planned[stream] = n;
+      emit('planned', { stream, requests: n });
+    },
+    note(message) {
+      if (notes.length < MAX_NOTES) notes.push(message);
+      emit('note', { message });
+    },
+    quota(left) {
+      quotaLeft = left;
+      emit('quota', { left });
+    },
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: never) => void);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    snapshot() {
+      const rowCopy: Record<string, RowCounts> = {};
+      for (const [k, v] of Object.entries(rows)) rowCopy[k] = { ...v };
+      return {
+        requests: { ...requests },
+        rows: rowCopy,
+        planned: { ...planned },
+        notes: [...notes],
+        ...(quotaLeft !== undefined ? { quotaLeft } : {}),
+      };
+    },
+  };
+}

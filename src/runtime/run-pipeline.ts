@@ -1,0 +1,286 @@
+/**
+ * The run loop: source → transforms → sink, pulled one batch at a time so the source never gets
+ * ahead of the sink. Commits the sink and then saves checkpoints every N batches / M ms and at the
+ * end: data first, state second, so a killed run loses at most one commit interval.
+ */
+import type { Writable } from 'node:stream';
+import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
+import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { ConfigError, QuotelakeError, RejectedRecordError } from '../core/errors.js';
+import { validatePipeline } from '../config/parse-pipeline.js';
+import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
+import { CheckpointStore } from './checkpoint-store.js';
+import { createLogger } from './logger.js';
+import { createRunEvents, type RunEventsRecorder } from './run-events.js';
+import { createRunId } from './run-id.js';
+import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
+import { rechunk } from './rechunk.js';
+import { acquireOutputLock } from './output-lock.js';
+
+export interface RunOptions {
+  /** The component definitions to build the pipeline from (the real one: `components` of src/components.ts). */
+  readonly registry: Registry;
+  /** Resolved settings win over the pipeline file (see resolveSettings). */
+  readonly outputDir?: string;
+  readonly stateDir?: string;
+  readonly stdout?: Writable;
+  /** The service client handed to sources. */
+  readonly client?: unknown;
+  /** The CLI wires SIGINT/SIGTERM to it. */
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+  readonly events?: RunEventsRecorder;
+  readonly clock?: Clock;
+  readonly runId?: string;
+  /** Builds the writer of diverted records (`onReject: divert`), under `<output>/_rejected/`. */
+  readonly createRejectedSink?: (env: ComponentEnv & { readonly dataset: string }) => Sink<Rejected>;
+}
+
+export interface RunResult {
+  readonly runId: string;
+  readonly status: 'succeeded' | 'aborted';
+  readonly manifestPath: string;
+  readonly manifest: RunManifest;
+}
+
+type Step<T> = { kind: 'next'; result: IteratorResult<Batch<T>> } | { kind: 'aborted' };
+
+function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispose: () => void } {
+  let dispose = () => undefined as void;
+  const promise = new Promise<'aborted'>((resolve) => {
+    if (signal.aborted) return resolve('aborted');
+    const onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    dispose = () => signal.removeEventListener('abort', onAbort);
+  });
+  return { promise, dispose };
+}
+
+function withoutType(config: ComponentConfig): Record<string, unknown> {
+  const { type: _type, ...rest } = config;
+  return rest;
+}
+
+function errorSummary(error: unknown): { code: string; message: string } {
+  if (error instanceof QuotelakeError) return { code: error.code, message: error.message };
+  return { code: 'QL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}
+
+export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
+  const pipeline = validatePipeline(input, { registry: options.registry });
+  const clock = options.clock ?? systemClock;
+  const signal = options.signal ?? new AbortController().signal;
+  const events = options.events ?? createRunEvents();
+  const runId = options.runId ?? createRunId(new Date(clock.now()));
+  const logger = options.logger ?? createLogger({ level: 'warn', clock });
+  const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
+  const stateDir = options.stateDir ?? pipeline.options.stateDir ?? `${outputDir.replace(/\/+$/, '')}/.state`;
+  const opts = pipeline.options;
+
+  const sourceDef = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as
+    | SourceDefinition
+    | undefined;
+  const sinkDef = options.registry.find((d) => d.kind === 'sink' && d.type === pipeline.sink.type) as SinkDefinition | undefined;
+  if (!sourceDef || !sinkDef) throw new ConfigError(`pipeline ${pipeline.name}: source or sink type is not registered`);
+  const transformDefs = pipeline.transforms.map((t) => {
+    const def = options.registry.find((d) => d.kind === 'transform' && d.type === t.type) as TransformDefinition | undefined;
+    if (!def) throw new ConfigError(`pipeline ${pipeline.name}: transform "${t.type}" is not registered`);
+    return { def, config: withoutType(t) };
+  });
+
+  if (opts.onReject === 'divert' && !options.createRejectedSink) {
+    throw new ConfigError(`pipeline ${pipeline.name}: onReject "divert" needs a rejected-records writer`);
+  }
+
+  const sourceConfig = withoutType(pipeline.source);
+  const dataset = sourceDef.dataset(sourceConfig);
+  const env: ComponentEnv = {
+    outputDir,
+    stateDir,
+    stdout: options.stdout ?? process.stdout,
+    ...(options.client !== undefined ? { client: options.client } : {}),
+  };
+  const ctx: RunContext = { runId, signal, logger, events, clock };
+  const store = new CheckpointStore(stateDir, pipeline.name);
+  const startedAt = new Date(clock.now()).toISOString();
+  const files: CommittedFile[] = [];
+  let commits = 0;
+  let rejectedTotal = 0;
+
+  const manifest = (status: RunStatus, error?: unknown): RunManifest => {
+    const snap = events.snapshot();
+    return {
+      version: 1,
+      runId,
+      pipeline: pipeline.name,
+      startedAt,
+      ...(status !== 'running' ? { finishedAt: new Date(clock.now()).toISOString() } : {}),
+      status,
+      requests: snap.requests,
+      rows: { [dataset]: { received: 0, written: 0, rejected: 0 }, ...snap.rows },
+      commits,
+      filesCommitted: [...files],
+      rejected: rejectedTotal,
+      ...(snap.quotaLeft !== undefined ? { quotaLeft: snap.quotaLeft } : {}),
+      ...(error !== undefined ? { error: errorSummary(error) } : {}),
+    };
+  };
+
+  const runLocked = async (): Promise<RunResult> => {
+    // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
+    await store.cleanStale();
+    const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
+    if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
+    await writeRunManifest(stateDir, manifest('running'));
+
+    const source: Source<unknown> = sourceDef.create(sourceConfig, env);
+    const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
+    const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+    let rejectedSink: Sink<Rejected> | undefined;
+    if (opts.onReject === 'divert') {
+      rejectedSink = options.createRejectedSink!({ ...env, dataset });
+    }
+
+    let iterator: AsyncIterator<Batch<unknown>> | undefined;
+    let inFlight = false;
+    try {
+      await sink.recover?.(ctx);
+      await rejectedSink?.recover?.(ctx);
+
+      const committed = await store.load();
+      const pending = new Map<string, Checkpoint>();
+      const seqs = new Map<string, number>();
+      const warnedCodes = new Set<string>();
+      let batchesSinceCommit = 0;
+      let lastCommitAt = clock.now();
+      let rejectedSeq = 0;
+
+      const commit = async (): Promise<void> => {
+        // Data first, then the diverted records, then the state that says both are in.
+        await sink.flush(ctx);
+        const receipt = await sink.commit(ctx);
+        files.push(...receipt.files);
+        events.rows(dataset, 'written', receipt.rows);
+        if (rejectedSink) {
+          await rejectedSink.flush(ctx);
+          const r = await rejectedSink.commit(ctx);
+          files.push(...r.files);
+        }
+        commits++;
+        if (pending.size > 0) {
+          for (const [k, v] of pending) committed.set(k, v);
+          pending.clear();
+          await store.save(committed, { now: new Date(clock.now()), runId });
+        }
+        batchesSinceCommit = 0;
+        lastCommitAt = clock.now();
+        await writeRunManifest(stateDir, manifest('running'));
+      };
+
+      const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
+        if (rejected.length === 0) return;
+        const first = rejected[0]!;
+        if (opts.onReject === 'fail') throw new RejectedRecordError(first.reason);
+        rejectedTotal += rejected.length;
+        events.rows(dataset, 'rejected', rejected.length);
+        if (opts.onReject === 'drop') {
+          for (const r of rejected) {
+            const key = `${r.code}|${r.field ?? ''}`;
+            if (warnedCodes.has(key)) continue;
+            warnedCodes.add(key);
+            logger.warn(`dropping rejected records: ${r.reason}`, { code: r.code, stream: r.stream, ...(r.field ? { field: r.field } : {}) });
+          }
+          return;
+        }
+        await rejectedSink!.write({ stream, seq: rejectedSeq++, records: rejected }, ctx);
+      };
+
+      iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
+      let status: 'succeeded' | 'aborted' = 'succeeded';
+      for (;;) {
+        if (signal.aborted) {
+          status = 'aborted';
+          break;
+        }
+        const aborted = abortPromise(signal);
+        let step: Step<unknown>;
+        inFlight = true;
+        try {
+          step = await Promise.race([
+            iterator.next().then((result): Step<unknown> => ({ kind: 'next', result })),
+            aborted.promise.then((): Step<unknown> => ({ kind: 'aborted' })),
+          ]);
+        } catch (error) {
+          // A source that stops by throwing on abort has still delivered only whole batches.
+          if (signal.aborted) step = { kind: 'aborted' };
+          else throw error;
+        } finally {
+          aborted.dispose();
+        }
+        if (step.kind === 'aborted') {
+          status = 'aborted';
+          break;
+        }
+        inFlight = false;
+        if (step.result.done) break;
+        const batch = step.result.value;
+        events.rows(dataset, 'received', batch.records.length);
+
+        let current: Batch<unknown> = batch;
+        const rejected: Rejected[] = [];
+        for (const t of transforms) {
+          const r = t.apply(current, ctx);
+          current = r.output;
+          rejected.push(...(r.rejected as Rejected[]));
+        }
+        await handleRejected(batch.stream, rejected);
+
+        const nextSeq = () => {
+          const n = seqs.get(batch.stream) ?? 0;
+          seqs.set(batch.stream, n + 1);
+          return n;
+        };
+        const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
+        for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
+          await sink.write(piece, ctx);
+        }
+        if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
+        batchesSinceCommit++;
+        if (batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
+          await commit();
+        }
+      }
+
+      // Close the source: wait for it unless a read is still pending (an aborted read may never settle).
+      const it = iterator;
+      iterator = undefined;
+      if (inFlight) void it.return?.().catch(() => undefined);
+      else await it.return?.();
+
+      // Whatever was written belongs to whole source batches: commit it, aborted or not.
+      if (batchesSinceCommit > 0) await commit();
+      if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it', { runId });
+      const final = manifest(status);
+      const manifestPath = await writeRunManifest(stateDir, final);
+      return { runId, status, manifestPath, manifest: final };
+    } catch (error) {
+      if (iterator) void iterator.return?.().catch(() => undefined);
+      await sink.abort(ctx).catch(() => undefined);
+      await rejectedSink?.abort(ctx).catch(() => undefined);
+      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      throw error;
+    } finally {
+      await sink.close().catch(() => undefined);
+      await rejectedSink?.close().catch(() => undefined);
+    }
+  };
+
+  // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
+  const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
+  try {
+    return await runLocked();
+  } finally {
+    await lock.release();
+  }
+}

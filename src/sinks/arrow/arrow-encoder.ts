@@ -1,0 +1,17 @@
+/** Arrow table → Arrow IPC file format (`.arrow`), metadata in the schema. */
+import { Schema, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import type { TableEncoder } from '../shared/table-encoder.js';
+
+export function arrowEncoder(): TableEncoder {
+  return {
+    format: 'arrow',
+    extension: '.arrow',
+    encode(table, metadata) {
+      const schema = new Schema(table.schema.fields, new Map(metadata));
+      return tableToIPC(new Table(schema, table.batches), 'file');
+    },
+    decode(bytes) {
+      return tableFromIPC(bytes);
+    },
+  };
+}

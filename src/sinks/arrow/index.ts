@@ -1,0 +1,33 @@
+/**
+ * arrow: the parquet sink's layout and commit protocol, as Arrow IPC files (`.arrow`, file format).
+ * Its manifest is `_manifest.arrow.json`, so it can share an output tree with the parquet sink.
+ */
+import { z } from 'zod';
+import type { SinkDefinition } from '../../core/definition.js';
+import { datasetSpec } from '../shared/datasets/index.js';
+import { PartitionedSink } from '../shared/partitioned-sink.js';
+import { tableSinkConfigShape } from '../shared/table-sink-config.js';
+import { arrowEncoder } from './arrow-encoder.js';
+
+export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape });
+
+export type ArrowSinkConfig = z.infer<typeof arrowSinkConfigSchema>;
+
+export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
+  kind: 'sink',
+  type: 'arrow',
+  summary: 'Hive-partitioned Arrow IPC files, same layout and atomic commit as the parquet sink.',
+  configSchema: arrowSinkConfigSchema,
+  examples: [{}, { maxRowsPerFile: 500000 }],
+  create(config, env) {
+    return new PartitionedSink({
+      outputDir: env.outputDir,
+      spec: datasetSpec(env.dataset) as never,
+      encoder: arrowEncoder(),
+      decimal: config.decimal,
+      maxRowsPerFile: config.maxRowsPerFile,
+      maxBufferedRows: config.maxBufferedRows,
+      maxBufferedBytes: config.maxBufferedBytes,
+    });
+  },
+};

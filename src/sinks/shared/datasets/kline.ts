@@ -1,0 +1,66 @@
+import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
+import type { KlineRow, Interval } from '../../../core/records.js';
+import { LONG_INTERVALS } from '../../../core/records.js';
+import { datasetSchema } from '../../../core/schemas.js';
+import { utcDate } from '../../../core/time.js';
+import { boolColumn, decimalColumn, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
+import type { DatasetSpec } from '../dataset-spec.js';
+import { partitionSegment } from '../partition-path.js';
+
+const DAY_MS = 86_400_000;
+let lastInterval = '';
+let lastDay = Number.NaN;
+let lastPath = '';
+
+const DECIMALS = ['open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
+
+export const klineSpec: DatasetSpec<KlineRow> = {
+  dataset: 'kline',
+  partition(row) {
+    const day = Math.floor(row.ts / DAY_MS);
+    if (row.interval !== lastInterval || day !== lastDay) {
+      const date = utcDate(row.ts);
+      lastPath = `${partitionSegment('interval', row.interval)}/${
+        LONG_INTERVALS.has(row.interval) ? partitionSegment('year', date.slice(0, 4)) : partitionSegment('date', date)
+      }`;
+      lastInterval = row.interval;
+      lastDay = day;
+    }
+    return lastPath;
+  },
+  group: (row) => row.code,
+  order: (row) => row.ts,
+  // A final bar is never replaced by a forming one; otherwise the newer version wins.
+  prefer: (older, newer) => (older.final && !newer.final ? older : newer),
+  bytesPerRow: () => 420,
+  columns(rows, decimal) {
+    const schema = datasetSchema('kline', decimal);
+    const type = (name: string) => schema.fields.find((f) => f.name === name)!.type;
+    return [
+      utf8Column(rows.map((r) => r.code)),
+      utf8Column(rows.map((r) => r.interval)),
+      timestampColumn(type('ts') as TimestampMillisecond, rows.map((r) => r.ts)),
+      ...DECIMALS.map((c) => decimalColumn(type(c) as Decimal, rows.map((r) => r[c]), c)),
+      boolColumn(rows.map((r) => r.final)),
+    ];
+  },
+  fromTable(table: Table) {
+    const v = (name: string) => table.getChild(name)!;
+    const code = v('code');
+    const interval = v('interval');
+    const ts = v('ts');
+    const fin = v('final');
+    const decs = DECIMALS.map((c) => [c, v(c), (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale] as const);
+    const rows: KlineRow[] = [];
+    for (let i = 0; i < table.numRows; i++) {
+      const row: Record<string, unknown> = { code: code.get(i), interval: interval.get(i) as Interval, ts: readTimestamp(ts, i), final: fin.get(i) };
+      for (const [c, vec, scale] of decs) row[c] = readDecimal(vec, i, scale);
+      rows.push(row as unknown as KlineRow);
+    }
+    return rows;
+  },
+  metadata(rows) {
+    const sources = [...new Set(rows.map((r) => r.source).filter((s): s is string => typeof s === 'string'))].sort();
+    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
+  },
+};

@@ -1,0 +1,367 @@
+/**
+ * The partition writer shared by the Parquet and Arrow sinks (the encoder is the only difference).
+ *
+ * - write: rows are buffered per hive partition; a partition is flushed to a staged file when it
+ *   reaches maxRowsPerFile, and the largest partition whenever the buffers pass maxBufferedRows or
+ *   maxBufferedBytes, so memory stays bounded whatever the input size.
+ * - staging: `<output>/.staging/<runId>/<dataset>-<format>/<partition>/part-<runId>-<seq><ext>`,
+ *   same filesystem as the output, so the commit is a rename.
+ * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
+ *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
+ *   into one new file and the old ones are retired. The intent {add, remove, manifest} is written
+ *   as a journal first and then rolled forward (commit-journal.ts).
+ * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
+ *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { makeData, RecordBatch, Struct, Table, type Schema } from 'apache-arrow';
+import type { Batch, CommitReceipt, CommittedFile, RunContext, Sink } from '../../core/component.js';
+import type { DecimalType } from '../../core/decimal.js';
+import { SinkError } from '../../core/errors.js';
+import type { Dataset } from '../../core/records.js';
+import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
+import { writeDurable } from './atomic-file.js';
+import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
+import { compareOrder, type DatasetSpec, type Order } from './dataset-spec.js';
+import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
+import { PACKAGE_VERSION } from './package-version.js';
+import { insideRoot, safeFileToken } from './partition-path.js';
+import type { TableEncoder } from './table-encoder.js';
+
+export interface PartitionedSinkOptions<R> {
+  readonly outputDir: string;
+  readonly spec: DatasetSpec<R>;
+  readonly encoder: TableEncoder;
+  readonly decimal: DecimalType;
+  readonly maxRowsPerFile: number;
+  readonly maxBufferedRows: number;
+  readonly maxBufferedBytes: number;
+  /** Tests only: called after each roll-forward step (to simulate a crash). */
+  readonly hooks?: RollForwardHooks;
+}
+
+type Ranges = Map<string, [Order, Order]>;
+
+class PartitionBuffer<R> {
+  rows: R[] = [];
+  bytes = 0;
+  readonly ranges: Ranges = new Map();
+  /** Set when a row's key is not above every earlier key of its group: it may repeat one. */
+  maybeDuplicates = false;
+  private lastGroup: string | undefined;
+  private lastRange: [Order, Order] | undefined;
+
+  add(row: R, group: string, order: Order, bytes: number): void {
+    this.rows.push(row);
+    this.bytes += bytes;
+    let range = group === this.lastGroup ? this.lastRange : this.ranges.get(group);
+    if (range === undefined) {
+      range = [order, order];
+      this.ranges.set(group, range);
+    } else if (compareOrder(order, range[1]) > 0) {
+      range[1] = order;
+    } else {
+      this.maybeDuplicates = true;
+      if (compareOrder(order, range[0]) < 0) range[0] = order;
+    }
+    this.lastGroup = group;
+    this.lastRange = range;
+  }
+}
+
+interface StagedFile {
+  readonly partition: string;
+  /** Relative to the output root. */
+  readonly stagingPath: string;
+  readonly finalPath: string;
+  readonly rows: number;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly ranges: Record<string, [Order, Order]>;
+}
+
+function overlaps(a: Readonly<Record<string, readonly [Order, Order]>>, b: Readonly<Record<string, readonly [Order, Order]>>): boolean {
+  for (const group of Object.keys(a)) {
+    const x = a[group]!;
+    const y = b[group];
+    if (y !== undefined && compareOrder(x[0], y[1]) <= 0 && compareOrder(y[0], x[1]) <= 0) return true;
+  }
+  return false;
+}
+
+export class PartitionedSink<R> implements Sink<R> {
+  private readonly schema: Schema;
+  private readonly buffers = new Map<string, PartitionBuffer<R>>();
+  private readonly staged = new Map<string, StagedFile[]>();
+  private bufferedRows = 0;
+  private bufferedBytes = 0;
+  private fileSeq = 0;
+  private runToken: string | undefined;
+  private readonly dataset: Dataset;
+
+  constructor(private readonly options: PartitionedSinkOptions<R>) {
+    this.dataset = options.spec.dataset;
+    this.schema = datasetSchema(this.dataset, options.decimal);
+  }
+
+  private get stagingRoot(): string {
+    return posix.join(STAGING_DIR, this.runToken!, `${this.dataset}-${this.options.encoder.format}`);
+  }
+
+  async write(batch: Batch<R>, ctx: RunContext): Promise<void> {
+    this.runToken ??= safeFileToken(ctx.runId);
+    const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes } = this.options;
+    let last: string | undefined;
+    let buf: PartitionBuffer<R> | undefined;
+    for (const row of batch.records) {
+      const partition = spec.partition(row);
+      if (partition !== last || buf === undefined) {
+        buf = this.buffers.get(partition);
+        if (buf === undefined) {
+          buf = new PartitionBuffer<R>();
+          this.buffers.set(partition, buf);
+        }
+        last = partition;
+      }
+      const bytes = spec.bytesPerRow(row);
+      buf.add(row, spec.group(row), spec.order(row), bytes);
+      this.bufferedRows++;
+      this.bufferedBytes += bytes;
+      if (buf.rows.length >= maxRowsPerFile) {
+        await this.flushPartition(partition);
+        buf = undefined;
+      }
+    }
+    while (this.bufferedRows > maxBufferedRows || this.bufferedBytes > maxBufferedBytes) {
+      let largest: string | undefined;
+      let size = -1;
+      for (const [p, b] of this.buffers) {
+        if (b.bytes > size) {
+          size = b.bytes;
+          largest = p;
+        }
+      }
+      if (largest === undefined) break;
+      await this.flushPartition(largest);
+    }
+  }
+
+  async flush(): Promise<void> {
+    for (const partition of [...this.buffers.keys()]) await this.flushPartition(partition);
+  }
+
+  private dedupe(rows: readonly R[]): R[] {
+    const { spec } = this.options;
+    const byKey = new Map<string, R>();
+    for (const row of rows) {
+      const key = `${spec.group(row)}\u0001${spec.order(row)}`;
+      const older = byKey.get(key);
+      byKey.set(key, older !== undefined && spec.prefer ? spec.prefer(older, row) : row);
+    }
+    return [...byKey.values()];
+  }
+
+  private async flushPartition(partition: string): Promise<void> {
+    const buf = this.buffers.get(partition);
+    if (buf === undefined) return;
+    this.buffers.delete(partition);
+    this.bufferedRows -= buf.rows.length;
+    this.bufferedBytes -= buf.bytes;
+    const rows = buf.maybeDuplicates ? this.dedupe(buf.rows) : buf.rows;
+    buf.rows = [];
+    await this.stage(partition, rows, Object.fromEntries(buf.ranges));
+  }
+
+  private async stage(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
+    const { spec, encoder, outputDir, decimal } = this.options;
+    const seq = ++this.fileSeq;
+    const name = `part-${this.runToken}-${String(seq).padStart(5, '0')}${encoder.extension}`;
+    const stagingPath = posix.join(this.stagingRoot, partition, name);
+    const finalPath = posix.join(this.dataset, partition, name);
+    const columns = spec.columns(rows, decimal);
+    const data = makeData({ type: new Struct(this.schema.fields), length: rows.length, nullCount: 0, children: columns });
+    const table = new Table([new RecordBatch(this.schema, data)]);
+    const metadata = new Map<string, string>([
+      ['quotelake.schema_version', SCHEMA_VERSION],
+      ['quotelake.version', PACKAGE_VERSION],
+      ['quotelake.dataset', this.dataset],
+      ...Object.entries(spec.metadata(rows)),
+    ]);
+    let bytes: Uint8Array;
+    try {
+      bytes = encoder.encode(table, metadata);
+    } catch (error) {
+      throw new SinkError(`${encoder.format}: cannot encode ${rows.length} ${this.dataset} rows for ${partition}`, 'write', error);
+    }
+    await writeDurable(insideRoot(outputDir, stagingPath), bytes);
+    const file: StagedFile = {
+      partition,
+      stagingPath,
+      finalPath,
+      rows: rows.length,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      ranges,
+    };
+    const list = this.staged.get(partition);
+    if (list) list.push(file);
+    else this.staged.set(partition, [file]);
+    // Let the event loop breathe (and the GC reclaim the WASM/IPC buffers) between files.
+    await yieldToLoop();
+    return file;
+  }
+
+  private async readRows(relative: string): Promise<R[]> {
+    const bytes = await readFile(insideRoot(this.options.outputDir, relative));
+    return this.options.spec.fromTable(this.options.encoder.decode(bytes));
+  }
+
+  /** Merge the given live and staged files of one partition into new staged file(s). */
+  private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
+    const { spec, maxRowsPerFile, outputDir } = this.options;
+    const all: R[] = [];
+    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path))));
+    for (const f of staged) all.push(...(await this.readRows(f.stagingPath)));
+    const rows = this.dedupe(all);
+    rows.sort((a, b) => {
+      const ga = spec.group(a);
+      const gb = spec.group(b);
+      return ga < gb ? -1 : ga > gb ? 1 : compareOrder(spec.order(a), spec.order(b));
+    });
+    for (const f of staged) await rm(insideRoot(outputDir, f.stagingPath), { force: true });
+    this.staged.set(partition, []);
+    for (let i = 0; i < rows.length; i += maxRowsPerFile) {
+      const chunk = rows.slice(i, i + maxRowsPerFile);
+      const ranges: Record<string, [Order, Order]> = {};
+      for (const row of chunk) {
+        const g = spec.group(row);
+        const o = spec.order(row);
+        const r = ranges[g];
+        if (r === undefined) ranges[g] = [o, o];
+        else {
+          if (compareOrder(o, r[0]) < 0) r[0] = o;
+          if (compareOrder(o, r[1]) > 0) r[1] = o;
+        }
+      }
+      await this.stage(partition, chunk, ranges);
+    }
+  }
+
+  async commit(ctx: RunContext): Promise<CommitReceipt> {
+    await this.flush();
+    if (this.staged.size === 0) return { files: [], rows: 0 };
+    const { outputDir, encoder, spec } = this.options;
+    const previous = await readManifest(outputDir, this.dataset, encoder.format);
+    const liveByPartition = new Map<string, ManifestFile[]>();
+    for (const f of previous?.files ?? []) {
+      const p = posix.dirname(f.path);
+      const list = liveByPartition.get(p);
+      if (list) list.push(f);
+      else liveByPartition.set(p, [f]);
+    }
+    const removed = new Set<string>();
+    for (const [partition, files] of [...this.staged]) {
+      const live = liveByPartition.get(partition) ?? [];
+      const all: { ranges: Readonly<Record<string, readonly [Order, Order]>> }[] = [...live, ...files];
+      let merge = spec.alwaysMerge === true ? all.length > 1 : false;
+      for (let i = 0; i < all.length && !merge; i++) {
+        for (let j = i + 1; j < all.length && !merge; j++) merge = overlaps(all[i]!.ranges, all[j]!.ranges);
+      }
+      if (!merge) continue;
+      // Only live files that take part are rewritten; disjoint ones stay as they are.
+      const touching = live.filter((f) => files.some((s) => overlaps(f.ranges, s.ranges)) || spec.alwaysMerge === true);
+      await this.merge(partition, touching, files);
+      for (const f of touching) removed.add(f.path);
+    }
+    const added = [...this.staged.values()].flat();
+    const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !removed.has(f.path));
+    for (const f of added) {
+      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes: f.bytes, sha256: f.sha256, ranges: f.ranges });
+    }
+    const manifest: Manifest = {
+      version: 1,
+      dataset: this.dataset,
+      format: encoder.format,
+      schemaVersion: SCHEMA_VERSION,
+      quotelakeVersion: PACKAGE_VERSION,
+      updatedAt: new Date(ctx.clock.now()).toISOString(),
+      files: manifestFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    };
+    const journal: CommitJournal = {
+      version: 1,
+      runId: this.runToken!,
+      dataset: this.dataset,
+      format: encoder.format,
+      add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
+      remove: [...removed].map((p) => posix.join(this.dataset, p)),
+      manifest,
+    };
+    try {
+      await writeJournal(outputDir, journal);
+      await rollForward(outputDir, journal, this.options.hooks);
+    } catch (error) {
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+    }
+    this.staged.clear();
+    await this.removeStaging();
+    const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.bytes }));
+    const rows = added.reduce((n, f) => n + f.rows, 0);
+    ctx.events.rows(this.dataset, 'written', rows);
+    return { files, rows };
+  }
+
+  private async removeStaging(): Promise<void> {
+    if (this.runToken === undefined) return;
+    const { outputDir } = this.options;
+    await rm(insideRoot(outputDir, this.stagingRoot), { recursive: true, force: true });
+    await rmdir(insideRoot(outputDir, posix.join(STAGING_DIR, this.runToken))).catch(() => undefined);
+    await rmdir(insideRoot(outputDir, STAGING_DIR)).catch(() => undefined);
+  }
+
+  async abort(): Promise<void> {
+    this.buffers.clear();
+    this.staged.clear();
+    this.bufferedRows = 0;
+    this.bufferedBytes = 0;
+    await this.removeStaging();
+  }
+
+  async recover(): Promise<void> {
+    const { outputDir, encoder } = this.options;
+    for (const journal of await pendingJournals(outputDir, this.dataset, encoder.format)) {
+      await rollForward(outputDir, journal);
+    }
+    const stagingRoot = join(outputDir, STAGING_DIR);
+    const runs = await readdir(stagingRoot).catch(() => [] as string[]);
+    for (const run of runs) {
+      await rm(join(stagingRoot, run, `${this.dataset}-${encoder.format}`), { recursive: true, force: true });
+      await rmdir(join(stagingRoot, run)).catch(() => undefined);
+    }
+    await rmdir(stagingRoot).catch(() => undefined);
+    await this.sweepOrphans();
+  }
+
+  /** Delete part files (and temp files) in the dataset tree that the manifest does not list. */
+  private async sweepOrphans(): Promise<void> {
+    const { outputDir, encoder } = this.options;
+    const manifest = await readManifest(outputDir, this.dataset, encoder.format);
+    if (manifest === undefined) return;
+    const live = new Set(manifest.files.map((f) => f.path));
+    const root = join(outputDir, this.dataset);
+    const entries = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+    for (const entry of entries) {
+      const rel = entry.split('\\').join('/');
+      const base = posix.basename(rel);
+      const orphanPart = base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
+      const tmp = base.includes('.tmp-');
+      if (orphanPart || tmp) await rm(join(root, entry), { force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.buffers.clear();
+  }
+}

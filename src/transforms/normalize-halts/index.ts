@@ -1,0 +1,77 @@
+/**
+ * normalize-halts: the three exchange layouts of trading-halt records → one `halt` schema with UTC
+ * instants (exchange-local text kept beside them). See normalize-record.ts and local-time.ts for
+ * the field mapping and the daylight-saving rule.
+ */
+import { z } from 'zod';
+import type { Batch, Rejected, Transform, TransformResult } from '../../core/component.js';
+import { DEFAULT_DECIMAL, MAX_DECIMAL128_PRECISION } from '../../core/decimal.js';
+import type { TransformDefinition } from '../../core/definition.js';
+import type { HaltRow, RawHalt } from '../../core/records.js';
+import { isFieldError } from '../field-error.js';
+import { rejectField } from '../reject-field.js';
+import { zoneOrThrow } from './local-time.js';
+import { normalizeHalt, type HaltOptions } from './normalize-record.js';
+
+const zoneName = z.string().refine((name) => {
+  try {
+    zoneOrThrow(name);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'unknown IANA time zone');
+
+export const normalizeHaltsConfigSchema = z.strictObject({
+  /** Exchange-local zones (S2); override only if the service changes. */
+  zones: z
+    .strictObject({
+      sse: zoneName.default('Asia/Shanghai'),
+      nyse: zoneName.default('America/New_York'),
+      nasdaq: zoneName.default('America/New_York'),
+    })
+    .default({ sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' }),
+  /** Column type of pause_threshold_price. */
+  decimal: z
+    .strictObject({
+      precision: z.number().int().min(1).max(MAX_DECIMAL128_PRECISION),
+      scale: z.number().int().min(0).max(MAX_DECIMAL128_PRECISION),
+    })
+    .refine((t) => t.scale <= t.precision, { message: 'scale must not exceed precision' })
+    .default({ ...DEFAULT_DECIMAL }),
+});
+
+export type NormalizeHaltsConfig = z.infer<typeof normalizeHaltsConfigSchema>;
+
+export class NormalizeHalts implements Transform<RawHalt, HaltRow> {
+  constructor(readonly options: HaltOptions) {}
+
+  apply(batch: Batch<RawHalt>): TransformResult<RawHalt, HaltRow> {
+    const rows: HaltRow[] = [];
+    const rejected: Rejected<RawHalt>[] = [];
+    for (const record of batch.records) {
+      const out = normalizeHalt(record, this.options);
+      if (isFieldError(out)) rejected.push(rejectField(record, batch.stream, out.field, out.value, out.failure));
+      else rows.push(out);
+    }
+    return { output: { ...batch, records: rows }, rejected };
+  }
+}
+
+export function haltOptions(config: NormalizeHaltsConfig): HaltOptions {
+  return {
+    zones: { sse: zoneOrThrow(config.zones.sse), nyse: zoneOrThrow(config.zones.nyse), nasdaq: zoneOrThrow(config.zones.nasdaq) },
+    decimal: { precision: config.decimal.precision, scale: config.decimal.scale },
+  };
+}
+
+export const normalizeHalts: TransformDefinition<NormalizeHaltsConfig, RawHalt, HaltRow> = {
+  kind: 'transform',
+  type: 'normalize-halts',
+  summary: 'Map SSE, NYSE and NASDAQ halt layouts to one halt schema with UTC instants and the local text kept.',
+  configSchema: normalizeHaltsConfigSchema,
+  examples: [{}, { zones: { sse: 'Asia/Shanghai' } }],
+  create(config) {
+    return new NormalizeHalts(haltOptions(config));
+  },
+};

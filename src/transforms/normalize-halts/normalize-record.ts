@@ -1,0 +1,81 @@
+/**
+ * One halt record in its exchange's layout (S3) → one `halt` row.
+ *
+ * - SSE (Asia/Shanghai): halt from haltDate + haltTime; resume_trade_at from resumeDate +
+ *   resumeTime; resume_quote_at null (SSE does not tell quoting from trading).
+ * - NYSE (America/New_York): halt from haltDateTime, else haltDate + haltTime; resume_trade_at from
+ *   resumeDateTime, else resumeDate + resumeTime; resume_quote_at null (NYSE gives one resumption).
+ * - NASDAQ (America/New_York): as NYSE for the halt; resume_quote_at from resumeDate + resumeTime
+ *   (quoting resumes), resume_trade_at from resumeDateTime (trading resumes).
+ * resume_local is the text of the field that gave resume_trade_at, else of resume_quote_at.
+ * A date without a time keeps its text in *_local with a null instant.
+ */
+import type { IANAZone } from 'luxon';
+import { canonicalDecimal, type DecimalType } from '../../core/decimal.js';
+import type { HaltRow, RawHalt } from '../../core/records.js';
+import type { HaltExchange } from '../../core/wire.js';
+import { isFieldError, type FieldError } from '../field-error.js';
+import { readInstant, requiredText, text, type LocalInstant } from './halt-fields.js';
+import { parseLocalDateTime } from './local-time.js';
+
+export interface HaltOptions {
+  readonly zones: Readonly<Record<HaltExchange, IANAZone>>;
+  readonly decimal: DecimalType;
+}
+
+export function normalizeHalt(raw: RawHalt, options: HaltOptions): HaltRow | FieldError {
+  const r = raw.record;
+  const zone = options.zones[raw.exchange];
+  const symbol = requiredText(r, 'symbol');
+  if (typeof symbol !== 'string') return symbol;
+  const published = requiredText(r, 'publishDate');
+  if (typeof published !== 'string') return published;
+  const publishedAt = parseLocalDateTime(published, zone);
+  if (typeof publishedAt !== 'number') return { field: 'publishDate', value: published, failure: publishedAt };
+
+  const sse = raw.exchange === 'sse';
+  const halt = readInstant(r, zone, sse ? { date: 'haltDate', time: 'haltTime' } : { dateTime: 'haltDateTime', date: 'haltDate', time: 'haltTime' });
+  if (isFieldError(halt)) return halt;
+
+  let quote: LocalInstant = { at: null, local: null };
+  let trade: LocalInstant;
+  if (raw.exchange === 'nasdaq') {
+    const q = readInstant(r, zone, { date: 'resumeDate', time: 'resumeTime' });
+    if (isFieldError(q)) return q;
+    quote = q;
+    const t = readInstant(r, zone, { dateTime: 'resumeDateTime', date: '', time: '' });
+    if (isFieldError(t)) return t;
+    trade = t;
+  } else {
+    const t = readInstant(r, zone, sse ? { date: 'resumeDate', time: 'resumeTime' } : { dateTime: 'resumeDateTime', date: 'resumeDate', time: 'resumeTime' });
+    if (isFieldError(t)) return t;
+    trade = t;
+  }
+
+  let pause: string | null = null;
+  if (raw.exchange === 'nasdaq') {
+    const p = text(r, 'pauseThresholdPrice');
+    if (p !== null) {
+      const c = canonicalDecimal(p, options.decimal);
+      if (typeof c !== 'string') return { field: 'pauseThresholdPrice', value: p, failure: c };
+      pause = c;
+    }
+  }
+
+  return {
+    exchange: raw.exchange,
+    symbol,
+    name: text(r, 'symbolName'),
+    reason: text(r, 'haltReason'),
+    period: sse ? text(r, 'haltPeriod') : null,
+    halt_at: halt.at,
+    halt_local: halt.local,
+    resume_quote_at: quote.at,
+    resume_trade_at: trade.at,
+    resume_local: trade.local ?? quote.local,
+    source_exchange: sse ? null : text(r, 'sourceExchange'),
+    pause_threshold_price: pause,
+    published_at: publishedAt,
+    published_local: published,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * parse-decimals: raw K-lines, trades and depth ticks (wire strings) → typed rows with exact
+ * decimals and UTC instants. A value that is malformed or does not fit its column's DECIMAL(p,s)
+ * becomes a rejected record naming code, field and value; nothing is ever rounded.
+ */
+import { z } from 'zod';
+import type { Rejected, Transform, TransformResult, Batch } from '../../core/component.js';
+import { assertDecimalType, DEFAULT_DECIMAL, MAX_DECIMAL128_PRECISION, type DecimalType } from '../../core/decimal.js';
+import type { TransformDefinition } from '../../core/definition.js';
+import type { DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
+import { rejectField } from '../reject-field.js';
+import { parseDepth, parseKline, parseTrade, type ColumnTypes, type FieldError } from './parse-rows.js';
+
+export type RawMarketRecord = RawKline | RawTrade | RawDepth;
+export type MarketRow = KlineRow | TradeRow | DepthRow;
+
+const decimalTypeSchema = z
+  .strictObject({
+    precision: z.number().int().min(1).max(MAX_DECIMAL128_PRECISION),
+    scale: z.number().int().min(0).max(MAX_DECIMAL128_PRECISION),
+  })
+  .refine((t) => t.scale <= t.precision, { message: 'scale must not exceed precision' });
+
+const DECIMAL_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'turnover', 'price'] as const;
+
+export const parseDecimalsConfigSchema = z.strictObject({
+  /** Column type for every decimal column not listed in `columns`. */
+  decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }),
+  /** Per-column override by column name; `price` and `volume` also apply to depth levels. */
+  columns: z.strictObject(Object.fromEntries(DECIMAL_COLUMNS.map((c) => [c, decimalTypeSchema.optional()])) as Record<(typeof DECIMAL_COLUMNS)[number], z.ZodOptional<typeof decimalTypeSchema>>).default({}),
+});
+
+export type ParseDecimalsConfig = z.infer<typeof parseDecimalsConfigSchema>;
+
+export function resolveColumnTypes(config: ParseDecimalsConfig): ColumnTypes {
+  const pick = (c: (typeof DECIMAL_COLUMNS)[number]): DecimalType => {
+    const t = config.columns[c] ?? config.decimal;
+    assertDecimalType(t);
+    return { precision: t.precision, scale: t.scale };
+  };
+  return {
+    open: pick('open'),
+    high: pick('high'),
+    low: pick('low'),
+    close: pick('close'),
+    volume: pick('volume'),
+    turnover: pick('turnover'),
+    price: pick('price'),
+  };
+}
+
+function parseOne(record: RawMarketRecord, types: ColumnTypes): MarketRow | FieldError {
+  if ('bar' in record) return parseKline(record, types);
+  if ('bids' in record.tick) return parseDepth(record as RawDepth, types);
+  return parseTrade(record as RawTrade, types);
+}
+
+export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
+  constructor(readonly types: ColumnTypes) {}
+
+  apply(batch: Batch<RawMarketRecord>): TransformResult<RawMarketRecord, MarketRow> {
+    const records = batch.records;
+    const rows: MarketRow[] = [];
+    let rejected: Rejected<RawMarketRecord>[] | undefined;
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]!;
+      const out = parseOne(record, this.types);
+      if ('failure' in out) (rejected ??= []).push(rejectField(record, batch.stream, out.field, out.value, out.failure));
+      else rows.push(out);
+    }
+    const output: Batch<MarketRow> = { ...batch, records: rows };
+    return { output, rejected: rejected ?? [] };
+  }
+}
+
+export const parseDecimals: TransformDefinition<ParseDecimalsConfig, RawMarketRecord, MarketRow> = {
+  kind: 'transform',
+  type: 'parse-decimals',
+  summary: 'Turn wire strings into exact decimals (DECIMAL(p,s), default 38,18) and UTC instants; reject, never round.',
+  configSchema: parseDecimalsConfigSchema,
+  examples: [{}, { decimal: { precision: 38, scale: 18 } }, { columns: { volume: { precision: 30, scale: 8 } } }],
+  create(config) {
+    return new ParseDecimals(resolveColumnTypes(config));
+  },
+};

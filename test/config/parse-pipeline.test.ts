@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/core/errors.js';
+import { definePipeline } from '../../src/config/define-pipeline.js';
+import { parsePipelineYaml, PipelineConfigError, validatePipeline } from '../../src/config/parse-pipeline.js';
+import { testRegistry } from '../helpers/test-components.js';
+
+const registry = testRegistry({});
+const file = 'pipelines/x.yaml';
+
+function errorOf(text: string): PipelineConfigError {
+  try {
+    parsePipelineYaml(text, { registry, file });
+  } catch (e) {
+    expect(e).toBeInstanceOf(PipelineConfigError);
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as PipelineConfigError;
+  }
+  throw new Error('expected a config error');
+}
+
+const good = `# Counts rows for the test.
+# More words.
+name: count-it
+source:
+  type: counter
+  batches: 2
+  rowsPerBatch: 3
+sink:
+  type: memory
+`;
+
+describe('parsePipelineYaml', () => {
+  it('parses a valid file, applies defaults and takes the description from the first comment line', () => {
+    const p = parsePipelineYaml(good, { registry, file });
+    expect(p).toEqual({
+      name: 'count-it',
+      description: 'Counts rows for the test.',
+      source: { type: 'counter', batches: 2, rowsPerBatch: 3, streams: 1, intervals: ['1m'], code: 'BTCUSDT' },
+      transforms: [],
+      sink: { type: 'memory' },
+      options: { onReject: 'divert', batchMaxRows: 50_000, batchMaxBytes: 64 * 1024 * 1024, commitEveryBatches: 20, commitEveryMs: 60_000 },
+    });
+  });
+
+  it('skips a yaml-language-server directive when finding the description', () => {
+    const p = parsePipelineYaml(`# yaml-language-server: $schema=../pipeline.schema.json\n${good}`, { registry, file });
+    expect(p.description).toBe('Counts rows for the test.');
+  });
+
+  it('an explicit description wins over the comment', () => {
+    const p = parsePipelineYaml(good.replace('name: count-it', 'name: count-it\ndescription: Explicit'), { registry, file });
+    expect(p.description).toBe('Explicit');
+  });
+
+  it('unknown top-level key: points at the key', () => {
+    const e = errorOf(`${good}sinkk:\n  type: memory\n`);
+    expect(e.message).toBe('pipelines/x.yaml:10:1: unknown key "sinkk"');
+    expect([e.file, e.line, e.column]).toEqual([file, 10, 1]);
+    expect(e.code).toBe('QL_CONFIG');
+  });
+
+  it('unknown nested key: points at the key inside the component', () => {
+    const e = errorOf(good.replace('  rowsPerBatch: 3', '  rowsPerBatch: 3\n  bogus: true'));
+    expect(e.message).toBe('pipelines/x.yaml:8:3: source: unknown key "bogus"');
+  });
+
+  it('wrong type: names the path, the expected type and the value', () => {
+    const e = errorOf(good.replace('batches: 2', 'batches: "two"'));
+    expect(e.message).toBe('pipelines/x.yaml:6:12: source.batches: expected a number, got string "two"');
+  });
+
+  it('bad enum: lists the allowed values', () => {
+    const e = errorOf(`${good}options:\n  onReject: ignore\n`);
+    expect(e.message).toBe('pipelines/x.yaml:11:13: options.onReject: "ignore" is not one of fail, drop, divert');
+  });
+
+  it('bad plan in service', () => {
+    const e = errorOf(`${good}service:\n  plan: gold\n`);
+    expect(e.message).toBe('pipelines/x.yaml:11:9: service.plan: "gold" is not one of free, basic, premium, professional, all-hk, all-cn, all-us');
+  });
+
+  it('unknown component type', () => {
+    const e = errorOf(good.replace('type: memory', 'type: parkay'));
+    expect(e.message).toBe('pipelines/x.yaml:9:9: sink.type: unknown type "parkay"; expected one of memory');
+  });
+
+  it('missing required key points at the enclosing mapping', () => {
+    const e = errorOf(good.replace('  rowsPerBatch: 3\n', ''));
+    expect(e.message).toBe('pipelines/x.yaml:5:3: source.rowsPerBatch: is required');
+  });
+
+  it('lint hook: a cross-field problem at the exact list item', () => {
+    const e = errorOf(good.replace('  rowsPerBatch: 3', '  rowsPerBatch: 3\n  code: AAPL.US\n  intervals: [1m, 2h]'));
+    expect(e.message).toBe('pipelines/x.yaml:9:19: source.intervals[1]: "2h" is not supported for stock code AAPL.US');
+  });
+
+  it('bad name', () => {
+    const e = errorOf(good.replace('name: count-it', 'name: Count_It'));
+    expect(e.message).toBe('pipelines/x.yaml:3:7: name: "Count_It" must match [a-z0-9-]+');
+  });
+
+  it('YAML syntax error: uses the parser position', () => {
+    const e = errorOf('name: x\nsource: [1, 2\nsink: {}\n');
+    expect(e.line).toBe(3);
+    expect(e.message).toMatch(/^pipelines\/x\.yaml:3:\d+: YAML syntax error: /);
+    expect(e.message).not.toMatch(/at line/);
+  });
+
+  it('duplicate key is a syntax error', () => {
+    const e = errorOf(`${good}name: again\n`);
+    expect(e.message).toMatch(/^pipelines\/x\.yaml:10:1: YAML syntax error: Map keys must be unique/);
+  });
+
+  it('reports every problem, first in file order', () => {
+    const e = errorOf(`${good.replace('batches: 2', 'batches: -1')}extra: 1\n`);
+    expect(e.problems.map((p) => [p.line, p.message])).toEqual([
+      [6, 'source.batches: -1 must be at least 0'],
+      [10, 'unknown key "extra"'],
+    ]);
+    expect(e.describeAll().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('definePipeline', () => {
+  it('types a TS pipeline and validates it with the same schema', () => {
+    const p = definePipeline({
+      name: 'ts-pipeline',
+      source: { type: 'counter', batches: 1, rowsPerBatch: 1 },
+      sink: { type: 'memory' },
+      options: { onReject: 'drop' },
+    });
+    const v = validatePipeline(p, { registry });
+    expect(v.options.onReject).toBe('drop');
+    expect(v.options.batchMaxRows).toBe(50_000);
+    expect(v.source).toMatchObject({ type: 'counter', streams: 1 });
+  });
+
+  it('errors in a TS pipeline carry the path (no line)', () => {
+    const p = definePipeline({
+      name: 'ts-pipeline',
+      source: { type: 'counter', batches: 1, rowsPerBatch: 1, nope: 1 },
+      sink: { type: 'memory' },
+    });
+    expect(() => validatePipeline(p, { registry, file: 'pipelines/p.ts' })).toThrow('pipelines/p.ts: source: unknown key "nope"');
+  });
+});

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { components } from '../../src/components.js';
+import { pipelineJsonSchema, pipelineJsonSchemaText } from '../../src/config/pipeline-json-schema.js';
+import { JSON_SCHEMA_PATH, writeJsonSchema } from '../../src/config/write-json-schema.js';
+import { testRegistry } from '../helpers/test-components.js';
+
+describe('pipeline JSON Schema', () => {
+  it('pipeline.schema.json at the repo root is in sync with the registry', async () => {
+    const committed = await readFile(JSON_SCHEMA_PATH, 'utf8').catch(() => '');
+    const expected = pipelineJsonSchemaText(components);
+    if (committed !== expected) {
+      throw new Error(
+        'pipeline.schema.json is out of date: run `npm run schema` ' +
+          "(or `npm run build && node -e \"import('./dist/config/write-json-schema.js').then(m => m.writeJsonSchema())\"`) to regenerate",
+      );
+    }
+    expect(JSON.parse(committed).title).toBe('quotelake pipeline');
+  });
+
+  it('describes components from the registry, strict, with the discriminating type', () => {
+    const schema = pipelineJsonSchema(testRegistry({})) as {
+      properties: Record<string, { oneOf?: Array<{ properties: Record<string, unknown>; additionalProperties: boolean; required: string[] }> }>;
+      additionalProperties: boolean;
+      required: string[];
+    };
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(['name', 'source', 'sink']);
+    const source = schema.properties.source!.oneOf![0]!;
+    expect(source.properties.type).toEqual({ type: 'string', const: 'counter' });
+    expect(source.additionalProperties).toBe(false);
+    expect(source.required).toEqual(['type', 'batches', 'rowsPerBatch']);
+    expect(schema.properties.options).toMatchObject({ additionalProperties: false });
+  });
+
+  it('writeJsonSchema writes the same text and reports whether it changed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ql-schema-'));
+    const path = join(dir, 'pipeline.schema.json');
+    expect(await writeJsonSchema(path)).toEqual({ path, changed: true });
+    expect(await readFile(path, 'utf8')).toBe(pipelineJsonSchemaText(components));
+    expect(await writeJsonSchema(path)).toEqual({ path, changed: false });
+  });
+});

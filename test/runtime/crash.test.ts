@@ -1,0 +1,159 @@
+/**
+ * Crash safety: a real pipeline (built code, child process) is killed with SIGKILL at seeded random
+ * moments; after the kills a normal run completes, and the dataset read back with DuckDB equals that
+ * of an uninterrupted run: no gap, no duplicate key, no partial, temp or unlisted file in the tree.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixture = join(root, 'test/fixtures/crash-run.mjs');
+// The real Parquet sink when it is built; the fixture's own merge-by-key sink otherwise.
+const SINK = existsSync(join(root, 'dist/sinks/parquet/index.js')) ? 'parquet' : 'tiny';
+const SEED = 20261122;
+const MIN_KILLS = 21;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface ChildResult {
+  killed: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** From "started" to exit. */
+  ms: number;
+}
+
+function runChild(outputDir: string, killAfterMs?: number): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fixture, outputDir, SINK], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let startedAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (startedAt === 0 && stdout.includes('started\n')) {
+        startedAt = performance.now();
+        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
+    });
+  });
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+let db: DuckDBInstance;
+beforeAll(async () => {
+  db = await DuckDBInstance.create(':memory:');
+});
+afterAll(() => {
+  db?.closeSync();
+});
+
+async function query(sql: string): Promise<unknown[][]> {
+  const conn = await db.connect();
+  try {
+    return (await conn.runAndReadAll(sql)).getRowsJson() as unknown[][];
+  } finally {
+    conn.closeSync();
+  }
+}
+
+function scan(outputDir: string): string {
+  const dir = join(outputDir, 'kline').replace(/'/g, "''");
+  return SINK === 'parquet'
+    ? `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`
+    : `read_json('${dir}/**/*.ndjson', hive_partitioning = true)`;
+}
+
+/** Every row, every column as text, in key order. */
+async function dataset(outputDir: string): Promise<unknown[][]> {
+  return query(`SELECT COLUMNS(*)::VARCHAR FROM ${scan(outputDir)} ORDER BY code, ts`);
+}
+
+/** What a reader of the output tree sees must be exactly the committed files. */
+async function checkTree(outputDir: string): Promise<void> {
+  const files = (await walk(outputDir)).map((f) => relative(outputDir, f));
+  const visible = files.filter((f) => !f.startsWith('.state/'));
+  // Nothing staged, no lock, no temp file once a run has completed.
+  expect(visible.filter((f) => !f.startsWith('kline/'))).toEqual([]);
+  expect(files.filter((f) => /\.tmp/.test(f))).toEqual([]);
+  const dataFiles = visible.filter((f) => f.endsWith(SINK === 'parquet' ? '.parquet' : '.ndjson'));
+  if (SINK === 'parquet') {
+    const manifest = JSON.parse(await readFile(join(outputDir, 'kline', '_manifest.json'), 'utf8')) as { files: { path: string; rows: number; bytes: number }[] };
+    const listed = manifest.files.map((f) => `kline/${f.path}`).sort();
+    expect(dataFiles.sort()).toEqual(listed);
+    for (const f of manifest.files) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
+    expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['kline/_manifest.json']);
+  } else {
+    expect(visible.every((f) => f.endsWith('/part.ndjson'))).toBe(true);
+  }
+}
+
+describe(`crash safety (${SINK} sink)`, () => {
+  it(`SIGKILL at ${MIN_KILLS}+ seeded random moments never loses, duplicates or exposes partial data`, async () => {
+    const baselineDir = await mkdtemp(join(tmpdir(), 'ql-crash-base-'));
+    const base = await runChild(baselineDir);
+    expect(base.code, base.stderr).toBe(0);
+    expect(base.stdout).toMatch(/done succeeded/);
+    const expected = await dataset(baselineDir);
+    // 3 codes x 240 one-minute bars, all final, across two dates.
+    expect(expected).toHaveLength(720);
+    expect(new Set(expected.map((r) => r.at(-1))).size).toBe(2);
+    await checkTree(baselineDir);
+
+    const random = mulberry32(SEED);
+    let kills = 0;
+    let scenarios = 0;
+    while (kills < MIN_KILLS) {
+      scenarios++;
+      const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
+      const killsHere = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < killsHere; k++) {
+        const r = await runChild(dir, Math.floor(random() * base.ms * 0.9));
+        if (r.killed) kills++;
+        else expect(r.code, r.stderr).toBe(0);
+      }
+      const done = await runChild(dir);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/done succeeded/);
+      const got = await dataset(dir);
+      const [dups] = await query(`SELECT count(*) - count(DISTINCT (code, ts)) FROM ${scan(dir)}`);
+      expect(dups).toEqual(['0']);
+      expect(got).toEqual(expected);
+      await checkTree(dir);
+      expect(scenarios).toBeLessThan(40);
+    }
+    expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+  }, 120_000);
+});

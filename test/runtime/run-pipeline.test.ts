@@ -1,0 +1,261 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Rejected } from '../../src/core/component.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { RejectedRecordError } from '../../src/core/errors.js';
+import type { PipelineInput } from '../../src/config/pipeline-schema.js';
+import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { createRunEvents } from '../../src/runtime/run-events.js';
+import { runPipeline } from '../../src/runtime/run-pipeline.js';
+import { RUN_ID } from '../../src/runtime/run-id.js';
+import { MemoryStore, memorySinkImpl, testRegistry, type Row, type SourceProbe } from '../helpers/test-components.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ql-run-'));
+});
+
+function pipeline(source: Record<string, unknown>, options: Record<string, unknown> = {}, transforms: PipelineInput['transforms'] = []): PipelineInput {
+  return {
+    name: 'test-run',
+    source: { type: 'counter', ...source },
+    transforms,
+    sink: { type: 'memory' },
+    options: { onReject: 'drop', ...options },
+  };
+}
+
+function keys(rows: readonly Row[]): string[] {
+  return rows.map((r) => `${r.stream}#${r.i}`);
+}
+
+function expectedKeys(streams: number, batches: number, rowsPerBatch: number): string[] {
+  const out: string[] = [];
+  for (let s = 0; s < streams; s++) for (let i = 0; i < batches * rowsPerBatch; i++) out.push(`counter/s${s}#${i}`);
+  return out;
+}
+
+describe('runPipeline', () => {
+  it('moves every row, commits by cadence and at the end, saves checkpoints, writes a manifest', async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock('2026-11-22T00:40:00Z');
+    const r = await runPipeline(pipeline({ streams: 2, batches: 5, rowsPerBatch: 4 }, { commitEveryBatches: 3 }), {
+      registry: testRegistry({ store }),
+      outputDir: dir,
+      clock,
+    });
+    expect(r.status).toBe('succeeded');
+    expect(r.runId).toMatch(RUN_ID);
+    expect(r.runId.startsWith('20261122T004000Z-')).toBe(true);
+    expect(keys(store.visible)).toEqual(expectedKeys(2, 5, 4));
+    // 10 batches, commit every 3 → 3 cadence commits + 1 final.
+    expect(store.commits).toBe(4);
+    expect(store.recovered).toBe(1);
+    expect(store.closed).toBe(1);
+    const cps = await new CheckpointStore(join(dir, '.state'), 'test-run').load();
+    expect(Object.fromEntries([...cps].map(([k, v]) => [k, v.position]))).toEqual({
+      'counter/s0': { next: 5 },
+      'counter/s1': { next: 5 },
+    });
+    const manifest = JSON.parse(await readFile(join(dir, '.state', 'runs', `${r.runId}.json`), 'utf8'));
+    expect(manifest).toEqual({
+      version: 1,
+      runId: r.runId,
+      pipeline: 'test-run',
+      startedAt: '2026-11-22T00:40:00.000Z',
+      finishedAt: '2026-11-22T00:40:00.000Z',
+      status: 'succeeded',
+      requests: { '/counter': 10 },
+      rows: { kline: { received: 40, written: 40, rejected: 0 } },
+      commits: 4,
+      filesCommitted: [
+        { path: 'mem/part-1', rows: 12, bytes: 120 },
+        { path: 'mem/part-2', rows: 12, bytes: 120 },
+        { path: 'mem/part-3', rows: 12, bytes: 120 },
+        { path: 'mem/part-4', rows: 4, bytes: 40 },
+      ],
+      rejected: 0,
+    });
+    expect(r.manifest).toEqual(manifest);
+  });
+
+  it('commits by time too (injected clock), and a second run resumes with nothing left to do', async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock('2026-11-22T00:00:00Z');
+    const probe: SourceProbe = { produced: 0, beforeYield: () => clock.advance(25_000) };
+    const registry = testRegistry({ store, probe });
+    await runPipeline(pipeline({ batches: 6, rowsPerBatch: 1 }, { commitEveryBatches: 100, commitEveryMs: 60_000 }), {
+      registry,
+      outputDir: dir,
+      clock,
+    });
+    // 25 s per batch: commit after batches 3 and 6 (75 s, 150 s since the last commit); no final one needed.
+    expect(store.commits).toBe(2);
+    const again = await runPipeline(pipeline({ batches: 6, rowsPerBatch: 1 }), { registry, outputDir: dir, clock });
+    expect(again.manifest.rows.kline).toEqual({ received: 0, written: 0, rejected: 0 });
+    expect(probe.produced).toBe(6);
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 6, 1));
+  });
+
+  it('backpressure: the source is never more than one batch ahead of the sink', async () => {
+    const store = new MemoryStore();
+    const probe: SourceProbe = { produced: 0 };
+    let written = 0;
+    let maxAhead = 0;
+    store.onWrite = () => {
+      written++;
+      maxAhead = Math.max(maxAhead, probe.produced - written);
+    };
+    await runPipeline(pipeline({ batches: 200, rowsPerBatch: 2 }), { registry: testRegistry({ store, probe }), outputDir: dir });
+    expect(written).toBe(200);
+    expect(maxAhead).toBe(0);
+  });
+
+  it('re-chunks big batches by rows and by bytes; only the last piece carries the checkpoint', async () => {
+    const store = new MemoryStore();
+    await runPipeline(pipeline({ batches: 2, rowsPerBatch: 25 }, { batchMaxRows: 10 }), { registry: testRegistry({ store }), outputDir: dir });
+    expect(store.writes.map((w) => [w.seq, w.rows, w.checkpoint])).toEqual([
+      [0, 10, false],
+      [1, 10, false],
+      [2, 5, true],
+      [3, 10, false],
+      [4, 10, false],
+      [5, 5, true],
+    ]);
+    const byBytes = new MemoryStore();
+    // Each row is about 45 bytes of JSON: 100 bytes holds 2 rows.
+    await runPipeline(pipeline({ batches: 1, rowsPerBatch: 5 }, { batchMaxBytes: 100 }), { registry: testRegistry({ store: byBytes }), outputDir: join(dir, 'b') });
+    expect(byBytes.writes.map((w) => w.rows)).toEqual([2, 2, 1]);
+    expect(keys(byBytes.visible)).toEqual(expectedKeys(1, 1, 5));
+  });
+
+  it('abort mid-run: commits complete work, saves state, status aborted; the next run resumes with no gap or duplicate', async () => {
+    const store = new MemoryStore();
+    const controller = new AbortController();
+    const probe: SourceProbe = {
+      produced: 0,
+      beforeYield: (_stream, index) => {
+        if (index === 7) controller.abort();
+      },
+    };
+    const registry = testRegistry({ store, probe });
+    const p = pipeline({ batches: 12, rowsPerBatch: 3 }, { commitEveryBatches: 5 });
+    const first = await runPipeline(p, { registry, outputDir: dir, signal: controller.signal });
+    expect(first.status).toBe('aborted');
+    // Batches 0..6 were complete (5 by cadence, 2 at abort); batch 7 was never taken.
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 7, 3));
+    expect(first.manifest.status).toBe('aborted');
+    expect(first.manifest.rows.kline).toEqual({ received: 21, written: 21, rejected: 0 });
+    const cps = await new CheckpointStore(join(dir, '.state'), 'test-run').load();
+    expect(cps.get('counter/s0')?.position).toEqual({ next: 7 });
+
+    probe.beforeYield = undefined;
+    const second = await runPipeline(p, { registry, outputDir: dir });
+    expect(second.status).toBe('succeeded');
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 12, 3));
+  });
+
+  it('abort while the source is waiting: the pending read is abandoned, earlier batches are committed', async () => {
+    const store = new MemoryStore();
+    const controller = new AbortController();
+    const probe: SourceProbe = {
+      produced: 0,
+      beforeYield: (_s, index) =>
+        index === 3
+          ? new Promise<void>(() => {
+              // A source stuck on a rate limit that ignores the signal.
+              setImmediate(() => controller.abort());
+            })
+          : undefined,
+    };
+    const r = await runPipeline(pipeline({ batches: 10, rowsPerBatch: 1 }), { registry: testRegistry({ store, probe }), outputDir: dir, signal: controller.signal });
+    expect(r.status).toBe('aborted');
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 3, 1));
+  });
+
+  it('onReject fail: throws RejectedRecordError naming the first reason; nothing of the failing interval is committed', async () => {
+    const store = new MemoryStore();
+    const p = pipeline({ batches: 4, rowsPerBatch: 5 }, { onReject: 'fail', commitEveryBatches: 1 }, [{ type: 'reject-every', every: 12 }]);
+    const err = await runPipeline(p, { registry: testRegistry({ store }), outputDir: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RejectedRecordError);
+    expect((err as RejectedRecordError).message).toBe('record rejected: value: v0 is a multiple');
+    expect(store.visible).toEqual([]);
+    expect(store.aborts).toBe(1);
+    const runs = await readdir(join(dir, '.state', 'runs'));
+    const m = JSON.parse(await readFile(join(dir, '.state', 'runs', runs[0]!), 'utf8'));
+    expect(m.status).toBe('failed');
+    expect(m.error).toEqual({ code: 'QL_REJECTED', message: 'record rejected: value: v0 is a multiple' });
+  });
+
+  it('onReject fail after good batches: earlier commits stay, the failing batch is not committed', async () => {
+    const store = new MemoryStore();
+    const p = pipeline({ batches: 4, rowsPerBatch: 5 }, { onReject: 'fail', commitEveryBatches: 1 }, [{ type: 'reject-every', every: 15 }]);
+    // Start at batch 1 so that i=0 is skipped and the first rejected record is i=15, in batch 3.
+    const registry = testRegistry({ store });
+    await new CheckpointStore(join(dir, '.state'), 'test-run').save(new Map([['counter/s0', { stream: 'counter/s0', position: { next: 1 } }]]), { now: new Date() });
+    await expect(runPipeline(p, { registry, outputDir: dir })).rejects.toThrow('value: v15 is a multiple');
+    expect(keys(store.visible)).toEqual(['counter/s0#5', 'counter/s0#6', 'counter/s0#7', 'counter/s0#8', 'counter/s0#9', 'counter/s0#10', 'counter/s0#11', 'counter/s0#12', 'counter/s0#13', 'counter/s0#14']);
+    const cps = await new CheckpointStore(join(dir, '.state'), 'test-run').load();
+    expect(cps.get('counter/s0')?.position).toEqual({ next: 3 });
+  });
+
+  it('onReject drop: counts them and warns once per reason code', async () => {
+    const store = new MemoryStore();
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', format: 'json', write: (l) => lines.push(l) });
+    const events = createRunEvents();
+    const r = await runPipeline(pipeline({ batches: 3, rowsPerBatch: 10 }, { onReject: 'drop' }, [{ type: 'reject-every', every: 4 }]), {
+      registry: testRegistry({ store }),
+      outputDir: dir,
+      logger,
+      events,
+    });
+    expect(store.visible).toHaveLength(22);
+    expect(store.visible.some((row) => row.i % 4 === 0)).toBe(false);
+    expect(r.manifest.rejected).toBe(8);
+    expect(r.manifest.rows.kline).toEqual({ received: 30, written: 22, rejected: 8 });
+    const warns = lines.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('dropping'));
+    expect(warns).toHaveLength(1);
+    expect(warns[0]).toMatchObject({ level: 'warn', msg: 'dropping rejected records: value: v0 is a multiple', code: 'QL_TEST_MULTIPLE', field: 'value' });
+  });
+
+  it('onReject divert: rejected records go to the rejected writer and are committed with the data', async () => {
+    const store = new MemoryStore();
+    const rejectedStore = new MemoryStore<Rejected>();
+    const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 5 }, { onReject: 'divert', commitEveryBatches: 1 }, [{ type: 'reject-every', every: 3 }]), {
+      registry: testRegistry({ store }),
+      outputDir: dir,
+      createRejectedSink: (env) => {
+        expect(env.dataset).toBe('kline');
+        return memorySinkImpl(rejectedStore);
+      },
+    });
+    expect(rejectedStore.visible.map((x) => [x.code, (x.record as Row).i])).toEqual([
+      ['QL_TEST_MULTIPLE', 0],
+      ['QL_TEST_MULTIPLE', 3],
+      ['QL_TEST_MULTIPLE', 6],
+      ['QL_TEST_MULTIPLE', 9],
+    ]);
+    expect(rejectedStore.commits).toBe(store.commits);
+    expect(rejectedStore.recovered).toBe(1);
+    expect(r.manifest.rejected).toBe(4);
+    expect(r.manifest.filesCommitted.length).toBe(4);
+  });
+
+  it('marks a run left "running" by a killed process as interrupted', async () => {
+    const store = new MemoryStore();
+    const { writeRunManifest } = await import('../../src/runtime/run-manifest.js');
+    const stateDir = join(dir, '.state');
+    await writeRunManifest(stateDir, {
+      version: 1, runId: '20261121T000000Z-aaaaaa', pipeline: 'test-run', startedAt: '2026-11-21T00:00:00.000Z',
+      status: 'running', requests: {}, rows: {}, commits: 0, filesCommitted: [], rejected: 0,
+    });
+    await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ store }), outputDir: dir, clock: new ManualClock('2026-11-22T00:00:00Z') });
+    const old = JSON.parse(await readFile(join(stateDir, 'runs', '20261121T000000Z-aaaaaa.json'), 'utf8'));
+    expect(old.status).toBe('interrupted');
+    expect(old.finishedAt).toBe('2026-11-22T00:00:00.000Z');
+  });
+});

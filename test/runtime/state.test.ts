@@ -1,0 +1,190 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { ConfigError } from '../../src/core/errors.js';
+import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../../src/runtime/atomic-write.js';
+import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
+import { createLogger, redactedForm } from '../../src/runtime/logger.js';
+import { createRunEvents } from '../../src/runtime/run-events.js';
+import { createRunId, RUN_ID } from '../../src/runtime/run-id.js';
+import { estimateRecordBytes, rechunk } from '../../src/runtime/rechunk.js';
+
+const tmp = () => mkdtemp(join(tmpdir(), 'ql-state-'));
+
+describe('writeFileAtomic', () => {
+  it('replaces the file whole and leaves no temp file', async () => {
+    const dir = await tmp();
+    const path = join(dir, 'a', 'state.json');
+    await writeFileAtomic(path, 'one');
+    await writeFileAtomic(path, 'two');
+    expect(await readFile(path, 'utf8')).toBe('two');
+    expect(await readdir(join(dir, 'a'))).toEqual(['state.json']);
+  });
+
+  it('concurrent readers only ever see a complete old or new version', async () => {
+    const dir = await tmp();
+    const path = join(dir, 'cp.json');
+    const big = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(200_000) });
+    await writeFileAtomic(path, big(0));
+    const seen = new Set<number>();
+    const writes = (async () => {
+      for (let n = 1; n <= 20; n++) await writeFileAtomic(path, big(n));
+    })();
+    let done = false;
+    void writes.then(() => (done = true));
+    while (!done) {
+      const parsed = JSON.parse(await readFile(path, 'utf8')) as { n: number; pad: string };
+      expect(parsed.pad.length).toBe(200_000);
+      seen.add(parsed.n);
+    }
+    await writes;
+    expect(JSON.parse(await readFile(path, 'utf8')).n).toBe(20);
+    expect(seen.size).toBeGreaterThan(0);
+  });
+
+  it('stale temp files are recognised and removed, real files kept', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, '.cp.json.tmp-123-abcd'), 'half');
+    await writeFile(join(dir, 'cp.json'), '{}');
+    expect(isTempFile('.cp.json.tmp-123-abcd')).toBe(true);
+    expect(await removeStaleTempFiles(dir)).toEqual(['.cp.json.tmp-123-abcd']);
+    expect(await readdir(dir)).toEqual(['cp.json']);
+  });
+});
+
+describe('CheckpointStore', () => {
+  it('round-trips checkpoints per stream in one file per pipeline; stream keys stay data', async () => {
+    const dir = await tmp();
+    const store = new CheckpointStore(dir, 'kline-backfill');
+    expect((await store.load()).size).toBe(0);
+    const cps = new Map([
+      ['kline/BTCUSDT/1m', { stream: 'kline/BTCUSDT/1m', position: { until: 1_700_000_000 } }],
+      ['kline/../../etc/1h', { stream: 'kline/../../etc/1h', position: { until: 1 } }],
+    ]);
+    await store.save(cps, { now: new Date('2026-11-22T00:00:00Z'), runId: 'r1' });
+    expect(store.path).toBe(join(dir, 'checkpoints', 'kline-backfill.json'));
+    expect(await readdir(join(dir, 'checkpoints'))).toEqual(['kline-backfill.json']);
+    const file = JSON.parse(await readFile(store.path, 'utf8'));
+    expect(file).toEqual({
+      version: 1,
+      pipeline: 'kline-backfill',
+      updatedAt: '2026-11-22T00:00:00.000Z',
+      runId: 'r1',
+      streams: { 'kline/../../etc/1h': { until: 1 }, 'kline/BTCUSDT/1m': { until: 1_700_000_000 } },
+    });
+    const back = await store.load();
+    expect(back.get('kline/BTCUSDT/1m')).toEqual({ stream: 'kline/BTCUSDT/1m', position: { until: 1_700_000_000 } });
+  });
+
+  it('refuses a pipeline name that is not [a-z0-9-]+ and a damaged file', async () => {
+    const dir = await tmp();
+    expect(() => new CheckpointStore(dir, '../x')).toThrow(ConfigError);
+    const store = new CheckpointStore(dir, 'p');
+    await writeFileAtomic(store.path, '{"version": 1, "streams": ');
+    await expect(store.load()).rejects.toThrow(/checkpoint file is not valid JSON/);
+  });
+});
+
+describe('createRunId', () => {
+  it('is sortable by time and safe as a file name', () => {
+    const a = createRunId(new Date('2026-11-22T00:40:00.123Z'), () => new Uint8Array([0, 1, 2, 3, 4, 35]));
+    expect(a).toBe('20261122T004000Z-abcde9');
+    const b = createRunId(new Date('2026-11-22T00:40:01Z'));
+    expect(b).toMatch(RUN_ID);
+    expect([b, a].sort()).toEqual([a, b]);
+  });
+});
+
+describe('createRunEvents', () => {
+  it('counts, emits to subscribers and snapshots', () => {
+    const ev = createRunEvents();
+    const seen: string[] = [];
+    const off = ev.on('rows', (p) => seen.push(`${p.dataset}:${p.kind}:${p.count}:${p.total}`));
+    ev.on('request', () => {
+      throw new Error('a broken listener must not break the run');
+    });
+    ev.request('/kline');
+    ev.request('/kline');
+    ev.rows('kline', 'received', 5);
+    ev.rows('kline', 'received', 2);
+    off();
+    ev.rows('kline', 'written', 7);
+    ev.planned('kline/BTCUSDT/1m', 12);
+    ev.note('hello');
+    ev.quota(99);
+    expect(seen).toEqual(['kline:received:5:5', 'kline:received:2:7']);
+    expect(ev.snapshot()).toEqual({
+      requests: { '/kline': 2 },
+      rows: { kline: { received: 7, written: 7, rejected: 0 } },
+      planned: { 'kline/BTCUSDT/1m': 12 },
+      notes: ['hello'],
+      quotaLeft: 99,
+    });
+  });
+});
+
+describe('createLogger', () => {
+  it('filters by level, writes JSON lines, and redacts given secrets', () => {
+    const lines: string[] = [];
+    const log = createLogger({
+      level: 'info',
+      format: 'json',
+      write: (l) => lines.push(l),
+      redact: ['secret-token-xyz'],
+      clock: new ManualClock('2026-11-22T00:00:00Z'),
+    });
+    log.debug('hidden');
+    log.info('calling with secret-token-xyz', { url: 'http://h/?token=secret-token-xyz', n: 1n });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.endsWith('\n')).toBe(true);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: '2026-11-22T00:00:00.000Z',
+      level: 'info',
+      msg: 'calling with secr…',
+      url: 'http://h/?token=secr…',
+      n: '1',
+    });
+    expect(redactedForm('abcdefgh')).toBe('abcd…');
+  });
+
+  it('pretty lines, and child loggers carry fields', () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'debug', write: (l) => lines.push(l), clock: new ManualClock(0) }).child({ runId: 'r1' });
+    log.warn('slow down', { endpoint: '/kline', note: 'two words' });
+    expect(lines).toEqual(['1970-01-01T00:00:00.000Z WARN  slow down runId=r1 endpoint=/kline note="two words"\n']);
+  });
+});
+
+describe('rechunk', () => {
+  it('keeps a small batch whole and renumbers it', () => {
+    let n = 7;
+    const out = rechunk({ stream: 's', seq: 0, records: [1, 2, 3] }, { maxRows: 10, maxBytes: 1000 }, () => n++);
+    expect(out).toEqual([{ stream: 's', seq: 7, records: [1, 2, 3] }]);
+  });
+  it('estimates record size from a sample', () => {
+    expect(estimateRecordBytes([])).toBe(0);
+    expect(estimateRecordBytes(Array.from({ length: 1000 }, () => ({ a: 'xxxx' })))).toBe(12);
+  });
+});
+
+describe('acquireOutputLock', () => {
+  it('one owner at a time; a lock left by a dead process is taken over', async () => {
+    const { acquireOutputLock, LOCK_FILE } = await import('../../src/runtime/output-lock.js');
+    const { hostname } = await import('node:os');
+    const dir = await tmp();
+    const owner = { runId: 'r1', pipeline: 'p', now: new Date('2026-11-22T00:00:00Z') };
+    const lock = await acquireOutputLock(dir, owner);
+    // Held by a live process (our parent): refused, naming the holder.
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: process.ppid, host: hostname(), runId: 'other', pipeline: 'q' }));
+    await expect(acquireOutputLock(dir, owner)).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('in use by run other of pipeline q') });
+    // A pid that cannot exist: stale, taken over.
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), runId: 'dead', pipeline: 'q' }));
+    const again = await acquireOutputLock(dir, owner);
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'r1' });
+    await again.release();
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parquetSink } from '../../src/sinks/parquet/index.js';
+import type { Sink } from '../../src/core/component.js';
+import type { KlineRow } from '../../src/core/records.js';
+import { BIG_TURNOVER, klineRows, rawKline, SHIB_CLOSE, T0 } from './fixtures.js';
+import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
+
+function klineSink(out: string): Sink<KlineRow> {
+  return parquetSink.create(parquetSink.configSchema.parse({}), sinkEnv(out, 'kline')) as Sink<KlineRow>;
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return entries.map((e) => e.split('\\').join('/')).sort();
+}
+
+describe('parquet sink', () => {
+  it('writes hive partitions DuckDB reads back exactly, DECIMAL(38,18) and TIMESTAMPTZ', async () => {
+    const out = await tempDir();
+    const ctx = runContext('r1');
+    const sink = klineSink(out);
+    const rows = klineRows([
+      rawKline('SHIBUSDT', '1m', T0, SHIB_CLOSE),
+      rawKline('SHIBUSDT', '1m', T0 + 60, '0.000018712345600000', false, BIG_TURNOVER),
+      rawKline('BTCUSDT', '1d', T0 - 7 * 3600, '91498.20'),
+    ]);
+    await sink.write({ stream: 'kline/SHIBUSDT/1m', seq: 1, records: rows }, ctx);
+    await sink.flush(ctx);
+    expect((await listFiles(out)).filter((f) => f.startsWith('kline'))).toEqual([]);
+    const receipt = await sink.commit(ctx);
+    expect(receipt.rows).toBe(3);
+    expect(receipt.files.map((f) => f.path).sort()).toEqual([
+      'kline/interval=1d/year=2025/part-r1-00002.parquet',
+      'kline/interval=1m/date=2025-11-19/part-r1-00001.parquet',
+    ]);
+    expect(await listFiles(out)).toEqual([
+      'kline',
+      'kline/_manifest.json',
+      'kline/interval=1d',
+      'kline/interval=1d/year=2025',
+      'kline/interval=1d/year=2025/part-r1-00002.parquet',
+      'kline/interval=1m',
+      'kline/interval=1m/date=2025-11-19',
+      'kline/interval=1m/date=2025-11-19/part-r1-00001.parquet',
+    ]);
+    // One hive glob needs the same keys in every path: intraday (date=) and long (year=) intervals are read per family.
+    const cols = `code, interval, ts::varchar ts, typeof(ts) tt, close::varchar "close", turnover::varchar turnover, typeof(close) ct, final`;
+    const intraday = await duck(`select ${cols}, date::varchar "date" from read_parquet('${out}/kline/interval=*/date=*/*.parquet', hive_partitioning=true) order by ts`);
+    expect(intraday).toEqual([
+      { code: 'SHIBUSDT', interval: '1m', date: '2025-11-19', ts: '2025-11-19 07:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
+      { code: 'SHIBUSDT', interval: '1m', date: '2025-11-19', ts: '2025-11-19 07:01:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: BIG_TURNOVER, ct: 'DECIMAL(38,18)', final: false },
+    ]);
+    const long = await duck(`select ${cols}, year::varchar "year" from read_parquet('${out}/kline/interval=*/year=*/*.parquet', hive_partitioning=true)`);
+    expect(long).toEqual([
+      { code: 'BTCUSDT', interval: '1d', year: '2025', ts: '2025-11-19 00:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '91498.200000000000000000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
+    ]);
+    const meta = await duck(`select key::varchar k, value::varchar v from parquet_kv_metadata('${out}/kline/interval=1m/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
+    expect(meta).toEqual([
+      { k: 'quotelake.dataset', v: 'kline' },
+      { k: 'quotelake.schema_version', v: '1' },
+      { k: 'quotelake.source_endpoint', v: '/kline' },
+      { k: 'quotelake.ts', v: 'bar open time (UTC)' },
+      { k: 'quotelake.version', v: JSON.parse(await readFile('package.json', 'utf8')).version },
+    ]);
+    const compression = await duck(`select distinct compression from parquet_metadata('${out}/kline/interval=1m/date=2025-11-19/part-r1-00001.parquet')`);
+    expect(compression).toEqual([{ compression: 'ZSTD' }]);
+  });
+
+  it('a tree of intraday intervals reads through one **/*.parquet glob with partition columns', async () => {
+    const out = await tempDir();
+    const ctx = runContext('r1');
+    const sink = klineSink(out);
+    const rows = klineRows([rawKline('BTCUSDT', '1m', T0, '1.5'), rawKline('BTCUSDT', '5m', T0 + 86400, '2.25'), rawKline('ETHUSDT', '1h', T0, '3')]);
+    await sink.write({ stream: 'k', seq: 1, records: rows }, ctx);
+    await sink.commit(ctx);
+    const got = await duck(`select interval, date::varchar date, count(*)::int n, sum(close)::varchar s from read_parquet('${out}/kline/**/*.parquet', hive_partitioning=true) group by all order by all`);
+    expect(got).toEqual([
+      { interval: '1h', date: '2025-11-19', n: 1, s: '3.000000000000000000' },
+      { interval: '1m', date: '2025-11-19', n: 1, s: '1.500000000000000000' },
+      { interval: '5m', date: '2025-11-20', n: 1, s: '2.250000000000000000' },
+    ]);
+  });
+});
