@@ -1,0 +1,657 @@
+/**
+ * The plan-aware service client: every request passes, in this order, a concurrency slot, the
+ * sliding-window limiter, the daily quota, then the wire; answers are validated per endpoint, and
+ * failures are retried (through the limiter again) or raised as typed errors.
+ */
+import { randomBytes } from 'node:crypto';
+import pRetry from 'p-retry';
+import { findProduct } from '../catalog/index.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import {
+  AbortedError,
+  ApiError,
+  QuotaExhaustedError,
+  QuotelakeError,
+  ResponseShapeError,
+  TransportError,
+} from '../core/errors.js';
+import { getTarget, groupBy, splitByCapAndBudget } from './batching.js';
+import { createFamilyResolver, familyPrefix, type Family } from './family.js';
+import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
+import { planLimits, type PlanLimits } from './plans.js';
+import { QuotaStore } from './quota-store.js';
+import { SlidingWindowLimiter, type WindowRule } from './rate-limiter.js';
+import { redactText } from './redact.js';
+import {
+  batchKlineDataSchema,
+  depthDataSchema,
+  haltErrorSchema,
+  haltResponseSchema,
+  klineDataSchema,
+  marketEnvelopeSchema,
+  tradeDataSchema,
+  type BatchKlineSeries,
+  type DepthTick,
+  type HaltResponse,
+  type TradeTick,
+} from './schemas.js';
+import { abortReason, systemSleep, type Sleep } from './sleep.js';
+import type {
+  BatchKlineItem,
+  BatchKlineResult,
+  ClientOptions,
+  HaltExchange,
+  HaltsOptions,
+  KlineRequest,
+  KlineResult,
+  RequestInfo,
+  RetryOptions,
+  ServiceClient,
+  TicksResult,
+} from './types.js';
+import type { z } from 'zod';
+
+const DEFAULT_RETRY: Omit<RetryOptions, 'random'> = {
+  attempts: 6,
+  baseDelayMs: 250,
+  maxDelayMs: 15_000,
+  maxTotalMs: 300_000,
+  maxRateLimitRequeues: 50,
+};
+
+/** How long (real time) a settle waits for the wire before letting a virtual clock move anyway. */
+const SETTLE_CAP_MS = 2000;
+
+/** One HTTP exchange, described so it can be rebuilt with a fresh trace on every attempt. */
+interface Operation<T> {
+  endpoint: string;
+  method: 'GET' | 'POST';
+  codes: readonly string[];
+  rules: readonly WindowRule[];
+  build(trace: string): { target: string; body?: string; headers?: Record<string, string> };
+  parse(response: HttpResponse, trace: string): T;
+  timeoutMs?: number;
+}
+
+/** Marks an ApiError as the service's per-second/minute 429 (re-queued, never a failure). */
+function isRateLimited(error: unknown): boolean {
+  return error instanceof ApiError && error.ret === 429;
+}
+
+function isDailyLimit(text: string): boolean {
+  return /daily limit/i.test(text);
+}
+
+function isRateLimitText(text: string): boolean {
+  return /rate limit/i.test(text);
+}
+
+export function createClient(options: ClientOptions): ServiceClient {
+  return new QuotelakeClient(options);
+}
+
+class QuotelakeClient implements ServiceClient {
+  readonly plan;
+  readonly runId: string;
+  private readonly limits: PlanLimits;
+  /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
+  readonly #token: string;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly limiter: SlidingWindowLimiter;
+  private readonly quota: QuotaStore;
+  private readonly http: HttpTransport;
+  private readonly basePath: string;
+  private readonly familyOf: (code: string) => Family;
+  private readonly retry: RetryOptions;
+  private readonly onRequest: ((info: RequestInfo) => void) | undefined;
+  private readonly counts = new Map<string, number>();
+  private traceCounter = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    this.limits = planLimits(options.plan);
+    this.plan = this.limits.name;
+    if (options.token.length === 0) throw new RangeError('token is empty');
+    this.#token = options.token;
+    this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
+    const injected = options.clock !== undefined;
+    this.clock = options.clock ?? systemClock;
+    this.sleep = options.sleep ?? systemSleep;
+    const settle = options.settleBeforeSleep ?? injected;
+    this.limiter = new SlidingWindowLimiter({
+      clock: this.clock,
+      sleep: settle ? this.settledSleep.bind(this) : this.sleep,
+      marginMs: options.marginMs ?? (injected ? 0 : 5),
+      // As many in flight as the per-second window admits.
+      maxInFlight: this.limits.perSecond.limit,
+    });
+    this.quota = new QuotaStore({
+      stateDir: options.stateDir,
+      token: options.token,
+      limit: this.limits.perDay,
+      clock: this.clock,
+      timeZone: options.quotaTimeZone ?? 'UTC',
+      blockSize: options.quotaBlockSize ?? this.limits.perSecond.limit,
+    });
+    const base = new URL(options.baseUrl);
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.http = new HttpTransport(base.origin, this.#token, this.limits.perSecond.limit, timeouts);
+    this.familyOf = createFamilyResolver(
+      options.familyLookup ?? ((code) => findProduct(code)?.family),
+      options.familyOverrides,
+    );
+    this.retry = { ...DEFAULT_RETRY, random: Math.random, ...options.retry };
+    this.onRequest = options.onRequest;
+  }
+
+  // ---------------------------------------------------------------- public operations
+
+  async kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult> {
+    const endpoint = `${familyPrefix(this.familyOf(request.code))}/kline`;
+    const data = {
+      code: request.code,
+      kline_type: request.klineType,
+      kline_timestamp_end: request.endSec ?? 0,
+      query_kline_num: request.count,
+      adjust_type: 0,
+    };
+    let lastTrace = '';
+    const parsed = await this.execute(
+      {
+        endpoint,
+        method: 'GET',
+        codes: [request.code],
+        rules: this.marketRules('kline'),
+        build: (trace) => ({ target: this.getTarget(endpoint, { trace, data }) }),
+        parse: (response, trace) => {
+          lastTrace = trace;
+          return this.parseMarket(endpoint, [request.code], response, trace, klineDataSchema);
+        },
+      },
+      signal,
+    );
+    return { code: parsed.code, klineType: parsed.kline_type, bars: parsed.kline_list, trace: lastTrace };
+  }
+
+  depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>> {
+    return this.ticks('depth-tick', depthDataSchema, codes, signal);
+  }
+
+  tradeTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<TradeTick>> {
+    return this.ticks('trade-tick', tradeDataSchema, codes, signal);
+  }
+
+  async batchKline(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult> {
+    const seen = new Set<string>();
+    const unique = items.filter((item) => {
+      const key = `${item.code}\u0000${item.klineType}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const result: BatchKlineResult = { series: [], missing: [], invalid: [] };
+    const jobs: Promise<void>[] = [];
+    for (const [family, group] of groupBy(unique, (item) => this.familyOf(item.code))) {
+      for (const chunk of splitByCapAndBudget(group, this.limits.batchKlineItemCap, null)) {
+        jobs.push(
+          this.bisect(chunk, (part) => this.batchKlineOnce(family, part, signal), (item) => item.code).then((out) => {
+            for (const part of out.results) {
+              result.series.push(...part.series);
+              result.missing.push(...part.missing);
+            }
+            result.invalid.push(...out.invalid);
+          }),
+        );
+      }
+    }
+    await Promise.all(jobs);
+    result.invalid = [...new Set(result.invalid)];
+    return result;
+  }
+
+  async halts(exchange: HaltExchange, options: HaltsOptions = {}, signal?: AbortSignal): Promise<HaltResponse> {
+    const endpoint = `/api/suspension/${exchange}`;
+    const params = new URLSearchParams({ token: this.#token });
+    if (options.page !== undefined) params.set('page', String(options.page));
+    if (options.size !== undefined) params.set('size', String(options.size));
+    const target = `${this.basePath}${endpoint}?${params.toString()}`;
+    return this.execute(
+      {
+        endpoint,
+        method: 'GET',
+        codes: [],
+        rules: [
+          ...this.combinedRules(),
+          { key: `gap:${endpoint}`, limit: 1, windowMs: this.limits.suspensionGapMs },
+        ],
+        build: () => ({ target, headers: { accept: 'application/json' } }),
+        parse: (response) => this.parseHalts(endpoint, response),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      },
+      signal,
+    );
+  }
+
+  quotaStatus() {
+    return this.quota.status();
+  }
+
+  requestCounts(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.quota.close();
+    await this.http.close();
+  }
+
+  // ---------------------------------------------------------------- batching
+
+  private async ticks<T extends { code?: string | undefined }>(
+    kind: 'depth-tick' | 'trade-tick',
+    schema: z.ZodType<{ tick_list: T[] }>,
+    codes: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<TicksResult<T>> {
+    const unique = [...new Set(codes)];
+    const result: TicksResult<T> = { ticks: [], missing: [], invalid: [] };
+    const jobs: Promise<void>[] = [];
+    for (const [family, group] of groupBy(unique, (code) => this.familyOf(code))) {
+      const endpoint = `${familyPrefix(family)}/${kind}`;
+      // Measured with the longest trace this run can produce, so the real URL is never longer.
+      const worstTrace = `${this.runId}-${'9'.repeat(16)}`;
+      const measure = (chunk: readonly string[]) =>
+        this.getTarget(endpoint, tickQuery(worstTrace, chunk)).length;
+      for (const chunk of splitByCapAndBudget(group, this.limits.tickCodesCap, measure)) {
+        jobs.push(
+          this.bisect(chunk, (part) => this.ticksOnce(endpoint, kind, schema, part, signal), (code) => code).then(
+            (out) => {
+              for (const part of out.results) {
+                result.ticks.push(...part.ticks);
+                result.missing.push(...part.missing);
+              }
+              result.invalid.push(...out.invalid);
+            },
+          ),
+        );
+      }
+    }
+    await Promise.all(jobs);
+    return result;
+  }
+
+  private async ticksOnce<T extends { code?: string | undefined }>(
+    endpoint: string,
+    kind: 'depth-tick' | 'trade-tick',
+    schema: z.ZodType<{ tick_list: T[] }>,
+    codes: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<{ ticks: T[]; missing: string[] }> {
+    const data = await this.execute(
+      {
+        endpoint,
+        method: 'GET',
+        codes,
+        rules: this.marketRules(kind),
+        build: (trace) => ({ target: this.getTarget(endpoint, tickQuery(trace, codes)) }),
+        parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, schema),
+      },
+      signal,
+    );
+    const returned = new Set(data.tick_list.map((tick) => tick.code));
+    return { ticks: data.tick_list, missing: codes.filter((code) => !returned.has(code)) };
+  }
+
+  private async batchKlineOnce(
+    family: Family,
+    items: readonly BatchKlineItem[],
+    signal?: AbortSignal,
+  ): Promise<{ series: BatchKlineSeries[]; missing: BatchKlineItem[] }> {
+    const endpoint = `${familyPrefix(family)}/batch-kline`;
+    const codes = items.map((item) => item.code);
+    const dataList = items.map((item) => ({
+      code: item.code,
+      kline_type: item.klineType,
+      kline_timestamp_end: item.endSec ?? 0,
+      query_kline_num: item.count ?? 2,
+      adjust_type: 0,
+    }));
+    const data = await this.execute(
+      {
+        endpoint,
+        method: 'POST',
+        codes,
+        rules: [
+          ...this.combinedRules(),
+          { key: 'gap:batch-kline', limit: 1, windowMs: this.limits.batchKlineGapMs },
+        ],
+        build: (trace) => ({
+          target: `${this.basePath}${endpoint}?token=${encodeURIComponent(this.#token)}`,
+          body: JSON.stringify({ trace, data: { data_list: dataList } }),
+          headers: { 'content-type': 'application/json' },
+        }),
+        parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, batchKlineDataSchema),
+      },
+      signal,
+    );
+    const returned = new Set(data.kline_list.map((s) => `${s.code}\u0000${s.kline_type}`));
+    return {
+      series: data.kline_list,
+      missing: items.filter((item) => !returned.has(`${item.code}\u0000${item.klineType}`)),
+    };
+  }
+
+  /**
+   * W8: a batch answered `code invalid` (600) is split in halves until the bad code(s) stand
+   * alone; every half is a full request (limiter, quota, retries) and valid codes are delivered.
+   */
+  private async bisect<I, R>(
+    items: readonly I[],
+    fetch: (part: readonly I[]) => Promise<R>,
+    codeOf: (item: I) => string,
+  ): Promise<{ results: R[]; invalid: string[] }> {
+    try {
+      return { results: [await fetch(items)], invalid: [] };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.ret !== 600) throw error;
+      if (items.length <= 1) return { results: [], invalid: items.map(codeOf) };
+      const middle = Math.ceil(items.length / 2);
+      const halves = await Promise.all([
+        this.bisect(items.slice(0, middle), fetch, codeOf),
+        this.bisect(items.slice(middle), fetch, codeOf),
+      ]);
+      return {
+        results: halves.flatMap((h) => h.results),
+        invalid: halves.flatMap((h) => h.invalid),
+      };
+    }
+  }
+
+  // ---------------------------------------------------------------- request pipeline
+
+  private combinedRules(): WindowRule[] {
+    return [
+      { key: 'combined:second', ...this.limits.perSecond },
+      { key: 'combined:minute', ...this.limits.perMinute },
+    ];
+  }
+
+  /** 8.2: each market-data operation alone has the combined per-second limit (never binding alone). */
+  private marketRules(kind: string): WindowRule[] {
+    return [...this.combinedRules(), { key: `op:${kind}`, ...this.limits.perSecond }];
+  }
+
+  private getTarget(endpoint: string, query: unknown): string {
+    return getTarget(this.basePath, endpoint, this.#token, JSON.stringify(query));
+  }
+
+  private nextTrace(): string {
+    this.traceCounter++;
+    return `${this.runId}-${this.traceCounter}`;
+  }
+
+  /** Runs one logical request with retries; each attempt goes through slot, limiter and quota. */
+  private async execute<T>(op: Operation<T>, signal?: AbortSignal): Promise<T> {
+    if (this.closed) throw new AbortedError('client closed');
+    const started = this.clock.now();
+    let consumed = 0;
+    let requeues = 0;
+    try {
+      return await pRetry((attempt) => this.attempt(op, attempt, signal), {
+        retries: Number.POSITIVE_INFINITY,
+        minTimeout: 0,
+        maxTimeout: 0,
+        factor: 1,
+        ...(signal ? { signal } : {}),
+        shouldConsumeRetry: ({ error }) => !isRateLimited(error),
+        shouldRetry: async ({ error }) => {
+          if (!(error instanceof QuotelakeError) || !error.retryable) return false;
+          if (isRateLimited(error)) return ++requeues <= this.retry.maxRateLimitRequeues;
+          consumed++;
+          if (consumed >= this.retry.attempts) return false;
+          const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
+          const wait = Math.floor(this.retry.random() * ceiling);
+          if (this.clock.now() + wait - started > this.retry.maxTotalMs) return false;
+          await this.sleep(wait, signal);
+          return true;
+        },
+      });
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      throw error;
+    }
+  }
+
+  private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
+    await this.quota.precheck();
+    await this.limiter.acquire(op.rules, signal);
+    try {
+      await this.quota.take();
+      const trace = this.nextTrace();
+      const request = op.build(trace);
+      const sentAt = this.clock.now();
+      this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
+      const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number } = {}) =>
+        this.report({
+          endpoint: op.endpoint,
+          method: op.method,
+          trace,
+          attempt,
+          codes: op.codes.length,
+          outcome,
+          sentAt,
+          durationMs: this.clock.now() - sentAt,
+          ...extra,
+        });
+      let response: HttpResponse;
+      try {
+        response = await this.http.send({
+          method: op.method,
+          target: request.target,
+          endpoint: op.endpoint,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+          ...(request.headers ? { headers: request.headers } : {}),
+          ...(signal ? { signal } : {}),
+          ...(op.timeoutMs !== undefined ? { timeouts: { headersMs: op.timeoutMs, bodyMs: op.timeoutMs } } : {}),
+        });
+      } catch (error) {
+        report(signal?.aborted ? 'aborted' : 'transport-error');
+        throw error;
+      }
+      try {
+        const value = op.parse(response, trace);
+        report('ok', { status: response.status, ret: 200 });
+        return value;
+      } catch (error) {
+        const ret = error instanceof ApiError ? error.ret : undefined;
+        const extra = { status: response.status, ...(ret !== undefined ? { ret } : {}) };
+        if (error instanceof QuotaExhaustedError) {
+          report('quota-exhausted', extra);
+          throw await this.quota.markExhausted(error.cause);
+        }
+        if (isRateLimited(error)) {
+          // The server's windows disagree with ours: it counted nothing, so give the quota back,
+          // and hold every admission for a window before trying again.
+          report('rate-limited', extra);
+          this.quota.refund();
+          this.limiter.pauseUntil(this.clock.now() + this.limits.perSecond.windowMs);
+        } else {
+          report(error instanceof TransportError ? 'transport-error' : 'api-error', extra);
+        }
+        throw error;
+      }
+    } finally {
+      this.leaveActive();
+    }
+  }
+
+  private report(info: RequestInfo): void {
+    if (!this.onRequest) return;
+    try {
+      this.onRequest(info);
+    } catch {
+      // A progress callback must not break a request.
+    }
+  }
+
+  // ---------------------------------------------------------------- parsing
+
+  private parseMarket<T>(
+    endpoint: string,
+    codes: readonly string[],
+    response: HttpResponse,
+    trace: string,
+    schema: z.ZodType<T>,
+  ): T {
+    if (response.status >= 500) {
+      throw new TransportError(endpoint, `HTTP ${response.status} (server fault, trace ${trace})`);
+    }
+    if (response.status !== 200) {
+      throw new ApiError({
+        httpStatus: response.status,
+        serviceMessage: this.clean(response.text.slice(0, 200)),
+        trace,
+        endpoint,
+        codes,
+        retryable: false,
+      });
+    }
+    const body = this.parseJson(endpoint, response.text, trace);
+    const envelope = marketEnvelopeSchema.safeParse(body);
+    if (!envelope.success) {
+      throw new ResponseShapeError(endpoint, `${envelope.error.issues[0]?.message ?? 'invalid'} (trace ${trace})`);
+    }
+    const { ret, msg } = envelope.data;
+    if (ret !== 200) {
+      if (ret === 429 && isDailyLimit(msg)) {
+        throw new QuotaExhaustedError({
+          resetAt: this.quota.dayOf().resetAt,
+          used: this.limits.perDay,
+          limit: this.limits.perDay,
+          cause: this.apiError(endpoint, ret, msg, envelope.data.trace ?? trace, codes, false),
+        });
+      }
+      throw this.apiError(endpoint, ret, msg, envelope.data.trace ?? trace, codes, ret === 429);
+    }
+    const data = schema.safeParse(envelope.data.data);
+    if (!data.success) {
+      const issue = data.error.issues[0];
+      throw new ResponseShapeError(
+        endpoint,
+        `data.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'} (trace ${trace})`,
+      );
+    }
+    return data.data;
+  }
+
+  private parseHalts(endpoint: string, response: HttpResponse): HaltResponse {
+    if (response.status === 200) {
+      const body = this.parseJson(endpoint, response.text, undefined);
+      const parsed = haltResponseSchema.safeParse(body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ResponseShapeError(endpoint, `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+      }
+      return parsed.data;
+    }
+    let failure: z.infer<typeof haltErrorSchema> | undefined;
+    try {
+      const candidate = haltErrorSchema.safeParse(JSON.parse(response.text));
+      if (candidate.success) failure = candidate.data;
+    } catch {
+      // not the documented error body: a server or proxy fault
+    }
+    if (!failure || response.status < 500 || response.status > 599) {
+      if (response.status >= 500) throw new TransportError(endpoint, `HTTP ${response.status} (server fault)`);
+      throw new ApiError({
+        httpStatus: response.status,
+        serviceMessage: this.clean(response.text.slice(0, 200)),
+        endpoint,
+        retryable: false,
+      });
+    }
+    const message = this.clean(failure.error);
+    if (isDailyLimit(message)) {
+      throw new QuotaExhaustedError({
+        resetAt: this.quota.dayOf().resetAt,
+        used: this.limits.perDay,
+        limit: this.limits.perDay,
+        cause: new ApiError({ httpStatus: response.status, serviceMessage: message, endpoint, retryable: false }),
+      });
+    }
+    // A suspension "rate limit" has the 429 semantics: re-queued, never a failure.
+    const rateLimited = isRateLimitText(message);
+    throw new ApiError({
+      ...(rateLimited ? { ret: 429 } : {}),
+      httpStatus: response.status,
+      serviceMessage: message,
+      endpoint,
+      retryable: rateLimited,
+    });
+  }
+
+  private parseJson(endpoint: string, text: string, trace: string | undefined): unknown {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      const where = trace ? `, trace ${trace}` : '';
+      throw new TransportError(
+        endpoint,
+        `truncated or unparsable body (${text.length} chars${where})`,
+        new Error(this.clean(error instanceof Error ? error.message : String(error))),
+      );
+    }
+  }
+
+  private apiError(endpoint: string, ret: number, msg: string, trace: string, codes: readonly string[], retryable: boolean) {
+    return new ApiError({ ret, serviceMessage: this.clean(msg), trace, endpoint, codes, retryable });
+  }
+
+  private clean(text: string): string {
+    return redactText(text, this.#token);
+  }
+
+  // ---------------------------------------------------------------- settling
+
+  /** Requests between limiter admission and the end of their answer. */
+  private get active(): number {
+    return this.limiter.inFlight;
+  }
+
+  private leaveActive(): void {
+    this.limiter.release();
+    if (this.active === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /**
+   * The limiter's sleep under a virtual clock: first let admitted requests reach the server and
+   * be answered (bounded in real time), then move the clock to the original target.
+   */
+  private async settledSleep(ms: number, signal?: AbortSignal): Promise<void> {
+    const target = this.clock.now() + ms;
+    if (this.active > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SETTLE_CAP_MS);
+        this.idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (signal?.aborted) throw abortReason(signal);
+    await this.sleep(Math.max(0, target - this.clock.now()), signal);
+  }
+}
+
+function tickQuery(trace: string, codes: readonly string[]) {
+  return { trace, data: { symbol_list: codes.map((code) => ({ code })) } };
+}

@@ -1,0 +1,92 @@
+/**
+ * One keep-alive undici Pool per client, with connect, header and body timeouts and an
+ * AbortSignal on every request. Failures become TransportError with redacted text: the request
+ * target carries the token, so no raw URL or raw undici message leaves this file.
+ */
+import { Pool } from 'undici';
+import { TransportError } from '../core/errors.js';
+import { redactText } from './redact.js';
+
+export interface Timeouts {
+  /** TCP connect. */
+  connectMs: number;
+  /** Until the response headers arrive. */
+  headersMs: number;
+  /** Between two body chunks. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5000, headersMs: 30_000, bodyMs: 30_000 };
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Path and query string (already encoded), without the origin. */
+  target: string;
+  /** The endpoint path alone, for messages. */
+  endpoint: string;
+  body?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+}
+
+export class HttpTransport {
+  readonly #pool: Pool;
+  private readonly timeouts: Timeouts;
+  /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
+  readonly #token: string;
+
+  constructor(origin: string, token: string, connections: number, timeouts: Timeouts) {
+    this.#token = token;
+    this.timeouts = timeouts;
+    this.#pool = new Pool(origin, {
+      connections,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      connectTimeout: timeouts.connectMs,
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+    });
+  }
+
+  async send(request: HttpRequest): Promise<HttpResponse> {
+    let status: number;
+    let text: string;
+    try {
+      const response = await this.#pool.request({
+        method: request.method,
+        path: request.target,
+        headers: { accept: 'application/json', ...request.headers },
+        body: request.body,
+        signal: request.signal,
+        headersTimeout: request.timeouts?.headersMs ?? this.timeouts.headersMs,
+        bodyTimeout: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
+      throw this.transportError(request.endpoint, error);
+    }
+    return { status, text };
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  /** A TransportError whose message and cause are free of the token. */
+  private transportError(endpoint: string, error: unknown): TransportError {
+    const code = (error as { code?: unknown }).code;
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.#token);
+    const cause = new Error(message);
+    if (typeof code === 'string') (cause as Error & { code: string }).code = code;
+    return new TransportError(endpoint, `request failed: ${message}`, cause);
+  }
+}

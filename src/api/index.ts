@@ -1,0 +1,30 @@
+/** The service client's public surface. Everything else in src/api is internal. */
+export { createClient } from './client.js';
+export type {
+  BatchKlineItem,
+  BatchKlineResult,
+  BatchKlineSeries,
+  ClientOptions,
+  DepthTick,
+  HaltExchange,
+  HaltResponse,
+  HaltsOptions,
+  KlineBar,
+  KlineRequest,
+  KlineResult,
+  QuotaStatus,
+  RequestInfo,
+  RetryOptions,
+  ServiceClient,
+  TicksResult,
+  TradeTick,
+} from './types.js';
+export { PLANS, PLAN_NAMES, isPlanName, planLimits, type PlanLimits, type PlanName, type WindowLimit } from './plans.js';
+export { redactText, redactToken, redactUrl } from './redact.js';
+export { manualSleep, systemSleep, type Sleep } from './sleep.js';
+export { SlidingWindowLimiter, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';
+export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.js';
+export { familyBySuffix, familyPrefix, type Family, type FamilyLookup } from './family.js';
+export { DEFAULT_TIMEOUTS, type Timeouts } from './http-transport.js';
+export { URL_BUDGET_BYTES } from './batching.js';
+export { seededRandom } from './random.js';

@@ -1,0 +1,90 @@
+/**
+ * The client's own copy of the plan limits (spec 8 as counted by the project's limit rules).
+ * Deliberately not imported from the emulator: the two sides meet only at the wire, so a wrong
+ * number on one side shows up as a 429 in the integration tests instead of hiding.
+ */
+
+export type PlanName = 'free' | 'basic' | 'premium' | 'professional' | 'all-hk' | 'all-cn' | 'all-us';
+
+export const PLAN_NAMES: readonly PlanName[] = [
+  'free',
+  'basic',
+  'premium',
+  'professional',
+  'all-hk',
+  'all-cn',
+  'all-us',
+];
+
+/** "At most `limit` admitted requests in any sliding window of `windowMs`." */
+export interface WindowLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+export interface PlanLimits {
+  readonly name: PlanName;
+  /** Combined per-second window (every operation counts). */
+  readonly perSecond: WindowLimit;
+  /** Combined per-minute window (every operation counts). */
+  readonly perMinute: WindowLimit;
+  /** Admitted requests per calendar day in quotaTimeZone. */
+  readonly perDay: number;
+  /** /batch-kline minimum gap: 1 request per `batchKlineGapMs`. */
+  readonly batchKlineGapMs: number;
+  /** Each suspension endpoint (sse, nyse, nasdaq separately): 1 per this many ms. */
+  readonly suspensionGapMs: number;
+  /** Codes served per /depth-tick or /trade-tick request; `null` = only the 8 KiB URL bounds it. */
+  readonly tickCodesCap: number | null;
+  /** Items per /batch-kline request (over it: ret 605). */
+  readonly batchKlineItemCap: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60_000;
+
+function plan(
+  name: PlanName,
+  perSecond: WindowLimit,
+  perMinute: number,
+  perDay: number,
+  batchKlineGapMs: number,
+  tickCodesCap: number | null,
+  batchKlineItemCap: number,
+): PlanLimits {
+  return Object.freeze({
+    name,
+    perSecond: Object.freeze(perSecond),
+    perMinute: Object.freeze({ limit: perMinute, windowMs: MINUTE }),
+    perDay,
+    batchKlineGapMs,
+    suspensionGapMs: MINUTE,
+    tickCodesCap,
+    batchKlineItemCap,
+  });
+}
+
+const TOP = (name: PlanName): PlanLimits =>
+  plan(name, { limit: 20, windowMs: SECOND }, 1200, 1_728_000, 1000, null, 500);
+
+export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
+  free: plan('free', { limit: 1, windowMs: 10 * SECOND }, 10, 1000, 10_000, 5, 5),
+  basic: plan('basic', { limit: 1, windowMs: SECOND }, 60, 86_400, 3000, null, 100),
+  premium: plan('premium', { limit: 10, windowMs: SECOND }, 600, 864_000, 2000, null, 200),
+  professional: TOP('professional'),
+  'all-hk': TOP('all-hk'),
+  'all-cn': TOP('all-cn'),
+  'all-us': TOP('all-us'),
+});
+
+export function isPlanName(value: string): value is PlanName {
+  return (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** The limits of a plan by name; throws a RangeError naming the valid plans for anything else. */
+export function planLimits(name: string): PlanLimits {
+  if (!isPlanName(name)) {
+    throw new RangeError(`unknown plan "${name}" (expected one of ${PLAN_NAMES.join(', ')})`);
+  }
+  return PLANS[name];
+}

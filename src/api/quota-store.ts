@@ -1,0 +1,241 @@
+/**
+ * The daily request quota of one token, shared by every process that uses the token on this
+ * machine through `<stateDir>/quota/<hash16>.json` (the token itself is never written).
+ *
+ * Requests are reserved in small blocks under a file lock (proper-lockfile) and written atomically
+ * (tmp + rename), so two processes together never reserve more than the day's limit; the unused
+ * part of a block is given back on close(). A crash loses at most one block for the day, which
+ * errs on the side of never exceeding the cap.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DateTime } from 'luxon';
+import lockfile from 'proper-lockfile';
+import type { Clock } from '../core/clock.js';
+import { QuotaExhaustedError } from '../core/errors.js';
+
+export interface QuotaStatus {
+  /** Requests counted today (by every process sharing the token), not counting our unused reserve. */
+  used: number;
+  limit: number;
+  remaining: number;
+  /** The next midnight in `timeZone`. */
+  resetAt: Date;
+  /** The quota day, YYYY-MM-DD in `timeZone`. */
+  day: string;
+  timeZone: string;
+}
+
+export interface QuotaStoreOptions {
+  stateDir: string;
+  token: string;
+  limit: number;
+  clock: Clock;
+  /** IANA zone whose midnight resets the quota (L4); default UTC. */
+  timeZone?: string;
+  /** Requests reserved per lock; default 1. */
+  blockSize?: number;
+}
+
+interface QuotaFile {
+  version: 1;
+  tokenHash: string;
+  day: string;
+  timeZone: string;
+  used: number;
+  limit: number;
+  updatedAt: string;
+}
+
+/** First 16 hex digits of sha256(token): names the quota file without revealing the token. */
+export function tokenHash16(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 16);
+}
+
+export class QuotaStore {
+  readonly file: string;
+  readonly limit: number;
+  readonly timeZone: string;
+  private readonly dir: string;
+  private readonly hash: string;
+  private readonly clock: Clock;
+  private readonly blockSize: number;
+  /** Reserved in the file but not yet used by this process, valid for `reserveDay`. */
+  private reserve = 0;
+  private reserveDay = '';
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The quota day on which the file was last found used up. */
+  private exhaustedDay = '';
+
+  constructor(options: QuotaStoreOptions) {
+    this.hash = tokenHash16(options.token);
+    this.dir = join(options.stateDir, 'quota');
+    this.file = join(this.dir, `${this.hash}.json`);
+    this.limit = options.limit;
+    this.clock = options.clock;
+    this.timeZone = options.timeZone ?? 'UTC';
+    this.blockSize = Math.max(1, Math.floor(options.blockSize ?? 1));
+    if (!DateTime.now().setZone(this.timeZone).isValid) {
+      throw new RangeError(`invalid quotaTimeZone "${this.timeZone}"`);
+    }
+  }
+
+  /** The quota day and its reset instant at `at` (clock ms). */
+  dayOf(at: number = this.clock.now()): { day: string; resetAt: Date } {
+    const local = DateTime.fromMillis(at, { zone: this.timeZone });
+    return {
+      day: local.toISODate() ?? '',
+      resetAt: local.startOf('day').plus({ days: 1 }).toJSDate(),
+    };
+  }
+
+  /**
+   * Takes one request of today's quota, or throws QuotaExhaustedError (with the reset instant)
+   * when none is left. Call it right before sending.
+   */
+  take(): Promise<void> {
+    const { day } = this.dayOf();
+    if (this.reserveDay === day && this.reserve > 0) {
+      this.reserve--;
+      return Promise.resolve();
+    }
+    return this.serial(async () => {
+      const { day: today, resetAt } = this.dayOf();
+      if (this.reserveDay !== today) {
+        this.reserve = 0;
+        this.reserveDay = today;
+      }
+      if (this.reserve > 0) {
+        this.reserve--;
+        return;
+      }
+      await this.update((state) => {
+        const available = this.limit - state.used;
+        if (available <= 0) {
+          this.exhaustedDay = today;
+          throw new QuotaExhaustedError({ resetAt, used: state.used, limit: this.limit });
+        }
+        const block = Math.min(this.blockSize, available);
+        state.used += block;
+        this.reserve = block - 1;
+        // The file is now full: later calls can fail before waiting for a rate-limit slot.
+        if (state.used >= this.limit) this.exhaustedDay = today;
+      });
+    });
+  }
+
+  /**
+   * Cheap check before waiting for a rate-limit slot: once today's quota was found used up, fail
+   * at once instead of after the wait (re-reading the file, in case another process gave some back).
+   */
+  async precheck(): Promise<void> {
+    const { day, resetAt } = this.dayOf();
+    if (this.exhaustedDay !== day) return;
+    if (this.reserveDay === day && this.reserve > 0) return;
+    const state = await this.read(day);
+    if (state.used >= this.limit) throw new QuotaExhaustedError({ resetAt, used: state.used, limit: this.limit });
+    this.exhaustedDay = '';
+  }
+
+  /** Gives back one taken request the service did not count (a 429 rejection counts for nothing). */
+  refund(): void {
+    if (this.reserveDay === this.dayOf().day) this.reserve++;
+  }
+
+  /**
+   * The service said `daily limit exceeded`: today is used up whatever our count says. Syncs the
+   * file and returns the error to throw.
+   */
+  async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
+    return this.serial(async () => {
+      const { day, resetAt } = this.dayOf();
+      this.reserve = 0;
+      this.exhaustedDay = day;
+      let used = this.limit;
+      await this.update((state) => {
+        state.used = Math.max(state.used, this.limit);
+        used = state.used;
+      });
+      return new QuotaExhaustedError({ resetAt, used, limit: this.limit, cause });
+    });
+  }
+
+  async status(): Promise<QuotaStatus> {
+    const { day, resetAt } = this.dayOf();
+    const state = await this.read(day);
+    const mine = this.reserveDay === day ? this.reserve : 0;
+    const used = Math.max(0, state.used - mine);
+    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone };
+  }
+
+  /** Returns this process's unused reserve to the shared count. */
+  close(): Promise<void> {
+    return this.serial(async () => {
+      if (this.reserve <= 0 || this.reserveDay !== this.dayOf().day) {
+        this.reserve = 0;
+        return;
+      }
+      const give = this.reserve;
+      this.reserve = 0;
+      await this.update((state) => {
+        state.used = Math.max(0, state.used - give);
+      });
+    });
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work, work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(day: string): Promise<QuotaFile> {
+    const fresh: QuotaFile = {
+      version: 1,
+      tokenHash: this.hash,
+      day,
+      timeZone: this.timeZone,
+      used: 0,
+      limit: this.limit,
+      updatedAt: new Date(this.clock.now()).toISOString(),
+    };
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fresh;
+      throw error;
+    }
+    let parsed: Partial<QuotaFile>;
+    try {
+      parsed = JSON.parse(text) as Partial<QuotaFile>;
+    } catch {
+      // A torn file cannot happen with tmp + rename; a hand-edited one is treated as unknown: full.
+      return { ...fresh, used: this.limit };
+    }
+    if (parsed.day !== day || typeof parsed.used !== 'number') return fresh;
+    return { ...fresh, used: parsed.used };
+  }
+
+  /** Read-modify-write under the cross-process lock. */
+  private async update(change: (state: QuotaFile) => void): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const release = await lockfile.lock(this.file, {
+      realpath: false,
+      stale: 10_000,
+      retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.5 },
+    });
+    try {
+      const { day } = this.dayOf();
+      const state = await this.read(day);
+      change(state);
+      state.updatedAt = new Date(this.clock.now()).toISOString();
+      const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      await writeFile(tmp, `${JSON.stringify(state)}\n`, 'utf8');
+      await rename(tmp, this.file);
+    } finally {
+      await release();
+    }
+  }
+}

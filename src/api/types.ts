@@ -1,0 +1,145 @@
+/** Public shapes of the service client. Prices stay the wire strings. */
+import type { Clock } from '../core/clock.js';
+import type { Family } from './family.js';
+import type { Timeouts } from './http-transport.js';
+import type { PlanName } from './plans.js';
+import type { BatchKlineSeries, DepthTick, HaltResponse, KlineBar, TradeTick } from './schemas.js';
+import type { Sleep } from './sleep.js';
+import type { QuotaStatus } from './quota-store.js';
+
+export type { BatchKlineSeries, DepthTick, HaltResponse, KlineBar, TradeTick, QuotaStatus };
+export type HaltExchange = 'sse' | 'nyse' | 'nasdaq';
+
+export interface RetryOptions {
+  /** Attempts per request, the first included (transport errors, 5xx). Default 6. */
+  attempts: number;
+  /** Backoff base: attempt n waits random(0, min(maxDelayMs, baseDelayMs * 2^n)) ("full jitter"). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Give up once this much clock time has passed since the first attempt. Default 5 minutes. */
+  maxTotalMs: number;
+  /** 429s re-queued through the limiter before giving up (they do not use up attempts). */
+  maxRateLimitRequeues: number;
+  /** Random source in [0, 1) for the jitter; inject a seeded one for reproducible tests. */
+  random: () => number;
+}
+
+export interface RequestInfo {
+  /** Endpoint path, e.g. `/quote-stock-b-api/kline` or `/api/suspension/sse`. */
+  endpoint: string;
+  method: 'GET' | 'POST';
+  trace: string;
+  /** 1-based attempt of this logical request. */
+  attempt: number;
+  /** Codes (or batch-kline items) the request carried. */
+  codes: number;
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  /** `ret` of a market-data answer, when one was parsed. */
+  ret?: number;
+  outcome: 'ok' | 'api-error' | 'rate-limited' | 'quota-exhausted' | 'transport-error' | 'aborted';
+  /** Clock time of sending and clock duration. */
+  sentAt: number;
+  durationMs: number;
+}
+
+export interface ClientOptions {
+  /** e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
+  baseUrl: string;
+  token: string;
+  plan: PlanName;
+  /** Holds `quota/<hash16>.json`. */
+  stateDir: string;
+  /** Prefix of every request trace (`<runId>-<counter>`); default random. */
+  runId?: string;
+  clock?: Clock;
+  /** Must follow `clock` (a ManualClock needs `manualSleep(clock)`). */
+  sleep?: Sleep;
+  /** Zone whose midnight resets the daily quota (L4); default UTC. */
+  quotaTimeZone?: string;
+  /** Code → family, winning over the catalog. */
+  familyOverrides?: Readonly<Record<string, Family>>;
+  /** Code → family lookup; default the product catalog, then W11's suffix rule. */
+  familyLookup?: (code: string) => Family | undefined;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryOptions>;
+  /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
+  onRequest?: (info: RequestInfo) => void;
+  /**
+   * Extra ms added to every limit window (see SlidingWindowLimiter). Default: 0 with an injected
+   * clock, 5 with the system clock.
+   */
+  marginMs?: number;
+  /**
+   * Before the limiter waits, let requests on the wire be answered first. Needed with a virtual
+   * clock shared with an in-process server, so the server stamps a request at the time the client
+   * did. Default: true when `clock` is given, false otherwise.
+   */
+  settleBeforeSleep?: boolean;
+  /** Daily-quota requests reserved per file lock; default the plan's per-second limit. */
+  quotaBlockSize?: number;
+}
+
+export interface KlineRequest {
+  code: string;
+  /** 1..10 (spec 2.1). */
+  klineType: number;
+  /** Unix seconds to walk back from; 0 or absent = newest (W4). */
+  endSec?: number;
+  /** Bars wanted, 1..500. */
+  count: number;
+}
+
+export interface KlineResult {
+  code: string;
+  klineType: number;
+  /** In the order the service sent them (W3: sort and de-duplicate downstream). */
+  bars: KlineBar[];
+  trace: string;
+}
+
+export interface TicksResult<T> {
+  ticks: T[];
+  /** Requested codes the service did not return (never silently dropped). */
+  missing: string[];
+  /** Codes the service rejected as `code invalid` (ret 600), isolated by bisection (W8). */
+  invalid: string[];
+}
+
+export interface BatchKlineItem {
+  code: string;
+  klineType: number;
+  /** 1 or 2; default 2. */
+  count?: number;
+  endSec?: number;
+}
+
+export interface BatchKlineResult {
+  series: BatchKlineSeries[];
+  /** Items asked for that did not come back. */
+  missing: BatchKlineItem[];
+  /** Codes rejected as `code invalid` (ret 600). */
+  invalid: string[];
+}
+
+export interface HaltsOptions {
+  page?: number;
+  size?: number;
+  /** Header and body timeout for this (possibly large) answer. */
+  timeoutMs?: number;
+}
+
+export interface ServiceClient {
+  readonly plan: PlanName;
+  readonly runId: string;
+  kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult>;
+  depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>>;
+  tradeTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<TradeTick>>;
+  batchKline(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult>;
+  halts(exchange: HaltExchange, options?: HaltsOptions, signal?: AbortSignal): Promise<HaltResponse>;
+  quotaStatus(): Promise<QuotaStatus>;
+  /** HTTP requests sent so far, per endpoint path (every attempt counts). */
+  requestCounts(): Record<string, number>;
+  /** Returns the unused quota reserve and closes the connections. */
+  close(): Promise<void>;
+}

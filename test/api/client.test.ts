@@ -1,0 +1,316 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { ApiError, QuotaExhaustedError, ResponseShapeError, TransportError } from '../../src/core/errors.js';
+import { createClient, manualSleep, seededRandom, type ClientOptions, type RequestInfo } from '../../src/api/index.js';
+import { tokenHash16 } from '../../src/api/quota-store.js';
+import { bar, fail, json, ok, startStub, type StubHandler } from './helpers/stub-server.js';
+
+const TOKEN = 'secret-token-0123456789';
+const T0 = Date.parse('2026-01-05T10:00:00Z');
+
+let stateDir: string;
+let stub: Awaited<ReturnType<typeof startStub>> | undefined;
+beforeEach(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'ql-client-'));
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+async function setup(handler: StubHandler, options: Partial<ClientOptions> = {}) {
+  stub = await startStub(handler);
+  const clock = new ManualClock(T0);
+  const infos: RequestInfo[] = [];
+  const client = createClient({
+    baseUrl: stub.url,
+    token: TOKEN,
+    plan: 'professional',
+    stateDir,
+    runId: 'run1',
+    clock,
+    sleep: manualSleep(clock),
+    retry: { random: seededRandom(1) },
+    onRequest: (info) => infos.push(info),
+    ...options,
+  });
+  return { client, clock, infos, requests: stub.requests };
+}
+
+/** Answers depth/trade requests with one tick per requested code, except `drop` codes. */
+const tickHandler =
+  (opts: { invalid?: Set<string>; drop?: Set<string>; serveFirst?: number } = {}): StubHandler =>
+  (req, res) => {
+    const trace = req.query?.trace ?? '';
+    const codes = ((req.query?.data.symbol_list ?? []) as { code: string }[]).map((s) => s.code);
+    if (codes.some((c) => opts.invalid?.has(c))) return fail(res, trace, 600, 'code invalid');
+    const served = codes.slice(0, opts.serveFirst ?? codes.length).filter((c) => !opts.drop?.has(c));
+    ok(res, trace, {
+      tick_list: served.map((code) => ({ code, seq: '1', tick_time: '1677830357227', price: '1.5', volume: '1', turnover: '1.5', trade_direction: 1 })),
+    });
+  };
+
+describe('createClient against a stub server', () => {
+  it('builds a kline request: family path, URL-encoded query, unique trace, wire strings kept', async () => {
+    const { client, requests, infos } = await setup((req, res) =>
+      ok(res, req.query!.trace, { code: (req.query!.data as { code: string }).code, kline_type: 8, kline_list: [bar(1763413200)] }),
+    );
+    const a = await client.kline({ code: 'AAPL.US', klineType: 8, count: 2 });
+    const b = await client.kline({ code: 'BTCUSDT', klineType: 1, count: 500, endSec: 1763535600 });
+    expect(a.bars[0]).toEqual(bar(1763413200));
+    expect(a.bars[0]?.close_price).toBe('1.20');
+    expect(b.code).toBe('BTCUSDT');
+    expect(requests.map((r) => r.path)).toEqual(['/quote-stock-b-api/kline', '/quote-b-api/kline']);
+    expect(requests[0]?.token).toBe(TOKEN);
+    expect(requests[0]?.query).toEqual({
+      trace: 'run1-1',
+      data: { code: 'AAPL.US', kline_type: 8, kline_timestamp_end: 0, query_kline_num: 2, adjust_type: 0 },
+    });
+    expect(requests[1]?.query?.trace).toBe('run1-2');
+    expect((requests[1]?.query?.data as { kline_timestamp_end: number }).kline_timestamp_end).toBe(1763535600);
+    // The raw request-target has the JSON percent-encoded, never bare.
+    expect(requests[0]?.raw).toContain('query=%7B%22trace%22');
+    expect(client.requestCounts()).toEqual({ '/quote-stock-b-api/kline': 1, '/quote-b-api/kline': 1 });
+    expect(infos.map((i) => [i.endpoint, i.outcome, i.ret])).toEqual([
+      ['/quote-stock-b-api/kline', 'ok', 200],
+      ['/quote-b-api/kline', 'ok', 200],
+    ]);
+    await client.close();
+  });
+
+  it('familyOverrides and familyLookup route a code', async () => {
+    const { client, requests } = await setup(
+      (req, res) => ok(res, req.query!.trace, { code: 'X', kline_type: 1, kline_list: [] }),
+      { familyOverrides: { 'ODD.US': 'non-stock' }, familyLookup: (c) => (c === 'HSI' ? 'stock' : undefined) },
+    );
+    await client.kline({ code: 'ODD.US', klineType: 1, count: 1 });
+    await client.kline({ code: 'HSI', klineType: 1, count: 1 });
+    expect(requests.map((r) => r.path)).toEqual(['/quote-b-api/kline', '/quote-stock-b-api/kline']);
+    await client.close();
+  });
+
+  it('ret 400 is an ApiError with ret, msg, trace, endpoint and codes, not retried', async () => {
+    const { client, requests } = await setup((req, res) => fail(res, req.query!.trace, 400, 'request data param invalid'));
+    const error = await client.kline({ code: 'AAPL.US', klineType: 6, count: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      ret: 400,
+      serviceMessage: 'request data param invalid',
+      trace: 'run1-1',
+      endpoint: '/quote-stock-b-api/kline',
+      codes: ['AAPL.US'],
+      retryable: false,
+      code: 'QL_API_BAD_REQUEST',
+    });
+    expect(requests).toHaveLength(1);
+    await client.close();
+  });
+
+  it.each([401, 601, 604, 605])('ret %i is not retried', async (ret) => {
+    const { client, requests } = await setup((req, res) => fail(res, req.query!.trace, ret, 'x'));
+    await expect(client.kline({ code: 'AAPL.US', klineType: 1, count: 1 })).rejects.toMatchObject({ ret });
+    expect(requests).toHaveLength(1);
+    await client.close();
+  });
+
+  it('retries 5xx, dropped connections and truncated bodies with a fresh trace, then succeeds', async () => {
+    let n = 0;
+    const { client, requests, infos, clock } = await setup((req, res) => {
+      n++;
+      if (n === 1) return json(res, { error: 'boom' }, 503);
+      if (n === 2) {
+        res.socket?.destroy();
+        return;
+      }
+      if (n === 3) {
+        res.setHeader('content-type', 'application/json');
+        return res.end('{"ret":200,"msg":"ok","trace":"x","data":{"co');
+      }
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [bar(1)] });
+    });
+    const result = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 });
+    expect(result.bars).toHaveLength(1);
+    expect(requests.map((r) => r.query?.trace)).toEqual(['run1-1', 'run1-2', 'run1-3', 'run1-4']);
+    expect(infos.map((i) => i.outcome)).toEqual(['transport-error', 'transport-error', 'transport-error', 'ok']);
+    // The backoff waited on the injected clock (full jitter: somewhere in [0, 250+500+1000) ms).
+    expect(clock.now() - T0).toBeLessThan(1750);
+    await client.close();
+  });
+
+  it('gives up after the configured attempts with a TransportError', async () => {
+    const { client, requests } = await setup((_req, res) => json(res, {}, 502), { retry: { attempts: 3, random: () => 0.5 } });
+    await expect(client.kline({ code: 'EURUSD', klineType: 1, count: 1 })).rejects.toBeInstanceOf(TransportError);
+    expect(requests).toHaveLength(3);
+    await client.close();
+  });
+
+  it('a body of the wrong shape is a ResponseShapeError naming the field', async () => {
+    const { client } = await setup((req, res) =>
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [{ ...bar(1), open_price: 1.1 }] }),
+    );
+    const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect((error as Error).message).toContain('kline_list.0.open_price');
+    await client.close();
+  });
+
+  it('a 429 is re-queued behind a paused limiter and the request still succeeds', async () => {
+    let n = 0;
+    const { client, clock, infos } = await setup((req, res) => {
+      n++;
+      if (n === 1) return fail(res, req.query!.trace, 429, 'rate limit');
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [] });
+    }, { retry: { attempts: 1, random: () => 0 } });
+    const result = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 });
+    expect(result.code).toBe('EURUSD');
+    expect(infos.map((i) => i.outcome)).toEqual(['rate-limited', 'ok']);
+    expect(clock.now() - T0).toBe(1000); // held one per-second window
+    // The rejected request was refunded: one request counted.
+    expect((await client.quotaStatus()).used).toBe(1);
+    await client.close();
+  });
+
+  it('daily limit exceeded from the service raises QuotaExhaustedError and syncs the quota file', async () => {
+    const { client } = await setup((req, res) => fail(res, req.query!.trace, 429, 'daily limit exceeded'));
+    const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaExhaustedError);
+    expect((error as QuotaExhaustedError).resetAt.toISOString()).toBe('2026-01-06T00:00:00.000Z');
+    expect(await client.quotaStatus()).toMatchObject({ used: 1_728_000, remaining: 0 });
+    const file = JSON.parse(await readFile(join(stateDir, 'quota', `${tokenHash16(TOKEN)}.json`), 'utf8'));
+    expect(file).toMatchObject({ day: '2026-01-05', used: 1_728_000 });
+    await client.close();
+  });
+
+  it('Free never sends more than 5 codes and names codes the service did not return', async () => {
+    const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK', '600000.SH', '000001.SZ', 'MSFT.US'];
+    const { client, requests } = await setup(tickHandler({ drop: new Set(['857.HK']) }), { plan: 'free' });
+    const result = await client.tradeTicks(codes);
+    expect(requests.map((r) => (r.query!.data.symbol_list as unknown[]).length)).toEqual([5, 2]);
+    expect(result.ticks.map((t) => t.code).sort()).toEqual(codes.filter((c) => c !== '857.HK').sort());
+    expect(result.missing).toEqual(['857.HK']);
+    expect(result.invalid).toEqual([]);
+    await client.close();
+  });
+
+  it('silent truncation by the service is reported as missing codes', async () => {
+    const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK'];
+    const { client } = await setup(tickHandler({ serveFirst: 2 }), { plan: 'basic' });
+    const result = await client.depthTicks(codes);
+    expect(result.missing).toEqual(['700.HK', '857.HK']);
+    await client.close();
+  });
+
+  it('groups codes by family, one request per family', async () => {
+    const { client, requests } = await setup(tickHandler());
+    const result = await client.depthTicks(['AAPL.US', 'EURUSD', '700.HK', 'BTCUSDT']);
+    expect(requests.map((r) => [r.path, (r.query!.data.symbol_list as { code: string }[]).map((s) => s.code)]).sort()).toEqual([
+      ['/quote-b-api/depth-tick', ['EURUSD', 'BTCUSDT']],
+      ['/quote-stock-b-api/depth-tick', ['AAPL.US', '700.HK']],
+    ]);
+    expect(result.ticks).toHaveLength(4);
+    await client.close();
+  });
+
+  it('bisects a ret 600 batch, names the invalid codes and delivers the rest', async () => {
+    const codes = Array.from({ length: 16 }, (_, i) => `C${i}.US`);
+    const { client, requests } = await setup(tickHandler({ invalid: new Set(['C3.US', 'C12.US']) }));
+    const result = await client.tradeTicks(codes);
+    expect(result.invalid.sort()).toEqual(['C12.US', 'C3.US']);
+    expect(result.ticks.map((t) => t.code).sort()).toEqual(codes.filter((c) => c !== 'C3.US' && c !== 'C12.US').sort());
+    expect(result.missing).toEqual([]);
+    // 1 + 2 + 4 + 4 + 4 requests at most for two bad codes in 16; every one counted by the quota.
+    expect(requests.length).toBeLessThanOrEqual(15);
+    expect((await client.quotaStatus()).used).toBe(requests.length);
+    await client.close();
+  });
+
+  it('keeps every GET request-target under 8 KiB', async () => {
+    const codes = Array.from({ length: 600 }, (_, i) => `LONGCODE${String(i).padStart(5, '0')}.US`);
+    const { client, requests } = await setup(tickHandler());
+    const result = await client.depthTicks(codes);
+    expect(result.ticks).toHaveLength(600);
+    expect(requests.length).toBeGreaterThan(1);
+    for (const r of requests) expect(Buffer.byteLength(r.raw)).toBeLessThanOrEqual(8192);
+    // Packed tightly: all but the last request are near the budget.
+    expect(Buffer.byteLength(requests[0]!.raw)).toBeGreaterThan(8192 - 200);
+    await client.close();
+  });
+
+  it('batch-kline is a POST with the items packed to the plan cap', async () => {
+    const { client, requests } = await setup(
+      (req, res) => {
+        const body = JSON.parse(req.body) as { trace: string; data: { data_list: { code: string; kline_type: number }[] } };
+        ok(res, body.trace, {
+          kline_list: body.data.data_list.map((i) => ({ code: i.code, kline_type: i.kline_type, kline_data: [bar(1), bar(2)] })),
+        });
+      },
+      { plan: 'free' },
+    );
+    const items = Array.from({ length: 7 }, (_, i) => ({ code: `S${i}.US`, klineType: 1 }));
+    const result = await client.batchKline(items);
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+    expect(requests[0]?.url.searchParams.get('token')).toBe(TOKEN);
+    const first = JSON.parse(requests[0]!.body) as { trace: string; data: { data_list: unknown[] } };
+    expect(first.data.data_list).toHaveLength(5);
+    expect(first.data.data_list[0]).toEqual({ code: 'S0.US', kline_type: 1, kline_timestamp_end: 0, query_kline_num: 2, adjust_type: 0 });
+    expect(result.series).toHaveLength(7);
+    expect(result.missing).toEqual([]);
+    await client.close();
+  });
+
+  it('halts: page/size, Accept header, suspension errors mapped', async () => {
+    let n = 0;
+    const { client, requests } = await setup((_req, res) => {
+      n++;
+      if (n === 1)
+        return json(res, { success: true, timestamp: '2024-01-15T10:30:00', totalCount: 1, data: [{ symbol: 'A', haltReason: null }], totalPages: 1, currentPage: 1, currentSize: 1 });
+      return json(res, { success: false, error: 'exchange not covered by plan' }, 500);
+    });
+    const page = await client.halts('nyse', { page: 1, size: 2 });
+    expect(page.data[0]).toEqual({ symbol: 'A', haltReason: null });
+    expect(requests[0]?.url.searchParams.get('page')).toBe('1');
+    expect(requests[0]?.url.searchParams.get('size')).toBe('2');
+    const error = await client.halts('sse').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ httpStatus: 500, serviceMessage: 'exchange not covered by plan', endpoint: '/api/suspension/sse' });
+    await client.close();
+  });
+
+  it('suspension "rate limit" is re-queued like a 429', async () => {
+    let n = 0;
+    const { client, infos } = await setup((_req, res) => {
+      n++;
+      if (n === 1) return json(res, { success: false, error: 'rate limit' }, 500);
+      return json(res, { success: true, timestamp: '2024-01-15T10:30:00', totalCount: 0, data: [] });
+    });
+    const result = await client.halts('nasdaq');
+    expect(result.totalCount).toBe(0);
+    expect(infos.map((i) => i.outcome)).toEqual(['rate-limited', 'ok']);
+    await client.close();
+  });
+
+  it('an aborted signal stops a waiting request', async () => {
+    const { client } = await setup(tickHandler(), { plan: 'free' });
+    await client.tradeTicks(['AAPL.US']);
+    const controller = new AbortController();
+    const waiting = client.tradeTicks(['TSLA.US'], controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'QL_ABORTED' });
+    await client.close();
+  });
+
+  it('the quota file is named by the token hash and never holds the token', async () => {
+    const { client } = await setup(tickHandler());
+    await client.tradeTicks(['AAPL.US']);
+    await client.close();
+    const files = await readdir(join(stateDir, 'quota'));
+    expect(files).toEqual([`${tokenHash16(TOKEN)}.json`]);
+    const text = await readFile(join(stateDir, 'quota', files[0]!), 'utf8');
+    expect(text).not.toContain(TOKEN);
+    expect(JSON.parse(text)).toMatchObject({ used: 1 });
+  });
+});

@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { QuotaExhaustedError } from '../../src/core/errors.js';
+import { QuotaStore, tokenHash16 } from '../../src/api/quota-store.js';
+
+const TOKEN = 'quota-token-abcdef';
+let stateDir: string;
+beforeEach(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'ql-quota-'));
+});
+afterEach(async () => {
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('QuotaStore', () => {
+  it('stops at the limit with the next UTC midnight, and resumes after it', async () => {
+    const clock = new ManualClock('2026-01-05T23:00:00Z');
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 3, clock });
+    for (let i = 0; i < 3; i++) await store.take();
+    const error = await store.take().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QuotaExhaustedError);
+    expect((error as QuotaExhaustedError).resetAt.toISOString()).toBe('2026-01-06T00:00:00.000Z');
+    expect(error).toMatchObject({ used: 3, limit: 3 });
+    clock.set('2026-01-06T00:00:00Z');
+    await store.take();
+    expect(await store.status()).toMatchObject({ used: 1, remaining: 2, day: '2026-01-06' });
+  });
+
+  it('resets at midnight of quotaTimeZone', async () => {
+    const clock = new ManualClock('2026-07-01T15:00:00Z'); // 23:00 in Shanghai
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 1, clock, timeZone: 'Asia/Shanghai' });
+    await store.take();
+    const error = (await store.take().catch((e: unknown) => e)) as QuotaExhaustedError;
+    expect(error.resetAt.toISOString()).toBe('2026-07-01T16:00:00.000Z');
+    clock.set('2026-07-01T16:00:00Z');
+    await expect(store.take()).resolves.toBeUndefined();
+  });
+
+  it('two stores on one file never exceed the limit together, blocks included', async () => {
+    const clock = new ManualClock('2026-01-05T12:00:00Z');
+    const a = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 7 });
+    const b = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 3 });
+    const taken = { a: 0, b: 0 };
+    const drain = async (store: QuotaStore, key: 'a' | 'b') => {
+      for (;;) {
+        try {
+          await store.take();
+          taken[key]++;
+        } catch (error) {
+          if (error instanceof QuotaExhaustedError) return;
+          throw error;
+        }
+      }
+    };
+    await Promise.all([drain(a, 'a'), drain(b, 'b')]);
+    expect(taken.a + taken.b).toBe(101);
+    expect(taken.a).toBeGreaterThan(0);
+    expect(taken.b).toBeGreaterThan(0);
+  });
+
+  it('close() gives the unused block back; refund() returns a request the server did not count', async () => {
+    const clock = new ManualClock('2026-01-05T12:00:00Z');
+    const a = new QuotaStore({ stateDir, token: TOKEN, limit: 100, clock, blockSize: 20 });
+    await a.take();
+    await a.take();
+    a.refund();
+    expect((await a.status()).used).toBe(1);
+    const file = join(stateDir, 'quota', `${tokenHash16(TOKEN)}.json`);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ used: 20 });
+    await a.close();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ used: 1 });
+    const b = new QuotaStore({ stateDir, token: TOKEN, limit: 100, clock });
+    expect(await b.status()).toMatchObject({ used: 1, remaining: 99 });
+  });
+
+  it('rejects an invalid time zone', () => {
+    expect(() => new QuotaStore({ stateDir, token: TOKEN, limit: 1, clock: new ManualClock(0), timeZone: 'Mars/Base' })).toThrow(
+      /quotaTimeZone/,
+    );
+  });
+});
