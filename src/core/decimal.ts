@@ -114,20 +114,29 @@ export function canonicalDecimal(text: string, type: DecimalType = DEFAULT_DECIM
 
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
 
-/** words[off..off+3] = words * m + add, little-endian uint32 words; false when it overflows 128 bits. */
-function mulAdd(words: Uint32Array, off: number, m: number, add: number): boolean {
+/**
+ * Scratch magnitude in 16-bit limbs (little-endian). Limbs of 16 bits keep limb * 10^9 + carry
+ * below 2^47, exact in a double, so no BigInt and no `%` is needed.
+ */
+const LIMBS = new Float64Array(8);
+
+/** LIMBS = LIMBS * m + add over the `top` limbs in use; returns the new top, or -1 past 128 bits. */
+function mulAdd(top: number, m: number, add: number): number {
+  const l = LIMBS;
   let carry = add;
-  for (let k = 0; k < 4; k++) {
-    const w = words[off + k]!;
-    // 16-bit halves keep every product below 2^53, so plain numbers stay exact.
-    const lo = (w & 0xffff) * m + carry;
-    const loPart = lo % 65536;
-    const hi = (w >>> 16) * m + (lo - loPart) / 65536;
-    const hiPart = hi % 65536;
-    carry = (hi - hiPart) / 65536;
-    words[off + k] = hiPart * 65536 + loPart;
+  for (let k = 0; k < top; k++) {
+    const x = l[k]! * m + carry;
+    const c = Math.floor(x / 65536);
+    l[k] = x - c * 65536;
+    carry = c;
   }
-  return carry === 0;
+  while (carry > 0) {
+    if (top === 8) return -1;
+    const c = Math.floor(carry / 65536);
+    l[top++] = carry - c * 65536;
+    carry = c;
+  }
+  return top;
 }
 
 /**
@@ -137,10 +146,6 @@ function mulAdd(words: Uint32Array, off: number, m: number, add: number): boolea
  * when the text is malformed or does not fit; callers validate first, so false means a bug upstream.
  */
 export function writeDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
-  words[off] = 0;
-  words[off + 1] = 0;
-  words[off + 2] = 0;
-  words[off + 3] = 0;
   const n = text.length;
   let i = 0;
   let neg = false;
@@ -148,6 +153,7 @@ export function writeDecimalWords(text: string, scale: number, words: Uint32Arra
     neg = true;
     i = 1;
   }
+  let top = 0;
   let chunk = 0;
   let chunkLen = 0;
   let frac = -1; // fractional digits taken so far, -1 before the point
@@ -171,35 +177,61 @@ export function writeDecimalWords(text: string, scale: number, words: Uint32Arra
     }
     chunk = chunk * 10 + d;
     if (++chunkLen === 9) {
-      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      top = mulAdd(top, 1e9, chunk);
+      if (top < 0) return false;
       chunk = 0;
       chunkLen = 0;
     }
   }
   if (digits === 0) return false;
   let pad = scale - (frac < 0 ? 0 : frac);
+  // Fold the padding zeros into the open chunk, then whole 10^9 steps.
   while (pad > 0) {
     const k = Math.min(pad, 9 - chunkLen);
     chunk *= POW10[k]!;
     chunkLen += k;
     pad -= k;
     if (chunkLen === 9) {
-      if (!mulAdd(words, off, 1e9, chunk)) return false;
+      top = mulAdd(top, 1e9, chunk);
+      if (top < 0) return false;
       chunk = 0;
       chunkLen = 0;
     }
   }
-  if (chunkLen > 0 && !mulAdd(words, off, POW10[chunkLen]!, chunk)) return false;
-  if (words[off + 3]! >= 0x80000000) return false; // magnitude must leave the sign bit free
-  if (neg) {
-    // two's complement: invert and add one
-    let carry = 1;
-    for (let k = 0; k < 4; k++) {
-      const v = (~words[off + k]! >>> 0) + carry;
-      words[off + k] = v >>> 0;
-      carry = v > 0xffffffff ? 1 : 0;
+  if (chunkLen > 0) {
+    top = mulAdd(top, POW10[chunkLen]!, chunk);
+    if (top < 0) return false;
+  }
+  const l = LIMBS;
+  for (let k = top; k < 8; k++) l[k] = 0;
+  if (l[7]! >= 0x8000) return false; // the magnitude must leave the sign bit free
+  let w0 = l[0]! + l[1]! * 65536;
+  let w1 = l[2]! + l[3]! * 65536;
+  let w2 = l[4]! + l[5]! * 65536;
+  let w3 = l[6]! + l[7]! * 65536;
+  if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
+    // two's complement: invert and add one, carrying while a word wraps to zero
+    w0 = (~w0 >>> 0) + 1;
+    w1 = ~w1 >>> 0;
+    w2 = ~w2 >>> 0;
+    w3 = ~w3 >>> 0;
+    if (w0 === 4294967296) {
+      w0 = 0;
+      w1 += 1;
+      if (w1 === 4294967296) {
+        w1 = 0;
+        w2 += 1;
+        if (w2 === 4294967296) {
+          w2 = 0;
+          w3 += 1;
+        }
+      }
     }
   }
+  words[off] = w0;
+  words[off + 1] = w1;
+  words[off + 2] = w2;
+  words[off + 3] = w3;
   return true;
 }
 

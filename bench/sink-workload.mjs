@@ -1,0 +1,79 @@
+// Shared by sink.bench.mjs and its child processes: deterministic K-line wire records and the
+// real pipeline (parse-decimals → parquet sink). Prints nothing.
+import { parseDecimals } from '../dist/transforms/parse-decimals/index.js';
+import { parquetSink } from '../dist/sinks/parquet/index.js';
+import { PassThrough } from 'node:stream';
+
+export const CODES = 100;
+export const BATCH = 1000;
+const T0 = 1763510400; // 2025-11-19T00:00:00Z
+
+function pad(n, width) {
+  return String(n).padStart(width, '0');
+}
+
+/** Row i of the workload: code i % CODES gets consecutive 1m bars. */
+export function rawKline(i) {
+  const c = i % CODES;
+  const k = Math.floor(i / CODES);
+  const shib = c % 10 === 0;
+  const close = shib ? `0.0000${18712345 + (k % 1000)}` : `${91000 + (k % 1000)}.${pad(k % 100, 2)}`;
+  return {
+    code: `CODE${pad(c, 3)}USDT`,
+    interval: '1m',
+    final: true,
+    source: '/kline',
+    bar: {
+      timestamp: String(T0 + 60 * k),
+      open_price: close,
+      close_price: close,
+      high_price: shib ? '0.0000187999' : `${91600 + (k % 7)}.5`,
+      low_price: shib ? '0.0000186001' : `${90400 + (k % 3)}.25`,
+      volume: `${k % 50}.${pad(k % 100000, 5)}`,
+      turnover: `${(k % 9000) + 1000}${pad(k % 1000, 3)}.${pad(k % 10000000, 7)}`,
+    },
+  };
+}
+
+/** Batches per code-major order, as a source would emit them (one stream per code). */
+export function* batches(total) {
+  const perCode = Math.ceil(total / CODES);
+  let seq = 0;
+  for (let c = 0; c < CODES; c++) {
+    for (let k0 = 0; k0 < perCode; k0 += BATCH) {
+      const records = [];
+      for (let k = k0; k < Math.min(perCode, k0 + BATCH); k++) {
+        const i = k * CODES + c;
+        if (i < total) records.push(rawKline(i));
+      }
+      if (records.length > 0) yield { stream: `kline/CODE${pad(c, 3)}USDT/1m`, seq: ++seq, records };
+    }
+  }
+}
+
+export function context(runId) {
+  return {
+    runId,
+    signal: new AbortController().signal,
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    events: { request() {}, rows() {} },
+    clock: { now: () => Date.now() },
+  };
+}
+
+/** Run the real transform and sink over the batches; returns rows written. */
+export async function runPipeline(outputDir, batchIterable, runId = 'bench') {
+  const env = { outputDir, stateDir: `${outputDir}/.state`, stdout: new PassThrough(), dataset: 'kline' };
+  const transform = parseDecimals.create(parseDecimals.configSchema.parse({}), env);
+  const sink = parquetSink.create(parquetSink.configSchema.parse({}), env);
+  const ctx = context(runId);
+  let rejected = 0;
+  for (const batch of batchIterable) {
+    const result = transform.apply(batch, ctx);
+    rejected += result.rejected.length;
+    await sink.write(result.output, ctx);
+  }
+  const receipt = await sink.commit(ctx);
+  await sink.close();
+  return { rows: receipt.rows, files: receipt.files.length, rejected };
+}

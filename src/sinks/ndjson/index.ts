@@ -1,0 +1,36 @@
+/**
+ * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
+ */
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import type { SinkDefinition } from '../../core/definition.js';
+import { isDataset } from '../shared/datasets/index.js';
+import { SinkError } from '../../core/errors.js';
+import { NdjsonSink } from './ndjson-sink.js';
+
+export { NdjsonSink } from './ndjson-sink.js';
+
+export const ndjsonSinkConfigSchema = z.strictObject({
+  /** `stdout`, or a file path (relative paths are under the output dir); `{dataset}` is replaced. */
+  path: z.string().min(1).default('stdout'),
+  /** Bytes gathered before each write to the stream. */
+  chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536),
+});
+
+export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
+
+export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
+  kind: 'sink',
+  type: 'ndjson',
+  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC.',
+  configSchema: ndjsonSinkConfigSchema,
+  examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }],
+  create(config, env) {
+    if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
+    if (config.path === 'stdout' || config.path === '-') {
+      return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
+    }
+    const path = config.path.replaceAll('{dataset}', env.dataset);
+    return new NdjsonSink(env.dataset, { kind: 'file', path: isAbsolute(path) ? path : join(env.outputDir, path) }, config.chunkBytes);
+  },
+};

@@ -1,0 +1,1 @@
+export { RejectedWriter, REJECTED_DIR } from './rejected-writer.js';
