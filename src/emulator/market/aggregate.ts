@@ -22,9 +22,14 @@ export class AggBuilder {
   private readonly turnover = new ExactSum();
 
   addMinute(b: MinuteBar): void {
-    this.addPrices(b.open, b.high, b.low, b.close);
-    this.volume.add(b.volume);
-    this.turnover.add(b.turnover);
+    this.addBar(b.open, b.high, b.low, b.close, b.volume, b.turnover);
+  }
+
+  /** One bar as scaled integers; volume and turnover must be below 2^52. */
+  addBar(open: number, high: number, low: number, close: number, volume: number, turnover: number): void {
+    this.addPrices(open, high, low, close);
+    this.volume.add(volume);
+    this.turnover.add(turnover);
   }
 
   addAgg(a: Agg): void {

@@ -7,6 +7,7 @@
  * ticks, so any bar (closed or forming) can be computed from its minute alone.
  */
 import type { Product } from '../../catalog/types.js';
+import type { AggBuilder } from './aggregate.js';
 import { hashString, hash32, symmetric, unit } from './hash.js';
 import { parseScaled } from './scaled.js';
 
@@ -91,7 +92,8 @@ export class PricePath {
 
   constructor(seed: number, readonly product: Product) {
     const params = { ...CLASS_PARAMS[product.productClass], ...CODE_OVERRIDES[product.code] };
-    this.key = hash32(seed | 0, hashString(product.code), 0x51, 0x7a);
+    // Kept as a signed 32-bit value so the hashes stay on small-integer fast paths.
+    this.key = hash32(seed | 0, hashString(product.code), 0x51, 0x7a) | 0;
     this.priceDecimals = product.priceDecimals;
     this.volumeDecimals = product.volumeDecimals;
     this.quietShare = params.quietShare;
@@ -130,10 +132,12 @@ export class PricePath {
     for (let i = 0; i < SCALES.length; i++) {
       const s = SCALES[i]!;
       const q = Math.floor(base / s);
-      if (q !== this.cell[i]) {
-        this.cell[i] = q;
-        this.h0[i] = symmetric(this.key, 1000 + i, q, 0);
+      const had = this.cell[i]!;
+      if (q !== had) {
+        // Walking forward, the next cell's start value is this cell's end value.
+        this.h0[i] = q === had + 1 ? this.h1[i]! : symmetric(this.key, 1000 + i, q, 0);
         this.h1[i] = symmetric(this.key, 1000 + i, q + 1, 0);
+        this.cell[i] = q;
       }
       const h0 = this.h0[i]!;
       const slope = (this.amps[i]! * (this.h1[i]! - h0)) / s;
@@ -151,14 +155,24 @@ export class PricePath {
   }
 
   /**
-   * Price (scaled integer) of tick `k` of minute `m`, given the minute's level `e0` =
-   * refInt * exp(coarse(m)) and its drift `d` = coarse(m + 1) - coarse(m). The small in-minute move
-   * uses a cubic of exp: it is this model's definition, and saves an exp per tick.
+   * One hash per tick drives both its price jitter (high 16 bits) and its size (low 16 bits).
+   * Price: the minute's level `e0` = refInt * exp(coarse(m)) moved by the drift share plus jitter;
+   * the small in-minute move uses a cubic of exp (this model's definition; saves an exp per tick).
    */
   tickPrice(m: number, k: number, e0: number, d: number): number {
-    const x = (d * k) / TICKS_PER_MINUTE + this.jitter * symmetric(this.key, 1, m * TICKS_PER_MINUTE + k, 0);
+    const h = hash32(this.key, 1, m * TICKS_PER_MINUTE + k, 0);
+    return this.priceOf(h, k, e0, d);
+  }
+
+  private priceOf(h: number, k: number, e0: number, d: number): number {
+    const x = (d * k) / TICKS_PER_MINUTE + this.jitter * ((h >>> 16) / 32768 - 1);
     const p = Math.round(e0 * (1 + x * (1 + x * (0.5 + x / 6))));
     return p < 1 ? 1 : p;
+  }
+
+  private volumeOf(h: number): number {
+    const v = Math.round(this.baseVolume * (0.15 + 1.7 * ((h & 0xffff) / 65536)));
+    return v < 1 ? 1 : v;
   }
 
   /** refInt * exp(coarse(m)) */
@@ -166,11 +180,9 @@ export class PricePath {
     return this.refInt * Math.exp(c0);
   }
 
-  /** Volume (scaled integer) of tick `k` of minute `m`. */
+  /** Volume (scaled integer) of tick `k` of minute `m` (ignores quiet minutes; see `minute`). */
   tickVolume(m: number, k: number): number {
-    const u = unit(this.key, 2, m * TICKS_PER_MINUTE + k, 0);
-    const v = Math.round(this.baseVolume * (0.15 + 1.7 * u));
-    return v < 1 ? 1 : v;
+    return this.volumeOf(hash32(this.key, 1, m * TICKS_PER_MINUTE + k, 0));
   }
 
   /** Price of tick `k` of minute `m` as traded (a quiet minute stays at its opening price). */
@@ -185,7 +197,9 @@ export class PricePath {
     const c0 = this.coarse(m);
     const d = this.coarse(m + 1) - c0;
     const e0 = this.level(c0);
-    const p0 = this.tickPrice(m, 0, e0, d);
+    const base = m * TICKS_PER_MINUTE;
+    let h = hash32(this.key, 1, base, 0);
+    const p0 = this.priceOf(h, 0, e0, d);
     out.ticks = ticks;
     out.open = p0;
     if (this.isQuiet(m)) {
@@ -200,15 +214,16 @@ export class PricePath {
     out.quiet = false;
     let hi = p0;
     let lo = p0;
-    let v = this.tickVolume(m, 0);
+    let v = this.volumeOf(h);
     let vol = v;
     let turn = p0 * v;
     let p = p0;
     for (let k = 1; k < ticks; k++) {
-      p = this.tickPrice(m, k, e0, d);
+      h = hash32(this.key, 1, base + k, 0);
+      p = this.priceOf(h, k, e0, d);
       if (p > hi) hi = p;
       if (p < lo) lo = p;
-      v = this.tickVolume(m, k);
+      v = this.volumeOf(h);
       vol += v;
       turn += p * v;
     }
@@ -218,5 +233,41 @@ export class PricePath {
     out.volume = vol;
     out.turnover = turn;
     return out;
+  }
+
+  /** Adds the complete minutes [m0, m1) to `b` (the hot loop of daily and longer bars). */
+  sumClosedMinutes(m0: number, m1: number, b: AggBuilder): void {
+    const key = this.key;
+    const quiet = this.quietShare;
+    let cNext = this.coarse(m0);
+    for (let m = m0; m < m1; m++) {
+      const c0 = cNext;
+      cNext = this.coarse(m + 1);
+      const d = cNext - c0;
+      const e0 = this.refInt * Math.exp(c0);
+      const base = m * TICKS_PER_MINUTE;
+      let h = hash32(key, 1, base, 0);
+      const p0 = this.priceOf(h, 0, e0, d);
+      if (quiet > 0 && unit(key, 3, m, 0) < quiet) {
+        b.addBar(p0, p0, p0, p0, 0, 0);
+        continue;
+      }
+      let hi = p0;
+      let lo = p0;
+      let v = this.volumeOf(h);
+      let vol = v;
+      let turn = p0 * v;
+      let p = p0;
+      for (let k = 1; k < TICKS_PER_MINUTE; k++) {
+        h = hash32(key, 1, base + k, 0);
+        p = this.priceOf(h, k, e0, d);
+        if (p > hi) hi = p;
+        if (p < lo) lo = p;
+        v = this.volumeOf(h);
+        vol += v;
+        turn += p * v;
+      }
+      b.addBar(p0, hi, lo, p, vol, turn);
+    }
   }
 }

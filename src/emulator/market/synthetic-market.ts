@@ -229,8 +229,10 @@ export class SyntheticMarket {
     else if (product.limitLock === 'down') direction = 2;
     else if (quiet) direction = 0;
     else {
+      // About one trade in five executes inside the spread (neutral); the rest follow the price move.
       const prev = tick > 0 ? path.priceAt(minute, tick - 1) : path.priceAt(minute - 1, TICKS_PER_MINUTE - 1);
-      direction = price > prev ? 1 : price < prev ? 2 : 0;
+      if (unit(path.key, 4, minute * TICKS_PER_MINUTE + tick, 0) < 0.2) direction = 0;
+      else direction = price > prev ? 1 : price < prev ? 2 : 0;
     }
     return { minute, tick, price, volume, tickTime: minute * MINUTE_MS + tick * TICK_MS, direction, quoteTime, sessionOpen };
   }
@@ -464,8 +466,13 @@ export class SyntheticMarket {
     const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
     const path = model.path;
     const ws = sessionWindows(model.product.session, Math.max(fromMs, model.listedStartMs), Math.min(toMs, nowMinuteEnd));
+    const closedEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
     for (const w of ws) {
-      for (let t = w.start; t < w.end; t += MINUTE_MS) b.addMinute(path.minute(t / MINUTE_MS, ticksBy(t, nowMs), this.scratch));
+      const fullEnd = Math.min(w.end, closedEnd);
+      if (fullEnd > w.start) path.sumClosedMinutes(w.start / MINUTE_MS, fullEnd / MINUTE_MS, b);
+      for (let t = Math.max(w.start, closedEnd); t < w.end; t += MINUTE_MS) {
+        b.addMinute(path.minute(t / MINUTE_MS, ticksBy(t, nowMs), this.scratch));
+      }
     }
     return b;
   }
