@@ -107,7 +107,7 @@ export class NdjsonSink implements Sink<object> {
     this.rowsSinceCommit += batch.records.length;
   }
 
-  async flush(): Promise<void> {
+  async flush(_ctx?: RunContext): Promise<void> {
     this.check();
   }
 
@@ -131,7 +131,7 @@ export class NdjsonSink implements Sink<object> {
     return { files: [], rows };
   }
 
-  async abort(): Promise<void> {
+  async abort(_ctx?: RunContext): Promise<void> {
     this.rowsSinceCommit = 0;
     if (this.target.kind === 'file' && this.stream) {
       const stream = this.stream;

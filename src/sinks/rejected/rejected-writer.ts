@@ -43,7 +43,7 @@ export class RejectedWriter {
     ctx.events.rows(dataset, 'rejected', rejected.length);
   }
 
-  async commit(): Promise<CommittedFile[]> {
+  async commit(_ctx?: RunContext): Promise<CommittedFile[]> {
     const files: CommittedFile[] = [];
     for (const [rel, staging] of this.staged) {
       const from = insideRoot(this.outputDir, staging);
@@ -74,14 +74,14 @@ export class RejectedWriter {
     return files;
   }
 
-  async abort(): Promise<void> {
+  async abort(_ctx?: RunContext): Promise<void> {
     this.staged.clear();
     this.rows.clear();
     await this.removeStaging();
   }
 
   /** Delete rejected lines a crashed run staged and never committed. */
-  async recover(): Promise<void> {
+  async recover(_ctx?: RunContext): Promise<void> {
     const root = join(this.outputDir, STAGING_DIR);
     for (const run of await readdir(root).catch(() => [] as string[])) {
       await rm(join(root, run, REJECTED_DIR), { recursive: true, force: true });

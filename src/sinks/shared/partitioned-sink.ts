@@ -149,7 +149,7 @@ export class PartitionedSink<R> implements Sink<R> {
     }
   }
 
-  async flush(): Promise<void> {
+  async flush(_ctx?: RunContext): Promise<void> {
     for (const partition of [...this.buffers.keys()]) await this.flushPartition(partition);
   }
 
@@ -321,7 +321,7 @@ export class PartitionedSink<R> implements Sink<R> {
     await rmdir(insideRoot(outputDir, STAGING_DIR)).catch(() => undefined);
   }
 
-  async abort(): Promise<void> {
+  async abort(_ctx?: RunContext): Promise<void> {
     this.buffers.clear();
     this.staged.clear();
     this.bufferedRows = 0;
@@ -329,7 +329,7 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.removeStaging();
   }
 
-  async recover(): Promise<void> {
+  async recover(_ctx?: RunContext): Promise<void> {
     const { outputDir, encoder } = this.options;
     for (const journal of await pendingJournals(outputDir, this.dataset, encoder.format)) {
       await rollForward(outputDir, journal);
