@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,5 +30,6 @@ export default function setup(): void {
   const src = Math.max(newest(join(root, 'src'), (n) => n.endsWith('.ts')), statSync(join(root, 'tsconfig.build.json')).mtimeMs);
   const dist = newest(join(root, 'dist'), (n) => n.endsWith('.js'));
   if (dist > src) return;
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 }

@@ -43,9 +43,77 @@ export function dayNumberOfIsoDate(iso: string): number {
   return n;
 }
 
+const HOUR_MS = 3_600_000;
+const WEEK_MS = 7 * DAY_MS;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Raw offsets at multiples of a step, per zone and step. */
+const boundaryOffsets = new Map<string, Map<number, number>>();
+const MAX_BOUNDARIES = 200_000;
+
+/**
+ * UTC offset (ms, local minus UTC) of `zone` at `ms`. Intl costs microseconds per call, so offsets
+ * are read at week boundaries and refined to days and then hours only where they differ: correct for
+ * zones that change offset on whole hours and at most once per day (all zones used here).
+ */
+export function zoneOffsetMs(zone: string, ms: number): number {
+  if (zone === 'UTC') return 0;
+  const w = Math.floor(ms / WEEK_MS);
+  const w0 = boundaryOffset(zone, WEEK_MS, w);
+  if (w0 === boundaryOffset(zone, WEEK_MS, w + 1)) return w0;
+  const d = Math.floor(ms / DAY_MS);
+  const d0 = boundaryOffset(zone, DAY_MS, d);
+  if (d0 === boundaryOffset(zone, DAY_MS, d + 1)) return d0;
+  return boundaryOffset(zone, HOUR_MS, Math.floor(ms / HOUR_MS));
+}
+
+function boundaryOffset(zone: string, step: number, index: number): number {
+  const key = `${zone}|${step}`;
+  let cache = boundaryOffsets.get(key);
+  if (cache === undefined) {
+    cache = new Map();
+    boundaryOffsets.set(key, cache);
+  }
+  const hit = cache.get(index);
+  if (hit !== undefined) return hit;
+  if (cache.size >= MAX_BOUNDARIES) cache.clear();
+  const off = rawOffset(zone, index * step);
+  cache.set(index, off);
+  return off;
+}
+
+function rawOffset(zone: string, at: number): number {
+  let dtf = formatters.get(zone);
+  if (dtf === undefined) {
+    // Throws RangeError for an unknown zone.
+    dtf = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, dtf);
+  }
+  const f: Record<string, string> = {};
+  for (const p of dtf.formatToParts(new Date(at))) f[p.type] = p.value;
+  let year = Number(f.year);
+  if (f.era === 'BC' || f.era === 'B') year = 1 - year;
+  const asUtc = Date.UTC(year, Number(f.month) - 1, Number(f.day), Number(f.hour), Number(f.minute), Number(f.second));
+  return asUtc - at;
+}
+
 /** UTC ms of a local wall-clock time `minuteOfDay` minutes after 00:00 on local day `day`. */
 export function localToUtcMs(zone: string, day: number, minuteOfDay: number): number {
-  if (zone === 'UTC') return day * DAY_MS + minuteOfDay * 60_000;
+  const local = day * DAY_MS + minuteOfDay * 60_000;
+  if (zone === 'UTC') return local;
+  const o1 = zoneOffsetMs(zone, local - zoneOffsetMs(zone, local));
+  const utc = local - o1;
+  if (zoneOffsetMs(zone, utc) === o1) return utc;
+  // A wall time inside a DST gap: follow luxon (moves it forward), rare and off the hot path.
   const d = new Date(day * DAY_MS);
   const dt = DateTime.fromObject(
     {

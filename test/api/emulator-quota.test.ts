@@ -28,7 +28,8 @@ async function drain(client: ServiceClient): Promise<{ ok: number; error: unknow
 describe('daily quota against the emulator', () => {
   it('Free: 1000 requests, then QuotaExhaustedError before sending, with the reset instant; resumes after midnight', async () => {
     world = await startWorld({ start: '2026-03-02T21:00:00.000Z' });
-    const { client, infos } = world.client('free');
+    // Blocks of 10 reservations per file lock keep this 1000-request test quick; exactness holds.
+    const { client, infos } = world.client('free', { quotaBlockSize: 10 });
     const { ok, error } = await drain(client);
     expect(ok).toBe(1000);
     expect(error).toBeInstanceOf(QuotaExhaustedError);
@@ -58,7 +59,7 @@ describe('daily quota against the emulator', () => {
 
   it('the service saying "daily limit exceeded" syncs the local count (another machine used the token)', async () => {
     world = await startWorld({ start: '2026-03-02T21:00:00.000Z' });
-    const first = world.client('free');
+    const first = world.client('free', { quotaBlockSize: 10 });
     await drain(first.client);
     // A second client with its own state directory knows nothing of the first one's count.
     const otherState = await mkdtemp(join(tmpdir(), 'ql-api-other-'));
@@ -79,8 +80,9 @@ describe('daily quota against the emulator', () => {
 
   it('two clients sharing one quota file never exceed the cap together', async () => {
     world = await startWorld({ start: '2026-03-02T00:00:00.000Z' });
-    const a = world.client('free', { runId: 'a' });
-    const b = world.client('free', { runId: 'b' });
+    // Different block sizes, so reservations interleave unevenly under the lock.
+    const a = world.client('free', { runId: 'a', quotaBlockSize: 7 });
+    const b = world.client('free', { runId: 'b', quotaBlockSize: 3 });
     const [ra, rb] = await Promise.all([drain(a.client), drain(b.client)]);
     expect(ra.error).toBeInstanceOf(QuotaExhaustedError);
     expect(rb.error).toBeInstanceOf(QuotaExhaustedError);

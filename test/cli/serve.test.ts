@@ -89,6 +89,16 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect((await p.exit).code).toBe(0);
   });
 
+  it('takes faults from QUOTELAKE_EMULATOR_FAULTS when --faults is absent', async () => {
+    const p = run(['serve', '--seed', '5'], { QUOTELAKE_EMULATOR_FAULTS: '5xx=1' });
+    const url = await ready(p);
+    const r = await fetch(`${url}/api/suspension/sse?token=demo-basic`);
+    expect([502, 503]).toContain(r.status);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    p.child.kill('SIGTERM');
+    expect((await p.exit).code).toBe(0);
+  });
+
   it('usage errors exit 2 with a clear message and no readiness line', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['serve', '--bogus'], {}, /Unknown argument: bogus/],

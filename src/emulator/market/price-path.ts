@@ -108,7 +108,8 @@ export class PricePath {
     const sizeFactor = 0.4 + 1.6 * unit(hashString(product.code), 7, 7, 7);
     const units = params.unitsPerTick ?? (params.notionalPerTick ?? 1) / refValue;
     let baseVolume = Math.max(1, Math.round(units * sizeFactor * 10 ** product.volumeDecimals));
-    const maxPriceInt = Math.ceil(this.refInt * Math.exp(maxLog)) + 1;
+    // Margin for the in-minute drift and the cubic's overshoot.
+    const maxPriceInt = Math.ceil(this.refInt * Math.exp(maxLog + 0.05)) + 1;
     const maxTickVolume = (v: number): number => Math.ceil(v * 1.85);
     while (baseVolume > 1 && maxPriceInt * maxTickVolume(baseVolume) * TICKS_PER_MINUTE > MAX_MINUTE_TURNOVER) {
       baseVolume = Math.floor(baseVolume / 2);

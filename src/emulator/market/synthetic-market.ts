@@ -93,7 +93,7 @@ export class SyntheticMarket {
   private readonly cache: Lru<number, Cell | typeof EMPTY>;
   private readonly scratch: MinuteBar = emptyMinuteBar();
   /** Closed 1m bars on the wire, in blocks of 60 minutes (sparse: only trading minutes asked for). */
-  private readonly minuteBlocks: Lru<string, Array<WireKline | undefined>>;
+  private readonly minuteBlocks: Lru<number, Array<WireKline | undefined>>;
   /** Aggregates of the closed minutes of a still-open range, so a forming day extends instead of recomputing. */
   private readonly prefixes = new Lru<number, { upto: number; agg: Agg | null }>(4096);
 
@@ -110,6 +110,9 @@ export class SyntheticMarket {
    * K-lines of one product, ascending (W3), stamped at the open of their grid cell (W1, W12).
    * endSec 0 = the newest `count` bars as of nowMs; endSec > 0 = the newest `count` bars with
    * timestamp <= endSec (W4). The bar containing nowMs is forming: it covers trades up to nowMs.
+   * Closed bars come from caches and are shared, frozen objects: copy before changing one.
+   * Throws RangeError for impossible input (type outside 1..10, 2h/4h on a product without them,
+   * negative endSec, count < 1, non-finite now); request validation (W4-W6) is the caller's job.
    */
   klines(product: Product, klineType: number, endSec: number, count: number, nowMs: number): WireKline[] {
     if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
@@ -277,7 +280,7 @@ export class SyntheticMarket {
       const bn = Math.floor(m / 60);
       if (bn !== blockNo) {
         blockNo = bn;
-        const key = `${model.id}|${bn}`;
+        const key = bn * 1_048_576 + model.id;
         block = this.minuteBlocks.get(key);
         if (block === undefined) {
           block = new Array<WireKline | undefined>(60);
@@ -446,7 +449,7 @@ export class SyntheticMarket {
       return this.store(model, key, startMs, this.sumMinutes(model, new AggBuilder(), startMs, endMs, nowMs).build());
     }
     // Still open: closed minutes come from (and extend) a remembered prefix; the forming minute is added last.
-    const closedEnd = Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS);
+    const closedEnd = Math.max(startMs, Math.min(endMs, Math.floor(nowMs / MINUTE_MS) * MINUTE_MS));
     const prefix = this.prefixes.get(key);
     const b = new AggBuilder();
     let from = startMs;

@@ -53,7 +53,9 @@ export class NdjsonSink implements Sink<object> {
       if (this.committedOnce) await copyFile(this.target.path, tmp);
       else await rm(tmp, { force: true });
       this.tmpPath = tmp;
-      this.stream = createWriteStream(tmp, { flags: 'a' });
+      const file = createWriteStream(tmp, { flags: 'a' });
+      await once(file, 'open');
+      this.stream = file;
     }
     this.stream.on('error', this.onError);
     return this.stream;

@@ -8,7 +8,6 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../../src/emulator/server.js';
 import { createClient, manualSleep, seededRandom, type ClientOptions, type RequestInfo, type ServiceClient } from '../../../src/api/index.js';
 import type { PlanName } from '../../../src/api/plans.js';
-import { standInBackends } from '../../emulator/server/stand-ins.js';
 
 export const START = '2026-03-02T15:00:00.000Z';
 
@@ -23,7 +22,8 @@ export interface World {
 
 export async function startWorld(options: Partial<EmulatorOptions> & { start?: string } = {}): Promise<World> {
   const clock = new ManualClock(options.start ?? START);
-  const emu = await startEmulator({ backends: standInBackends(), log: () => {}, ...options, clock });
+  // The default backends: the real catalog, synthetic market and halt archive.
+  const emu = await startEmulator({ log: () => {}, ...options, clock });
   const stateDir = await mkdtemp(join(tmpdir(), 'ql-api-it-'));
   const clients: ServiceClient[] = [];
   return {

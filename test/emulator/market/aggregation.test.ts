@@ -92,4 +92,17 @@ describe('coarser bars aggregate the 1m bars exactly', () => {
       expect(bar).toEqual(aggregate(p, minutes, bar!.timestamp));
     }
   });
+
+  it('forming intraday bars stay exact as now advances minute by minute (same market instance)', () => {
+    const local = new SyntheticMarket(12);
+    for (const [code, kt, len] of [['BTCUSDT', 2, 5], ['EURUSD', 5, 60], ['AAPL.US', 3, 15]] as const) {
+      const p = product(code);
+      const start = ms('2026-11-20T15:00:00Z');
+      for (let now = start; now < start + 2 * len * 60_000; now += 41_000) {
+        const [bar] = local.klines(p, kt, 0, 1, now);
+        const minutes = minuteBarsBetween(local, p, tsMs(bar!), now + 60_000, now);
+        expect(bar).toEqual(aggregate(p, minutes, bar!.timestamp));
+      }
+    }
+  });
 });

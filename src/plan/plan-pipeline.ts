@@ -1,0 +1,92 @@
+/**
+ * `planPipeline`: what a run will cost before it starts: requests per endpoint, the share of
+ * today's remaining quota, the wall time the plan's limits impose, the partitions it will touch,
+ * and how many days a backfill bigger than today's quota needs. No request is sent.
+ */
+import { planLimits, type PlanLimits, type PlanName } from '../api/index.js';
+import type { Checkpoint } from '../core/component.js';
+import type { SourceDefinition } from '../core/definition.js';
+import { ConfigError } from '../core/errors.js';
+import { validatePipeline } from '../config/parse-pipeline.js';
+import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
+import type { SourcePlan, SourcePlanner, StreamPlan } from './plan-types.js';
+import { scheduleRequests } from './schedule.js';
+
+export interface PlanOptions {
+  /** The token's plan (name or limits). */
+  readonly plan: PlanName | PlanLimits;
+  /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
+  readonly quotaRemaining?: number;
+  /** Clock time of the run (ms); default now. */
+  readonly now?: number;
+  /** Committed checkpoints of this pipeline, by stream key (CheckpointStore.load()). */
+  readonly checkpoints?: ReadonlyMap<string, Checkpoint>;
+  /** Component registry; the real one is `components` of src/components.ts. */
+  readonly registry: Registry;
+}
+
+export interface PipelinePlan {
+  readonly pipeline: string;
+  readonly source: string;
+  readonly dataset: string;
+  readonly plan: PlanName;
+  /** Requests per endpoint path. */
+  readonly requests: Readonly<Record<string, number>>;
+  readonly totalRequests: number;
+  readonly quota: {
+    readonly perDay: number;
+    readonly remaining: number;
+    /** totalRequests / remaining (above 1: more than today allows). */
+    readonly share: number;
+    /** Calendar days of quota the run needs, today included (1 when it fits today). */
+    readonly days: number;
+  };
+  /** Wall time the limits impose on the requests that fit today's quota, ms (no latency modelled). */
+  readonly estimatedMs: number;
+  readonly streams: readonly StreamPlan[];
+  /** Partition folders relative to `<output>/<dataset>/`. */
+  readonly partitions: readonly string[];
+  readonly notes: readonly string[];
+}
+
+function isPlanner(def: SourceDefinition): def is SourceDefinition & SourcePlanner<unknown> {
+  return typeof (def as Partial<SourcePlanner<unknown>>).plan === 'function';
+}
+
+export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptions): PipelinePlan {
+  const pipeline = validatePipeline(input, { registry: options.registry });
+  const limits = typeof options.plan === 'string' ? planLimits(options.plan) : options.plan;
+  const nowMs = options.now ?? Date.now();
+  const def = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as SourceDefinition | undefined;
+  if (!def) throw new ConfigError(`pipeline ${pipeline.name}: source "${pipeline.source.type}" is not registered`);
+  const { type: _type, ...config } = pipeline.source;
+  const sourcePlan: SourcePlan = isPlanner(def)
+    ? def.plan(config, { limits, nowMs, checkpoints: options.checkpoints ?? new Map() })
+    : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
+  const requests: Record<string, number> = {};
+  for (const g of sourcePlan.groups) requests[g.endpoint] = (requests[g.endpoint] ?? 0) + g.requests;
+  const totalRequests = Object.values(requests).reduce((a, b) => a + b, 0);
+  const remaining = Math.max(0, options.quotaRemaining ?? limits.perDay);
+  const days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / limits.perDay);
+  const today = Math.min(totalRequests, remaining);
+  const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
+  const notes = [...sourcePlan.notes];
+  if (days > 1) {
+    notes.push(
+      `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up and resumes after the reset: ${days} days in all`,
+    );
+  }
+  return {
+    pipeline: pipeline.name,
+    source: def.type,
+    dataset: def.dataset(config),
+    plan: limits.name,
+    requests,
+    totalRequests,
+    quota: { perDay: limits.perDay, remaining, share: remaining > 0 ? totalRequests / remaining : Number.POSITIVE_INFINITY, days },
+    estimatedMs,
+    streams: sourcePlan.streams,
+    partitions: sourcePlan.partitions,
+    notes,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * kline-history: K-line history of codes x intervals from `since` to `until` (default now), kept
+ * current incrementally. Forex, metals and crypto are walked backwards with end timestamps;
+ * stocks and indexes only ever get their newest bars, so their history builds up across runs.
+ */
+import { z } from 'zod';
+import { findProduct } from '../../catalog/index.js';
+import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
+import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
+import { ConfigError } from '../../core/errors.js';
+import type { Interval, RawKline } from '../../core/records.js';
+import type { SourcePlanner } from '../../plan/plan-types.js';
+import { intervalSupported, listedStartMs } from '../shared/bar-grid.js';
+import { codeListSchema, intervalListSchema, lintKnownCodes } from '../shared/config-parts.js';
+import { klineStream } from '../shared/kline-records.js';
+import { mergeStreams } from '../shared/merge-streams.js';
+import { requestReporter } from '../shared/request-reporter.js';
+import { serviceClient } from '../shared/service-client.js';
+import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
+import { readPosition } from './kline-position.js';
+import { planKlineHistory } from './plan-kline-history.js';
+import { readSeries, type SeriesEnv } from './read-series.js';
+
+export const klineHistoryConfigSchema = z.strictObject({
+  codes: codeListSchema,
+  intervals: intervalListSchema,
+  since: timeSpecSchema
+    .optional()
+    .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now (90d, 12h, 2w). Default: the first listed bar.'),
+  until: timeSpecSchema.optional().describe('Newest bar wanted (same forms as since). Default: now, the forming bar included.'),
+  concurrency: z.number().int().min(1).max(64).default(4).describe('Series fetched side by side (the plan\'s limits still apply).'),
+});
+
+export type KlineHistoryConfig = z.infer<typeof klineHistoryConfigSchema>;
+
+function lint(config: KlineHistoryConfig): LintFinding[] {
+  const out = lintKnownCodes(config.codes, 'codes');
+  for (const [i, code] of config.codes.entries()) {
+    const product = findProduct(code);
+    if (!product) continue;
+    for (const [j, interval] of config.intervals.entries()) {
+      if (!intervalSupported(product, interval)) {
+        out.push({
+          path: ['intervals', j],
+          message: `${interval} bars are not served for ${code} (stocks and indexes have no 2h or 4h bars); drop it or the code at codes[${i}]`,
+        });
+      }
+    }
+  }
+  if (config.since !== undefined && config.until !== undefined) {
+    const now = Date.now();
+    if (resolveTimeSpec(config.since, now) > resolveTimeSpec(config.until, now)) {
+      out.push({ path: ['since'], message: `since (${config.since}) is after until (${config.until})` });
+    }
+  }
+  return out;
+}
+
+class KlineHistorySource implements Source<RawKline> {
+  constructor(
+    private readonly config: KlineHistoryConfig,
+    private readonly env: ComponentEnv,
+  ) {}
+
+  read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawKline>> {
+    const client = serviceClient(this.env, 'kline-history');
+    const reporter = requestReporter(client, ctx.events);
+    const now = ctx.clock.now();
+    const quota = { exhausted: null };
+    const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
+    for (const s of plan.streams) ctx.events.planned?.(s.stream, s.requests);
+    const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
+    for (const code of this.config.codes) {
+      const product = findProduct(code);
+      if (!product) throw new ConfigError(`kline-history: unknown product code "${code}"`);
+      for (const interval of this.config.intervals) {
+        if (!intervalSupported(product, interval)) {
+          throw new ConfigError(`kline-history: ${interval} bars are not served for ${code}`);
+        }
+        const env: SeriesEnv = {
+          client,
+          reporter,
+          ctx,
+          product,
+          interval: interval as Interval,
+          sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, now), listedStartMs(product)) : listedStartMs(product),
+          untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, now) : null,
+          quota,
+        };
+        const start = readPosition(from.get(klineStream(code, interval)));
+        makers.push(() => readSeries(env, start));
+      }
+    }
+    return mergeStreams(makers, this.config.concurrency);
+  }
+}
+
+export const klineHistory: SourceDefinition<KlineHistoryConfig, RawKline> & SourcePlanner<KlineHistoryConfig> = {
+  kind: 'source',
+  type: 'kline-history',
+  summary:
+    'K-line history of codes x intervals since a date, incremental (only bars after the stored watermark; the forming bar is upserted until final).',
+  configSchema: klineHistoryConfigSchema,
+  examples: [
+    { codes: ['BTCUSDT', 'EURUSD'], intervals: ['1m'], since: '30d' },
+    { codes: ['AAPL.US', '700.HK'], intervals: ['1m', '1d'], since: '2026-01-01' },
+    { codes: ['GOLD'], intervals: ['1h', '4h'], since: '2025-01-01', until: '2025-12-31T23:59:59Z', concurrency: 2 },
+  ],
+  dataset: () => 'kline',
+  lint,
+  create: (config, env) => new KlineHistorySource(config, env),
+  plan: (config, ctx) => planKlineHistory(config, ctx),
+};

@@ -1,0 +1,62 @@
+/**
+ * The checkpoint of one K-line series (`kline/<code>/<interval>`), all times bar open times in Unix
+ * seconds:
+ * - `watermark`: the newest FINAL bar held; every bar from `low` up to it is held, so a later run
+ *   asks only for bars after it (the forming bar after it is fetched again and upserted);
+ * - `low`: the oldest bar held;
+ * - `walk`: a backward walk in progress: the next `kline_timestamp_end` to ask for, the floor it
+ *   stops at, and the newest final bar it has delivered (the watermark once it completes). A killed
+ *   backfill resumes exactly there: no gap, no duplicate.
+ */
+import type { Checkpoint } from '../../core/component.js';
+
+export interface WalkState {
+  readonly next: number;
+  readonly floor: number;
+  readonly top: number | null;
+}
+
+export interface KlinePosition {
+  readonly watermark: number | null;
+  readonly low: number | null;
+  readonly walk?: WalkState;
+}
+
+const EMPTY: KlinePosition = { watermark: null, low: null };
+
+function int(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+/** Reads a saved position; anything unreadable counts as "nothing held yet". */
+export function readPosition(checkpoint: Checkpoint | undefined): KlinePosition {
+  if (!checkpoint) return EMPTY;
+  const p = checkpoint.position;
+  const walk = p.walk as Record<string, unknown> | undefined;
+  const next = int(walk?.next);
+  const floor = int(walk?.floor);
+  return {
+    watermark: int(p.watermark),
+    low: int(p.low),
+    ...(walk && next !== null && floor !== null ? { walk: { next, floor, top: int(walk.top) } } : {}),
+  };
+}
+
+export function toCheckpoint(stream: string, position: KlinePosition): Checkpoint {
+  return {
+    stream,
+    position: {
+      watermark: position.watermark,
+      low: position.low,
+      ...(position.walk ? { walk: { ...position.walk } } : {}),
+    },
+  };
+}
+
+export function maxOf(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+
+export function minOf(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
+}

@@ -1,0 +1,80 @@
+/**
+ * The requests a kline-history run will send, counted from the catalog's calendar and the
+ * checkpoints exactly as the run walks (one request per 500 bars a series needs), without a request.
+ */
+import { familyPrefix } from '../../api/index.js';
+import { findProduct } from '../../catalog/index.js';
+import type { Interval } from '../../core/records.js';
+import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../plan/plan-types.js';
+import { countBars, intervalSupported, listedStartMs } from '../shared/bar-grid.js';
+import { klinePartitions } from '../shared/kline-partitions.js';
+import { klineStream } from '../shared/kline-records.js';
+import { resolveTimeSpec } from '../shared/time-spec.js';
+import type { KlineHistoryConfig } from './index.js';
+import { readPosition } from './kline-position.js';
+import { PAGE_BARS } from './read-series.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export function planKlineHistory(
+  config: Pick<KlineHistoryConfig, 'codes' | 'intervals' | 'since' | 'until'>,
+  ctx: Pick<PlanContext, 'nowMs' | 'checkpoints'>,
+): SourcePlan {
+  const now = ctx.nowMs;
+  const streams: StreamPlan[] = [];
+  const perEndpoint = new Map<string, number>();
+  const partitions = new Set<string>();
+  const notes: string[] = [];
+  for (const code of config.codes) {
+    const product = findProduct(code);
+    if (!product) {
+      notes.push(`kline ${code}: unknown product code, not planned`);
+      continue;
+    }
+    const endpoint = `${familyPrefix(product.family)}/kline`;
+    for (const interval of config.intervals as Interval[]) {
+      if (!intervalSupported(product, interval)) continue;
+      const stream = klineStream(code, interval);
+      const pos = readPosition(ctx.checkpoints.get(stream));
+      const sinceMs = config.since !== undefined ? Math.max(resolveTimeSpec(config.since, now), listedStartMs(product)) : listedStartMs(product);
+      const sinceSec = Math.ceil(sinceMs / 1000);
+      const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, now) : null;
+      let bars = 0;
+      let requests = 0;
+      const span = (fromSec: number, toMsExclusive: number) => {
+        if (!(toMsExclusive > fromSec * 1000)) return;
+        const n = countBars(product, interval, fromSec * 1000, toMsExclusive, now);
+        bars += n;
+        requests += Math.ceil(n / PAGE_BARS);
+        for (const p of klinePartitions(interval, fromSec * 1000, Math.min(toMsExclusive, now + 1))) partitions.add(p);
+      };
+      if (product.endTimestampSupported) {
+        let watermark = pos.watermark;
+        if (pos.walk) {
+          span(pos.walk.floor, pos.walk.next * 1000 + 1);
+          if (pos.walk.top !== null) watermark = Math.max(watermark ?? pos.walk.top, pos.walk.top);
+        }
+        const floor = watermark !== null ? watermark + 1 : sinceSec;
+        span(floor, untilMs === null ? now + 1 : Math.floor(untilMs / 1000) * 1000 + 1);
+        if (pos.low !== null && sinceSec < pos.low) span(sinceSec, pos.low * 1000);
+      } else {
+        const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
+        const n = countBars(product, interval, floor * 1000, now + 1, now);
+        bars = Math.min(n, PAGE_BARS);
+        requests = n > 0 ? 1 : 0;
+        if (n > 0) for (const p of klinePartitions(interval, Math.max(floor * 1000, now - 40 * 86_400_000), now + 1)) partitions.add(p);
+        if (n > PAGE_BARS) {
+          notes.push(
+            pos.watermark === null
+              ? `kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached in one run (${n} bars; stocks and indexes get only their newest ${PAGE_BARS}); history builds up across scheduled runs`
+              : `kline ${code} ${interval}: ${n} new bars since the last run, more than the newest ${PAGE_BARS} a stock or index request returns; the older ones will be missing`,
+          );
+        }
+      }
+      streams.push({ stream, requests, records: bars, sequential: product.endTimestampSupported });
+      perEndpoint.set(endpoint, (perEndpoint.get(endpoint) ?? 0) + requests);
+    }
+  }
+  const groups: RequestGroup[] = [...perEndpoint].map(([endpoint, requests]) => ({ endpoint, requests }));
+  return { groups, streams, partitions: [...partitions].sort(), notes };
+}

@@ -1,0 +1,177 @@
+/**
+ * Reading one K-line series. Products whose /kline takes an end timestamp (forex, metals, crypto)
+ * are walked backwards page by page; stocks and indexes only ever get their newest bars, so each
+ * run takes what is new since the watermark (at most 500) and history builds up across runs.
+ */
+import type { ServiceClient } from '../../api/index.js';
+import { familyPrefix } from '../../api/index.js';
+import type { Product } from '../../catalog/index.js';
+import type { Batch, RunContext } from '../../core/component.js';
+import { QuotaExhaustedError } from '../../core/errors.js';
+import type { Interval, RawKline } from '../../core/records.js';
+import { countBars, klineTypeOf } from '../shared/bar-grid.js';
+import { klineStream, malformedRecords, pageOf, toRawKlines } from '../shared/kline-records.js';
+import { reported, type RequestReporter } from '../shared/request-reporter.js';
+import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
+
+/** Bars per /kline request (spec 8.3). */
+export const PAGE_BARS = 500;
+
+export interface SeriesEnv {
+  readonly client: ServiceClient;
+  readonly reporter: RequestReporter;
+  readonly ctx: RunContext;
+  readonly product: Product;
+  readonly interval: Interval;
+  /** Oldest bar open wanted (ms). */
+  readonly sinceMs: number;
+  /** Newest bar open wanted (ms), or null for "up to now". */
+  readonly untilMs: number | null;
+  /** Shared by the series of one run: once the day's quota is gone, every series stops cleanly. */
+  readonly quota: { exhausted: QuotaExhaustedError | null };
+}
+
+const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+
+export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+  try {
+    if (env.product.endTimestampSupported) yield* walkSeries(env, start);
+    else yield* newestBars(env, start);
+  } catch (error) {
+    if (!(error instanceof QuotaExhaustedError)) throw error;
+    // Committed pages and their checkpoints are kept; the next run (after the reset) resumes there.
+    if (env.quota.exhausted === null) {
+      env.quota.exhausted = error;
+      env.ctx.events.note?.(`daily request quota used up; stopped cleanly, run again after ${error.resetAt.toISOString()} to resume`);
+    }
+  }
+}
+
+async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+  const stream = klineStream(env.product.code, env.interval);
+  const seq = { n: 0 };
+  let pos = start;
+  const sinceSec = Math.ceil(env.sinceMs / 1000);
+  // 1. Finish a walk a killed run left.
+  if (pos.walk) {
+    pos = yield* walk(env, stream, seq, pos, pos.walk.next, pos.walk.floor, pos.walk.top);
+  }
+  // 2. From `until` (or now) back to the watermark, or to `since` the first time.
+  const untilSec = env.untilMs === null ? 0 : Math.floor(env.untilMs / 1000);
+  const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
+  if (untilSec === 0 || untilSec >= floor) {
+    pos = yield* walk(env, stream, seq, pos, untilSec, floor, null);
+  }
+  // 3. `since` moved earlier than what is held: extend the history downwards.
+  if (pos.low !== null && sinceSec < pos.low) {
+    yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null);
+  }
+}
+
+/**
+ * Pages backwards from `end` (0 = newest) to `floor`. Each page asks for exactly the bars the
+ * calendar says exist between the floor and the page's end (at most 500), the next end is the
+ * oldest bar - 1 s (W4: bars with timestamp <= end), so pages neither overlap nor leave a hole.
+ */
+async function* walk(
+  env: SeriesEnv,
+  stream: string,
+  seq: { n: number },
+  before: KlinePosition,
+  end: number,
+  floor: number,
+  topSoFar: number | null,
+): AsyncGenerator<Batch<RawKline>, KlinePosition> {
+  const { client, ctx, product, interval } = env;
+  const klineType = klineTypeOf(interval);
+  const endpoint = `${familyPrefix(product.family)}/kline`;
+  let top = topSoFar;
+  let low = before.low;
+  let pendingWalk = before.walk !== undefined;
+  for (;;) {
+    throwIfAborted(ctx.signal);
+    const now = ctx.clock.now();
+    const toMs = end === 0 ? now + 1 : end * 1000 + 1;
+    const expected = countBars(product, interval, floor * 1000, toMs, now);
+    if (expected === 0) break;
+    const want = Math.min(PAGE_BARS, expected);
+    const result = await reported(
+      env.reporter,
+      client.kline({ code: product.code, klineType, count: want, ...(end > 0 ? { endSec: end } : {}) }, ctx.signal),
+    );
+    const answeredAt = ctx.clock.now();
+    const page = pageOf(result.bars);
+    if (page.bars.length === 0 && page.malformed.length === 0) break; // before the first listed bar
+    const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
+    const records = [
+      ...toRawKlines(product, interval, kept, answeredAt, endpoint),
+      ...malformedRecords(product.code, interval, page.malformed, endpoint),
+    ];
+    for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+    const oldest = page.bars[0]?.ts ?? null;
+    if (kept.length > 0) low = minOf(low, kept[0]!.ts);
+    const done =
+      oldest === null ||
+      oldest <= floor ||
+      page.bars.length < want ||
+      // The calendar says nothing is left between the floor and the next end: no empty request.
+      countBars(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, answeredAt) === 0;
+    const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
+    const position: KlinePosition = done
+      ? { watermark: maxOf(before.watermark, top), low }
+      : { watermark: before.watermark, low, walk: state };
+    yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
+    pendingWalk = !done;
+    if (done) return position;
+    end = state.next;
+  }
+  const position: KlinePosition = { watermark: maxOf(before.watermark, top), low };
+  if (pendingWalk || position.watermark !== before.watermark) {
+    // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
+    yield { stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) };
+  }
+  return position;
+}
+
+/** Stocks and indexes: only the newest bars exist on the wire (no end timestamp, W4). */
+async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+  const { client, ctx, product, interval } = env;
+  const stream = klineStream(product.code, interval);
+  const endpoint = `${familyPrefix(product.family)}/kline`;
+  const sinceSec = Math.ceil(env.sinceMs / 1000);
+  const floor = start.watermark !== null ? start.watermark + 1 : sinceSec;
+  throwIfAborted(ctx.signal);
+  const now = ctx.clock.now();
+  const expected = countBars(product, interval, floor * 1000, now + 1, now);
+  const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
+  if (expected === 0) return;
+  const want = Math.min(PAGE_BARS, expected);
+  const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count: want }, ctx.signal));
+  const answeredAt = ctx.clock.now();
+  const page = pageOf(result.bars);
+  const kept = page.bars.filter((b) => b.ts >= floor && (untilSec === null || b.ts <= untilSec));
+  const records = [
+    ...toRawKlines(product, interval, kept, answeredAt, endpoint),
+    ...malformedRecords(product.code, interval, page.malformed, endpoint),
+  ];
+  let top: number | null = null;
+  for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+  const oldest = page.bars[0]?.ts ?? null;
+  const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, kept[0]?.ts ?? null) };
+  const label = `kline ${product.code} ${interval}`;
+  if (expected > PAGE_BARS && oldest !== null) {
+    if (start.watermark !== null) {
+      ctx.events.note?.(
+        `${label}: ${expected} bars since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; bars from ${iso(floor)} to before ${iso(oldest)} cannot be fetched (run more often)`,
+      );
+    } else {
+      ctx.events.note?.(
+        `${label}: since ${iso(sinceSec)} cannot be reached: the service gives stocks and indexes only their newest ${PAGE_BARS} bars (no end timestamp); history starts at ${iso(oldest)} and builds up across scheduled runs`,
+      );
+    }
+  } else if (untilSec !== null && kept.length === 0 && oldest !== null && oldest > untilSec) {
+    ctx.events.note?.(`${label}: until ${iso(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
+  }
+  yield { stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) };
+}

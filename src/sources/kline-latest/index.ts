@@ -1,0 +1,171 @@
+/**
+ * kline-latest: the latest 2 bars of every code x interval through /batch-kline, items packed to
+ * the plan's cap and spaced by its minimum gap (the client does both). Upserts, final flag as in
+ * kline-history, so it keeps a backfilled dataset current between backfills.
+ */
+import { z } from 'zod';
+import { familyPrefix, type BatchKlineItem } from '../../api/index.js';
+import { findProduct, type Product } from '../../catalog/index.js';
+import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
+import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
+import { ConfigError } from '../../core/errors.js';
+import type { Interval, RawKline } from '../../core/records.js';
+import type { SourcePlanner } from '../../plan/plan-types.js';
+import { countBars, intervalSupported, klineTypeOf } from '../shared/bar-grid.js';
+import { sleepUntil } from '../shared/clock-sleep.js';
+import { codeListSchema, intervalListSchema, lintKnownCodes, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
+import { klinePartitions } from '../shared/kline-partitions.js';
+import { klineStream, pageOf, toRawKlines } from '../shared/kline-records.js';
+import { CodeProblems } from '../shared/report-codes.js';
+import { reported, requestReporter } from '../shared/request-reporter.js';
+import { serviceClient } from '../shared/service-client.js';
+import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
+
+export const klineLatestConfigSchema = z.strictObject({
+  codes: codeListSchema,
+  intervals: intervalListSchema,
+  ...roundsShape,
+});
+
+export type KlineLatestConfig = z.infer<typeof klineLatestConfigSchema>;
+
+function lint(config: KlineLatestConfig): LintFinding[] {
+  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRounds(config)];
+  for (const code of config.codes) {
+    const product = findProduct(code);
+    if (!product) continue;
+    config.intervals.forEach((interval, j) => {
+      if (!intervalSupported(product, interval)) out.push({ path: ['intervals', j], message: `${interval} bars are not served for ${code} (no 2h or 4h bars for stocks and indexes)` });
+    });
+  }
+  return out;
+}
+
+interface Series {
+  readonly product: Product;
+  readonly interval: Interval;
+}
+
+function seriesOf(config: KlineLatestConfig): Series[] {
+  const out: Series[] = [];
+  for (const code of config.codes) {
+    const product = findProduct(code);
+    if (!product) throw new ConfigError(`kline-latest: unknown product code "${code}"`);
+    for (const interval of config.intervals) {
+      if (!intervalSupported(product, interval)) throw new ConfigError(`kline-latest: ${interval} bars are not served for ${code}`);
+      out.push({ product, interval });
+    }
+  }
+  return out;
+}
+
+/** Requests one round needs: per family, the items over the plan's cap. */
+export function batchRequestsPerRound(config: KlineLatestConfig, itemCap: number): Map<string, number> {
+  const perFamily = new Map<string, number>();
+  for (const s of seriesOf(config)) {
+    const endpoint = `${familyPrefix(s.product.family)}/batch-kline`;
+    perFamily.set(endpoint, (perFamily.get(endpoint) ?? 0) + 1);
+  }
+  return new Map([...perFamily].map(([endpoint, items]) => [endpoint, Math.ceil(items / itemCap)]));
+}
+
+const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+
+class KlineLatestSource implements Source<RawKline> {
+  constructor(
+    private readonly config: KlineLatestConfig,
+    private readonly env: ComponentEnv,
+  ) {}
+
+  async *read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncGenerator<Batch<RawKline>> {
+    const client = serviceClient(this.env, 'kline-latest');
+    const reporter = requestReporter(client, ctx.events);
+    const series = seriesOf(this.config);
+    const byKey = new Map(series.map((s) => [`${s.product.code}\u0000${klineTypeOf(s.interval)}`, s]));
+    const positions = new Map(series.map((s) => {
+      const stream = klineStream(s.product.code, s.interval);
+      return [stream, readPosition(from.get(stream))];
+    }));
+    const problems = new CodeProblems('kline-latest', 'kline');
+    const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
+    const start = ctx.clock.now();
+    const gapNoted = new Set<string>();
+    let seq = 0;
+    for (const offset of roundOffsets(this.config)) {
+      throwIfAborted(ctx.signal);
+      await sleepUntil(ctx.clock, start + offset, ctx.signal);
+      const result = await reported(reporter, client.batchKline(items, ctx.signal));
+      const answeredAt = ctx.clock.now();
+      problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
+      for (const s of result.series) {
+        const target = byKey.get(`${s.code}\u0000${s.kline_type}`);
+        if (!target) continue;
+        const stream = klineStream(target.product.code, target.interval);
+        const page = pageOf(s.kline_data);
+        const records = toRawKlines(target.product, target.interval, page.bars, answeredAt, '/batch-kline');
+        const before = positions.get(stream)!;
+        const oldest = page.bars[0]?.ts ?? null;
+        if (before.watermark !== null && oldest !== null && oldest > before.watermark && !gapNoted.has(stream)) {
+          // Bars between the stored watermark and the two latest are not in this answer.
+          if (!adjacent(target, before.watermark, oldest)) {
+            gapNoted.add(stream);
+            ctx.events.note?.(`kline-latest ${stream}: bars after ${iso(before.watermark)} and before ${iso(oldest)} are not held; run kline-history to fill them`);
+          }
+        }
+        let top: number | null = null;
+        for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+        const position = { watermark: maxOf(before.watermark, top), low: minOf(before.low, oldest) };
+        positions.set(stream, position);
+        yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
+      }
+    }
+  }
+}
+
+/** Whether `next` is the bar right after `prev` on the series' grid (no bar between them). */
+function adjacent(series: Series, prev: number, next: number): boolean {
+  return countBars(series.product, series.interval, (prev + 1) * 1000, next * 1000) === 0;
+}
+
+export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & SourcePlanner<KlineLatestConfig> = {
+  kind: 'source',
+  type: 'kline-latest',
+  summary: 'The latest 2 bars of many codes x intervals per /batch-kline request, once or every N seconds; upserts the forming bar until final.',
+  configSchema: klineLatestConfigSchema,
+  examples: [
+    { codes: ['BTCUSDT', 'ETHUSDT', 'AAPL.US'], intervals: ['1m'] },
+    { codes: ['EURUSD', 'GOLD'], intervals: ['1m', '1h'], everySeconds: 60, durationSeconds: 3600 },
+    { codes: ['700.HK'], intervals: ['1d'], everySeconds: 30, count: 10 },
+  ],
+  dataset: () => 'kline',
+  lint,
+  create: (config, env) => new KlineLatestSource(config, env),
+  plan(config, ctx) {
+    const perRound = batchRequestsPerRound(config, ctx.limits.batchKlineItemCap);
+    const offsets = roundOffsets(config);
+    const groups = [...perRound].map(([endpoint, requests]) => ({
+      endpoint,
+      requests: requests * offsets.length,
+      minGapMs: ctx.limits.batchKlineGapMs,
+      gapKey: 'batch-kline',
+      notBeforeMs: offsets.flatMap((o) => Array.from({ length: requests }, () => o)),
+    }));
+    const streams = seriesOf(config).map((s) => ({
+      stream: klineStream(s.product.code, s.interval),
+      requests: 0,
+      records: 2 * offsets.length,
+    }));
+    const partitions = new Set<string>();
+    const last = ctx.nowMs + (offsets.at(-1) ?? 0);
+    for (const s of seriesOf(config)) for (const p of klinePartitions(s.interval, ctx.nowMs - 2 * 86_400_000, last + 1)) partitions.add(p);
+    const notes = [`kline-latest: ${offsets.length} round(s) of ${[...perRound.values()].reduce((a, b) => a + b, 0)} /batch-kline request(s)`];
+    return {
+      groups,
+      streams,
+      partitions: [...partitions].sort(),
+      notes,
+      ...(offsets.length > 1 ? { minDurationMs: offsets.at(-1)! } : {}),
+    };
+  },
+};

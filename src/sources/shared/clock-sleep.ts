@@ -1,0 +1,16 @@
+/**
+ * Waiting between polling rounds on the run's clock: a ManualClock (tests, dry runs) is moved
+ * forward instead of waiting, any other clock waits on real timers. Aborts end the wait at once.
+ */
+import { manualSleep, systemSleep, type Sleep } from '../../api/index.js';
+import { ManualClock, type Clock } from '../../core/clock.js';
+
+export function clockSleep(clock: Clock): Sleep {
+  return clock instanceof ManualClock ? manualSleep(clock) : systemSleep;
+}
+
+/** Sleeps until `atMs` of `clock` (no wait when it has passed). */
+export async function sleepUntil(clock: Clock, atMs: number, signal: AbortSignal): Promise<void> {
+  const wait = atMs - clock.now();
+  if (wait > 0) await clockSleep(clock)(wait, signal);
+}

@@ -1,0 +1,68 @@
+/** Config pieces every source shares: code lists, intervals, polling rounds. */
+import { z } from 'zod';
+import { findProduct, listProducts } from '../../catalog/index.js';
+import { INTERVALS, type Interval } from '../../core/records.js';
+import type { LintFinding } from '../../core/definition.js';
+
+export const codeListSchema = z
+  .array(z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'a product code is letters, digits, ".", "_" or "-"' }))
+  .min(1)
+  .describe('Product codes exactly as in the product list (case-sensitive), e.g. BTCUSDT, AAPL.US, 600000.SH.');
+
+export const intervalListSchema = z
+  .array(z.enum(INTERVALS as unknown as [Interval, ...Interval[]]))
+  .min(1)
+  .describe('Bar intervals: 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo (2h and 4h not for stocks and indexes).');
+
+/** One round, or one every `everySeconds` for `count` rounds or `durationSeconds`. */
+export const roundsShape = {
+  everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round).'),
+  count: z.number().int().min(1).max(1_000_000).optional().describe('Number of rounds when everySeconds is set.'),
+  durationSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(31 * 86_400)
+    .optional()
+    .describe('Keep polling for this long when everySeconds is set (rounds start within it).'),
+};
+
+export interface RoundsConfig {
+  everySeconds?: number | undefined;
+  count?: number | undefined;
+  durationSeconds?: number | undefined;
+}
+
+/** Start offsets (ms from the first round) of every round the config asks for. */
+export function roundOffsets(config: RoundsConfig): number[] {
+  if (config.everySeconds === undefined) return [0];
+  const every = config.everySeconds * 1000;
+  const byCount = config.count ?? Number.POSITIVE_INFINITY;
+  const byDuration = config.durationSeconds !== undefined ? Math.floor((config.durationSeconds * 1000 - 1) / every) + 1 : Number.POSITIVE_INFINITY;
+  const n = Math.min(byCount, byDuration);
+  return Array.from({ length: Number.isFinite(n) ? n : 1 }, (_, i) => i * every);
+}
+
+export function lintRounds(config: RoundsConfig): LintFinding[] {
+  const out: LintFinding[] = [];
+  if (config.everySeconds !== undefined && config.count === undefined && config.durationSeconds === undefined) {
+    out.push({ path: ['everySeconds'], message: 'everySeconds needs count or durationSeconds, or the source would never stop' });
+  }
+  if (config.everySeconds === undefined && (config.count !== undefined || config.durationSeconds !== undefined)) {
+    out.push({ path: [config.count !== undefined ? 'count' : 'durationSeconds'], message: 'count and durationSeconds only apply with everySeconds' });
+  }
+  return out;
+}
+
+/** Codes not in the catalog: reported at lint time as a finding per code. */
+export function lintKnownCodes(codes: readonly string[], path: string): LintFinding[] {
+  const out: LintFinding[] = [];
+  codes.forEach((code, i) => {
+    if (findProduct(code) === undefined) {
+      const near = listProducts().find((p) => p.code.toLowerCase() === code.toLowerCase());
+      const hint = near ? `; did you mean "${near.code}"?` : ' (codes are case-sensitive)';
+      out.push({ path: [path, i], message: `unknown product code "${code}"${hint}` });
+    }
+  });
+  return out;
+}

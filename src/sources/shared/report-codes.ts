@@ -1,0 +1,34 @@
+/**
+ * Codes the service did not serve (invalid: ret 600 isolated by bisection; missing: asked for,
+ * not returned) are reported by name once per run and counted as rejected rows, while every
+ * other code is delivered.
+ */
+import type { RunContext } from '../../core/component.js';
+
+export class CodeProblems {
+  private readonly noted = new Set<string>();
+
+  constructor(
+    private readonly source: string,
+    private readonly dataset: string,
+  ) {}
+
+  report(ctx: RunContext, invalid: readonly string[], missing: readonly string[]): void {
+    const n = invalid.length + missing.length;
+    if (n === 0) return;
+    ctx.events.rows(this.dataset, 'rejected', n);
+    const fresh = (kind: string, codes: readonly string[]) => codes.filter((c) => !this.noted.has(`${kind}:${c}`));
+    const newInvalid = fresh('invalid', invalid);
+    const newMissing = fresh('missing', missing);
+    for (const c of newInvalid) this.noted.add(`invalid:${c}`);
+    for (const c of newMissing) this.noted.add(`missing:${c}`);
+    if (newInvalid.length > 0) {
+      ctx.events.note?.(`${this.source}: invalid code(s) ${newInvalid.join(', ')} (service ret 600 code invalid); the other codes were delivered`);
+      ctx.logger.warn(`${this.source}: invalid codes`, { codes: newInvalid });
+    }
+    if (newMissing.length > 0) {
+      ctx.events.note?.(`${this.source}: no data returned for ${newMissing.join(', ')}; the other codes were delivered`);
+      ctx.logger.warn(`${this.source}: codes missing from the answer`, { codes: newMissing });
+    }
+  }
+}

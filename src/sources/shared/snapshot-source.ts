@@ -1,0 +1,123 @@
+/**
+ * The polling loop both snapshot sources share: one round, or a round every `everySeconds` for
+ * `count` rounds or `durationSeconds`. A round asks for every code at once; the client splits it
+ * per family and per the plan's caps (Free: 5 codes a request; others: the 8 KiB URL budget),
+ * isolates invalid codes (W8) and says which came back empty. Each row carries fetched_at.
+ */
+import type { ServiceClient, TicksResult } from '../../api/index.js';
+import { familyBySuffix, familyPrefix, URL_BUDGET_BYTES } from '../../api/index.js';
+import { findProduct } from '../../catalog/index.js';
+import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
+import type { ComponentEnv } from '../../core/definition.js';
+import type { PlanContext, SourcePlan } from '../../plan/plan-types.js';
+import { sleepUntil } from './clock-sleep.js';
+import { roundOffsets, type RoundsConfig } from './config-parts.js';
+import { CodeProblems } from './report-codes.js';
+import { reported, requestReporter } from './request-reporter.js';
+import { serviceClient } from './service-client.js';
+import { throwIfAborted } from './throw-if-aborted.js';
+
+export interface SnapshotConfig extends RoundsConfig {
+  codes: string[];
+}
+
+export interface SnapshotKind<Tick, R> {
+  readonly type: string;
+  readonly dataset: 'depth' | 'trade';
+  readonly path: 'depth-tick' | 'trade-tick';
+  fetch(client: ServiceClient, codes: readonly string[], signal: AbortSignal): Promise<TicksResult<Tick>>;
+  toRecord(tick: Tick, fetchedAtMs: number): R;
+}
+
+export class SnapshotSource<Tick, R> implements Source<R> {
+  constructor(
+    private readonly kind: SnapshotKind<Tick, R>,
+    private readonly config: SnapshotConfig,
+    private readonly env: ComponentEnv,
+  ) {}
+
+  async *read(ctx: RunContext, _from: ReadonlyMap<string, Checkpoint>): AsyncGenerator<Batch<R>> {
+    const client = serviceClient(this.env, this.kind.type);
+    const reporter = requestReporter(client, ctx.events);
+    const problems = new CodeProblems(this.kind.type, this.kind.dataset);
+    const codes = [...new Set(this.config.codes)];
+    const start = ctx.clock.now();
+    let seq = 0;
+    for (const offset of roundOffsets(this.config)) {
+      throwIfAborted(ctx.signal);
+      await sleepUntil(ctx.clock, start + offset, ctx.signal);
+      const result = await reported(reporter, this.kind.fetch(client, codes, ctx.signal));
+      const fetchedAt = ctx.clock.now();
+      problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
+      const records = result.ticks.map((t) => this.kind.toRecord(t, fetchedAt));
+      yield {
+        stream: this.kind.dataset,
+        seq: seq++,
+        records,
+        checkpoint: { stream: this.kind.dataset, position: { fetchedAt, round: seq } },
+      };
+    }
+  }
+}
+
+/** Rough request-target bytes of one code in a tick query (JSON + URL encoding). */
+function codeBytes(code: string): number {
+  return encodeURIComponent(JSON.stringify({ code })).length + 3;
+}
+
+/** Requests per round, per endpoint, as the client will split them (no request sent). */
+export function snapshotRequestsPerRound(codes: readonly string[], path: string, ctx: PlanContext): Map<string, number> {
+  const byFamily = new Map<string, string[]>();
+  for (const code of new Set(codes)) {
+    const family = findProduct(code)?.family ?? familyBySuffix(code);
+    const endpoint = `${familyPrefix(family)}/${path}`;
+    const list = byFamily.get(endpoint) ?? [];
+    list.push(code);
+    byFamily.set(endpoint, list);
+  }
+  const out = new Map<string, number>();
+  const cap = ctx.limits.tickCodesCap;
+  // Token, trace and JSON envelope take roughly 200 bytes of the budget.
+  const budget = URL_BUDGET_BYTES - 200;
+  for (const [endpoint, list] of byFamily) {
+    let requests = 0;
+    let n = 0;
+    let bytes = 0;
+    for (const code of list) {
+      const b = codeBytes(code);
+      if (n > 0 && ((cap !== null && n + 1 > cap) || bytes + b > budget)) {
+        requests++;
+        n = 0;
+        bytes = 0;
+      }
+      n++;
+      bytes += b;
+    }
+    if (n > 0) requests++;
+    out.set(endpoint, requests);
+  }
+  return out;
+}
+
+export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, path: string, dataset: string): SourcePlan {
+  const perRound = snapshotRequestsPerRound(config.codes, path, ctx);
+  const offsets = roundOffsets(config);
+  const groups = [...perRound].map(([endpoint, requests]) => ({
+    endpoint,
+    requests: requests * offsets.length,
+    notBeforeMs: offsets.flatMap((o) => Array.from({ length: requests }, () => o)),
+  }));
+  const total = [...perRound.values()].reduce((a, b) => a + b, 0);
+  const notes = [`${dataset} snapshot: ${offsets.length} round(s) of ${total} request(s) for ${new Set(config.codes).size} code(s)`];
+  const unknown = config.codes.filter((c) => findProduct(c) === undefined);
+  if (unknown.length > 0) notes.push(`${dataset} snapshot: not in the catalog (may be invalid): ${unknown.join(', ')}`);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const days = new Set([day(ctx.nowMs), day(ctx.nowMs + (offsets.at(-1) ?? 0))]);
+  return {
+    groups,
+    streams: [{ stream: dataset, requests: total * offsets.length, records: new Set(config.codes).size * offsets.length }],
+    partitions: [...days].map((d) => `date=${d}`),
+    notes,
+    ...(offsets.length > 1 ? { minDurationMs: offsets.at(-1)! } : {}),
+  };
+}

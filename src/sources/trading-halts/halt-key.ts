@@ -1,0 +1,39 @@
+/**
+ * Identity and content of a halt record, from its wire text alone: the key is exchange, symbol,
+ * halt start and publication time (what the halt dataset merges on); the content hash changes
+ * when any field does (e.g. the resume time filled in later). Both are short hashes, so the state
+ * of a year of records stays small.
+ */
+import { createHash } from 'node:crypto';
+import type { HaltExchange, WireHaltRecord } from '../../core/wire.js';
+
+/** S4: null, "" and absent all mean "no value". */
+function text(record: WireHaltRecord, field: string): string | null {
+  const v = record[field];
+  if (v === null || v === undefined) return null;
+  const t = v.trim();
+  return t === '' ? null : t;
+}
+
+function short(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 12);
+}
+
+/** The halt's start as the exchange wrote it: haltDateTime, else haltDate + haltTime. */
+export function haltStartText(record: WireHaltRecord): string {
+  const dateTime = text(record, 'haltDateTime');
+  if (dateTime !== null) return dateTime;
+  return [text(record, 'haltDate'), text(record, 'haltTime')].filter((x) => x !== null).join(' ');
+}
+
+export function haltKey(exchange: HaltExchange, record: WireHaltRecord): string {
+  return short([exchange, text(record, 'symbol') ?? '', haltStartText(record), text(record, 'publishDate') ?? ''].join('\u0000'));
+}
+
+export function haltContentHash(record: WireHaltRecord): string {
+  const fields = Object.keys(record)
+    .filter((k) => text(record, k) !== null)
+    .sort()
+    .map((k) => `${k}=${text(record, k)}`);
+  return short(fields.join('\u0000'));
+}

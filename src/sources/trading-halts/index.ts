@@ -1,0 +1,162 @@
+/**
+ * trading-halts: suspension records of SSE, NYSE and NASDAQ, the whole last year per exchange in
+ * one request (or paged, S1), with a generous timeout and one request per minute per exchange
+ * (the client's limiter). Incremental: a record is written only when its key (exchange, symbol,
+ * halt start, publication time) is new or its content changed; a second run writes nothing.
+ * Pair it with the normalize-halts transform.
+ */
+import { z } from 'zod';
+import type { HaltExchange, ServiceClient } from '../../api/index.js';
+import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
+import type { ComponentEnv, SourceDefinition } from '../../core/definition.js';
+import { QuotaExhaustedError } from '../../core/errors.js';
+import type { RawHalt } from '../../core/records.js';
+import type { WireHaltRecord } from '../../core/wire.js';
+import type { SourcePlan, SourcePlanner } from '../../plan/plan-types.js';
+import { mergeStreams } from '../shared/merge-streams.js';
+import { reported, requestReporter, type RequestReporter } from '../shared/request-reporter.js';
+import { serviceClient } from '../shared/service-client.js';
+import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { haltContentHash, haltKey } from './halt-key.js';
+
+const EXCHANGES = ['sse', 'nyse', 'nasdaq'] as const;
+
+export const tradingHaltsConfigSchema = z.strictObject({
+  exchanges: z
+    .array(z.enum(EXCHANGES))
+    .min(1)
+    .default([...EXCHANGES])
+    .describe('Exchanges to fetch: sse, nyse, nasdaq (default all three).'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Fetch in pages of this many records (S1); default the whole year in one request. Pages are one minute apart per exchange.'),
+  timeoutMs: z.number().int().min(1000).max(3_600_000).default(120_000).describe('Time-out of one (possibly large) answer.'),
+});
+
+export type TradingHaltsConfig = z.infer<typeof tradingHaltsConfigSchema>;
+
+/** Checkpoint of `halt/<exchange>`: key hash → content hash of every record of the last answer. */
+interface HaltPosition {
+  readonly seen: Readonly<Record<string, string>>;
+  readonly total: number;
+}
+
+function readPosition(cp: Checkpoint | undefined): HaltPosition {
+  const seen = cp?.position.seen;
+  const total = cp?.position.total;
+  return {
+    seen: seen !== null && typeof seen === 'object' ? (seen as Record<string, string>) : {},
+    total: typeof total === 'number' ? total : 0,
+  };
+}
+
+async function fetchAll(
+  client: ServiceClient,
+  reporter: RequestReporter,
+  exchange: HaltExchange,
+  config: TradingHaltsConfig,
+  ctx: RunContext,
+): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
+  if (config.pageSize === undefined) {
+    const r = await reported(reporter, client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal));
+    return { records: r.data, totalCount: r.totalCount };
+  }
+  const records: WireHaltRecord[] = [];
+  let totalCount = 0;
+  for (let page = 1; ; page++) {
+    throwIfAborted(ctx.signal);
+    const r = await reported(reporter, client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal));
+    records.push(...r.data);
+    totalCount = r.totalCount;
+    const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
+    if (page >= pages || r.data.length === 0) break;
+  }
+  return { records, totalCount };
+}
+
+class TradingHaltsSource implements Source<RawHalt> {
+  constructor(
+    private readonly config: TradingHaltsConfig,
+    private readonly env: ComponentEnv,
+  ) {}
+
+  read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawHalt>> {
+    const client = serviceClient(this.env, 'trading-halts');
+    const reporter = requestReporter(client, ctx.events);
+    const exchanges = [...new Set(this.config.exchanges)];
+    const config = this.config;
+    const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
+      const stream = `halt/${exchange}`;
+      const before = readPosition(from.get(stream));
+      let fetched: { records: WireHaltRecord[]; totalCount: number };
+      try {
+        fetched = await fetchAll(client, reporter, exchange, config, ctx);
+      } catch (error) {
+        if (!(error instanceof QuotaExhaustedError)) throw error;
+        ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);
+        return;
+      }
+      const fetchedAtMs = ctx.clock.now();
+      const seen: Record<string, string> = {};
+      const out: RawHalt[] = [];
+      for (const record of fetched.records) {
+        const key = haltKey(exchange, record);
+        const hash = haltContentHash(record);
+        if (seen[key] === hash) continue; // the same record twice (a page boundary moved)
+        seen[key] = hash;
+        if (before.seen[key] !== hash) out.push({ exchange, record, fetchedAtMs });
+      }
+      const unique = Object.keys(seen).length;
+      if (config.pageSize !== undefined && unique < fetched.totalCount) {
+        ctx.events.note?.(
+          `trading-halts ${exchange}: ${fetched.totalCount - unique} record(s) moved between pages while paging (new announcements); the next run picks them up`,
+        );
+      }
+      ctx.events.note?.(`trading-halts ${exchange}: ${fetched.records.length} record(s) in the last year, ${out.length} new or changed`);
+      yield { stream, seq: 0, records: out, checkpoint: { stream, position: { seen, total: fetched.totalCount } } };
+    });
+    return mergeStreams(makers, exchanges.length);
+  }
+}
+
+export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & SourcePlanner<TradingHaltsConfig> = {
+  kind: 'source',
+  type: 'trading-halts',
+  summary: 'Trading halts (suspensions) of SSE, NYSE and NASDAQ over the last year; writes only new or changed records. Use with normalize-halts.',
+  configSchema: tradingHaltsConfigSchema,
+  examples: [{}, { exchanges: ['sse'] }, { exchanges: ['nyse', 'nasdaq'], pageSize: 200, timeoutMs: 300000 }],
+  dataset: () => 'halt',
+  create: (config, env) => new TradingHaltsSource(config, env),
+  plan(config, ctx): SourcePlan {
+    const exchanges = [...new Set(config.exchanges)];
+    const notes: string[] = [];
+    const streams = exchanges.map((exchange) => {
+      const stream = `halt/${exchange}`;
+      let requests = 1;
+      if (config.pageSize !== undefined) {
+        const total = readPosition(ctx.checkpoints.get(stream)).total;
+        requests = Math.max(1, Math.ceil(total / config.pageSize));
+        if (total === 0) notes.push(`trading-halts ${exchange}: page count unknown before the first run; planned as 1 page`);
+      }
+      return { stream, requests, sequential: true };
+    });
+    return {
+      groups: streams.map((s, i) => ({
+        endpoint: `/api/suspension/${exchanges[i]!}`,
+        requests: s.requests,
+        minGapMs: ctx.limits.suspensionGapMs,
+        gapKey: `suspension/${exchanges[i]!}`,
+      })),
+      streams,
+      partitions: exchanges.flatMap((e) => {
+        const y = new Date(ctx.nowMs).getUTCFullYear();
+        return [`exchange=${e}/year=${y - 1}`, `exchange=${e}/year=${y}`];
+      }),
+      notes,
+    };
+  },
+};

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { findProduct } from '../../src/catalog/index.js';
+import type { RawDepth, RawTrade } from '../../src/core/records.js';
+import { depthSnapshot, depthSnapshotConfigSchema } from '../../src/sources/depth-snapshot/index.js';
+import { tradeSnapshot, tradeSnapshotConfigSchema } from '../../src/sources/trade-snapshot/index.js';
+import { drain, startWorld, type World } from './helpers/world.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const CRYPTO = ['BTCUSDT', 'ETHUSDT', 'SHIBUSDT'];
+const FOREX = ['EURUSD', 'USDJPY', 'GOLD', 'Silver', 'USOIL', 'US500'];
+const STOCKS = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK', '600000.SH', '000001.SZ'];
+
+describe('trade-snapshot', () => {
+  it('free plan: 5 codes a request, family by family; every code delivered, stamped fetched_at', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z');
+    const client = world.client('free');
+    const codes = [...CRYPTO, ...FOREX, ...STOCKS];
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes }), world.env(client));
+    const run = await drain<RawTrade>(src, world.clock);
+    expect(run.records.map((r) => r.tick.code).sort()).toEqual([...codes].sort());
+    // 9 non-stock codes → 2 requests; 6 stock codes → 2 requests.
+    expect(client.requestCounts()).toEqual({ '/quote-b-api/trade-tick': 2, '/quote-stock-b-api/trade-tick': 2 });
+    const fetched = new Set(run.records.map((r) => r.fetchedAtMs));
+    expect(fetched.size).toBe(1);
+    expect([...fetched][0]).toBe(world.clock.now());
+    // Free: one request per 10 s, so the four requests took 30 s of the clock.
+    expect(world.clock.now() - Date.parse('2026-03-03T15:00:00.000Z')).toBe(30_000);
+  });
+
+  it('an invalid code is reported by name and the other codes are still delivered', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z');
+    const client = world.client('professional');
+    const codes = ['BTCUSDT', 'NOPE', 'ETHUSDT', 'EURUSD', 'GOLD'];
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes }), world.env(client));
+    const run = await drain<RawTrade>(src, world.clock);
+    expect(run.records.map((r) => r.tick.code).sort()).toEqual(['BTCUSDT', 'ETHUSDT', 'EURUSD', 'GOLD']);
+    const snap = run.events.snapshot();
+    expect(snap.notes.some((n) => n.includes('NOPE') && n.includes('invalid'))).toBe(true);
+    expect(snap.rows.trade?.rejected).toBe(1);
+  });
+
+  it('every N seconds for a duration: rounds spaced on the clock', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z');
+    const client = world.client('basic');
+    const t0 = world.clock.now();
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes: ['BTCUSDT', 'AAPL.US'], everySeconds: 10, durationSeconds: 60 }), world.env(client));
+    const run = await drain<RawTrade>(src, world.clock);
+    expect(run.batches).toHaveLength(6);
+    const rounds = [...new Set(run.records.map((r) => r.fetchedAtMs - t0))];
+    expect(rounds[0]).toBeLessThan(2000);
+    expect(rounds.at(-1)).toBeGreaterThanOrEqual(50_000);
+    expect(run.records).toHaveLength(12);
+  });
+});
+
+describe('depth-snapshot', () => {
+  it('many codes in one request per family on professional; book depth per class', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z');
+    const client = world.client('professional');
+    const codes = [...CRYPTO, ...FOREX, ...STOCKS];
+    const src = depthSnapshot.create(depthSnapshotConfigSchema.parse({ codes }), world.env(client));
+    const run = await drain<RawDepth>(src, world.clock);
+    expect(client.requestCounts()).toEqual({ '/quote-b-api/depth-tick': 1, '/quote-stock-b-api/depth-tick': 1 });
+    expect(run.records).toHaveLength(codes.length);
+    const btc = run.records.find((r) => r.tick.code === 'BTCUSDT')!;
+    expect(btc.tick).toEqual(world.market.depth(findProductOrThrow('BTCUSDT'), world.clock.now()));
+  });
+});
+
+function findProductOrThrow(code: string) {
+  const p = findProduct(code);
+  if (!p) throw new Error(code);
+  return p;
+}
