@@ -3,6 +3,11 @@
  * Schema, `quotelake list` and the compliance suite are all built from it.
  */
 import type { ComponentDefinition } from './core/definition.js';
+import { arrowSink } from './sinks/arrow/index.js';
+import { ndjsonSink } from './sinks/ndjson/index.js';
+import { parquetSink } from './sinks/parquet/index.js';
+import { normalizeHalts } from './transforms/normalize-halts/index.js';
+import { parseDecimals } from './transforms/parse-decimals/index.js';
 import { depthSnapshot } from './sources/depth-snapshot/index.js';
 import { klineHistory } from './sources/kline-history/index.js';
 import { klineLatest } from './sources/kline-latest/index.js';
@@ -19,9 +24,9 @@ const sources: ComponentDefinition[] = [
 ];
 
 // Transforms (parse-decimals, normalize-halts).
-const transforms: ComponentDefinition[] = [];
+const transforms: ComponentDefinition[] = [parseDecimals as ComponentDefinition, normalizeHalts as ComponentDefinition];
 
 // Sinks (parquet, arrow, ndjson).
-const sinks: ComponentDefinition[] = [];
+const sinks: ComponentDefinition[] = [parquetSink as ComponentDefinition, arrowSink as ComponentDefinition, ndjsonSink as ComponentDefinition];
 
 export const components: readonly ComponentDefinition[] = [...sources, ...transforms, ...sinks];

@@ -50,13 +50,16 @@ export function planKlineHistory(
       };
       if (product.endTimestampSupported) {
         let watermark = pos.watermark;
+        let low = pos.low;
         if (pos.walk) {
+          // The interrupted walk is finished first; it holds everything down to its floor after that.
           span(pos.walk.floor, pos.walk.next * 1000 + 1);
           if (pos.walk.top !== null) watermark = Math.max(watermark ?? pos.walk.top, pos.walk.top);
+          low = Math.min(low ?? pos.walk.floor, pos.walk.floor);
         }
         const floor = watermark !== null ? watermark + 1 : sinceSec;
         span(floor, untilMs === null ? now + 1 : Math.floor(untilMs / 1000) * 1000 + 1);
-        if (pos.low !== null && sinceSec < pos.low) span(sinceSec, pos.low * 1000);
+        if (low !== null && sinceSec < low) span(sinceSec, low * 1000);
       } else {
         const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
         const n = countBars(product, interval, floor * 1000, now + 1, now);

@@ -65,6 +65,17 @@ function codeBytes(code: string): number {
   return encodeURIComponent(JSON.stringify({ code })).length + 3;
 }
 
+/**
+ * Requests one chunk costs when codes outside the catalog turn out invalid: the client halves a
+ * batch answered ret 600 until each bad code stands alone (W8).
+ */
+function bisectionCost(codes: readonly string[]): number {
+  if (codes.every((c) => findProduct(c) !== undefined)) return 1;
+  if (codes.length === 1) return 1;
+  const middle = Math.ceil(codes.length / 2);
+  return 1 + bisectionCost(codes.slice(0, middle)) + bisectionCost(codes.slice(middle));
+}
+
 /** Requests per round, per endpoint, as the client will split them (no request sent). */
 export function snapshotRequestsPerRound(codes: readonly string[], path: string, ctx: PlanContext): Map<string, number> {
   const byFamily = new Map<string, string[]>();
@@ -80,21 +91,21 @@ export function snapshotRequestsPerRound(codes: readonly string[], path: string,
   // Token, trace and JSON envelope take roughly 200 bytes of the budget.
   const budget = URL_BUDGET_BYTES - 200;
   for (const [endpoint, list] of byFamily) {
-    let requests = 0;
-    let n = 0;
+    const chunks: string[][] = [];
+    let chunk: string[] = [];
     let bytes = 0;
     for (const code of list) {
       const b = codeBytes(code);
-      if (n > 0 && ((cap !== null && n + 1 > cap) || bytes + b > budget)) {
-        requests++;
-        n = 0;
+      if (chunk.length > 0 && ((cap !== null && chunk.length + 1 > cap) || bytes + b > budget)) {
+        chunks.push(chunk);
+        chunk = [];
         bytes = 0;
       }
-      n++;
+      chunk.push(code);
       bytes += b;
     }
-    if (n > 0) requests++;
-    out.set(endpoint, requests);
+    if (chunk.length > 0) chunks.push(chunk);
+    out.set(endpoint, chunks.reduce((n, c) => n + bisectionCost(c), 0));
   }
   return out;
 }
@@ -110,7 +121,7 @@ export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, path: str
   const total = [...perRound.values()].reduce((a, b) => a + b, 0);
   const notes = [`${dataset} snapshot: ${offsets.length} round(s) of ${total} request(s) for ${new Set(config.codes).size} code(s)`];
   const unknown = config.codes.filter((c) => findProduct(c) === undefined);
-  if (unknown.length > 0) notes.push(`${dataset} snapshot: not in the catalog (may be invalid): ${unknown.join(', ')}`);
+  if (unknown.length > 0) notes.push(`${dataset} snapshot: not in the catalog, planned as invalid (isolated by bisection): ${unknown.join(', ')}`);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const days = new Set([day(ctx.nowMs), day(ctx.nowMs + (offsets.at(-1) ?? 0))]);
   return {

@@ -1,0 +1,3 @@
+export { coverageReport, type CoverageOptions, type CoverageReport, type Gap, type GapReason, type KlineLike, type SeriesCoverage } from './coverage-report.js';
+export { defaultSymbolMapping, HaltIndex, type HaltLike, type HaltWindow, type SymbolMapping } from './halt-windows.js';
+export { coverageOfOutput, readHaltRows, readKlineRows, type OutputFormat } from './read-output.js';

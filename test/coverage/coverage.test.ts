@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findProduct } from '../../src/catalog/index.js';
+import { coverageOfOutput, coverageReport, readKlineRows, type KlineLike } from '../../src/coverage/index.js';
+import type { Interval } from '../../src/core/records.js';
+import { startWorld, type World } from '../sources/helpers/world.js';
+import { run } from '../sources/helpers/run.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function rowsFrom(w: World, code: string, interval: Interval, klineType: number, endSec: number, count: number): KlineLike[] {
+  return w.market.klines(findProduct(code)!, klineType, endSec, count, w.clock.now()).map((b) => ({ code, interval, ts: Number(b.timestamp) * 1000 }));
+}
+
+describe('coverage report over an emulator dataset', () => {
+  it('kline + halt datasets written by pipelines: sessions and halts explain every gap', async () => {
+    world = await startWorld('2026-03-04T12:00:00.000Z');
+    const w = world;
+    const client = w.client('professional');
+    const outputDir = join(w.dir, 'out');
+    const sink = { type: 'parquet' };
+    await run(
+      {
+        name: 'cov-klines',
+        source: { type: 'kline-history', codes: ['AAPL.US', '600000.SH', '700.HK', 'EURUSD', 'BTCUSDT', 'GOLD'], intervals: ['30m', '1d'], since: '2026-02-01' },
+        transforms: [{ type: 'parse-decimals' }],
+        sink,
+      },
+      { client, clock: w.clock, outputDir },
+    );
+    w.clock.advance(60_000);
+    await run(
+      { name: 'cov-halts', source: { type: 'trading-halts' }, transforms: [{ type: 'normalize-halts' }], sink },
+      { client, clock: w.clock, outputDir },
+    );
+    const report = await coverageOfOutput(outputDir);
+    expect(report.haltsUsed).toBe(true);
+    expect(report.series).toHaveLength(12);
+    expect(report.totals.unexplained).toBe(0);
+    expect(report.totals['market-closed']).toBeGreaterThan(50);
+    const aapl = report.series.find((s) => s.code === 'AAPL.US' && s.interval === '30m')!;
+    expect(aapl.first).toBe(Date.parse('2026-02-02T14:30:00Z'));
+    // One overnight or weekend closure between consecutive sessions: trading days - 1.
+    const kline = await readKlineRows(outputDir);
+    const days = new Set(kline.filter((r) => r.code === 'AAPL.US' && r.interval === '1d').map((r) => r.ts));
+    expect(aapl.counts['market-closed']).toBe(days.size - 1);
+    const btc = report.series.find((s) => s.code === 'BTCUSDT' && s.interval === '30m')!;
+    expect(btc.counts).toEqual({ 'market-closed': 0, halted: 0, unexplained: 0 });
+  }, 60_000);
+});
+
+describe('coverage report: classification', () => {
+  it('missing bars inside a halt are "halted", elsewhere "unexplained"; closures are "market-closed"', async () => {
+    world = await startWorld('2026-03-04T12:00:00.000Z');
+    const w = world;
+    // 600000.SH 1m over 3 March (Shanghai 09:30-11:30, 13:00-15:00 = 01:30-03:30, 05:00-07:00 UTC).
+    const end = Date.parse('2026-03-03T07:00:00Z') / 1000;
+    const all = rowsFrom(w, '600000.SH', '1m', 1, end, 480);
+    expect(all).toHaveLength(480); // 240 minutes on 2 and 3 March each
+    const haltFrom = Date.parse('2026-03-03T02:00:00Z');
+    const haltTo = Date.parse('2026-03-03T02:30:00Z');
+    const lostFrom = Date.parse('2026-03-03T05:40:00Z');
+    const rows = all.filter((r) => !(r.ts >= haltFrom && r.ts < haltTo) && !(r.ts >= lostFrom && r.ts < lostFrom + 5 * 60_000));
+    const halts = [{ exchange: 'sse' as const, symbol: '600000', halt_at: haltFrom, resume_trade_at: haltTo, resume_quote_at: null }];
+    const report = coverageReport(rows, { halts, listClosed: true });
+    const s = report.series[0]!;
+    expect(s.counts).toEqual({ 'market-closed': 3, halted: 1, unexplained: 1 });
+    const halted = s.gaps.find((g) => g.reason === 'halted')!;
+    expect([halted.from, halted.to, halted.missingBars]).toEqual([haltFrom, haltTo, 30]);
+    const lost = s.gaps.find((g) => g.reason === 'unexplained')!;
+    expect([lost.from, lost.to, lost.missingBars, lost.firstUnexplained]).toEqual([lostFrom, lostFrom + 300_000, 5, lostFrom]);
+    // Without the halt dataset the halt is unexplained.
+    expect(coverageReport(rows).totals).toEqual({ 'market-closed': 3, halted: 0, unexplained: 2 });
+    // A halt of another symbol does not explain it.
+    expect(coverageReport(rows, { halts: [{ ...halts[0]!, symbol: '600009' }] }).totals.unexplained).toBe(2);
+  });
+});

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findProduct } from '../../src/catalog/index.js';
+import { components } from '../../src/components.js';
+import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
+import type { RawKline } from '../../src/core/records.js';
+import { readKlineRows } from '../../src/coverage/index.js';
+import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
+import { drain, startWorld, type World } from './helpers/world.js';
+import { run } from './helpers/run.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('kline-history: stocks', () => {
+  it('across a session open: the forming bar turns final in place, no duplicate in the output', async () => {
+    world = await startWorld('2026-03-03T14:30:30.000Z'); // 09:30:30 New York
+    const w = world;
+    const client = w.client('professional');
+    const outputDir = join(w.dir, 'out');
+    const pipeline = {
+      name: 'stock-1m',
+      source: { type: 'kline-history', codes: ['AAPL.US'], intervals: ['1m'], since: '2026-03-02' },
+      transforms: [{ type: 'parse-decimals' }],
+      sink: { type: 'parquet' },
+    };
+    const first = await run(pipeline, { client, clock: w.clock, outputDir });
+    expect(first.manifest.requests).toEqual({ '/quote-stock-b-api/kline': 1 });
+    const open = Date.parse('2026-03-03T14:30:00Z');
+    let rows = (await readKlineRows(outputDir)).filter((r) => r.ts >= open);
+    expect(rows.map((r) => [r.ts, r.final])).toEqual([[open, false]]);
+    w.clock.set('2026-03-03T14:32:10.000Z');
+    const second = await run(pipeline, { client, clock: w.clock, outputDir });
+    expect(second.manifest.requests).toEqual({ '/quote-stock-b-api/kline': 1 });
+    const all = await readKlineRows(outputDir);
+    expect(new Set(all.map((r) => r.ts)).size).toBe(all.length);
+    expect(all).toHaveLength(390 + 3);
+    rows = all.filter((r) => r.ts >= open).sort((a, b) => a.ts - b.ts);
+    expect(rows.map((r) => [r.ts, r.final])).toEqual([
+      [open, true],
+      [open + 60_000, true],
+      [open + 120_000, false],
+    ]);
+    const truth = w.market.klines(findProduct('AAPL.US')!, 1, 0, 3, w.clock.now());
+    expect(rows.map((r) => r.close)).toEqual(truth.map((b) => b.close_price));
+  });
+
+  it('since beyond the newest 500 bars: fetched what exists, and said so', async () => {
+    world = await startWorld('2026-03-04T21:00:00.000Z');
+    const client = world.client('professional');
+    const src = klineHistory.create(klineHistoryConfigSchema.parse({ codes: ['600000.SH'], intervals: ['1m'], since: '2026-02-01' }), world.env(client));
+    const out = await drain<RawKline>(src, world.clock);
+    expect(out.records).toHaveLength(500);
+    expect(client.requestCounts()).toEqual({ '/quote-stock-b-api/kline': 1 });
+    const note = out.events.snapshot().notes.find((n) => n.includes('600000.SH 1m'))!;
+    expect(note).toContain('since 2026-02-01T00:00:00Z cannot be reached');
+    expect(note).toContain('builds up across scheduled runs');
+  });
+
+  it('2h on a stock is refused when the YAML is validated, at its line and column', () => {
+    const yaml = [
+      'name: bad',
+      'source:',
+      '  type: kline-history',
+      '  codes: [AAPL.US]',
+      '  intervals: [1h, 2h]',
+      'sink:',
+      '  type: parquet',
+    ].join('\n');
+    expect(() => parsePipelineYaml(yaml, { registry: components, file: 'bad.yaml' })).toThrow(/bad\.yaml:5:\d+.*2h bars are not served for AAPL\.US/s);
+  });
+});
+
+describe('kline-history: until and abort', () => {
+  it('since/until: exactly the bars between them, walked back from until', async () => {
+    world = await startWorld('2026-03-04T12:00:00.000Z');
+    const client = world.client('premium');
+    const src = klineHistory.create(
+      klineHistoryConfigSchema.parse({ codes: ['GOLD'], intervals: ['15m'], since: '2026-02-02T00:00:00Z', until: '2026-02-20T23:59:59Z' }),
+      world.env(client),
+    );
+    const out = await drain<RawKline>(src, world.clock);
+    const ts = out.records.map((r) => Number(r.bar.timestamp)).sort((a, b) => a - b);
+    const product = findProduct('GOLD')!;
+    const truth: number[] = [];
+    let end = Date.parse('2026-02-20T23:59:59Z') / 1000;
+    for (;;) {
+      const page = world.market.klines(product, 3, end, 500, world.clock.now()).map((b) => Number(b.timestamp));
+      truth.unshift(...page.filter((t) => t >= Date.parse('2026-02-02T00:00:00Z') / 1000));
+      if (page[0]! <= Date.parse('2026-02-02T00:00:00Z') / 1000) break;
+      end = page[0]! - 1;
+    }
+    expect(ts).toEqual(truth);
+    expect(out.records.every((r) => r.final)).toBe(true);
+    expect(client.requestCounts()['/quote-b-api/kline']).toBe(Math.ceil(truth.length / 500));
+  });
+
+  it('an aborted run stops between requests', async () => {
+    world = await startWorld('2026-03-04T12:00:00.000Z');
+    const client = world.client('professional');
+    const src = klineHistory.create(klineHistoryConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'], since: '30d', concurrency: 1 }), world.env(client));
+    const controller = new AbortController();
+    let batches = 0;
+    const events = (await import('../../src/runtime/run-events.js')).createRunEvents();
+    const ctx = { runId: 'r', signal: controller.signal, logger: { debug() {}, info() {}, warn() {}, error() {} }, events, clock: world.clock };
+    await expect(
+      (async () => {
+        for await (const _ of src.read(ctx, new Map())) {
+          batches++;
+          if (batches === 3) controller.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ code: 'QL_ABORTED' });
+    expect(batches).toBe(3);
+    expect(client.requestCounts()['/quote-b-api/kline']).toBeLessThanOrEqual(4);
+  });
+});
