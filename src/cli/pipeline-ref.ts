@@ -44,7 +44,7 @@ function display(path: string, cwd: string): string {
 export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): PipelineRef {
   const asPath = resolve(cwd, ref);
   if (isFile(asPath)) return { path: asPath, display: display(asPath, cwd), origin: 'path' };
-  if (/^[A-Za-z0-9_.-]+$/.test(ref) && !PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e))) {
+  if (/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/.test(ref) && !ref.startsWith('.') && !PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e))) {
     const local = byName(join(cwd, 'pipelines'), ref);
     if (local) return { path: local, display: display(local, cwd), origin: 'local' };
     const shipped = byName(shippedDir, ref);
@@ -56,12 +56,19 @@ export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shi
   );
 }
 
-/** Pipeline files of a folder (not recursive), sorted by name; [] when the folder does not exist. */
-export function pipelineFiles(dir: string): string[] {
+/** Pipeline files of a folder and its direct subfolders (`demo/1-kline-latest.yaml`), sorted; [] when it does not exist. */
+export function pipelineFiles(dir: string, depth = 1): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => PIPELINE_EXTENSIONS.some((e) => n.endsWith(e)) && !n.endsWith('.d.ts'))
-    .sort()
-    .map((n) => join(dir, n))
-    .filter(isFile);
+  const out: string[] = [];
+  for (const n of readdirSync(dir).sort()) {
+    const path = join(dir, n);
+    if (isFile(path) && PIPELINE_EXTENSIONS.some((e) => n.endsWith(e)) && !n.endsWith('.d.ts')) out.push(path);
+  }
+  if (depth > 0) {
+    for (const n of readdirSync(dir).sort()) {
+      const path = join(dir, n);
+      if (!isFile(path) && statSync(path).isDirectory()) out.push(...pipelineFiles(path, depth - 1));
+    }
+  }
+  return out;
 }

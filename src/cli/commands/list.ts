@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { extname, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { Argv, CommandModule } from 'yargs';
 import { firstCommentLine } from '../../config/parse-pipeline.js';
@@ -33,15 +33,17 @@ export async function describePipelineFile(path: string): Promise<string> {
 
 export async function listPipelines(cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): Promise<ListedPipeline[]> {
   const out: ListedPipeline[] = [];
-  const local = pipelineFiles(join(cwd, 'pipelines'));
-  const localNames = new Set(local.map((f) => basename(f, extname(f))));
+  const localDir = join(cwd, 'pipelines');
+  const nameOf = (dir: string, file: string) => relative(dir, file).slice(0, -extname(file).length).split('\\').join('/');
+  const local = pipelineFiles(localDir);
+  const localNames = new Set(local.map((f) => nameOf(localDir, f)));
   const sameDir = join(cwd, 'pipelines/') === shippedDir;
   for (const file of local) {
-    out.push({ name: basename(file, extname(file)), origin: sameDir ? 'shipped' : 'local', file: join('pipelines', basename(file)), description: await describePipelineFile(file), shadowed: false });
+    out.push({ name: nameOf(localDir, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
   }
   if (!sameDir) {
     for (const file of pipelineFiles(shippedDir)) {
-      const name = basename(file, extname(file));
+      const name = nameOf(shippedDir, file);
       out.push({ name, origin: 'shipped', file, description: await describePipelineFile(file), shadowed: localNames.has(name) });
     }
   }
