@@ -3,7 +3,8 @@
  * every secret the CLI learned (the token), so no code path can echo it by accident.
  */
 import type { Writable } from 'node:stream';
-import { redactText } from '../api/index.js';
+import { redactText } from '../api/redact.js';
+import type { ServiceArgs } from './shared-options.js';
 
 export interface Terminal {
   readonly stdout: Writable;
@@ -45,3 +46,19 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
     },
   };
 }
+
+/** Secrets known before anything else happens: masked in every line printed afterwards. */
+export function terminalFor(args: ServiceArgs, env: NodeJS.ProcessEnv): Terminal {
+  const terminal = createTerminal();
+  if (args.token) terminal.addSecret(args.token);
+  if (env.QUOTELAKE_TOKEN) terminal.addSecret(env.QUOTELAKE_TOKEN.trim());
+  return terminal;
+}
+
+/** The --json document: stdout, unless stdout carries NDJSON data (then stderr). */
+export function emitJson(terminal: Terminal, doc: unknown, toStderr: boolean): void {
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  if (toStderr) terminal.stderr.write(terminal.redact(text));
+  else terminal.out(text);
+}
+

@@ -1,24 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { EXIT_OK } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
-import { loadJobs } from '../pipeline-job.js';
-import { planJob, renderPlan } from '../plan-report.js';
-import { chooseTarget } from '../service-target.js';
-import {
-  dataOptions,
-  outputOptions,
-  PRECEDENCE_EPILOGUE,
-  serviceOptions,
-  type DataArgs,
-  type OutputArgs,
-  type ServiceArgs,
-} from '../shared-options.js';
-import { emitJson, terminalFor } from './run.js';
-
-interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs {
-  pipeline: string[];
-  json: boolean;
-}
+import type { PlanArgs } from '../actions/plan.js';
+import { dataOptions, outputOptions, PRECEDENCE_EPILOGUE, serviceOptions } from '../shared-options.js';
 
 export const planCommand: CommandModule<object, PlanArgs> = {
   command: 'plan <pipeline...>',
@@ -31,13 +13,7 @@ export const planCommand: CommandModule<object, PlanArgs> = {
       .example('$0 plan kline-backfill --plan free --since 365d', 'How many days a year of history takes on the Free plan')
       .epilogue(PRECEDENCE_EPILOGUE) as unknown as Argv<PlanArgs>,
   handler: async (args) => {
-    const terminal = terminalFor(args, process.env);
-    const jobs = await loadJobs(args.pipeline, args, process.env);
-    for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved).token);
-    const reports = [];
-    for (const job of jobs) reports.push(await planJob(job));
-    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
-    else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
-    process.exitCode = EXIT_OK;
+    const { planAction } = await import('../actions/plan.js');
+    process.exitCode = await planAction(args);
   },
 };

@@ -1,7 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { pipelineJsonSchemaText } from '../../config/pipeline-json-schema.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { registry } from '../registry.js';
 
 export const schemaCommand: CommandModule<object, object> = {
   command: 'schema',
@@ -10,8 +7,8 @@ export const schemaCommand: CommandModule<object, object> = {
     y
       .example('$0 schema > pipeline.schema.json', 'Save it; then start a YAML pipeline with "# yaml-language-server: $schema=./pipeline.schema.json"')
       .epilogue('The schema is generated from the same definitions the CLI validates with.'),
-  handler: () => {
-    process.stdout.write(pipelineJsonSchemaText(registry));
-    process.exitCode = EXIT_OK;
+  handler: async (args) => {
+    const { schemaAction } = await import('../actions/schema.js');
+    process.exitCode = await schemaAction(args);
   },
 };

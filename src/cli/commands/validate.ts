@@ -1,15 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { describeError, formatError } from '../describe-error.js';
-import { EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
-import { loadJob } from '../pipeline-job.js';
-import { createTerminal } from '../terminal.js';
-
-interface ValidateArgs {
-  pipeline: string[];
-  json: boolean;
-  quiet: boolean;
-}
+import type { ValidateArgs } from '../actions/validate.js';
 
 export const validateCommand: CommandModule<object, ValidateArgs> = {
   command: 'validate <pipeline...>',
@@ -23,23 +13,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       .example('$0 validate my-pipeline.yaml --json', 'Problems as JSON for an editor or CI')
       .epilogue('Exit codes: 0 every pipeline is valid, 2 at least one is not.') as unknown as Argv<ValidateArgs>,
   handler: async (args) => {
-    const terminal = createTerminal();
-    const results: { file: string; name?: string; valid: boolean; problems: string[] }[] = [];
-    for (const text of args.pipeline) {
-      try {
-        // No flags: validation is of the file as written.
-        const job = await loadJob(text, {}, {});
-        results.push({ file: job.ref.display, name: job.pipeline.name, valid: true, problems: [] });
-        if (!args.quiet && !args.json) terminal.err(`quotelake: ${job.ref.display}: valid (pipeline ${job.pipeline.name}, source ${job.pipeline.source.type}, sink ${job.pipeline.sink.type})`);
-      } catch (e) {
-        const d = describeError(e);
-        if (d.exitCode !== EXIT_USAGE) throw e;
-        results.push({ file: text, valid: false, problems: d.message.split('\n').filter((l) => !/^\d+ problems in the pipeline:$/.test(l)) });
-        if (!args.json) terminal.err(formatError(d));
-      }
-    }
-    const valid = results.every((r) => r.valid);
-    if (args.json) terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'validate', valid, pipelines: results }, null, 2)}\n`);
-    process.exitCode = valid ? EXIT_OK : EXIT_USAGE;
+    const { validateAction } = await import('../actions/validate.js');
+    process.exitCode = await validateAction(args);
   },
 };
