@@ -62,8 +62,8 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
       stopOnComplete: false,
       autopadding: true,
       fps: 10,
-      format: ` ${label} requests [{bar}] {value}/{total} | {rate} req/s | ETA {etaText} | quota {quota}`,
-      barsize: 24,
+      format: ` requests [{bar}] {value}/{total} | {rate}/s | ETA {etaText} | quota {quota}`,
+      barsize: 20,
     },
     undefined,
   );
@@ -78,6 +78,8 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
       },
     };
   };
+  // The pipeline's name once, above its bars (bar lines must fit an 80-column terminal).
+  terminal.err(`quotelake: running ${label}`);
   const first = payload();
   const requestBar: SingleBar = multi.create(Math.max(1, first.f.planned), 0, first.p);
   const rowBars = new Map<string, SingleBar>();
@@ -92,7 +94,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
       let bar = rowBars.get(dataset);
       if (!bar) {
         bar = multi.create(0, 0, { dataset, written: '0', rejected: '0' }, {
-          format: ` ${label} {dataset} rows {rows} received | {written} written | {rejected} rejected`,
+          format: ` {dataset} rows: {rows} received | {written} written | {rejected} rejected`,
         });
         rowBars.set(dataset, bar);
       }
