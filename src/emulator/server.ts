@@ -15,7 +15,7 @@ import { redactToken } from './plans.js';
 import { handleClock } from './routes/clock-route.js';
 import { MSG } from './routes/market-requests.js';
 import { handleMarket } from './routes/market-route.js';
-import { resolveRoute, type Route } from './routes/route-table.js';
+import { resolveRoute } from './routes/route-table.js';
 import { handleSuspension, suspensionError } from './routes/suspension-route.js';
 
 export interface EmulatorOptions {
@@ -232,4 +232,3 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 }
 
-export type { Route };
