@@ -4,11 +4,7 @@ import { buildPipelineSchema, type Registry } from './pipeline-schema.js';
 
 export function pipelineJsonSchema(registry: Registry): Record<string, unknown> {
   const schema = z.toJSONSchema(buildPipelineSchema(registry), { io: 'input', unrepresentable: 'any' });
-  return {
-    ...schema,
-    $id: 'https://quotelake.dev/pipeline.schema.json',
-    title: 'quotelake pipeline',
-  };
+  return { ...schema, title: 'quotelake pipeline' };
 }
 
 /** The exact text of pipeline.schema.json (stable: sorted as generated, 2-space indent, final newline). */

@@ -48,6 +48,8 @@ export interface RunEvents {
   rows(dataset: string, kind: 'received' | 'written' | 'rejected', count: number): void;
   planned?(stream: string, requests: number): void;
   note?(message: string): void;
+  /** Requests left in today's quota, when the service client knows it (goes into the run manifest). */
+  quota?(remaining: number): void;
 }
 
 export interface RunContext {

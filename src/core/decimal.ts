@@ -146,6 +146,114 @@ function mulAdd(top: number, m: number, add: number): number {
  * when the text is malformed or does not fit; callers validate first, so false means a bug upstream.
  */
 export function writeDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
+  return writeSmallDecimalWords(text, scale, words, off) || writeAnyDecimalWords(text, scale, words, off);
+}
+
+/** 10^k for k = 0..18 as four 16-bit limbs each (10^18 < 2^60). */
+const POW10_LIMBS = (() => {
+  const t = new Float64Array(19 * 4);
+  for (let k = 0; k <= 18; k++) {
+    let v = 10n ** BigInt(k);
+    for (let j = 0; j < 4; j++) {
+      t[k * 4 + j] = Number(v & 0xffffn);
+      v >>= 16n;
+    }
+  }
+  return t;
+})();
+
+/**
+ * The common case: at most 15 digits (exact in a double) and at most 18 padding zeros. One
+ * 4x4-limb schoolbook product, all on doubles below 2^35. Returns false to defer to the general path.
+ */
+function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
+  const n = text.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let v = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (frac >= 0) return false;
+      frac = 0;
+      continue;
+    }
+    const d = c - 48;
+    if (d < 0 || d > 9 || ++digits > 15) return false;
+    if (frac >= 0) frac++;
+    v = v * 10 + d;
+  }
+  if (digits === 0) return false;
+  const pad = scale - (frac < 0 ? 0 : frac);
+  if (pad < 0 || pad > 18) return false;
+  const vh = Math.floor(v / 4294967296);
+  const vl = v - vh * 4294967296;
+  const v0 = vl & 0xffff;
+  const v1 = vl >>> 16;
+  const v2 = vh & 0xffff;
+  const v3 = vh >>> 16;
+  const t = POW10_LIMBS;
+  const b = pad * 4;
+  const p0 = t[b]!;
+  const p1 = t[b + 1]!;
+  const p2 = t[b + 2]!;
+  const p3 = t[b + 3]!;
+  let x = v0 * p0;
+  let carry = Math.floor(x / 65536);
+  const l0 = x - carry * 65536;
+  x = v0 * p1 + v1 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l1 = x - carry * 65536;
+  x = v0 * p2 + v1 * p1 + v2 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l2 = x - carry * 65536;
+  x = v0 * p3 + v1 * p2 + v2 * p1 + v3 * p0 + carry;
+  carry = Math.floor(x / 65536);
+  const l3 = x - carry * 65536;
+  x = v1 * p3 + v2 * p2 + v3 * p1 + carry;
+  carry = Math.floor(x / 65536);
+  const l4 = x - carry * 65536;
+  x = v2 * p3 + v3 * p2 + carry;
+  carry = Math.floor(x / 65536);
+  const l5 = x - carry * 65536;
+  x = v3 * p3 + carry; // < 2^21 * 2^12: the product stays below 2^110
+  let w0 = l0 + l1 * 65536;
+  let w1 = l2 + l3 * 65536;
+  let w2 = l4 + l5 * 65536;
+  let w3 = x;
+  if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
+    w0 = (~w0 >>> 0) + 1;
+    w1 = ~w1 >>> 0;
+    w2 = ~w2 >>> 0;
+    w3 = ~w3 >>> 0;
+    if (w0 === 4294967296) {
+      w0 = 0;
+      w1 += 1;
+      if (w1 === 4294967296) {
+        w1 = 0;
+        w2 += 1;
+        if (w2 === 4294967296) {
+          w2 = 0;
+          w3 += 1;
+        }
+      }
+    }
+  }
+  words[off] = w0;
+  words[off + 1] = w1;
+  words[off + 2] = w2;
+  words[off + 3] = w3;
+  return true;
+}
+
+/** Any length: digits folded in 10^9 chunks into 16-bit limbs. */
+function writeAnyDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
   const n = text.length;
   let i = 0;
   let neg = false;

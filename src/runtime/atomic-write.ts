@@ -26,14 +26,23 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export interface AtomicWriteOptions {
+  /**
+   * false: skip the fsyncs. Still atomic against a killed process (rename), but not against power
+   * loss; for records such as an in-progress run manifest, never for state.
+   */
+  readonly durable?: boolean;
+}
+
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const durable = options.durable ?? true;
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(temp, 'w');
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (durable) await handle.sync();
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
@@ -46,7 +55,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rm(temp, { force: true });
     throw error;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 /** Remove temp files a crashed writer left in `dir` (not recursive). Returns the names removed. */

@@ -33,7 +33,7 @@ export type RunEventName = keyof RunEventMap;
 
 export interface RunEventsRecorder extends Required<RunEvents> {
   /** The client reports what is left of today's quota after each request. */
-  quota(left: number): void;
+  quota(remaining: number): void;
   on<E extends RunEventName>(event: E, listener: (payload: RunEventMap[E]) => void): () => void;
   snapshot(): RunEventsSnapshot;
 }

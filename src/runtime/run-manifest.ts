@@ -32,7 +32,8 @@ export function runsDir(stateDir: string): string {
 
 export async function writeRunManifest(stateDir: string, manifest: RunManifest): Promise<string> {
   const path = join(runsDir(stateDir), `${manifest.runId}.json`);
-  await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
+  // In-progress updates are records, not state: atomic but not fsynced; the final one is durable.
+  await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: manifest.status !== 'running' });
   return path;
 }
 

@@ -3,6 +3,8 @@
  * ahead of the sink. Commits the sink and then saves checkpoints every N batches / M ms and at the
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
@@ -17,6 +19,19 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
+import { RejectedWriter } from '../sinks/rejected/index.js';
+
+/** The staging root every sink stages under (`<output>/.staging`); cleared after recovery. */
+export const STAGING_DIR = '.staging';
+
+/** Where `onReject: divert` sends records (RejectedWriter of src/sinks/rejected has this shape). */
+export interface RejectedOutput {
+  recover?(ctx: RunContext): Promise<void>;
+  write(dataset: string, rejected: readonly Rejected[], ctx: RunContext): Promise<void>;
+  /** Makes what was written visible; called right after the data commit. */
+  commit(ctx: RunContext): Promise<readonly CommittedFile[]>;
+  abort(ctx: RunContext): Promise<void>;
+}
 
 export interface RunOptions {
   /** The component definitions to build the pipeline from (the real one: `components` of src/components.ts). */
@@ -33,8 +48,8 @@ export interface RunOptions {
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
   readonly runId?: string;
-  /** Builds the writer of diverted records (`onReject: divert`), under `<output>/_rejected/`. */
-  readonly createRejectedSink?: (env: ComponentEnv & { readonly dataset: string }) => Sink<Rejected>;
+  /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
+  readonly createRejectedWriter?: (outputDir: string) => RejectedOutput;
 }
 
 export interface RunResult {
@@ -89,10 +104,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     return { def, config: withoutType(t) };
   });
 
-  if (opts.onReject === 'divert' && !options.createRejectedSink) {
-    throw new ConfigError(`pipeline ${pipeline.name}: onReject "divert" needs a rejected-records writer`);
-  }
-
   const sourceConfig = withoutType(pipeline.source);
   const dataset = sourceDef.dataset(sourceConfig);
   const env: ComponentEnv = {
@@ -102,6 +113,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     ...(options.client !== undefined ? { client: options.client } : {}),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
+  // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
+  // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
+  const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
   const store = new CheckpointStore(stateDir, pipeline.name);
   const startedAt = new Date(clock.now()).toISOString();
   const files: CommittedFile[] = [];
@@ -134,19 +148,30 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
     await writeRunManifest(stateDir, manifest('running'));
 
-    const source: Source<unknown> = sourceDef.create(sourceConfig, env);
-    const transforms: Transform<unknown, unknown>[] = transformDefs.map(({ def, config }) => def.create(config, env));
-    const sink: Sink<unknown> = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
-    let rejectedSink: Sink<Rejected> | undefined;
-    if (opts.onReject === 'divert') {
-      rejectedSink = options.createRejectedSink!({ ...env, dataset });
+    let source: Source<unknown>;
+    let transforms: Transform<unknown, unknown>[];
+    let sink: Sink<unknown>;
+    let rejectedSink: RejectedOutput | undefined;
+    try {
+      source = sourceDef.create(sourceConfig, env);
+      transforms = transformDefs.map(({ def, config }) => def.create(config, env));
+      sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+      if (opts.onReject === 'divert') {
+        rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
+      }
+    } catch (error) {
+      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      throw error;
     }
 
     let iterator: AsyncIterator<Batch<unknown>> | undefined;
     let inFlight = false;
     try {
-      await sink.recover?.(ctx);
-      await rejectedSink?.recover?.(ctx);
+      await sink.recover?.(quietCtx);
+      await rejectedSink?.recover?.(quietCtx);
+      // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
+      // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
+      await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
 
       const committed = await store.load();
       const pending = new Map<string, Checkpoint>();
@@ -154,19 +179,14 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const warnedCodes = new Set<string>();
       let batchesSinceCommit = 0;
       let lastCommitAt = clock.now();
-      let rejectedSeq = 0;
 
       const commit = async (): Promise<void> => {
         // Data first, then the diverted records, then the state that says both are in.
-        await sink.flush(ctx);
-        const receipt = await sink.commit(ctx);
+        await sink.flush(quietCtx);
+        const receipt = await sink.commit(quietCtx);
         files.push(...receipt.files);
         events.rows(dataset, 'written', receipt.rows);
-        if (rejectedSink) {
-          await rejectedSink.flush(ctx);
-          const r = await rejectedSink.commit(ctx);
-          files.push(...r.files);
-        }
+        if (rejectedSink) files.push(...(await rejectedSink.commit(quietCtx)));
         commits++;
         if (pending.size > 0) {
           for (const [k, v] of pending) committed.set(k, v);
@@ -193,10 +213,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           }
           return;
         }
-        await rejectedSink!.write({ stream, seq: rejectedSeq++, records: rejected }, ctx);
+        await rejectedSink!.write(dataset, rejected, quietCtx);
       };
 
-      iterator = source.read(ctx, committed)[Symbol.asyncIterator]();
+      // A copy: the store's map moves on as commits land, the source's starting point must not.
+      iterator = source.read(ctx, new Map(committed))[Symbol.asyncIterator]();
       let status: 'succeeded' | 'aborted' = 'succeeded';
       for (;;) {
         if (signal.aborted) {
@@ -232,7 +253,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         for (const t of transforms) {
           const r = t.apply(current, ctx);
           current = r.output;
-          rejected.push(...(r.rejected as Rejected[]));
+          for (const x of r.rejected) rejected.push(x as Rejected);
         }
         await handleRejected(batch.stream, rejected);
 
@@ -242,8 +263,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           return n;
         };
         const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
-        for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
-          await sink.write(piece, ctx);
+        if (output.records.length > 0) {
+          for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
+            await sink.write(piece, quietCtx);
+          }
         }
         if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
         batchesSinceCommit++;
@@ -266,13 +289,12 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       return { runId, status, manifestPath, manifest: final };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
-      await sink.abort(ctx).catch(() => undefined);
-      await rejectedSink?.abort(ctx).catch(() => undefined);
+      await sink.abort(quietCtx).catch(() => undefined);
+      await rejectedSink?.abort(quietCtx).catch(() => undefined);
       await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
       throw error;
     } finally {
       await sink.close().catch(() => undefined);
-      await rejectedSink?.close().catch(() => undefined);
     }
   };
 

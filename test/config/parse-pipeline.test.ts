@@ -144,3 +144,25 @@ describe('definePipeline', () => {
     expect(() => validatePipeline(p, { registry, file: 'pipelines/p.ts' })).toThrow('pipelines/p.ts: source: unknown key "nope"');
   });
 });
+
+describe('with the real transforms and sinks', () => {
+  it('validates their configs with positions, and fills their defaults', async () => {
+    const { components } = await import('../../src/components.js');
+    const { counterSource } = await import('../helpers/test-components.js');
+    const real = [counterSource() as never, ...components];
+    const text = 'name: real\nsource: { type: counter, batches: 1, rowsPerBatch: 1 }\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  rowGroupRows: 10\n  colour: red\n';
+    let error: PipelineConfigError | undefined;
+    try {
+      parsePipelineYaml(text, { registry: real, file });
+    } catch (e) {
+      error = e as PipelineConfigError;
+    }
+    expect(error?.problems.map((p) => `${p.line}:${p.column}: ${p.message}`)).toEqual([
+      '7:17: sink.rowGroupRows: 10 must be at least 1024',
+      '8:3: sink: unknown key "colour"',
+    ]);
+    const ok = parsePipelineYaml(text.replace('  rowGroupRows: 10\n  colour: red\n', ''), { registry: real, file });
+    expect(ok.sink).toMatchObject({ type: 'parquet', rowGroupRows: 131_072 });
+    expect(ok.transforms[0]?.type).toBe('parse-decimals');
+  });
+});

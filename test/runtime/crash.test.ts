@@ -4,7 +4,6 @@
  * of an uninterrupted run: no gap, no duplicate key, no partial, temp or unlisted file in the tree.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -14,10 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = join(root, 'test/fixtures/crash-run.mjs');
-// The real Parquet sink when it is built; the fixture's own merge-by-key sink otherwise.
-const SINK = existsSync(join(root, 'dist/sinks/parquet/index.js')) ? 'parquet' : 'tiny';
 const SEED = 20261122;
-const MIN_KILLS = 21;
+const MIN_KILLS = 20;
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -41,7 +38,7 @@ interface ChildResult {
 
 function runChild(outputDir: string, killAfterMs?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fixture, outputDir, SINK], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fixture, outputDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let startedAt = 0;
@@ -91,9 +88,7 @@ async function query(sql: string): Promise<unknown[][]> {
 
 function scan(outputDir: string): string {
   const dir = join(outputDir, 'kline').replace(/'/g, "''");
-  return SINK === 'parquet'
-    ? `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`
-    : `read_json('${dir}/**/*.ndjson', hive_partitioning = true)`;
+  return `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`;
 }
 
 /** Every row, every column as text, in key order. */
@@ -108,27 +103,25 @@ async function checkTree(outputDir: string): Promise<void> {
   // Nothing staged, no lock, no temp file once a run has completed.
   expect(visible.filter((f) => !f.startsWith('kline/'))).toEqual([]);
   expect(files.filter((f) => /\.tmp/.test(f))).toEqual([]);
-  const dataFiles = visible.filter((f) => f.endsWith(SINK === 'parquet' ? '.parquet' : '.ndjson'));
-  if (SINK === 'parquet') {
-    const manifest = JSON.parse(await readFile(join(outputDir, 'kline', '_manifest.json'), 'utf8')) as { files: { path: string; rows: number; bytes: number }[] };
-    const listed = manifest.files.map((f) => `kline/${f.path}`).sort();
-    expect(dataFiles.sort()).toEqual(listed);
-    for (const f of manifest.files) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
-    expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['kline/_manifest.json']);
-  } else {
-    expect(visible.every((f) => f.endsWith('/part.ndjson'))).toBe(true);
-  }
+  const dataFiles = visible.filter((f) => f.endsWith('.parquet'));
+  const manifest = JSON.parse(await readFile(join(outputDir, 'kline', '_manifest.json'), 'utf8')) as {
+    files: { path: string; rows: number; bytes: number }[];
+  };
+  const listed = manifest.files.map((f) => `kline/${f.path}`).sort();
+  expect(dataFiles.sort()).toEqual(listed);
+  for (const f of manifest.files) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
+  expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['kline/_manifest.json']);
 }
 
-describe(`crash safety (${SINK} sink)`, () => {
+describe('crash safety (parquet sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments never loses, duplicates or exposes partial data`, async () => {
     const baselineDir = await mkdtemp(join(tmpdir(), 'ql-crash-base-'));
     const base = await runChild(baselineDir);
     expect(base.code, base.stderr).toBe(0);
     expect(base.stdout).toMatch(/done succeeded/);
     const expected = await dataset(baselineDir);
-    // 3 codes x 240 one-minute bars, all final, across two dates.
-    expect(expected).toHaveLength(720);
+    // 2 codes x 96 one-minute bars, all final, across two dates.
+    expect(expected).toHaveLength(192);
     expect(new Set(expected.map((r) => r.at(-1))).size).toBe(2);
     await checkTree(baselineDir);
 
@@ -138,7 +131,7 @@ describe(`crash safety (${SINK} sink)`, () => {
     while (kills < MIN_KILLS) {
       scenarios++;
       const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
-      const killsHere = 1 + Math.floor(random() * 3);
+      const killsHere = 3 + Math.floor(random() * 3);
       for (let k = 0; k < killsHere; k++) {
         const r = await runChild(dir, Math.floor(random() * base.ms * 0.9));
         if (r.killed) kills++;

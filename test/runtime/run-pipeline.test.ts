@@ -222,27 +222,76 @@ describe('runPipeline', () => {
     expect(warns[0]).toMatchObject({ level: 'warn', msg: 'dropping rejected records: value: v0 is a multiple', code: 'QL_TEST_MULTIPLE', field: 'value' });
   });
 
-  it('onReject divert: rejected records go to the rejected writer and are committed with the data', async () => {
+  it('onReject divert: rejected records go to the rejected writer and are committed right after the data', async () => {
     const store = new MemoryStore();
-    const rejectedStore = new MemoryStore<Rejected>();
+    const calls: string[] = [];
+    const diverted: Rejected[] = [];
+    let staged: Rejected[] = [];
     const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 5 }, { onReject: 'divert', commitEveryBatches: 1 }, [{ type: 'reject-every', every: 3 }]), {
       registry: testRegistry({ store }),
       outputDir: dir,
-      createRejectedSink: (env) => {
-        expect(env.dataset).toBe('kline');
-        return memorySinkImpl(rejectedStore);
+      createRejectedWriter: (outputDir) => {
+        expect(outputDir).toBe(dir);
+        return {
+          recover: async () => void calls.push('recover'),
+          write: async (dataset, rejected) => {
+            calls.push(`write ${dataset} ${rejected.length}`);
+            staged.push(...rejected);
+          },
+          commit: async () => {
+            calls.push(`commit after data commit ${store.commits}`);
+            diverted.push(...staged);
+            const rows = staged.length;
+            staged = [];
+            return rows > 0 ? [{ path: `_rejected/kline/x-${store.commits}.ndjson`, rows, bytes: 1 }] : [];
+          },
+          abort: async () => void calls.push('abort'),
+        };
       },
     });
-    expect(rejectedStore.visible.map((x) => [x.code, (x.record as Row).i])).toEqual([
+    expect(diverted.map((x) => [x.code, (x.record as Row).i])).toEqual([
       ['QL_TEST_MULTIPLE', 0],
       ['QL_TEST_MULTIPLE', 3],
       ['QL_TEST_MULTIPLE', 6],
       ['QL_TEST_MULTIPLE', 9],
     ]);
-    expect(rejectedStore.commits).toBe(store.commits);
-    expect(rejectedStore.recovered).toBe(1);
+    expect(calls).toEqual(['recover', 'write kline 2', 'commit after data commit 1', 'write kline 2', 'commit after data commit 2']);
     expect(r.manifest.rejected).toBe(4);
-    expect(r.manifest.filesCommitted.length).toBe(4);
+    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 6, rejected: 4 });
+    expect(r.manifest.filesCommitted.map((f) => f.path)).toEqual(['mem/part-1', '_rejected/kline/x-1.ndjson', 'mem/part-2', '_rejected/kline/x-2.ndjson']);
+  });
+
+  it('onReject divert by default goes through the real RejectedWriter under <output>/_rejected/', async () => {
+    const store = new MemoryStore();
+    const clock = new ManualClock('2026-11-22T00:40:00Z');
+    const p = pipeline({ batches: 2, rowsPerBatch: 5 }, { commitEveryBatches: 1 }, [{ type: 'reject-every', every: 4 }]);
+    const r = await runPipeline({ ...p, options: { commitEveryBatches: 1 } }, { registry: testRegistry({ store }), outputDir: dir, clock });
+    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 7, rejected: 3 });
+    const file = `_rejected/kline/date=2026-11-22/rejected-${r.runId}.ndjson`;
+    expect(r.manifest.filesCommitted.filter((f) => f.path.startsWith('_rejected')).map((f) => [f.path, f.rows])).toEqual([
+      [file, 2],
+      [file, 1],
+    ]);
+    const lines = (await readFile(join(dir, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.code, l.record.i, l.reason])).toEqual([
+      ['QL_TEST_MULTIPLE', 0, 'value: v0 is a multiple'],
+      ['QL_TEST_MULTIPLE', 4, 'value: v4 is a multiple'],
+      ['QL_TEST_MULTIPLE', 8, 'value: v8 is a multiple'],
+    ]);
+    expect((await readdir(dir)).sort()).toEqual(['.state', '_rejected']);
+  });
+
+  it('after the sinks recover, clears what is left in <output>/.staging and the stale state temp files', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(join(dir, '.staging', 'old-run'), { recursive: true });
+    await writeFile(join(dir, '.staging', 'old-run', 'kline.parquet.journal.json.tmp-1-abc'), '{"half');
+    await mkdir(join(dir, '.state', 'checkpoints'), { recursive: true });
+    await writeFile(join(dir, '.state', 'checkpoints', '.test-run.json.tmp-1-abcd'), '{"half');
+    const store = new MemoryStore();
+    await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ store }), outputDir: dir });
+    expect(store.recovered).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual(['.state']);
+    expect(await readdir(join(dir, '.state', 'checkpoints'))).toEqual(['test-run.json']);
   });
 
   it('marks a run left "running" by a killed process as interrupted', async () => {
@@ -257,5 +306,53 @@ describe('runPipeline', () => {
     const old = JSON.parse(await readFile(join(stateDir, 'runs', '20261121T000000Z-aaaaaa.json'), 'utf8'));
     expect(old.status).toBe('interrupted');
     expect(old.finishedAt).toBe('2026-11-22T00:00:00.000Z');
+  });
+});
+
+describe('runPipeline counting', () => {
+  it('counts rows once even when the sink reports them too', async () => {
+    const store = new MemoryStore();
+    const registry = testRegistry({ store });
+    const sinkDef = registry[2]!;
+    const counting = {
+      ...sinkDef,
+      create: (config: never, env: never) => {
+        const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
+        return {
+          ...inner,
+          async commit(ctx: import('../../src/core/component.js').RunContext) {
+            const receipt = await inner.commit(ctx);
+            ctx.events.rows('kline', 'written', receipt.rows);
+            return receipt;
+          },
+        };
+      },
+    } as typeof sinkDef;
+    const events = createRunEvents();
+    const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry: [registry[0]!, counting], outputDir: dir, events });
+    expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
+    expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
+  });
+});
+
+describe('runPipeline manifest extras', () => {
+  it('records the quota left when the client reports it, and the error of a failed run', async () => {
+    const events = createRunEvents();
+    events.quota(41);
+    const r = await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({}), outputDir: dir, events });
+    expect(r.manifest.quotaLeft).toBe(41);
+    const probe: SourceProbe = {
+      produced: 0,
+      beforeYield: () => {
+        throw new Error('service unreachable');
+      },
+    };
+    const dir2 = join(dir, 'second');
+    await expect(runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ probe }), outputDir: dir2 })).rejects.toThrow('service unreachable');
+    const [name] = await readdir(join(dir2, '.state', 'runs'));
+    const m = JSON.parse(await readFile(join(dir2, '.state', 'runs', name!), 'utf8'));
+    expect(m).toMatchObject({ status: 'failed', error: { code: 'QL_INTERNAL', message: 'service unreachable' }, commits: 0 });
+    // The lock is released even when the run fails.
+    expect((await readdir(dir2)).sort()).toEqual(['.state']);
   });
 });

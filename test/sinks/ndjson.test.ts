@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../src/core/component.js';
 import { ndjsonSink, NdjsonSink } from '../../src/sinks/ndjson/index.js';
 import { depthRows, haltRows, klineRows, rawKline, SHIB_CLOSE, T0, BIG_TURNOVER } from './fixtures.js';
-import { runContext, sinkEnv, tempDir } from './helpers.js';
+import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
 
 function collect(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -86,6 +86,18 @@ describe('ndjson sink', () => {
     await sink.abort(ctx);
     expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
     expect((await readFile(join(out, 'exports/kline.ndjson'), 'utf8')).trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  it('DuckDB reads the file back: decimals cast to DECIMAL(38,18) equal the source strings', async () => {
+    const out = await tempDir();
+    const sink = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'k.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;
+    const ctx = runContext('r1');
+    await sink.write({ stream: 'k', seq: 1, records: klineRows([rawKline('SHIBUSDT', '1m', T0, '0.000018712345600000', true, BIG_TURNOVER)]) }, ctx);
+    await sink.commit(ctx);
+    const got = await duck(
+      `select "close"::DECIMAL(38,18)::varchar c, turnover::DECIMAL(38,18)::varchar t, ts::TIMESTAMPTZ::varchar ts from read_json('${join(out, 'k.ndjson')}', columns={close:'VARCHAR', turnover:'VARCHAR', ts:'VARCHAR'})`,
+    );
+    expect(got).toEqual([{ c: '0.000018712345600000', t: BIG_TURNOVER, ts: '2025-11-19 07:00:00+00' }]);
   });
 
   it('EPIPE (`| head -1`) ends quietly: exit 0, nothing on stderr, downstreamClosed set', async () => {

@@ -20,8 +20,8 @@ const encoders: [string, () => TableEncoder][] = [
   ['arrow', () => arrowEncoder()],
 ];
 
-function sink(out: string, encoder: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows = 200_000) {
-  return new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes: 1 << 30, hooks });
+function sink(out: string, encoder: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows = 200_000, maxBufferedBytes = 1 << 30) {
+  return new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes, hooks });
 }
 
 async function files(dir: string): Promise<string[]> {
@@ -111,6 +111,21 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     ]);
   });
 
+  it('compacts the small disjoint files of memory-bounded flushes into one per partition', async () => {
+    const out = await tempDir();
+    const s = sink(out, encoder, undefined, 100, 3 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+    const c = runContext('r1');
+    for (let k = 0; k < 4; k++) {
+      await s.write({ stream: 'k', seq: k, records: [...bars([[k, `${k}`, true]]), ...bars([[k, `${k}`, true]], 'ETHUSDT'), ...bars([[k + 1440, `${k}`, true]], 'XRPUSDT')] }, c);
+    }
+    const receipt = await s.commit(c);
+    expect(receipt.files.map((f) => [f.path.split('/').slice(1, 3).join('/'), f.rows])).toEqual([
+      ['interval=1m/date=2025-11-19', 8],
+      ['interval=1m/date=2025-11-20', 4],
+    ]);
+    expect((await readAll(out, encoder)).length).toBe(12);
+  });
+
   const steps = ['add:0', 'add:1', 'remove:0', 'manifest', 'journal'];
   it.each(steps)('recover() rolls a commit forward after a crash after step %s', async (crashAfter) => {
     const out = await tempDir();
@@ -140,6 +155,25 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
       '1m 2025-11-19T07:01:00.000Z 2.5',
       '1m 2025-11-19T07:02:00.000Z 3',
     ]);
+    expect(await readdir(out)).toEqual(['kline']);
+  });
+
+  it('abort() after a commit failed past its journal finishes that commit instead of stranding it', async () => {
+    const out = await tempDir();
+    let crashed = false;
+    const s = sink(out, encoder, {
+      afterStep(step) {
+        if (!crashed && step.startsWith('add:')) {
+          crashed = true;
+          throw new Error('disk hiccup');
+        }
+      },
+    });
+    const c = runContext('r1');
+    await s.write({ stream: 'k', seq: 1, records: [...bars([[0, '1', true]]), ...klineRows([rawKline('BTCUSDT', '1d', T0, '5')])] }, c);
+    await expect(s.commit(c)).rejects.toThrow('commit failed');
+    await s.abort(c);
+    expect((await readAll(out, encoder)).map((r) => r.close).sort()).toEqual(['1', '5']);
     expect(await readdir(out)).toEqual(['kline']);
   });
 

@@ -3,8 +3,8 @@
  * Timestamp(ms, UTC) → TIMESTAMP isAdjustedToUTC). Every WASM object is freed after use, or the
  * WASM heap grows with each file.
  */
-import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
-import { Compression, readParquet, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
+import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { Compression, EnabledStatistics, readParquet, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
 import type { TableEncoder } from '../shared/table-encoder.js';
 
 export interface ParquetEncoderOptions {
@@ -26,12 +26,18 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
     extension: '.parquet',
     encode(table, metadata) {
       const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, 'stream'));
-      const props = new WriterPropertiesBuilder()
+      let builder = new WriterPropertiesBuilder()
         .setCompression(Compression.ZSTD)
         .setMaxRowGroupSize(options.rowGroupRows)
         .setCreatedBy('quotelake')
-        .setKeyValueMetadata(new Map(metadata))
-        .build();
+        // min/max per column chunk are what query engines prune on; per-page statistics cost more than they save here
+        .setStatisticsEnabled(EnabledStatistics.Chunk)
+        .setKeyValueMetadata(new Map(metadata));
+      // Dictionaries pay off for codes and intervals, not for prices and instants (nearly all distinct).
+      for (const field of table.schema.fields) {
+        if (DataType.isDecimal(field.type) || DataType.isTimestamp(field.type)) builder = builder.setColumnDictionaryEnabled(field.name, false);
+      }
+      const props = builder.build();
       try {
         return writeParquet(wasmTable, props);
       } finally {

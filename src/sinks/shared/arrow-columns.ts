@@ -49,32 +49,53 @@ export function utf8Column(values: readonly (string | null)[]): Data<Utf8> {
 }
 
 export function timestampColumn(type: TimestampMillisecond, values: readonly (number | null)[]): Data<TimestampMillisecond> {
-  const n = values.length;
+  return timestampColumnOf(type, values, (v) => v);
+}
+
+/** Instants (validated non-negative safe integers) split into two 32-bit halves: no BigInt per value. */
+export function timestampColumnOf<R>(type: TimestampMillisecond, rows: readonly R[], get: (row: R) => number | null): Data<TimestampMillisecond> {
+  const n = rows.length;
   const words = new Uint32Array(n * 2);
+  let bitmap: Uint8Array | undefined;
+  let nulls = 0;
   for (let i = 0; i < n; i++) {
-    const ms = values[i];
-    if (ms == null) continue;
-    // Instants here are validated non-negative safe integers: split into two 32-bit halves.
+    const ms = get(rows[i]!);
+    if (ms == null) {
+      bitmap ??= new Uint8Array((n + 7) >> 3).fill(0xff);
+      bitmap[i >> 3]! &= ~(1 << (i & 7));
+      nulls++;
+      continue;
+    }
     const hi = Math.floor(ms / TWO32);
     words[2 * i] = ms - hi * TWO32;
     words[2 * i + 1] = hi;
   }
-  const { bitmap, nulls } = validity(n, (i) => values[i] == null);
   return makeData({ type, length: n, nullCount: nulls, nullBitmap: bitmap, data: new BigInt64Array(words.buffer) });
 }
 
 export function decimalColumn(type: Decimal, values: readonly (DecimalString | null)[], column: string): Data<Decimal> {
-  const n = values.length;
+  return decimalColumnOf(type, values, (v) => v, column);
+}
+
+/** Decimal column straight from rows (no intermediate array); nulls tracked in the same pass. */
+export function decimalColumnOf<R>(type: Decimal, rows: readonly R[], get: (row: R) => DecimalString | null, column: string): Data<Decimal> {
+  const n = rows.length;
   const words = new Uint32Array(n * 4);
   const scale = type.scale;
+  let bitmap: Uint8Array | undefined;
+  let nulls = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v == null) continue;
+    const v = get(rows[i]!);
+    if (v == null) {
+      bitmap ??= new Uint8Array((n + 7) >> 3).fill(0xff);
+      bitmap[i >> 3]! &= ~(1 << (i & 7));
+      nulls++;
+      continue;
+    }
     if (!writeDecimalWords(v, scale, words, 4 * i)) {
       throw new SinkError(`column ${column}: value ${JSON.stringify(v)} does not fit DECIMAL(${type.precision},${scale})`);
     }
   }
-  const { bitmap, nulls } = validity(n, (i) => values[i] == null);
   return makeData({ type, length: n, nullCount: nulls, nullBitmap: bitmap, data: words });
 }
 

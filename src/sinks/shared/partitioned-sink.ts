@@ -8,7 +8,8 @@
  *   same filesystem as the output, so the commit is a rename.
  * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
  *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
- *   into one new file and the old ones are retired. The intent {add, remove, manifest} is written
+ *   into one new file and the old ones are retired. Several small disjoint new files of one
+ *   partition are compacted into one when their rows fit maxBufferedRows. The intent {add, remove, manifest} is written
  *   as a journal first and then rolled forward (commit-journal.ts).
  * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
  *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
@@ -270,7 +271,13 @@ export class PartitionedSink<R> implements Sink<R> {
       for (let i = 0; i < all.length && !merge; i++) {
         for (let j = i + 1; j < all.length && !merge; j++) merge = overlaps(all[i]!.ranges, all[j]!.ranges);
       }
-      if (!merge) continue;
+      if (!merge) {
+        // Memory-bounded flushes can leave several small disjoint files in one partition: compact
+        // them into one when that fits the same memory bound (live files stay untouched).
+        const rows = files.reduce((n, f) => n + f.rows, 0);
+        if (files.length > 1 && rows <= this.options.maxBufferedRows) await this.merge(partition, [], files);
+        continue;
+      }
       // Only live files that take part are rewritten; disjoint ones stay as they are.
       const touching = live.filter((f) => files.some((s) => overlaps(f.ranges, s.ranges)) || spec.alwaysMerge === true);
       await this.merge(partition, touching, files);
@@ -326,6 +333,12 @@ export class PartitionedSink<R> implements Sink<R> {
     this.staged.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
+    if (this.runToken !== undefined) {
+      // A commit whose journal is written is decided: finish it rather than strand it half-applied.
+      const { outputDir, encoder } = this.options;
+      const pending = (await pendingJournals(outputDir, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
+      for (const journal of pending) await rollForward(outputDir, journal);
+    }
     await this.removeStaging();
   }
 

@@ -15,7 +15,7 @@ export const tableSinkConfigShape = {
   /** Rows per file at most (a partition with more is split). */
   maxRowsPerFile: z.number().int().min(1).default(1_000_000),
   /** Rows held in memory across partitions before the largest partition is flushed to staging. */
-  maxBufferedRows: z.number().int().min(1).default(200_000),
+  maxBufferedRows: z.number().int().min(1).default(65_536),
   /** Estimated bytes held in memory before the largest partition is flushed to staging. */
-  maxBufferedBytes: z.number().int().min(1024).default(96 * 1024 * 1024),
+  maxBufferedBytes: z.number().int().min(1024).default(48 * 1024 * 1024),
 };

@@ -3,7 +3,7 @@ import type { KlineRow, Interval } from '../../../core/records.js';
 import { LONG_INTERVALS } from '../../../core/records.js';
 import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
-import { boolColumn, decimalColumn, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
+import { boolColumn, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8Column } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
 
@@ -39,8 +39,13 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     return [
       utf8Column(rows.map((r) => r.code)),
       utf8Column(rows.map((r) => r.interval)),
-      timestampColumn(type('ts') as TimestampMillisecond, rows.map((r) => r.ts)),
-      ...DECIMALS.map((c) => decimalColumn(type(c) as Decimal, rows.map((r) => r[c]), c)),
+      timestampColumnOf(type('ts') as TimestampMillisecond, rows, (r) => r.ts),
+      decimalColumnOf(type('open') as Decimal, rows, (r) => r.open, 'open'),
+      decimalColumnOf(type('high') as Decimal, rows, (r) => r.high, 'high'),
+      decimalColumnOf(type('low') as Decimal, rows, (r) => r.low, 'low'),
+      decimalColumnOf(type('close') as Decimal, rows, (r) => r.close, 'close'),
+      decimalColumnOf(type('volume') as Decimal, rows, (r) => r.volume, 'volume'),
+      decimalColumnOf(type('turnover') as Decimal, rows, (r) => r.turnover, 'turnover'),
       boolColumn(rows.map((r) => r.final)),
     ];
   },
