@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { ManualClock, systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
   ApiError,
@@ -20,7 +20,7 @@ import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { planLimits, type PlanLimits } from './plans.js';
 import { QuotaStore } from './quota-store.js';
-import { SlidingWindowLimiter, type WindowRule } from './rate-limiter.js';
+import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from './redact.js';
 import {
   batchKlineDataSchema,
@@ -86,6 +86,13 @@ function isRateLimitText(text: string): boolean {
   return /rate limit/i.test(text);
 }
 
+/**
+ * A client for one token on one plan. It runs at the plan's full rate and never above it (every
+ * request waits for the sliding windows of limits-rules.md, and a 429 that still arrives is
+ * re-queued), stops with QuotaExhaustedError before the daily cap, retries transport failures with
+ * full-jitter backoff, and never shows the token in any message. Call close() when done: it gives
+ * the unused part of the quota reservation back and closes the connections.
+ */
 export function createClient(options: ClientOptions): ServiceClient {
   return new QuotelakeClient(options);
 }
@@ -107,6 +114,8 @@ class QuotelakeClient implements ServiceClient {
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
   private readonly counts = new Map<string, number>();
   private traceCounter = 0;
+  /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
+  private preparing = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -116,14 +125,16 @@ class QuotelakeClient implements ServiceClient {
     if (options.token.length === 0) throw new RangeError('token is empty');
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
-    const injected = options.clock !== undefined;
+    // Virtual time: a ManualClock only moves when someone sleeps, so the limiter must let the wire
+    // settle first and needs no margin. Any other clock (systemClock included) is real time.
+    const virtual = options.clock instanceof ManualClock;
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? systemSleep;
-    const settle = options.settleBeforeSleep ?? injected;
+    const settle = options.settleBeforeSleep ?? virtual;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
-      marginMs: options.marginMs ?? (injected ? 0 : 5),
+      marginMs: options.marginMs ?? (virtual ? 0 : 1),
       // As many in flight as the per-second window admits.
       maxInFlight: this.limits.perSecond.limit,
     });
@@ -428,10 +439,25 @@ class QuotelakeClient implements ServiceClient {
   }
 
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
-    await this.quota.precheck();
-    await this.limiter.acquire(op.rules, signal);
+    // The quota is taken before waiting for a slot, so its file I/O never holds a window open.
+    this.preparing++;
+    let queued: Promise<Permit>;
     try {
+      await this.quota.precheck();
       await this.quota.take();
+      queued = this.limiter.acquire(op.rules, signal);
+    } finally {
+      this.preparing--;
+      this.wakeIdleWaiters();
+    }
+    let permit: Permit;
+    try {
+      permit = await queued;
+    } catch (error) {
+      this.quota.refund();
+      throw error;
+    }
+    try {
       const trace = this.nextTrace();
       const request = op.build(trace);
       const sentAt = this.clock.now();
@@ -458,6 +484,8 @@ class QuotelakeClient implements ServiceClient {
           ...(request.headers ? { headers: request.headers } : {}),
           ...(signal ? { signal } : {}),
           ...(op.timeoutMs !== undefined ? { timeouts: { headersMs: op.timeoutMs, bodyMs: op.timeoutMs } } : {}),
+          // The server stamped the request before answering: its windows can count from here.
+          onHeaders: () => permit.release(),
         });
       } catch (error) {
         report(signal?.aborted ? 'aborted' : 'transport-error');
@@ -486,7 +514,8 @@ class QuotelakeClient implements ServiceClient {
         throw error;
       }
     } finally {
-      this.leaveActive();
+      permit.release();
+      this.wakeIdleWaiters();
     }
   }
 
@@ -618,13 +647,12 @@ class QuotelakeClient implements ServiceClient {
 
   // ---------------------------------------------------------------- settling
 
-  /** Requests between limiter admission and the end of their answer. */
+  /** Requests on their way to the limiter's queue, or admitted and not yet answered. */
   private get active(): number {
-    return this.limiter.inFlight;
+    return this.preparing + this.limiter.inFlight;
   }
 
-  private leaveActive(): void {
-    this.limiter.release();
+  private wakeIdleWaiters(): void {
     if (this.active === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];

@@ -28,6 +28,8 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
+  /** Called once the status line and headers have arrived (the server has seen the request). */
+  onHeaders?: () => void;
 }
 
 export interface HttpResponse {
@@ -68,6 +70,7 @@ export class HttpTransport {
         bodyTimeout: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
       });
       status = response.statusCode;
+      request.onHeaders?.();
       text = await response.body.text();
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;

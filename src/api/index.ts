@@ -22,7 +22,7 @@ export type {
 export { PLANS, PLAN_NAMES, isPlanName, planLimits, type PlanLimits, type PlanName, type WindowLimit } from './plans.js';
 export { redactText, redactToken, redactUrl } from './redact.js';
 export { manualSleep, systemSleep, type Sleep } from './sleep.js';
-export { SlidingWindowLimiter, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';
+export { SlidingWindowLimiter, type Permit, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';
 export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.js';
 export { familyBySuffix, familyPrefix, type Family, type FamilyLookup } from './family.js';
 export { DEFAULT_TIMEOUTS, type Timeouts } from './http-transport.js';

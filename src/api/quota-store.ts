@@ -65,6 +65,7 @@ export class QuotaStore {
   private reserve = 0;
   private reserveDay = '';
   private chain: Promise<unknown> = Promise.resolve();
+  private dayCache: { day: string; startMs: number; resetMs: number } | undefined;
   /** The quota day on which the file was last found used up. */
   private exhaustedDay = '';
 
@@ -83,11 +84,16 @@ export class QuotaStore {
 
   /** The quota day and its reset instant at `at` (clock ms). */
   dayOf(at: number = this.clock.now()): { day: string; resetAt: Date } {
+    const cached = this.dayCache;
+    if (cached && at >= cached.startMs && at < cached.resetMs) {
+      return { day: cached.day, resetAt: new Date(cached.resetMs) };
+    }
+    // Luxon only when the day changes: this runs before every request.
     const local = DateTime.fromMillis(at, { zone: this.timeZone });
-    return {
-      day: local.toISODate() ?? '',
-      resetAt: local.startOf('day').plus({ days: 1 }).toJSDate(),
-    };
+    const start = local.startOf('day');
+    const resetMs = start.plus({ days: 1 }).toMillis();
+    this.dayCache = { day: local.toISODate() ?? '', startMs: start.toMillis(), resetMs };
+    return { day: this.dayCache.day, resetAt: new Date(resetMs) };
   }
 
   /**

@@ -6,6 +6,14 @@
  * applies ("admitted iff, for each limit N per W ms, fewer than N admitted requests arrived in
  * (t-W, t]"). Running exactly at that rule is what lets a plan be used to its last request, and an
  * injected clock is what lets tests prove it without sleeping.
+ *
+ * What is stamped: the server stamps a request when it arrives, some unknown time after we admit
+ * it and before its answer comes back. So a request occupies every window it belongs to from its
+ * admission until its release (while in flight it counts as "just arrived"), and is then stamped
+ * with its release time, which is never earlier than its arrival. Requests admitted later can
+ * therefore never meet a window the server still sees as full, however arrivals bunch up in
+ * flight; the price is about one round trip per window. With a virtual clock that does not move
+ * during a request, the stamps are exact.
  */
 import type { Clock } from '../core/clock.js';
 import { AbortedError } from '../core/errors.js';
@@ -21,40 +29,47 @@ export interface WindowRule {
 export interface RateLimiterOptions {
   clock: Clock;
   sleep: Sleep;
-  /**
-   * Added to every window's length. Requests reach the server some time after they are stamped
-   * here, and jitter can bunch arrivals; a few ms keeps real-clock runs free of 429s. 0 with an
-   * injected clock.
-   */
+  /** Added to every window's length, for clock granularity and drift. Default 0. */
   marginMs?: number;
   /**
    * Admitted requests not yet released. Checked at admission, not before waiting, so a request
-   * held by its own gap never blocks a slot, and nothing waits between its stamp and its send.
+   * held by its own gap never blocks a slot, and nothing waits between its admission and its send.
    */
   maxInFlight?: number;
 }
 
+/** An admitted request. Call release() exactly once when its answer has ended (or it failed). */
+export interface Permit {
+  readonly admittedAt: number;
+  release(): void;
+}
+
 interface Waiter {
   readonly rules: readonly WindowRule[];
-  readonly resolve: (admittedAt: number) => void;
-  readonly reject: (error: unknown) => void;
+  readonly resolve: (permit: Permit) => void;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: () => void;
+}
+
+interface Window {
+  /** Release stamps of finished requests, ascending. */
+  readonly stamps: number[];
+  /** Admitted, not yet released: they count as inside the window whatever the time. */
+  inFlight: number;
 }
 
 export class SlidingWindowLimiter {
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly marginMs: number;
-  /** Admission stamps per rule key, ascending. */
-  private readonly stamps = new Map<string, number[]>();
+  private readonly maxInFlight: number;
+  private readonly windows = new Map<string, Window>();
   private readonly queue: Waiter[] = [];
   private pausedUntil = Number.NEGATIVE_INFINITY;
   private wakeAt = Number.POSITIVE_INFINITY;
   private wakeAbort: AbortController | undefined;
   private admittedCount = 0;
   private inFlightCount = 0;
-  private readonly maxInFlight: number;
 
   constructor(options: RateLimiterOptions) {
     this.clock = options.clock;
@@ -63,20 +78,14 @@ export class SlidingWindowLimiter {
     this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Admitted and not yet released. */
-  get inFlight(): number {
-    return this.inFlightCount;
-  }
-
-  /** The request admitted earlier has ended (answered or failed): its in-flight slot is free. */
-  release(): void {
-    if (this.inFlightCount > 0) this.inFlightCount--;
-    this.pump();
-  }
-
   /** Admissions so far. */
   get admitted(): number {
     return this.admittedCount;
+  }
+
+  /** Admitted and not yet released. */
+  get inFlight(): number {
+    return this.inFlightCount;
   }
 
   /** Requests waiting for a slot. */
@@ -85,17 +94,16 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * Resolves with the admission time once every rule allows one more request and an in-flight slot
-   * is free; the admission is recorded against every rule. Call release() when the request ends. Waiters are served first come, first served among those whose
-   * rules allow them (a request held by its own gap does not hold back the others).
+   * Resolves once every rule allows one more request and an in-flight slot is free. Waiters are
+   * served first come, first served among those whose rules allow them (a request held by its own
+   * gap does not hold back the others).
    */
-  acquire(rules: readonly WindowRule[], signal?: AbortSignal): Promise<number> {
+  acquire(rules: readonly WindowRule[], signal?: AbortSignal): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<Permit>((resolve, reject) => {
       const waiter: Waiter = {
         rules,
         resolve,
-        reject,
         signal,
         onAbort: () => {
           const index = this.queue.indexOf(waiter);
@@ -118,57 +126,82 @@ export class SlidingWindowLimiter {
     this.pump();
   }
 
-  /** Earliest clock time at which `rules` would admit one more request (ignores the queue). */
+  /**
+   * Earliest clock time at which `rules` would admit one more request (ignores the queue);
+   * +Infinity while in-flight requests alone fill a window (their release pumps).
+   */
   earliestAdmission(rules: readonly WindowRule[], now = this.clock.now()): number {
     let earliest = Math.max(now, this.pausedUntil);
     for (const rule of rules) {
-      const list = this.stamps.get(rule.key);
-      if (!list || list.length < rule.limit) continue;
-      // Fewer than `limit` stamps may lie in (t - W, t]: the limit-th newest must be <= t - W.
-      const pivot = list[list.length - rule.limit];
-      if (pivot === undefined) continue;
+      const window = this.windows.get(rule.key);
+      if (!window) continue;
+      const room = rule.limit - window.inFlight;
+      if (room <= 0) return Number.POSITIVE_INFINITY;
+      const list = window.stamps;
+      if (list.length < room) continue;
+      // Fewer than `room` stamps may lie in (t - W, t]: the room-th newest must be <= t - W.
+      const pivot = list[list.length - room]!;
       earliest = Math.max(earliest, pivot + rule.windowMs + this.marginMs);
     }
     return earliest;
   }
 
-  private record(rules: readonly WindowRule[], at: number): void {
-    for (const rule of rules) {
-      let list = this.stamps.get(rule.key);
-      if (!list) {
-        list = [];
-        this.stamps.set(rule.key, list);
-      }
-      list.push(at);
-      // Keep only what can still matter: the newest `limit` stamps inside the window.
-      const horizon = at - rule.windowMs - this.marginMs;
-      let drop = 0;
-      while (drop < list.length && (list[drop]! <= horizon || list.length - drop > rule.limit)) drop++;
-      if (drop > 0) list.splice(0, drop);
+  private window(key: string): Window {
+    let window = this.windows.get(key);
+    if (!window) {
+      window = { stamps: [], inFlight: 0 };
+      this.windows.set(key, window);
     }
+    return window;
+  }
+
+  private admit(rules: readonly WindowRule[], at: number): Permit {
+    for (const rule of rules) this.window(rule.key).inFlight++;
     this.admittedCount++;
+    this.inFlightCount++;
+    let released = false;
+    return {
+      admittedAt: at,
+      release: () => {
+        if (released) return;
+        released = true;
+        const now = this.clock.now();
+        for (const rule of rules) {
+          const window = this.window(rule.key);
+          window.inFlight--;
+          const list = window.stamps;
+          // Release times are non-decreasing, so appending keeps the list sorted.
+          list.push(Math.max(now, list[list.length - 1] ?? now));
+          // Keep only what can still matter: the newest `limit` stamps inside the window.
+          const horizon = now - rule.windowMs - this.marginMs;
+          let drop = 0;
+          while (drop < list.length && (list[drop]! <= horizon || list.length - drop > rule.limit)) drop++;
+          if (drop > 0) list.splice(0, drop);
+        }
+        this.inFlightCount--;
+        this.pump();
+      },
+    };
   }
 
   private pump(): void {
     const now = this.clock.now();
     let next = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.queue.length; ) {
-      // Full: release() pumps again; no wake-up needed for this.
+      // Full: a release pumps again; no wake-up needed for this.
       if (this.inFlightCount >= this.maxInFlight) return;
       const waiter = this.queue[i]!;
       const at = this.earliestAdmission(waiter.rules, now);
       if (at <= now) {
         this.queue.splice(i, 1);
         waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        this.record(waiter.rules, now);
-        this.inFlightCount++;
-        waiter.resolve(now);
+        waiter.resolve(this.admit(waiter.rules, now));
       } else {
         if (at < next) next = at;
         i++;
       }
     }
-    if (this.queue.length === 0) {
+    if (this.queue.length === 0 || next === Number.POSITIVE_INFINITY) {
       this.cancelWake();
       return;
     }

@@ -66,14 +66,15 @@ export interface ClientOptions {
   /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
   onRequest?: (info: RequestInfo) => void;
   /**
-   * Extra ms added to every limit window (see SlidingWindowLimiter). Default: 0 with an injected
-   * clock, 5 with the system clock.
+   * Extra ms added to every limit window, for clock granularity (see SlidingWindowLimiter, which
+   * already stamps a request at its answer, never before the server saw it). Default: 0 with a
+   * ManualClock, 1 with any other clock.
    */
   marginMs?: number;
   /**
    * Before the limiter waits, let requests on the wire be answered first. Needed with a virtual
    * clock shared with an in-process server, so the server stamps a request at the time the client
-   * did. Default: true when `clock` is given, false otherwise.
+   * did. Default: true when `clock` is a ManualClock, false otherwise.
    */
   settleBeforeSleep?: boolean;
   /** Daily-quota requests reserved per file lock; default the plan's per-second limit. */

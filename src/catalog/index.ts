@@ -27,7 +27,8 @@ export {
   lastWindowAtOrBefore,
   dayWindows,
 } from './sessions.js';
-export { type ZoneDay, zoneDay, zoneDayAt, dayNumber, dayNumberOfIsoDate, localToUtcMs } from './zone-days.js';
+export { barStart, barEnd, expectedBarStarts, listedStartMs } from './bar-grid.js';
+export { type ZoneDay, zoneDay, zoneDayAt, zoneOffsetMs, dayNumber, dayNumberOfIsoDate, localToUtcMs } from './zone-days.js';
 
 const BY_CODE: ReadonlyMap<string, Product> = new Map(PRODUCTS.map((p) => [p.code, p]));
 

@@ -148,6 +148,21 @@ describe('createClient against a stub server', () => {
     await client.close();
   });
 
+  it('backoff is full jitter on the injected clock, bounded by attempts and total time', async () => {
+    const first = await setup((_req, res) => json(res, {}, 503), { retry: { attempts: 4, random: () => 0.999 } });
+    await expect(first.client.kline({ code: 'EURUSD', klineType: 1, count: 1 })).rejects.toBeInstanceOf(TransportError);
+    // random * min(maxDelay, 250 * 2^n): 249 + 499 + 999 ms between the 4 attempts.
+    expect(first.infos.map((i) => i.sentAt - T0)).toEqual([0, 249, 748, 1747]);
+    await first.client.close();
+    await stub?.close();
+    const second = await setup((_req, res) => json(res, {}, 503), {
+      retry: { attempts: 10, maxTotalMs: 600, random: () => 0.999 },
+    });
+    await expect(second.client.kline({ code: 'EURUSD', klineType: 1, count: 1 })).rejects.toBeInstanceOf(TransportError);
+    expect(second.infos.map((i) => i.sentAt - T0)).toEqual([0, 249]);
+    await second.client.close();
+  });
+
   it('a body of the wrong shape is a ResponseShapeError naming the field', async () => {
     const { client } = await setup((req, res) =>
       ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [{ ...bar(1), open_price: 1.1 }] }),

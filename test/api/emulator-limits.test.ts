@@ -92,4 +92,18 @@ describe('client against the emulator: windows used to the last request, never r
     expect(results[0]?.success).toBe(true);
     expect(results[0]?.data.length).toBe(results[0]?.totalCount);
   });
+
+  it('suspension pages (S1) from every exchange validate', async () => {
+    world = await startWorld();
+    const { client } = world.client('professional');
+    for (const exchange of ['sse', 'nyse', 'nasdaq'] as const) {
+      const page = await client.halts(exchange, { page: 1, size: 3 });
+      expect(page.success).toBe(true);
+      expect(page.currentPage).toBe(1);
+      expect(page.data.length).toBeLessThanOrEqual(3);
+      expect(page.currentSize).toBe(page.data.length);
+      expect(page.totalPages).toBe(Math.ceil(page.totalCount / 3));
+      for (const record of page.data) expect(typeof record.symbol).toBe('string');
+    }
+  });
 });

@@ -12,30 +12,34 @@ function setup(marginMs = 0) {
   return { clock, limiter };
 }
 
-/** Admits n requests one after another (each waits for the previous) and returns offsets from T0. */
-async function admitSequential(limiter: SlidingWindowLimiter, rules: WindowRule[], n: number) {
+/** Acquires and releases at once (a request answered instantly); returns the offset from T0. */
+async function instant(limiter: SlidingWindowLimiter, rules: readonly WindowRule[]): Promise<number> {
+  const permit = await limiter.acquire(rules);
+  permit.release();
+  return permit.admittedAt - T0;
+}
+
+async function sequential(limiter: SlidingWindowLimiter, rules: WindowRule[], n: number) {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push((await limiter.acquire(rules)) - T0);
+  for (let i = 0; i < n; i++) out.push(await instant(limiter, rules));
   return out;
 }
 
-/** Checks the sliding-window rule over a list of admission offsets. */
+/** Counts violations of the sliding-window rule over admission offsets. */
 function violations(times: number[], limit: number, windowMs: number): number {
   let bad = 0;
   for (let i = 0; i < times.length; i++) {
     const t = times[i]!;
-    const inWindow = times.slice(0, i).filter((s) => s > t - windowMs && s <= t).length;
-    if (inWindow >= limit) bad++;
+    if (times.slice(0, i).filter((s) => s > t - windowMs && s <= t).length >= limit) bad++;
   }
   return bad;
 }
 
-describe('SlidingWindowLimiter', () => {
+describe('SlidingWindowLimiter (pure fake clock)', () => {
   it('runs a 20/s window at exactly full rate', async () => {
     const { limiter } = setup();
     const rules = [{ key: 's', limit: 20, windowMs: 1000 }];
-    const times = await Promise.all(Array.from({ length: 100 }, () => limiter.acquire(rules)));
-    const offsets = times.map((t) => t - T0);
+    const offsets = await Promise.all(Array.from({ length: 100 }, () => instant(limiter, rules)));
     expect(offsets.filter((t) => t === 0)).toHaveLength(20);
     expect(Math.max(...offsets)).toBe(4000);
     expect(violations(offsets, 20, 1000)).toBe(0);
@@ -47,22 +51,18 @@ describe('SlidingWindowLimiter', () => {
       { key: 's', limit: 1, windowMs: 10_000 },
       { key: 'm', limit: 10, windowMs: 60_000 },
     ];
-    const offsets = await admitSequential(limiter, rules, 12);
-    // 1 per 10 s gives 0,10,...,50 s; the minute window then allows 4 more per minute.
-    expect(offsets.slice(0, 6)).toEqual([0, 10_000, 20_000, 30_000, 40_000, 50_000]);
-    expect(offsets[6]).toBe(60_000);
-    expect(violations(offsets, 1, 10_000)).toBe(0);
+    const offsets = await sequential(limiter, rules, 12);
+    expect(offsets).toEqual(Array.from({ length: 12 }, (_, i) => i * 10_000));
     expect(violations(offsets, 10, 60_000)).toBe(0);
   });
 
-  it('per-minute binds before per-second when the minute is spent', async () => {
+  it('per-minute binds when the minute is spent', async () => {
     const { limiter } = setup();
     const rules = [
       { key: 's', limit: 20, windowMs: 1000 },
       { key: 'm', limit: 30, windowMs: 60_000 },
     ];
-    const offsets = await Promise.all(Array.from({ length: 45 }, () => limiter.acquire(rules)));
-    const rel = offsets.map((t) => t - T0).sort((a, b) => a - b);
+    const rel = (await Promise.all(Array.from({ length: 45 }, () => instant(limiter, rules)))).sort((a, b) => a - b);
     expect(rel.slice(0, 20).every((t) => t === 0)).toBe(true);
     expect(rel.slice(20, 30).every((t) => t === 1000)).toBe(true);
     expect(rel.slice(30, 45).every((t) => t === 60_000)).toBe(true);
@@ -72,29 +72,61 @@ describe('SlidingWindowLimiter', () => {
     const { limiter } = setup();
     const combined = { key: 's', limit: 10, windowMs: 1000 };
     const gap = { key: 'gap', limit: 1, windowMs: 60_000 };
-    expect(await limiter.acquire([combined, gap])).toBe(T0);
-    const held = limiter.acquire([combined, gap]);
-    const free = await limiter.acquire([combined]);
-    expect(free).toBe(T0);
-    expect(await held).toBe(T0 + 60_000);
+    expect(await instant(limiter, [combined, gap])).toBe(0);
+    const held = instant(limiter, [combined, gap]);
+    expect(await instant(limiter, [combined])).toBe(0);
+    expect(await held).toBe(60_000);
+  });
+
+  it('an in-flight request fills its windows until released, then counts from its release', async () => {
+    const { clock, limiter } = setup();
+    const rules = [{ key: 's', limit: 1, windowMs: 1000 }];
+    const first = await limiter.acquire(rules);
+    let second: number | undefined;
+    const pending = limiter.acquire(rules).then((p) => {
+      second = p.admittedAt - T0;
+      p.release();
+    });
+    // The answer takes 2.5 s: however long, nobody is admitted while it is in flight.
+    clock.advance(2500);
+    await new Promise((r) => setImmediate(r));
+    expect(second).toBeUndefined();
+    first.release();
+    await pending;
+    // Stamped at its release (2500), so the next admission is a full window later.
+    expect(second).toBe(3500);
+  });
+
+  it('caps requests in flight', async () => {
+    const clock = new ManualClock(T0);
+    const limiter = new SlidingWindowLimiter({ clock, sleep: manualSleep(clock), maxInFlight: 2 });
+    const rules = [{ key: 'a', limit: 100, windowMs: 1000 }];
+    const a = await limiter.acquire(rules);
+    await limiter.acquire(rules);
+    let third = false;
+    const pending = limiter.acquire(rules).then(() => (third = true));
+    await new Promise((r) => setImmediate(r));
+    expect(third).toBe(false);
+    a.release();
+    await pending;
+    expect(limiter.inFlight).toBe(2);
   });
 
   it('the margin stretches every window', async () => {
     const { limiter } = setup(5);
-    const offsets = await admitSequential(limiter, [{ key: 's', limit: 1, windowMs: 1000 }], 3);
-    expect(offsets).toEqual([0, 1005, 2010]);
+    expect(await sequential(limiter, [{ key: 's', limit: 1, windowMs: 1000 }], 3)).toEqual([0, 1005, 2010]);
   });
 
   it('pauseUntil holds every admission', async () => {
     const { limiter } = setup();
     limiter.pauseUntil(T0 + 2500);
-    expect(await limiter.acquire([{ key: 's', limit: 5, windowMs: 1000 }])).toBe(T0 + 2500);
+    expect(await instant(limiter, [{ key: 's', limit: 5, windowMs: 1000 }])).toBe(2500);
   });
 
   it('an aborted waiter leaves the queue and rejects with AbortedError', async () => {
     const { limiter } = setup();
     const rules = [{ key: 's', limit: 1, windowMs: 1000 }];
-    await limiter.acquire(rules);
+    await instant(limiter, rules);
     const controller = new AbortController();
     const waiting = limiter.acquire(rules, controller.signal);
     controller.abort();
@@ -103,29 +135,28 @@ describe('SlidingWindowLimiter', () => {
   });
 
   it('an earlier wake-up replaces a later one', async () => {
-    // A pure fake clock that only moves when the test says so.
     const clock = new ManualClock(T0);
     const pending: { ms: number; resolve: () => void; signal?: AbortSignal }[] = [];
     const limiter = new SlidingWindowLimiter({
       clock,
       sleep: (ms, signal) =>
         new Promise<void>((resolve, reject) => {
-          pending.push({ ms, resolve, signal });
+          pending.push({ ms, resolve, ...(signal ? { signal } : {}) });
           signal?.addEventListener('abort', () => reject(new Error('cancelled')));
         }),
     });
-    await limiter.acquire([{ key: 'a', limit: 1, windowMs: 60_000 }]);
-    await limiter.acquire([{ key: 'b', limit: 1, windowMs: 1000 }]);
-    const slow = limiter.acquire([{ key: 'a', limit: 1, windowMs: 60_000 }]);
+    await instant(limiter, [{ key: 'a', limit: 1, windowMs: 60_000 }]);
+    await instant(limiter, [{ key: 'b', limit: 1, windowMs: 1000 }]);
+    const slow = instant(limiter, [{ key: 'a', limit: 1, windowMs: 60_000 }]);
     expect(pending.at(-1)?.ms).toBe(60_000);
-    const fast = limiter.acquire([{ key: 'b', limit: 1, windowMs: 1000 }]);
+    const fast = instant(limiter, [{ key: 'b', limit: 1, windowMs: 1000 }]);
     expect(pending.at(-1)?.ms).toBe(1000);
     expect(pending.at(-2)?.signal?.aborted).toBe(true);
     clock.advance(1000);
     pending.at(-1)!.resolve();
-    expect(await fast).toBe(T0 + 1000);
+    expect(await fast).toBe(1000);
     clock.set(T0 + 60_000);
     pending.at(-1)!.resolve();
-    expect(await slow).toBe(T0 + 60_000);
+    expect(await slow).toBe(60_000);
   });
 });

@@ -3,6 +3,7 @@
  * catalog product, as pure functions of (seed, code, time). A closed bar never changes; coarser
  * bars are exact aggregates of the 1m bars (see `price-path.ts` for how a minute is made).
  */
+import { barEnd, barStart } from '../../catalog/bar-grid.js';
 import { intradayMinutes, isMultiHourKlineType } from '../../catalog/intervals.js';
 import { isTrading, lastWindowAtOrBefore, sessionWindows, windowsBackward } from '../../catalog/sessions.js';
 import type { Product } from '../../catalog/types.js';
@@ -127,7 +128,7 @@ export class SyntheticMarket {
     if (limitMs < model.listedStartMs) return [];
     if (klineType === 1) return this.minuteBars(model, limitMs, count, nowMs);
     const minutes = intradayMinutes(klineType);
-    if (minutes !== undefined) return this.intradayBars(model, minutes, limitMs, count, nowMs);
+    if (minutes !== undefined) return this.intradayBars(model, klineType, minutes, limitMs, count, nowMs);
     if (klineType === 8) return this.dayBars(model, limitMs, count, nowMs);
     if (klineType === 9) return this.weekBars(model, limitMs, count, nowMs);
     return this.monthBars(model, limitMs, count, nowMs);
@@ -313,15 +314,10 @@ export class SyntheticMarket {
     };
   }
 
-  private intradayBars(model: Model, minutes: number, limitMs: number, count: number, nowMs: number): WireKline[] {
-    const zone = model.product.gridZone;
-    const pms = minutes * MINUTE_MS;
-    const cellStart = (ms: number): number => {
-      if (zone === 'UTC') return Math.floor(ms / pms) * pms;
-      const zd = zoneDayAt(zone, ms);
-      return zd.startMs + Math.floor((ms - zd.startMs) / pms) * pms;
-    };
-    const cellEnd = (start: number): number => (zone === 'UTC' ? start + pms : Math.min(start + pms, zoneDayAt(zone, start).endMs));
+  private intradayBars(model: Model, klineType: number, minutes: number, limitMs: number, count: number, nowMs: number): WireKline[] {
+    const product = model.product;
+    const cellStart = (ms: number): number => barStart(product, klineType, ms);
+    const cellEnd = (start: number): number => barEnd(product, klineType, start);
     const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
     const hi = Math.min(cellEnd(cellStart(limitMs)), nowMinuteEnd);
     const cells: number[] = [];
