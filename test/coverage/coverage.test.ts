@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findProduct } from '../../src/catalog/index.js';
-import { coverageOfOutput, coverageReport, readKlineRows, type KlineLike } from '../../src/coverage/index.js';
+import { coverageOfOutput, coverageReport, formatCoverageReport, readKlineRows, type KlineLike } from '../../src/coverage/index.js';
 import type { Interval } from '../../src/core/records.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
 import { run } from '../sources/helpers/run.js';
@@ -73,6 +73,10 @@ describe('coverage report: classification', () => {
     expect([halted.from, halted.to, halted.missingBars]).toEqual([haltFrom, haltTo, 30]);
     const lost = s.gaps.find((g) => g.reason === 'unexplained')!;
     expect([lost.from, lost.to, lost.missingBars, lost.firstUnexplained]).toEqual([lostFrom, lostFrom + 300_000, 5, lostFrom]);
+    const text = formatCoverageReport(report);
+    expect(text.split('\n')[0]).toBe('coverage: 1 series; gaps: 3 market closed, 1 halted, 1 unexplained');
+    expect(text).toContain('    halted: 2026-03-03T02:00Z .. 2026-03-03T02:30Z (30 bars missing)');
+    expect(text).toContain('    unexplained: 2026-03-03T05:40Z .. 2026-03-03T05:45Z (5 bars missing)');
     // Without the halt dataset the halt is unexplained.
     expect(coverageReport(rows).totals).toEqual({ 'market-closed': 3, halted: 0, unexplained: 2 });
     // A halt of another symbol does not explain it.

@@ -49,4 +49,18 @@ describe('kline-latest', () => {
     expect(l.events.snapshot().notes.filter((n) => n.includes('not held'))).toEqual([]);
     expect(l.checkpoints.get('kline/AAPL.US/1m')!.position.watermark).toBe(open + 60);
   });
+
+  it('says when a series fell behind by more than the two latest bars', async () => {
+    world = await startWorld('2026-03-03T12:00:30.000Z');
+    const w = world;
+    const client = w.client('professional');
+    const hist = klineHistory.create(klineHistoryConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'], since: '1h' }), w.env(client));
+    const h = await drain<RawKline>(hist, w.clock);
+    w.clock.advance(10 * 60_000);
+    const latest = klineLatest.create(klineLatestConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'] }), w.env(client));
+    const l = await drain<RawKline>(latest, w.clock, h.checkpoints);
+    const notes = l.events.snapshot().notes;
+    expect(notes).toEqual(['kline-latest kline/BTCUSDT/1m: bars after 2026-03-03T11:59:00Z and before 2026-03-03T12:09:00Z are not held; run kline-history to fill them']);
+    expect(l.events.snapshot().planned).toEqual({ 'kline-latest': 1 });
+  });
 });

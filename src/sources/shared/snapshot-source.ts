@@ -5,7 +5,7 @@
  * isolates invalid codes (W8) and says which came back empty. Each row carries fetched_at.
  */
 import type { ServiceClient, TicksResult } from '../../api/index.js';
-import { familyBySuffix, familyPrefix, URL_BUDGET_BYTES } from '../../api/index.js';
+import { familyBySuffix, familyPrefix, planLimits, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv } from '../../core/definition.js';
@@ -42,6 +42,8 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const problems = new CodeProblems(this.kind.type, this.kind.dataset);
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
+    const planned = planSnapshot(this.config, { limits: planLimits(client.plan), nowMs: start, checkpoints: new Map() }, this.kind.path, this.kind.dataset);
+    for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
     for (const offset of roundOffsets(this.config)) {
       throwIfAborted(ctx.signal);

@@ -92,6 +92,7 @@ class TradingHaltsSource implements Source<RawHalt> {
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
+      ctx.events.planned?.(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
       let fetched: { records: WireHaltRecord[]; totalCount: number };
       try {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
