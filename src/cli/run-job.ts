@@ -15,7 +15,6 @@ import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
 import { QuotaWatchingClient } from './quota-watch.js';
 import { registry } from './registry.js';
-import { createRejectedSink } from './rejected-sink.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
@@ -71,7 +70,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       logger,
       events,
       clock,
-      createRejectedSink,
     });
   } catch (e) {
     failure = describeError(e);
