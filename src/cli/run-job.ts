@@ -6,6 +6,7 @@ import { createClient, planLimits, redactUrl } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
+import { coverageOfOutput, formatCoverageReport } from '../coverage/index.js';
 import { createLogger } from '../runtime/logger.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
@@ -109,6 +110,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
+  const coverage = result && job.pipeline.source.type.startsWith('kline-') ? await klineCoverage(settings.outputDir, job.pipeline.sink.type, logger) : undefined;
   const files = manifest?.filesCommitted ?? [];
   const finished = clock.now();
   const requests = manifest?.requests ?? snap.requests;
@@ -136,7 +138,37 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       resetAt: quotaError ? quotaError.resetAt.toISOString() : quotaAfter?.resetAt.toISOString(),
     },
     notes,
+    ...(coverage ? { coverage } : {}),
     manifest: result?.manifestPath,
     ...(failure ? { error: { code: failure.code, message: terminal.redact(failure.message), hint: failure.hint } } : {}),
   };
+}
+
+/**
+ * The coverage of the kline dataset after a K-line run (from the sources' coverage report): bars
+ * held per series and gaps classified as market closed, halted or unexplained.
+ */
+async function klineCoverage(outputDir: string, format: string, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+  if (format !== 'parquet' && format !== 'arrow') return undefined;
+  try {
+    const report = await coverageOfOutput(outputDir, { format });
+    if (report.series.length === 0) return undefined;
+    return {
+      totals: report.totals,
+      haltsUsed: report.haltsUsed,
+      series: report.series.map((s) => ({
+        code: s.code,
+        interval: s.interval,
+        bars: s.bars,
+        first: new Date(s.first).toISOString(),
+        last: new Date(s.last).toISOString(),
+        gaps: s.counts,
+      })),
+      text: formatCoverageReport(report, 3),
+    };
+  } catch (e) {
+    // The report is a help, not part of the run: a failure to compute it must not change the exit code.
+    logger.warn('could not compute the coverage report', { error: (e as Error).message });
+    return undefined;
+  }
 }

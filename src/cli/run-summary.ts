@@ -80,8 +80,7 @@ export function renderSummary(s: RunSummary): string {
     for (const note of s.notes) lines.push(`    - ${note}`);
   }
   if (s.coverage !== undefined && typeof s.coverage === 'object' && s.coverage !== null && 'text' in s.coverage) {
-    lines.push('  coverage:');
-    for (const l of String((s.coverage as { text: unknown }).text).split('\n')) lines.push(`    ${l}`);
+    for (const l of String((s.coverage as { text: unknown }).text).split('\n')) lines.push(`  ${l}`);
   }
   return lines.join('\n');
 }
