@@ -2,6 +2,7 @@
 /** The quotelake command line. The only place that touches process.exit and exit codes. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { describeError, formatError } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
@@ -56,5 +57,21 @@ export async function main(argv: string[]): Promise<number> {
 function exitAfterFlush(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
+
+/**
+ * A stopped run can leave a source's concurrent request rejecting with AbortedError after nobody
+ * awaits it any more; that is the abort working, not a crash. Anything else unhandled is a bug:
+ * report it (redacted) and exit 1.
+ */
+function isAbort(reason: unknown): boolean {
+  return reason instanceof AbortedError || (reason instanceof Error && reason.name === 'AbortError');
+}
+process.on('unhandledRejection', (reason) => {
+  if (isAbort(reason)) return;
+  const terminal = createTerminal();
+  if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
+  terminal.err(formatError(describeError(reason)));
+  exitAfterFlush(EXIT_FAILURE);
+});
 
 main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));

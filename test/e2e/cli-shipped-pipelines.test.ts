@@ -20,6 +20,7 @@ interface Summary {
   rows: Record<string, { received: number; written: number; rejected: number }>;
   files: { count: number; paths: string[] };
   notes: string[];
+  coverage?: { totals: Record<string, number>; series: { code: string; interval: string; bars: number }[] };
   quota: { left?: number; limit?: number };
   service: { embedded: boolean; plan: string; baseUrl: string };
 }
@@ -91,6 +92,10 @@ describe('shipped pipelines through the built CLI', () => {
     expect(s.files.paths.every((p) => p.startsWith('kline/interval='))).toBe(true);
     // Stocks cannot be walked back: the source says so and the summary carries it.
     expect(s.notes.some((n) => /AAPL\.US 1m: since .* cannot be reached/.test(n))).toBe(true);
+    // K-line runs end with the coverage report: 7 codes x 3 intervals, no unexplained gap.
+    expect(s.coverage!.series).toHaveLength(21);
+    expect(s.coverage!.totals.unexplained).toBe(0);
+    expect(result.stderr).not.toContain('coverage:'); // --json: no table
   });
 
   it.each(REMOTE.filter((p) => p !== 'trades-ndjson'))('%s runs against `quotelake serve` via --base-url', (p) => {
