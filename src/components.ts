@@ -16,17 +16,15 @@ import { tradingHalts } from './sources/trading-halts/index.js';
 
 // Sources (kline-history, kline-latest, depth-snapshot, trade-snapshot, trading-halts): add them here.
 const sources: ComponentDefinition[] = [
-  klineHistory as ComponentDefinition,
-  klineLatest as ComponentDefinition,
-  depthSnapshot as ComponentDefinition,
-  tradeSnapshot as ComponentDefinition,
-  tradingHalts as ComponentDefinition,
+  klineHistory,
+  klineLatest,
+  depthSnapshot,
+  tradeSnapshot,
+  tradingHalts,
 ];
 
-// Transforms (parse-decimals, normalize-halts).
-const transforms: ComponentDefinition[] = [parseDecimals as ComponentDefinition, normalizeHalts as ComponentDefinition];
+const transforms: ComponentDefinition[] = [parseDecimals, normalizeHalts];
 
-// Sinks (parquet, arrow, ndjson).
-const sinks: ComponentDefinition[] = [parquetSink as ComponentDefinition, arrowSink as ComponentDefinition, ndjsonSink as ComponentDefinition];
+const sinks: ComponentDefinition[] = [parquetSink, arrowSink, ndjsonSink];
 
 export const components: readonly ComponentDefinition[] = [...sources, ...transforms, ...sinks];
