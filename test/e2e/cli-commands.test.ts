@@ -88,6 +88,17 @@ describe('list, schema, plan', () => {
   });
 });
 
+describe('--format ndjson', () => {
+  it('streams records on stdout; the --json summary moves to stderr', async () => {
+    const r = await runCli(['run', join(FIXTURES, 'tiny-trades.yaml'), '--format', 'ndjson', '--json', '--output', tempDir()]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { code: string; price: string });
+    expect(lines.map((l) => l.code).sort()).toEqual(['BTCUSDT', 'ETHUSDT']);
+    const doc = JSON.parse(r.stderr.slice(r.stderr.indexOf('{\n'))) as { runs: { output: { format: string }; rows: { trade: { written: number } } }[] };
+    expect(doc.runs[0]).toMatchObject({ output: { format: 'ndjson' }, rows: { trade: { written: 2 } } });
+  });
+});
+
 describe('rejected records and service errors', () => {
   it('exit 3 when rejected records are diverted; exit 1 with a hint when the pipeline says fail', async () => {
     const out = tempDir();
@@ -110,13 +121,15 @@ describe('rejected records and service errors', () => {
     const emu = await serveChild([]);
     try {
       const secret = 'sk-not-a-known-token-0123456789';
-      const r = await runCli(['run', join(FIXTURES, 'tiny-trades.yaml'), '--base-url', emu.url, '--plan', 'basic', '--output', tempDir(), '--json'], {
+      const out = tempDir();
+      const r = await runCli(['run', join(FIXTURES, 'tiny-trades.yaml'), '--base-url', emu.url, '--plan', 'basic', '--output', out, '--json'], {
         env: { QUOTELAKE_TOKEN: secret },
       });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/quotelake: .*ret 401 token invalid/);
       expect(r.stderr).toContain('hint: the service does not know this token');
       expect(r.stdout + r.stderr).not.toContain(secret);
+      expect(allFiles(out).filter((f) => readFileSync(f, 'utf8').includes(secret))).toEqual([]);
       expect((JSON.parse(r.stdout) as { runs: { error: { code: string } }[] }).runs[0]!.error.code).toBe('QL_API_TOKEN_INVALID');
     } finally {
       await emu.stop();
