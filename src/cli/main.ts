@@ -24,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(packageVersion())
     .alias('V', 'version')
     .wrap(null)
-    .example('$0 run demo', 'A first run: the built-in emulator, a minute of data, files under output/')
+    .example('$0 run demo', 'A first run: the built-in emulator, three days of K-lines as Parquet under output/')
     .example('$0 list', 'The pipelines you can run by name')
     .example('$0 inspect output', 'What the runs wrote')
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: docs/cli.md.`)

@@ -38,6 +38,12 @@ describe('inspect', () => {
     expect(doc.runs[0]).toMatchObject({ pipeline: 'kline-backfill', status: 'succeeded' });
     const text = await runCli(['inspect', output]);
     expect(text.stdout).toMatch(/BTCUSDT 1m\s+1,441 rows\s+2026-11-10T00:00:00\.000Z \.\. 2026-11-11T00:00:00\.000Z/);
+    const cov = await runCli(['inspect', output, '--coverage', '--json']);
+    const report = (JSON.parse(cov.stdout) as { coverage: { series: { code: string; interval: string }[]; totals: { unexplained: number } } }).coverage;
+    // The same series inspect found, each with its gaps classified.
+    expect(report.series.map((s) => `${s.code} ${s.interval}`).sort()).toEqual(kline.series.map((s) => s.series).sort());
+    expect(report.series.map((s) => `${s.code} ${s.interval}`)).toContain('BTCUSDT 1m');
+    expect(report.totals.unexplained).toBe(0);
     const missing = await runCli(['inspect', join(output, 'nope')]);
     expect(missing.code).toBe(2);
   });
