@@ -28,7 +28,9 @@ export async function main(argv: string[]): Promise<number> {
     .example('$0 list', 'The pipelines you can run by name')
     .example('$0 inspect output', 'What the runs wrote')
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: docs/cli.md.`)
-    .fail((msg, err) => {
+    .fail((msg, err, y) => {
+      // No command at all: the first thing a new user types; show them the commands.
+      if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
       throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
     });
   for (const command of COMMANDS) cli = cli.command(command);
