@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { intervalToKlineType, listProducts } from '../../src/catalog/index.js';
 import type { Interval } from '../../src/core/records.js';
 import { SyntheticMarket } from '../../src/emulator/market/index.js';
-import { barOpens, countBars, intervalSupported } from '../../src/sources/shared/bar-grid.js';
+import { barOpens, countBars, intervalSupported, nthBarBack } from '../../src/sources/shared/bar-grid.js';
 
 const INTERVALS: Interval[] = ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '1d', '1w', '1mo'];
 const market = new SyntheticMarket(11);
@@ -25,6 +25,9 @@ describe('bar grid = the bars the service serves', () => {
           const grid = [...barOpens(product, interval, served[0]!, now + 1, now)];
           expect(grid, `${product.code} ${interval} at ${new Date(now).toISOString()}`).toEqual(served);
           expect(countBars(product, interval, served[0]!, now + 1, now)).toBe(served.length);
+          // Where a page of that many bars ending at the newest one starts (prefetching relies on it).
+          expect(nthBarBack(product, interval, served.at(-1)!, served.length, 0)).toBe(served[0]);
+          if (served.length > 5) expect(nthBarBack(product, interval, served.at(-3)! + 1000, 4, 0)).toBe(served.at(-6));
         }
       }
     });

@@ -22,7 +22,7 @@ describe('kline-history: long crypto backfill', () => {
     const sinceSec = startMs / 1000 - DAYS * 86_400;
     const client = w.client('professional');
     const src = klineHistory.create(
-      klineHistoryConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'], since: new Date(sinceSec * 1000).toISOString() }),
+      klineHistoryConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'], since: new Date(sinceSec * 1000).toISOString(), prefetchPages: Number(process.env.QL_PREFETCH ?? 4) }),
       w.env(client),
     );
     const t0 = Date.now();

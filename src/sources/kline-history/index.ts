@@ -29,6 +29,13 @@ export const klineHistoryConfigSchema = z.strictObject({
     .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now (90d, 12h, 2w). Default: the first listed bar.'),
   until: timeSpecSchema.optional().describe('Newest bar wanted (same forms as since). Default: now, the forming bar included.'),
   concurrency: z.number().int().min(1).max(64).default(4).describe('Series fetched side by side (the plan\'s limits still apply).'),
+  prefetchPages: z
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(4)
+    .describe('Pages of one backward walk in flight at once (their ends follow from the calendar); 1 = one after another.'),
 });
 
 export type KlineHistoryConfig = z.infer<typeof klineHistoryConfigSchema>;
@@ -86,6 +93,7 @@ class KlineHistorySource implements Source<RawKline> {
           sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, now), listedStartMs(product)) : listedStartMs(product),
           untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, now) : null,
           quota,
+          prefetchPages: this.config.prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
         makers.push(() => readSeries(env, start));

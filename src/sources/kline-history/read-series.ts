@@ -3,13 +3,13 @@
  * are walked backwards page by page; stocks and indexes only ever get their newest bars, so each
  * run takes what is new since the watermark (at most 500) and history builds up across runs.
  */
-import type { ServiceClient } from '../../api/index.js';
+import type { KlineResult, ServiceClient } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import { countBars, klineTypeOf } from '../shared/bar-grid.js';
+import { countBars, klineTypeOf, nthBarBack } from '../shared/bar-grid.js';
 import { klineStream, malformedRecords, pageOf, toRawKlines } from '../shared/kline-records.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
@@ -30,6 +30,8 @@ export interface SeriesEnv {
   readonly untilMs: number | null;
   /** Shared by the series of one run: once the day's quota is gone, every series stops cleanly. */
   readonly quota: { exhausted: QuotaExhaustedError | null };
+  /** Pages of a backward walk in flight at once (1 = strictly one after another). */
+  readonly prefetchPages: number;
 }
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
@@ -89,42 +91,69 @@ async function* walk(
   let top = topSoFar;
   let low = before.low;
   let pendingWalk = before.walk !== undefined;
-  for (;;) {
-    throwIfAborted(ctx.signal);
-    const now = ctx.clock.now();
-    const toMs = end === 0 ? now + 1 : end * 1000 + 1;
-    const expected = countBars(product, interval, floor * 1000, toMs, now);
-    if (expected === 0) break;
-    const want = Math.min(PAGE_BARS, expected);
-    const result = await reported(
-      env.reporter,
-      client.kline({ code: product.code, klineType, count: want, ...(end > 0 ? { endSec: end } : {}) }, ctx.signal),
-    );
-    const answeredAt = ctx.clock.now();
-    const page = pageOf(result.bars);
-    if (page.bars.length === 0 && page.malformed.length === 0) break; // before the first listed bar
-    const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
-    const records = [
-      ...toRawKlines(product, interval, kept, answeredAt, endpoint),
-      ...malformedRecords(product.code, interval, page.malformed, endpoint),
-    ];
-    for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
-    const oldest = page.bars[0]?.ts ?? null;
-    if (kept.length > 0) low = minOf(low, kept[0]!.ts);
-    const done =
-      oldest === null ||
-      oldest <= floor ||
-      page.bars.length < want ||
-      // The calendar says nothing is left between the floor and the next end: no empty request.
-      countBars(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, answeredAt) === 0;
-    const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
-    const position: KlinePosition = done
-      ? { watermark: maxOf(before.watermark, top), low }
-      : { watermark: before.watermark, low, walk: state };
-    yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
-    pendingWalk = !done;
-    if (done) return position;
-    end = state.next;
+  const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
+    const p = client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal);
+    // A speculative page that is never used must not become an unhandled rejection.
+    p.catch(() => undefined);
+    return p;
+  };
+  // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
+  // ends are known before the answers arrive. A page whose end turns out different is not used.
+  const ahead = new Map<number, Promise<KlineResult>>();
+  try {
+    for (;;) {
+      throwIfAborted(ctx.signal);
+      const now = ctx.clock.now();
+      const toMs = end === 0 ? now + 1 : end * 1000 + 1;
+      const expected = countBars(product, interval, floor * 1000, toMs, now);
+      if (expected === 0) break;
+      const want = Math.min(PAGE_BARS, expected);
+      const current = ahead.get(end) ?? fetchPage(end, want);
+      ahead.delete(end);
+      if (end > 0) {
+        // Keep `prefetchPages` pages in flight along the predicted chain.
+        let e = end;
+        let w = want;
+        for (let i = 1; i < env.prefetchPages; i++) {
+          const oldest = nthBarBack(product, interval, e * 1000, w, floor * 1000);
+          if (oldest === null) break;
+          const nextEnd = oldest / 1000 - 1;
+          const nextWant = Math.min(PAGE_BARS, countBars(product, interval, floor * 1000, nextEnd * 1000 + 1, now));
+          if (nextWant === 0) break;
+          if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
+          e = nextEnd;
+          w = nextWant;
+        }
+      }
+      const result = await reported(env.reporter, current);
+      const answeredAt = ctx.clock.now();
+      const page = pageOf(result.bars);
+      if (page.bars.length === 0 && page.malformed.length === 0) break; // before the first listed bar
+      const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
+      const records = [
+        ...toRawKlines(product, interval, kept, answeredAt, endpoint),
+        ...malformedRecords(product.code, interval, page.malformed, endpoint),
+      ];
+      for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+      const oldest = page.bars[0]?.ts ?? null;
+      if (kept.length > 0) low = minOf(low, kept[0]!.ts);
+      const done =
+        oldest === null ||
+        oldest <= floor ||
+        page.bars.length < want ||
+        // The calendar says nothing is left between the floor and the next end: no empty request.
+        countBars(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, answeredAt) === 0;
+      const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
+      const position: KlinePosition = done
+        ? { watermark: maxOf(before.watermark, top), low }
+        : { watermark: before.watermark, low, walk: state };
+      yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
+      pendingWalk = !done;
+      if (done) return position;
+      end = state.next;
+    }
+  } finally {
+    ahead.clear();
   }
   const position: KlinePosition = { watermark: maxOf(before.watermark, top), low };
   if (pendingWalk || position.watermark !== before.watermark) {

@@ -4,7 +4,7 @@
  * needs. The backfill sizes its requests with it, the planner counts with it, and the coverage
  * report tells a gap from a closed market with it.
  */
-import { dayNumber, dayNumberOfIsoDate, sessionWindows, zoneDay, zoneDayAt, type Product } from '../../catalog/index.js';
+import { dayNumber, dayNumberOfIsoDate, sessionWindows, windowsBackward, zoneDay, zoneDayAt, type Product } from '../../catalog/index.js';
 import type { Interval } from '../../core/records.js';
 
 const MINUTE_MS = 60_000;
@@ -119,4 +119,29 @@ export function countBars(product: Product, interval: Interval, fromMs: number, 
   let n = 0;
   for (const _ of barOpens(product, interval, fromMs, toMs, nowMs)) n++;
   return n;
+}
+
+/**
+ * Open time (ms) of the n-th newest bar with floorMs <= open <= endMs, or null when fewer exist:
+ * where a backward walk's page of n bars ending at endMs will stop (for prefetching the next page).
+ */
+export function nthBarBack(product: Product, interval: Interval, endMs: number, n: number, floorMs: number): number | null {
+  const lo = Math.max(floorMs, listedStartMs(product));
+  const top = cellStart(product, interval, endMs);
+  const hi = cellEnd(product, interval, top);
+  if (!(hi > lo) || n < 1) return null;
+  let count = 0;
+  let last = Number.NaN;
+  for (const w of windowsBackward(product.session, hi, lo)) {
+    let c = cellStart(product, interval, w.end - 1);
+    for (;;) {
+      if (c !== last && c <= endMs && c >= floorMs) {
+        last = c;
+        if (++count === n) return c;
+      }
+      if (c <= w.start) break;
+      c = cellStart(product, interval, c - 1);
+    }
+  }
+  return null;
 }
