@@ -74,7 +74,7 @@ export interface Transform<I, O> {
 }
 
 export interface CommittedFile {
-  /** Path relative to the output root, e.g. `kline/interval=1m/date=2026-11-21/part-....parquet`. */
+  /** Path relative to the output root, e.g. `kline/interval=1m/year=2026/date=2026-11-21/part-....parquet`. */
   readonly path: string;
   readonly rows: number;
   readonly bytes: number;

@@ -32,31 +32,30 @@ describe('parquet sink', () => {
     const receipt = await sink.commit(ctx);
     expect(receipt.rows).toBe(3);
     expect(receipt.files.map((f) => f.path).sort()).toEqual([
-      'kline/interval=1d/year=2025/part-r1-00002.parquet',
-      'kline/interval=1m/date=2025-11-19/part-r1-00001.parquet',
+      'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__/part-r1-00002.parquet',
+      'kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet',
     ]);
     expect(await listFiles(out)).toEqual([
       'kline',
       'kline/_manifest.json',
       'kline/interval=1d',
       'kline/interval=1d/year=2025',
-      'kline/interval=1d/year=2025/part-r1-00002.parquet',
+      'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__',
+      'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__/part-r1-00002.parquet',
       'kline/interval=1m',
-      'kline/interval=1m/date=2025-11-19',
-      'kline/interval=1m/date=2025-11-19/part-r1-00001.parquet',
+      'kline/interval=1m/year=2025',
+      'kline/interval=1m/year=2025/date=2025-11-19',
+      'kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet',
     ]);
-    // One hive glob needs the same keys in every path: intraday (date=) and long (year=) intervals are read per family.
+    // Every path has the same keys, so ONE hive glob reads the whole tree; yearly partitions have date NULL.
     const cols = `code, interval, ts::varchar ts, typeof(ts) tt, close::varchar "close", turnover::varchar turnover, typeof(close) ct, final`;
-    const intraday = await duck(`select ${cols}, date::varchar "date" from read_parquet('${out}/kline/interval=*/date=*/*.parquet', hive_partitioning=true) order by ts`);
-    expect(intraday).toEqual([
-      { code: 'SHIBUSDT', interval: '1m', date: '2025-11-19', ts: '2025-11-19 07:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
-      { code: 'SHIBUSDT', interval: '1m', date: '2025-11-19', ts: '2025-11-19 07:01:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: BIG_TURNOVER, ct: 'DECIMAL(38,18)', final: false },
+    const all = await duck(`select ${cols}, year::varchar "year", date::varchar "date", typeof(date) dt from read_parquet('${out}/kline/**/*.parquet', hive_partitioning=true) order by interval, ts`);
+    expect(all).toEqual([
+      { code: 'BTCUSDT', interval: '1d', year: '2025', date: null, dt: 'DATE', ts: '2025-11-19 00:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '91498.200000000000000000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
+      { code: 'SHIBUSDT', interval: '1m', year: '2025', date: '2025-11-19', dt: 'DATE', ts: '2025-11-19 07:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
+      { code: 'SHIBUSDT', interval: '1m', year: '2025', date: '2025-11-19', dt: 'DATE', ts: '2025-11-19 07:01:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: BIG_TURNOVER, ct: 'DECIMAL(38,18)', final: false },
     ]);
-    const long = await duck(`select ${cols}, year::varchar "year" from read_parquet('${out}/kline/interval=*/year=*/*.parquet', hive_partitioning=true)`);
-    expect(long).toEqual([
-      { code: 'BTCUSDT', interval: '1d', year: '2025', ts: '2025-11-19 00:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '91498.200000000000000000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
-    ]);
-    const meta = await duck(`select key::varchar k, value::varchar v from parquet_kv_metadata('${out}/kline/interval=1m/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
+    const meta = await duck(`select key::varchar k, value::varchar v from parquet_kv_metadata('${out}/kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
     expect(meta).toEqual([
       { k: 'quotelake.dataset', v: 'kline' },
       { k: 'quotelake.schema_version', v: '1' },
@@ -64,7 +63,7 @@ describe('parquet sink', () => {
       { k: 'quotelake.ts', v: 'bar open time (UTC)' },
       { k: 'quotelake.version', v: JSON.parse(await readFile('package.json', 'utf8')).version },
     ]);
-    const compression = await duck(`select distinct compression from parquet_metadata('${out}/kline/interval=1m/date=2025-11-19/part-r1-00001.parquet')`);
+    const compression = await duck(`select distinct compression from parquet_metadata('${out}/kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet')`);
     expect(compression).toEqual([{ compression: 'ZSTD' }]);
   });
 

@@ -66,7 +66,7 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     const c2 = runContext('r2');
     await s2.write({ stream: 'k', seq: 1, records: bars([[2, '3.25', true], [3, '4', false]]) }, c2);
     const receipt = await s2.commit(c2);
-    expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=1m/date=2025-11-19/part-r2-00002${encoder.extension}`]);
+    expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=1m/year=2025/date=2025-11-19/part-r2-00002${encoder.extension}`]);
     let rows = await readAll(out, encoder);
     expect(rows.map((r) => [r.ts, r.close, r.final])).toEqual([
       [T0 * 1000, '1', true],
@@ -92,7 +92,7 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     await s4.write({ stream: 'k', seq: 1, records: [...bars([[10, '11', true]]), ...bars([[0, '7', true]], 'ETHUSDT')] }, c4);
     await s4.commit(c4);
     const parts = (await files(join(out, 'kline'))).filter((f) => f.endsWith(encoder.extension));
-    expect(parts).toEqual([`interval=1m/date=2025-11-19/part-r3-00002${encoder.extension}`, `interval=1m/date=2025-11-19/part-r4-00001${encoder.extension}`]);
+    expect(parts).toEqual([`interval=1m/year=2025/date=2025-11-19/part-r3-00002${encoder.extension}`, `interval=1m/year=2025/date=2025-11-19/part-r4-00001${encoder.extension}`]);
     expect((await readAll(out, encoder)).length).toBe(6);
     expect(await readdir(out)).toEqual(['kline']);
   });
@@ -119,9 +119,9 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
       await s.write({ stream: 'k', seq: k, records: [...bars([[k, `${k}`, true]]), ...bars([[k, `${k}`, true]], 'ETHUSDT'), ...bars([[k + 1440, `${k}`, true]], 'XRPUSDT')] }, c);
     }
     const receipt = await s.commit(c);
-    expect(receipt.files.map((f) => [f.path.split('/').slice(1, 3).join('/'), f.rows])).toEqual([
-      ['interval=1m/date=2025-11-19', 8],
-      ['interval=1m/date=2025-11-20', 4],
+    expect(receipt.files.map((f) => [f.path.split('/').slice(1, 4).join('/'), f.rows])).toEqual([
+      ['interval=1m/year=2025/date=2025-11-19', 8],
+      ['interval=1m/year=2025/date=2025-11-20', 4],
     ]);
     expect((await readAll(out, encoder)).length).toBe(12);
   });
@@ -188,11 +188,20 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     await s2.write({ stream: 'k', seq: 1, records: bars([[5, '1', true]]) }, c2);
     await s2.flush(c2); // staged, never committed: the process "dies" here
     const { writeFile, mkdir } = await import('node:fs/promises');
-    await mkdir(join(out, 'kline/interval=1m/date=2025-11-19'), { recursive: true });
-    await writeFile(join(out, `kline/interval=1m/date=2025-11-19/part-zz-00001${encoder.extension}`), 'half a file');
+    await mkdir(join(out, 'kline/interval=1m/year=2025/date=2025-11-19'), { recursive: true });
+    await writeFile(join(out, `kline/interval=1m/year=2025/date=2025-11-19/part-zz-00001${encoder.extension}`), 'half a file');
     await sink(out, encoder).recover(runContext('r3'));
     expect(await readdir(out)).toEqual(['kline']);
     expect((await readAll(out, encoder)).map((r) => r.close)).toEqual(['1']);
+  });
+
+  it('recover() removes the temp file of a first manifest whose writer was killed', async () => {
+    const out = await tempDir();
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    await mkdir(join(out, 'kline'), { recursive: true });
+    await writeFile(join(out, 'kline/_manifest.json.tmp-12345-abc'), '{"files": [');
+    await sink(out, encoder).recover(runContext('r2'));
+    expect(await readdir(join(out, 'kline'))).toEqual([]);
   });
 
   it('sanitises partition values: nothing escapes the dataset folder', async () => {
@@ -202,7 +211,7 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     const evil = { ...bars([[0, '1', true]])[0]!, interval: '../../etc' as never, code: '../../etc/passwd' };
     await s.write({ stream: 'k', seq: 1, records: [evil] }, c);
     const receipt = await s.commit(c);
-    expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=%2E%2E%2F%2E%2E%2Fetc/date=2025-11-19/part-%2E%2E%2F%2E%2E%2Fr1-00001${encoder.extension}`.replaceAll('part-%2E%2E%2F%2E%2E%2F', 'part-_2E_2E_2F_2E_2E_2F')]);
+    expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=%2E%2E%2F%2E%2E%2Fetc/year=2025/date=2025-11-19/part-%2E%2E%2F%2E%2E%2Fr1-00001${encoder.extension}`.replaceAll('part-%2E%2E%2F%2E%2E%2F', 'part-_2E_2E_2F_2E_2E_2F')]);
     expect(await readdir(out)).toEqual(['kline']);
     expect((await readAll(out, encoder))[0]!.code).toBe('../../etc/passwd');
   });

@@ -10,7 +10,7 @@ export type Order = number | string;
 
 export interface DatasetSpec<R> {
   readonly dataset: Dataset;
-  /** Relative partition path of a row, already sanitised, e.g. `interval=1m/date=2026-11-21`. */
+  /** Relative partition path of a row, already sanitised, e.g. `interval=1m/year=2026/date=2026-11-21`. */
   partition(row: R): string;
   /** Rows of one group are ordered by `order`; (group, order) is the primary key within a partition. */
   group(row: R): string;

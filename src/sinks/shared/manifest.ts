@@ -9,7 +9,7 @@ import { SinkError } from '../../core/errors.js';
 import type { Order } from './dataset-spec.js';
 
 export interface ManifestFile {
-  /** Relative to the dataset folder, e.g. `interval=1m/date=2026-11-21/part-r1-00001.parquet`. */
+  /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
   readonly path: string;
   readonly rows: number;
   readonly bytes: number;

@@ -361,14 +361,15 @@ export class PartitionedSink<R> implements Sink<R> {
   private async sweepOrphans(): Promise<void> {
     const { outputDir, encoder } = this.options;
     const manifest = await readManifest(outputDir, this.dataset, encoder.format);
-    if (manifest === undefined) return;
-    const live = new Set(manifest.files.map((f) => f.path));
+    // Without a manifest nothing is known to be live, so only temp files are certainly debris
+    // (e.g. the first manifest's own temp file when a run was killed while writing it).
+    const live = manifest === undefined ? undefined : new Set(manifest.files.map((f) => f.path));
     const root = join(outputDir, this.dataset);
     const entries = await readdir(root, { recursive: true }).catch(() => [] as string[]);
     for (const entry of entries) {
       const rel = entry.split('\\').join('/');
       const base = posix.basename(rel);
-      const orphanPart = base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
+      const orphanPart = live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
       const tmp = base.includes('.tmp-');
       if (orphanPart || tmp) await rm(join(root, entry), { force: true });
     }

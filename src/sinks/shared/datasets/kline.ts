@@ -8,6 +8,8 @@ import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
 
 const DAY_MS = 86_400_000;
+/** How Hive, Spark and DuckDB spell a NULL partition value. */
+const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 let lastInterval = '';
 let lastDay = Number.NaN;
 let lastPath = '';
@@ -20,9 +22,10 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     const day = Math.floor(row.ts / DAY_MS);
     if (row.interval !== lastInterval || day !== lastDay) {
       const date = utcDate(row.ts);
-      lastPath = `${partitionSegment('interval', row.interval)}/${
-        LONG_INTERVALS.has(row.interval) ? partitionSegment('year', date.slice(0, 4)) : partitionSegment('date', date)
-      }`;
+      // Every path carries the same keys (interval, year, date) so one hive glob reads the whole
+      // tree; daily and longer bars are partitioned by year only, so their date is the hive NULL.
+      const datePart = LONG_INTERVALS.has(row.interval) ? HIVE_NULL : date;
+      lastPath = `${partitionSegment('interval', row.interval)}/${partitionSegment('year', date.slice(0, 4))}/${partitionSegment('date', datePart)}`;
       lastInterval = row.interval;
       lastDay = day;
     }
