@@ -34,7 +34,7 @@ describe('inspect', () => {
     expect(btc1m.last).toBe('2026-11-11T00:00:00.000Z');
     expect(btc1m.rows).toBe(1441);
     expect(kline.rows).toBe(kline.series.reduce((a, s) => a + s.rows, 0));
-    expect(kline.partitions).toContain('interval=1m/date=2026-11-10');
+    expect(kline.partitions).toContain('interval=1m/year=2026/date=2026-11-10');
     expect(doc.runs[0]).toMatchObject({ pipeline: 'kline-backfill', status: 'succeeded' });
     const text = await runCli(['inspect', output]);
     expect(text.stdout).toMatch(/BTCUSDT 1m\s+1,441 rows\s+2026-11-10T00:00:00\.000Z \.\. 2026-11-11T00:00:00\.000Z/);
