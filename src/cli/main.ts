@@ -1,38 +1,79 @@
 #!/usr/bin/env node
+/** The quotelake command line. The only place that touches process.exit and exit codes. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { describeError, formatError } from './describe-error.js';
+import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './usage-error.js';
+import { PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { createTerminal } from './terminal.js';
+import { UsageError } from './usage-error.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let cli = yargs(argv)
     .scriptName('quotelake')
-    .usage('$0 <command> [options]')
+    .usage('$0 <command> [options]\n\nTurn a market-data query service into data-lake files (Parquet, Arrow, NDJSON).')
     .strict()
+    .recommendCommands()
     .demandCommand(1, 'Name a command; see --help.')
     .help()
     .alias('h', 'help')
     .version(packageVersion())
-    .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+    .alias('V', 'version')
+    .wrap(null)
+    .example('$0 run demo', 'A first run: the built-in emulator, three days of K-lines as Parquet under output/')
+    .example('$0 list', 'The pipelines you can run by name')
+    .example('$0 inspect output', 'What the runs wrote')
+    .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: docs/cli.md.`)
+    .fail((msg, err, y) => {
+      // No command at all: the first thing a new user types; show them the commands.
+      if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
+      throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
     });
   for (const command of COMMANDS) cli = cli.command(command);
+  process.exitCode = undefined;
+  const terminal = createTerminal();
+  // Any token on the command line or in the environment is masked in error messages too.
+  const tokenAt = argv.findIndex((a) => a === '--token');
+  const inline = argv.find((a) => a.startsWith('--token='));
+  if (tokenAt >= 0 && argv[tokenAt + 1]) terminal.addSecret(argv[tokenAt + 1]!);
+  if (inline) terminal.addSecret(inline.slice('--token='.length));
+  if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   try {
     await cli.parseAsync();
-    return EXIT_OK;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`quotelake: ${e.message}\nRun "quotelake --help" for usage.\n`);
-      return EXIT_USAGE;
+    const d = describeError(e);
+    terminal.err(formatError(d));
+    if (argv.includes('--json')) {
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);
     }
-    process.stderr.write(`quotelake: ${e instanceof Error ? e.message : String(e)}\n`);
-    return EXIT_FAILURE;
+    return d.exitCode;
   }
 }
 
-main(hideBin(process.argv)).then(
-  (code) => process.exit(code),
-  () => process.exit(EXIT_FAILURE),
-);
+/** Exit once what was written to stdout and stderr has been handed to the OS. */
+function exitAfterFlush(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+/**
+ * A stopped run can leave a source's concurrent request rejecting with AbortedError after nobody
+ * awaits it any more; that is the abort working, not a crash. Anything else unhandled is a bug:
+ * report it (redacted) and exit 1.
+ */
+function isAbort(reason: unknown): boolean {
+  return reason instanceof AbortedError || (reason instanceof Error && reason.name === 'AbortError');
+}
+process.on('unhandledRejection', (reason) => {
+  if (isAbort(reason)) return;
+  const terminal = createTerminal();
+  if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
+  terminal.err(formatError(describeError(reason)));
+  exitAfterFlush(EXIT_FAILURE);
+});
+
+main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));

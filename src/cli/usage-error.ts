@@ -1,11 +1,12 @@
-/** A wrong command line: the CLI prints the message and exits 2. */
+/** A wrong command line: the CLI prints the message (and the hint) and exits 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** What to do about it, printed on its own line. */
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
     super(message);
     this.name = 'UsageError';
+    this.hint = hint;
   }
 }
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';

@@ -1,5 +1,21 @@
 import type { CommandModule } from 'yargs';
+import { inspectCommand } from './inspect.js';
+import { listCommand } from './list.js';
+import { planCommand } from './plan.js';
+import { quotaCommand } from './quota.js';
+import { runCommand } from './run.js';
+import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
+import { validateCommand } from './validate.js';
 
 /** Every command of the CLI. Adding one: import it and append it here. */
-export const COMMANDS: readonly CommandModule<object, any>[] = [serveCommand];
+export const COMMANDS: readonly CommandModule<object, any>[] = [
+  runCommand,
+  planCommand,
+  validateCommand,
+  listCommand,
+  inspectCommand,
+  quotaCommand,
+  schemaCommand,
+  serveCommand,
+];

@@ -1,0 +1,39 @@
+/** `quotelake inspect`: loaded only when the command runs. */
+import { coverageOfOutput, formatCoverageReport } from '../../coverage/index.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { inspectOutput } from '../inspect/inspect-output.js';
+import { renderInspect } from '../inspect/render-inspect.js';
+import { packageVersion } from '../package-version.js';
+import { createTerminal } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+
+export interface InspectArgs {
+  output: string;
+  'state-dir'?: string | undefined;
+  runs: number;
+  json: boolean;
+  coverage: boolean;
+}
+
+export async function inspectAction(args: InspectArgs): Promise<number> {
+  const terminal = createTerminal();
+  if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
+  const stateDir = args['state-dir'] ?? `${args.output.replace(/\/+$/, '')}/.state`;
+  let info;
+  try {
+    info = await inspectOutput(args.output, stateDir, args.runs);
+  } catch (e) {
+    throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
+  }
+  // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
+  const kline = info.datasets.find((d) => d.dataset === 'kline');
+  const report = args.coverage && kline ? await coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  if (args.json) {
+    terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
+  } else {
+    terminal.out(`${renderInspect(info)}\n`);
+    if (report) terminal.out(`${formatCoverageReport(report)}\n`);
+    else if (args.coverage) terminal.out('coverage: no kline dataset\n');
+  }
+  return info.datasets.some((d) => d.problems.length > 0) ? EXIT_FAILURE : EXIT_OK;
+}

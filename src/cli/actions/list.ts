@@ -1,0 +1,73 @@
+/** `quotelake list`: loaded only when the command runs. */
+import { readFile } from 'node:fs/promises';
+import { extname, join, relative } from 'node:path';
+import { parseDocument } from 'yaml';
+import { firstCommentLine } from '../../config/parse-pipeline.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { packageVersion } from '../package-version.js';
+import { pipelineFiles, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
+import { createTerminal } from '../terminal.js';
+
+export interface ListedPipeline {
+  readonly name: string;
+  readonly origin: 'local' | 'shipped';
+  readonly file: string;
+  readonly description: string;
+  /** Shadowed by a local pipeline of the same name (the local one runs). */
+  readonly shadowed: boolean;
+}
+
+/** `description`, else the first comment line; '' when neither (or the file is not YAML). */
+export async function describePipelineFile(path: string): Promise<string> {
+  const ext = extname(path);
+  if (ext !== '.yaml' && ext !== '.yml') return '(TypeScript/JavaScript pipeline)';
+  try {
+    const doc = parseDocument(await readFile(path, 'utf8'));
+    const d = doc.get('description');
+    if (typeof d === 'string' && d.trim() !== '') return d.trim();
+    return firstCommentLine(doc);
+  } catch {
+    return '(unreadable)';
+  }
+}
+
+export async function listPipelines(cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): Promise<ListedPipeline[]> {
+  const out: ListedPipeline[] = [];
+  const localDir = join(cwd, 'pipelines');
+  const nameOf = (dir: string, file: string) => relative(dir, file).slice(0, -extname(file).length).split('\\').join('/');
+  const local = pipelineFiles(localDir);
+  const localNames = new Set(local.map((f) => nameOf(localDir, f)));
+  const sameDir = join(cwd, 'pipelines/') === shippedDir;
+  for (const file of local) {
+    out.push({ name: nameOf(localDir, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
+  }
+  if (!sameDir) {
+    for (const file of pipelineFiles(shippedDir)) {
+      const name = nameOf(shippedDir, file);
+      out.push({ name, origin: 'shipped', file, description: await describePipelineFile(file), shadowed: localNames.has(name) });
+    }
+  }
+  return out;
+}
+
+export async function listAction(args: { json: boolean }): Promise<number> {
+    const terminal = createTerminal();
+    const items = await listPipelines();
+    if (args.json) {
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'list', pipelines: items }, null, 2)}\n`);
+    } else if (items.length === 0) {
+      terminal.out('quotelake: no pipelines found (none in ./pipelines, none shipped)\n');
+    } else {
+      const width = Math.max(...items.map((i) => i.name.length));
+      const lines: string[] = [];
+      for (const origin of ['local', 'shipped'] as const) {
+        const group = items.filter((i) => i.origin === origin);
+        if (group.length === 0) continue;
+        lines.push(origin === 'local' ? 'Local pipelines (./pipelines):' : 'Shipped pipelines:');
+        for (const i of group) lines.push(`  ${i.name.padEnd(width)}  ${i.description}${i.shadowed ? '  (hidden by the local one)' : ''}`);
+      }
+      lines.push('', 'Run one with "quotelake run <name>"; "quotelake plan <name>" shows its cost first.');
+      terminal.out(`${lines.join('\n')}\n`);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,96 @@
+/** `quotelake quota`: loaded only when the command runs. */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DateTime } from 'luxon';
+import { redactToken, tokenHash16 } from '../../api/index.js';
+import { PLANS } from '../../config/pipeline-schema.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { packageVersion } from '../package-version.js';
+import { n } from '../progress/progress-figures.js';
+import { terminalFor } from '../terminal.js';
+import type { OutputArgs, ServiceArgs } from '../shared-options.js';
+
+export interface QuotaArgs extends ServiceArgs, OutputArgs {
+  json: boolean;
+}
+
+export interface QuotaEntry {
+  /** The redacted token when it is known (flag, env, or a demo token), else its hash. */
+  readonly token: string;
+  readonly tokenHash: string;
+  /** Quota day of the file's last update (YYYY-MM-DD in timeZone). */
+  readonly day: string;
+  readonly timeZone: string;
+  /** Requests counted today (0 when the file is from an earlier day). */
+  readonly usedToday: number;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetAt: string;
+  readonly updatedAt: string | null;
+}
+
+interface QuotaFile {
+  tokenHash?: string;
+  day?: string;
+  timeZone?: string;
+  used?: number;
+  limit?: number;
+  updatedAt?: string;
+}
+
+/** Every quota file of a state dir, as of `now`; `known` maps token hashes to what to show. */
+export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<string, string>, now: number = Date.now()): Promise<QuotaEntry[]> {
+  const dir = join(stateDir, 'quota');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const out: QuotaEntry[] = [];
+  for (const name of names.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).sort()) {
+    let file: QuotaFile;
+    try {
+      file = JSON.parse(await readFile(join(dir, name), 'utf8')) as QuotaFile;
+    } catch {
+      continue;
+    }
+    const hash = name.slice(0, 16);
+    const zone = file.timeZone ?? 'UTC';
+    const local = DateTime.fromMillis(now, { zone });
+    const today = local.toISODate() ?? '';
+    const limit = file.limit ?? 0;
+    const used = file.day === today ? (file.used ?? 0) : 0;
+    out.push({
+      token: known.get(hash) ?? hash,
+      tokenHash: hash,
+      day: file.day ?? '',
+      timeZone: zone,
+      usedToday: used,
+      limit,
+      remaining: Math.max(0, limit - used),
+      resetAt: local.startOf('day').plus({ days: 1 }).toUTC().toISO({ suppressMilliseconds: true }) ?? '',
+      updatedAt: file.updatedAt ?? null,
+    });
+  }
+  return out;
+}
+
+export async function quotaAction(args: QuotaArgs): Promise<number> {
+    const terminal = terminalFor(args, process.env);
+    const output = args.output ?? 'output';
+    const stateDir = args['state-dir'] ?? `${output.replace(/\/+$/, '')}/.state`;
+    const known = new Map<string, string>();
+    for (const plan of PLANS) known.set(tokenHash16(`demo-${plan}`), `demo-${plan} (built-in emulator)`);
+    const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
+    if (token) known.set(tokenHash16(token), redactToken(token));
+    const entries = await readQuotaEntries(stateDir, known);
+    if (args.json) {
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries }, null, 2)}\n`);
+    } else if (entries.length === 0) {
+      terminal.out(`quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir)\n`);
+    } else {
+      const width = Math.max(5, ...entries.map((e) => e.token.length));
+      const lines = [`quotelake: quota under ${join(stateDir, 'quota')}`, `  ${'token'.padEnd(width)}  ${'used today'.padStart(12)}  ${'limit'.padStart(10)}  ${'left'.padStart(10)}  resets`];
+      for (const e of entries) {
+        lines.push(`  ${e.token.padEnd(width)}  ${n(e.usedToday).padStart(12)}  ${n(e.limit).padStart(10)}  ${n(e.remaining).padStart(10)}  ${e.resetAt} (${e.timeZone} midnight)`);
+      }
+      terminal.out(`${lines.join('\n')}\n`);
+    }
+    return EXIT_OK;
+}

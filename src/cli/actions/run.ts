@@ -1,0 +1,70 @@
+/** `quotelake run`: loaded only when the command runs, so --help stays fast. */
+import { packageVersion } from '../package-version.js';
+import { createConnections } from '../connections.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
+import { handleInterrupts } from '../interrupts.js';
+import { loadJobs } from '../pipeline-job.js';
+import { planJob, renderPlan } from '../plan-report.js';
+import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
+import { runJob } from '../run-job.js';
+import { sinkWritesStdout } from '../run-settings.js';
+import { renderSummary, type RunSummary } from '../run-summary.js';
+import { chooseTarget } from '../service-target.js';
+import type { DataArgs, OutputArgs, ReportArgs, ServiceArgs } from '../shared-options.js';
+import { emitJson, terminalFor } from '../terminal.js';
+
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs {
+  pipeline: string[];
+  'dry-run': boolean;
+}
+
+function progressInterval(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.QUOTELAKE_PROGRESS_INTERVAL_MS);
+  return Number.isFinite(v) && v >= 10 ? v : DEFAULT_PROGRESS_INTERVAL_MS;
+}
+
+export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor(args, env);
+  const jobs = await loadJobs(args.pipeline, args, env);
+  // Usage problems (base URL without token, ...) of every pipeline before the first request.
+  const targets = jobs.map((j) => chooseTarget(j.resolved));
+  for (const t of targets) terminal.addSecret(t.token);
+  const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
+
+  if (args['dry-run']) {
+    const reports = [];
+    for (const job of jobs) reports.push(await planJob(job));
+    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
+    else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
+    return EXIT_OK;
+  }
+
+  const interrupts = handleInterrupts((line) => terminal.err(line));
+  const connections = createConnections((line) => terminal.err(line));
+  const summaries: RunSummary[] = [];
+  try {
+    for (const [i, job] of jobs.entries()) {
+      if (interrupts.signal.aborted) break;
+      const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
+      const summary = await runJob(job, {
+        terminal,
+        connection,
+        signal: interrupts.signal,
+        progress: chooseProgressMode({ quiet: args.quiet, json: args.json, isTTY: terminal.stderrIsTTY }),
+        progressIntervalMs: progressInterval(env),
+        logLevel: args['log-level'],
+      });
+      summaries.push(summary);
+      if (!args.quiet && !args.json) terminal.err(renderSummary(summary));
+      // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the token).
+      if ([EXIT_FAILURE, EXIT_USAGE, EXIT_QUOTA, EXIT_INTERRUPTED].includes(summary.exitCode)) break;
+    }
+  } finally {
+    interrupts.dispose();
+    await connections.closeAll().catch(() => undefined);
+  }
+  const exitCode = worstExitCode(summaries.map((s) => s.exitCode));
+  if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries }, dataOnStdout);
+  return exitCode;
+}
+

@@ -1,0 +1,26 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { InspectArgs } from '../actions/inspect.js';
+
+export const inspectCommand: CommandModule<object, InspectArgs> = {
+  command: 'inspect [output]',
+  describe: 'Show what an output folder holds: datasets, partitions, rows and time range per series, last runs',
+  builder: (y: Argv<object>) =>
+    y
+      .positional('output', { type: 'string', default: 'output', describe: 'Output root' })
+      .option('state-dir', { type: 'string', describe: 'State directory (default <output>/.state)' })
+      .option('runs', { type: 'number', default: 5, describe: 'How many of the last runs to show' })
+      .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })
+      .option('coverage', {
+        type: 'boolean',
+        default: false,
+        describe: 'Also the K-line coverage: gaps per series, classified as market closed, halted (from the halt dataset) or unexplained',
+      })
+      .example('$0 inspect output', 'Datasets and last runs of the default output')
+      .example('$0 inspect /data/lake --json | jq ".datasets[].series"', 'Time range per series as JSON')
+      .example('$0 inspect output --coverage', 'Which bars are missing, and why')
+      .epilogue('Files are read back through parquet-wasm and apache-arrow; rows that disagree with the manifest are reported as problems (exit 1).') as unknown as Argv<InspectArgs>,
+  handler: async (args) => {
+    const { inspectAction } = await import('../actions/inspect.js');
+    process.exitCode = await inspectAction(args);
+  },
+};

@@ -1,0 +1,21 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { RunCommandArgs } from '../actions/run.js';
+import { dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions } from '../shared-options.js';
+
+export const runCommand: CommandModule<object, RunCommandArgs> = {
+  command: 'run <pipeline...>',
+  describe: 'Run pipelines: fetch, transform and commit data files (resumable)',
+  builder: (y: Argv<object>) =>
+    reportOptions(dataOptions(outputOptions(serviceOptions(y))))
+      .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
+      .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')
+      .example('QUOTELAKE_BASE_URL=https://… QUOTELAKE_TOKEN=… QUOTELAKE_PLAN=basic $0 run pipelines/kline-backfill.yaml', 'Run against a real service')
+      .example('$0 run kline-backfill --codes BTCUSDT,ETHUSDT --since 7d --format ndjson > bars.ndjson', 'Override codes and span; stream NDJSON to stdout')
+      .example('$0 run snapshots --json --quiet', 'Machine-readable summary on stdout')
+      .epilogue(PRECEDENCE_EPILOGUE) as unknown as Argv<RunCommandArgs>,
+  handler: async (args) => {
+    const { runHandler } = await import('../actions/run.js');
+    process.exitCode = await runHandler(args);
+  },
+};

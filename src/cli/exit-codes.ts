@@ -1,0 +1,31 @@
+/**
+ * Exit codes of the quotelake CLI: stable, documented in docs/cli.md, meant for schedulers.
+ * 75 is EX_TEMPFAIL of sysexits.h: "try again later", which is exactly a used-up daily quota.
+ */
+export const EXIT_OK = 0;
+/** The run failed (service, network, sink, internal error). */
+export const EXIT_FAILURE = 1;
+/** Wrong command line or pipeline file (file:line:column in the message). */
+export const EXIT_USAGE = 2;
+/** The run finished, but rejected records were dropped or diverted to `<output>/_rejected/`. */
+export const EXIT_REJECTED = 3;
+/** Stopped at the daily quota; completed work is committed and the next run resumes after the reset. */
+export const EXIT_QUOTA = 75;
+/** Stopped by SIGINT/SIGTERM (128 + SIGINT); completed work is committed. */
+export const EXIT_INTERRUPTED = 130;
+
+export type ExitCode =
+  | typeof EXIT_OK
+  | typeof EXIT_FAILURE
+  | typeof EXIT_USAGE
+  | typeof EXIT_REJECTED
+  | typeof EXIT_QUOTA
+  | typeof EXIT_INTERRUPTED;
+
+/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > quota > rejected > ok. */
+export function worstExitCode(codes: readonly number[]): number {
+  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_QUOTA, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
+  let worst = EXIT_OK;
+  for (const c of codes) if (rank.indexOf(c) > rank.indexOf(worst)) worst = c;
+  return worst;
+}

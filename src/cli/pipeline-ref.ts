@@ -1,0 +1,74 @@
+/**
+ * A pipeline argument is a path, or the name of a pipeline in `./pipelines/` (local, first) or in
+ * the pipelines shipped with quotelake (`quotelake run demo` = `<package>/pipelines/demo.yaml`).
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from './usage-error.js';
+
+/** `<package>/pipelines`, beside src/ and dist/ (this file is src/cli/ or dist/cli/). */
+export const SHIPPED_PIPELINES_DIR = fileURLToPath(new URL('../../pipelines/', import.meta.url));
+
+export const PIPELINE_EXTENSIONS = ['.yaml', '.yml', '.ts', '.mts', '.js', '.mjs'] as const;
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function byName(dir: string, name: string): string | undefined {
+  for (const ext of PIPELINE_EXTENSIONS) {
+    const path = join(dir, `${name}${ext}`);
+    if (isFile(path)) return path;
+  }
+  return undefined;
+}
+
+export interface PipelineRef {
+  /** The path to load. */
+  readonly path: string;
+  /** How to show it: relative to cwd when inside it. */
+  readonly display: string;
+  readonly origin: 'path' | 'local' | 'shipped';
+}
+
+function display(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') ? rel : path;
+}
+
+export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): PipelineRef {
+  const asPath = resolve(cwd, ref);
+  if (isFile(asPath)) return { path: asPath, display: display(asPath, cwd), origin: 'path' };
+  if (/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/.test(ref) && !ref.startsWith('.') && !PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e))) {
+    const local = byName(join(cwd, 'pipelines'), ref);
+    if (local) return { path: local, display: display(local, cwd), origin: 'local' };
+    const shipped = byName(shippedDir, ref);
+    if (shipped) return { path: shipped, display: display(shipped, cwd), origin: 'shipped' };
+  }
+  throw new UsageError(
+    `pipeline "${ref}" not found: it is not a file, nor a pipeline in ./pipelines or among the shipped ones`,
+    'run "quotelake list" to see the pipelines by name, or give a path to a .yaml file',
+  );
+}
+
+/** Pipeline files of a folder and its direct subfolders (`demo/1-kline-latest.yaml`), sorted; [] when it does not exist. */
+export function pipelineFiles(dir: string, depth = 1): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const n of readdirSync(dir).sort()) {
+    const path = join(dir, n);
+    if (isFile(path) && PIPELINE_EXTENSIONS.some((e) => n.endsWith(e)) && !n.endsWith('.d.ts')) out.push(path);
+  }
+  if (depth > 0) {
+    for (const n of readdirSync(dir).sort()) {
+      const path = join(dir, n);
+      if (!isFile(path) && statSync(path).isDirectory()) out.push(...pipelineFiles(path, depth - 1));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+/** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
+import { planLimits, QuotaStore } from '../api/index.js';
+import { systemClock } from '../core/clock.js';
+import { planPipeline, type PipelinePlan } from '../plan/index.js';
+import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import type { PipelineJob } from './pipeline-job.js';
+import { formatDuration, n } from './progress/progress-figures.js';
+import { registry } from './registry.js';
+import { chooseTarget } from './service-target.js';
+
+export interface PlanReport {
+  readonly pipeline: string;
+  readonly file: string;
+  readonly service: { readonly embedded: boolean; readonly plan: string };
+  readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string };
+  readonly quota: { readonly used: number; readonly limit: number; readonly remaining: number; readonly resetAt: string };
+  readonly plan: PipelinePlan;
+}
+
+export async function planJob(job: PipelineJob, now: number = systemClock.now()): Promise<PlanReport> {
+  const target = chooseTarget(job.resolved);
+  const { settings } = job.resolved;
+  const limits = planLimits(target.plan);
+  const quota = await new QuotaStore({
+    stateDir: settings.stateDir,
+    token: target.token,
+    limit: limits.perDay,
+    clock: systemClock,
+    ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
+  }).status();
+  const checkpoints = await new CheckpointStore(settings.stateDir, job.pipeline.name).load();
+  const plan = planPipeline(job.pipeline, { plan: target.plan, quotaRemaining: quota.remaining, now, checkpoints, registry });
+  return {
+    pipeline: job.pipeline.name,
+    file: job.ref.display,
+    service: { embedded: target.kind === 'embedded', plan: target.plan },
+    output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
+    quota: { used: quota.used, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt.toISOString() },
+    plan,
+  };
+}
+
+const SHOWN_PARTITIONS = 6;
+
+export function renderPlan(r: PlanReport): string {
+  const p = r.plan;
+  const lines = [`quotelake: plan of ${r.pipeline} (${r.file})`];
+  const rows: [string, string][] = [
+    ['source', `${p.source} -> dataset ${p.dataset}, ${r.output.format} under ${r.output.dir}`],
+    ['service', `${r.service.embedded ? 'built-in emulator' : 'remote service'}, plan ${r.service.plan}`],
+    ['requests', n(p.totalRequests)],
+  ];
+  for (const [endpoint, count] of Object.entries(p.requests).sort(([a], [b]) => a.localeCompare(b))) rows.push([`  ${endpoint}`, n(count)]);
+  const share = Number.isFinite(p.quota.share) ? `${(p.quota.share * 100).toFixed(p.quota.share < 0.01 ? 3 : 1)}%` : 'all';
+  rows.push([
+    'quota',
+    `${share} of today's ${n(r.quota.remaining)} left (of ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
+  ]);
+  rows.push(['time', `about ${formatDuration(p.estimatedMs / 1000)} at the plan's limits${p.quota.days > 1 ? ' (today\'s part)' : ''}`]);
+  rows.push(['streams', n(p.streams.length)]);
+  const parts = p.partitions.slice(0, SHOWN_PARTITIONS).join(', ');
+  rows.push(['partitions', `${n(p.partitions.length)}${parts ? `: ${parts}${p.partitions.length > SHOWN_PARTITIONS ? ', ...' : ''}` : ''}`]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) lines.push(`  ${k.padEnd(width)}  ${v}`);
+  if (p.notes.length > 0) {
+    lines.push('  notes:');
+    for (const note of p.notes) lines.push(`    - ${note}`);
+  }
+  return lines.join('\n');
+}

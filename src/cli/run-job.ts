@@ -1,0 +1,174 @@
+/**
+ * One pipeline run from the command line: connect (or start the built-in emulator), create the
+ * client, show progress, run, and sum it up with the exit code a scheduler can act on.
+ */
+import { createClient, planLimits, redactUrl } from '../api/index.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { LogLevel } from '../core/component.js';
+import { QuotaExhaustedError } from '../core/errors.js';
+import { coverageOfOutput, formatCoverageReport } from '../coverage/index.js';
+import { createLogger } from '../runtime/logger.js';
+import { createRunEvents } from '../runtime/run-events.js';
+import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
+import { describeError, formatError, type DescribedError } from './describe-error.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
+import type { PipelineJob } from './pipeline-job.js';
+import { startProgress, type ProgressMode } from './progress/progress.js';
+import { QuotaWatchingClient } from './quota-watch.js';
+import { registry } from './registry.js';
+import type { RunSummary, SummaryStatus } from './run-summary.js';
+import type { ServiceConnection } from './service-target.js';
+import type { Terminal } from './terminal.js';
+
+export interface RunJobOptions {
+  readonly terminal: Terminal;
+  readonly connection: ServiceConnection;
+  readonly signal: AbortSignal;
+  readonly progress: ProgressMode;
+  readonly progressIntervalMs?: number | undefined;
+  readonly logLevel: LogLevel;
+  readonly clock?: Clock;
+}
+
+export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
+  const { terminal, connection } = options;
+  const clock = options.clock ?? systemClock;
+  const { settings } = job.resolved;
+  const started = clock.now();
+  const events = createRunEvents();
+  const limits = planLimits(connection.plan);
+  const inner = createClient({
+    baseUrl: connection.baseUrl,
+    token: connection.token,
+    plan: connection.plan,
+    stateDir: settings.stateDir,
+    ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+  });
+  const client = new QuotaWatchingClient(inner);
+  let result: RunResult | undefined;
+  let failure: DescribedError | undefined;
+  let quotaError: QuotaExhaustedError | undefined;
+  let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
+  const quotaBefore = await client.quotaStatus().catch(() => undefined);
+  const progress = startProgress({
+    mode: options.progress,
+    terminal,
+    events,
+    clock,
+    label: job.pipeline.name,
+    quota: quotaBefore ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
+    intervalMs: options.progressIntervalMs,
+  });
+  const logger = createLogger({ level: options.logLevel, clock, redact: [connection.token], write: (line) => progress.log(line) });
+  try {
+    result = await runPipeline(job.pipeline, {
+      registry,
+      outputDir: settings.outputDir,
+      stateDir: settings.stateDir,
+      stdout: terminal.stdout,
+      client,
+      signal: options.signal,
+      logger,
+      events,
+      clock,
+    });
+  } catch (e) {
+    failure = describeError(e);
+    if (e instanceof QuotaExhaustedError) quotaError = e;
+  } finally {
+    progress.stop();
+    quotaAfter = await client.quotaStatus().catch(() => undefined);
+    await client.close().catch(() => undefined);
+  }
+  quotaError ??= client.exhausted();
+
+  const snap = events.snapshot();
+  const manifest = result?.manifest;
+  const rejected = manifest?.rejected ?? Object.values(snap.rows).reduce((a, r) => a + r.rejected, 0);
+  let status: SummaryStatus;
+  let exitCode: number;
+  if (failure && failure.exitCode !== EXIT_QUOTA) {
+    status = failure.exitCode === EXIT_INTERRUPTED ? 'interrupted' : 'failed';
+    exitCode = failure.exitCode;
+  } else if (quotaError) {
+    status = 'quota-exhausted';
+    exitCode = EXIT_QUOTA;
+  } else if (result?.status === 'aborted' || options.signal.aborted) {
+    status = 'interrupted';
+    exitCode = EXIT_INTERRUPTED;
+  } else if (rejected > 0) {
+    status = 'rejected-records';
+    exitCode = EXIT_REJECTED;
+  } else {
+    status = 'succeeded';
+    exitCode = EXIT_OK;
+  }
+  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (quotaError) {
+    terminal.err(
+      `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,
+    );
+  }
+
+  const coverage = result && job.pipeline.source.type.startsWith('kline-') ? await klineCoverage(settings.outputDir, job.pipeline.sink.type, logger) : undefined;
+  const files = manifest?.filesCommitted ?? [];
+  const finished = clock.now();
+  const requests = manifest?.requests ?? snap.requests;
+  const notes = [...snap.notes];
+  return {
+    pipeline: job.pipeline.name,
+    file: job.ref.display,
+    runId: result?.runId,
+    status,
+    exitCode,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - started,
+    service: { embedded: connection.embedded, plan: connection.plan, baseUrl: redactUrl(connection.baseUrl) },
+    output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
+    requests,
+    requestsTotal: Object.values(requests).reduce((a, b) => a + b, 0),
+    rows: manifest?.rows ?? snap.rows,
+    files: { count: files.length, bytes: files.reduce((a, f) => a + f.bytes, 0), paths: files.map((f) => f.path) },
+    rejected,
+    quota: {
+      used: quotaAfter?.used,
+      limit: quotaAfter?.limit ?? limits.perDay,
+      left: quotaAfter?.remaining,
+      resetAt: quotaError ? quotaError.resetAt.toISOString() : quotaAfter?.resetAt.toISOString(),
+    },
+    notes,
+    ...(coverage ? { coverage } : {}),
+    manifest: result?.manifestPath,
+    ...(failure ? { error: { code: failure.code, message: terminal.redact(failure.message), hint: failure.hint } } : {}),
+  };
+}
+
+/**
+ * The coverage of the kline dataset after a K-line run (from the sources' coverage report): bars
+ * held per series and gaps classified as market closed, halted or unexplained.
+ */
+async function klineCoverage(outputDir: string, format: string, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+  if (format !== 'parquet' && format !== 'arrow') return undefined;
+  try {
+    const report = await coverageOfOutput(outputDir, { format });
+    if (report.series.length === 0) return undefined;
+    return {
+      totals: report.totals,
+      haltsUsed: report.haltsUsed,
+      series: report.series.map((s) => ({
+        code: s.code,
+        interval: s.interval,
+        bars: s.bars,
+        first: new Date(s.first).toISOString(),
+        last: new Date(s.last).toISOString(),
+        gaps: s.counts,
+      })),
+      text: formatCoverageReport(report, 3),
+    };
+  } catch (e) {
+    // The report is a help, not part of the run: a failure to compute it must not change the exit code.
+    logger.warn('could not compute the coverage report', { error: (e as Error).message });
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Settings of one pipeline run: flag > env > pipeline file > default (resolveSettings), then the
+ * data overrides (--format, --since, --until, --codes) applied to the pipeline and validated again
+ * so a wrong override is reported like a wrong file.
+ */
+import { validatePipeline } from '../config/parse-pipeline.js';
+import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
+import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
+import { ConfigError } from '../core/errors.js';
+import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
+import { UsageError } from './usage-error.js';
+
+export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs>;
+
+function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): Set<string> {
+  const def = registry.find((d) => d.kind === kind && d.type === type);
+  const shape = (def?.configSchema as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return new Set(Object.keys(shape ?? {}));
+}
+
+export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJS.ProcessEnv): ResolvedSettings {
+  const source = pipeline.source;
+  const pick = (key: string): unknown => source[key];
+  try {
+    return resolveSettings({
+      flags: {
+        baseUrl: args['base-url'],
+        token: args.token,
+        plan: args.plan as never,
+        outputDir: args.output,
+        stateDir: args['state-dir'],
+        format: args.format,
+        since: args.since,
+        until: args.until,
+        codes: parseCodes(args.codes),
+      },
+      env,
+      file: {
+        baseUrl: pipeline.service?.baseUrl,
+        plan: pipeline.service?.plan,
+        outputDir: pipeline.options.outputDir,
+        stateDir: pipeline.options.stateDir,
+        format: pipeline.sink.type,
+        since: typeof pick('since') === 'string' ? (pick('since') as string) : undefined,
+        until: typeof pick('until') === 'string' ? (pick('until') as string) : undefined,
+        codes: Array.isArray(pick('codes')) ? (pick('codes') as string[]) : undefined,
+      },
+      defaults: { plan: 'professional' },
+    });
+  } catch (e) {
+    // A wrong --plan or QUOTELAKE_PLAN is a usage error, not a pipeline error.
+    if (e instanceof ConfigError) throw new UsageError(e.message, 'plans: free, basic, premium, professional, all-hk, all-cn, all-us');
+    throw e;
+  }
+}
+
+/** The pipeline with the command-line data overrides applied and validated again. */
+export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, registry: Registry, file: string): Pipeline {
+  const { settings, origin } = resolved;
+  let source: ComponentConfig = pipeline.source;
+  let sink: ComponentConfig = pipeline.sink;
+  const sourceKeys = schemaKeys(registry, 'source', source.type);
+  const overrides: string[] = [];
+  for (const [key, flag] of [
+    ['since', '--since'],
+    ['until', '--until'],
+    ['codes', '--codes'],
+  ] as const) {
+    if (origin[key] !== 'flag') continue;
+    if (!sourceKeys.has(key)) {
+      throw new UsageError(`${flag} does not apply to this pipeline: its source "${source.type}" has no "${key}"`, `drop ${flag}, or edit ${file}`);
+    }
+    const value = settings[key];
+    if (key === 'codes' && Array.isArray(value) && value.length === 0) throw new UsageError('--codes is empty', 'give codes such as --codes BTCUSDT,AAPL.US');
+    source = { ...source, [key]: value };
+    overrides.push(flag);
+  }
+  if (origin.format === 'flag' && settings.format !== undefined && settings.format !== sink.type) {
+    if (!registry.some((d) => d.kind === 'sink' && d.type === settings.format)) {
+      throw new UsageError(`--format ${settings.format}: this build has no "${settings.format}" sink`);
+    }
+    // Keep the sink keys the new type also understands (e.g. decimal for parquet -> arrow).
+    const keys = schemaKeys(registry, 'sink', settings.format);
+    const kept = Object.fromEntries(Object.entries(sink).filter(([k]) => k !== 'type' && keys.has(k)));
+    sink = { type: settings.format, ...kept };
+    overrides.push('--format');
+  }
+  if (overrides.length === 0) return pipeline;
+  try {
+    return validatePipeline({ ...pipeline, source, sink }, { registry });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      throw new UsageError(`${file} with ${overrides.join(', ')}: ${e.message}`, 'fix the value given on the command line');
+    }
+    throw e;
+  }
+}
+
+/** True when the sink writes NDJSON records to stdout (then stdout carries data and nothing else). */
+export function sinkWritesStdout(pipeline: Pipeline): boolean {
+  if (pipeline.sink.type !== 'ndjson') return false;
+  const path = pipeline.sink.path;
+  return path === undefined || path === 'stdout' || path === '-';
+}

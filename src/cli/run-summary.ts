@@ -1,0 +1,86 @@
+/** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
+import { formatDuration, n } from './progress/progress-figures.js';
+
+export type SummaryStatus = 'succeeded' | 'rejected-records' | 'quota-exhausted' | 'interrupted' | 'failed' | 'planned';
+
+export interface RunSummary {
+  readonly pipeline: string;
+  readonly file: string;
+  readonly runId?: string | undefined;
+  readonly status: SummaryStatus;
+  readonly exitCode: number;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly service: { readonly embedded: boolean; readonly plan: string; readonly baseUrl: string };
+  readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string };
+  /** Requests sent per endpoint path. */
+  readonly requests: Readonly<Record<string, number>>;
+  readonly requestsTotal: number;
+  /** Rows per dataset: received from the source, written (committed), rejected. */
+  readonly rows: Readonly<Record<string, { received: number; written: number; rejected: number }>>;
+  readonly files: { readonly count: number; readonly bytes: number; readonly paths: readonly string[] };
+  readonly rejected: number;
+  readonly quota: {
+    readonly used?: number | undefined;
+    readonly limit?: number | undefined;
+    readonly left?: number | undefined;
+    /** When the daily quota resets (always given when the run stopped at the quota). */
+    readonly resetAt?: string | undefined;
+  };
+  /** What the sources reported: codes missing or invalid, history that cannot reach `since`, ... */
+  readonly notes: readonly string[];
+  readonly coverage?: unknown;
+  readonly manifest?: string | undefined;
+  readonly error?: { readonly code: string; readonly message: string; readonly hint?: string | undefined } | undefined;
+}
+
+const STATUS_TEXT: Record<SummaryStatus, string> = {
+  succeeded: 'done',
+  'rejected-records': 'done, with rejected records',
+  'quota-exhausted': 'stopped at the daily quota (resumable)',
+  interrupted: 'interrupted (resumable)',
+  failed: 'failed',
+  planned: 'planned (dry run)',
+};
+
+function bytes(b: number): string {
+  if (b < 1024) return `${b} B`;
+  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KiB`;
+  if (b < 1024 ** 3) return `${(b / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(b / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** Two aligned columns. */
+function table(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
+}
+
+export function renderSummary(s: RunSummary): string {
+  const rows: [string, string][] = [];
+  rows.push(['status', `${STATUS_TEXT[s.status]} (exit ${s.exitCode})`]);
+  rows.push(['duration', formatDuration(s.durationMs / 1000)]);
+  rows.push(['service', `${s.service.embedded ? 'built-in emulator' : s.service.baseUrl}, plan ${s.service.plan}`]);
+  const endpoints = Object.entries(s.requests).sort(([a], [b]) => a.localeCompare(b));
+  rows.push(['requests', `${n(s.requestsTotal)}`]);
+  for (const [endpoint, count] of endpoints) rows.push([`  ${endpoint}`, n(count)]);
+  for (const [dataset, c] of Object.entries(s.rows)) {
+    rows.push([`rows ${dataset}`, `${n(c.written)} written, ${n(c.received)} received, ${n(c.rejected)} rejected`]);
+  }
+  rows.push(['files', `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`]);
+  if (s.rejected > 0) rows.push(['rejected', `${n(s.rejected)} records (see ${s.output.dir}/_rejected/ or the log)`]);
+  const q = s.quota;
+  if (q.left !== undefined && q.limit !== undefined) rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}`]);
+  else if (q.resetAt) rows.push(['quota', `resets ${q.resetAt}`]);
+  if (s.runId) rows.push(['run', `${s.runId}${s.manifest ? ` (${s.manifest})` : ''}`]);
+  const lines = [`quotelake: ${s.pipeline} (${s.file})`, ...table(rows)];
+  if (s.notes.length > 0) {
+    lines.push('  notes:');
+    for (const note of s.notes) lines.push(`    - ${note}`);
+  }
+  if (s.coverage !== undefined && typeof s.coverage === 'object' && s.coverage !== null && 'text' in s.coverage) {
+    for (const l of String((s.coverage as { text: unknown }).text).split('\n')) lines.push(`  ${l}`);
+  }
+  return lines.join('\n');
+}

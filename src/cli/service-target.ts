@@ -1,0 +1,69 @@
+/**
+ * Which service a command talks to. No base URL and no token: the built-in emulator with the demo
+ * token of the plan (default professional). A base URL needs a token and a plan; a token needs a
+ * base URL (there is no default real URL).
+ */
+import type { Plan } from '../config/pipeline-schema.js';
+import type { ResolvedSettings } from '../config/resolve-settings.js';
+import { startEmulator } from '../emulator/server.js';
+import { UsageError } from './usage-error.js';
+
+export type ServiceTarget =
+  | { readonly kind: 'embedded'; readonly token: string; readonly plan: Plan }
+  | { readonly kind: 'remote'; readonly baseUrl: string; readonly token: string; readonly plan: Plan };
+
+const WHERE = { flag: 'flag', env: 'environment', file: 'pipeline file', default: 'default' } as const;
+
+export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
+  const { settings, origin } = resolved;
+  const plan: Plan = settings.plan ?? 'professional';
+  if (settings.baseUrl === undefined && settings.token === undefined) return { kind: 'embedded', token: `demo-${plan}`, plan };
+  if (settings.token === undefined) {
+    throw new UsageError(
+      `a base URL is set (${WHERE[origin.baseUrl ?? 'default']}: ${settings.baseUrl}) but no token`,
+      'set QUOTELAKE_TOKEN (or --token); or drop the base URL to use the built-in emulator',
+    );
+  }
+  if (settings.baseUrl === undefined) {
+    throw new UsageError(
+      'a token is set but no base URL: quotelake has no default service address',
+      'set QUOTELAKE_BASE_URL (or --base-url, or service.baseUrl in the pipeline); for the local emulator run "quotelake serve"',
+    );
+  }
+  if (origin.plan === 'default') {
+    throw new UsageError('the token\'s plan is not set, and the client paces requests by it', 'set QUOTELAKE_PLAN (or --plan, or service.plan in the pipeline): free, basic, premium, professional, all-hk, all-cn, all-us');
+  }
+  let url: URL;
+  try {
+    url = new URL(settings.baseUrl);
+  } catch {
+    throw new UsageError(`base URL "${settings.baseUrl}" is not a URL`, 'give it as http://host:port or https://host');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL "${settings.baseUrl}" must be http or https`);
+  return { kind: 'remote', baseUrl: settings.baseUrl, token: settings.token, plan };
+}
+
+export interface ServiceConnection {
+  readonly baseUrl: string;
+  readonly token: string;
+  readonly plan: Plan;
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Starts the built-in emulator when the target says so; `announce` gets the one stderr line. */
+export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; announce: (line: string) => void }): Promise<ServiceConnection> {
+  if (target.kind === 'remote') {
+    return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, embedded: false, close: async () => undefined };
+  }
+  const emu = await startEmulator({
+    host: '127.0.0.1',
+    port: 0,
+    ...(options.quotaTimeZone !== undefined ? { quotaTimeZone: options.quotaTimeZone } : {}),
+    log: () => undefined,
+  });
+  options.announce(
+    `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
+  );
+  return { baseUrl: emu.url, token: target.token, plan: target.plan, embedded: true, close: () => emu.close() };
+}

@@ -1,0 +1,92 @@
+/** Options several commands share, declared once so their help text and parsing agree. */
+import type { Argv } from 'yargs';
+import type { LogLevel } from '../core/component.js';
+
+export const FORMATS = ['parquet', 'arrow', 'ndjson'] as const;
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export interface ServiceArgs {
+  'base-url'?: string | undefined;
+  token?: string | undefined;
+  plan?: string | undefined;
+}
+
+export interface OutputArgs {
+  output?: string | undefined;
+  'state-dir'?: string | undefined;
+}
+
+export interface DataArgs {
+  format?: (typeof FORMATS)[number] | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  codes?: string | undefined;
+}
+
+export interface ReportArgs {
+  json: boolean;
+  quiet: boolean;
+  'log-level': LogLevel;
+}
+
+const SERVICE = 'Service:';
+const OUTPUT = 'Output:';
+const DATA = 'Data (override the pipeline file):';
+const REPORT = 'Reporting:';
+
+export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
+  return y
+    .option('base-url', {
+      type: 'string',
+      group: SERVICE,
+      describe: 'Service root URL (env QUOTELAKE_BASE_URL). With neither this nor a token: the built-in emulator',
+    })
+    .option('token', {
+      type: 'string',
+      group: SERVICE,
+      describe: 'API token (env QUOTELAKE_TOKEN, preferred: flags show in `ps`). Never printed',
+    })
+    .option('plan', {
+      type: 'string',
+      group: SERVICE,
+      describe: 'The token\'s plan: free, basic, premium, professional, all-hk, all-cn, all-us (env QUOTELAKE_PLAN)',
+    }) as Argv<T & ServiceArgs>;
+}
+
+export function outputOptions<T>(y: Argv<T>): Argv<T & OutputArgs> {
+  return y
+    .option('output', { type: 'string', group: OUTPUT, describe: 'Output root (default: the pipeline\'s outputDir, else output/)' })
+    .option('state-dir', { type: 'string', group: OUTPUT, describe: 'State directory (default: <output>/.state)' }) as Argv<T & OutputArgs>;
+}
+
+export function dataOptions<T>(y: Argv<T>): Argv<T & DataArgs> {
+  return y
+    .option('format', { choices: FORMATS, group: DATA, describe: 'Sink type, replacing the pipeline\'s sink' })
+    .option('since', { type: 'string', group: DATA, describe: 'Oldest data: ISO date/time (UTC) or a span back from now (90d, 12h)' })
+    .option('until', { type: 'string', group: DATA, describe: 'Newest data (same forms as --since)' })
+    .option('codes', { type: 'string', group: DATA, describe: 'Comma-separated product codes, e.g. BTCUSDT,AAPL.US' }) as Argv<T & DataArgs>;
+}
+
+export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
+  return y
+    .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
+    .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' })
+    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' }) as Argv<
+    T & ReportArgs
+  >;
+}
+
+/** The --codes list, split on commas and blanks. */
+export function parseCodes(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const codes = text
+    .split(/[\s,]+/)
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  return codes;
+}
+
+export const PRECEDENCE_EPILOGUE =
+  'Settings precedence: command-line flag > environment variable (QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN) > pipeline file > default. ' +
+  'With no base URL and no token, quotelake starts its built-in emulator on a free loopback port and uses the demo token of the plan (default professional). ' +
+  'Exit codes: 0 done, 1 failed, 2 usage or pipeline error, 3 rejected records dropped or diverted, 75 daily quota used up (run again after the reset), 130 interrupted.';

@@ -1,0 +1,129 @@
+/**
+ * Exit 75 at the daily quota, and the next run resumes. Both sides of the quota are exercised:
+ *
+ * 1. The client's own count (`<state>/quota/<hash>.json`, shared by every process using the token):
+ *    seeded as if other runs had used all but 6 requests of today. The run stops cleanly after 6,
+ *    commits what it has, prints the reset instant and exits 75. Midnight is then simulated the
+ *    way it happens in the file: its `day` becomes yesterday. The rerun resumes from the
+ *    checkpoints and the data equals an uninterrupted run's.
+ * 2. The service's count: an in-process emulator on a manual clock whose Free-plan token has
+ *    used its 1000 requests (sent by the test, moving the emulator clock 10 s per request, so no
+ *    real waiting). The CLI's first request is answered `daily limit exceeded`: exit 75. Midnight
+ *    is simulated on both sides (emulator clock +24 h, client file day = yesterday): exit 0.
+ *
+ * A child process cannot share the test's virtual clock, so we move the day by hand on each side
+ * rather than adding a test-only clock option to the CLI.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tokenHash16 } from '../../src/api/index.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { runCli, ROOT, tempDir } from './helpers/cli.js';
+
+const DAY_MS = 86_400_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+function quotaFile(stateDir: string, token: string): string {
+  return join(stateDir, 'quota', `${tokenHash16(token)}.json`);
+}
+
+function writeQuota(stateDir: string, token: string, used: number, limit: number, day = utcDay(Date.now())): void {
+  mkdirSync(join(stateDir, 'quota'), { recursive: true });
+  const doc = { version: 1, tokenHash: tokenHash16(token), day, timeZone: 'UTC', used, limit, updatedAt: new Date().toISOString() };
+  writeFileSync(quotaFile(stateDir, token), `${JSON.stringify(doc)}\n`);
+}
+
+/** What midnight does to the shared count: the file is from yesterday, so today starts at 0. */
+function passMidnight(stateDir: string, token: string): void {
+  const path = quotaFile(stateDir, token);
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as { day: string };
+  doc.day = utcDay(Date.now() - DAY_MS);
+  writeFileSync(path, `${JSON.stringify(doc)}\n`);
+}
+
+interface Series {
+  series: string;
+  rows: number;
+  first: string;
+  last: string;
+}
+async function seriesOf(output: string): Promise<Series[]> {
+  const r = await runCli(['inspect', output, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { datasets: { series: Series[] }[] }).datasets.flatMap((d) => d.series);
+}
+
+const WINDOW = ['--codes', 'BTCUSDT,ETHUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
+const LIMIT = 1_728_000;
+
+describe('the daily quota of the client (shared quota file)', () => {
+  it('stops at the quota with exit 75 and the reset instant, then resumes to the same data', async () => {
+    const output = tempDir();
+    const stateDir = join(output, '.state');
+    writeQuota(stateDir, 'demo-professional', LIMIT - 6, LIMIT);
+
+    const first = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json']);
+    expect(first.code, first.stderr).toBe(75);
+    const nextMidnight = new Date(Date.parse(`${utcDay(Date.now())}T00:00:00Z`) + DAY_MS).toISOString();
+    expect(first.stderr).toContain(`the daily request quota is used up; completed work is committed. It resets at ${nextMidnight}`);
+    const s1 = (JSON.parse(first.stdout) as { runs: { status: string; requestsTotal: number; files: { count: number }; quota: { resetAt: string; left: number } }[] }).runs[0]!;
+    expect(s1.status).toBe('quota-exhausted');
+    expect(s1.requestsTotal).toBe(6);
+    expect(s1.quota).toMatchObject({ resetAt: nextMidnight, left: 0 });
+    expect(s1.files.count).toBeGreaterThan(0);
+
+    const quota = await runCli(['quota', '--output', output]);
+    expect(quota.stdout).toMatch(/demo-professional \(built-in emulator\)\s+1,728,000\s+1,728,000\s+0/);
+
+    passMidnight(stateDir, 'demo-professional');
+    const second = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    const s2 = (JSON.parse(second.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!;
+
+    const fresh = tempDir();
+    const whole = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', fresh, '--json']);
+    expect(whole.code, whole.stderr).toBe(0);
+    const total = (JSON.parse(whole.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!.requestsTotal;
+    // Resumed, not restarted: the two halves send what one run sends (a page may be re-read once per series).
+    expect(6 + s2.requestsTotal).toBeGreaterThanOrEqual(total);
+    expect(6 + s2.requestsTotal).toBeLessThanOrEqual(total + 4);
+    expect(await seriesOf(output)).toEqual(await seriesOf(fresh));
+  }, 120_000);
+});
+
+describe('the daily limit of the service', () => {
+  let emu: EmulatorHandle | undefined;
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  it('exits 75 on "daily limit exceeded" and resumes after midnight', async () => {
+    const start = Date.parse(`${utcDay(Date.now())}T00:01:00Z`);
+    const clock = new ManualClock(start);
+    emu = await startEmulator({ port: 0, clock, log: () => undefined });
+    const query = encodeURIComponent(JSON.stringify({ trace: 't', data: { symbol_list: [{ code: 'BTCUSDT' }] } }));
+    for (let i = 0; i < 1000; i++) {
+      const r = (await fetch(`${emu.url}/quote-b-api/trade-tick?token=demo-free&query=${query}`).then((x) => x.json())) as { ret: number };
+      expect(r.ret).toBe(200);
+      clock.advance(10_000);
+    }
+    const output = tempDir();
+    const pipeline = join(ROOT, 'test/fixtures/pipelines/tiny-trades.yaml');
+    const args = ['run', pipeline, '--base-url', emu.url, '--plan', 'free', '--output', output];
+    const stopped = await runCli(args, { env: { QUOTELAKE_TOKEN: 'demo-free' } });
+    expect(stopped.code, stopped.stderr).toBe(75);
+    expect(stopped.stderr).toMatch(/daily request quota used up|daily request quota is used up/);
+    const file = JSON.parse(readFileSync(quotaFile(join(output, '.state'), 'demo-free'), 'utf8')) as { used: number; limit: number };
+    expect(file).toMatchObject({ used: 1000, limit: 1000 });
+
+    await fetch(`${emu.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: DAY_MS }) });
+    passMidnight(join(output, '.state'), 'demo-free');
+    const resumed = await runCli([...args, '--json'], { env: { QUOTELAKE_TOKEN: 'demo-free' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const s = (JSON.parse(resumed.stdout) as { runs: { rows: { trade: { written: number } }; quota: { left: number } }[] }).runs[0]!;
+    expect(s.rows.trade.written).toBeGreaterThanOrEqual(2);
+    expect(s.quota.left).toBe(999);
+  }, 120_000);
+});

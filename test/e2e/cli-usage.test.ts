@@ -1,0 +1,118 @@
+/** --help, --version, and every way a command line or a pipeline file can be wrong: exit 2 with what to fix. */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli } from './helpers/cli.js';
+
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'quota', 'schema', 'serve'];
+const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
+
+describe('help and version', () => {
+  it('prints help for the CLI and every command, with examples for the new ones', async () => {
+    const results = await Promise.all([runCli(['--help']), ...COMMANDS.map((c) => runCli([c, '--help']))]);
+    const [top, ...perCommand] = results;
+    expect(top!.code).toBe(0);
+    for (const c of COMMANDS) expect(top!.stdout).toContain(`quotelake ${c}`);
+    expect(top!.stdout).toContain('Exit codes: 0 done, 1 failed, 2 usage or pipeline error, 3 rejected records');
+    perCommand.forEach((r, i) => {
+      expect(r.code, COMMANDS[i]).toBe(0);
+      expect(r.stdout, COMMANDS[i]).toContain(`quotelake ${COMMANDS[i]}`);
+      if (COMMANDS[i] !== 'serve') expect(r.stdout, COMMANDS[i]).toContain('Examples:');
+    });
+    const run = perCommand[0]!.stdout;
+    for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--dry-run', '--json', '--quiet', '--log-level']) {
+      expect(run).toContain(flag);
+    }
+    expect(run).toContain('command-line flag > environment variable');
+  });
+
+  it('prints the version', async () => {
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('0.1.0');
+  });
+});
+
+describe('usage errors exit 2 with a hint', () => {
+  it('rejects unknown flags, missing arguments and unknown pipelines', async () => {
+    const [flag, missing, unknown, noCommand] = await Promise.all([
+      runCli(['run', 'demo', '--bogus']),
+      runCli(['run']),
+      runCli(['run', 'no-such-pipeline']),
+      runCli([]),
+    ]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^quotelake: Unknown argument: bogus/m);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('quotelake: Not enough non-option arguments');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('quotelake: pipeline "no-such-pipeline" not found');
+    expect(unknown.stderr).toContain('hint: run "quotelake list"');
+    expect(noCommand.code).toBe(2);
+    for (const r of [flag, missing, unknown, noCommand]) expect(r.stdout).toBe('');
+  });
+
+  it('points at file:line:column of a bad pipeline file (run, validate, plan)', async () => {
+    const bad = join(FIXTURES, 'bad-interval.yaml');
+    const [run, validate, plan, yamlError] = await Promise.all([
+      runCli(['run', bad]),
+      runCli(['validate', bad, join(FIXTURES, 'tiny-trades.yaml')]),
+      runCli(['plan', bad]),
+      runCli(['validate', join(FIXTURES, 'bad-yaml.yaml')]),
+    ]);
+    for (const r of [run, validate, plan]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/bad-interval\.yaml:6:15: /);
+      expect(r.stderr).toContain('hint: fix the pipeline file');
+    }
+    expect(validate.stderr).toMatch(/tiny-trades\.yaml: valid/);
+    expect(yamlError.code).toBe(2);
+    expect(yamlError.stderr).toMatch(/bad-yaml\.yaml:\d+:\d+: YAML syntax error/);
+  });
+
+  it('validate --json lists problems per file', async () => {
+    const r = await runCli(['validate', '--json', join(FIXTURES, 'bad-interval.yaml'), join(FIXTURES, 'tiny-trades.yaml')]);
+    expect(r.code).toBe(2);
+    const doc = JSON.parse(r.stdout) as { valid: boolean; pipelines: { valid: boolean; problems: string[] }[] };
+    expect(doc.valid).toBe(false);
+    expect(doc.pipelines.map((p) => p.valid)).toEqual([false, true]);
+    expect(doc.pipelines[0]!.problems[0]).toMatch(/bad-interval\.yaml:6:15: /);
+  });
+
+  it('needs a token with a base URL, a base URL with a token, and a plan for a real service', async () => {
+    const tiny = join(FIXTURES, 'tiny-trades.yaml');
+    const [urlOnly, tokenOnly, envToken, noPlan, badPlan] = await Promise.all([
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9']),
+      runCli(['run', tiny, '--token', 'sk-live-abcdefghijkl']),
+      runCli(['run', tiny], { env: { QUOTELAKE_TOKEN: 'sk-live-abcdefghijkl' } }),
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--token', 'sk-live-abcdefghijkl']),
+      runCli(['run', tiny, '--plan', 'gold']),
+    ]);
+    expect(urlOnly.code).toBe(2);
+    expect(urlOnly.stderr).toContain('a base URL is set (flag: http://127.0.0.1:9) but no token');
+    expect(urlOnly.stderr).toContain('hint: set QUOTELAKE_TOKEN');
+    for (const r of [tokenOnly, envToken]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('a token is set but no base URL');
+    }
+    expect(noPlan.code).toBe(2);
+    expect(noPlan.stderr).toContain('plan is not set');
+    expect(badPlan.code).toBe(2);
+    expect(badPlan.stderr).toMatch(/Invalid values|not one of/);
+    for (const r of [tokenOnly, envToken, noPlan]) expect(r.stderr + r.stdout).not.toContain('sk-live-abcdefghijkl');
+  });
+
+  it('rejects overrides that do not fit the pipeline', async () => {
+    const tiny = join(FIXTURES, 'tiny-trades.yaml');
+    const [since, badCode, badFormat] = await Promise.all([
+      runCli(['run', tiny, '--since', '7d']),
+      runCli(['plan', 'kline-backfill', '--codes', 'btcusdt']),
+      runCli(['run', tiny, '--format', 'csv']),
+    ]);
+    expect(since.code).toBe(2);
+    expect(since.stderr).toContain('--since does not apply to this pipeline: its source "trade-snapshot" has no "since"');
+    expect(badCode.code).toBe(2);
+    expect(badCode.stderr).toContain('unknown product code "btcusdt"; did you mean "BTCUSDT"?');
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toContain('Invalid values');
+  });
+});
