@@ -81,7 +81,9 @@ export interface CommittedFile {
 }
 
 export interface CommitReceipt {
+  /** The files made visible; a merged file's `rows` include the live rows it absorbed. */
   readonly files: readonly CommittedFile[];
+  /** Rows this commit wrote (upserted), not counting live rows rewritten by a merge. */
   readonly rows: number;
 }
 

@@ -67,6 +67,9 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     await s2.write({ stream: 'k', seq: 1, records: bars([[2, '3.25', true], [3, '4', false]]) }, c2);
     const receipt = await s2.commit(c2);
     expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=1m/year=2025/date=2025-11-19/part-r2-00002${encoder.extension}`]);
+    // The run wrote 2 rows; the merged file holds 4 (the live rows it absorbed are not "written" again).
+    expect(receipt.rows).toBe(2);
+    expect(receipt.files.map((f) => f.rows)).toEqual([4]);
     let rows = await readAll(out, encoder);
     expect(rows.map((r) => [r.ts, r.close, r.final])).toEqual([
       [T0 * 1000, '1', true],

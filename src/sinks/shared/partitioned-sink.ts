@@ -254,6 +254,8 @@ export class PartitionedSink<R> implements Sink<R> {
   async commit(ctx: RunContext): Promise<CommitReceipt> {
     await this.flush();
     if (this.staged.size === 0) return { files: [], rows: 0 };
+    // The rows this run wrote, before merging with live files: what "rows written" means to a user.
+    const ownRows = [...this.staged.values()].flat().reduce((n, f) => n + f.rows, 0);
     const { outputDir, encoder, spec } = this.options;
     const previous = await readManifest(outputDir, this.dataset, encoder.format);
     const liveByPartition = new Map<string, ManifestFile[]>();
@@ -315,9 +317,8 @@ export class PartitionedSink<R> implements Sink<R> {
     this.staged.clear();
     await this.removeStaging();
     const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.bytes }));
-    const rows = added.reduce((n, f) => n + f.rows, 0);
-    ctx.events.rows(this.dataset, 'written', rows);
-    return { files, rows };
+    ctx.events.rows(this.dataset, 'written', ownRows);
+    return { files, rows: ownRows };
   }
 
   private async removeStaging(): Promise<void> {
