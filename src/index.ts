@@ -1,0 +1,53 @@
+/**
+ * quotelake's public API: define and run pipelines from TypeScript, use the plan-aware client on its
+ * own, or start the local emulator in a test. Everything else is internal and may change.
+ */
+
+// Pipelines
+export { definePipeline } from './config/define-pipeline.js';
+export { loadPipeline } from './config/load-pipeline.js';
+export { parsePipelineYaml, validatePipeline, PipelineConfigError, type ConfigProblem } from './config/parse-pipeline.js';
+export { buildPipelineSchema, type Pipeline, type PipelineInput, type PipelineOptions, type Registry } from './config/pipeline-schema.js';
+export { pipelineJsonSchema } from './config/pipeline-json-schema.js';
+export { resolveSettings, type Settings } from './config/resolve-settings.js';
+export { components } from './components.js';
+export { runPipeline } from './runtime/run-pipeline.js';
+export { createRunEvents } from './runtime/run-events.js';
+export { planPipeline, type PipelinePlan } from './plan/index.js';
+export { coverageOfOutput, coverageReport, formatCoverageReport, type CoverageReport } from './coverage/index.js';
+
+// Components, for custom registries
+export { klineHistory, klineLatest, depthSnapshot, tradeSnapshot, tradingHalts } from './sources/index.js';
+export { parseDecimals } from './transforms/parse-decimals/index.js';
+export { normalizeHalts } from './transforms/normalize-halts/index.js';
+export { parquetSink } from './sinks/parquet/index.js';
+export { arrowSink } from './sinks/arrow/index.js';
+export { ndjsonSink } from './sinks/ndjson/index.js';
+export type { Batch, Checkpoint, CommitReceipt, Rejected, RunContext, Sink, Source, Transform } from './core/component.js';
+export type { ComponentDefinition, SinkDefinition, SourceDefinition, TransformDefinition } from './core/definition.js';
+export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline, RawTrade, RawDepth, RawHalt } from './core/records.js';
+
+// The service client
+export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
+export type { ServiceClient, ClientOptions } from './api/index.js';
+
+// The product catalog
+export { findProduct, listProducts } from './catalog/index.js';
+export type { Product } from './catalog/types.js';
+
+// The local emulator
+export { startEmulator, type EmulatorOptions, type EmulatorHandle } from './emulator/index.js';
+
+// Time and errors
+export { ManualClock, systemClock, type Clock } from './core/clock.js';
+export {
+  QuotelakeError,
+  ConfigError,
+  ApiError,
+  TransportError,
+  ResponseShapeError,
+  QuotaExhaustedError,
+  SinkError,
+  RejectedRecordError,
+  AbortedError,
+} from './core/errors.js';

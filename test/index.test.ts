@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import * as quotelake from '../src/index.js';
+
+describe('public API', () => {
+  it('exports the pipeline, client, emulator and component entry points', () => {
+    for (const name of ['definePipeline', 'loadPipeline', 'runPipeline', 'planPipeline', 'createClient', 'startEmulator', 'coverageOfOutput'] as const) {
+      expect(typeof quotelake[name], name).toBe('function');
+    }
+    expect(quotelake.components.map((c) => `${c.kind}:${c.type}`).sort()).toEqual([
+      'sink:arrow',
+      'sink:ndjson',
+      'sink:parquet',
+      'source:depth-snapshot',
+      'source:kline-history',
+      'source:kline-latest',
+      'source:trade-snapshot',
+      'source:trading-halts',
+      'transform:normalize-halts',
+      'transform:parse-decimals',
+    ]);
+  });
+
+  it('validates a TypeScript pipeline with the same schema as YAML files', () => {
+    const pipeline = quotelake.definePipeline({
+      name: 'ts-demo',
+      source: { type: 'kline-history', codes: ['BTCUSDT'], intervals: ['1m'], since: '1d' },
+      transforms: [{ type: 'parse-decimals' }],
+      sink: { type: 'parquet' },
+    });
+    const registry = quotelake.components;
+    expect(quotelake.validatePipeline(pipeline, { registry }).source.type).toBe('kline-history');
+    expect(() => quotelake.validatePipeline({ ...pipeline, sinkk: {} }, { registry })).toThrow(/sinkk/);
+  });
+});
