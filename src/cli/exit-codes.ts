@@ -1,5 +1,5 @@
 /**
- * Exit codes of the quotelake CLI: stable, documented in docs/cli.md, meant for schedulers.
+ * Exit codes of the quotelake CLI: stable, documented in the README (Exit codes), meant for schedulers.
  * 75 is EX_TEMPFAIL of sysexits.h: "try again later", which is exactly a used-up daily quota.
  */
 export const EXIT_OK = 0;

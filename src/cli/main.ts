@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
     .example('$0 run demo', 'A first run: the built-in emulator, three days of K-lines as Parquet under output/')
     .example('$0 list', 'The pipelines you can run by name')
     .example('$0 inspect output', 'What the runs wrote')
-    .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: docs/cli.md.`)
+    .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));

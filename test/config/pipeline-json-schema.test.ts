@@ -44,3 +44,15 @@ describe('pipeline JSON Schema', () => {
     expect(await writeJsonSchema(path)).toEqual({ path, changed: false });
   });
 });
+
+describe('README pipeline reference', () => {
+  it('is the reference generated from the schema (run `npm run schema` to regenerate)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { withPipelineReference } = await import('../../src/config/pipeline-reference.js');
+    const { README_PATH } = await import('../../src/config/write-json-schema.js');
+    const { components } = await import('../../src/components.js');
+    const readme = await readFile(README_PATH, 'utf8');
+    expect(readme, 'README.md pipeline reference is stale: run `npm run schema`').toBe(withPipelineReference(readme, components));
+    expect(readme).toContain('**`kline-history`**');
+  });
+});
