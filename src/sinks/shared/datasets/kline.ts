@@ -3,9 +3,10 @@ import type { KlineRow, Interval } from '../../../core/records.js';
 import { LONG_INTERVALS } from '../../../core/records.js';
 import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
-import { boolColumn, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8Column } from '../arrow-columns.js';
+import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
+import { KlineColumnBuilder } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
 /** How Hive, Spark and DuckDB spell a NULL partition value. */
@@ -40,8 +41,8 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     const schema = datasetSchema('kline', decimal);
     const type = (name: string) => schema.fields.find((f) => f.name === name)!.type;
     return [
-      utf8Column(rows.map((r) => r.code)),
-      utf8Column(rows.map((r) => r.interval)),
+      utf8ColumnOf(rows, (r) => r.code),
+      utf8ColumnOf(rows, (r) => r.interval),
       timestampColumnOf(type('ts') as TimestampMillisecond, rows, (r) => r.ts),
       decimalColumnOf(type('open') as Decimal, rows, (r) => r.open, 'open'),
       decimalColumnOf(type('high') as Decimal, rows, (r) => r.high, 'high'),
@@ -49,9 +50,10 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       decimalColumnOf(type('close') as Decimal, rows, (r) => r.close, 'close'),
       decimalColumnOf(type('volume') as Decimal, rows, (r) => r.volume, 'volume'),
       decimalColumnOf(type('turnover') as Decimal, rows, (r) => r.turnover, 'turnover'),
-      boolColumn(rows.map((r) => r.final)),
+      boolColumnOf(rows, (r) => r.final),
     ];
   },
+  builder: (decimal) => new KlineColumnBuilder(decimal),
   fromTable(table: Table) {
     const v = (name: string) => table.getChild(name)!;
     const code = v('code');
@@ -68,7 +70,15 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     return rows;
   },
   metadata(rows) {
-    const sources = [...new Set(rows.map((r) => r.source).filter((s): s is string => typeof s === 'string'))].sort();
+    // One pass, no per-row array: nearly every row repeats the previous row's endpoint.
+    const seen = new Set<string>();
+    let last: string | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const s = rows[i]!.source;
+      if (s !== last && typeof s === 'string') seen.add(s);
+      last = s;
+    }
+    const sources = [...seen].sort();
     return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
   },
 };
