@@ -5,6 +5,7 @@ import type { KlineRow } from '../../src/core/records.js';
 import { datasetSchema } from '../../src/core/schemas.js';
 import { klineSpec } from '../../src/sinks/shared/datasets/kline.js';
 import { KlineColumnBuilder } from '../../src/sinks/shared/datasets/kline-columns.js';
+import { parquetEncoder } from '../../src/sinks/parquet/parquet-encoder.js';
 import { BIG_TURNOVER, klineRows, rawKline, SHIB_CLOSE } from './fixtures.js';
 
 const T0 = 1763510400;
@@ -58,5 +59,20 @@ describe('KlineColumnBuilder', () => {
     const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
     expect(builder.columns().map((c) => c.length)).toEqual(new Array(10).fill(0));
     expect(builder.metadata()['quotelake.source_endpoint']).toBe('/kline');
+  });
+});
+
+describe('klineSpec.fromTable', () => {
+  it('reads rows back exactly from a Parquet round trip of several record batches', () => {
+    const rows = sample(150);
+    const schema = datasetSchema('kline', DEFAULT_DECIMAL);
+    const batch = (part: KlineRow[]) =>
+      new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: part.length, nullCount: 0, children: klineSpec.columns(part, DEFAULT_DECIMAL) }));
+    const table = new Table([batch(rows.slice(0, 100)), batch(rows.slice(100))]);
+    const encoder = parquetEncoder({ rowGroupRows: 64 }); // several row groups, so several batches on read
+    const back = klineSpec.fromTable(encoder.decode(encoder.encode(table, new Map())));
+    const strip = ({ source: _source, ...r }: KlineRow) => r;
+    expect(back).toEqual(rows.map(strip));
+    expect(klineSpec.fromTable(table)).toEqual(rows.map(strip));
   });
 });
