@@ -46,7 +46,9 @@ export function* batches(total) {
         const i = k * CODES + c;
         if (i < total) records.push(rawKline(i));
       }
-      if (records.length > 0) yield { stream: `kline/CODE${pad(c, 3)}USDT/1m`, seq: ++seq, records };
+      // Through JSON text, as a source hands records over after JSON.parse: flat strings, not
+      // the generator's concatenations (which V8 would flatten on first read, inside the timer).
+      if (records.length > 0) yield { stream: `kline/CODE${pad(c, 3)}USDT/1m`, seq: ++seq, records: JSON.parse(JSON.stringify(records)) };
     }
   }
 }

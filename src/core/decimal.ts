@@ -10,7 +10,7 @@
  *
  * In memory a validated decimal travels as its canonical text (`DecimalString`); sinks turn it into
  * 128-bit two's-complement words for Arrow Decimal128 with `writeDecimalWords`, which does the
- * arithmetic in 16-bit halves on plain numbers (no BigInt per value).
+ * arithmetic in 24-bit (common case) or 16-bit limbs on plain numbers (no BigInt per value).
  */
 import { fieldFailure, quoteValue, type FieldFailure } from './field-failure.js';
 
@@ -149,22 +149,29 @@ export function writeDecimalWords(text: string, scale: number, words: Uint32Arra
   return writeSmallDecimalWords(text, scale, words, off) || writeAnyDecimalWords(text, scale, words, off);
 }
 
-/** 10^k for k = 0..18 as four 16-bit limbs each (10^18 < 2^60). */
-const POW10_LIMBS = (() => {
-  const t = new Float64Array(19 * 4);
+/** 10^k for k = 0..18 as three 24-bit limbs each (10^18 < 2^60 < 2^72). */
+const POW10_LIMBS24 = (() => {
+  const t = new Float64Array(19 * 3);
   for (let k = 0; k <= 18; k++) {
     let v = 10n ** BigInt(k);
-    for (let j = 0; j < 4; j++) {
-      t[k * 4 + j] = Number(v & 0xffffn);
-      v >>= 16n;
+    for (let j = 0; j < 3; j++) {
+      t[k * 3 + j] = Number(v & 0xffffffn);
+      v >>= 24n;
     }
   }
   return t;
 })();
 
+const P24 = 16777216;
+const P48 = 281474976710656;
+// Multiplying by a power of two is exact and much cheaper than dividing.
+const INV24 = 1 / P24;
+const INV48 = 1 / P48;
+
 /**
  * The common case: at most 15 digits (exact in a double) and at most 18 padding zeros. One
- * 4x4-limb schoolbook product, all on doubles below 2^35. Returns false to defer to the general path.
+ * 3x3-limb product in base 2^24, every partial sum below 2^51 (exact in a double). Returns false
+ * to defer to the general path.
  */
 function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
   const n = text.length;
@@ -192,41 +199,34 @@ function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array,
   if (digits === 0) return false;
   const pad = scale - (frac < 0 ? 0 : frac);
   if (pad < 0 || pad > 18) return false;
-  const vh = Math.floor(v / 4294967296);
-  const vl = v - vh * 4294967296;
-  const v0 = vl & 0xffff;
-  const v1 = vl >>> 16;
-  const v2 = vh & 0xffff;
-  const v3 = vh >>> 16;
-  const t = POW10_LIMBS;
-  const b = pad * 4;
-  const p0 = t[b]!;
-  const p1 = t[b + 1]!;
-  const p2 = t[b + 2]!;
-  const p3 = t[b + 3]!;
-  let x = v0 * p0;
-  let carry = Math.floor(x / 65536);
-  const l0 = x - carry * 65536;
-  x = v0 * p1 + v1 * p0 + carry;
-  carry = Math.floor(x / 65536);
-  const l1 = x - carry * 65536;
-  x = v0 * p2 + v1 * p1 + v2 * p0 + carry;
-  carry = Math.floor(x / 65536);
-  const l2 = x - carry * 65536;
-  x = v0 * p3 + v1 * p2 + v2 * p1 + v3 * p0 + carry;
-  carry = Math.floor(x / 65536);
-  const l3 = x - carry * 65536;
-  x = v1 * p3 + v2 * p2 + v3 * p1 + carry;
-  carry = Math.floor(x / 65536);
-  const l4 = x - carry * 65536;
-  x = v2 * p3 + v3 * p2 + carry;
-  carry = Math.floor(x / 65536);
-  const l5 = x - carry * 65536;
-  x = v3 * p3 + carry; // < 2^21 * 2^12: the product stays below 2^110
-  let w0 = l0 + l1 * 65536;
-  let w1 = l2 + l3 * 65536;
-  let w2 = l4 + l5 * 65536;
-  let w3 = x;
+  // v < 10^15 < 2^50: limbs a0, a1 < 2^24, a2 < 2^2; 10^pad: b0, b1 < 2^24, b2 < 2^12.
+  const a2 = Math.floor(v * INV48);
+  const rest = v - a2 * P48;
+  const a1 = Math.floor(rest * INV24);
+  const a0 = rest - a1 * P24;
+  const t = POW10_LIMBS24;
+  const b = pad * 3;
+  const b0 = t[b]!;
+  const b1 = t[b + 1]!;
+  const b2 = t[b + 2]!;
+  let x = a0 * b0;
+  let carry = Math.floor(x * INV24);
+  const r0 = x - carry * P24;
+  x = a0 * b1 + a1 * b0 + carry;
+  carry = Math.floor(x * INV24);
+  const r1 = x - carry * P24;
+  x = a0 * b2 + a1 * b1 + a2 * b0 + carry;
+  carry = Math.floor(x * INV24);
+  const r2 = x - carry * P24;
+  x = a1 * b2 + a2 * b1 + carry;
+  carry = Math.floor(x * INV24);
+  const r3 = x - carry * P24;
+  const r4 = a2 * b2 + carry; // the product stays below 2^110, so r4 < 2^14
+  // Five 24-bit limbs → four 32-bit words.
+  let w0 = r0 + (r1 & 0xff) * P24;
+  let w1 = (r1 >>> 8) + (r2 & 0xffff) * 65536;
+  let w2 = (r2 >>> 16) + r3 * 256;
+  let w3 = r4;
   if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
     w0 = (~w0 >>> 0) + 1;
     w1 = ~w1 >>> 0;

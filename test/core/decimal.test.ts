@@ -121,6 +121,30 @@ describe('decimal', () => {
     );
   });
 
+  it('property: the short-value path (<= 15 digits, <= 18 padding zeros) is exact at every scale', () => {
+    const words = new Uint32Array(4);
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 15n - 1n }),
+        fc.integer({ min: 0, max: 15 }),
+        fc.integer({ min: 0, max: 38 }),
+        fc.boolean(),
+        (digits, fracDigits, scale, neg) => {
+          const body = digits.toString().padStart(fracDigits + 1, '0');
+          const int = body.slice(0, body.length - fracDigits);
+          const text = `${neg ? '-' : ''}${fracDigits > 0 ? `${int}.${body.slice(int.length)}` : int}`;
+          const ok = writeDecimalWords(text, scale, words, 0);
+          if (fracDigits > scale) return;
+          const unscaled = digits * 10n ** BigInt(scale - fracDigits);
+          // the magnitude must leave the sign bit free
+          expect(ok).toBe(unscaled < 1n << 127n);
+          if (ok) expect(wordsToBigInt(words)).toBe(neg ? -unscaled : unscaled);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
   it('writeDecimalWords refuses what does not fit 128 bits or the scale', () => {
     const words = new Uint32Array(4);
     expect(writeDecimalWords('1' + '0'.repeat(40), 0, words, 0)).toBe(false);

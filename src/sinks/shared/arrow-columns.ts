@@ -8,29 +8,27 @@ import { SinkError } from '../../core/errors.js';
 
 const TWO32 = 4294967296;
 
-function validity(n: number, isNull: (i: number) => boolean): { bitmap: Uint8Array | undefined; nulls: number } {
-  let nulls = 0;
-  let bitmap: Uint8Array | undefined;
-  for (let i = 0; i < n; i++) {
-    if (isNull(i)) {
-      if (bitmap === undefined) bitmap = new Uint8Array((n + 7) >> 3).fill(0xff);
-      bitmap[i >> 3]! &= ~(1 << (i & 7));
-      nulls++;
-    }
-  }
-  return { bitmap, nulls };
+export function utf8Column(values: readonly (string | null)[]): Data<Utf8> {
+  return utf8ColumnOf(values, (v) => v);
 }
 
-export function utf8Column(values: readonly (string | null)[]): Data<Utf8> {
-  const n = values.length;
+/** Utf8 column straight from rows (no intermediate array). */
+export function utf8ColumnOf<R>(rows: readonly R[], get: (row: R) => string | null): Data<Utf8> {
+  const n = rows.length;
   const offsets = new Int32Array(n + 1);
   let joined = '';
   let chars = 0;
+  let bitmap: Uint8Array | undefined;
+  let nulls = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i];
+    const v = get(rows[i]!);
     if (v != null) {
       joined += v;
       chars += v.length;
+    } else {
+      bitmap ??= new Uint8Array((n + 7) >> 3).fill(0xff);
+      bitmap[i >> 3]! &= ~(1 << (i & 7));
+      nulls++;
     }
     offsets[i + 1] = chars;
   }
@@ -39,12 +37,11 @@ export function utf8Column(values: readonly (string | null)[]): Data<Utf8> {
     // Not all ASCII: offsets must count bytes, not UTF-16 units.
     let bytes = 0;
     for (let i = 0; i < n; i++) {
-      const v = values[i];
+      const v = get(rows[i]!);
       if (v != null) bytes += Buffer.byteLength(v, 'utf8');
       offsets[i + 1] = bytes;
     }
   }
-  const { bitmap, nulls } = validity(n, (i) => values[i] == null);
   return makeData({ type: new Utf8(), length: n, nullCount: nulls, nullBitmap: bitmap, data: new Uint8Array(data.buffer, data.byteOffset, data.length), valueOffsets: offsets });
 }
 
@@ -100,9 +97,13 @@ export function decimalColumnOf<R>(type: Decimal, rows: readonly R[], get: (row:
 }
 
 export function boolColumn(values: readonly boolean[]): Data<Bool> {
-  const n = values.length;
+  return boolColumnOf(values, (v) => v);
+}
+
+export function boolColumnOf<R>(rows: readonly R[], get: (row: R) => boolean): Data<Bool> {
+  const n = rows.length;
   const bits = new Uint8Array((n + 7) >> 3);
-  for (let i = 0; i < n; i++) if (values[i]) bits[i >> 3]! |= 1 << (i & 7);
+  for (let i = 0; i < n; i++) if (get(rows[i]!)) bits[i >> 3]! |= 1 << (i & 7);
   return makeData({ type: new Bool(), length: n, nullCount: 0, data: bits });
 }
 

@@ -5,6 +5,7 @@
 import type { Data, Table } from 'apache-arrow';
 import type { DecimalType } from '../../core/decimal.js';
 import type { Dataset } from '../../core/records.js';
+import type { ColumnBuilder } from './column-builder.js';
 
 export type Order = number | string;
 
@@ -22,6 +23,8 @@ export interface DatasetSpec<R> {
   /** Rough in-memory bytes per row, for the buffer limit. */
   bytesPerRow(row: R): number;
   columns(rows: readonly R[], decimal: DecimalType): Data[];
+  /** Optional: buffer rows as columns on arrival (same columns and metadata as `columns`/`metadata`). */
+  builder?(decimal: DecimalType): ColumnBuilder<R>;
   fromTable(table: Table): R[];
   /** File metadata beyond the common keys (e.g. `quotelake.ts`, `quotelake.source_endpoint`). */
   metadata(rows: readonly R[]): Record<string, string>;

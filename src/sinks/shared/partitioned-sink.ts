@@ -18,13 +18,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { makeData, RecordBatch, Struct, Table, type Schema } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import { writeDurable } from './atomic-file.js';
+import type { ColumnBuilder } from './column-builder.js';
 import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from './dataset-spec.js';
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
@@ -47,6 +48,7 @@ export interface PartitionedSinkOptions<R> {
 type Ranges = Map<string, [Order, Order]>;
 
 class PartitionBuffer<R> {
+  /** Rows kept as objects when the dataset has no column builder. */
   rows: R[] = [];
   bytes = 0;
   readonly ranges: Ranges = new Map();
@@ -55,8 +57,15 @@ class PartitionBuffer<R> {
   private lastGroup: string | undefined;
   private lastRange: [Order, Order] | undefined;
 
+  constructor(readonly builder: ColumnBuilder<R> | undefined) {}
+
+  get length(): number {
+    return this.builder !== undefined ? this.builder.length : this.rows.length;
+  }
+
   add(row: R, group: string, order: Order, bytes: number): void {
-    this.rows.push(row);
+    if (this.builder !== undefined) this.builder.append(row);
+    else this.rows.push(row);
     this.bytes += bytes;
     let range = group === this.lastGroup ? this.lastRange : this.ranges.get(group);
     if (range === undefined) {
@@ -71,6 +80,13 @@ class PartitionBuffer<R> {
     this.lastGroup = group;
     this.lastRange = range;
   }
+}
+
+/** What a staged file is built from: its row count, Arrow children and file metadata. */
+interface FileContent {
+  readonly length: number;
+  columns(): Data[];
+  metadata(): Record<string, string>;
 }
 
 interface StagedFile {
@@ -114,7 +130,7 @@ export class PartitionedSink<R> implements Sink<R> {
 
   async write(batch: Batch<R>, ctx: RunContext): Promise<void> {
     this.runToken ??= safeFileToken(ctx.runId);
-    const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes } = this.options;
+    const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes, decimal } = this.options;
     let last: string | undefined;
     let buf: PartitionBuffer<R> | undefined;
     for (const row of batch.records) {
@@ -122,7 +138,7 @@ export class PartitionedSink<R> implements Sink<R> {
       if (partition !== last || buf === undefined) {
         buf = this.buffers.get(partition);
         if (buf === undefined) {
-          buf = new PartitionBuffer<R>();
+          buf = new PartitionBuffer<R>(spec.builder?.(decimal));
           this.buffers.set(partition, buf);
         }
         last = partition;
@@ -131,7 +147,7 @@ export class PartitionedSink<R> implements Sink<R> {
       buf.add(row, spec.group(row), spec.order(row), bytes);
       this.bufferedRows++;
       this.bufferedBytes += bytes;
-      if (buf.rows.length >= maxRowsPerFile) {
+      if (buf.length >= maxRowsPerFile) {
         await this.flushPartition(partition);
         buf = undefined;
       }
@@ -169,40 +185,53 @@ export class PartitionedSink<R> implements Sink<R> {
     const buf = this.buffers.get(partition);
     if (buf === undefined) return;
     this.buffers.delete(partition);
-    this.bufferedRows -= buf.rows.length;
+    this.bufferedRows -= buf.length;
     this.bufferedBytes -= buf.bytes;
-    const rows = buf.maybeDuplicates ? this.dedupe(buf.rows) : buf.rows;
+    const ranges = Object.fromEntries(buf.ranges);
+    const builder = buf.builder;
+    if (builder !== undefined && !buf.maybeDuplicates) {
+      await this.stage(partition, builder, ranges);
+      return;
+    }
+    const all = builder !== undefined ? builder.rows() : buf.rows;
+    const rows = buf.maybeDuplicates ? this.dedupe(all) : all;
     buf.rows = [];
-    await this.stage(partition, rows, Object.fromEntries(buf.ranges));
+    await this.stageRows(partition, rows, ranges);
   }
 
-  private async stage(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
-    const { spec, encoder, outputDir, decimal } = this.options;
+  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
+    const { spec, decimal } = this.options;
+    return this.stage(partition, { length: rows.length, columns: () => spec.columns(rows, decimal), metadata: () => spec.metadata(rows) }, ranges);
+  }
+
+  private async stage(partition: string, content: FileContent, ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
+    const { encoder, outputDir } = this.options;
+    const rowCount = content.length;
     const seq = ++this.fileSeq;
     const name = `part-${this.runToken}-${String(seq).padStart(5, '0')}${encoder.extension}`;
     const stagingPath = posix.join(this.stagingRoot, partition, name);
     const finalPath = posix.join(this.dataset, partition, name);
-    const columns = spec.columns(rows, decimal);
-    const data = makeData({ type: new Struct(this.schema.fields), length: rows.length, nullCount: 0, children: columns });
+    const columns = content.columns();
+    const data = makeData({ type: new Struct(this.schema.fields), length: rowCount, nullCount: 0, children: columns });
     const table = new Table([new RecordBatch(this.schema, data)]);
     const metadata = new Map<string, string>([
       ['quotelake.schema_version', SCHEMA_VERSION],
       ['quotelake.version', PACKAGE_VERSION],
       ['quotelake.dataset', this.dataset],
-      ...Object.entries(spec.metadata(rows)),
+      ...Object.entries(content.metadata()),
     ]);
     let bytes: Uint8Array;
     try {
       bytes = encoder.encode(table, metadata);
     } catch (error) {
-      throw new SinkError(`${encoder.format}: cannot encode ${rows.length} ${this.dataset} rows for ${partition}`, 'write', error);
+      throw new SinkError(`${encoder.format}: cannot encode ${rowCount} ${this.dataset} rows for ${partition}`, 'write', error);
     }
     await writeDurable(insideRoot(outputDir, stagingPath), bytes);
     const file: StagedFile = {
       partition,
       stagingPath,
       finalPath,
-      rows: rows.length,
+      rows: rowCount,
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       ranges,
@@ -247,7 +276,7 @@ export class PartitionedSink<R> implements Sink<R> {
           if (compareOrder(o, r[1]) > 0) r[1] = o;
         }
       }
-      await this.stage(partition, chunk, ranges);
+      await this.stageRows(partition, chunk, ranges);
     }
   }
 

@@ -1,11 +1,13 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
+import { formatDecimalWords } from '../../../core/decimal.js';
 import type { KlineRow, Interval } from '../../../core/records.js';
 import { LONG_INTERVALS } from '../../../core/records.js';
 import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
-import { boolColumn, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8Column } from '../arrow-columns.js';
+import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
+import { KlineColumnBuilder } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
 /** How Hive, Spark and DuckDB spell a NULL partition value. */
@@ -40,8 +42,8 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     const schema = datasetSchema('kline', decimal);
     const type = (name: string) => schema.fields.find((f) => f.name === name)!.type;
     return [
-      utf8Column(rows.map((r) => r.code)),
-      utf8Column(rows.map((r) => r.interval)),
+      utf8ColumnOf(rows, (r) => r.code),
+      utf8ColumnOf(rows, (r) => r.interval),
       timestampColumnOf(type('ts') as TimestampMillisecond, rows, (r) => r.ts),
       decimalColumnOf(type('open') as Decimal, rows, (r) => r.open, 'open'),
       decimalColumnOf(type('high') as Decimal, rows, (r) => r.high, 'high'),
@@ -49,26 +51,64 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       decimalColumnOf(type('close') as Decimal, rows, (r) => r.close, 'close'),
       decimalColumnOf(type('volume') as Decimal, rows, (r) => r.volume, 'volume'),
       decimalColumnOf(type('turnover') as Decimal, rows, (r) => r.turnover, 'turnover'),
-      boolColumn(rows.map((r) => r.final)),
+      boolColumnOf(rows, (r) => r.final),
     ];
   },
+  builder: (decimal) => new KlineColumnBuilder(decimal),
   fromTable(table: Table) {
-    const v = (name: string) => table.getChild(name)!;
-    const code = v('code');
-    const interval = v('interval');
-    const ts = v('ts');
-    const fin = v('final');
-    const decs = DECIMALS.map((c) => [c, v(c), (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale] as const);
+    const scales = DECIMALS.map((c) => (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale);
     const rows: KlineRow[] = [];
-    for (let i = 0; i < table.numRows; i++) {
-      const row: Record<string, unknown> = { code: code.get(i), interval: interval.get(i) as Interval, ts: readTimestamp(ts, i), final: fin.get(i) };
-      for (const [c, vec, scale] of decs) row[c] = readDecimal(vec, i, scale);
-      rows.push(row as unknown as KlineRow);
+    for (const batch of table.batches) {
+      const col = (name: string) => batch.getChild(name)!;
+      const code = col('code');
+      const interval = col('interval');
+      const fin = col('final');
+      const ts = col('ts');
+      const decs = DECIMALS.map((c) => col(c));
+      const direct = [ts, ...decs].every((v) => v.data.length === 1 && v.data[0]!.nullCount === 0);
+      if (!direct) {
+        for (let i = 0; i < batch.numRows; i++) {
+          const row: Record<string, unknown> = { code: code.get(i), interval: interval.get(i) as Interval, ts: readTimestamp(ts, i), final: fin.get(i) };
+          for (let c = 0; c < DECIMALS.length; c++) row[DECIMALS[c]!] = readDecimal(decs[c]!, i, scales[c]!);
+          rows.push(row as unknown as KlineRow);
+        }
+        continue;
+      }
+      // Merges read whole files back: take the fixed-width buffers in place rather than a
+      // Vector.get (chunk search, subarray, BigInt) per cell.
+      const n = batch.numRows;
+      const tv = ts.data[0]!.values as unknown as ArrayBufferView;
+      const lo = new Uint32Array(tv.buffer, tv.byteOffset, 2 * n);
+      const hi = new Int32Array(tv.buffer, tv.byteOffset, 2 * n);
+      const words = decs.map((v) => v.data[0]!.values as Uint32Array);
+      for (let i = 0; i < n; i++) {
+        const dec = (c: number) => formatDecimalWords(words[c]!, 4 * i, scales[c]!);
+        rows.push({
+          code: code.get(i) as string,
+          interval: interval.get(i) as Interval,
+          ts: lo[2 * i]! + hi[2 * i + 1]! * 4294967296,
+          open: dec(0),
+          high: dec(1),
+          low: dec(2),
+          close: dec(3),
+          volume: dec(4),
+          turnover: dec(5),
+          final: fin.get(i) as boolean,
+        });
+      }
     }
     return rows;
   },
   metadata(rows) {
-    const sources = [...new Set(rows.map((r) => r.source).filter((s): s is string => typeof s === 'string'))].sort();
+    // One pass, no per-row array: nearly every row repeats the previous row's endpoint.
+    const seen = new Set<string>();
+    let last: string | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const s = rows[i]!.source;
+      if (s !== last && typeof s === 'string') seen.add(s);
+      last = s;
+    }
+    const sources = [...seen].sort();
     return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
   },
 };

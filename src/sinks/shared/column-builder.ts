@@ -1,0 +1,47 @@
+/**
+ * Columnar buffering for a partition: rows are turned into column buffers as they arrive (while
+ * their strings are still in cache) and then dropped, so buffered data is compact typed arrays
+ * rather than row objects the GC must promote, trace and copy until the flush.
+ */
+import type { Data } from 'apache-arrow';
+
+export interface ColumnBuilder<R> {
+  /** Rows appended so far. */
+  readonly length: number;
+  /** Throws SinkError when a value does not fit its column. */
+  append(row: R): void;
+  /** The Arrow children of the dataset's schema, in schema order, for every appended row. */
+  columns(): Data[];
+  /** Same as the spec's metadata over the appended rows. */
+  metadata(): Record<string, string>;
+  /** The appended rows rebuilt (exact values), for the rare de-duplication path. */
+  rows(): R[];
+}
+
+/** Distinct strings in first-seen order; repeated values hit the one-entry cache. */
+export class StringDictionary {
+  readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
+  private last: string | undefined;
+  private lastId = -1;
+
+  id(value: string): number {
+    if (value === this.last) return this.lastId;
+    let id = this.index.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.index.set(value, id);
+    }
+    this.last = value;
+    this.lastId = id;
+    return id;
+  }
+}
+
+/** A typed array of `length * width` elements with the first `used * width` copied over. */
+export function grown<T extends Uint32Array | Int32Array | Float64Array | Uint8Array>(old: T, capacity: number, width: number, used: number): T {
+  const next = new (old.constructor as new (n: number) => T)(capacity * width);
+  next.set(old.subarray(0, used * width));
+  return next;
+}
