@@ -12,9 +12,9 @@ export { NdjsonSink } from './ndjson-sink.js';
 
 export const ndjsonSinkConfigSchema = z.strictObject({
   /** `stdout`, or a file path (relative paths are under the output dir); `{dataset}` is replaced. */
-  path: z.string().min(1).default('stdout'),
+  path: z.string().min(1).default('stdout').describe('`stdout`, or a file path (relative to the output folder; `{dataset}` is replaced), written atomically at commit.'),
   /** Bytes gathered before each write to the stream. */
-  chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536),
+  chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream.'),
 });
 
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;

@@ -12,7 +12,7 @@ import { parquetEncoder } from './parquet-encoder.js';
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,
   /** Rows per Parquet row group. */
-  rowGroupRows: z.number().int().min(1024).default(131_072),
+  rowGroupRows: z.number().int().min(1024).default(131_072).describe('Rows per Parquet row group.'),
 });
 
 export type ParquetSinkConfig = z.infer<typeof parquetSinkConfigSchema>;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { Batch, Rejected, Transform, TransformResult } from '../../core/component.js';
-import { DEFAULT_DECIMAL, MAX_DECIMAL128_PRECISION } from '../../core/decimal.js';
+import { DEFAULT_DECIMAL } from '../../core/decimal.js';
+import { decimalTypeSchema } from '../../core/decimal-config.js';
 import type { TransformDefinition } from '../../core/definition.js';
 import type { HaltRow, RawHalt } from '../../core/records.js';
 import { isFieldError } from '../field-error.js';
@@ -30,15 +31,10 @@ export const normalizeHaltsConfigSchema = z.strictObject({
       nyse: zoneName.default('America/New_York'),
       nasdaq: zoneName.default('America/New_York'),
     })
-    .default({ sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' }),
+    .default({ sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' })
+    .describe('Exchange-local IANA zones of the record times (decision S2); override only if the service changes.'),
   /** Column type of pause_threshold_price. */
-  decimal: z
-    .strictObject({
-      precision: z.number().int().min(1).max(MAX_DECIMAL128_PRECISION),
-      scale: z.number().int().min(0).max(MAX_DECIMAL128_PRECISION),
-    })
-    .refine((t) => t.scale <= t.precision, { message: 'scale must not exceed precision' })
-    .default({ ...DEFAULT_DECIMAL }),
+  decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }).describe('DECIMAL(precision, scale) of pause_threshold_price (default 38,18).'),
 });
 
 export type NormalizeHaltsConfig = z.infer<typeof normalizeHaltsConfigSchema>;

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { Rejected, Transform, TransformResult, Batch } from '../../core/component.js';
-import { assertDecimalType, DEFAULT_DECIMAL, MAX_DECIMAL128_PRECISION, type DecimalType } from '../../core/decimal.js';
+import { assertDecimalType, DEFAULT_DECIMAL, type DecimalType } from '../../core/decimal.js';
+import { decimalTypeSchema } from '../../core/decimal-config.js';
 import type { TransformDefinition } from '../../core/definition.js';
 import type { DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
 import { rejectField } from '../reject-field.js';
@@ -14,20 +15,14 @@ import { parseDepth, parseKline, parseTrade, type ColumnTypes, type FieldError }
 export type RawMarketRecord = RawKline | RawTrade | RawDepth;
 export type MarketRow = KlineRow | TradeRow | DepthRow;
 
-const decimalTypeSchema = z
-  .strictObject({
-    precision: z.number().int().min(1).max(MAX_DECIMAL128_PRECISION),
-    scale: z.number().int().min(0).max(MAX_DECIMAL128_PRECISION),
-  })
-  .refine((t) => t.scale <= t.precision, { message: 'scale must not exceed precision' });
 
 const DECIMAL_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'turnover', 'price'] as const;
 
 export const parseDecimalsConfigSchema = z.strictObject({
   /** Column type for every decimal column not listed in `columns`. */
-  decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }),
+  decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }).describe('DECIMAL(precision, scale) every value must fit (default 38,18); a value that does not is rejected, never rounded.'),
   /** Per-column override by column name; `price` and `volume` also apply to depth levels. */
-  columns: z.strictObject(Object.fromEntries(DECIMAL_COLUMNS.map((c) => [c, decimalTypeSchema.optional()])) as Record<(typeof DECIMAL_COLUMNS)[number], z.ZodOptional<typeof decimalTypeSchema>>).default({}),
+  columns: z.strictObject(Object.fromEntries(DECIMAL_COLUMNS.map((c) => [c, decimalTypeSchema.optional()])) as Record<(typeof DECIMAL_COLUMNS)[number], z.ZodOptional<typeof decimalTypeSchema>>).default({}).describe('Per-column DECIMAL overrides: open, high, low, close, volume, turnover, price (price and volume also apply to depth levels).'),
 });
 
 export type ParseDecimalsConfig = z.infer<typeof parseDecimalsConfigSchema>;
