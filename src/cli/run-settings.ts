@@ -86,8 +86,12 @@ export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, r
     overrides.push('--format');
   }
   if (overrides.length === 0) return pipeline;
+  // Data sent to another sink must not advance the checkpoints of the pipeline's own sink (a
+  // `--format ndjson` look at a backfill would otherwise make its next Parquet run skip those
+  // bars), so a pipeline run with another format keeps its own state under its own name.
+  const name = sink.type !== pipeline.sink.type ? `${pipeline.name}-${sink.type}` : pipeline.name;
   try {
-    return validatePipeline({ ...pipeline, source, sink }, { registry });
+    return validatePipeline({ ...pipeline, name, source, sink }, { registry });
   } catch (e) {
     if (e instanceof ConfigError) {
       throw new UsageError(`${file} with ${overrides.join(', ')}: ${e.message}`, 'fix the value given on the command line');

@@ -66,6 +66,13 @@ describe('applyOverrides', () => {
     expect(sinkWritesStdout(arrow)).toBe(false);
   });
 
+  it('--format to another sink keeps its checkpoints apart from the pipeline\'s own sink', () => {
+    const ndjson = applyOverrides(pipeline, resolveRunSettings(pipeline, { format: 'ndjson' }, {}), registry, 't.yaml');
+    expect(ndjson.name).toBe(`${pipeline.name}-ndjson`);
+    const same = applyOverrides(pipeline, resolveRunSettings(pipeline, { format: pipeline.sink.type as 'parquet' }, {}), registry, 't.yaml');
+    expect(same.name).toBe(pipeline.name);
+  });
+
   it('an override the source does not have is a usage error', () => {
     const trades = parsePipelineYaml('name: x\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\nsink:\n  type: parquet\n', { registry });
     expect(() => applyOverrides(trades, resolveRunSettings(trades, { until: '1d' }, {}), registry, 'x.yaml')).toThrow(
