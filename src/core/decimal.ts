@@ -223,32 +223,7 @@ function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array,
   const r3 = x - carry * P24;
   const r4 = a2 * b2 + carry; // the product stays below 2^110, so r4 < 2^14
   // Five 24-bit limbs → four 32-bit words.
-  let w0 = r0 + (r1 & 0xff) * P24;
-  let w1 = (r1 >>> 8) + (r2 & 0xffff) * 65536;
-  let w2 = (r2 >>> 16) + r3 * 256;
-  let w3 = r4;
-  if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
-    w0 = (~w0 >>> 0) + 1;
-    w1 = ~w1 >>> 0;
-    w2 = ~w2 >>> 0;
-    w3 = ~w3 >>> 0;
-    if (w0 === 4294967296) {
-      w0 = 0;
-      w1 += 1;
-      if (w1 === 4294967296) {
-        w1 = 0;
-        w2 += 1;
-        if (w2 === 4294967296) {
-          w2 = 0;
-          w3 += 1;
-        }
-      }
-    }
-  }
-  words[off] = w0;
-  words[off + 1] = w1;
-  words[off + 2] = w2;
-  words[off + 3] = w3;
+  storeWords(words, off, neg, r0 + (r1 & 0xff) * P24, (r1 >>> 8) + (r2 & 0xffff) * 65536, (r2 >>> 16) + r3 * 256, r4);
   return true;
 }
 
@@ -313,12 +288,14 @@ function writeAnyDecimalWords(text: string, scale: number, words: Uint32Array, o
   const l = LIMBS;
   for (let k = top; k < 8; k++) l[k] = 0;
   if (l[7]! >= 0x8000) return false; // the magnitude must leave the sign bit free
-  let w0 = l[0]! + l[1]! * 65536;
-  let w1 = l[2]! + l[3]! * 65536;
-  let w2 = l[4]! + l[5]! * 65536;
-  let w3 = l[6]! + l[7]! * 65536;
+  storeWords(words, off, neg, l[0]! + l[1]! * 65536, l[2]! + l[3]! * 65536, l[4]! + l[5]! * 65536, l[6]! + l[7]! * 65536);
+  return true;
+}
+
+/** Store a 128-bit magnitude as four little-endian 32-bit words, two's complement when negative. */
+function storeWords(words: Uint32Array, off: number, neg: boolean, w0: number, w1: number, w2: number, w3: number): void {
   if (neg && (w0 !== 0 || w1 !== 0 || w2 !== 0 || w3 !== 0)) {
-    // two's complement: invert and add one, carrying while a word wraps to zero
+    // invert and add one, carrying while a word wraps to zero
     w0 = (~w0 >>> 0) + 1;
     w1 = ~w1 >>> 0;
     w2 = ~w2 >>> 0;
@@ -340,7 +317,6 @@ function writeAnyDecimalWords(text: string, scale: number, words: Uint32Array, o
   words[off + 1] = w1;
   words[off + 2] = w2;
   words[off + 3] = w3;
-  return true;
 }
 
 /** The signed 128-bit integer stored at words[off..off+3]. */
