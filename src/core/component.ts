@@ -44,7 +44,8 @@ export interface Logger {
 
 /** Counts that feed progress bars, the run summary and the manifest. */
 export interface RunEvents {
-  request(endpoint: string): void;
+  /** One HTTP request sent; `stream` names the stream it served (as in the plan), when known. */
+  request(endpoint: string, stream?: string): void;
   rows(dataset: string, kind: 'received' | 'written' | 'rejected', count: number): void;
   planned?(stream: string, requests: number): void;
   note?(message: string): void;

@@ -15,6 +15,10 @@ export interface RowCounts {
 export interface RunEventsSnapshot {
   readonly requests: Readonly<Record<string, number>>;
   readonly rows: Readonly<Record<string, Readonly<RowCounts>>>;
+  /** Requests per stream key, for the requests whose source named a stream. */
+  readonly requestsByStream: Readonly<Record<string, number>>;
+  /** Rows received per stream key (from each batch's stream). */
+  readonly rowsByStream: Readonly<Record<string, number>>;
   readonly planned: Readonly<Record<string, number>>;
   readonly notes: readonly string[];
   /** Requests left today, when the client reported it. */
@@ -22,8 +26,9 @@ export interface RunEventsSnapshot {
 }
 
 export interface RunEventMap {
-  request: { endpoint: string; total: number };
+  request: { endpoint: string; stream?: string; total: number };
   rows: { dataset: string; kind: RowKind; count: number; total: number };
+  streamRows: { stream: string; count: number; total: number };
   planned: { stream: string; requests: number };
   note: { message: string };
   quota: { left: number };
@@ -34,6 +39,8 @@ export type RunEventName = keyof RunEventMap;
 export interface RunEventsRecorder extends Required<RunEvents> {
   /** The client reports what is left of today's quota after each request. */
   quota(remaining: number): void;
+  /** Rows received for one stream (the runtime knows each batch's stream; sources need not call this). */
+  streamRows(stream: string, count: number): void;
   on<E extends RunEventName>(event: E, listener: (payload: RunEventMap[E]) => void): () => void;
   snapshot(): RunEventsSnapshot;
 }
@@ -45,6 +52,8 @@ export function createRunEvents(): RunEventsRecorder {
   const requests: Record<string, number> = {};
   const rows: Record<string, RowCounts> = {};
   const planned: Record<string, number> = {};
+  const requestsByStream: Record<string, number> = {};
+  const rowsByStream: Record<string, number> = {};
   const notes: string[] = [];
   let quotaLeft: number | undefined;
   const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
@@ -61,9 +70,14 @@ export function createRunEvents(): RunEventsRecorder {
   }
 
   return {
-    request(endpoint) {
+    request(endpoint, stream) {
       requests[endpoint] = (requests[endpoint] ?? 0) + 1;
-      emit('request', { endpoint, total: requests[endpoint] });
+      if (stream !== undefined) requestsByStream[stream] = (requestsByStream[stream] ?? 0) + 1;
+      emit('request', { endpoint, ...(stream !== undefined ? { stream } : {}), total: requests[endpoint] });
+    },
+    streamRows(stream, count) {
+      rowsByStream[stream] = (rowsByStream[stream] ?? 0) + count;
+      emit('streamRows', { stream, count, total: rowsByStream[stream] });
     },
     rows(dataset, kind, count) {
       const counts = (rows[dataset] ??= { received: 0, written: 0, rejected: 0 });
@@ -94,6 +108,8 @@ export function createRunEvents(): RunEventsRecorder {
       return {
         requests: { ...requests },
         rows: rowCopy,
+        requestsByStream: { ...requestsByStream },
+        rowsByStream: { ...rowsByStream },
         planned: { ...planned },
         notes: [...notes],
         ...(quotaLeft !== undefined ? { quotaLeft } : {}),

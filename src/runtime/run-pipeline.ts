@@ -247,6 +247,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         if (step.result.done) break;
         const batch = step.result.value;
         events.rows(dataset, 'received', batch.records.length);
+        events.streamRows(batch.stream, batch.records.length);
 
         let current: Batch<unknown> = batch;
         const rejected: Rejected[] = [];

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { chooseProgressMode, startProgress } from '../../src/cli/progress/progress.js';
-import { progressFigures, progressLine } from '../../src/cli/progress/progress-figures.js';
+import { progressFigures, progressLine, streamLabel, visibleStreams, type StreamFigures } from '../../src/cli/progress/progress-figures.js';
 import { createTerminal } from '../../src/cli/terminal.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
@@ -28,7 +28,50 @@ describe('progress figures', () => {
     clock.advance(2000);
     const f = progressFigures(events, 0, clock.now(), { usedAtStart: 100, limit: 1000 });
     expect(f).toMatchObject({ requests: 10, planned: 40, rate: 5, etaSeconds: 6, quotaUsed: 110, quotaLimit: 1000 });
-    expect(progressLine('demo', f)).toBe('quotelake: demo: 10/40 requests (25%), kline 5,000 rows, 5.0 req/s, ETA 6s, quota 110/1,000');
+    expect(progressLine('demo', f)).toBe('quotelake: demo: 10/40 requests (25%), 0/2 streams done, kline 5,000 rows, 5.0 req/s, ETA 6s, quota 110/1,000');
+  });
+});
+
+describe('per-stream figures', () => {
+  it('counts requests of planned, rows, rate, ETA and done for each stream', () => {
+    const events = createRunEvents();
+    events.planned('kline/BTCUSDT/1m', 4);
+    events.planned('halt/nyse', 2);
+    for (let i = 0; i < 3; i++) events.request('/quote-b-api/kline', 'kline/BTCUSDT/1m');
+    events.request('/quote-b-api/halts', 'halt/nyse');
+    events.request('/quote-b-api/halts', 'halt/nyse');
+    events.request('/quote-b-api/kline');
+    events.streamRows('kline/BTCUSDT/1m', 1500);
+    events.streamRows('kline/ETHUSDT/1m', 7);
+    const f = progressFigures(events, 0, 2000, undefined);
+    expect(f.requests).toBe(6);
+    expect(f.streams).toEqual([
+      { stream: 'halt/nyse', label: 'halt nyse', requests: 2, planned: 2, rows: 0, rate: 1, etaSeconds: 0, done: true },
+      { stream: 'kline/BTCUSDT/1m', label: 'BTCUSDT 1m', requests: 3, planned: 4, rows: 1500, rate: 1.5, etaSeconds: 1 / 1.5, done: false },
+      // Rows under a key the source planned nothing for: shown, never done.
+      { stream: 'kline/ETHUSDT/1m', label: 'ETHUSDT 1m', requests: 0, planned: 0, rows: 7, rate: 0, etaSeconds: undefined, done: false },
+    ]);
+    expect(f.streamsDone).toBe(1);
+    expect(progressLine('p', f)).toContain('6/6 requests (100%), 1/2 streams done, ');
+  });
+
+  it('labels stream keys briefly', () => {
+    expect(streamLabel('kline/BTCUSDT/1m')).toBe('BTCUSDT 1m');
+    expect(streamLabel('halt/nyse')).toBe('halt nyse');
+    expect(streamLabel('depth')).toBe('depth');
+  });
+
+  it('keeps the terminal readable: unfinished and busiest streams first, the rest in one summary', () => {
+    const s = (stream: string, requests: number, planned: number, rows = 0): StreamFigures => ({
+      stream, label: stream, requests, planned, rows, rate: 0, etaSeconds: undefined, done: planned > 0 && requests >= planned,
+    });
+    const few = [s('a', 1, 2), s('b', 2, 2)];
+    expect(visibleStreams(few, 12)).toEqual({ shown: few, hidden: { count: 0, done: 0, requests: 0, planned: 0, rows: 0 } });
+    const many = [s('a', 5, 5, 10), s('b', 0, 5), s('c', 3, 5, 30), s('d', 4, 5, 40), s('e', 5, 5, 50), s('f', 1, 5, 1)];
+    const v = visibleStreams(many, 4);
+    // 3 stream lines + 1 summary line: the running ones with most requests, in key order.
+    expect(v.shown.map((x) => x.stream)).toEqual(['c', 'd', 'f']);
+    expect(v.hidden).toEqual({ count: 3, done: 2, requests: 10, planned: 15, rows: 60 });
   });
 });
 
@@ -81,5 +124,35 @@ describe('startProgress', () => {
     expect(err.text()).toContain('quotelake: running p');
     expect(err.text()).toMatch(/requests \[=+-+\] 1\/4/);
     expect(err.text()).toContain('kline rows: 42 received');
+  });
+
+  it('draws one bar per stream and sums the rest when there are many', () => {
+    const err = sink();
+    (err.stream as unknown as { isTTY: boolean }).isTTY = true;
+    (err.stream as unknown as { columns: number }).columns = 100;
+    (err.stream as unknown as { cursorTo: () => boolean }).cursorTo = () => true;
+    (err.stream as unknown as { clearLine: () => boolean }).clearLine = () => true;
+    (err.stream as unknown as { moveCursor: () => boolean }).moveCursor = () => true;
+    const terminal = createTerminal({ stdout: sink().stream, stderr: err.stream, stderrIsTTY: true });
+    const events = createRunEvents();
+    const clock = new ManualClock(0);
+    const progress = startProgress({ mode: 'bars', terminal, events, clock, label: 'p', quota: { usedAtStart: 10, limit: 100 } });
+    const codes = Array.from({ length: 20 }, (_, i) => `C${String(i).padStart(2, '0')}USDT`);
+    for (const c of codes) events.planned(`kline/${c}/1m`, 2);
+    events.request('/k', 'kline/C00USDT/1m');
+    events.request('/k', 'kline/C00USDT/1m');
+    events.request('/k', 'kline/C05USDT/1m');
+    events.streamRows('kline/C05USDT/1m', 500);
+    clock.advance(1000);
+    progress.stop();
+    const text = err.text();
+    const last = text.slice(text.lastIndexOf(' requests ['));
+    expect(last).toMatch(/C05USDT 1m \[=+-+\] 1\/2 \| 500 rows \| 1\.0\/s \| ETA 1s/);
+    // C00 is finished: it makes room for unfinished streams and is counted in the summary.
+    expect(last).not.toMatch(/C00USDT 1m \[/);
+    expect(last).toContain('9 more streams: 2/18 requests, 1 done, 0 rows');
+    expect(text).toMatch(/requests \[=+-+\] 3\/40 .*quota 13\/100/);
+    // Eleven stream lines at most, plus the summary.
+    expect(last.match(/C\d\dUSDT 1m/g)).toEqual(codes.slice(1, 12).map((c) => `${c} 1m`));
   });
 });

@@ -19,6 +19,9 @@ describe('progress', () => {
     expect(stdout).toMatch(/requests \[[=-]+\] \d+\/\d+/);
     expect(stdout).toMatch(/requests \[=+\] 7\/7/);
     expect(stdout).toMatch(/kline rows: [\d,]+ received/);
+    // One bar per stream (kline/BTCUSDT/1m and kline/BTCUSDT/1h), each with its requests of planned and rows.
+    expect(stdout).toMatch(/BTCUSDT 1m \[=+\] 6\/6 \| 2,881 rows \| [\d.]+\/s \| ETA done/);
+    expect(stdout).toMatch(/BTCUSDT 1h \[=+\] 1\/1 \| 49 rows \| [\d.]+\/s \| ETA done/);
     expect(stdout).toContain('status    ');
   }, 60_000);
 
@@ -34,6 +37,9 @@ describe('progress', () => {
     }
     expect(piped.stderr).toMatch(/^quotelake: kline-backfill: \d+(\/7)? requests/m);
     expect(piped.stderr).toContain('status ');
+    // No bars in a pipe: the plain line counts streams done instead.
+    expect(piped.stderr).not.toMatch(/BTCUSDT 1m \[/);
+    expect(piped.stderr).toMatch(/7\/7 requests \(100%\), 2\/2 streams done/);
     expect(quiet.stderr).not.toMatch(/requests/);
     // --quiet keeps the one line that says which service is used.
     expect(quiet.stderr.trim().split('\n')).toHaveLength(1);

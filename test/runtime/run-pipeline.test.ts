@@ -332,6 +332,10 @@ describe('runPipeline counting', () => {
     const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry: [registry[0]!, counting], outputDir: dir, events });
     expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
     expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
+    // Rows received are also counted per stream (the batch's stream key).
+    const byStream = events.snapshot().rowsByStream;
+    expect(Object.values(byStream).reduce((a, b) => a + b, 0)).toBe(6);
+    expect(Object.keys(byStream).length).toBeGreaterThan(0);
   });
 });
 

@@ -106,7 +106,9 @@ describe('createRunEvents', () => {
       throw new Error('a broken listener must not break the run');
     });
     ev.request('/kline');
-    ev.request('/kline');
+    ev.request('/kline', 'kline/BTCUSDT/1m');
+    ev.streamRows('kline/BTCUSDT/1m', 5);
+    ev.streamRows('kline/BTCUSDT/1m', 2);
     ev.rows('kline', 'received', 5);
     ev.rows('kline', 'received', 2);
     off();
@@ -118,6 +120,8 @@ describe('createRunEvents', () => {
     expect(ev.snapshot()).toEqual({
       requests: { '/kline': 2 },
       rows: { kline: { received: 7, written: 7, rejected: 0 } },
+      requestsByStream: { 'kline/BTCUSDT/1m': 1 },
+      rowsByStream: { 'kline/BTCUSDT/1m': 7 },
       planned: { 'kline/BTCUSDT/1m': 12 },
       notes: ['hello'],
       quotaLeft: 99,

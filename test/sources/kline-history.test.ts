@@ -63,6 +63,9 @@ describe('kline-history: crypto backward walk', () => {
     expect(requests).toBeGreaterThanOrEqual(Math.ceil(rows.length / 500));
     expect(requests).toBeLessThanOrEqual(Math.ceil(rows.length / 500) + 1);
     expect(first.events.snapshot().requests['/quote-b-api/kline']).toBe(requests);
+    // Each request is reported under the stream it served, as planned.
+    expect(first.events.snapshot().requestsByStream).toEqual({ 'kline/BTCUSDT/1m': requests });
+    expect(first.events.snapshot().planned['kline/BTCUSDT/1m']).toBeGreaterThan(0);
     const cp = first.checkpoints.get('kline/BTCUSDT/1m')!;
     expect(cp.position).toEqual({ watermark: Number(bars.at(-2)!.timestamp), low: Number(bars[0]!.timestamp) });
 

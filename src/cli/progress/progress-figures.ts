@@ -1,5 +1,5 @@
 /** What progress shows, computed the same way for bars and for plain lines. */
-import type { RunEventsRecorder } from '../../runtime/run-events.js';
+import type { RunEventsRecorder, RunEventsSnapshot } from '../../runtime/run-events.js';
 
 export interface QuotaBaseline {
   /** Requests of today's quota used before this run started. */
@@ -18,6 +18,89 @@ export interface ProgressFigures {
   readonly etaSeconds: number | undefined;
   readonly quotaUsed: number | undefined;
   readonly quotaLimit: number | undefined;
+  /** One entry per stream the run planned or reported, in stream-key order. */
+  readonly streams: readonly StreamFigures[];
+  /** Streams whose planned requests are all sent. */
+  readonly streamsDone: number;
+}
+
+/** One stream's share of the run: its requests of planned, rows received, rate and ETA. */
+export interface StreamFigures {
+  readonly stream: string;
+  /** Short name for a bar: `kline/BTCUSDT/1m` → `BTCUSDT 1m`, `halt/nyse` → `halt nyse`. */
+  readonly label: string;
+  readonly requests: number;
+  /** Requests planned for this stream (0 when the source planned none under this key). */
+  readonly planned: number;
+  readonly rows: number;
+  readonly rate: number;
+  readonly etaSeconds: number | undefined;
+  readonly done: boolean;
+}
+
+export function streamLabel(stream: string): string {
+  const parts = stream.split('/').filter((p) => p !== '');
+  if (parts[0] === 'kline' && parts.length > 1) parts.shift();
+  return parts.join(' ') || stream;
+}
+
+function etaOf(requests: number, planned: number, rate: number): number | undefined {
+  return planned > 0 && rate > 0 && requests > 0 ? Math.max(0, (planned - requests) / rate) : undefined;
+}
+
+export function streamFigures(
+  snap: Pick<RunEventsSnapshot, 'planned' | 'requestsByStream' | 'rowsByStream'>,
+  seconds: number,
+): StreamFigures[] {
+  const keys = new Set([...Object.keys(snap.planned), ...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)]);
+  return [...keys].sort().map((stream) => {
+    const requests = snap.requestsByStream[stream] ?? 0;
+    const planned = snap.planned[stream] ?? 0;
+    const rate = requests / seconds;
+    return {
+      stream,
+      label: streamLabel(stream),
+      requests,
+      planned,
+      rows: snap.rowsByStream[stream] ?? 0,
+      rate,
+      etaSeconds: etaOf(requests, planned, rate),
+      done: planned > 0 && requests >= planned,
+    };
+  });
+}
+
+/** What a terminal shows when there are more streams than lines to spare. */
+export interface VisibleStreams {
+  readonly shown: readonly StreamFigures[];
+  /** The rest, summed into one line (count 0 when everything is shown). */
+  readonly hidden: { readonly count: number; readonly done: number; readonly requests: number; readonly planned: number; readonly rows: number };
+}
+
+export const MAX_STREAM_BARS = 12;
+
+/**
+ * Picks at most `max` streams: unfinished ones with requests first (most requests first), then
+ * unfinished ones not started, then finished ones; the pick is shown in stream-key order so bars do
+ * not jump around between refreshes.
+ */
+export function visibleStreams(streams: readonly StreamFigures[], max = MAX_STREAM_BARS): VisibleStreams {
+  if (streams.length <= max) return { shown: streams, hidden: { count: 0, done: 0, requests: 0, planned: 0, rows: 0 } };
+  const rank = (s: StreamFigures): number => (s.done ? 2 : s.requests > 0 || s.rows > 0 ? 0 : 1);
+  const ordered = [...streams].sort((a, b) => rank(a) - rank(b) || b.requests - a.requests || (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+  const keep = Math.max(0, max - 1);
+  const shown = ordered.slice(0, keep).sort((a, b) => (a.stream < b.stream ? -1 : a.stream > b.stream ? 1 : 0));
+  const rest = ordered.slice(keep);
+  return {
+    shown,
+    hidden: {
+      count: rest.length,
+      done: rest.filter((s) => s.done).length,
+      requests: rest.reduce((a, s) => a + s.requests, 0),
+      planned: rest.reduce((a, s) => a + s.planned, 0),
+      rows: rest.reduce((a, s) => a + s.rows, 0),
+    },
+  };
 }
 
 export function progressFigures(events: RunEventsRecorder, startedAt: number, now: number, quota: QuotaBaseline | undefined): ProgressFigures {
@@ -26,8 +109,8 @@ export function progressFigures(events: RunEventsRecorder, startedAt: number, no
   const planned = Object.values(snap.planned).reduce((a, b) => a + b, 0);
   const seconds = Math.max(0.001, (now - startedAt) / 1000);
   const rate = requests / seconds;
-  const left = planned - requests;
-  const etaSeconds = planned > 0 && rate > 0 && requests > 0 ? Math.max(0, left / rate) : undefined;
+  const etaSeconds = etaOf(requests, planned, rate);
+  const streams = streamFigures(snap, seconds);
   return {
     requests,
     planned,
@@ -36,6 +119,8 @@ export function progressFigures(events: RunEventsRecorder, startedAt: number, no
     etaSeconds,
     quotaUsed: quota ? quota.usedAtStart + requests : undefined,
     quotaLimit: quota?.limit,
+    streams,
+    streamsDone: streams.filter((s) => s.done).length,
   };
 }
 
@@ -53,6 +138,8 @@ export function formatDuration(seconds: number): string {
 export function progressLine(label: string, f: ProgressFigures): string {
   const parts: string[] = [];
   parts.push(f.planned > 0 ? `${n(f.requests)}/${n(f.planned)} requests (${Math.min(100, Math.floor((f.requests / f.planned) * 100))}%)` : `${n(f.requests)} requests`);
+  const planned = f.streams.filter((s) => s.planned > 0).length;
+  if (planned > 0) parts.push(`${n(f.streamsDone)}/${n(planned)} streams done`);
   const rows = Object.entries(f.rows).map(([d, c]) => `${d} ${n(c.received)} rows`);
   if (rows.length > 0) parts.push(rows.join(', '));
   parts.push(`${f.rate.toFixed(1)} req/s`);

@@ -125,7 +125,7 @@ async function* walk(
           w = nextWant;
         }
       }
-      const result = await reported(env.reporter, current);
+      const result = await reported(env.reporter, current, stream);
       const answeredAt = ctx.clock.now();
       const page = pageOf(result.bars);
       if (page.bars.length === 0 && page.malformed.length === 0) break; // before the first listed bar
@@ -176,7 +176,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
   if (expected === 0) return;
   const want = Math.min(PAGE_BARS, expected);
-  const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count: want }, ctx.signal));
+  const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count: want }, ctx.signal), stream);
   const answeredAt = ctx.clock.now();
   const page = pageOf(result.bars);
   const kept = page.bars.filter((b) => b.ts >= floor && (untilSec === null || b.ts <= untilSec));

@@ -48,7 +48,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     for (const offset of roundOffsets(this.config)) {
       throwIfAborted(ctx.signal);
       await sleepUntil(ctx.clock, start + offset, ctx.signal);
-      const result = await reported(reporter, this.kind.fetch(client, codes, ctx.signal));
+      const result = await reported(reporter, this.kind.fetch(client, codes, ctx.signal), this.kind.dataset);
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const records = result.ticks.map((t) => this.kind.toRecord(t, fetchedAt));

@@ -62,14 +62,14 @@ async function fetchAll(
   ctx: RunContext,
 ): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
   if (config.pageSize === undefined) {
-    const r = await reported(reporter, client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal));
+    const r = await reported(reporter, client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
     return { records: r.data, totalCount: r.totalCount };
   }
   const records: WireHaltRecord[] = [];
   let totalCount = 0;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
-    const r = await reported(reporter, client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal));
+    const r = await reported(reporter, client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
     records.push(...r.data);
     totalCount = r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
