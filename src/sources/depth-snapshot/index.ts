@@ -36,5 +36,5 @@ export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & So
   dataset: () => 'depth',
   lint: (config) => lintRounds(config),
   create: (config, env) => new SnapshotSource(kind, config, env),
-  plan: (config, ctx) => planSnapshot(config, ctx, 'depth-tick', 'depth'),
+  plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };

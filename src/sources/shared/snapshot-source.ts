@@ -42,7 +42,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const problems = new CodeProblems(this.kind.type, this.kind.dataset);
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
-    const planned = planSnapshot(this.config, { limits: planLimits(client.plan), nowMs: start, checkpoints: new Map() }, this.kind.path, this.kind.dataset);
+    const planned = planSnapshot(this.config, { limits: planLimits(client.plan), nowMs: start, checkpoints: new Map() }, this.kind);
     for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
     for (const offset of roundOffsets(this.config)) {
@@ -112,7 +112,8 @@ export function snapshotRequestsPerRound(codes: readonly string[], path: string,
   return out;
 }
 
-export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, path: string, dataset: string): SourcePlan {
+export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, kind: Pick<SnapshotKind<unknown, unknown>, 'path' | 'dataset'>): SourcePlan {
+  const { path, dataset } = kind;
   const perRound = snapshotRequestsPerRound(config.codes, path, ctx);
   const offsets = roundOffsets(config);
   const groups = [...perRound].map(([endpoint, requests]) => ({

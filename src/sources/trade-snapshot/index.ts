@@ -36,5 +36,5 @@ export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & So
   dataset: () => 'trade',
   lint: (config) => lintRounds(config),
   create: (config, env) => new SnapshotSource(kind, config, env),
-  plan: (config, ctx) => planSnapshot(config, ctx, 'trade-tick', 'trade'),
+  plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };
