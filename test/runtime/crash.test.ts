@@ -10,22 +10,12 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/emulator/faults/prng.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = join(root, 'test/fixtures/crash-run.mjs');
 const SEED = 20261122;
 const MIN_KILLS = 20;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface ChildResult {
   killed: boolean;
