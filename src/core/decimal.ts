@@ -169,9 +169,8 @@ const INV24 = 1 / P24;
 const INV48 = 1 / P48;
 
 /**
- * The common case: at most 15 digits (exact in a double) and at most 18 padding zeros. One
- * 3x3-limb product in base 2^24, every partial sum below 2^51 (exact in a double). Returns false
- * to defer to the general path.
+ * The common case: at most 15 digits (exact in a double) and at most 18 padding zeros. Returns
+ * false to defer to the general path.
  */
 function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array, off: number): boolean {
   const n = text.length;
@@ -199,6 +198,15 @@ function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array,
   if (digits === 0) return false;
   const pad = scale - (frac < 0 ? 0 : frac);
   if (pad < 0 || pad > 18) return false;
+  storeScaled(v, pad, neg, words, off);
+  return true;
+}
+
+/**
+ * words[off..off+3] = ±(v * 10^pad) for an integer v < 10^15 and pad <= 18: one 3x3-limb product
+ * in base 2^24, every partial sum below 2^51 (exact in a double).
+ */
+function storeScaled(v: number, pad: number, neg: boolean, words: Uint32Array, off: number): void {
   // v < 10^15 < 2^50: limbs a0, a1 < 2^24, a2 < 2^2; 10^pad: b0, b1 < 2^24, b2 < 2^12.
   const a2 = Math.floor(v * INV48);
   const rest = v - a2 * P48;
@@ -224,7 +232,69 @@ function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array,
   const r4 = a2 * b2 + carry; // the product stays below 2^110, so r4 < 2^14
   // Five 24-bit limbs → four 32-bit words.
   storeWords(words, off, neg, r0 + (r1 & 0xff) * P24, (r1 >>> 8) + (r2 & 0xffff) * 65536, (r2 >>> 16) + r3 * 256, r4);
-  return true;
+}
+
+/**
+ * Validate `text` against DECIMAL(p,s) and, in the same pass, write its unscaled value at `s` into
+ * words[off..off+3] (as `writeDecimalWords`). Returns the canonical text (the input itself when it
+ * already is) or why it does not fit, exactly as `canonicalDecimal`; on failure the words are
+ * undefined. One scan for the common case (at most 15 digits) instead of one to validate and
+ * another to convert.
+ */
+export function parseDecimalWords(text: string, type: DecimalType, words: Uint32Array, off: number): DecimalString | FieldFailure {
+  const n = text.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  const intStart = i;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    v = v * 10 + d;
+  }
+  const intEnd = i;
+  let fracEnd = i;
+  let lastNonZero = i; // one past the last non-zero fractional digit
+  if (i < n && text.charCodeAt(i) === 46) {
+    for (i++; i < n; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+      if (d !== 0) lastNonZero = i + 1;
+    }
+    fracEnd = i;
+  }
+  const intLen = intEnd - intStart;
+  const fracLen = fracEnd > intEnd ? fracEnd - intEnd - 1 : 0;
+  const scale = type.scale;
+  // Anything unusual (bad syntax, more than 15 digits, more fractional digits than the scale, a
+  // leading zero, an integer part too wide for a narrow type) takes the two-pass path, which
+  // also words the failure.
+  if (
+    i !== n ||
+    intLen === 0 ||
+    (fracEnd > intEnd && fracLen === 0) ||
+    intLen + fracLen > 15 ||
+    fracLen > scale ||
+    scale - fracLen > 18 ||
+    intLen > type.precision - scale ||
+    (intLen > 1 && text.charCodeAt(intStart) === 48)
+  ) {
+    const canonical = canonicalDecimal(text, type);
+    if (typeof canonical === 'string' && !writeDecimalWords(canonical, scale, words, off)) {
+      throw new RangeError(`${quoteValue(text)} validated for DECIMAL(${type.precision},${scale}) but does not fit 128 bits`);
+    }
+    return canonical;
+  }
+  storeScaled(v, scale - fracLen, neg, words, off);
+  if (v === 0) return '0';
+  if (fracLen === 0 || lastNonZero === fracEnd) return text;
+  // Trailing fractional zeros: drop them (and the point when nothing is left after it).
+  return text.slice(0, lastNonZero > intEnd + 1 ? lastNonZero : intEnd);
 }
 
 /** Any length: digits folded in 10^9 chunks into 16-bit limbs. */

@@ -10,23 +10,27 @@ export const TIME_MALFORMED = 'QL_TIME_MALFORMED';
 /** 9999-12-31T23:59:59.999Z: the last instant ISO-8601 text with a 4-digit year can show. */
 export const MAX_EPOCH_MS = 253_402_300_799_999;
 
-function digitsOnly(text: string, maxLength: number): boolean {
+/** The value of `text` when it is 1..maxLength ASCII digits (maxLength <= 15: exact), else -1. */
+function digitsValue(text: string, maxLength: number): number {
   const n = text.length;
-  if (n === 0 || n > maxLength) return false;
+  if (n === 0 || n > maxLength) return -1;
+  let v = 0;
   for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
   }
-  return true;
+  return v;
 }
 
 /** K-line `timestamp` (Unix seconds, W1) → epoch ms. */
 export function parseUnixSeconds(text: string): number | FieldFailure {
   // 12 digits cover year 9999; more is out of range or padding we do not accept.
-  if (!digitsOnly(text, 12)) {
+  const seconds = digitsValue(text, 12);
+  if (seconds < 0) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is not Unix seconds (digits only)`);
   }
-  const ms = Number(text) * 1000;
+  const ms = seconds * 1000;
   if (ms > MAX_EPOCH_MS) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is beyond year 9999 in Unix seconds`);
   }
@@ -35,10 +39,10 @@ export function parseUnixSeconds(text: string): number | FieldFailure {
 
 /** `tick_time` (Unix milliseconds, W2) → epoch ms. */
 export function parseUnixMillis(text: string): number | FieldFailure {
-  if (!digitsOnly(text, 15)) {
+  const ms = digitsValue(text, 15);
+  if (ms < 0) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is not Unix milliseconds (digits only)`);
   }
-  const ms = Number(text);
   if (ms > MAX_EPOCH_MS) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is beyond year 9999 in Unix milliseconds`);
   }

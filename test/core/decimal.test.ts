@@ -7,6 +7,7 @@ import {
   formatDecimal,
   formatDecimalWords,
   parseDecimal,
+  parseDecimalWords,
   writeDecimalWords,
   wordsToBigInt,
 } from '../../src/core/decimal.js';
@@ -152,5 +153,40 @@ describe('decimal', () => {
     expect(writeDecimalWords('1.20', 1, words, 0)).toBe(true);
     expect(wordsToBigInt(words)).toBe(12n);
     expect(writeDecimalWords('abc', 2, words, 0)).toBe(false);
+  });
+
+  it('property: parseDecimalWords agrees with canonicalDecimal + writeDecimalWords on any text and type', () => {
+    // Wire-like text with the awkward cases mixed in: signs, leading and trailing zeros, stray characters.
+    const piece = fc.constantFrom('0', '00', '7', '1', '9', '5', '123', '000', '999999999', '.', '-', 'e', ' ', '+');
+    const text = fc.oneof(fitting, fc.array(piece, { minLength: 0, maxLength: 8 }).map((p) => p.join('')), fitting.map((t) => `${t}000`), fitting.map((t) => `0${t}`));
+    const type = fc.integer({ min: 1, max: 38 }).chain((precision) => fc.record({ precision: fc.constant(precision), scale: fc.integer({ min: 0, max: precision }) }));
+    const fused = new Uint32Array(4);
+    const twoPass = new Uint32Array(4);
+    fc.assert(
+      fc.property(text, type, (t, ty) => {
+        const expected = canonicalDecimal(t, ty);
+        const got = parseDecimalWords(t, ty, fused, 0);
+        expect(got).toEqual(expected);
+        if (typeof expected === 'string') {
+          expect(writeDecimalWords(expected, ty.scale, twoPass, 0)).toBe(true);
+          expect([...fused]).toEqual([...twoPass]);
+        }
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('parseDecimalWords canonicalises in the same pass', () => {
+    const words = new Uint32Array(4);
+    expect(parseDecimalWords('91000.00', D38_18, words, 0)).toBe('91000');
+    expect(wordsToBigInt(words)).toBe(91000n * 10n ** 18n);
+    expect(parseDecimalWords('-1.50', D38_18, words, 0)).toBe('-1.5');
+    expect(wordsToBigInt(words)).toBe(-15n * 10n ** 17n);
+    expect(parseDecimalWords('-0.000', D38_18, words, 0)).toBe('0');
+    expect(wordsToBigInt(words)).toBe(0n);
+    expect(parseDecimalWords('0.000018712345', D38_18, words, 0)).toBe('0.000018712345');
+    expect(wordsToBigInt(words)).toBe(18712345n * 10n ** 6n);
+    const tooPrecise = parseDecimalWords('1.234', { precision: 10, scale: 2 }, words, 0);
+    expect(isFieldFailure(tooPrecise) && tooPrecise.code).toBe(DECIMAL_OVERFLOW);
   });
 });

@@ -10,10 +10,10 @@ import { BIG_TURNOVER, klineRows, rawKline, SHIB_CLOSE } from './fixtures.js';
 
 const T0 = 1763510400;
 
-function sample(n: number): KlineRow[] {
+function sample(n: number, run = 1): KlineRow[] {
   const raws = [];
   for (let i = 0; i < n; i++) {
-    const code = ['BTCUSDT', 'SHIBUSDT', 'ÄPFEL.DE', '700.HK'][i % 4]!;
+    const code = ['BTCUSDT', 'SHIBUSDT', 'ÄPFEL.DE', '700.HK'][Math.floor(i / run) % 4]!;
     const close = i % 4 === 1 ? SHIB_CLOSE : i % 7 === 0 ? '-12.5' : `${91000 + i}.${i % 100}`;
     raws.push(rawKline(code, i % 3 === 0 ? '5m' : '1m', T0 + 60 * i, close, i % 5 !== 0, i % 6 === 0 ? BIG_TURNOVER : '1175337.4468315'));
   }
@@ -29,11 +29,14 @@ function ipc(columns: ReturnType<KlineColumnBuilder['columns']>, n: number): Uin
 
 describe('KlineColumnBuilder', () => {
   it('builds the same Arrow columns and metadata as the row path, across growth', () => {
-    const rows = sample(301); // past several doublings of the first capacity
+    const rows = sample(4500, 7); // past two doublings of the first capacity; codes in runs, as pages arrive
     const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
     for (const row of rows) builder.append(row);
-    expect(builder.length).toBe(301);
-    expect(ipc(builder.columns(), rows.length)).toEqual(ipc(klineSpec.columns(rows, DEFAULT_DECIMAL), rows.length));
+    expect(builder.length).toBe(4500);
+    // The row path gets plain copies (no carried words), so it parses every decimal's text.
+    const plain = rows.map((r) => ({ ...r }));
+    expect(ipc(builder.columns(), rows.length)).toEqual(ipc(klineSpec.columns(plain, DEFAULT_DECIMAL), rows.length));
+    expect(ipc(klineSpec.columns(rows, DEFAULT_DECIMAL), rows.length)).toEqual(ipc(klineSpec.columns(plain, DEFAULT_DECIMAL), rows.length));
     expect(builder.metadata()).toEqual(klineSpec.metadata(rows));
     expect(builder.metadata()['quotelake.source_endpoint']).toBe('/batch-kline,/kline');
   });
@@ -53,6 +56,21 @@ describe('KlineColumnBuilder', () => {
     expect(() => builder.append(bad!)).toThrow(/column close: value "0.000000001" does not fit DECIMAL\(38,8\)/);
     expect(builder.length).toBe(1);
     expect(builder.rows()[0]!.close).toBe('91000.5');
+  });
+
+  it('uses the words a row carries only while they still describe it', () => {
+    const [row] = klineRows([rawKline('BTCUSDT', '1m', T0, '91000.5')]);
+    // A transform that rewrites a row makes a copy, which carries no words: the new text is written.
+    const rewritten: KlineRow = { ...row!, close: '1.25' };
+    const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
+    builder.append(row!);
+    builder.append(rewritten);
+    expect(builder.rows().map((r) => r.close)).toEqual(['91000.5', '1.25']);
+    // A sink at another scale than the transform parsed at converts the text itself.
+    const narrow = new KlineColumnBuilder({ precision: 30, scale: 8 });
+    narrow.append(row!);
+    expect(narrow.rows()[0]!.close).toBe('91000.5');
+    expect(ipc(narrow.columns(), 1)).toEqual(ipc(klineSpec.columns([{ ...row! }], { precision: 30, scale: 8 }), 1));
   });
 
   it('an empty builder gives empty columns and the default endpoint', () => {

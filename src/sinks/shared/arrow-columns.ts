@@ -3,6 +3,7 @@
  * BigInt per value), and back (for merges, which are rare).
  */
 import { Bool, Int8, makeData, Utf8, type Data, type Decimal, type List, type Struct, type TimestampMillisecond, type Vector } from 'apache-arrow';
+import { RowWithWords } from '../../core/carried-words.js';
 import { formatDecimalWords, writeDecimalWords, type DecimalString } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 
@@ -74,15 +75,21 @@ export function decimalColumn(type: Decimal, values: readonly (DecimalString | n
   return decimalColumnOf(type, values, (v) => v, column);
 }
 
-/** Decimal column straight from rows (no intermediate array); nulls tracked in the same pass. */
-export function decimalColumnOf<R>(type: Decimal, rows: readonly R[], get: (row: R) => DecimalString | null, column: string): Data<Decimal> {
+/**
+ * Decimal column straight from rows (no intermediate array); nulls tracked in the same pass.
+ * `carried`: the column's index among the words a row may carry (carried-words.ts), copied
+ * instead of parsing the text.
+ */
+export function decimalColumnOf<R>(type: Decimal, rows: readonly R[], get: (row: R) => DecimalString | null, column: string, carried = -1): Data<Decimal> {
   const n = rows.length;
   const words = new Uint32Array(n * 4);
   const scale = type.scale;
   let bitmap: Uint8Array | undefined;
   let nulls = 0;
   for (let i = 0; i < n; i++) {
-    const v = get(rows[i]!);
+    const row = rows[i]!;
+    if (carried >= 0 && RowWithWords.copyWords(row as object, carried, scale, words, 4 * i)) continue;
+    const v = get(row);
     if (v == null) {
       bitmap ??= new Uint8Array((n + 7) >> 3).fill(0xff);
       bitmap[i >> 3]! &= ~(1 << (i & 7));

@@ -4,6 +4,7 @@
  * becomes a rejected record naming code, field and value; nothing is ever rounded.
  */
 import { z } from 'zod';
+import { BatchWords, KLINE_DECIMALS, TRADE_DECIMALS } from '../../core/carried-words.js';
 import type { Rejected, Transform, TransformResult, Batch } from '../../core/component.js';
 import { assertDecimalType, DEFAULT_DECIMAL, type DecimalType } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';
@@ -44,22 +45,31 @@ export function resolveColumnTypes(config: ParseDecimalsConfig): ColumnTypes {
   };
 }
 
-function parseOne(record: RawMarketRecord, types: ColumnTypes): MarketRow | FieldError {
-  if ('bar' in record) return parseKline(record, types);
-  if ('bids' in record.tick) return parseDepth(record as RawDepth, types);
-  return parseTrade(record as RawTrade, types);
-}
-
 export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
-  constructor(readonly types: ColumnTypes) {}
+  private readonly klineScales: readonly number[];
+  private readonly tradeScales: readonly number[];
+
+  constructor(readonly types: ColumnTypes) {
+    this.klineScales = KLINE_DECIMALS.map((c) => types[c].scale);
+    this.tradeScales = TRADE_DECIMALS.map((c) => types[c].scale);
+  }
 
   apply(batch: Batch<RawMarketRecord>): TransformResult<RawMarketRecord, MarketRow> {
     const records = batch.records;
     const rows: MarketRow[] = [];
     let rejected: Rejected<RawMarketRecord>[] | undefined;
+    // One words buffer per batch, shaped by its first record (a source's batches are of one kind);
+    // a record of another kind simply carries no words.
+    const first = records[0];
+    const kind = first === undefined ? undefined : 'bar' in first ? 'kline' : 'bids' in first.tick ? 'depth' : 'trade';
+    const words =
+      kind === 'kline' ? new BatchWords(records.length, 6, this.klineScales) : kind === 'trade' ? new BatchWords(records.length, 3, this.tradeScales) : undefined;
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
-      const out = parseOne(record, this.types);
+      let out: MarketRow | FieldError;
+      if ('bar' in record) out = parseKline(record, this.types, kind === 'kline' ? words : undefined, rows.length);
+      else if ('bids' in record.tick) out = parseDepth(record as RawDepth, this.types);
+      else out = parseTrade(record as RawTrade, this.types, kind === 'trade' ? words : undefined, rows.length);
       if ('failure' in out) (rejected ??= []).push(rejectField(record, batch.stream, out.field, out.value, out.failure));
       else rows.push(out);
     }

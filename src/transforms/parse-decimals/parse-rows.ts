@@ -1,9 +1,11 @@
 /**
  * Raw wire records → typed rows. Pure; returns either the row or the first field that failed.
  * Decimals are validated against their column's DECIMAL(p,s) and kept as canonical text; times
- * become epoch milliseconds.
+ * become epoch milliseconds. Given a `BatchWords`, K-line and trade rows also carry the Decimal128
+ * words of their decimals, computed in the same pass (see carried-words.ts).
  */
-import { canonicalDecimal, type DecimalType } from '../../core/decimal.js';
+import { BatchWords, KlineWordsRow, TradeWordsRow } from '../../core/carried-words.js';
+import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../core/decimal.js';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
 import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
@@ -54,45 +56,54 @@ function checkCode(code: unknown): FieldError | undefined {
   return undefined;
 }
 
-export function parseKline(raw: RawKline, types: ColumnTypes): KlineRow | FieldError {
+/** Where words go when the caller keeps none: overwritten by every value. */
+const SCRATCH = new Uint32Array(6 * 4);
+
+export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords, row = 0): KlineRow | FieldError {
   const bar = raw.bar;
   const bad = checkCode(raw.code);
   if (bad) return bad;
   if (typeof bar.timestamp !== 'string') return notText('timestamp', bar.timestamp);
   const ts = parseUnixSeconds(bar.timestamp);
   if (typeof ts !== 'number') return err('timestamp', bar.timestamp, ts);
-  const open = canonicalDecimal(bar.open_price, types.open);
+  const w = words === undefined ? SCRATCH : words.words;
+  const at = words === undefined ? 0 : row * 24;
+  const open = parseDecimalWords(bar.open_price, types.open, w, at);
   if (typeof open !== 'string') return err('open_price', bar.open_price, open);
-  const high = canonicalDecimal(bar.high_price, types.high);
+  const high = parseDecimalWords(bar.high_price, types.high, w, at + 4);
   if (typeof high !== 'string') return err('high_price', bar.high_price, high);
-  const low = canonicalDecimal(bar.low_price, types.low);
+  const low = parseDecimalWords(bar.low_price, types.low, w, at + 8);
   if (typeof low !== 'string') return err('low_price', bar.low_price, low);
-  const close = canonicalDecimal(bar.close_price, types.close);
+  const close = parseDecimalWords(bar.close_price, types.close, w, at + 12);
   if (typeof close !== 'string') return err('close_price', bar.close_price, close);
-  const volume = canonicalDecimal(bar.volume, types.volume);
+  const volume = parseDecimalWords(bar.volume, types.volume, w, at + 16);
   if (typeof volume !== 'string') return err('volume', bar.volume, volume);
-  const turnover = canonicalDecimal(bar.turnover, types.turnover);
+  const turnover = parseDecimalWords(bar.turnover, types.turnover, w, at + 20);
   if (typeof turnover !== 'string') return err('turnover', bar.turnover, turnover);
+  if (words !== undefined) return new KlineWordsRow(words, row, raw.code, raw.interval, ts, open, high, low, close, volume, turnover, raw.final, raw.source);
   return { code: raw.code, interval: raw.interval, ts, open, high, low, close, volume, turnover, final: raw.final, source: raw.source };
 }
 
-export function parseTrade(raw: RawTrade, types: ColumnTypes): TradeRow | FieldError {
+export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords, row = 0): TradeRow | FieldError {
   const t = raw.tick;
   const bad = checkCode(t.code) ?? checkSeq(t.seq);
   if (bad) return bad;
   if (typeof t.tick_time !== 'string') return notText('tick_time', t.tick_time);
   const ts = parseUnixMillis(t.tick_time);
   if (typeof ts !== 'number') return err('tick_time', t.tick_time, ts);
-  const price = canonicalDecimal(t.price, types.price);
+  const w = words === undefined ? SCRATCH : words.words;
+  const at = words === undefined ? 0 : row * 12;
+  const price = parseDecimalWords(t.price, types.price, w, at);
   if (typeof price !== 'string') return err('price', t.price, price);
-  const volume = canonicalDecimal(t.volume, types.volume);
+  const volume = parseDecimalWords(t.volume, types.volume, w, at + 4);
   if (typeof volume !== 'string') return err('volume', t.volume, volume);
-  const turnover = canonicalDecimal(t.turnover, types.turnover);
+  const turnover = parseDecimalWords(t.turnover, types.turnover, w, at + 8);
   if (typeof turnover !== 'string') return err('turnover', t.turnover, turnover);
   const direction = t.trade_direction as unknown;
   if (direction !== 0 && direction !== 1 && direction !== 2) {
     return err('trade_direction', direction, fieldFailure(VALUE_MALFORMED, `${quoteValue(String(direction))} is not 0, 1 or 2`));
   }
+  if (words !== undefined) return new TradeWordsRow(words, row, t.code, ts, t.seq, price, volume, turnover, direction, raw.fetchedAtMs);
   return { code: t.code, ts, seq: t.seq, price, volume, turnover, direction, fetched_at: raw.fetchedAtMs };
 }
 

@@ -1,12 +1,13 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
+import { TRADE_DECIMALS } from '../../../core/carried-words.js';
 import type { TradeRow } from '../../../core/records.js';
 import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
-import { decimalColumn, int8Column, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
+import { decimalColumnOf, int8Column, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
 
-const DECIMALS = ['price', 'volume', 'turnover'] as const;
+const DECIMALS = TRADE_DECIMALS;
 
 export const tradeSpec: DatasetSpec<TradeRow> = {
   dataset: 'trade',
@@ -21,7 +22,7 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
       utf8Column(rows.map((r) => r.code)),
       timestampColumn(type('ts') as TimestampMillisecond, rows.map((r) => r.ts)),
       utf8Column(rows.map((r) => r.seq)),
-      ...DECIMALS.map((c) => decimalColumn(type(c) as Decimal, rows.map((r) => r[c]), c)),
+      ...DECIMALS.map((c, k) => decimalColumnOf(type(c) as Decimal, rows, (r) => r[c], c, k)),
       int8Column(rows.map((r) => r.direction)),
       timestampColumn(type('fetched_at') as TimestampMillisecond, rows.map((r) => r.fetched_at)),
     ];

@@ -1,0 +1,94 @@
+/**
+ * Rows that carry the Decimal128 words of their decimal columns, computed by parse-decimals in the
+ * same pass that validated the text (`parseDecimalWords`). A columnar sink copies the words instead
+ * of parsing every decimal a second time; the canonical text stays on the row for every other use.
+ *
+ * The words live in private fields: they do not show in JSON, `Object.keys`, spreads or equality
+ * checks, and a spread copy (a transform that rewrites a row) carries none, so the sink falls back
+ * to the text. Rows are immutable by contract (`readonly` fields), which is what keeps text and
+ * words in step.
+ */
+import type { DecimalString } from './decimal.js';
+import type { Interval, KlineRow, TradeRow } from './records.js';
+
+/** Words of one batch: `columns` decimals of 4 words per row, and the scale each column was parsed at. */
+export class BatchWords {
+  readonly words: Uint32Array;
+  constructor(
+    rows: number,
+    readonly columns: number,
+    readonly scales: readonly number[],
+  ) {
+    this.words = new Uint32Array(rows * columns * 4);
+  }
+}
+
+export abstract class RowWithWords {
+  readonly #batch: BatchWords;
+  readonly #at: number;
+
+  protected constructor(batch: BatchWords, row: number) {
+    this.#batch = batch;
+    this.#at = row * batch.columns * 4;
+  }
+
+  /**
+   * Copy decimal column `k` (in the row type's column order) to dest[destOff..destOff+3] when the
+   * row carries words parsed at `scale`. False means the caller must convert the text.
+   */
+  static copyWords(row: object, k: number, scale: number, dest: Uint32Array, destOff: number): boolean {
+    if (!(#batch in row)) return false;
+    const batch = (row as RowWithWords).#batch;
+    if (batch.scales[k] !== scale) return false;
+    const from = (row as RowWithWords).#at + 4 * k;
+    const w = batch.words;
+    dest[destOff] = w[from]!;
+    dest[destOff + 1] = w[from + 1]!;
+    dest[destOff + 2] = w[from + 2]!;
+    dest[destOff + 3] = w[from + 3]!;
+    return true;
+  }
+}
+
+/** Order of the words of a `KlineWordsRow`. */
+export const KLINE_DECIMALS = ['open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
+
+export class KlineWordsRow extends RowWithWords implements KlineRow {
+  constructor(
+    batch: BatchWords,
+    row: number,
+    readonly code: string,
+    readonly interval: Interval,
+    readonly ts: number,
+    readonly open: DecimalString,
+    readonly high: DecimalString,
+    readonly low: DecimalString,
+    readonly close: DecimalString,
+    readonly volume: DecimalString,
+    readonly turnover: DecimalString,
+    readonly final: boolean,
+    readonly source: string | undefined,
+  ) {
+    super(batch, row);
+  }
+}
+
+/** Order of the words of a `TradeWordsRow`. */
+export const TRADE_DECIMALS = ['price', 'volume', 'turnover'] as const;
+
+export class TradeWordsRow extends RowWithWords implements TradeRow {
+  constructor(
+    batch: BatchWords,
+    row: number,
+    readonly code: string,
+    readonly ts: number,
+    readonly seq: string,
+    readonly price: DecimalString,
+    readonly volume: DecimalString,
+    readonly turnover: DecimalString,
+    readonly direction: 0 | 1 | 2,
+    readonly fetched_at: number,
+  ) {
+    super(batch, row);
+  }
+}
