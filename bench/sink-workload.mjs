@@ -35,22 +35,37 @@ export function rawKline(i) {
   };
 }
 
-/** Batches per code-major order, as a source would emit them (one stream per code). */
-export function* batches(total) {
+/** The page bodies the service would send, in code-major order (one stream per code). */
+export function* pages(total) {
   const perCode = Math.ceil(total / CODES);
-  let seq = 0;
   for (let c = 0; c < CODES; c++) {
     for (let k0 = 0; k0 < perCode; k0 += BATCH) {
-      const records = [];
+      const bars = [];
       for (let k = k0; k < Math.min(perCode, k0 + BATCH); k++) {
         const i = k * CODES + c;
-        if (i < total) records.push(rawKline(i));
+        if (i < total) bars.push(rawKline(i).bar);
       }
-      // Through JSON text, as a source hands records over after JSON.parse: flat strings, not
-      // the generator's concatenations (which V8 would flatten on first read, inside the timer).
-      if (records.length > 0) yield { stream: `kline/CODE${pad(c, 3)}USDT/1m`, seq: ++seq, records: JSON.parse(JSON.stringify(records)) };
+      if (bars.length > 0) yield { code: `CODE${pad(c, 3)}USDT`, body: JSON.stringify(bars) };
     }
   }
+}
+
+/**
+ * A page body → the batch a K-line source hands over: the bars as JSON.parse left them (flat
+ * strings), wrapped in records that share the source's code, interval and endpoint strings.
+ */
+export function pageBatch(page, seq) {
+  const bars = JSON.parse(page.body);
+  const stream = `kline/${page.code}/1m`;
+  const records = new Array(bars.length);
+  for (let i = 0; i < bars.length; i++) records[i] = { code: page.code, interval: '1m', final: true, source: '/kline', bar: bars[i] };
+  return { stream, seq, records };
+}
+
+/** Batches as a source would emit them (JSON already parsed). */
+export function* batches(total) {
+  let seq = 0;
+  for (const page of pages(total)) yield pageBatch(page, ++seq);
 }
 
 export function context(runId) {
