@@ -82,7 +82,9 @@ export function context(runId) {
 export async function runPipeline(outputDir, batchIterable, runId = 'bench') {
   const env = { outputDir, stateDir: `${outputDir}/.state`, stdout: new PassThrough(), dataset: 'kline' };
   const transform = parseDecimals.create(parseDecimals.configSchema.parse({}), env);
-  const sink = parquetSink.create(parquetSink.configSchema.parse({}), env);
+  // QUOTELAKE_BENCH_ENCODE_WORKERS=0 measures the sink encoding on the main thread (default: the sink's default).
+  const workers = process.env.QUOTELAKE_BENCH_ENCODE_WORKERS;
+  const sink = parquetSink.create(parquetSink.configSchema.parse(workers === undefined ? {} : { encodeWorkers: Number(workers) }), env);
   const ctx = context(runId);
   let rejected = 0;
   for (const batch of batchIterable) {

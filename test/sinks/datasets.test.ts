@@ -26,15 +26,23 @@ const halts = () =>
     { exchange: 'sse', record: { symbol: '688001', haltDate: '2023-12-31', publishDate: '2023-12-30 20:15:00' }, fetchedAtMs: 0 },
   ]);
 
-async function write(out: string, dataset: string, rows: object[], type: 'parquet' | 'arrow' = 'parquet') {
-  const def = type === 'parquet' ? parquetSink : arrowSink;
-  const sink = def.create(def.configSchema.parse({}), sinkEnv(out, dataset)) as Sink<object>;
+async function writeWith(out: string, dataset: string, rows: object[], type: 'parquet' | 'arrow' = 'parquet', encodeWorkers = 1) {
+  const sink = (type === 'parquet' ? parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers }), sinkEnv(out, dataset)) : arrowSink.create(arrowSink.configSchema.parse({}), sinkEnv(out, dataset))) as Sink<object>;
   const ctx = runContext('r1');
-  await sink.write({ stream: dataset, seq: 1, records: rows }, ctx);
-  return sink.commit(ctx);
+  try {
+    await sink.write({ stream: dataset, seq: 1, records: rows }, ctx);
+    return await sink.commit(ctx);
+  } finally {
+    await sink.close();
+  }
 }
 
-describe('trade, depth and halt datasets', () => {
+describe.each([
+  ['encoded in a worker', 1],
+  ['encoded on the calling thread', 0],
+])('trade, depth and halt datasets (parquet %s)', (_mode, workers) => {
+  const write = (out: string, dataset: string, rows: object[]) => writeWith(out, dataset, rows, 'parquet', workers);
+
   it('trade: DuckDB reads exact decimals, int8 direction, UTC instants', async () => {
     const out = await tempDir();
     const receipt = await write(out, 'trade', trades());
@@ -72,10 +80,13 @@ describe('trade, depth and halt datasets', () => {
     expect(n).toEqual([{ n: 2 }]);
   });
 
+});
+
+describe('trade, depth and halt datasets (arrow)', () => {
   it.each(['trade', 'depth', 'halt'] as const)('%s round-trips through the arrow sink unchanged', async (dataset) => {
     const out = await tempDir();
     const rows = dataset === 'trade' ? trades() : dataset === 'depth' ? depths() : halts();
-    const receipt = await write(out, dataset, rows, 'arrow');
+    const receipt = await writeWith(out, dataset, rows, 'arrow');
     const back = [];
     for (const f of receipt.files) back.push(...datasetSpec(dataset).fromTable(arrowEncoder().decode(await readFile(join(out, f.path)))));
     const key = (r: object) => JSON.stringify(r);

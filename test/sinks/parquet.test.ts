@@ -1,14 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parquetSink } from '../../src/sinks/parquet/index.js';
 import type { Sink } from '../../src/core/component.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { BIG_TURNOVER, klineRows, rawKline, SHIB_CLOSE, T0 } from './fixtures.js';
 import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
 
-function klineSink(out: string): Sink<KlineRow> {
-  return parquetSink.create(parquetSink.configSchema.parse({}), sinkEnv(out, 'kline')) as Sink<KlineRow>;
+const opened: Sink<KlineRow>[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+function makeSink(out: string, encodeWorkers: number): Sink<KlineRow> {
+  const sink = parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers }), sinkEnv(out, 'kline')) as Sink<KlineRow>;
+  opened.push(sink);
+  return sink;
 }
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -16,7 +23,12 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries.map((e) => e.split('\\').join('/')).sort();
 }
 
-describe('parquet sink', () => {
+describe.each([
+  ['encoded in a worker (the default)', 1],
+  ['encoded on the calling thread', 0],
+])('parquet sink, %s', (_mode, encodeWorkers) => {
+  const klineSink = (out: string) => makeSink(out, encodeWorkers);
+
   it('writes hive partitions DuckDB reads back exactly, DECIMAL(38,18) and TIMESTAMPTZ', async () => {
     const out = await tempDir();
     const ctx = runContext('r1');

@@ -1,11 +1,15 @@
-/** Compliance of the partitioned sinks (parquet and arrow share the writer; both are run). */
+/**
+ * Compliance of the partitioned sinks (parquet and arrow share the writer; both are run, and parquet
+ * also with its files encoded in a worker thread).
+ */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { KlineRow } from '../../src/core/records.js';
 import { arrowEncoder } from '../../src/sinks/arrow/arrow-encoder.js';
 import { parquetEncoder } from '../../src/sinks/parquet/parquet-encoder.js';
+import { parquetPool } from '../../src/sinks/parquet/parquet-pool.js';
 import { klineSpec } from '../../src/sinks/shared/datasets/kline.js';
 import type { Manifest } from '../../src/sinks/shared/manifest.js';
 import { PartitionedSink } from '../../src/sinks/shared/partitioned-sink.js';
@@ -15,14 +19,26 @@ import type { RollForwardHooks } from '../../src/sinks/shared/commit-journal.js'
 import { klineRows, rawKline, T0 } from './fixtures.js';
 import { duck, runContext, tempDir } from './helpers.js';
 
-const encoders: [string, () => TableEncoder][] = [
-  ['parquet', () => parquetEncoder({ rowGroupRows: 131072 })],
-  ['arrow', () => arrowEncoder()],
+/** [name, encoder, encode workers (0: on the calling thread)] */
+const encoders: [string, () => TableEncoder, number][] = [
+  ['parquet', () => parquetEncoder({ rowGroupRows: 131072 }), 0],
+  ['parquet in a worker', () => parquetEncoder({ rowGroupRows: 131072 }), 1],
+  ['arrow', () => arrowEncoder(), 0],
 ];
 
-function sink(out: string, encoder: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows = 200_000, maxBufferedBytes = 1 << 30) {
-  return new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes, hooks });
+const opened: PartitionedSink<KlineRow>[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+function makeSink(out: string, encoder: TableEncoder, workers: number, hooks?: RollForwardHooks, maxBufferedRows = 200_000, maxBufferedBytes = 1 << 30) {
+  const writer = workers > 0 ? parquetPool(workers, { dataset: 'kline', decimal: DEFAULT_DECIMAL, rowGroupRows: 131072 }) : undefined;
+  const s = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes, hooks, writer });
+  opened.push(s);
+  return s;
 }
+
+const sink = (out: string, encoder: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows?: number, maxBufferedBytes?: number) => makeSink(out, encoder, 0, hooks, maxBufferedRows, maxBufferedBytes);
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
@@ -40,8 +56,10 @@ async function readAll(out: string, encoder: TableEncoder): Promise<KlineRow[]> 
 
 const bars = (pairs: [number, string, boolean][], code = 'BTCUSDT') => klineRows(pairs.map(([m, close, final]) => rawKline(code, '1m', T0 + 60 * m, close, final)));
 
-describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
+describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
   const encoder = makeEncoder();
+  const format = encoder.format;
+  const sink = (out: string, enc: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows?: number, maxBufferedBytes?: number) => makeSink(out, enc, workers, hooks, maxBufferedRows, maxBufferedBytes);
 
   it('shows nothing before commit and leaves nothing after abort', async () => {
     const out = await tempDir();
@@ -219,7 +237,7 @@ describe.each(encoders)('%s sink compliance', (format, makeEncoder) => {
     expect((await readAll(out, encoder))[0]!.code).toBe('../../etc/passwd');
   });
 
-  it(`${format} files read back through apache-arrow with the decimal and timestamp types`, async () => {
+  it(`${name}: files read back through apache-arrow with the decimal and timestamp types`, async () => {
     const out = await tempDir();
     const c = runContext('r1');
     const s = sink(out, encoder);

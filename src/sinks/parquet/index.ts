@@ -8,11 +8,14 @@ import { datasetSpec } from '../shared/datasets/index.js';
 import { PartitionedSink } from '../shared/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
 import { parquetEncoder } from './parquet-encoder.js';
+import { parquetPool } from './parquet-pool.js';
 
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,
   /** Rows per Parquet row group. */
   rowGroupRows: z.number().int().min(1024).default(131_072).describe('Rows per Parquet row group.'),
+  /** Worker threads that encode and write files while the main thread goes on parsing; 0 encodes on the main thread. */
+  encodeWorkers: z.number().int().min(0).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread.'),
 });
 
 export type ParquetSinkConfig = z.infer<typeof parquetSinkConfigSchema>;
@@ -22,16 +25,19 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   type: 'parquet',
   summary: 'Hive-partitioned Parquet (ZSTD, DECIMAL(38,18), UTC timestamps), atomic commit, merge by primary key.',
   configSchema: parquetSinkConfigSchema,
-  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }],
+  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }],
   create(config, env) {
+    const spec = datasetSpec(env.dataset);
+    const { decimal, rowGroupRows, encodeWorkers } = config;
     return new PartitionedSink({
       outputDir: env.outputDir,
-      spec: datasetSpec(env.dataset) as never,
-      encoder: parquetEncoder({ rowGroupRows: config.rowGroupRows }),
-      decimal: config.decimal,
+      spec: spec as never,
+      encoder: parquetEncoder({ rowGroupRows }),
+      decimal,
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
+      writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows }) : undefined,
     });
   },
 };

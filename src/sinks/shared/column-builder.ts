@@ -10,7 +10,12 @@ export interface ColumnBuilder<R> {
   readonly length: number;
   /** Throws SinkError when a value does not fit its column. */
   append(row: R): void;
-  /** The Arrow children of the dataset's schema, in schema order, for every appended row. */
+  /**
+   * The Arrow children of the dataset's schema, in schema order, for every appended row. Called
+   * once, as the builder's last use: the sink may move the buffers to an encode worker (detaching
+   * them here), so they must belong to this builder alone, never to a cache or scratch array that
+   * outlives it.
+   */
   columns(): Data[];
   /** Same as the spec's metadata over the appended rows. */
   metadata(): Record<string, string>;

@@ -22,6 +22,7 @@ export interface DatasetSpec<R> {
   readonly alwaysMerge?: boolean;
   /** Rough in-memory bytes per row, for the buffer limit. */
   bytesPerRow(row: R): number;
+  /** Fresh buffers only: the sink may move them to an encode worker (see ColumnBuilder.columns). */
   columns(rows: readonly R[], decimal: DecimalType): Data[];
   /** Optional: buffer rows as columns on arrival (same columns and metadata as `columns`/`metadata`). */
   builder?(decimal: DecimalType): ColumnBuilder<R>;

@@ -5,7 +5,11 @@
  *   reaches maxRowsPerFile, and the largest partition whenever the buffers pass maxBufferedRows or
  *   maxBufferedBytes, so memory stays bounded whatever the input size.
  * - staging: `<output>/.staging/<runId>/<dataset>-<format>/<partition>/part-<runId>-<seq><ext>`,
- *   same filesystem as the output, so the commit is a rename.
+ *   same filesystem as the output, so the commit is a rename. A flushed partition's columns are
+ *   handed to the writer (staged-file-writer.ts: this thread, or a worker pool that encodes while
+ *   this thread goes on parsing); the writer bounds the files in flight, so write() waits when it
+ *   is full. flush(), commit() and abort() wait for every file in flight: the journal never lists
+ *   a staged file before it is durable, and abort() removes staging only once nothing writes to it.
  * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
  *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
  *   into one new file and the old ones are retired. Several small disjoint new files of one
@@ -14,23 +18,22 @@
  * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
  *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
+import type { Data, Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
-import { writeDurable } from './atomic-file.js';
 import type { ColumnBuilder } from './column-builder.js';
 import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from './dataset-spec.js';
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { insideRoot, safeFileToken } from './partition-path.js';
+import { inThreadWriter, type StagedFileWriter, type WrittenFile } from './staged-file-writer.js';
 import type { TableEncoder } from './table-encoder.js';
 
 export interface PartitionedSinkOptions<R> {
@@ -41,6 +44,8 @@ export interface PartitionedSinkOptions<R> {
   readonly maxRowsPerFile: number;
   readonly maxBufferedRows: number;
   readonly maxBufferedBytes: number;
+  /** Where staged files are encoded and written (default: on this thread with `encoder`); closed by close(). */
+  readonly writer?: StagedFileWriter;
   /** Tests only: called after each roll-forward step (to simulate a crash). */
   readonly hooks?: RollForwardHooks;
 }
@@ -85,6 +90,7 @@ class PartitionBuffer<R> {
 /** What a staged file is built from: its row count, Arrow children and file metadata. */
 interface FileContent {
   readonly length: number;
+  /** Handed to the writer, which may move their buffers to another thread. */
   columns(): Data[];
   metadata(): Record<string, string>;
 }
@@ -95,9 +101,9 @@ interface StagedFile {
   readonly stagingPath: string;
   readonly finalPath: string;
   readonly rows: number;
-  readonly bytes: number;
-  readonly sha256: string;
   readonly ranges: Record<string, [Order, Order]>;
+  /** Set once the file is durable in staging (every file is, after settle()). */
+  written?: WrittenFile;
 }
 
 function overlaps(a: Readonly<Record<string, readonly [Order, Order]>>, b: Readonly<Record<string, readonly [Order, Order]>>): boolean {
@@ -118,10 +124,16 @@ export class PartitionedSink<R> implements Sink<R> {
   private fileSeq = 0;
   private runToken: string | undefined;
   private readonly dataset: Dataset;
+  private readonly writer: StagedFileWriter;
+  /** Files handed to the writer and not yet durable; these promises never reject. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The first failure of a file in flight, thrown by the next write, flush or commit. */
+  private failure: Error | undefined;
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.dataset = options.spec.dataset;
     this.schema = datasetSchema(this.dataset, options.decimal);
+    this.writer = options.writer ?? inThreadWriter(options.encoder, this.schema);
   }
 
   private get stagingRoot(): string {
@@ -129,7 +141,9 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   async write(batch: Batch<R>, ctx: RunContext): Promise<void> {
+    this.throwIfFailed();
     this.runToken ??= safeFileToken(ctx.runId);
+    this.writer.warm();
     const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes, decimal } = this.options;
     let last: string | undefined;
     let buf: PartitionBuffer<R> | undefined;
@@ -168,6 +182,17 @@ export class PartitionedSink<R> implements Sink<R> {
 
   async flush(_ctx?: RunContext): Promise<void> {
     for (const partition of [...this.buffers.keys()]) await this.flushPartition(partition);
+    await this.settle();
+  }
+
+  /** Wait until every file in flight is durable; throw the first that failed. */
+  private async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
   }
 
   private dedupe(rows: readonly R[]): R[] {
@@ -199,49 +224,46 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.stageRows(partition, rows, ranges);
   }
 
-  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
+  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<void> {
     const { spec, decimal } = this.options;
     return this.stage(partition, { length: rows.length, columns: () => spec.columns(rows, decimal), metadata: () => spec.metadata(rows) }, ranges);
   }
 
-  private async stage(partition: string, content: FileContent, ranges: Record<string, [Order, Order]>): Promise<StagedFile> {
+  /** Hand one file to the writer; it is durable once settle() resolves. */
+  private async stage(partition: string, content: FileContent, ranges: Record<string, [Order, Order]>): Promise<void> {
     const { encoder, outputDir } = this.options;
-    const rowCount = content.length;
+    // Room first, so no more columns are built than the writer bounds.
+    await this.writer.ready();
+    this.throwIfFailed();
+    const rows = content.length;
     const seq = ++this.fileSeq;
     const name = `part-${this.runToken}-${String(seq).padStart(5, '0')}${encoder.extension}`;
     const stagingPath = posix.join(this.stagingRoot, partition, name);
     const finalPath = posix.join(this.dataset, partition, name);
-    const columns = content.columns();
-    const data = makeData({ type: new Struct(this.schema.fields), length: rowCount, nullCount: 0, children: columns });
-    const table = new Table([new RecordBatch(this.schema, data)]);
     const metadata = new Map<string, string>([
       ['quotelake.schema_version', SCHEMA_VERSION],
       ['quotelake.version', PACKAGE_VERSION],
       ['quotelake.dataset', this.dataset],
       ...Object.entries(content.metadata()),
     ]);
-    let bytes: Uint8Array;
-    try {
-      bytes = encoder.encode(table, metadata);
-    } catch (error) {
-      throw new SinkError(`${encoder.format}: cannot encode ${rowCount} ${this.dataset} rows for ${partition}`, 'write', error);
-    }
-    await writeDurable(insideRoot(outputDir, stagingPath), bytes);
-    const file: StagedFile = {
-      partition,
-      stagingPath,
-      finalPath,
-      rows: rowCount,
-      bytes: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      ranges,
-    };
+    const columns = content.columns();
+    const file: StagedFile = { partition, stagingPath, finalPath, rows, ranges };
     const list = this.staged.get(partition);
     if (list) list.push(file);
     else this.staged.set(partition, [file]);
+    const done = this.writer.write({ path: insideRoot(outputDir, stagingPath), rows, columns, metadata }).then(
+      (written) => {
+        file.written = written;
+      },
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        this.failure ??= new SinkError(`${encoder.format}: cannot stage ${rows} ${this.dataset} rows for ${partition}: ${why}`, 'write', error);
+      },
+    );
+    this.inFlight.add(done);
+    void done.then(() => this.inFlight.delete(done));
     // Let the event loop breathe (and the GC reclaim the WASM/IPC buffers) between files.
     await yieldToLoop();
-    return file;
   }
 
   private async readRows(relative: string): Promise<R[]> {
@@ -254,6 +276,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const { spec, maxRowsPerFile, outputDir } = this.options;
     const all: R[] = [];
     for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path))));
+    // Staged files are durable here: commit() settles before it merges.
     for (const f of staged) all.push(...(await this.readRows(f.stagingPath)));
     const rows = this.dedupe(all);
     rows.sort((a, b) => {
@@ -314,10 +337,13 @@ export class PartitionedSink<R> implements Sink<R> {
       await this.merge(partition, touching, files);
       for (const f of touching) removed.add(f.path);
     }
+    // The journal lists only durable files.
+    await this.settle();
     const added = [...this.staged.values()].flat();
     const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !removed.has(f.path));
     for (const f of added) {
-      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes: f.bytes, sha256: f.sha256, ranges: f.ranges });
+      const { bytes, sha256 } = f.written!;
+      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
     }
     const manifest: Manifest = {
       version: 1,
@@ -345,7 +371,7 @@ export class PartitionedSink<R> implements Sink<R> {
     }
     this.staged.clear();
     await this.removeStaging();
-    const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.bytes }));
+    const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes }));
     ctx.events.rows(this.dataset, 'written', ownRows);
     return { files, rows: ownRows };
   }
@@ -363,6 +389,9 @@ export class PartitionedSink<R> implements Sink<R> {
     this.staged.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
+    // Nothing may still be writing into staging when it is removed below.
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    this.failure = undefined;
     if (this.runToken !== undefined) {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
       const { outputDir, encoder } = this.options;
@@ -407,5 +436,7 @@ export class PartitionedSink<R> implements Sink<R> {
 
   async close(): Promise<void> {
     this.buffers.clear();
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    await this.writer.close();
   }
 }

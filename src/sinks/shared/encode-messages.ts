@@ -1,0 +1,15 @@
+/** What the encode pool (encode-pool.ts) and its workers (encode-service.ts) say to each other. */
+import type { PackedData } from './column-transfer.js';
+
+export interface EncodeRequest {
+  readonly id: number;
+  /** Absolute path of the staged file. */
+  readonly path: string;
+  readonly rows: number;
+  readonly columns: readonly PackedData[];
+  readonly metadata: readonly [string, string][];
+}
+
+export type EncodeReply =
+  | { readonly id: number; readonly error?: undefined; readonly bytes: number; readonly sha256: string }
+  | { readonly id: number; readonly error: string };

@@ -1,0 +1,29 @@
+/**
+ * The worker side of the encode pool: rebuild each job's columns on the moved buffers, encode,
+ * write durably, hash, and answer with the byte length and sha256 (or the error's message).
+ * Jobs are taken as they arrive, so one file's write and fsync overlap the next one's encoding.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { Schema } from 'apache-arrow';
+import { unpackColumns } from './column-transfer.js';
+import type { EncodeReply, EncodeRequest } from './encode-messages.js';
+import { encodeAndWrite } from './staged-file-writer.js';
+import type { TableEncoder } from './table-encoder.js';
+
+export function serveEncodeJobs(encoder: TableEncoder, schema: Schema): void {
+  const port = parentPort;
+  if (port === null) throw new Error('serveEncodeJobs runs in a worker thread');
+  port.on('message', (request: EncodeRequest) => {
+    void encodeJob(request, encoder, schema).then((reply) => port.postMessage(reply));
+  });
+}
+
+async function encodeJob(request: EncodeRequest, encoder: TableEncoder, schema: Schema): Promise<EncodeReply> {
+  try {
+    const columns = unpackColumns(schema.fields, request.columns);
+    const written = await encodeAndWrite({ path: request.path, rows: request.rows, columns, metadata: new Map(request.metadata) }, encoder, schema);
+    return { id: request.id, ...written };
+  } catch (error) {
+    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+  }
+}
