@@ -58,6 +58,19 @@ describe('KlineColumnBuilder', () => {
     expect(builder.rows()[0]!.close).toBe('91000.5');
   });
 
+  it('a builder on chunks given back by an earlier one writes only its own rows, and is used once', () => {
+    const first = new KlineColumnBuilder(DEFAULT_DECIMAL);
+    for (const row of sample(9000, 3)) first.append(row);
+    first.columns(); // its chunks go back to the pool, full of its rows
+    const rows = sample(5000, 11).map((r) => ({ ...r, close: '7.25', final: false }));
+    const second = new KlineColumnBuilder(DEFAULT_DECIMAL);
+    for (const row of rows) second.append(row);
+    expect(second.rows().map((r) => [r.close, r.final])).toEqual(rows.map(() => ['7.25', false]));
+    expect(ipc(second.columns(), rows.length)).toEqual(ipc(klineSpec.columns(rows, DEFAULT_DECIMAL), rows.length));
+    expect(() => second.columns()).toThrow(/called twice/);
+    expect(() => second.append(rows[0]!)).toThrow(/after columns/);
+  });
+
   it('uses the words a row carries only while they still describe it', () => {
     const [row] = klineRows([rawKline('BTCUSDT', '1m', T0, '91000.5')]);
     // A transform that rewrites a row makes a copy, which carries no words: the new text is written.

@@ -43,10 +43,3 @@ export class StringDictionary {
     return id;
   }
 }
-
-/** A typed array of `length * width` elements with the first `used * width` copied over. */
-export function grown<T extends Uint32Array | Int32Array | Float64Array | Uint8Array>(old: T, capacity: number, width: number, used: number): T {
-  const next = new (old.constructor as new (n: number) => T)(capacity * width);
-  next.set(old.subarray(0, used * width));
-  return next;
-}
