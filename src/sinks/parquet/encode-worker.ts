@@ -1,9 +1,24 @@
-/** Worker thread entry of the parquet sink's encode pool (parquet-pool.ts). */
-import { workerData } from 'node:worker_threads';
+/**
+ * Worker thread entry of the parquet sink's encode pool (parquet-pool.ts). One pool serves every
+ * parquet sink of the process, so each job names its dataset, decimal type and row-group size;
+ * encoders and schemas are built once per combination.
+ */
 import { datasetSchema } from '../../core/schemas.js';
 import { serveEncodeJobs } from '../shared/encode-service.js';
+import type { TableEncoder } from '../shared/table-encoder.js';
+import type { Schema } from 'apache-arrow';
 import { parquetEncoder } from './parquet-encoder.js';
 import type { ParquetWorkerData } from './parquet-pool.js';
 
-const { dataset, decimal, rowGroupRows } = workerData as ParquetWorkerData;
-serveEncodeJobs(parquetEncoder({ rowGroupRows }), datasetSchema(dataset, decimal));
+const built = new Map<string, { encoder: TableEncoder; schema: Schema }>();
+
+serveEncodeJobs((key) => {
+  const { dataset, decimal, rowGroupRows } = key as ParquetWorkerData;
+  const id = JSON.stringify([dataset, decimal.precision, decimal.scale, rowGroupRows]);
+  let entry = built.get(id);
+  if (entry === undefined) {
+    entry = { encoder: parquetEncoder({ rowGroupRows }), schema: datasetSchema(dataset, decimal) };
+    built.set(id, entry);
+  }
+  return entry;
+});

@@ -8,6 +8,8 @@ export interface EncodeRequest {
   readonly rows: number;
   readonly columns: readonly PackedData[];
   readonly metadata: readonly [string, string][];
+  /** Which encoder and schema the worker uses for this file (see the worker's resolver). */
+  readonly encoder?: unknown;
 }
 
 export type EncodeReply =

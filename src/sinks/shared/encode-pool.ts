@@ -55,17 +55,18 @@ export class EncodePool implements StagedFileWriter {
     return this.limit.ready();
   }
 
-  write(job: FileJob): Promise<WrittenFile> {
-    return this.limit.track(this.post(job));
+  /** `encoder`: which encoder the worker uses for this file, when the workers serve several. */
+  write(job: FileJob, encoder?: unknown): Promise<WrittenFile> {
+    return this.limit.track(this.post(job, encoder));
   }
 
-  private post(job: FileJob): Promise<WrittenFile> {
+  private post(job: FileJob, encoder: unknown): Promise<WrittenFile> {
     return new Promise<WrittenFile>((resolve, reject) => {
       const slot = this.leastBusy();
       const id = ++this.nextId;
       try {
         const { columns, transfer } = packColumns(job.columns);
-        const request: EncodeRequest = { id, path: job.path, rows: job.rows, columns, metadata: [...job.metadata] };
+        const request: EncodeRequest = { id, path: job.path, rows: job.rows, columns, metadata: [...job.metadata], encoder };
         slot.worker.postMessage(request, transfer);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));

@@ -10,16 +10,20 @@ import type { EncodeReply, EncodeRequest } from './encode-messages.js';
 import { encodeAndWrite } from './staged-file-writer.js';
 import type { TableEncoder } from './table-encoder.js';
 
-export function serveEncodeJobs(encoder: TableEncoder, schema: Schema): void {
+/** The encoder and schema for a job's `encoder` key. */
+export type EncoderResolver = (key: unknown) => { readonly encoder: TableEncoder; readonly schema: Schema };
+
+export function serveEncodeJobs(resolve: EncoderResolver): void {
   const port = parentPort;
   if (port === null) throw new Error('serveEncodeJobs runs in a worker thread');
   port.on('message', (request: EncodeRequest) => {
-    void encodeJob(request, encoder, schema).then((reply) => port.postMessage(reply));
+    void encodeJob(request, resolve).then((reply) => port.postMessage(reply));
   });
 }
 
-async function encodeJob(request: EncodeRequest, encoder: TableEncoder, schema: Schema): Promise<EncodeReply> {
+async function encodeJob(request: EncodeRequest, resolve: EncoderResolver): Promise<EncodeReply> {
   try {
+    const { encoder, schema } = resolve(request.encoder);
     const columns = unpackColumns(schema.fields, request.columns);
     const written = await encodeAndWrite({ path: request.path, rows: request.rows, columns, metadata: new Map(request.metadata) }, encoder, schema);
     return { id: request.id, ...written };
