@@ -3,6 +3,7 @@
  * Timestamp(ms, UTC) → TIMESTAMP isAdjustedToUTC). Every WASM object is freed after use, or the
  * WASM heap grows with each file.
  */
+import './optimized-wasm.js'; // before parquet-wasm: see there
 import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { Compression, EnabledStatistics, readParquet, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
 import type { TableEncoder } from '../shared/table-encoder.js';
