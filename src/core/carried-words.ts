@@ -11,19 +11,35 @@
 import type { DecimalString } from './decimal.js';
 import type { Interval, KlineRow, TradeRow } from './records.js';
 
-/** Words of one batch: `columns` decimals of 4 words per row, and the scale each column was parsed at. */
+/** Words of one batch: one decimal per scale, 4 words each, row after row. */
 export class BatchWords {
   readonly words: Uint32Array;
+  /** Decimals per row. */
+  readonly columns: number;
   /** The scale of every column when they share one, else -1. */
   readonly uniformScale: number;
   constructor(
     rows: number,
-    readonly columns: number,
+    /** The scale each column was parsed at, in the row type's column order. */
     readonly scales: readonly number[],
   ) {
-    this.words = new Uint32Array(rows * columns * 4);
+    this.columns = scales.length;
+    this.words = new Uint32Array(rows * this.columns * 4);
     this.uniformScale = scales.every((s) => s === scales[0]) ? scales[0]! : -1;
   }
+
+  /** Where row `row`'s first word is. */
+  offset(row: number): number {
+    return row * this.columns * 4;
+  }
+}
+
+/** dest[destOff..destOff+3] = from[at..at+3]. */
+function copyWord4(from: Uint32Array, at: number, dest: Uint32Array, destOff: number): void {
+  dest[destOff] = from[at]!;
+  dest[destOff + 1] = from[at + 1]!;
+  dest[destOff + 2] = from[at + 2]!;
+  dest[destOff + 3] = from[at + 3]!;
 }
 
 export abstract class RowWithWords {
@@ -32,7 +48,7 @@ export abstract class RowWithWords {
 
   protected constructor(batch: BatchWords, row: number) {
     this.#batch = batch;
-    this.#at = row * batch.columns * 4;
+    this.#at = batch.offset(row);
   }
 
   /**
@@ -43,12 +59,7 @@ export abstract class RowWithWords {
     if (!(#batch in row)) return false;
     const batch = (row as RowWithWords).#batch;
     if (batch.scales[k] !== scale) return false;
-    const from = (row as RowWithWords).#at + 4 * k;
-    const w = batch.words;
-    dest[destOff] = w[from]!;
-    dest[destOff + 1] = w[from + 1]!;
-    dest[destOff + 2] = w[from + 2]!;
-    dest[destOff + 3] = w[from + 3]!;
+    copyWord4(batch.words, (row as RowWithWords).#at + 4 * k, dest, destOff);
     return true;
   }
 
@@ -62,13 +73,7 @@ export abstract class RowWithWords {
     if (batch.uniformScale !== scale || dests.length !== batch.columns) return false;
     const w = batch.words;
     let from = (row as RowWithWords).#at;
-    for (let k = 0; k < dests.length; k++, from += 4) {
-      const dest = dests[k]!;
-      dest[destOff] = w[from]!;
-      dest[destOff + 1] = w[from + 1]!;
-      dest[destOff + 2] = w[from + 2]!;
-      dest[destOff + 3] = w[from + 3]!;
-    }
+    for (let k = 0; k < dests.length; k++, from += 4) copyWord4(w, from, dests[k]!, destOff);
     return true;
   }
 }

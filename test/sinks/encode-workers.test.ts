@@ -219,7 +219,7 @@ describe('parquet files encoded in worker threads', () => {
 
   it('a worker that dies fails its files with a SinkError instead of hanging', { timeout: 10_000 }, async () => {
     const out = await tempDir();
-    const dying = new EncodePool({ url: new URL('../fixtures/dying-encode-worker.mjs', import.meta.url), workers: 1, workerData: null });
+    const dying = new EncodePool({ url: new URL('../fixtures/dying-encode-worker.mjs', import.meta.url), workers: 1 });
     const s = sink(out, dying);
     const ctx = runContext('r1');
     await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '1.5'), rawKline('BTCUSDT', '1d', T0, '2')]) }, ctx);

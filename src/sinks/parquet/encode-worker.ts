@@ -8,12 +8,12 @@ import { serveEncodeJobs } from '../shared/encode-service.js';
 import type { TableEncoder } from '../shared/table-encoder.js';
 import type { Schema } from 'apache-arrow';
 import { parquetEncoder } from './parquet-encoder.js';
-import type { ParquetWorkerData } from './parquet-pool.js';
+import type { ParquetEncoderKey } from './parquet-pool.js';
 
 const built = new Map<string, { encoder: TableEncoder; schema: Schema }>();
 
 serveEncodeJobs((key) => {
-  const { dataset, decimal, rowGroupRows } = key as ParquetWorkerData;
+  const { dataset, decimal, rowGroupRows } = key as ParquetEncoderKey;
   const id = JSON.stringify([dataset, decimal.precision, decimal.scale, rowGroupRows]);
   let entry = built.get(id);
   if (entry === undefined) {

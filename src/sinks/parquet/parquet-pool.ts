@@ -10,8 +10,8 @@ import { compiledUrl } from '../shared/compiled-url.js';
 import { EncodePool } from '../shared/encode-pool.js';
 import type { StagedFileWriter } from '../shared/staged-file-writer.js';
 
-/** Enough for a worker to build the dataset's schema and the encoder (sent with every file). */
-export interface ParquetWorkerData {
+/** Which encoder a file needs: enough for a worker to build the dataset's schema and the encoder (sent with every file). */
+export interface ParquetEncoderKey {
   readonly dataset: Dataset;
   readonly decimal: DecimalType;
   readonly rowGroupRows: number;
@@ -30,7 +30,7 @@ const pools = new Map<number, Shared>();
 function lease(workers: number): Shared {
   let shared = pools.get(workers);
   if (shared === undefined) {
-    shared = { pool: new EncodePool({ url: compiledUrl(new URL('./encode-worker.js', import.meta.url)), workers, workerData: null }), leases: 0 };
+    shared = { pool: new EncodePool({ url: compiledUrl(new URL('./encode-worker.js', import.meta.url)), workers }), leases: 0 };
     pools.set(workers, shared);
   }
   clearTimeout(shared.idle);
@@ -49,9 +49,9 @@ function release(workers: number, shared: Shared): void {
 }
 
 /** A sink's writer on the process's pool of `workers` encode threads; close() ends the lease. */
-export function parquetPool(workers: number, data: ParquetWorkerData): StagedFileWriter {
+export function parquetPool(workers: number, data: ParquetEncoderKey): StagedFileWriter {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
-  const key: ParquetWorkerData = { dataset: data.dataset, decimal: { precision: data.decimal.precision, scale: data.decimal.scale }, rowGroupRows: data.rowGroupRows };
+  const key: ParquetEncoderKey = { dataset: data.dataset, decimal: { precision: data.decimal.precision, scale: data.decimal.scale }, rowGroupRows: data.rowGroupRows };
   let shared: Shared | undefined;
   const held = () => (shared ??= lease(workers));
   return {

@@ -19,8 +19,6 @@ export interface EncodePoolOptions {
   /** The worker module: compiled JavaScript (see compiled-url.ts). */
   readonly url: URL;
   readonly workers: number;
-  /** Handed to each worker as its `workerData`. */
-  readonly workerData: unknown;
   /** Files in flight per worker: one being encoded, the others waiting (default 2). */
   readonly jobsPerWorker?: number;
 }
@@ -96,7 +94,7 @@ export class EncodePool implements StagedFileWriter {
 
   private spawn(): Slot {
     // The worker is plain JavaScript: the parent's node flags (a loader, `--input-type`, ...) are not its own.
-    const worker = new Worker(this.options.url, { workerData: this.options.workerData, execArgv: [] });
+    const worker = new Worker(this.options.url, { execArgv: [] });
     worker.unref();
     const slot: Slot = { worker, jobs: new Map(), dead: false };
     const settle = (id: number) => {

@@ -63,7 +63,7 @@ export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
     const first = records[0];
     const kind = first === undefined ? undefined : 'bar' in first ? 'kline' : 'bids' in first.tick ? 'depth' : 'trade';
     const words =
-      kind === 'kline' ? new BatchWords(records.length, 6, this.klineScales) : kind === 'trade' ? new BatchWords(records.length, 3, this.tradeScales) : undefined;
+      kind === 'kline' ? new BatchWords(records.length, this.klineScales) : kind === 'trade' ? new BatchWords(records.length, this.tradeScales) : undefined;
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
       let out: MarketRow | FieldError;

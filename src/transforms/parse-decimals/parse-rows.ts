@@ -67,7 +67,7 @@ export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords
   const ts = parseUnixSeconds(bar.timestamp);
   if (typeof ts !== 'number') return err('timestamp', bar.timestamp, ts);
   const w = words === undefined ? SCRATCH : words.words;
-  const at = words === undefined ? 0 : row * 24;
+  const at = words === undefined ? 0 : words.offset(row);
   const open = parseDecimalWords(bar.open_price, types.open, w, at);
   if (typeof open !== 'string') return err('open_price', bar.open_price, open);
   const high = parseDecimalWords(bar.high_price, types.high, w, at + 4);
@@ -92,7 +92,7 @@ export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords
   const ts = parseUnixMillis(t.tick_time);
   if (typeof ts !== 'number') return err('tick_time', t.tick_time, ts);
   const w = words === undefined ? SCRATCH : words.words;
-  const at = words === undefined ? 0 : row * 12;
+  const at = words === undefined ? 0 : words.offset(row);
   const price = parseDecimalWords(t.price, types.price, w, at);
   if (typeof price !== 'string') return err('price', t.price, price);
   const volume = parseDecimalWords(t.volume, types.volume, w, at + 4);

@@ -1,4 +1,5 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
+import { KLINE_DECIMALS } from '../../../core/carried-words.js';
 import { formatDecimalWords } from '../../../core/decimal.js';
 import type { KlineRow, Interval } from '../../../core/records.js';
 import { LONG_INTERVALS } from '../../../core/records.js';
@@ -16,7 +17,6 @@ let lastInterval = '';
 let lastDay = Number.NaN;
 let lastPath = '';
 
-const DECIMALS = ['open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
 
 export const klineSpec: DatasetSpec<KlineRow> = {
   dataset: 'kline',
@@ -45,18 +45,13 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       utf8ColumnOf(rows, (r) => r.code),
       utf8ColumnOf(rows, (r) => r.interval),
       timestampColumnOf(type('ts') as TimestampMillisecond, rows, (r) => r.ts),
-      decimalColumnOf(type('open') as Decimal, rows, (r) => r.open, 'open', 0),
-      decimalColumnOf(type('high') as Decimal, rows, (r) => r.high, 'high', 1),
-      decimalColumnOf(type('low') as Decimal, rows, (r) => r.low, 'low', 2),
-      decimalColumnOf(type('close') as Decimal, rows, (r) => r.close, 'close', 3),
-      decimalColumnOf(type('volume') as Decimal, rows, (r) => r.volume, 'volume', 4),
-      decimalColumnOf(type('turnover') as Decimal, rows, (r) => r.turnover, 'turnover', 5),
+      ...KLINE_DECIMALS.map((c, k) => decimalColumnOf(type(c) as Decimal, rows, (r) => r[c], c, k)),
       boolColumnOf(rows, (r) => r.final),
     ];
   },
   builder: (decimal) => new KlineColumnBuilder(decimal),
   fromTable(table: Table) {
-    const scales = DECIMALS.map((c) => (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale);
+    const scales = KLINE_DECIMALS.map((c) => (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale);
     const rows: KlineRow[] = [];
     for (const batch of table.batches) {
       const col = (name: string) => batch.getChild(name)!;
@@ -64,12 +59,12 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       const interval = col('interval');
       const fin = col('final');
       const ts = col('ts');
-      const decs = DECIMALS.map((c) => col(c));
+      const decs = KLINE_DECIMALS.map((c) => col(c));
       const direct = [ts, ...decs].every((v) => v.data.length === 1 && v.data[0]!.nullCount === 0);
       if (!direct) {
         for (let i = 0; i < batch.numRows; i++) {
           const row: Record<string, unknown> = { code: code.get(i), interval: interval.get(i) as Interval, ts: readTimestamp(ts, i), final: fin.get(i) };
-          for (let c = 0; c < DECIMALS.length; c++) row[DECIMALS[c]!] = readDecimal(decs[c]!, i, scales[c]!);
+          for (let c = 0; c < KLINE_DECIMALS.length; c++) row[KLINE_DECIMALS[c]!] = readDecimal(decs[c]!, i, scales[c]!);
           rows.push(row as unknown as KlineRow);
         }
         continue;
