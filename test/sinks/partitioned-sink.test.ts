@@ -144,7 +144,27 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       ['interval=1m/year=2025/date=2025-11-19', 8],
       ['interval=1m/year=2025/date=2025-11-20', 4],
     ]);
-    expect((await readAll(out, encoder)).length).toBe(12);
+    const rows = await readAll(out, encoder);
+    expect(rows.map((r) => `${r.code} ${r.ts} ${r.close} ${r.turnover}`)).toEqual(
+      ['BTCUSDT', 'ETHUSDT', 'XRPUSDT'].flatMap((code) => [0, 1, 2, 3].map((k) => `${code} ${(T0 + 60 * (k + (code === 'XRPUSDT' ? 1440 : 0))) * 1000} ${k} 1175337.4468315`)),
+    );
+  });
+
+  it('compaction keeps the metadata of every compacted file (source endpoints united)', async () => {
+    const out = await tempDir();
+    // A one-row memory bound: the two rows of 2025-11-19 are staged as two files, one per endpoint.
+    const s = sink(out, encoder, undefined, 100, klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+    const c = runContext('r1');
+    await s.write({ stream: 'k', seq: 1, records: bars([[0, '1', true]]) }, c);
+    await s.write({ stream: 'k', seq: 2, records: bars([[1440, '1', true]], 'XRPUSDT') }, c);
+    await s.write({ stream: 'k', seq: 3, records: bars([[1, '2', true]], 'ETHUSDT').map((r) => ({ ...r, source: '/kline/latest' })) }, c);
+    const receipt = await s.commit(c);
+    const day1 = receipt.files.find((f) => f.path.includes('date=2025-11-19'))!;
+    expect(day1.rows).toBe(2);
+    const metadata = encoder.decode(await readFile(join(out, day1.path))).schema.metadata;
+    expect(metadata.get('quotelake.source_endpoint')).toBe('/kline,/kline/latest');
+    expect(metadata.get('quotelake.dataset')).toBe('kline');
+    expect(metadata.get('quotelake.ts')).toBe('bar open time (UTC)');
   });
 
   const steps = ['add:0', 'add:1', 'remove:0', 'manifest', 'journal'];

@@ -13,27 +13,29 @@
  * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
  *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
  *   into one new file and the old ones are retired. Several small disjoint new files of one
- *   partition are compacted into one when their rows fit maxBufferedRows. The intent {add, remove, manifest} is written
- *   as a journal first and then rolled forward (commit-journal.ts).
+ *   partition are compacted into one when their rows fit maxBufferedRows: batch by batch, with no
+ *   row objects (file-compaction.ts). The intent {add, remove, manifest} is written as a journal
+ *   first and then rolled forward (commit-journal.ts).
  * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
  *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
  */
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Data, Schema } from 'apache-arrow';
+import { RecordBatch, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import type { ColumnBuilder } from './column-builder.js';
+import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
 import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from './dataset-spec.js';
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
 import { PACKAGE_VERSION } from './package-version.js';
 import { insideRoot, safeFileToken } from './partition-path.js';
-import { inThreadWriter, type StagedFileWriter, type WrittenFile } from './staged-file-writer.js';
+import { inThreadWriter, writeTable, type StagedFileWriter, type WrittenFile } from './staged-file-writer.js';
 import type { TableEncoder } from './table-encoder.js';
 
 export interface PartitionedSinkOptions<R> {
@@ -102,6 +104,8 @@ interface StagedFile {
   readonly finalPath: string;
   readonly rows: number;
   readonly ranges: Record<string, [Order, Order]>;
+  /** The file's key-value metadata (kept for compaction). */
+  readonly metadata: ReadonlyMap<string, string>;
   /** Set once the file is durable in staging (every file is, after settle()). */
   written?: WrittenFile;
 }
@@ -236,10 +240,6 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.writer.ready();
     this.throwIfFailed();
     const rows = content.length;
-    const seq = ++this.fileSeq;
-    const name = `part-${this.runToken}-${String(seq).padStart(5, '0')}${encoder.extension}`;
-    const stagingPath = posix.join(this.stagingRoot, partition, name);
-    const finalPath = posix.join(this.dataset, partition, name);
     const metadata = new Map<string, string>([
       ['quotelake.schema_version', SCHEMA_VERSION],
       ['quotelake.version', PACKAGE_VERSION],
@@ -247,11 +247,8 @@ export class PartitionedSink<R> implements Sink<R> {
       ...Object.entries(content.metadata()),
     ]);
     const columns = content.columns();
-    const file: StagedFile = { partition, stagingPath, finalPath, rows, ranges };
-    const list = this.staged.get(partition);
-    if (list) list.push(file);
-    else this.staged.set(partition, [file]);
-    const done = this.writer.write({ path: insideRoot(outputDir, stagingPath), rows, columns, metadata }).then(
+    const file = this.newStagedFile(partition, rows, ranges, metadata);
+    const done = this.writer.write({ path: insideRoot(outputDir, file.stagingPath), rows, columns, metadata }).then(
       (written) => {
         file.written = written;
       },
@@ -264,6 +261,38 @@ export class PartitionedSink<R> implements Sink<R> {
     void done.then(() => this.inFlight.delete(done));
     // Let the event loop breathe (and the GC reclaim the WASM/IPC buffers) between files.
     await yieldToLoop();
+  }
+
+  /** Name the partition's next staged file and list it (it is durable once `written` is set). */
+  private newStagedFile(partition: string, rows: number, ranges: Record<string, [Order, Order]>, metadata: ReadonlyMap<string, string>): StagedFile {
+    const name = `part-${this.runToken}-${String(++this.fileSeq).padStart(5, '0')}${this.options.encoder.extension}`;
+    const file: StagedFile = { partition, stagingPath: posix.join(this.stagingRoot, partition, name), finalPath: posix.join(this.dataset, partition, name), rows, ranges, metadata };
+    const list = this.staged.get(partition);
+    if (list) list.push(file);
+    else this.staged.set(partition, [file]);
+    return file;
+  }
+
+  /**
+   * A partition's disjoint staged files → one staged file, batch by batch: there is nothing to
+   * de-duplicate or sort, so no row objects (the row path of merge() costs about ten times the
+   * time and memory). Encoded on this thread; commit has settled every file in flight.
+   */
+  private async compact(partition: string, staged: readonly StagedFile[]): Promise<void> {
+    const { encoder, outputDir } = this.options;
+    const batches: RecordBatch[] = [];
+    for (const f of staged) {
+      const table = encoder.decode(await readFile(insideRoot(outputDir, f.stagingPath)));
+      // Files this run wrote have the dataset's schema; anything else takes the row path.
+      if (!sameColumnTypes(table.schema, this.schema)) return this.merge(partition, [], staged);
+      for (const batch of table.batches) batches.push(new RecordBatch(this.schema, batch.data));
+    }
+    const rows = staged.reduce((n, f) => n + f.rows, 0);
+    const metadata = mergeFileMetadata(staged.map((f) => f.metadata));
+    for (const f of staged) await rm(insideRoot(outputDir, f.stagingPath), { force: true });
+    this.staged.set(partition, []);
+    const file = this.newStagedFile(partition, rows, unionRanges(staged.map((f) => f.ranges)), metadata);
+    file.written = await writeTable(insideRoot(outputDir, file.stagingPath), new Table(batches), metadata, encoder);
   }
 
   private async readRows(relative: string): Promise<R[]> {
@@ -329,7 +358,7 @@ export class PartitionedSink<R> implements Sink<R> {
         // Memory-bounded flushes can leave several small disjoint files in one partition: compact
         // them into one when that fits the same memory bound (live files stay untouched).
         const rows = files.reduce((n, f) => n + f.rows, 0);
-        if (files.length > 1 && rows <= this.options.maxBufferedRows) await this.merge(partition, [], files);
+        if (files.length > 1 && rows <= this.options.maxBufferedRows) await this.compact(partition, files);
         continue;
       }
       // Only live files that take part are rewritten; disjoint ones stay as they are.

@@ -38,11 +38,16 @@ export interface StagedFileWriter {
 }
 
 /** Columns → table → encoded bytes → durable file; the body of every writer. */
-export async function encodeAndWrite(job: FileJob, encoder: TableEncoder, schema: Schema): Promise<WrittenFile> {
+export function encodeAndWrite(job: FileJob, encoder: TableEncoder, schema: Schema): Promise<WrittenFile> {
   const data = makeData({ type: new Struct(schema.fields), length: job.rows, nullCount: 0, children: job.columns });
-  const bytes = encoder.encode(new Table([new RecordBatch(schema, data)]), job.metadata);
+  return writeTable(job.path, new Table([new RecordBatch(schema, data)]), job.metadata, encoder);
+}
+
+/** A table → encoded bytes → durable file at `path`, with its byte length and sha256. */
+export async function writeTable(path: string, table: Table, metadata: ReadonlyMap<string, string>, encoder: TableEncoder): Promise<WrittenFile> {
+  const bytes = encoder.encode(table, metadata);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  await writeDurable(job.path, bytes);
+  await writeDurable(path, bytes);
   return { bytes: bytes.length, sha256 };
 }
 
