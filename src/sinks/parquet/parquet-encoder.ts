@@ -1,17 +1,24 @@
 /**
- * Arrow table → Parquet bytes through parquet-wasm (ZSTD, DECIMAL as FIXED_LEN_BYTE_ARRAY(16),
- * Timestamp(ms, UTC) → TIMESTAMP isAdjustedToUTC). Every WASM object is freed after use, or the
+ * Arrow table → Parquet bytes (ZSTD, DECIMAL as FIXED_LEN_BYTE_ARRAY(16), Timestamp(ms, UTC) →
+ * TIMESTAMP isAdjustedToUTC). Flat tables of REQUIRED columns (kline, trade) are written directly
+ * from their Arrow buffers (direct/direct-parquet-writer.ts); nested or nullable ones (depth, halt)
+ * through parquet-wasm, which also decodes every file. Every WASM object is freed after use, or the
  * WASM heap grows with each file.
  */
 import './optimized-wasm.js'; // before parquet-wasm: see there
 import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { Compression, EnabledStatistics, readParquet, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
 import type { TableEncoder } from '../shared/table-encoder.js';
+import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
 
 export interface ParquetEncoderOptions {
   readonly rowGroupRows: number;
   readonly compressionLevel?: number;
+  /** Tests and comparisons only: force parquet-wasm for every table (default: direct when it can). */
+  readonly writer?: 'auto' | 'parquet-wasm';
 }
+
+const CREATED_BY = 'quotelake';
 
 function free(obj: { free(): void } | undefined): void {
   try {
@@ -26,11 +33,14 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
     format: 'parquet',
     extension: '.parquet',
     encode(table, metadata) {
+      if (options.writer !== 'parquet-wasm' && directParquetSupports(table.schema)) {
+        return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: CREATED_BY });
+      }
       const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, 'stream'));
       let builder = new WriterPropertiesBuilder()
         .setCompression(Compression.ZSTD)
         .setMaxRowGroupSize(options.rowGroupRows)
-        .setCreatedBy('quotelake')
+        .setCreatedBy(CREATED_BY)
         // Dictionaries cost about a tenth of the encode and save nothing here: ZSTD folds a
         // column of repeated codes or intervals to the same few bytes, and prices and instants are
         // nearly all distinct.

@@ -1,0 +1,104 @@
+/**
+ * Arrow table of flat REQUIRED columns → Parquet bytes, written straight from the Arrow buffers:
+ * PLAIN V1 data pages compressed with ZSTD, chunk min/max statistics, the Arrow schema in the
+ * footer (`ARROW:schema`, as parquet-rs writes it, so readers restore the exact Arrow types).
+ *
+ * Why not parquet-wasm for these: its Arrow writer allocates and frees a buffer per decimal value
+ * and needs the table copied into WebAssembly through IPC first; for K-line and trade rows that was
+ * about 0.6 µs a row, four fifths of it avoidable. Nested or nullable columns (depth, halt) still
+ * go through parquet-wasm (see parquet-encoder.ts).
+ */
+import { Table, tableToIPC, type Data, type Schema } from 'apache-arrow';
+import { dataPageHeader, fileMetaData, type WrittenChunk, type WrittenRowGroup } from './parquet-format.js';
+import { plainColumnEncoder, type PlainColumnEncoder } from './plain-columns.js';
+import { zstdCompress } from './zstd.js';
+
+const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31); // PAR1
+/** Rows per data page: pages of 0.1 to 0.5 MB before compression for these column types. */
+const PAGE_ROWS = 32_768;
+
+export interface DirectParquetOptions {
+  readonly rowGroupRows: number;
+  readonly createdBy: string;
+}
+
+/** True when every column is flat, REQUIRED and of a type this writer encodes. */
+export function directParquetSupports(schema: Schema): boolean {
+  return schema.fields.every((f) => plainColumnEncoder(f) !== undefined);
+}
+
+const arrowSchemaCache = new WeakMap<Schema, string>();
+
+/** The schema as an IPC message (continuation marker, length, flatbuffer), base64: `ARROW:schema`. */
+function arrowSchemaValue(schema: Schema): string {
+  let value = arrowSchemaCache.get(schema);
+  if (value === undefined) {
+    const stream = tableToIPC(new Table(schema), 'stream');
+    const length = new DataView(stream.buffer, stream.byteOffset).getInt32(4, true);
+    value = Buffer.from(stream.subarray(0, 8 + length)).toString('base64');
+    arrowSchemaCache.set(schema, value);
+  }
+  return value;
+}
+
+/** The column's chunks with the row each starts at. */
+function chunksOf(table: Table, column: number): { data: Data; start: number }[] {
+  const out: { data: Data; start: number }[] = [];
+  let start = 0;
+  for (const batch of table.batches) {
+    const data = batch.data.children[column]!;
+    if (data.nullCount > 0) throw new Error(`parquet: column ${table.schema.fields[column]!.name} is REQUIRED but has ${data.nullCount} nulls`);
+    out.push({ data, start });
+    start += data.length;
+  }
+  return out;
+}
+
+export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, string>, options: DirectParquetOptions): Uint8Array {
+  const schema = table.schema;
+  const encoders: PlainColumnEncoder[] = schema.fields.map((f) => {
+    const encoder = plainColumnEncoder(f);
+    if (encoder === undefined) throw new Error(`parquet: column ${f.name} (${String(f.type)}) needs the general writer`);
+    return encoder;
+  });
+  const chunks = encoders.map((_, c) => chunksOf(table, c));
+  const rows = table.numRows;
+  const parts: Uint8Array[] = [MAGIC];
+  let offset = MAGIC.length;
+  const rowGroups: WrittenRowGroup[] = [];
+  for (let groupStart = 0; groupStart < rows; groupStart += options.rowGroupRows) {
+    const groupEnd = Math.min(rows, groupStart + options.rowGroupRows);
+    const groupOffset = offset;
+    const written: WrittenChunk[] = [];
+    encoders.forEach((encoder, c) => {
+      const dataPageOffset = offset;
+      let uncompressedBytes = 0;
+      let compressedBytes = 0;
+      for (const { data, start } of chunks[c]!) {
+        // The part of this Arrow chunk inside the row group, in pages of at most PAGE_ROWS rows.
+        const from = Math.max(groupStart, start);
+        const to = Math.min(groupEnd, start + data.length);
+        for (let pageStart = from; pageStart < to; pageStart += PAGE_ROWS) {
+          const count = Math.min(PAGE_ROWS, to - pageStart);
+          const plain = encoder.encode(data, pageStart - start, count);
+          const packed = zstdCompress(plain);
+          const header = dataPageHeader(count, plain.length, packed.length);
+          parts.push(header, packed);
+          offset += header.length + packed.length;
+          uncompressedBytes += header.length + plain.length;
+          compressedBytes += header.length + packed.length;
+        }
+      }
+      written.push({ column: encoder.schema, values: groupEnd - groupStart, dataPageOffset, uncompressedBytes, compressedBytes, statistics: encoder.takeStatistics() });
+    });
+    rowGroups.push({ rows: groupEnd - groupStart, fileOffset: groupOffset, chunks: written });
+  }
+  const keyValues = new Map(metadata);
+  keyValues.set('ARROW:schema', arrowSchemaValue(schema));
+  const footer = fileMetaData({ columns: encoders.map((e) => e.schema), rows, rowGroups, keyValues, createdBy: options.createdBy });
+  const tail = new Uint8Array(8);
+  new DataView(tail.buffer).setUint32(0, footer.length, true);
+  tail.set(MAGIC, 4);
+  parts.push(footer, tail);
+  return Buffer.concat(parts);
+}

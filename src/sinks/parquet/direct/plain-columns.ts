@@ -1,0 +1,238 @@
+/**
+ * Arrow columns → PLAIN-encoded Parquet values, straight from the Arrow buffers, with the chunk's
+ * min/max on the way. One encoder per supported Arrow type; the physical and logical Parquet types
+ * are the ones parquet-rs picks for the same Arrow type, so a file reads back with the same schema
+ * whichever writer made it:
+ *
+ * - Utf8 → BYTE_ARRAY (STRING); Timestamp(ms, UTC) → INT64 (TIMESTAMP(MILLIS, UTC));
+ *   Int8 → INT32 (INT(8, signed)); Bool → BOOLEAN;
+ * - Decimal128(p, s) → INT32 for p ≤ 9, INT64 for p ≤ 18, else FIXED_LEN_BYTE_ARRAY of the fewest
+ *   bytes that hold p digits, big-endian two's complement. Decimals carry no statistics (as with
+ *   parquet-rs here: they cost much and prune little).
+ */
+import { DataType, type Data, type Field } from 'apache-arrow';
+import { ConvertedType, LogicalType, PhysicalType, type ChunkStatistics, type ColumnSchema } from './parquet-format.js';
+
+export interface PlainColumnEncoder {
+  readonly schema: ColumnSchema;
+  /**
+   * PLAIN bytes of `count` rows of `data` from row `from`. As in apache-arrow's own readers, a
+   * sliced Data's value and offset buffers already start at its first row; only a bitmap needs
+   * `data.offset`.
+   */
+  encode(data: Data, from: number, count: number): Uint8Array;
+  /** Min/max of every value encoded since the last call (undefined: none kept), and start over. */
+  takeStatistics(): ChunkStatistics | undefined;
+}
+
+/** Unsigned byte-wise order (what Parquet uses for BYTE_ARRAY). */
+function compareRange(bytes: Uint8Array, start: number, end: number, other: Uint8Array): number {
+  const n = Math.min(end - start, other.length);
+  for (let k = 0; k < n; k++) {
+    const d = bytes[start + k]! - other[k]!;
+    if (d !== 0) return d;
+  }
+  return end - start - other.length;
+}
+
+/** bytes[start..end) equals the bytes of the same length at `other`. */
+function sameBytes(bytes: Uint8Array, start: number, end: number, other: number): boolean {
+  for (let k = start; k < end; k++) if (bytes[k] !== bytes[other + k - start]) return false;
+  return true;
+}
+
+function utf8Encoder(name: string): PlainColumnEncoder {
+  let min: Uint8Array | undefined;
+  let max: Uint8Array | undefined;
+  return {
+    schema: { name, physical: PhysicalType.BYTE_ARRAY, converted: ConvertedType.UTF8, logical: LogicalType.string() },
+    encode(data, from, count) {
+      const offsets = data.valueOffsets as Int32Array;
+      const bytes = data.values as Uint8Array;
+      const first = from;
+      const out = new Uint8Array(4 * count + offsets[first + count]! - offsets[first]!);
+      const view = new DataView(out.buffer);
+      let at = 0;
+      let prevStart = -1;
+      let prevEnd = -1;
+      for (let i = first; i < first + count; i++) {
+        const start = offsets[i]!;
+        const end = offsets[i + 1]!;
+        view.setUint32(at, end - start, true);
+        at += 4;
+        for (let k = start; k < end; k++) out[at++] = bytes[k]!;
+        // Rows come in runs of one value (a product's bars): compare only when the value changes.
+        if (end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
+        prevStart = start;
+        prevEnd = end;
+        if (min === undefined || compareRange(bytes, start, end, min) < 0) min = bytes.slice(start, end);
+        if (max === undefined || compareRange(bytes, start, end, max) > 0) max = bytes.slice(start, end);
+      }
+      return out;
+    },
+    takeStatistics() {
+      const stats = min !== undefined && max !== undefined ? { min, max } : undefined;
+      min = max = undefined;
+      return stats;
+    },
+  };
+}
+
+/** 8-byte little-endian two's complement of a safe integer. */
+function int64Bytes(v: number): Uint8Array {
+  const out = new Uint8Array(8);
+  const view = new DataView(out.buffer);
+  const hi = Math.floor(v / 4294967296);
+  view.setUint32(0, v - hi * 4294967296, true);
+  view.setInt32(4, hi, true);
+  return out;
+}
+
+function int32Bytes(v: number): Uint8Array {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setInt32(0, v, true);
+  return out;
+}
+
+function timestampEncoder(name: string): PlainColumnEncoder {
+  let min = Infinity;
+  let max = -Infinity;
+  return {
+    schema: { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MILLIS, logical: LogicalType.timestampMillisUtc() },
+    encode(data, from, count) {
+      const values = data.values as ArrayBufferView;
+      const start = values.byteOffset + from * 8;
+      const out = new Uint8Array(values.buffer.slice(start, start + count * 8));
+      const view = new DataView(out.buffer);
+      for (let i = 0; i < count; i++) {
+        const v = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      return out;
+    },
+    takeStatistics() {
+      const stats = min <= max ? { min: int64Bytes(min), max: int64Bytes(max) } : undefined;
+      min = Infinity;
+      max = -Infinity;
+      return stats;
+    },
+  };
+}
+
+function int8Encoder(name: string): PlainColumnEncoder {
+  let min = Infinity;
+  let max = -Infinity;
+  return {
+    schema: { name, physical: PhysicalType.INT32, converted: ConvertedType.INT_8, logical: LogicalType.int(8, true) },
+    encode(data, from, count) {
+      const values = data.values as Int8Array;
+      const out = new Uint8Array(4 * count);
+      const view = new DataView(out.buffer);
+      for (let i = 0; i < count; i++) {
+        const v = values[from + i]!;
+        view.setInt32(4 * i, v, true);
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      return out;
+    },
+    takeStatistics() {
+      const stats = min <= max ? { min: int32Bytes(min), max: int32Bytes(max) } : undefined;
+      min = Infinity;
+      max = -Infinity;
+      return stats;
+    },
+  };
+}
+
+function boolEncoder(name: string): PlainColumnEncoder {
+  let seenFalse = false;
+  let seenTrue = false;
+  return {
+    schema: { name, physical: PhysicalType.BOOLEAN },
+    encode(data, from, count) {
+      // PLAIN booleans are bit-packed LSB first, as an Arrow validity-style bitmap is.
+      const bits = data.values as Uint8Array;
+      const out = new Uint8Array((count + 7) >> 3);
+      const first = data.offset + from;
+      for (let i = 0; i < count; i++) {
+        const j = first + i;
+        if (((bits[j >> 3]! >> (j & 7)) & 1) === 1) {
+          out[i >> 3]! |= 1 << (i & 7);
+          seenTrue = true;
+        } else seenFalse = true;
+      }
+      return out;
+    },
+    takeStatistics() {
+      const stats = seenFalse || seenTrue ? { min: Uint8Array.of(seenFalse ? 0 : 1), max: Uint8Array.of(seenTrue ? 1 : 0) } : undefined;
+      seenFalse = seenTrue = false;
+      return stats;
+    },
+  };
+}
+
+/** Bytes parquet-rs gives a FIXED_LEN_BYTE_ARRAY decimal of `precision` digits. */
+export function decimalByteLength(precision: number): number {
+  return Math.ceil((Math.log2(10 ** precision) + 1) / 8);
+}
+
+function decimalEncoder(name: string, precision: number, scale: number): PlainColumnEncoder {
+  const logical = LogicalType.decimal(scale, precision);
+  const base = { name, converted: ConvertedType.DECIMAL, scale, precision, logical };
+  const none = () => undefined;
+  // A value that fits p digits fits the narrower integer: its low words are its two's complement.
+  if (precision <= 18) {
+    const width = precision <= 9 ? 1 : 2;
+    return {
+      schema: { ...base, physical: width === 1 ? PhysicalType.INT32 : PhysicalType.INT64 },
+      encode(data, from, count) {
+        const words = data.values as Uint32Array;
+        const out = new Uint32Array(width * count);
+        const at = 4 * from;
+        for (let i = 0; i < count; i++) {
+          out[width * i] = words[at + 4 * i]!;
+          if (width === 2) out[2 * i + 1] = words[at + 4 * i + 1]!;
+        }
+        return new Uint8Array(out.buffer);
+      },
+      takeStatistics: none,
+    };
+  }
+  const length = decimalByteLength(precision);
+  const skip = 16 - length; // leading bytes of the 16-byte big-endian form left out
+  return {
+    schema: { ...base, physical: PhysicalType.FIXED_LEN_BYTE_ARRAY, typeLength: length },
+    encode(data, from, count) {
+      const words = data.values as Uint32Array;
+      const at = 4 * from;
+      const full = new Uint8Array(16 * count);
+      const view = new DataView(full.buffer);
+      for (let i = 0; i < count; i++) {
+        const w = at + 4 * i;
+        view.setUint32(16 * i, words[w + 3]!, false);
+        view.setUint32(16 * i + 4, words[w + 2]!, false);
+        view.setUint32(16 * i + 8, words[w + 1]!, false);
+        view.setUint32(16 * i + 12, words[w]!, false);
+      }
+      if (skip === 0) return full;
+      const out = new Uint8Array(length * count);
+      for (let i = 0; i < count; i++) out.set(full.subarray(16 * i + skip, 16 * i + 16), length * i);
+      return out;
+    },
+    takeStatistics: none,
+  };
+}
+
+/** The encoder of a REQUIRED column of this field, or undefined when this writer cannot write it. */
+export function plainColumnEncoder(field: Field): PlainColumnEncoder | undefined {
+  if (field.nullable) return undefined;
+  const type = field.type as DataType;
+  if (DataType.isUtf8(type)) return utf8Encoder(field.name);
+  if (DataType.isBool(type)) return boolEncoder(field.name);
+  if (DataType.isInt(type) && type.bitWidth === 8 && type.isSigned) return int8Encoder(field.name);
+  if (DataType.isTimestamp(type) && type.unit === 1 && (type.timezone === 'UTC' || type.timezone === '+00:00')) return timestampEncoder(field.name);
+  if (DataType.isDecimal(type) && type.bitWidth === 128) return decimalEncoder(field.name, type.precision, type.scale);
+  return undefined;
+}
