@@ -5,11 +5,10 @@
  * through parquet-wasm, which also decodes every file. Every WASM object is freed after use, or the
  * WASM heap grows with each file.
  */
-import './optimized-wasm.js'; // before parquet-wasm: see there
 import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
-import { Compression, EnabledStatistics, readParquet, Table as WasmTable, writeParquet, WriterPropertiesBuilder } from 'parquet-wasm';
 import type { TableEncoder } from '../shared/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
+import { parquetWasm } from './parquet-wasm.js';
 
 export interface ParquetEncoderOptions {
   readonly rowGroupRows: number;
@@ -36,6 +35,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       if (options.writer !== 'parquet-wasm' && directParquetSupports(table.schema)) {
         return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: CREATED_BY });
       }
+      const { Compression, EnabledStatistics, Table: WasmTable, writeParquet, WriterPropertiesBuilder } = parquetWasm();
       const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, 'stream'));
       let builder = new WriterPropertiesBuilder()
         .setCompression(Compression.ZSTD)
@@ -63,7 +63,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       }
     },
     decode(bytes): Table {
-      const wasmTable = readParquet(bytes);
+      const wasmTable = parquetWasm().readParquet(bytes);
       try {
         return tableFromIPC(wasmTable.intoIPCStream());
       } finally {

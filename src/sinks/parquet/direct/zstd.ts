@@ -2,6 +2,7 @@
  * ZSTD compression of Parquet pages (zstd's own C library compiled to WebAssembly). Loaded once
  * per thread when the module is first imported.
  */
+import '../optimized-wasm.js'; // before the WebAssembly compiles: see there
 import { Zstd } from '@hpcc-js/wasm-zstd';
 
 const zstd = await Zstd.load();
