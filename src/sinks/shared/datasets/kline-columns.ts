@@ -21,9 +21,9 @@ type DecimalColumn = (typeof DECIMALS)[number];
 const TWO32 = 4294967296;
 /** A partition's first chunk is small (a run may hold many partitions of a few rows each); later ones are pooled. */
 const FIRST_CHUNK_ROWS = 256;
-const CHUNK_ROWS = 4096;
+const CHUNK_ROWS = 1024;
 /** At most this many spare chunks are kept (about 0.5 MB each). */
-const POOL_LIMIT = 16;
+const POOL_LIMIT = 32;
 
 interface Chunk {
   readonly rows: number;
