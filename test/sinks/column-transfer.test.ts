@@ -1,6 +1,6 @@
 /** Arrow columns moved to another thread: same values, each buffer moved once, small ones copied. */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { makeData, RecordBatch, Struct, Table, tableToIPC, type Data } from 'apache-arrow';
+import { Int32, makeData, RecordBatch, Struct, Table, tableToIPC, type Data } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import { datasetSchema } from '../../src/core/schemas.js';
@@ -60,6 +60,17 @@ describe('column transfer', () => {
     expect(transfer).toEqual([]);
     expect(neighbour.toString()).toBe('neighbour');
     expect(Buffer.from(received[0]!.values!.buffer).toString()).toBe('BTCUSDT');
+  });
+
+  it('moves a buffer just larger than a pool slab, copies one of slab size', async () => {
+    const own = makeData({ type: new Int32(), length: 2049, nullCount: 0, data: new Int32Array(2049).fill(7) }); // 8196 bytes
+    const slabSized = makeData({ type: new Int32(), length: 2048, nullCount: 0, data: new Int32Array(2048).fill(9) }); // 8192 bytes
+    const { received, transfer } = await send([own, slabSized]);
+    expect(transfer).toEqual([own.values.buffer]);
+    expect(own.values.byteLength).toBe(0); // detached: it moved
+    expect(slabSized.values[0]).toBe(9);
+    expect([...(received[0]!.values as Int32Array).subarray(0, 2)]).toEqual([7, 7]);
+    expect((received[1]!.values as Int32Array).length).toBe(2048);
   });
 
   it('rebuilds nested (list<struct>) and nullable columns of depth and halt rows', async () => {

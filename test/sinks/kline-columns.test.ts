@@ -86,6 +86,19 @@ describe('KlineColumnBuilder', () => {
     expect(ipc(narrow.columns(), 1)).toEqual(ipc(klineSpec.columns([{ ...row! }], { precision: 30, scale: 8 }), 1));
   });
 
+  it('a row that reaches the builder after its words buffer was reused converts its text', () => {
+    const [early] = klineRows([rawKline('BTCUSDT', '1m', T0, '91000.5', true, BIG_TURNOVER)]);
+    const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
+    builder.append(early!);
+    // Enough later batches to hand every reusable words buffer out again, with other values.
+    for (let k = 0; k < 40; k++) klineRows([rawKline('ETHUSDT', '1m', T0, `${k}.25`, true, '1')]);
+    builder.append(early!);
+    expect(builder.rows().map((r) => [r.close, r.turnover])).toEqual([
+      ['91000.5', BIG_TURNOVER],
+      ['91000.5', BIG_TURNOVER],
+    ]);
+  });
+
   it('an empty builder gives empty columns and the default endpoint', () => {
     const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
     expect(builder.columns().map((c) => c.length)).toEqual(new Array(10).fill(0));

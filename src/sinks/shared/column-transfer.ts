@@ -28,11 +28,12 @@ export interface PackedColumns {
 }
 
 /**
- * Below this size a buffer is copied rather than moved: a copy is as cheap as a transfer there, and
- * Node's Buffer pool (8 KiB slabs shared by small Buffers, e.g. a short `Buffer.from(text)`) must
- * never be detached. Node 20 has no way to ask whether a buffer is such a slab.
+ * A buffer no larger than a slab of Node's Buffer pool (8 KiB by default, shared by small Buffers,
+ * e.g. a short `Buffer.from(text)`) is copied rather than moved: a slab must never be detached, and
+ * Node 20 neither marks slabs untransferable nor tells whether a buffer is one. Anything larger is
+ * a buffer of its own (a slab is never larger than the pool size), so it moves without a copy.
  */
-const COPY_BELOW_BYTES = 64 * 1024;
+const maySharePool = (buffer: ArrayBuffer) => buffer.byteLength <= Math.max(8192, Buffer.poolSize);
 
 const isUntransferable = (workerThreads as { isMarkedAsUntransferable?: (o: unknown) => boolean }).isMarkedAsUntransferable;
 
@@ -41,7 +42,7 @@ export function packColumns(columns: readonly Data[]): PackedColumns {
   const view = <V extends View>(v: V | undefined): V | undefined => {
     if (v === undefined || v.byteLength === 0) return undefined;
     const buffer = v.buffer;
-    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < COPY_BELOW_BYTES || isUntransferable?.(buffer) === true) {
+    if (!(buffer instanceof ArrayBuffer) || maySharePool(buffer) || isUntransferable?.(buffer) === true) {
       // A Buffer is a Uint8Array to Arrow; its own constructor on an ArrayBuffer is deprecated.
       const Ctor = (Buffer.isBuffer(v) ? Uint8Array : v.constructor) as new (b: ArrayBuffer) => V;
       return new Ctor(copyOf(v));
