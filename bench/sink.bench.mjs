@@ -8,7 +8,7 @@
 // Same values (checked against the direct cast in the bench's self-check), same Parquet schema
 // (DECIMAL(38,18) as FIXED_LEN_BYTE_ARRAY, TIMESTAMPTZ), ZSTD; it is timed on the first DUCK_ROWS rows.
 // Our headline figure starts from parsed JSON (records with string values, as a source hands them
-// over) and times parse-decimals + the Parquet sink; a second figure also times JSON.parse of the
+// over) and times parse-decimals + the Parquet sink (median of three runs); a second figure also times JSON.parse of the
 // page bodies, the like-for-like comparison with DuckDB reading NDJSON text.
 // Bounded to about 90 s: the RSS children report their progress, and a child still running at the
 // deadline is stopped and reported at the rows it reached.
@@ -22,6 +22,7 @@ import { batches, pageBatch, pages, runPipeline } from './sink-workload.mjs';
 
 const ROWS = 1_000_000;
 const DUCK_ROWS = 250_000;
+const RUNS = 3;
 // QUOTELAKE_BENCH_BUDGET_MS lifts the bound for a manual run on a loaded machine.
 const BUDGET_MS = Number(process.env.QUOTELAKE_BENCH_BUDGET_MS ?? 85_000);
 
@@ -88,12 +89,21 @@ export async function run() {
     // One-time start-up (the encode worker, WASM compilation) is not part of the per-row cost: a
     // first pipeline warms the process's encode pool, which the measured one then leases.
     await runPipeline(join(dir, 'warm'), [...batches(20_000)], 'warm');
-    const cpu0 = cpuSeconds();
-    const started = performance.now();
-    const ours = await runPipeline(join(dir, 'ours'), raw);
-    const oursSeconds = (performance.now() - started) / 1000;
-    const oursCpu = cpuSeconds() - cpu0;
-    const oursRate = ours.rows / oursSeconds;
+    // Three measured runs over the same records, the median reported: on a shared 2-vCPU machine
+    // one run's wall time moves by ±15% with the neighbours' load.
+    const runs = [];
+    for (let k = 0; k < RUNS; k++) {
+      const cpu0 = cpuSeconds();
+      const started = performance.now();
+      const result = await runPipeline(join(dir, `ours-${k}`), raw);
+      const seconds = (performance.now() - started) / 1000;
+      runs.push({ rows: result.rows, rate: result.rows / seconds, cpu: cpuSeconds() - cpu0 });
+      await rm(join(dir, `ours-${k}`), { recursive: true, force: true });
+    }
+    runs.sort((a, b) => a.rate - b.rate);
+    const ours = runs[Math.floor(RUNS / 2)];
+    const oursCpu = ours.cpu;
+    const oursRate = ours.rate;
     const duck = await duckdbBaseline(dir, raw);
     raw.length = 0;
     const duckRate = duck.rows / duck.seconds;
@@ -112,7 +122,8 @@ export async function run() {
     const rss5 = await childRss(5_000_000, join(dir, 'rss5'), deadline);
     const mb = (kb) => Math.round((kb / 1024) * 10) / 10;
     return [
-      { name: 'sink: kline JSON strings → Parquet (parse-decimals + parquet sink), 1M rows, wall', value: Math.round(oursRate), unit: 'rows/s', target: 500000 },
+      { name: `sink: kline JSON strings → Parquet (parse-decimals + parquet sink), 1M rows, wall, median of ${RUNS} runs`, value: Math.round(oursRate), unit: 'rows/s', target: 500000 },
+      { name: `sink: same, slowest and fastest of the ${RUNS} runs`, value: `${Math.round(runs[0].rate).toLocaleString('en-US')} / ${Math.round(runs[RUNS - 1].rate).toLocaleString('en-US')}`, unit: 'rows/s', target: null },
       { name: 'sink: same, per CPU-second of the process (GC threads included)', value: Math.round(ours.rows / oursCpu), unit: 'rows/cpu-s', target: null },
       { name: 'sink: same from the page bodies\' JSON text (JSON.parse timed too), 1M rows, wall', value: Math.round(fromTextRate), unit: 'rows/s', target: null },
       { name: `sink: DuckDB NDJSON → Parquet (read_json VARCHAR + exact split cast to DECIMAL(38,18), zstd), first ${DUCK_ROWS} rows, wall`, value: Math.round(duckRate), unit: 'rows/s', target: null },
