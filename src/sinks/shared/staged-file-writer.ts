@@ -38,7 +38,7 @@ export interface StagedFileWriter {
 }
 
 /** Columns → table → encoded bytes → durable file; the body of every writer. */
-export function encodeAndWrite(job: FileJob, encoder: TableEncoder, schema: Schema): Promise<WrittenFile> {
+export async function encodeAndWrite(job: FileJob, encoder: TableEncoder, schema: Schema): Promise<WrittenFile> {
   const data = makeData({ type: new Struct(schema.fields), length: job.rows, nullCount: 0, children: job.columns });
   return writeTable(job.path, new Table([new RecordBatch(schema, data)]), job.metadata, encoder);
 }
