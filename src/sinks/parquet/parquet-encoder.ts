@@ -63,7 +63,9 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       }
     },
     decode(bytes): Table {
-      const wasmTable = parquetWasm().readParquet(bytes);
+      // Batches of a row group's size, not parquet-rs's 1,024 rows: far fewer Arrow objects when
+      // a merge or compaction reads whole files back.
+      const wasmTable = parquetWasm().readParquet(bytes, { batchSize: options.rowGroupRows });
       try {
         return tableFromIPC(wasmTable.intoIPCStream());
       } finally {

@@ -10,7 +10,7 @@
  */
 import { Table, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import { dataPageHeader, fileMetaData, type WrittenChunk, type WrittenRowGroup } from './parquet-format.js';
-import { plainColumnEncoder, type PlainColumnEncoder } from './plain-columns.js';
+import { plainColumnEncoder, type PlainColumnEncoder, type Slice } from './plain-columns.js';
 import { zstdCompress } from './zstd.js';
 
 const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31); // PAR1
@@ -74,21 +74,34 @@ export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, 
       const dataPageOffset = offset;
       let uncompressedBytes = 0;
       let compressedBytes = 0;
+      // Pages of PAGE_ROWS rows (the last one shorter), each made of the parts of the Arrow chunks
+      // it covers: a table of many small batches (a compaction) still gets full pages.
+      let page: Slice[] = [];
+      let pageRows = 0;
+      const flushPage = () => {
+        const plain = encoder.encode(page);
+        const packed = zstdCompress(plain);
+        const header = dataPageHeader(pageRows, plain.length, packed.length);
+        parts.push(header, packed);
+        offset += header.length + packed.length;
+        uncompressedBytes += header.length + plain.length;
+        compressedBytes += header.length + packed.length;
+        page = [];
+        pageRows = 0;
+      };
       for (const { data, start } of chunks[c]!) {
-        // The part of this Arrow chunk inside the row group, in pages of at most PAGE_ROWS rows.
-        const from = Math.max(groupStart, start);
+        // The part of this Arrow chunk inside the row group.
+        let from = Math.max(groupStart, start);
         const to = Math.min(groupEnd, start + data.length);
-        for (let pageStart = from; pageStart < to; pageStart += PAGE_ROWS) {
-          const count = Math.min(PAGE_ROWS, to - pageStart);
-          const plain = encoder.encode(data, pageStart - start, count);
-          const packed = zstdCompress(plain);
-          const header = dataPageHeader(count, plain.length, packed.length);
-          parts.push(header, packed);
-          offset += header.length + packed.length;
-          uncompressedBytes += header.length + plain.length;
-          compressedBytes += header.length + packed.length;
+        while (from < to) {
+          const count = Math.min(PAGE_ROWS - pageRows, to - from);
+          page.push({ data, from: from - start, count });
+          pageRows += count;
+          from += count;
+          if (pageRows === PAGE_ROWS) flushPage();
         }
       }
+      if (pageRows > 0) flushPage();
       written.push({ column: encoder.schema, values: groupEnd - groupStart, dataPageOffset, uncompressedBytes, compressedBytes, statistics: encoder.takeStatistics() });
     });
     rowGroups.push({ rows: groupEnd - groupStart, fileOffset: groupOffset, chunks: written });

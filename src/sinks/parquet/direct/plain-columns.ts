@@ -13,16 +13,28 @@
 import { DataType, type Data, type Field } from 'apache-arrow';
 import { ConvertedType, LogicalType, PhysicalType, type ChunkStatistics, type ColumnSchema } from './parquet-format.js';
 
+/**
+ * `count` rows of `data` from row `from`. As in apache-arrow's own readers, a sliced Data's value
+ * and offset buffers already start at its first row; only a bitmap needs `data.offset`.
+ */
+export interface Slice {
+  readonly data: Data;
+  readonly from: number;
+  readonly count: number;
+}
+
 export interface PlainColumnEncoder {
   readonly schema: ColumnSchema;
-  /**
-   * PLAIN bytes of `count` rows of `data` from row `from`. As in apache-arrow's own readers, a
-   * sliced Data's value and offset buffers already start at its first row; only a bitmap needs
-   * `data.offset`.
-   */
-  encode(data: Data, from: number, count: number): Uint8Array;
+  /** PLAIN bytes of the slices' rows, one after the other (one page may span Arrow chunks). */
+  encode(slices: readonly Slice[]): Uint8Array;
   /** Min/max of every value encoded since the last call (undefined: none kept), and start over. */
   takeStatistics(): ChunkStatistics | undefined;
+}
+
+function total(slices: readonly Slice[]): number {
+  let n = 0;
+  for (const slice of slices) n += slice.count;
+  return n;
 }
 
 /** Unsigned byte-wise order (what Parquet uses for BYTE_ARRAY). */
@@ -46,27 +58,33 @@ function utf8Encoder(name: string): PlainColumnEncoder {
   let max: Uint8Array | undefined;
   return {
     schema: { name, physical: PhysicalType.BYTE_ARRAY, converted: ConvertedType.UTF8, logical: LogicalType.string() },
-    encode(data, from, count) {
-      const offsets = data.valueOffsets as Int32Array;
-      const bytes = data.values as Uint8Array;
-      const first = from;
-      const out = new Uint8Array(4 * count + offsets[first + count]! - offsets[first]!);
+    encode(slices) {
+      let size = 0;
+      for (const { data, from, count } of slices) {
+        const offsets = data.valueOffsets as Int32Array;
+        size += 4 * count + offsets[from + count]! - offsets[from]!;
+      }
+      const out = new Uint8Array(size);
       const view = new DataView(out.buffer);
       let at = 0;
-      let prevStart = -1;
-      let prevEnd = -1;
-      for (let i = first; i < first + count; i++) {
-        const start = offsets[i]!;
-        const end = offsets[i + 1]!;
-        view.setUint32(at, end - start, true);
-        at += 4;
-        for (let k = start; k < end; k++) out[at++] = bytes[k]!;
-        // Rows come in runs of one value (a product's bars): compare only when the value changes.
-        if (end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
-        prevStart = start;
-        prevEnd = end;
-        if (min === undefined || compareRange(bytes, start, end, min) < 0) min = bytes.slice(start, end);
-        if (max === undefined || compareRange(bytes, start, end, max) > 0) max = bytes.slice(start, end);
+      for (const { data, from, count } of slices) {
+        const offsets = data.valueOffsets as Int32Array;
+        const bytes = data.values as Uint8Array;
+        let prevStart = -1;
+        let prevEnd = -1;
+        for (let i = from; i < from + count; i++) {
+          const start = offsets[i]!;
+          const end = offsets[i + 1]!;
+          view.setUint32(at, end - start, true);
+          at += 4;
+          for (let k = start; k < end; k++) out[at++] = bytes[k]!;
+          // Rows come in runs of one value (a product's bars): compare only when the value changes.
+          if (end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
+          prevStart = start;
+          prevEnd = end;
+          if (min === undefined || compareRange(bytes, start, end, min) < 0) min = bytes.slice(start, end);
+          if (max === undefined || compareRange(bytes, start, end, max) > 0) max = bytes.slice(start, end);
+        }
       }
       return out;
     },
@@ -99,12 +117,16 @@ function timestampEncoder(name: string): PlainColumnEncoder {
   let max = -Infinity;
   return {
     schema: { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MILLIS, logical: LogicalType.timestampMillisUtc() },
-    encode(data, from, count) {
-      const values = data.values as ArrayBufferView;
-      const start = values.byteOffset + from * 8;
-      const out = new Uint8Array(values.buffer.slice(start, start + count * 8));
+    encode(slices) {
+      const out = new Uint8Array(8 * total(slices));
+      let at = 0;
+      for (const { data, from, count } of slices) {
+        const values = data.values as ArrayBufferView;
+        out.set(new Uint8Array(values.buffer, values.byteOffset + from * 8, count * 8), at);
+        at += count * 8;
+      }
       const view = new DataView(out.buffer);
-      for (let i = 0; i < count; i++) {
+      for (let i = 0; i < out.length / 8; i++) {
         const v = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
         if (v < min) min = v;
         if (v > max) max = v;
@@ -125,15 +147,18 @@ function int8Encoder(name: string): PlainColumnEncoder {
   let max = -Infinity;
   return {
     schema: { name, physical: PhysicalType.INT32, converted: ConvertedType.INT_8, logical: LogicalType.int(8, true) },
-    encode(data, from, count) {
-      const values = data.values as Int8Array;
-      const out = new Uint8Array(4 * count);
+    encode(slices) {
+      const out = new Uint8Array(4 * total(slices));
       const view = new DataView(out.buffer);
-      for (let i = 0; i < count; i++) {
-        const v = values[from + i]!;
-        view.setInt32(4 * i, v, true);
-        if (v < min) min = v;
-        if (v > max) max = v;
+      let at = 0;
+      for (const { data, from, count } of slices) {
+        const values = data.values as Int8Array;
+        for (let i = from; i < from + count; i++, at += 4) {
+          const v = values[i]!;
+          view.setInt32(at, v, true);
+          if (v < min) min = v;
+          if (v > max) max = v;
+        }
       }
       return out;
     },
@@ -151,17 +176,19 @@ function boolEncoder(name: string): PlainColumnEncoder {
   let seenTrue = false;
   return {
     schema: { name, physical: PhysicalType.BOOLEAN },
-    encode(data, from, count) {
-      // PLAIN booleans are bit-packed LSB first, as an Arrow validity-style bitmap is.
-      const bits = data.values as Uint8Array;
-      const out = new Uint8Array((count + 7) >> 3);
-      const first = data.offset + from;
-      for (let i = 0; i < count; i++) {
-        const j = first + i;
-        if (((bits[j >> 3]! >> (j & 7)) & 1) === 1) {
-          out[i >> 3]! |= 1 << (i & 7);
-          seenTrue = true;
-        } else seenFalse = true;
+    encode(slices) {
+      // PLAIN booleans are bit-packed LSB first, as an Arrow validity-style bitmap is; a page that
+      // spans chunks goes on bit by bit where the last one stopped.
+      const out = new Uint8Array((total(slices) + 7) >> 3);
+      let i = 0;
+      for (const { data, from, count } of slices) {
+        const bits = data.values as Uint8Array;
+        for (let j = data.offset + from; j < data.offset + from + count; j++, i++) {
+          if (((bits[j >> 3]! >> (j & 7)) & 1) === 1) {
+            out[i >> 3]! |= 1 << (i & 7);
+            seenTrue = true;
+          } else seenFalse = true;
+        }
       }
       return out;
     },
@@ -187,13 +214,15 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
     const width = precision <= 9 ? 1 : 2;
     return {
       schema: { ...base, physical: width === 1 ? PhysicalType.INT32 : PhysicalType.INT64 },
-      encode(data, from, count) {
-        const words = data.values as Uint32Array;
-        const out = new Uint32Array(width * count);
-        const at = 4 * from;
-        for (let i = 0; i < count; i++) {
-          out[width * i] = words[at + 4 * i]!;
-          if (width === 2) out[2 * i + 1] = words[at + 4 * i + 1]!;
+      encode(slices) {
+        const out = new Uint32Array(width * total(slices));
+        let i = 0;
+        for (const { data, from, count } of slices) {
+          const words = data.values as Uint32Array;
+          for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+            out[width * i] = words[w]!;
+            if (width === 2) out[2 * i + 1] = words[w + 1]!;
+          }
         }
         return new Uint8Array(out.buffer);
       },
@@ -204,21 +233,23 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
   const skip = 16 - length; // leading bytes of the 16-byte big-endian form left out
   return {
     schema: { ...base, physical: PhysicalType.FIXED_LEN_BYTE_ARRAY, typeLength: length },
-    encode(data, from, count) {
-      const words = data.values as Uint32Array;
-      const at = 4 * from;
-      const full = new Uint8Array(16 * count);
+    encode(slices) {
+      const n = total(slices);
+      const full = new Uint8Array(16 * n);
       const view = new DataView(full.buffer);
-      for (let i = 0; i < count; i++) {
-        const w = at + 4 * i;
-        view.setUint32(16 * i, words[w + 3]!, false);
-        view.setUint32(16 * i + 4, words[w + 2]!, false);
-        view.setUint32(16 * i + 8, words[w + 1]!, false);
-        view.setUint32(16 * i + 12, words[w]!, false);
+      let i = 0;
+      for (const { data, from, count } of slices) {
+        const words = data.values as Uint32Array;
+        for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+          view.setUint32(16 * i, words[w + 3]!, false);
+          view.setUint32(16 * i + 4, words[w + 2]!, false);
+          view.setUint32(16 * i + 8, words[w + 1]!, false);
+          view.setUint32(16 * i + 12, words[w]!, false);
+        }
       }
       if (skip === 0) return full;
-      const out = new Uint8Array(length * count);
-      for (let i = 0; i < count; i++) out.set(full.subarray(16 * i + skip, 16 * i + 16), length * i);
+      const out = new Uint8Array(length * n);
+      for (let k = 0; k < n; k++) out.set(full.subarray(16 * k + skip, 16 * k + 16), length * k);
       return out;
     },
     takeStatistics: none,

@@ -3,14 +3,14 @@
  * per thread when the module is first imported.
  */
 import '../optimized-wasm.js'; // before the WebAssembly compiles: see there
-import { Zstd } from '@hpcc-js/wasm-zstd';
+import { compress, init } from '@bokuweb/zstd-wasm';
 
-const zstd = await Zstd.load();
+await init();
 
 /** Level 1: what parquet-rs uses by default; the pages are highly repetitive, so ratios stay high. */
 export const ZSTD_LEVEL = 1;
 
-/** A fresh buffer (not a view of WebAssembly memory). */
+/** A fresh buffer (a copy out of WebAssembly memory, which the next call reuses). */
 export function zstdCompress(bytes: Uint8Array): Uint8Array {
-  return zstd.compress(bytes, ZSTD_LEVEL);
+  return compress(bytes, ZSTD_LEVEL);
 }
