@@ -54,6 +54,54 @@ function chunksOf(table: Table, column: number): { data: Data; start: number }[]
   return out;
 }
 
+/** The file's bytes so far, as parts, and where the next byte lands. */
+interface FileParts {
+  readonly parts: Uint8Array[];
+  offset: number;
+}
+
+function append(out: FileParts, ...bytes: Uint8Array[]): void {
+  for (const b of bytes) {
+    out.parts.push(b);
+    out.offset += b.length;
+  }
+}
+
+/**
+ * One column chunk: rows [groupStart, groupEnd) in pages of PAGE_ROWS rows (the last shorter), each
+ * made of the parts of the Arrow chunks it covers, so a table of many small batches (a compaction)
+ * still gets full pages.
+ */
+function writeColumnChunk(out: FileParts, encoder: PlainColumnEncoder, chunks: readonly { data: Data; start: number }[], groupStart: number, groupEnd: number): WrittenChunk {
+  const dataPageOffset = out.offset;
+  let uncompressedBytes = 0;
+  let page: Slice[] = [];
+  let pageRows = 0;
+  const flushPage = () => {
+    const plain = encoder.encode(page);
+    const packed = zstdCompress(plain);
+    const header = dataPageHeader(pageRows, plain.length, packed.length);
+    append(out, header, packed);
+    uncompressedBytes += header.length + plain.length;
+    page = [];
+    pageRows = 0;
+  };
+  for (const { data, start } of chunks) {
+    let from = Math.max(groupStart, start);
+    const to = Math.min(groupEnd, start + data.length);
+    while (from < to) {
+      const count = Math.min(PAGE_ROWS - pageRows, to - from);
+      page.push({ data, from: from - start, count });
+      pageRows += count;
+      from += count;
+      if (pageRows === PAGE_ROWS) flushPage();
+    }
+  }
+  if (pageRows > 0) flushPage();
+  const compressedBytes = out.offset - dataPageOffset;
+  return { column: encoder.schema, values: groupEnd - groupStart, dataPageOffset, uncompressedBytes, compressedBytes, statistics: encoder.takeStatistics() };
+}
+
 export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, string>, options: DirectParquetOptions): Uint8Array {
   const schema = table.schema;
   const encoders: PlainColumnEncoder[] = schema.fields.map((f) => {
@@ -63,48 +111,14 @@ export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, 
   });
   const chunks = encoders.map((_, c) => chunksOf(table, c));
   const rows = table.numRows;
-  const parts: Uint8Array[] = [MAGIC];
-  let offset = MAGIC.length;
+  const out: FileParts = { parts: [], offset: 0 };
+  append(out, MAGIC);
   const rowGroups: WrittenRowGroup[] = [];
   for (let groupStart = 0; groupStart < rows; groupStart += options.rowGroupRows) {
     const groupEnd = Math.min(rows, groupStart + options.rowGroupRows);
-    const groupOffset = offset;
-    const written: WrittenChunk[] = [];
-    encoders.forEach((encoder, c) => {
-      const dataPageOffset = offset;
-      let uncompressedBytes = 0;
-      let compressedBytes = 0;
-      // Pages of PAGE_ROWS rows (the last one shorter), each made of the parts of the Arrow chunks
-      // it covers: a table of many small batches (a compaction) still gets full pages.
-      let page: Slice[] = [];
-      let pageRows = 0;
-      const flushPage = () => {
-        const plain = encoder.encode(page);
-        const packed = zstdCompress(plain);
-        const header = dataPageHeader(pageRows, plain.length, packed.length);
-        parts.push(header, packed);
-        offset += header.length + packed.length;
-        uncompressedBytes += header.length + plain.length;
-        compressedBytes += header.length + packed.length;
-        page = [];
-        pageRows = 0;
-      };
-      for (const { data, start } of chunks[c]!) {
-        // The part of this Arrow chunk inside the row group.
-        let from = Math.max(groupStart, start);
-        const to = Math.min(groupEnd, start + data.length);
-        while (from < to) {
-          const count = Math.min(PAGE_ROWS - pageRows, to - from);
-          page.push({ data, from: from - start, count });
-          pageRows += count;
-          from += count;
-          if (pageRows === PAGE_ROWS) flushPage();
-        }
-      }
-      if (pageRows > 0) flushPage();
-      written.push({ column: encoder.schema, values: groupEnd - groupStart, dataPageOffset, uncompressedBytes, compressedBytes, statistics: encoder.takeStatistics() });
-    });
-    rowGroups.push({ rows: groupEnd - groupStart, fileOffset: groupOffset, chunks: written });
+    const fileOffset = out.offset;
+    const written = encoders.map((encoder, c) => writeColumnChunk(out, encoder, chunks[c]!, groupStart, groupEnd));
+    rowGroups.push({ rows: groupEnd - groupStart, fileOffset, chunks: written });
   }
   const keyValues = new Map(metadata);
   keyValues.set('ARROW:schema', arrowSchemaValue(schema));
@@ -112,6 +126,6 @@ export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, 
   const tail = new Uint8Array(8);
   new DataView(tail.buffer).setUint32(0, footer.length, true);
   tail.set(MAGIC, 4);
-  parts.push(footer, tail);
-  return Buffer.concat(parts);
+  append(out, footer, tail);
+  return Buffer.concat(out.parts);
 }
