@@ -106,13 +106,23 @@ function rawOffset(zone: string, at: number): number {
   return asUtc - at;
 }
 
-/** UTC ms of a local wall-clock time `minuteOfDay` minutes after 00:00 on local day `day`. */
+/**
+ * UTC ms of a local wall-clock time `minuteOfDay` minutes after 00:00 on local day `day`. A time the
+ * autumn change repeats is its earlier instant (daylight time), a time the spring change skips moves
+ * forward by the gap: the rule halt times follow too (README).
+ */
 export function localToUtcMs(zone: string, day: number, minuteOfDay: number): number {
   const local = day * DAY_MS + minuteOfDay * 60_000;
   if (zone === 'UTC') return local;
   const o1 = zoneOffsetMs(zone, local - zoneOffsetMs(zone, local));
   const utc = local - o1;
-  if (zoneOffsetMs(zone, utc) === o1) return utc;
+  if (zoneOffsetMs(zone, utc) === o1) {
+    // A repeated wall time may also be read with the offset in force before the change (no DST
+    // shift is anywhere near 3 hours): that reading is the earlier instant, and the rule's.
+    const before = zoneOffsetMs(zone, utc - 3 * 3_600_000);
+    const earlier = local - before;
+    return before !== o1 && earlier < utc && zoneOffsetMs(zone, earlier) === before ? earlier : utc;
+  }
   // A wall time inside a DST gap: follow luxon (moves it forward), rare and off the hot path.
   const d = new Date(day * DAY_MS);
   const dt = DateTime.fromObject(

@@ -6,15 +6,26 @@ import { dayNumber, dayNumberOfIsoDate, localToUtcMs, zoneDay, zoneDayAt } from 
 const ZONES = ['America/New_York', 'Asia/Hong_Kong', 'Asia/Shanghai', 'Europe/London', 'UTC'];
 
 describe('zone days', () => {
-  it('local wall times match luxon (outside DST gaps)', () => {
+  it('local wall times match luxon, except that a time the autumn overlap repeats is the earlier instant', () => {
     fc.assert(
       fc.property(fc.constantFrom(...ZONES), fc.integer({ min: dayNumber(1960, 1, 1), max: dayNumber(2040, 1, 1) }), fc.integer({ min: 0, max: 1439 }), (zone, day, minute) => {
         const d = new Date(day * 86_400_000);
         const dt = DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: Math.floor(minute / 60), minute: minute % 60 }, { zone });
-        expect(localToUtcMs(zone, day, minute)).toBe(dt.toMillis());
+        // luxon reads a repeated wall time with the later offset; quotelake's rule (as for halt
+        // times) takes the earlier instant. Every DST shift of these zones since 1960 is one hour.
+        const hourBefore = DateTime.fromMillis(dt.toMillis() - 3_600_000, { zone });
+        const repeated = hourBefore.hour === dt.hour && hourBefore.minute === dt.minute && hourBefore.day === dt.day;
+        expect(localToUtcMs(zone, day, minute)).toBe(repeated ? hourBefore.toMillis() : dt.toMillis());
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('the repeated hour of an autumn change is read as its earlier instant (daylight time)', () => {
+    expect(new Date(localToUtcMs('America/New_York', dayNumber(2008, 11, 2), 60)).toISOString()).toBe('2008-11-02T05:00:00.000Z');
+    expect(new Date(localToUtcMs('Europe/London', dayNumber(2026, 10, 25), 90)).toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    // and a time the spring change skips moves forward by the gap, as luxon does
+    expect(new Date(localToUtcMs('America/New_York', dayNumber(2026, 3, 8), 150)).toISOString()).toBe('2026-03-08T07:30:00.000Z');
   });
 
   it('DST days are 23 and 25 hours long in New York', () => {
