@@ -3,6 +3,7 @@
  * ahead of the sink. Commits the sink and then saves checkpoints every N batches / M ms and at the
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
+import { setMaxListeners } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -86,6 +87,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const pipeline = validatePipeline(input, { registry: options.registry });
   const clock = options.clock ?? systemClock;
   const signal = options.signal ?? new AbortController().signal;
+  // Every request in flight and every wait for the rate limit listens to the run's signal: their
+  // number follows the streams fetched at once (a dozen is common), it does not grow over time, so
+  // Node's warning at 11 listeners would only be noise on the terminal.
+  setMaxListeners(0, signal);
   const events = options.events ?? createRunEvents();
   const runId = options.runId ?? createRunId(new Date(clock.now()));
   const logger = options.logger ?? createLogger({ level: 'warn', clock });

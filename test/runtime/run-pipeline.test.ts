@@ -158,6 +158,20 @@ describe('runPipeline', () => {
     expect(keys(store.visible)).toEqual(expectedKeys(1, 12, 3));
   });
 
+  it('the run signal takes any number of listeners (requests in flight), so Node prints no leak warning', async () => {
+    const controller = new AbortController();
+    await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ store: new MemoryStore() }), outputDir: dir, signal: controller.signal });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    const listeners = Array.from({ length: 20 }, () => () => undefined);
+    for (const l of listeners) controller.signal.addEventListener('abort', l);
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    for (const l of listeners) controller.signal.removeEventListener('abort', l);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
   it('abort while the source is waiting: the pending read is abandoned, earlier batches are committed', async () => {
     const store = new MemoryStore();
     const controller = new AbortController();
