@@ -99,10 +99,7 @@ function utf8Encoder(name: string): PlainColumnEncoder {
 /** 8-byte little-endian two's complement of a safe integer. */
 function int64Bytes(v: number): Uint8Array {
   const out = new Uint8Array(8);
-  const view = new DataView(out.buffer);
-  const hi = Math.floor(v / 4294967296);
-  view.setUint32(0, v - hi * 4294967296, true);
-  view.setInt32(4, hi, true);
+  new DataView(out.buffer).setBigInt64(0, BigInt(v), true);
   return out;
 }
 
@@ -112,9 +109,26 @@ function int32Bytes(v: number): Uint8Array {
   return out;
 }
 
-function timestampEncoder(name: string): PlainColumnEncoder {
+/** Min/max of a numeric column chunk, given as Parquet statistics in the column's byte form. */
+function numericStatistics(bytesOf: (v: number) => Uint8Array): { add(v: number): void; take(): ChunkStatistics | undefined } {
   let min = Infinity;
   let max = -Infinity;
+  return {
+    add(v) {
+      if (v < min) min = v;
+      if (v > max) max = v;
+    },
+    take() {
+      const stats = min <= max ? { min: bytesOf(min), max: bytesOf(max) } : undefined;
+      min = Infinity;
+      max = -Infinity;
+      return stats;
+    },
+  };
+}
+
+function timestampEncoder(name: string): PlainColumnEncoder {
+  const stats = numericStatistics(int64Bytes);
   return {
     schema: { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MILLIS, logical: LogicalType.timestampMillisUtc() },
     encode(slices) {
@@ -126,25 +140,15 @@ function timestampEncoder(name: string): PlainColumnEncoder {
         at += count * 8;
       }
       const view = new DataView(out.buffer);
-      for (let i = 0; i < out.length / 8; i++) {
-        const v = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
+      for (let i = 0; i < out.length / 8; i++) stats.add(view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296);
       return out;
     },
-    takeStatistics() {
-      const stats = min <= max ? { min: int64Bytes(min), max: int64Bytes(max) } : undefined;
-      min = Infinity;
-      max = -Infinity;
-      return stats;
-    },
+    takeStatistics: () => stats.take(),
   };
 }
 
 function int8Encoder(name: string): PlainColumnEncoder {
-  let min = Infinity;
-  let max = -Infinity;
+  const stats = numericStatistics(int32Bytes);
   return {
     schema: { name, physical: PhysicalType.INT32, converted: ConvertedType.INT_8, logical: LogicalType.int(8, true) },
     encode(slices) {
@@ -154,20 +158,13 @@ function int8Encoder(name: string): PlainColumnEncoder {
       for (const { data, from, count } of slices) {
         const values = data.values as Int8Array;
         for (let i = from; i < from + count; i++, at += 4) {
-          const v = values[i]!;
-          view.setInt32(at, v, true);
-          if (v < min) min = v;
-          if (v > max) max = v;
+          view.setInt32(at, values[i]!, true);
+          stats.add(values[i]!);
         }
       }
       return out;
     },
-    takeStatistics() {
-      const stats = min <= max ? { min: int32Bytes(min), max: int32Bytes(max) } : undefined;
-      min = Infinity;
-      max = -Infinity;
-      return stats;
-    },
+    takeStatistics: () => stats.take(),
   };
 }
 

@@ -18,6 +18,15 @@ import { StringDictionary, type ColumnBuilder } from '../column-builder.js';
 
 const DECIMALS = KLINE_DECIMALS;
 type DecimalColumn = (typeof DECIMALS)[number];
+
+/**
+ * The six decimals of one K-line as canonical text, from their Decimal128 words at `at` in
+ * `words[k]` (one array per column, in KLINE_DECIMALS order), each at its column's scale.
+ */
+export function klineDecimalsAt(words: readonly Uint32Array[], at: number, scales: readonly number[]): Pick<KlineRow, DecimalColumn> {
+  const dec = (c: number) => formatDecimalWords(words[c]!, at, scales[c]!);
+  return { open: dec(0), high: dec(1), low: dec(2), close: dec(3), volume: dec(4), turnover: dec(5) };
+}
 const TWO32 = 4294967296;
 /** A partition's first chunk is small (a run may hold many partitions of a few rows each); later ones are pooled. */
 const FIRST_CHUNK_ROWS = 256;
@@ -198,23 +207,18 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
   rows(): KlineRow[] {
     if (this.released) throw new Error('KlineColumnBuilder: rows() after columns()');
     const out: KlineRow[] = new Array(this.length);
+    const scales = this.types.map((t) => t.scale);
     let i = 0;
     for (const chunk of this.chunks) {
       const take = Math.min(chunk.rows, this.length - i);
       for (let j = 0; j < take; j++, i++) {
-        const dec = (c: number) => formatDecimalWords(chunk.words[c]!, 4 * j, this.types[c]!.scale);
         const sourceId = chunk.sourceIds[j]!;
         const source = sourceId >= 0 ? this.sources.values[sourceId] : undefined;
         const row: Record<DecimalColumn | 'code' | 'interval' | 'ts' | 'final' | 'source', unknown> = {
           code: this.codes.values[chunk.codeIds[j]!]!,
           interval: this.intervals.values[chunk.intervalIds[j]!]! as Interval,
           ts: chunk.ts[j]!,
-          open: dec(0),
-          high: dec(1),
-          low: dec(2),
-          close: dec(3),
-          volume: dec(4),
-          turnover: dec(5),
+          ...klineDecimalsAt(chunk.words, 4 * j, scales),
           final: chunk.final[j] === 1,
           source,
         };

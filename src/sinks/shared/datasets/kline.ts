@@ -1,6 +1,5 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
 import { KLINE_DECIMALS } from '../../../core/carried-words.js';
-import { formatDecimalWords } from '../../../core/decimal.js';
 import type { KlineRow, Interval } from '../../../core/records.js';
 import { LONG_INTERVALS } from '../../../core/records.js';
 import { datasetSchema } from '../../../core/schemas.js';
@@ -8,7 +7,7 @@ import { utcDate } from '../../../core/time.js';
 import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
 import { partitionSegment } from '../partition-path.js';
-import { KlineColumnBuilder } from './kline-columns.js';
+import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
 /** How Hive, Spark and DuckDB spell a NULL partition value. */
@@ -16,7 +15,6 @@ const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 let lastInterval = '';
 let lastDay = Number.NaN;
 let lastPath = '';
-
 
 export const klineSpec: DatasetSpec<KlineRow> = {
   dataset: 'kline',
@@ -77,17 +75,11 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       const hi = new Int32Array(tv.buffer, tv.byteOffset, 2 * n);
       const words = decs.map((v) => v.data[0]!.values as Uint32Array);
       for (let i = 0; i < n; i++) {
-        const dec = (c: number) => formatDecimalWords(words[c]!, 4 * i, scales[c]!);
         rows.push({
           code: code.get(i) as string,
           interval: interval.get(i) as Interval,
           ts: lo[2 * i]! + hi[2 * i + 1]! * 4294967296,
-          open: dec(0),
-          high: dec(1),
-          low: dec(2),
-          close: dec(3),
-          volume: dec(4),
-          turnover: dec(5),
+          ...klineDecimalsAt(words, 4 * i, scales),
           final: fin.get(i) as boolean,
         });
       }
