@@ -1,6 +1,6 @@
 /** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
 import { planLimits, QuotaStore } from '../api/index.js';
-import { systemClock } from '../core/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import type { PipelineJob } from './pipeline-job.js';
@@ -17,7 +17,8 @@ export interface PlanReport {
   readonly plan: PipelinePlan;
 }
 
-export async function planJob(job: PipelineJob, now: number = systemClock.now()): Promise<PlanReport> {
+export async function planJob(job: PipelineJob, clock: Clock = systemClock): Promise<PlanReport> {
+  const now = clock.now();
   const target = chooseTarget(job.resolved);
   const { settings } = job.resolved;
   const limits = planLimits(target.plan);
@@ -25,7 +26,7 @@ export async function planJob(job: PipelineJob, now: number = systemClock.now())
     stateDir: settings.stateDir,
     token: target.token,
     limit: limits.perDay,
-    clock: systemClock,
+    clock,
     ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
   }).status();
   const checkpoints = await new CheckpointStore(settings.stateDir, job.pipeline.name).load();

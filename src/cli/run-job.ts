@@ -42,6 +42,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     token: connection.token,
     plan: connection.plan,
     stateDir: settings.stateDir,
+    clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
   });
   const client = new QuotaWatchingClient(inner);

@@ -3,6 +3,7 @@
  * token of the plan (default professional). A base URL needs a token and a plan; a token needs a
  * base URL (there is no default real URL).
  */
+import type { Clock } from '../core/clock.js';
 import type { Plan } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { startEmulator } from '../emulator/server.js';
@@ -52,7 +53,7 @@ export interface ServiceConnection {
 }
 
 /** Starts the built-in emulator when the target says so; `announce` gets the one stderr line. */
-export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; announce: (line: string) => void }): Promise<ServiceConnection> {
+export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; clock?: Clock; announce: (line: string) => void }): Promise<ServiceConnection> {
   if (target.kind === 'remote') {
     return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, embedded: false, close: async () => undefined };
   }
@@ -60,6 +61,7 @@ export async function connect(target: ServiceTarget, options: { quotaTimeZone?: 
     host: '127.0.0.1',
     port: 0,
     ...(options.quotaTimeZone !== undefined ? { quotaTimeZone: options.quotaTimeZone } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     log: () => undefined,
   });
   options.announce(

@@ -23,6 +23,10 @@ export interface DataArgs {
   codes?: string | undefined;
 }
 
+export interface ClockArgs {
+  clock?: string | undefined;
+}
+
 export interface ReportArgs {
   json: boolean;
   quiet: boolean;
@@ -65,6 +69,14 @@ export function dataOptions<T>(y: Argv<T>): Argv<T & DataArgs> {
     .option('since', { type: 'string', group: DATA, describe: 'Oldest data: ISO date/time (UTC) or a span back from now (90d, 12h)' })
     .option('until', { type: 'string', group: DATA, describe: 'Newest data (same forms as --since)' })
     .option('codes', { type: 'string', group: DATA, describe: 'Comma-separated product codes, e.g. BTCUSDT,AAPL.US' }) as Argv<T & DataArgs>;
+}
+
+export function clockOptions<T>(y: Argv<T>): Argv<T & ClockArgs> {
+  return y.option('clock', {
+    type: 'string',
+    group: DATA,
+    describe: 'Take this ISO instant as now; time runs on from it (env QUOTELAKE_CLOCK). Reproducible spans, e.g. against the built-in emulator',
+  }) as Argv<T & ClockArgs>;
 }
 
 export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {

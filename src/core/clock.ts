@@ -9,6 +9,15 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Real time moved to start at `start`: it runs at the machine's pace, so limits and timeouts
+ * behave as usual, while dates (what "3 days back" and "today's quota" mean) are those of `start`.
+ */
+export function shiftedClock(start: number, base: Clock = systemClock): Clock {
+  const offset = start - base.now();
+  return { now: () => base.now() + offset };
+}
+
 /** A clock that only moves when told to. */
 export class ManualClock implements Clock {
   private current: number;

@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProduct } from '../../src/catalog/index.js';
+import { countBars } from '../../src/sources/shared/bar-grid.js';
 import { filesContaining, runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 
@@ -29,6 +31,11 @@ interface RunDoc {
   runs: Summary[];
 }
 
+// The demo's "now": frozen, so its assertions hold on any day. QUOTELAKE_TEST_CLOCK replays the
+// suite at another instant (a Monday morning, a Saturday, a DST change day, a US holiday).
+const NOW = process.env.QUOTELAKE_TEST_CLOCK ?? '2026-03-04T15:00:00Z';
+const DAY_MS = 86_400_000;
+
 const REMOTE = ['kline-backfill', 'kline-update', 'halts', 'trades-ndjson', 'demo/1-kline-latest', 'demo/2-depth-snapshot', 'demo/3-trade-snapshot', 'demo/4-trading-halts'];
 const tokenOf = new Map(REMOTE.map((p) => [p, `sk-e2e-${randomBytes(12).toString('hex')}`]));
 tokenOf.set('snapshots', `sk-e2e-${randomBytes(12).toString('hex')}`);
@@ -42,7 +49,7 @@ beforeAll(async () => {
   const runs = [
     (async () => {
       const output = tempDir();
-      const result = await runCli(['run', 'demo', '--output', output, '--json']);
+      const result = await runCli(['run', 'demo', '--output', output, '--json', '--clock', NOW]);
       results.set('demo', { result, output });
     })(),
     ...REMOTE.map(async (p) => {
@@ -90,8 +97,11 @@ describe('shipped pipelines through the built CLI', () => {
     expect(s.rows.kline!.received).toBeGreaterThan(10_000);
     expect(s.files.count).toBeGreaterThan(5);
     expect(s.files.paths.every((p) => p.startsWith('kline/interval='))).toBe(true);
-    // Stocks cannot be walked back: the source says so and the summary carries it.
-    expect(s.notes.some((n) => /AAPL\.US 1m: since .* cannot be reached/.test(n))).toBe(true);
+    // Stocks cannot be walked back: when the 3 days hold more 1m bars than one request gives, the
+    // source says so and the summary carries it (not over a weekend or a holiday).
+    const nowMs = Date.parse(NOW);
+    const aaplBars = countBars(findProduct('AAPL.US')!, '1m', nowMs - 3 * DAY_MS, nowMs + 1, nowMs);
+    expect(s.notes.some((n) => /AAPL\.US 1m: since .* cannot be reached/.test(n))).toBe(aaplBars > 500);
     // K-line runs end with the coverage report: 7 codes x 3 intervals, no unexplained gap.
     expect(s.coverage!.series).toHaveLength(21);
     expect(s.coverage!.totals.unexplained).toBe(0);

@@ -3,21 +3,23 @@ import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../package-version.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
+import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
-import type { DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 
-export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs {
+export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs {
   pipeline: string[];
   json: boolean;
 }
 
 export async function planAction(args: PlanArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
+    const clock = commandClock(args.clock, process.env);
     const jobs = await loadJobs(args.pipeline, args, process.env);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved).token);
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job));
+    for (const job of jobs) reports.push(await planJob(job, clock));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;

@@ -1,5 +1,6 @@
 /** `quotelake run`: loaded only when the command runs, so --help stays fast. */
 import { packageVersion } from '../package-version.js';
+import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
@@ -10,10 +11,10 @@ import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
 import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
-import type { DataArgs, OutputArgs, ReportArgs, ServiceArgs } from '../shared-options.js';
+import type { ClockArgs, DataArgs, OutputArgs, ReportArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
   pipeline: string[];
   'dry-run': boolean;
 }
@@ -25,6 +26,7 @@ function progressInterval(env: NodeJS.ProcessEnv): number {
 
 export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
+  const clock = commandClock(args.clock, env);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
   const targets = jobs.map((j) => chooseTarget(j.resolved));
@@ -33,14 +35,14 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
 
   if (args['dry-run']) {
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job));
+    for (const job of jobs) reports.push(await planJob(job, clock));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;
   }
 
   const interrupts = handleInterrupts((line) => terminal.err(line));
-  const connections = createConnections((line) => terminal.err(line));
+  const connections = createConnections((line) => terminal.err(line), clock);
   const summaries: RunSummary[] = [];
   try {
     for (const [i, job] of jobs.entries()) {
@@ -53,6 +55,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         progress: chooseProgressMode({ quiet: args.quiet, json: args.json, isTTY: terminal.stderrIsTTY }),
         progressIntervalMs: progressInterval(env),
         logLevel: args['log-level'],
+        clock,
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary));

@@ -1,0 +1,23 @@
+/**
+ * `--clock` / QUOTELAKE_CLOCK: the instant a command takes as "now". Time then runs on from it at
+ * the machine's pace, so a run is reproducible on any day (what "3 days back" covers, which
+ * sessions traded, which quota day it is) while rate limits and timeouts stay real.
+ */
+import { shiftedClock, systemClock, type Clock } from '../core/clock.js';
+import { UsageError } from './usage-error.js';
+
+/** Milliseconds of an ISO instant with a date and a time, or a UsageError naming where it came from. */
+export function parseInstant(text: string, from: string): number {
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || !Number.isFinite(ms)) {
+    throw new UsageError(`${from} must be an ISO instant such as 2026-03-04T15:00:00Z, got "${text}"`);
+  }
+  return ms;
+}
+
+export function commandClock(flag: string | undefined, env: NodeJS.ProcessEnv): Clock {
+  if (flag !== undefined) return shiftedClock(parseInstant(flag, '--clock'));
+  const fromEnv = env.QUOTELAKE_CLOCK;
+  if (fromEnv !== undefined && fromEnv !== '') return shiftedClock(parseInstant(fromEnv, 'QUOTELAKE_CLOCK'));
+  return systemClock;
+}
