@@ -59,6 +59,9 @@ const DEFAULT_RETRY: Omit<RetryOptions, 'random'> = {
   maxRateLimitRequeues: 50,
 };
 
+/** Times codes left out of a depth/trade answer are asked for again before they are reported missing. */
+const MISSING_CODE_ROUNDS = 2;
+
 /** How long (real time) a settle waits for the wire before letting a virtual clock move anyway. */
 const SETTLE_CAP_MS = 2000;
 
@@ -85,6 +88,22 @@ function isDailyLimit(text: string): boolean {
 function isRateLimitText(text: string): boolean {
   return /rate limit/i.test(text);
 }
+
+/** A suspension error text that says the service is passing through a bad moment (R3), not that the request is wrong. */
+function isPassingText(text: string): boolean {
+  return /unavailable|busy|overload|try again|timed? ?out|maintenance|internal (server )?error/i.test(text) && !/token/i.test(text);
+}
+
+/** Retry-After (R3): delta-seconds or an HTTP date; undefined when absent, unreadable, 0 or past (use the backoff). */
+export function retryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - nowMs;
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
+/** The wait a failed attempt's answer asked for, kept beside the error it became. */
+const askedWait = new WeakMap<object, number>();
 
 /**
  * A client for one token on one plan. It runs at the plan's full rate and never above it (every
@@ -263,7 +282,28 @@ class QuotelakeClient implements ServiceClient {
 
   // ---------------------------------------------------------------- batching
 
+  /**
+   * R7: an answer may leave out requested codes (the service truncated the list, or had no quote
+   * at that moment). They are asked for again, alone, up to MISSING_CODE_ROUNDS times; what is
+   * still missing then is reported by name.
+   */
   private async ticks<T extends { code?: string | undefined }>(
+    kind: 'depth-tick' | 'trade-tick',
+    schema: z.ZodType<{ tick_list: T[] }>,
+    codes: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<TicksResult<T>> {
+    const result = await this.ticksRound(kind, schema, codes, signal);
+    for (let round = 0; round < MISSING_CODE_ROUNDS && result.missing.length > 0; round++) {
+      const again = await this.ticksRound(kind, schema, result.missing, signal);
+      result.ticks.push(...again.ticks);
+      result.invalid.push(...again.invalid);
+      result.missing = again.missing;
+    }
+    return result;
+  }
+
+  private async ticksRound<T extends { code?: string | undefined }>(
     kind: 'depth-tick' | 'trade-tick',
     schema: z.ZodType<{ tick_list: T[] }>,
     codes: readonly string[],
@@ -426,7 +466,7 @@ class QuotelakeClient implements ServiceClient {
           consumed++;
           if (consumed >= this.retry.attempts) return false;
           const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
-          const wait = Math.floor(this.retry.random() * ceiling);
+          const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
           if (this.clock.now() + wait - started > this.retry.maxTotalMs) return false;
           await this.sleep(wait, signal);
           return true;
@@ -489,6 +529,11 @@ class QuotelakeClient implements ServiceClient {
         });
       } catch (error) {
         report(signal?.aborted ? 'aborted' : 'transport-error');
+        if (error instanceof TransportError && !error.reachedServer) {
+          // No connection, so nothing reached a server: no window and no quota is charged.
+          permit.cancel();
+          this.quota.refund();
+        }
         throw error;
       }
       try {
@@ -498,6 +543,8 @@ class QuotelakeClient implements ServiceClient {
       } catch (error) {
         const ret = error instanceof ApiError ? error.ret : undefined;
         const extra = { status: response.status, ...(ret !== undefined ? { ret } : {}) };
+        const asked = retryAfterMs(response.retryAfter, this.clock.now());
+        if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);
         if (error instanceof QuotaExhaustedError) {
           report('quota-exhausted', extra);
           throw await this.quota.markExhausted(error.cause);
@@ -507,7 +554,7 @@ class QuotelakeClient implements ServiceClient {
           // and hold every admission for a window before trying again.
           report('rate-limited', extra);
           this.quota.refund();
-          this.limiter.pauseUntil(this.clock.now() + this.limits.perSecond.windowMs);
+          this.limiter.pauseUntil(this.clock.now() + Math.max(this.limits.perSecond.windowMs, asked ?? 0));
         } else {
           report(error instanceof TransportError ? 'transport-error' : 'api-error', extra);
         }
@@ -562,10 +609,11 @@ class QuotelakeClient implements ServiceClient {
           resetAt: this.quota.dayOf().resetAt,
           used: this.limits.perDay,
           limit: this.limits.perDay,
-          cause: this.apiError(endpoint, ret, msg, envelope.data.trace ?? trace, codes, false),
+          cause: this.apiError(endpoint, ret, msg, envelope.data.trace || trace, codes, false),
         });
       }
-      throw this.apiError(endpoint, ret, msg, envelope.data.trace ?? trace, codes, ret === 429);
+      // A 429 may come without the trace echoed (R3): ours names the request.
+      throw this.apiError(endpoint, ret, msg, envelope.data.trace || trace, codes, ret === 429);
     }
     const data = schema.safeParse(envelope.data.data);
     if (!data.success) {
@@ -613,14 +661,16 @@ class QuotelakeClient implements ServiceClient {
         cause: new ApiError({ httpStatus: response.status, serviceMessage: message, endpoint, retryable: false }),
       });
     }
-    // A suspension "rate limit" has the 429 semantics: re-queued, never a failure.
+    // Every suspension error is HTTP 500 (S5): the text tells them apart. A "rate limit" has the 429
+    // semantics (re-queued, never a failure); "temporarily unavailable", "busy" and the like are
+    // retried with backoff inside the 1-per-minute window; anything else (a bad token) fails at once.
     const rateLimited = isRateLimitText(message);
     throw new ApiError({
       ...(rateLimited ? { ret: 429 } : {}),
       httpStatus: response.status,
       serviceMessage: message,
       endpoint,
-      retryable: rateLimited,
+      retryable: rateLimited || isPassingText(message),
     });
   }
 

@@ -35,7 +35,12 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   text: string;
+  /** The Retry-After header as sent (seconds or an HTTP date), if any. */
+  retryAfter?: string;
 }
+
+/** Failures before a connection exists: the server cannot have seen (or counted) the request. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class HttpTransport {
   readonly #pool: Pool;
@@ -59,6 +64,7 @@ export class HttpTransport {
   async send(request: HttpRequest): Promise<HttpResponse> {
     let status: number;
     let text: string;
+    let retryAfter: string | undefined;
     try {
       const response = await this.#pool.request({
         method: request.method,
@@ -70,13 +76,15 @@ export class HttpTransport {
         bodyTimeout: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
       });
       status = response.statusCode;
+      const header = response.headers['retry-after'];
+      retryAfter = Array.isArray(header) ? header[0] : header;
       request.onHeaders?.();
       text = await response.body.text();
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
       throw this.transportError(request.endpoint, error);
     }
-    return { status, text };
+    return { status, text, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
 
   close(): Promise<void> {
@@ -90,6 +98,7 @@ export class HttpTransport {
     const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.#token);
     const cause = new Error(message);
     if (typeof code === 'string') (cause as Error & { code: string }).code = code;
-    return new TransportError(endpoint, `request failed: ${message}`, cause);
+    const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
+    return new TransportError(endpoint, `request failed: ${message}`, cause, connected);
   }
 }

@@ -42,6 +42,8 @@ export interface RateLimiterOptions {
 export interface Permit {
   readonly admittedAt: number;
   release(): void;
+  /** Instead of release(): the request never reached the server, so it leaves no stamp in any window. */
+  cancel(): void;
 }
 
 interface Waiter {
@@ -162,6 +164,13 @@ export class SlidingWindowLimiter {
     let released = false;
     return {
       admittedAt: at,
+      cancel: () => {
+        if (released) return;
+        released = true;
+        for (const rule of rules) this.window(rule.key).inFlight--;
+        this.inFlightCount--;
+        this.pump();
+      },
       release: () => {
         if (released) return;
         released = true;

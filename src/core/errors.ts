@@ -88,9 +88,12 @@ export class ApiError extends QuotelakeError {
 /** The network failed, timed out, or the body was truncated or unparsable. Always retryable. */
 export class TransportError extends QuotelakeError {
   readonly endpoint: string;
-  constructor(endpoint: string, message: string, cause?: unknown) {
+  /** false when the connection was never made (refused, no route, name not found): nothing was counted. */
+  readonly reachedServer: boolean;
+  constructor(endpoint: string, message: string, cause?: unknown, reachedServer = true) {
     super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable: true, cause });
     this.endpoint = endpoint;
+    this.reachedServer = reachedServer;
   }
 }
 

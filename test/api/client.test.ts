@@ -204,18 +204,31 @@ describe('createClient against a stub server', () => {
     const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK', '600000.SH', '000001.SZ', 'MSFT.US'];
     const { client, requests } = await setup(tickHandler({ drop: new Set(['857.HK']) }), { plan: 'free' });
     const result = await client.tradeTicks(codes);
-    expect(requests.map((r) => (r.query!.data.symbol_list as unknown[]).length)).toEqual([5, 2]);
+    // R7: the code left out is asked for again, alone, twice, before it is reported missing.
+    expect(requests.map((r) => (r.query!.data.symbol_list as unknown[]).length)).toEqual([5, 2, 1, 1]);
     expect(result.ticks.map((t) => t.code).sort()).toEqual(codes.filter((c) => c !== '857.HK').sort());
     expect(result.missing).toEqual(['857.HK']);
     expect(result.invalid).toEqual([]);
     await client.close();
   });
 
-  it('silent truncation by the service is reported as missing codes', async () => {
+  it('codes a silently truncating service left out are asked for again and delivered', async () => {
     const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK'];
-    const { client } = await setup(tickHandler({ serveFirst: 2 }), { plan: 'basic' });
+    const { client, requests } = await setup(tickHandler({ serveFirst: 2 }), { plan: 'basic' });
     const result = await client.depthTicks(codes);
-    expect(result.missing).toEqual(['700.HK', '857.HK']);
+    expect(requests.map((r) => (r.query!.data.symbol_list as { code: string }[]).map((c) => c.code))).toEqual([codes, ['700.HK', '857.HK']]);
+    expect(result.ticks.map((t) => t.code)).toEqual(codes);
+    expect(result.missing).toEqual([]);
+    await client.close();
+  });
+
+  it('codes still left out after two more asks are reported missing by name', async () => {
+    const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK'];
+    const { client, requests } = await setup(tickHandler({ serveFirst: 1 }), { plan: 'basic' });
+    const result = await client.depthTicks(codes);
+    expect(requests).toHaveLength(3);
+    expect(result.ticks.map((t) => t.code)).toEqual(['AAPL.US', 'TSLA.US', '700.HK']);
+    expect(result.missing).toEqual(['857.HK']);
     await client.close();
   });
 

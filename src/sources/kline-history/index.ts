@@ -96,6 +96,12 @@ class KlineHistorySource implements Source<RawKline> {
           prefetchPages: this.config.prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
+        const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, now) : null;
+        if (askedMs !== null && askedMs < env.sinceMs && start.low === null && product.endTimestampSupported) {
+          ctx.events.note?.(
+            `kline ${code} ${interval}: history begins at ${new Date(env.sinceMs).toISOString()}, when the product was listed, after since ${new Date(askedMs).toISOString()} (not a gap)`,
+          );
+        }
         makers.push(() => readSeries(env, start));
       }
     }

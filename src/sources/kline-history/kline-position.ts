@@ -7,6 +7,8 @@
  * - `walk`: a backward walk in progress: the next `kline_timestamp_end` to ask for, the floor it
  *   stops at, and the newest final bar it has delivered (the watermark once it completes). A killed
  *   backfill resumes exactly there: no gap, no duplicate.
+ * - `begins`: the oldest bar the service has for the series, once a walk asked for older bars and
+ *   got none (R1): the history begins there, later than `since`, and is not walked again.
  */
 import type { Checkpoint } from '../../core/component.js';
 
@@ -20,6 +22,7 @@ export interface KlinePosition {
   readonly watermark: number | null;
   readonly low: number | null;
   readonly walk?: WalkState;
+  readonly begins?: number;
 }
 
 const EMPTY: KlinePosition = { watermark: null, low: null };
@@ -35,10 +38,12 @@ export function readPosition(checkpoint: Checkpoint | undefined): KlinePosition 
   const walk = p.walk as Record<string, unknown> | undefined;
   const next = int(walk?.next);
   const floor = int(walk?.floor);
+  const begins = int(p.begins);
   return {
     watermark: int(p.watermark),
     low: int(p.low),
     ...(walk && next !== null && floor !== null ? { walk: { next, floor, top: int(walk.top) } } : {}),
+    ...(begins !== null ? { begins } : {}),
   };
 }
 
@@ -49,6 +54,7 @@ export function toCheckpoint(stream: string, position: KlinePosition): Checkpoin
       watermark: position.watermark,
       low: position.low,
       ...(position.walk ? { walk: { ...position.walk } } : {}),
+      ...(position.begins !== undefined ? { begins: position.begins } : {}),
     },
   };
 }

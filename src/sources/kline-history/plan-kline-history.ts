@@ -59,7 +59,7 @@ export function planKlineHistory(
         }
         const floor = watermark !== null ? watermark + 1 : sinceSec;
         span(floor, untilMs === null ? now + 1 : Math.floor(untilMs / 1000) * 1000 + 1);
-        if (low !== null && sinceSec < low) span(sinceSec, low * 1000);
+        if (low !== null && sinceSec < low && pos.begins === undefined) span(sinceSec, low * 1000);
       } else {
         const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
         const n = countBars(product, interval, floor * 1000, now + 1, now);

@@ -7,7 +7,7 @@ import type { KlineResult, ServiceClient } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
-import { QuotaExhaustedError } from '../../core/errors.js';
+import { QuotaExhaustedError, ResponseShapeError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf, nthBarBack } from '../shared/bar-grid.js';
 import { klineStream, malformedRecords, pageOf, toRawKlines } from '../shared/kline-records.js';
@@ -65,16 +65,25 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   if (untilSec === 0 || untilSec >= floor) {
     pos = yield* walk(env, stream, seq, pos, untilSec, floor, null);
   }
-  // 3. `since` moved earlier than what is held: extend the history downwards.
-  if (pos.low !== null && sinceSec < pos.low) {
-    yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null);
+  // 3. `since` moved earlier than what is held: extend the history downwards (unless the service
+  // already said it holds nothing older).
+  if (pos.low !== null && sinceSec < pos.low && pos.begins === undefined) {
+    pos = yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null);
+  }
+  if (pos.begins !== undefined && start.begins === undefined) {
+    env.ctx.events.note?.(
+      `kline ${env.product.code} ${env.interval}: history begins at ${iso(pos.begins)}, after since ${iso(sinceSec)}: the service holds no older bar (not a gap)`,
+    );
   }
 }
 
 /**
- * Pages backwards from `end` (0 = newest) to `floor`. Each page asks for exactly the bars the
- * calendar says exist between the floor and the page's end (at most 500), the next end is the
- * oldest bar - 1 s (W4: bars with timestamp <= end), so pages neither overlap nor leave a hole.
+ * Pages backwards from `end` (0 = newest) to `floor`. Each page asks for the bars the calendar says
+ * exist between the floor and the page's end (at most 500), the next end is the oldest bar - 1 s
+ * (W4: bars with timestamp <= end), so pages neither overlap nor leave a hole. A page may hold
+ * fewer bars than asked (R1: "at most 500", and minutes with no trade are absent): the walk ends
+ * only at the floor, at the catalog's first listed bar, or when a request for older bars returns
+ * none older, which is where the service's history begins.
  */
 async function* walk(
   env: SeriesEnv,
@@ -91,6 +100,7 @@ async function* walk(
   let top = topSoFar;
   let low = before.low;
   let pendingWalk = before.walk !== undefined;
+  let begins: number | undefined;
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
     const p = client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal);
     // A speculative page that is never used must not become an unhandled rejection.
@@ -128,25 +138,32 @@ async function* walk(
       const result = await reported(env.reporter, current, stream);
       const answeredAt = ctx.clock.now();
       const page = pageOf(result.bars);
-      if (page.bars.length === 0 && page.malformed.length === 0) break; // before the first listed bar
+      const olderThanEnd = end === 0 ? page.bars : page.bars.filter((b) => b.ts <= end);
+      if (olderThanEnd.length === 0 && page.malformed.length === 0) {
+        // Nothing at or before this end: the service's history begins above it.
+        if (low !== null && floor < low) begins = low;
+        break;
+      }
+      if (end > 0 && olderThanEnd.length === 0) {
+        throw new ResponseShapeError(endpoint, `${product.code} ${interval}: asked for bars up to ${iso(end)} and got only newer ones (trace ${result.trace})`);
+      }
       const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
       const records = [
         ...toRawKlines(product, interval, kept, answeredAt, endpoint),
         ...malformedRecords(product.code, interval, page.malformed, endpoint),
       ];
       for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
-      const oldest = page.bars[0]?.ts ?? null;
+      const oldest = olderThanEnd[0]?.ts ?? null;
       if (kept.length > 0) low = minOf(low, kept[0]!.ts);
       const done =
         oldest === null ||
         oldest <= floor ||
-        page.bars.length < want ||
         // The calendar says nothing is left between the floor and the next end: no empty request.
         countBars(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, answeredAt) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
       const position: KlinePosition = done
-        ? { watermark: maxOf(before.watermark, top), low }
-        : { watermark: before.watermark, low, walk: state };
+        ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
+        : withBegins({ watermark: before.watermark, low, walk: state }, before.begins);
       yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
       pendingWalk = !done;
       if (done) return position;
@@ -155,12 +172,16 @@ async function* walk(
   } finally {
     ahead.clear();
   }
-  const position: KlinePosition = { watermark: maxOf(before.watermark, top), low };
-  if (pendingWalk || position.watermark !== before.watermark) {
+  const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
+  if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
     yield { stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) };
   }
   return position;
+}
+
+function withBegins(position: KlinePosition, begins: number | undefined): KlinePosition {
+  return begins === undefined ? position : { ...position, begins };
 }
 
 /** Stocks and indexes: only the newest bars exist on the wire (no end timestamp, W4). */

@@ -117,7 +117,11 @@ class KlineLatestSource implements Source<RawKline> {
         }
         let top: number | null = null;
         for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
-        const position = { watermark: maxOf(before.watermark, top), low: minOf(before.low, oldest) };
+        const position = {
+          watermark: maxOf(before.watermark, top),
+          low: minOf(before.low, oldest),
+          ...(before.begins !== undefined ? { begins: before.begins } : {}),
+        };
         positions.set(stream, position);
         yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
       }

@@ -1,0 +1,162 @@
+/**
+ * R3 of decisions.md: transient failures are retried with backoff inside the plan's limits,
+ * permanent ones fail at once, Retry-After is honoured in both forms, and a connection that was
+ * never made is charged to no window and no quota.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClient, manualSleep, seededRandom, type ClientOptions, type RequestInfo } from '../../src/api/index.js';
+import { retryAfterMs } from '../../src/api/client.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { ApiError, TransportError } from '../../src/core/errors.js';
+import { bar, fail, json, ok, startStub, type StubHandler } from './helpers/stub-server.js';
+
+const TOKEN = 'secret-token-0123456789';
+const T0 = Date.parse('2026-01-05T10:00:00Z');
+const EMPTY_HALTS = { success: true, timestamp: '2026-01-05T10:00:00', totalCount: 0, data: [] };
+
+let stateDir: string;
+let stub: Awaited<ReturnType<typeof startStub>> | undefined;
+beforeEach(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'ql-transient-'));
+});
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+function clientAt(baseUrl: string, options: Partial<ClientOptions> = {}) {
+  const clock = new ManualClock(T0);
+  const infos: RequestInfo[] = [];
+  const client = createClient({
+    baseUrl,
+    token: TOKEN,
+    plan: 'professional',
+    stateDir,
+    runId: 'run1',
+    clock,
+    sleep: manualSleep(clock),
+    retry: { random: seededRandom(1) },
+    onRequest: (info) => infos.push(info),
+    ...options,
+  });
+  return { client, clock, infos };
+}
+
+async function setup(handler: StubHandler, options: Partial<ClientOptions> = {}) {
+  stub = await startStub(handler);
+  return { ...clientAt(stub.url, options), requests: stub.requests };
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('Retry-After', () => {
+  it('reads delta-seconds and HTTP dates; 0, past dates and garbage mean "use the backoff"', () => {
+    expect(retryAfterMs('3', T0)).toBe(3000);
+    expect(retryAfterMs(' 120 ', T0)).toBe(120_000);
+    expect(retryAfterMs(new Date(T0 + 7000).toUTCString(), T0)).toBe(7000);
+    expect(retryAfterMs('0', T0)).toBeUndefined();
+    expect(retryAfterMs(new Date(T0 - 60_000).toUTCString(), T0)).toBeUndefined();
+    expect(retryAfterMs('soon', T0)).toBeUndefined();
+    expect(retryAfterMs(undefined, T0)).toBeUndefined();
+  });
+
+  it('a 503 with Retry-After in seconds waits at least that long before the next attempt', async () => {
+    let n = 0;
+    const { client, infos } = await setup((req, res) => {
+      if (++n === 1) {
+        res.setHeader('retry-after', '4');
+        return json(res, { error: 'busy' }, 503);
+      }
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [bar(60)] });
+    });
+    const result = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 });
+    expect(result.bars).toHaveLength(1);
+    expect(infos.map((i) => i.outcome)).toEqual(['transport-error', 'ok']);
+    expect(infos[1]!.sentAt - infos[0]!.sentAt).toBeGreaterThanOrEqual(4000);
+    await client.close();
+  });
+
+  it('a ret 429 with an HTTP-date Retry-After and no trace echoed holds admissions until then', async () => {
+    let n = 0;
+    const { client, infos, clock } = await setup((req, res) => {
+      if (++n === 1) {
+        res.setHeader('retry-after', new Date(clock.now() + 5000).toUTCString());
+        return json(res, { ret: 429, msg: 'rate limit', data: {} });
+      }
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [] });
+    });
+    await client.kline({ code: 'EURUSD', klineType: 1, count: 1 });
+    expect(infos.map((i) => i.outcome)).toEqual(['rate-limited', 'ok']);
+    expect(infos[1]!.sentAt - T0).toBeGreaterThanOrEqual(5000);
+    // A 429 counts toward no quota (L2).
+    expect((await client.quotaStatus()).used).toBe(1);
+    await client.close();
+  });
+});
+
+describe('suspension errors (all HTTP 500, S5)', () => {
+  it('"temporarily unavailable" is retried after the 1-per-minute window, then delivers', async () => {
+    let n = 0;
+    const { client, infos } = await setup((_req, res) => {
+      if (++n === 1) return json(res, { success: false, error: 'service temporarily unavailable, please try again later' }, 500);
+      return json(res, EMPTY_HALTS);
+    });
+    const result = await client.halts('sse');
+    expect(result.totalCount).toBe(0);
+    expect(infos.map((i) => i.outcome)).toEqual(['api-error', 'ok']);
+    // The retry waited for its slot: one request per minute per exchange endpoint (L5).
+    expect(infos[1]!.sentAt - infos[0]!.sentAt).toBeGreaterThanOrEqual(60_000);
+    await client.close();
+  });
+
+  it('an error naming the token fails at once with endpoint, status and message', async () => {
+    const { client, requests } = await setup((_req, res) => json(res, { success: false, error: 'token invalid' }, 500));
+    const error = await client.halts('nyse').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ httpStatus: 500, endpoint: '/api/suspension/nyse', serviceMessage: 'token invalid', retryable: false });
+    expect((error as Error).message).toBe('/api/suspension/nyse: HTTP 500 token invalid');
+    expect(requests).toHaveLength(1);
+    await client.close();
+  });
+
+  it('permanent market errors (401, 600, 604, 605) are sent once', async () => {
+    for (const [ret, msg] of [[401, 'token invalid'], [600, 'code invalid'], [604, 'code unauthorized'], [605, 'too many requests']] as const) {
+      const { client, requests } = await setup((req, res) => fail(res, req.query!.trace, ret, msg));
+      const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ ret, endpoint: '/quote-b-api/kline' });
+      expect(requests).toHaveLength(1);
+      await client.close();
+      await stub?.close();
+      stub = undefined;
+    }
+  });
+});
+
+describe('a service that cannot be reached', () => {
+  it('refused connections are retried with backoff, charged to no quota, and fail in seconds', async () => {
+    const port = await closedPort();
+    const { client, clock, infos } = clientAt(`http://127.0.0.1:${port}`, { retry: { random: () => 0.999 } });
+    const error = await client.halts('sse').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).reachedServer).toBe(false);
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    expect((error as Error).message).not.toContain(TOKEN);
+    expect(infos.map((i) => i.outcome)).toEqual(Array(6).fill('transport-error'));
+    // Backoff only (floor(0.999 x 250, 500, 1000, 2000, 4000) = 249 + 499 + 999 + 1998 + 3996 ms): the 1-per-minute window was never charged.
+    expect(clock.now() - T0).toBe(7741);
+    expect((await client.quotaStatus()).used).toBe(0);
+    await client.close();
+  });
+});
