@@ -36,7 +36,7 @@ export { findProduct, listProducts } from './catalog/index.js';
 export type { Product } from './catalog/types.js';
 
 // The local emulator
-export { startEmulator, type EmulatorOptions, type EmulatorHandle } from './emulator/index.js';
+export { startEmulator, type EmulatorOptions, type EmulatorHandle, type GroundTruth } from './emulator/index.js';
 
 // Time and errors
 export { ManualClock, systemClock, type Clock } from './core/clock.js';

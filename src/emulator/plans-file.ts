@@ -1,25 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from './behaviours/behaviour-spec.js';
 import { parseFaultSpec, FaultSpecError, type FaultSpec } from './faults/fault-spec.js';
 import { DEMO_TOKENS, PLAN_NAMES, PLANS, type PlanLimits, type PlanName } from './plans.js';
 
-/** An extra token: on one of the seven plans, optionally with its own fault spec. */
+/** An extra token: on one of the seven plans, optionally with its own fault and behaviour specs. */
 export interface TokenGrant {
   token: string;
   plan: PlanName;
   faults?: string | undefined;
+  behaviours?: string | undefined;
 }
 
 export interface TokenEntry {
   plan: PlanLimits;
   faults: FaultSpec | undefined;
+  /** The token's own behaviours (replacing the emulator's); undefined = the emulator's. */
+  behaviours?: BehaviourSpec | undefined;
 }
 
 const grantSchema = z.strictObject({
   token: z.string().min(1).max(512),
   plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]),
   faults: z.string().optional(),
+  behaviours: z.string().optional(),
 });
 const fileSchema = z.strictObject({ tokens: z.array(grantSchema) });
 
@@ -33,7 +38,7 @@ export class PlansFileError extends Error {
   }
 }
 
-/** Read a plans file (`.json`, or YAML for anything else): `{ tokens: [{ token, plan, faults? }] }`. */
+/** Read a plans file (`.json`, or YAML for anything else): `{ tokens: [{ token, plan, faults?, behaviours? }] }`. */
 export async function loadPlansFile(file: string): Promise<TokenGrant[]> {
   let text: string;
   try {
@@ -54,11 +59,16 @@ export async function loadPlansFile(file: string): Promise<TokenGrant[]> {
     throw new PlansFileError(file, `${where}: ${issue?.message ?? 'invalid'}`);
   }
   parsed.data.tokens.forEach((g, i) => {
-    if (g.faults === undefined) return;
     try {
-      parseFaultSpec(g.faults);
+      if (g.faults !== undefined) parseFaultSpec(g.faults);
     } catch (e) {
       if (e instanceof FaultSpecError) throw new PlansFileError(file, `tokens.${i}.faults: ${e.message}`);
+      throw e;
+    }
+    try {
+      if (g.behaviours !== undefined) parseBehaviourSpec(g.behaviours);
+    } catch (e) {
+      if (e instanceof BehaviourSpecError) throw new PlansFileError(file, `tokens.${i}.behaviours: ${e.message}`);
       throw e;
     }
   });
@@ -70,7 +80,11 @@ export function buildTokenTable(grants: readonly TokenGrant[]): Map<string, Toke
   const table = new Map<string, TokenEntry>();
   for (const [token, plan] of Object.entries(DEMO_TOKENS)) table.set(token, { plan: PLANS[plan], faults: undefined });
   for (const g of grants) {
-    table.set(g.token, { plan: PLANS[g.plan], faults: g.faults === undefined ? undefined : parseFaultSpec(g.faults) });
+    table.set(g.token, {
+      plan: PLANS[g.plan],
+      faults: g.faults === undefined ? undefined : parseFaultSpec(g.faults),
+      behaviours: g.behaviours === undefined ? undefined : parseBehaviourSpec(g.behaviours),
+    });
   }
   return table;
 }

@@ -3,7 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { IANAZone } from 'luxon';
 import { ManualClock, systemClock, type Clock } from '../core/clock.js';
 import type { EmulatorBackends } from './backends.js';
-import { FaultInjector, NO_FAULT, type FaultDecision } from './faults/fault-injector.js';
+import { isBehaviourFree, parseBehaviourSpec, type BehaviourSpec } from './behaviours/behaviour-spec.js';
+import { Behaviours } from './behaviours/behaviours.js';
+import { createGroundTruth, type GroundTruth } from './behaviours/ground-truth.js';
+import { FaultInjector, NO_FAULT, retryAfterValue, type FaultDecision } from './faults/fault-injector.js';
 import { isFaultFree, parseFaultSpec, type FaultSpec } from './faults/fault-spec.js';
 import { hashString } from './faults/prng.js';
 import { parseQueryString } from './http/query-string.js';
@@ -29,6 +32,12 @@ export interface EmulatorOptions {
   clock?: Clock;
   /** Fault spec (object or text such as `5xx=0.05,drop=0.02`); off by default. */
   faults?: FaultSpec | string;
+  /**
+   * Behaviours the service may show (decisions R1, R2, R4-R7), object or text such as
+   * `short-pages=0.5,missing-bars=0.02,descending` or `all`; off by default. A plans-file token with
+   * its own `behaviours` uses those instead.
+   */
+  behaviours?: BehaviourSpec | string;
   /** Tokens added to the demo tokens (the content of a plans file). */
   plans?: readonly TokenGrant[];
   /** Zone whose midnight resets the daily totals. Default UTC. */
@@ -49,8 +58,13 @@ export interface EmulatorHandle {
   clock: Clock;
   /** Read-only counters of a token (undefined until it made a request). */
   usage(token: string): TokenUsage | undefined;
+  /** What the service holds (bars and halt records), for tests; no HTTP path reaches it. */
+  truth: GroundTruth;
   close(): Promise<void>;
 }
+
+/** R3: the passing suspension error (unlike "rate limit", it names no limit: retry after a pause). */
+export const HALT_BUSY = 'service temporarily unavailable: server busy, please try again later';
 
 /** Longest request-target served; longer is HTTP 414 (W9). */
 export const MAX_REQUEST_TARGET = 8192;
@@ -76,6 +90,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const globalFaults = globalSpec && !isFaultFree(globalSpec) ? new FaultInjector(globalSpec, seed) : undefined;
   const tokenFaults = new Map<string, FaultInjector>();
   const manual = clock instanceof ManualClock ? clock : undefined;
+  const behaviourSpec = typeof options.behaviours === 'string' ? parseBehaviourSpec(options.behaviours) : options.behaviours;
+  const globalBehaviours = behaviourSpec && !isBehaviourFree(behaviourSpec) ? new Behaviours(behaviourSpec, seed) : undefined;
+  const tokenBehaviours = new Map<string, Behaviours>();
+  // One seed for all tokens: a token's own spec changes the rates, not the draws (missing bars agree).
+  const behavioursFor = (token: string | undefined, entry: TokenEntry | undefined): Behaviours | undefined => {
+    if (token === undefined || entry?.behaviours === undefined) return globalBehaviours;
+    let b = tokenBehaviours.get(token);
+    if (b === undefined) {
+      b = new Behaviours(entry.behaviours, seed);
+      tokenBehaviours.set(token, b);
+    }
+    return b;
+  };
+  const truth = createGroundTruth(backends, clock, (token) => behavioursFor(token, token === undefined ? undefined : tokens.get(token)));
 
   const faultFor = (token: string | undefined, entry: TokenEntry | undefined): FaultDecision => {
     if (token !== undefined && entry?.faults !== undefined) {
@@ -132,28 +160,36 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
     const token = params.values.get('token');
     const entry = token === undefined ? undefined : tokens.get(token);
-    const fault = faultFor(token, entry);
+    let fault = faultFor(token, entry);
+    // The busy error is a suspension answer; a market request drawing it is served normally.
+    if (fault.kind === 'halt-busy' && route.kind !== 'suspension') fault = { ...fault, kind: 'none' };
     if (fault.kind === 'drop') {
       req.socket.destroy();
       return;
     }
     if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    if (fault.kind === '5xx') {
+    const retryAfter: Record<string, string> | undefined =
+      fault.retryAfter === undefined ? undefined : { 'retry-after': retryAfterValue(fault.retryAfter, clock.now()) };
+    if (fault.kind === '5xx' || fault.kind === '504') {
+      const status = fault.kind === '504' ? 504 : fault.status;
       return sendJson(res, {
-        status: fault.status,
-        body: { error: fault.status === 502 ? 'bad gateway' : 'service unavailable' },
+        status,
+        body: { error: status === 502 ? 'bad gateway' : status === 503 ? 'service unavailable' : 'gateway timeout' },
+        ...(retryAfter ? { headers: retryAfter } : {}),
       });
     }
     const nowMs = clock.now();
+    const behaviours = behavioursFor(token, entry);
     // A faulted answer counts toward nothing: it is computed without the limiter.
     const counted = fault.kind === 'none' ? limiter : null;
     let reply: Reply;
     if (route.kind === 'suspension') {
-      if (fault.kind === '429') reply = suspensionError('rate limit');
+      if (fault.kind === '429' || fault.kind === '429-untraced') reply = suspensionError('rate limit');
+      else if (fault.kind === 'halt-busy') reply = suspensionError(HALT_BUSY);
       else
         reply = handleSuspension(
           { exchange: route.exchange, token, entry, page: params.values.get('page'), size: params.values.get('size'), nowMs },
-          { backends, limiter: counted },
+          { backends, limiter: counted, behaviours },
         );
     } else {
       const request = {
@@ -171,8 +207,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           trace: string;
         };
         reply = { status: 200, body: { ret: 429, msg: MSG.rate, trace: echo.trace, data: {} } };
-      } else reply = handleMarket(request, { backends, limiter: counted });
+      } else if (fault.kind === '429-untraced') {
+        // R3: some 429 answers do not echo the trace (the field left out, or empty).
+        reply = {
+          status: 200,
+          body: fault.untraced === 'absent' ? { ret: 429, msg: MSG.rate, data: {} } : { ret: 429, msg: MSG.rate, trace: '', data: {} },
+        };
+      } else reply = handleMarket(request, { backends, limiter: counted, behaviours });
     }
+    if (retryAfter !== undefined && fault.kind !== 'none' && fault.kind !== 'truncate') reply = { ...reply, headers: { ...reply.headers, ...retryAfter } };
     sendJson(res, reply, { truncate: fault.kind === 'truncate', dripMs: fault.dripMs });
   }
 
@@ -224,6 +267,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port: address.port,
     clock,
     usage: (token: string) => limiter?.usage(token, clock.now()),
+    truth,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -99,12 +99,33 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect((await p.exit).code).toBe(0);
   });
 
+  it('takes behaviours from --behaviours, else QUOTELAKE_EMULATOR_BEHAVIOURS', async () => {
+    const query = encodeURIComponent(
+      JSON.stringify({ trace: 't', data: { code: 'BTCUSDT', kline_type: 1, kline_timestamp_end: 0, query_kline_num: 3, adjust_type: 0 } }),
+    );
+    const order = async (args: string[], env: Record<string, string>): Promise<number[]> => {
+      const p = run(['serve', '--clock', '2026-03-04T12:00:00Z', ...args], env);
+      const url = await ready(p);
+      const r = (await (await fetch(`${url}/quote-b-api/kline?token=demo-basic&query=${query}`)).json()) as {
+        data: { kline_list: { timestamp: string }[] };
+      };
+      p.child.kill('SIGTERM');
+      expect((await p.exit).code).toBe(0);
+      return r.data.kline_list.map((k) => Number(k.timestamp));
+    };
+    const down = await order(['--behaviours', 'descending'], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'none' });
+    expect(down).toEqual([...down].sort((a, b) => b - a));
+    expect(await order([], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'descending' })).toEqual(down);
+  });
+
   it('usage errors exit 2 with a clear message and no readiness line', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['serve', '--bogus'], {}, /Unknown argument: bogus/],
       [['serve', '--clock', 'yesterday'], {}, /--clock must be an ISO instant/],
       [['serve', '--faults', 'drop=2'], {}, /invalid fault spec part "drop=2"/],
       [['serve'], { QUOTELAKE_EMULATOR_FAULTS: 'lag=1' }, /QUOTELAKE_EMULATOR_FAULTS: invalid fault spec part "lag=1"/],
+      [['serve', '--behaviours', 'descending,sideways'], {}, /--behaviours: invalid behaviour spec part "sideways": unknown behaviour/],
+      [['serve'], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'short-pages=3' }, /QUOTELAKE_EMULATOR_BEHAVIOURS: invalid behaviour spec part "short-pages=3"/],
       [['serve', '--plans-file', '/nonexistent/p.yaml'], {}, /\/nonexistent\/p\.yaml: cannot read/],
       [['serve', '--quota-time-zone', 'Nowhere/Land'], {}, /Nowhere\/Land/],
       [['serve', '--port', '70000'], {}, /--port/],
@@ -123,7 +144,7 @@ describe('quotelake serve (built CLI as a child process)', () => {
   it('--help and --version', async () => {
     const h = run(['serve', '--help']);
     expect((await h.exit).code).toBe(0);
-    for (const opt of ['--host', '--port', '--seed', '--clock', '--faults', '--plans-file', '--quota-time-zone']) {
+    for (const opt of ['--host', '--port', '--seed', '--clock', '--faults', '--behaviours', '--plans-file', '--quota-time-zone']) {
       expect(h.stdout).toContain(opt);
     }
     const v = run(['--version']);

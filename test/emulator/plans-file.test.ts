@@ -32,8 +32,9 @@ describe('plan table', () => {
 
 describe('plans file', () => {
   it('reads JSON and YAML', async () => {
-    const j = write('p.json', JSON.stringify({ tokens: [{ token: 'abc', plan: 'premium', faults: 'drop=0.5' }] }));
-    expect(await loadPlansFile(j)).toEqual([{ token: 'abc', plan: 'premium', faults: 'drop=0.5' }]);
+    const j = write('p.json', JSON.stringify({ tokens: [{ token: 'abc', plan: 'premium', faults: 'drop=0.5', behaviours: 'all,omit-codes=0' }] }));
+    expect(await loadPlansFile(j)).toEqual([{ token: 'abc', plan: 'premium', faults: 'drop=0.5', behaviours: 'all,omit-codes=0' }]);
+    expect(buildTokenTable(await loadPlansFile(j)).get('abc')?.behaviours).toMatchObject({ omitCodes: 0, overlap: 1 });
     const y = write('p.yaml', 'tokens:\n  - token: xyz\n    plan: all-us\n');
     const grants = await loadPlansFile(y);
     expect(grants).toEqual([{ token: 'xyz', plan: 'all-us' }]);
@@ -51,6 +52,9 @@ describe('plans file', () => {
     await expect(loadPlansFile(write('extra.yaml', 'tokens: []\nother: 1\n'))).rejects.toThrow(/extra\.yaml/);
     await expect(loadPlansFile(write('f.yaml', 'tokens:\n  - token: a\n    plan: free\n    faults: drop=7\n'))).rejects.toThrow(
       /f\.yaml: tokens\.0\.faults: invalid fault spec part "drop=7"/,
+    );
+    await expect(loadPlansFile(write('b.yaml', 'tokens:\n  - token: a\n    plan: free\n    behaviours: upside-down\n'))).rejects.toThrow(
+      /b\.yaml: tokens\.0\.behaviours: invalid behaviour spec part "upside-down"/,
     );
   });
 });

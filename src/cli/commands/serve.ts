@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { IANAZone } from 'luxon';
 import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
+import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
 import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
 import { loadPlansFile, PlansFileError, type TokenGrant } from '../../emulator/plans-file.js';
 import { startEmulator } from '../../emulator/server.js';
@@ -12,6 +13,7 @@ interface ServeArgs {
   seed: number;
   clock?: string;
   faults?: string;
+  behaviours?: string;
   'plans-file'?: string;
   'quota-time-zone': string;
   limits: boolean;
@@ -42,6 +44,17 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
       throw e;
     }
   }
+  const behaviourText = args.behaviours ?? env.QUOTELAKE_EMULATOR_BEHAVIOURS;
+  let behaviours: BehaviourSpec | undefined;
+  if (behaviourText !== undefined && behaviourText !== '') {
+    try {
+      behaviours = parseBehaviourSpec(behaviourText);
+    } catch (e) {
+      const from = args.behaviours !== undefined ? '--behaviours' : 'QUOTELAKE_EMULATOR_BEHAVIOURS';
+      if (e instanceof BehaviourSpecError) throw new UsageError(`${from}: ${e.message}`);
+      throw e;
+    }
+  }
   if (!IANAZone.isValidZone(args['quota-time-zone'])) {
     throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone`);
   }
@@ -60,6 +73,7 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     seed: args.seed,
     clock,
     ...(faults ? { faults } : {}),
+    ...(behaviours ? { behaviours } : {}),
     plans,
     quotaTimeZone: args['quota-time-zone'],
     limits: args.limits,
@@ -93,9 +107,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       })
       .option('faults', {
         type: 'string',
-        describe: 'Fault spec, e.g. latency=200ms@0.1,5xx=0.05,drop=0.02 (default: $QUOTELAKE_EMULATOR_FAULTS)',
+        describe:
+          'Fault spec, e.g. latency=200ms@0.1,5xx=0.05,504=0.02,drop=0.02,429-untraced=0.05,retry-after=0.5 (default: $QUOTELAKE_EMULATOR_FAULTS)',
       })
-      .option('plans-file', { type: 'string', describe: 'JSON or YAML file adding tokens: {tokens: [{token, plan, faults?}]}' })
+      .option('behaviours', {
+        type: 'string',
+        describe:
+          'Behaviours the service may show, e.g. short-pages=0.5,missing-bars=0.02,descending or all (default: $QUOTELAKE_EMULATOR_BEHAVIOURS)',
+      })
+      .option('plans-file', {
+        type: 'string',
+        describe: 'JSON or YAML file adding tokens: {tokens: [{token, plan, faults?, behaviours?}]}',
+      })
       .option('quota-time-zone', { type: 'string', default: 'UTC', describe: 'Zone whose midnight resets daily totals' })
       .option('limits', {
         type: 'boolean',

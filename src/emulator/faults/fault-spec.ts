@@ -1,5 +1,6 @@
 /**
- * Fault injection spec, e.g. `latency=200ms@0.1,5xx=0.05,drop=0.02,truncate=0.02,429=0.05,drip=20ms@0.01`.
+ * Fault injection spec, e.g. `latency=200ms@0.1,5xx=0.05,drop=0.02,truncate=0.02,429=0.05,drip=20ms@0.01`
+ * and the other transient failures of decisions R3: `504=0.02,429-untraced=0.05,halt-busy=0.1,retry-after=0.5`.
  * Rates are probabilities 0..1 per request. `latency` and `drip` take a duration (`ms` or `s`) and an
  * optional `@rate` (default 1). Everything is off unless named.
  */
@@ -17,6 +18,14 @@ export interface FaultSpec {
   spurious429: number;
   /** Body written in small chunks with this pause between them. */
   drip: { ms: number; rate: number };
+  /** HTTP 504 instead of an answer. */
+  http504: number;
+  /** A spurious ret 429 whose trace is not echoed (field left out or empty); suspension: as `429`. */
+  untraced429: number;
+  /** Suspension only: HTTP 500 saying the service is temporarily unavailable (busy); passing, unlike `429`. */
+  haltBusy: number;
+  /** A `Retry-After` header (delta-seconds or HTTP-date, 0 and past dates included) on 429, 503 and busy answers. */
+  retryAfter: number;
 }
 
 export const NO_FAULTS: FaultSpec = Object.freeze({
@@ -26,6 +35,10 @@ export const NO_FAULTS: FaultSpec = Object.freeze({
   truncate: 0,
   spurious429: 0,
   drip: { ms: 0, rate: 0 },
+  http504: 0,
+  untraced429: 0,
+  haltBusy: 0,
+  retryAfter: 0,
 });
 
 export class FaultSpecError extends Error {
@@ -71,8 +84,23 @@ export function parseFaultSpec(text: string): FaultSpec {
       case '429':
         spec.spurious429 = parseRate(part, value);
         break;
+      case '504':
+        spec.http504 = parseRate(part, value);
+        break;
+      case '429-untraced':
+        spec.untraced429 = parseRate(part, value);
+        break;
+      case 'halt-busy':
+        spec.haltBusy = parseRate(part, value);
+        break;
+      case 'retry-after':
+        spec.retryAfter = parseRate(part, value);
+        break;
       default:
-        throw new FaultSpecError(part, `unknown fault "${name}" (known: latency, 5xx, drop, truncate, 429, drip)`);
+        throw new FaultSpecError(
+          part,
+          `unknown fault "${name}" (known: latency, 5xx, 504, drop, truncate, 429, 429-untraced, halt-busy, retry-after, drip)`,
+        );
     }
   }
   return spec;
@@ -85,7 +113,10 @@ export function isFaultFree(spec: FaultSpec): boolean {
     spec.drop === 0 &&
     spec.truncate === 0 &&
     spec.spurious429 === 0 &&
-    spec.drip.rate === 0
+    spec.drip.rate === 0 &&
+    spec.http504 === 0 &&
+    spec.untraced429 === 0 &&
+    spec.haltBusy === 0
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Family, Product } from '../../catalog/types.js';
 import type { EmulatorBackends } from '../backends.js';
+import type { Behaviours } from '../behaviours/behaviours.js';
 import { klineListChunks } from '../http/kline-json.js';
 import type { Reply } from '../http/send.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -28,6 +29,8 @@ export interface MarketContext {
   backends: EmulatorBackends;
   /** null = limits off (benchmarks), or the request must not count (a truncated answer). */
   limiter: RateLimiter | null;
+  /** The behaviours R1, R2, R4, R5, R7 of this token; undefined (or inactive) = the plain answers. */
+  behaviours?: Behaviours | undefined;
 }
 
 const envelope = (ret: number, msg: string, trace: string, data: unknown = {}): Reply => ({
@@ -89,6 +92,7 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
   }
   if (!parsed.ok) return envelope(parsed.ret, parsed.msg, trace);
   const { backends } = ctx;
+  const b = ctx.behaviours?.active === true ? ctx.behaviours : undefined;
 
   if (req.op === 'kline') {
     const item = parsed.data as KlineItem;
@@ -96,6 +100,11 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     if (!r.ok) return envelope(r.ret, unresolvedMsg(r.ret), trace);
     if (!klineItemValid(item, r.product, false)) return envelope(400, MSG.data, trace);
     const count = Math.min(item.query_kline_num, MAX_KLINES);
+    if (b !== undefined) {
+      const bars = b.klinePage(backends.market, r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
+      const body = { ret: 200, msg: MSG.ok, trace, data: { code: r.product.code, kline_type: item.kline_type, kline_list: bars } };
+      return { status: 200, body: b.decorateMarket('kline', body, req.nowMs, trace) };
+    }
     const list = backends.market.klines(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
     const data = { code: r.product.code, kline_type: item.kline_type, kline_list: list };
     const chunks = klineListChunks(
@@ -122,6 +131,20 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     if (batchUnauthorized) return envelope(604, MSG.unauthorized, trace);
     for (let i = 0; i < items.length; i++) {
       if (!klineItemValid(items[i]!, products[i]!, true)) return envelope(400, MSG.data, trace);
+    }
+    if (b !== undefined) {
+      const list = b.batchItems(
+        backends.market,
+        items.map((item, i) => ({
+          product: products[i]!,
+          klineType: item.kline_type,
+          endSec: item.kline_timestamp_end,
+          count: item.query_kline_num,
+        })),
+        req.nowMs,
+        trace,
+      );
+      return { status: 200, body: b.decorateMarket('batch-kline', { ret: 200, msg: MSG.ok, trace, data: { kline_list: list } }, req.nowMs, trace) };
     }
     const klineList = items.map((item, i) => ({
       code: products[i]!.code,
@@ -150,9 +173,13 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     } else products.push(r.product);
   }
   if (unauthorized) return envelope(604, MSG.unauthorized, trace);
+  const served = b === undefined ? products : b.keptProducts(products, req.nowMs, trace);
   const tickList =
     req.op === 'depth-tick'
-      ? products.map((p) => backends.market.depth(p, req.nowMs))
-      : products.map((p) => backends.market.trade(p, req.nowMs));
+      ? served.map((p) => backends.market.depth(p, req.nowMs))
+      : served.map((p) => backends.market.trade(p, req.nowMs));
+  if (b !== undefined) {
+    return { status: 200, body: b.decorateMarket(req.op, { ret: 200, msg: MSG.ok, trace, data: { tick_list: tickList } }, req.nowMs, trace) };
+  }
   return envelope(200, MSG.ok, trace, { tick_list: tickList });
 }

@@ -1,4 +1,5 @@
 import type { EmulatorBackends } from '../backends.js';
+import type { Behaviours } from '../behaviours/behaviours.js';
 import { pageHalts, parseHaltPaging } from '../halts/index.js';
 import type { HaltExchange } from '../contracts.js';
 import type { Reply } from '../http/send.js';
@@ -34,7 +35,7 @@ function covers(plan: PlanLimits, exchange: HaltExchange): boolean {
 /** GET /api/suspension/{exchange}: token, limits (1/min per exchange), scope, paging (S1), records. */
 export function handleSuspension(
   req: SuspensionRequest,
-  ctx: { backends: EmulatorBackends; limiter: RateLimiter | null },
+  ctx: { backends: EmulatorBackends; limiter: RateLimiter | null; behaviours?: Behaviours | undefined },
 ): Reply {
   if (req.entry === undefined || req.token === undefined) return suspensionError('token invalid');
   const plan = req.entry.plan;
@@ -48,11 +49,21 @@ export function handleSuspension(
   if (!paging.ok) return suspensionError(paging.error);
   const records = ctx.backends.halts.records(req.exchange, req.nowMs);
   const timestamp = envelopeTimestamp(req.nowMs);
+  const b = ctx.behaviours?.active === true ? ctx.behaviours : undefined;
   if (paging.paging === null) {
-    return { status: 200, body: { success: true, timestamp, totalCount: records.length, data: records } };
+    if (b === undefined) return { status: 200, body: { success: true, timestamp, totalCount: records.length, data: records } };
+    const data = b.haltData(req.exchange, records, records, null, req.nowMs);
+    const body = { success: true, timestamp, totalCount: records.length, data };
+    return { status: 200, body: b.decorateHalt(req.exchange, body, null, req.nowMs) };
   }
   const paged = pageHalts(records, paging.paging.page, paging.paging.size);
   if (!paged.ok) return suspensionError(paged.error);
   const { data, totalCount, totalPages, currentPage, currentSize } = paged.page;
-  return { status: 200, body: { success: true, timestamp, totalCount, data, totalPages, currentPage, currentSize } };
+  if (b === undefined) {
+    return { status: 200, body: { success: true, timestamp, totalCount, data, totalPages, currentPage, currentSize } };
+  }
+  // R6: a repeated record is really on the page, so currentSize counts it; totalCount stays distinct.
+  const shown = b.haltData(req.exchange, records, data, paging.paging, req.nowMs);
+  const body = { success: true, timestamp, totalCount, data: shown, totalPages, currentPage, currentSize: shown.length };
+  return { status: 200, body: b.decorateHalt(req.exchange, body, paging.paging, req.nowMs) };
 }

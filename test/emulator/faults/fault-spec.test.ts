@@ -11,6 +11,10 @@ describe('parseFaultSpec', () => {
       truncate: 0.02,
       spurious429: 0.05,
       drip: { ms: 20, rate: 0.01 },
+      http504: 0,
+      untraced429: 0,
+      haltBusy: 0,
+      retryAfter: 0,
     });
     expect(parseFaultSpec('latency=1.5s, drip=5ms@1')).toMatchObject({ latency: { ms: 1500, rate: 1 }, drip: { ms: 5, rate: 1 } });
     expect(parseFaultSpec('')).toEqual(NO_FAULTS);
