@@ -4,6 +4,7 @@
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
+import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../shared/datasets/index.js';
 import { SinkError } from '../../core/errors.js';
 import { NdjsonSink } from './ndjson-sink.js';
@@ -24,6 +25,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   type: 'ndjson',
   summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC.',
   configSchema: ndjsonSinkConfigSchema,
+  // Any record is one JSON object: raw records come out as the service sent them (wire strings).
+  takes: ALL_RECORD_KINDS,
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }],
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
