@@ -23,7 +23,7 @@ export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
 export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   kind: 'sink',
   type: 'ndjson',
-  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC.',
+  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC; raw records (no transform) as the service sent them.',
   configSchema: ndjsonSinkConfigSchema,
   // Any record is one JSON object: raw records come out as the service sent them (wire strings).
   takes: ALL_RECORD_KINDS,
