@@ -2,6 +2,7 @@
  * The pipeline reference of the README, rendered from the same JSON Schema editors use, so the
  * documentation cannot drift from what the validator accepts (a test compares the two).
  */
+import { ALL_RECORD_KINDS, kindLabel, type RecordKind } from '../core/record-kinds.js';
 import type { Registry } from './pipeline-schema.js';
 import { pipelineJsonSchema } from './pipeline-json-schema.js';
 
@@ -38,11 +39,19 @@ export function pipelineReferenceMarkdown(registry: Registry): string {
     ['Transforms (`transforms[].type`)', (props.transforms?.items as { oneOf?: JsonSchema[] } | undefined)?.oneOf ?? []],
     ['Sinks (`sink.type`)', props.sink?.oneOf ?? []],
   ];
-  for (const [title, variants] of sections) {
+  out.push(
+    'Record kinds: each stage takes the kind the one before it emits, and `validate` refuses a chain that does not fit. ' +
+      `${ALL_RECORD_KINDS.map((k) => `\`${k}\` (${kindLabel(k)})`).join(', ')}.`,
+    '',
+  );
+  const kinds = ['source', 'transform', 'sink'] as const;
+  for (const [i, [title, variants]] of sections.entries()) {
     out.push(`#### ${title}`, '');
     for (const variant of variants) {
       const type = String(variant.properties?.type?.const ?? '?');
       out.push(`**\`${type}\`**: ${stripTypePrefix(type, variant.description ?? '')}`, '');
+      const line = kindsLine(registry, kinds[i]!, type);
+      if (line) out.push(line, '');
       const rows = table(variant, ['type']);
       out.push(...(rows.length > 2 ? rows : ['No other keys.']), '');
     }
@@ -56,6 +65,19 @@ export function withPipelineReference(readme: string, registry: Registry): strin
   const end = readme.indexOf(REFERENCE_END);
   if (start < 0 || end < start) throw new Error('README has no pipeline reference markers');
   return `${readme.slice(0, start + REFERENCE_START.length)}\n${pipelineReferenceMarkdown(registry)}${readme.slice(end)}`;
+}
+
+/** What a component takes and emits, from its definition (the schema does not carry it). */
+function kindsLine(registry: Registry, kind: 'source' | 'transform' | 'sink', type: string): string | undefined {
+  const def = registry.find((d) => d.kind === kind && d.type === type);
+  const code = (k: RecordKind) => `\`${k}\``;
+  if (def?.kind === 'source') return `Emits ${code(def.emits as RecordKind)}.`;
+  if (def?.kind === 'transform') {
+    const pairs = Object.entries(def.maps as Partial<Record<RecordKind, RecordKind>>).map(([i, o]) => `${code(i as RecordKind)} → ${code(o!)}`);
+    return `Takes → emits: ${pairs.join(', ')}.`;
+  }
+  if (def?.kind === 'sink') return `Takes ${(def.takes as readonly RecordKind[]).map(code).join(', ')}.`;
+  return undefined;
 }
 
 function table(schema: JsonSchema, skip: readonly string[] = []): string[] {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding } from '../core/definition.js';
+import { checkStageKinds } from './check-stage-kinds.js';
 
 export const PLANS = ['free', 'basic', 'premium', 'professional', 'all-hk', 'all-cn', 'all-us'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -182,6 +183,10 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
         runLint(findDefinition(registry, 'transform', t.type), t, ['transforms', i], ctx),
       );
       runLint(findDefinition(registry, 'sink', sink.type), sink, ['sink'], ctx);
+      // Stages against each other (each stage's own keys have passed the schema by now).
+      for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
+        ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
+      }
     });
   return schema as unknown as z.ZodType<Pipeline, unknown>;
 }

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import type { z } from 'zod';
 import type { Sink, Source, Transform } from './component.js';
+import type { KindOf } from './record-kinds.js';
 
 /** What a component may use when it is created; everything else reaches it through RunContext. */
 export interface ComponentEnv {
@@ -39,16 +40,25 @@ export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBa
   readonly kind: 'source';
   /** The dataset its records belong to: `kline`, `trade`, `depth` or `halt`. */
   dataset(config: C): string;
+  /** The kind of record it yields (the next stage must take it). */
+  readonly emits: KindOf<T>;
   create(config: C, env: ComponentEnv): Source<T>;
 }
 
 export interface TransformDefinition<C = unknown, I = unknown, O = unknown> extends DefinitionBase<C> {
   readonly kind: 'transform';
+  /**
+   * Each kind it takes → the kind it emits for it. A kind not listed is refused by the linter:
+   * the transform would not know what to do with such records.
+   */
+  readonly maps: { readonly [K in KindOf<I>]?: KindOf<O> };
   create(config: C, env: ComponentEnv): Transform<I, O>;
 }
 
 export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase<C> {
   readonly kind: 'sink';
+  /** The kinds it can write; the linter refuses a pipeline that hands it anything else. */
+  readonly takes: readonly KindOf<T>[];
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

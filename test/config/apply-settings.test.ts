@@ -13,6 +13,7 @@ const bars: ComponentDefinition = {
   configSchema: z.object({ codes: z.array(z.string()).min(1), since: z.string().optional() }),
   examples: [],
   dataset: () => 'kline',
+  emits: 'kline-row',
   create: () => ({ read: async function* () {} }),
 };
 const registry = [...testRegistry({}), bars, { ...testRegistry({})[2]!, type: 'other-sink' } as ComponentDefinition];

@@ -148,9 +148,8 @@ describe('definePipeline', () => {
 describe('with the real transforms and sinks', () => {
   it('validates their configs with positions, and fills their defaults', async () => {
     const { components } = await import('../../src/components.js');
-    const { counterSource } = await import('../helpers/test-components.js');
-    const real = [counterSource() as never, ...components];
-    const text = 'name: real\nsource: { type: counter, batches: 1, rowsPerBatch: 1 }\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  rowGroupRows: 10\n  colour: red\n';
+    const real = components;
+    const text = 'name: real\nsource: { type: kline-history, codes: [BTCUSDT], intervals: [1m] }\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  rowGroupRows: 10\n  colour: red\n';
     let error: PipelineConfigError | undefined;
     try {
       parsePipelineYaml(text, { registry: real, file });

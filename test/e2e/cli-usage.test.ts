@@ -1,4 +1,6 @@
 /** --help, --version, and every way a command line or a pipeline file can be wrong: exit 2 with what to fix. */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from './helpers/cli.js';
@@ -67,6 +69,32 @@ describe('usage errors exit 2 with a hint', () => {
     expect(validate.stderr).toMatch(/tiny-trades\.yaml: valid/);
     expect(yamlError.code).toBe(2);
     expect(yamlError.stderr).toMatch(/bad-yaml\.yaml:\d+:\d+: YAML syntax error/);
+  });
+
+  it('refuses stages that do not fit, at the stage, with the stage to add, before any request (run, validate, plan)', async () => {
+    const bad = join(FIXTURES, 'raw-klines-parquet.yaml');
+    const out = mkdtempSync(join(tmpdir(), 'ql-kinds-'));
+    // A dead service: a request would fail with exit 1, so exit 2 shows the check came first.
+    const service = ['--base-url', 'http://127.0.0.1:9', '--token', 'sk-live-abcdefghijkl', '--plan', 'free'];
+    const [run, validate, plan, format] = await Promise.all([
+      runCli(['run', bad, ...service, '--output', join(out, 'lake')]),
+      runCli(['validate', bad]),
+      runCli(['plan', bad]),
+      runCli(['run', join(FIXTURES, 'raw-trades-ndjson.yaml'), '--format', 'parquet', ...service, '--output', join(out, 'lake')]),
+    ]);
+    const message =
+      'raw-klines-parquet.yaml:9:3: sink: parquet takes parsed K-lines but source kline-history emits raw K-lines: add "- type: parse-decimals" to transforms before the sink';
+    for (const r of [run, validate, plan]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain('hint: fix the pipeline file');
+      expect(r.stderr).not.toContain('looks like a bug');
+    }
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain(
+      'raw-trades-ndjson.yaml with --format: sink: parquet takes parsed trades but source trade-snapshot emits raw trades: add "- type: parse-decimals" to transforms before the sink',
+    );
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('validate --json lists problems per file', async () => {

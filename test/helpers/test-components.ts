@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Batch, CommitReceipt, Rejected, Sink } from '../../src/core/component.js';
 import type { ComponentDefinition, SinkDefinition, SourceDefinition, TransformDefinition } from '../../src/core/definition.js';
+import { ALL_RECORD_KINDS } from '../../src/core/record-kinds.js';
 
 export interface Row {
   readonly stream: string;
@@ -33,6 +34,7 @@ export function counterSource(probe: SourceProbe = { produced: 0 }): SourceDefin
     configSchema: counterConfig,
     examples: [{ batches: 2, rowsPerBatch: 3 }],
     dataset: () => 'kline',
+    emits: 'kline-row',
     lint: (c) =>
       c.intervals.flatMap((iv, i) =>
         c.code.endsWith('.US') && (iv === '2h' || iv === '4h')
@@ -69,6 +71,7 @@ export const rejectEvery: TransformDefinition<z.infer<typeof rejectConfig>, Row,
   type: 'reject-every',
   summary: 'Rejects every n-th record',
   configSchema: rejectConfig,
+  maps: { 'kline-row': 'kline-row' },
   examples: [{ every: 3 }],
   create: (config) => ({
     apply(batch) {
@@ -136,6 +139,7 @@ export function memorySink(store: MemoryStore): SinkDefinition<Record<string, ne
     type: 'memory',
     summary: 'Keeps rows in memory',
     configSchema: z.object({}),
+    takes: ALL_RECORD_KINDS,
     examples: [{}],
     create: () => memorySinkImpl(store),
   };

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
+import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../shared/datasets/index.js';
 import { PartitionedSink } from '../shared/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
@@ -18,6 +19,8 @@ export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
   type: 'arrow',
   summary: 'Hive-partitioned Arrow IPC files, same layout and atomic commit as the parquet sink.',
   configSchema: arrowSinkConfigSchema,
+  // Their dataset specs map the typed rows' columns; raw records have none of them.
+  takes: ROW_KINDS,
   examples: [{}, { maxRowsPerFile: 500000 }],
   create(config, env) {
     return new PartitionedSink({

@@ -4,6 +4,7 @@
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
+import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../shared/datasets/index.js';
 import { SinkError } from '../../core/errors.js';
 import { NdjsonSink } from './ndjson-sink.js';
@@ -22,8 +23,10 @@ export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
 export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   kind: 'sink',
   type: 'ndjson',
-  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC.',
+  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC; raw records (no transform) as the service sent them.',
   configSchema: ndjsonSinkConfigSchema,
+  // Any record is one JSON object: raw records come out as the service sent them (wire strings).
+  takes: ALL_RECORD_KINDS,
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }],
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);

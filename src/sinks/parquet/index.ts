@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
+import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../shared/datasets/index.js';
 import { PartitionedSink } from '../shared/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
@@ -25,6 +26,8 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   type: 'parquet',
   summary: 'Hive-partitioned Parquet (ZSTD, DECIMAL(38,18), UTC timestamps), atomic commit, merge by primary key.',
   configSchema: parquetSinkConfigSchema,
+  // Their dataset specs map the typed rows' columns; raw records have none of them.
+  takes: ROW_KINDS,
   examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }],
   create(config, env) {
     const spec = datasetSpec(env.dataset);

@@ -34,6 +34,7 @@ export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & So
     { codes: ['GOLD', 'Silver', 'USOIL'], everySeconds: 10, durationSeconds: 600 },
   ],
   dataset: () => 'depth',
+  emits: 'raw-depth',
   lint: (config) => lintRounds(config),
   create: (config, env) => new SnapshotSource(kind, config, env),
   plan: (config, ctx) => planSnapshot(config, ctx, kind),

@@ -121,6 +121,7 @@ export const klineHistory: SourceDefinition<KlineHistoryConfig, RawKline> & Sour
     { codes: ['GOLD'], intervals: ['1h', '4h'], since: '2025-01-01', until: '2025-12-31T23:59:59Z', concurrency: 2 },
   ],
   dataset: () => 'kline',
+  emits: 'raw-kline',
   lint,
   create: (config, env) => new KlineHistorySource(config, env),
   plan: (config, ctx) => planKlineHistory(config, ctx),

@@ -145,6 +145,7 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
     { codes: ['700.HK'], intervals: ['1d'], everySeconds: 30, count: 10 },
   ],
   dataset: () => 'kline',
+  emits: 'raw-kline',
   lint,
   create: (config, env) => new KlineLatestSource(config, env),
   plan(config, ctx) {

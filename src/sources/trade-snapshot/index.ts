@@ -34,6 +34,7 @@ export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & So
     { codes: ['EURUSD', 'USDJPY'], everySeconds: 60, durationSeconds: 3600 },
   ],
   dataset: () => 'trade',
+  emits: 'raw-trade',
   lint: (config) => lintRounds(config),
   create: (config, env) => new SnapshotSource(kind, config, env),
   plan: (config, ctx) => planSnapshot(config, ctx, kind),

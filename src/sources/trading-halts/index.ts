@@ -131,6 +131,7 @@ export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & Sourc
   configSchema: tradingHaltsConfigSchema,
   examples: [{}, { exchanges: ['sse'] }, { exchanges: ['nyse', 'nasdaq'], pageSize: 200, timeoutMs: 300000 }],
   dataset: () => 'halt',
+  emits: 'raw-halt',
   create: (config, env) => new TradingHaltsSource(config, env),
   plan(config, ctx): SourcePlan {
     const exchanges = [...new Set(config.exchanges)];

@@ -66,6 +66,7 @@ export const normalizeHalts: TransformDefinition<NormalizeHaltsConfig, RawHalt, 
   type: 'normalize-halts',
   summary: 'Map SSE, NYSE and NASDAQ halt layouts to one halt schema with UTC instants and the local text kept.',
   configSchema: normalizeHaltsConfigSchema,
+  maps: { 'raw-halt': 'halt-row' },
   examples: [{}, { zones: { sse: 'Asia/Shanghai' } }],
   create(config) {
     return new NormalizeHalts(haltOptions(config));

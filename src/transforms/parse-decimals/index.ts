@@ -83,6 +83,7 @@ export const parseDecimals: TransformDefinition<ParseDecimalsConfig, RawMarketRe
   type: 'parse-decimals',
   summary: 'Turn wire strings into exact decimals (DECIMAL(p,s), default 38,18) and UTC instants; reject, never round.',
   configSchema: parseDecimalsConfigSchema,
+  maps: { 'raw-kline': 'kline-row', 'raw-trade': 'trade-row', 'raw-depth': 'depth-row' },
   examples: [{}, { decimal: { precision: 38, scale: 18 } }, { columns: { volume: { precision: 30, scale: 8 } } }],
   create(config) {
     return new ParseDecimals(resolveColumnTypes(config));
