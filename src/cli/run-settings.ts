@@ -3,7 +3,7 @@
  * data overrides (--format, --since, --until, --codes) applied to the pipeline and validated again
  * so a wrong override is reported like a wrong file.
  */
-import { validatePipeline } from '../config/parse-pipeline.js';
+import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import { ConfigError } from '../core/errors.js';
@@ -94,7 +94,9 @@ export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, r
     return validatePipeline({ ...pipeline, name, source, sink }, { registry });
   } catch (e) {
     if (e instanceof ConfigError) {
-      throw new UsageError(`${file} with ${overrides.join(', ')}: ${e.message}`, 'fix the value given on the command line');
+      // Every problem at once (two bad codes are two findings), not only the first.
+      const message = e instanceof PipelineConfigError ? e.problems.map((p) => p.message).join('; ') : e.message;
+      throw new UsageError(`${file} with ${overrides.join(', ')}: ${message}`, 'fix the value given on the command line');
     }
     throw e;
   }
