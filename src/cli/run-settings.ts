@@ -10,7 +10,7 @@ import { ConfigError } from '../core/errors.js';
 import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
 import { UsageError } from './usage-error.js';
 
-export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs>;
+export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs> & { state?: boolean | undefined };
 
 function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): Set<string> {
   const def = registry.find((d) => d.kind === kind && d.type === type);
@@ -54,8 +54,14 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
   }
 }
 
-/** The pipeline with the command-line data overrides applied and validated again. */
-export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, registry: Registry, file: string): Pipeline {
+/** The pipeline with the command-line data overrides (and --state / --no-state) applied and validated again. */
+export function applyOverrides(
+  pipeline: Pipeline,
+  resolved: ResolvedSettings,
+  registry: Registry,
+  file: string,
+  flags: { readonly state?: boolean | undefined } = {},
+): Pipeline {
   const { settings, origin } = resolved;
   let source: ComponentConfig = pipeline.source;
   let sink: ComponentConfig = pipeline.sink;
@@ -84,6 +90,15 @@ export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, r
     const kept = Object.fromEntries(Object.entries(sink).filter(([k]) => k !== 'type' && keys.has(k)));
     sink = { type: settings.format, ...kept };
     overrides.push('--format');
+  }
+  if (flags.state !== undefined) {
+    if (schemaKeys(registry, 'sink', sink.type).has('keepState')) {
+      sink = { ...sink, keepState: flags.state };
+      overrides.push(flags.state ? '--state' : '--no-state');
+    } else if (!flags.state) {
+      // Files merged by key are always resumed; there is no stateless run of them to ask for.
+      throw new UsageError(`--no-state does not apply: the "${sink.type}" sink always keeps its checkpoints`, 'drop --no-state, or add --format ndjson');
+    }
   }
   if (overrides.length === 0) return pipeline;
   // Data sent to another sink must not advance the checkpoints of the pipeline's own sink (a

@@ -49,6 +49,11 @@ export interface TransformDefinition<C = unknown, I = unknown, O = unknown> exte
 
 export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase<C> {
   readonly kind: 'sink';
+  /**
+   * Whether a run with this config reads and saves checkpoints (default: yes). A sink whose output
+   * each run replaces (an NDJSON look) says no unless asked, so every run delivers its whole window.
+   */
+  keepsState?(config: C): boolean;
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 
