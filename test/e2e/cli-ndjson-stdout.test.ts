@@ -45,7 +45,7 @@ function runToFile(args: readonly string[], path: string): Promise<Finished> {
   const child = spawn(process.execPath, [MAIN, ...args], { env: cleanEnv(), stdio: ['ignore', fd, 'pipe'] });
   closeSync(fd);
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
 }
 
