@@ -48,6 +48,7 @@ export {
   ResponseShapeError,
   QuotaExhaustedError,
   SinkError,
+  OutputClosedError,
   RejectedRecordError,
   AbortedError,
 } from './core/errors.js';

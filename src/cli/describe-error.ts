@@ -1,7 +1,7 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
 import { PipelineConfigError } from '../config/parse-pipeline.js';
-import { AbortedError, ApiError, ConfigError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 
 export interface DescribedError {
@@ -47,6 +47,8 @@ export function describeError(e: unknown): DescribedError {
       hint: `completed work is committed; run the same command again after ${e.resetAt.toISOString()} and it resumes where it stopped`,
     };
   }
+  // One line, no hint: the user closed the pipe on purpose; they only need to know rows were lost.
+  if (e instanceof OutputClosedError) return { exitCode: EXIT_OUTPUT_CLOSED, code: e.code, message: e.message };
   if (e instanceof AbortedError) return { exitCode: EXIT_INTERRUPTED, code: e.code, message: e.message, hint: 'run the same command again to resume' };
   if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: apiHint(e) };
   if (e instanceof TransportError) {

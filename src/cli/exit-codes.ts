@@ -13,6 +13,12 @@ export const EXIT_REJECTED = 3;
 export const EXIT_QUOTA = 75;
 /** Stopped by SIGINT/SIGTERM (128 + SIGINT); completed work is committed. */
 export const EXIT_INTERRUPTED = 130;
+/**
+ * The reader of stdout went away with rows left unwritten (`| head` that stopped early): 128 + SIGPIPE,
+ * what a shell reports for a writer killed by the closed pipe, so `set -o pipefail` scripts already
+ * know it. A reader that leaves after the last row changes nothing (exit 0).
+ */
+export const EXIT_OUTPUT_CLOSED = 141;
 
 export type ExitCode =
   | typeof EXIT_OK
@@ -20,11 +26,12 @@ export type ExitCode =
   | typeof EXIT_USAGE
   | typeof EXIT_REJECTED
   | typeof EXIT_QUOTA
-  | typeof EXIT_INTERRUPTED;
+  | typeof EXIT_INTERRUPTED
+  | typeof EXIT_OUTPUT_CLOSED;
 
-/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > quota > rejected > ok. */
+/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > output closed > quota > rejected > ok. */
 export function worstExitCode(codes: readonly number[]): number {
-  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_QUOTA, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
+  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_QUOTA, EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
   let worst = EXIT_OK;
   for (const c of codes) if (rank.indexOf(c) > rank.indexOf(worst)) worst = c;
   return worst;

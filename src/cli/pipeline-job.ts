@@ -16,7 +16,7 @@ export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEn
   const ref = resolvePipelineRef(text, cwd);
   const loaded = await loadPipeline(ref.display, registry);
   const resolved = resolveRunSettings(loaded, args, env);
-  const pipeline = applyOverrides(loaded, resolved, registry, ref.display);
+  const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state });
   return { ref, pipeline, resolved };
 }
 

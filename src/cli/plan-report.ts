@@ -3,6 +3,7 @@ import { planLimits, QuotaStore } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import { keepsState } from '../runtime/keeps-state.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
@@ -29,7 +30,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock): Pro
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
   }).status();
-  const checkpoints = await new CheckpointStore(settings.stateDir, job.pipeline.name).load();
+  const checkpoints = keepsState(job.pipeline, registry) ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load() : new Map();
   const plan = planPipeline(job.pipeline, { plan: target.plan, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,

@@ -11,7 +11,7 @@ import { createLogger } from '../runtime/logger.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, type DescribedError } from './describe-error.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
 import { QuotaWatchingClient } from './quota-watch.js';
@@ -89,7 +89,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let status: SummaryStatus;
   let exitCode: number;
   if (failure && failure.exitCode !== EXIT_QUOTA) {
-    status = failure.exitCode === EXIT_INTERRUPTED ? 'interrupted' : 'failed';
+    status = failure.exitCode === EXIT_INTERRUPTED ? 'interrupted' : failure.exitCode === EXIT_OUTPUT_CLOSED ? 'output-closed' : 'failed';
     exitCode = failure.exitCode;
   } else if (quotaError) {
     status = 'quota-exhausted';

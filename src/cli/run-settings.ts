@@ -3,14 +3,14 @@
  * data overrides (--format, --since, --until, --codes) applied to the pipeline and validated again
  * so a wrong override is reported like a wrong file.
  */
-import { validatePipeline } from '../config/parse-pipeline.js';
+import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import { ConfigError } from '../core/errors.js';
 import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
 import { UsageError } from './usage-error.js';
 
-export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs>;
+export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs> & { state?: boolean | undefined };
 
 function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): Set<string> {
   const def = registry.find((d) => d.kind === kind && d.type === type);
@@ -54,8 +54,14 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
   }
 }
 
-/** The pipeline with the command-line data overrides applied and validated again. */
-export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, registry: Registry, file: string): Pipeline {
+/** The pipeline with the command-line data overrides (and --state / --no-state) applied and validated again. */
+export function applyOverrides(
+  pipeline: Pipeline,
+  resolved: ResolvedSettings,
+  registry: Registry,
+  file: string,
+  flags: { readonly state?: boolean | undefined } = {},
+): Pipeline {
   const { settings, origin } = resolved;
   let source: ComponentConfig = pipeline.source;
   let sink: ComponentConfig = pipeline.sink;
@@ -85,6 +91,15 @@ export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, r
     sink = { type: settings.format, ...kept };
     overrides.push('--format');
   }
+  if (flags.state !== undefined) {
+    if (schemaKeys(registry, 'sink', sink.type).has('keepState')) {
+      sink = { ...sink, keepState: flags.state };
+      overrides.push(flags.state ? '--state' : '--no-state');
+    } else if (!flags.state) {
+      // Files merged by key are always resumed; there is no stateless run of them to ask for.
+      throw new UsageError(`--no-state does not apply: the "${sink.type}" sink always keeps its checkpoints`, 'drop --no-state, or add --format ndjson');
+    }
+  }
   if (overrides.length === 0) return pipeline;
   // Data sent to another sink must not advance the checkpoints of the pipeline's own sink (a
   // `--format ndjson` look at a backfill would otherwise make its next Parquet run skip those
@@ -94,7 +109,9 @@ export function applyOverrides(pipeline: Pipeline, resolved: ResolvedSettings, r
     return validatePipeline({ ...pipeline, name, source, sink }, { registry });
   } catch (e) {
     if (e instanceof ConfigError) {
-      throw new UsageError(`${file} with ${overrides.join(', ')}: ${e.message}`, 'fix the value given on the command line');
+      // Every problem at once (two bad codes are two findings), not only the first.
+      const message = e instanceof PipelineConfigError ? e.problems.map((p) => p.message).join('; ') : e.message;
+      throw new UsageError(`${file} with ${overrides.join(', ')}: ${message}`, 'fix the value given on the command line');
     }
     throw e;
   }

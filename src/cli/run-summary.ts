@@ -1,7 +1,7 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
 import { formatDuration, n } from './progress/progress-figures.js';
 
-export type SummaryStatus = 'succeeded' | 'rejected-records' | 'quota-exhausted' | 'interrupted' | 'failed' | 'planned';
+export type SummaryStatus = 'succeeded' | 'rejected-records' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
 
 export interface RunSummary {
   readonly pipeline: string;
@@ -40,6 +40,7 @@ const STATUS_TEXT: Record<SummaryStatus, string> = {
   'rejected-records': 'done, with rejected records',
   'quota-exhausted': 'stopped at the daily quota (resumable)',
   interrupted: 'interrupted (resumable)',
+  'output-closed': 'stopped: stdout closed with rows left unwritten',
   failed: 'failed',
   planned: 'planned (dry run)',
 };

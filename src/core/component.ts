@@ -89,6 +89,12 @@ export interface CommitReceipt {
 }
 
 export interface Sink<T> {
+  /**
+   * Rows leave the process as they are written (a pipe): nothing can be rolled back, and write()
+   * resolves only once its rows are taken. When state is kept the run then commits after every
+   * source batch, so a checkpoint never covers rows the reader did not take.
+   */
+  readonly streaming?: boolean;
   /** Called once at the start of a run: finish or roll back whatever a crashed run left half-done. */
   recover?(ctx: RunContext): Promise<void>;
   write(batch: Batch<T>, ctx: RunContext): Promise<void>;

@@ -59,6 +59,11 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
   readonly kind: 'sink';
   /** The kinds it can write; the linter refuses a pipeline that hands it anything else. */
   readonly takes: readonly KindOf<T>[];
+  /**
+   * Whether a run with this config reads and saves checkpoints (default: yes). A sink whose output
+   * each run replaces (an NDJSON look) says no unless asked, so every run delivers its whole window.
+   */
+  keepsState?(config: C): boolean;
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

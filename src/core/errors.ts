@@ -134,6 +134,21 @@ export class SinkError extends QuotelakeError {
   }
 }
 
+/**
+ * The reader of a stream sink (stdout) went away while rows were still to be written: the run
+ * stops, and no checkpoint covers the rows it did not take.
+ */
+export class OutputClosedError extends QuotelakeError {
+  constructor(
+    readonly target: string,
+    readonly rowsUnwritten: number,
+  ) {
+    super('QL_OUTPUT_CLOSED', `${target} was closed by its reader before ${rowsUnwritten} row(s) of the current batch were written; the run stopped there`, {
+      stage: 'write',
+    });
+  }
+}
+
 /** A record was rejected and the pipeline says `onReject: fail`. */
 export class RejectedRecordError extends QuotelakeError {
   readonly reason: string;

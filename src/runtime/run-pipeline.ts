@@ -14,6 +14,7 @@ import { ConfigError, QuotelakeError, RejectedRecordError } from '../core/errors
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
+import { keepsState } from './keeps-state.js';
 import { createLogger } from './logger.js';
 import { createRunEvents, type RunEventsRecorder } from './run-events.js';
 import { createRunId } from './run-id.js';
@@ -122,6 +123,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
   const store = new CheckpointStore(stateDir, pipeline.name);
+  // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
+  const keepState = keepsState(pipeline, options.registry);
   const startedAt = new Date(clock.now()).toISOString();
   const files: CommittedFile[] = [];
   let commits = 0;
@@ -178,7 +181,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
       await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
 
-      const committed = await store.load();
+      const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
       const pending = new Map<string, Checkpoint>();
       const seqs = new Map<string, number>();
       const warnedCodes = new Set<string>();
@@ -193,7 +196,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         events.rows(dataset, 'written', receipt.rows);
         if (rejectedSink) files.push(...(await rejectedSink.commit(quietCtx)));
         commits++;
-        if (pending.size > 0) {
+        if (keepState && pending.size > 0) {
           for (const [k, v] of pending) committed.set(k, v);
           pending.clear();
           await store.save(committed, { now: new Date(clock.now()), runId });
@@ -276,7 +279,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);
         batchesSinceCommit++;
-        if (batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
+        // Rows on a stream are gone once written: with state, every batch the reader took is
+        // committed at once, so the next run starts right after it and nowhere later.
+        const streamed = keepState && sink.streaming === true;
+        if (streamed || batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
           await commit();
         }
       }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeError, formatError } from '../../src/cli/describe-error.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_REJECTED, EXIT_USAGE, worstExitCode } from '../../src/cli/exit-codes.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED, EXIT_USAGE, worstExitCode } from '../../src/cli/exit-codes.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import { registry } from '../../src/cli/registry.js';
-import { AbortedError, ApiError, ConfigError, QuotaExhaustedError, TransportError } from '../../src/core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, TransportError } from '../../src/core/errors.js';
 
 describe('describeError', () => {
   it('maps every error class to its exit code and a hint', () => {
@@ -37,6 +37,18 @@ describe('describeError', () => {
     const d = describeError(error);
     expect(d.exitCode).toBe(EXIT_USAGE);
     expect(d.message).toMatch(/^2 problems in the pipeline:\np\.yaml:1:7: .*\np\.yaml:5:15: /);
+  });
+});
+
+describe('a closed stdout', () => {
+  it('is exit 141 in one line, without a hint', () => {
+    const d = describeError(new OutputClosedError('stdout', 12));
+    expect(d).toMatchObject({ exitCode: 141, code: 'QL_OUTPUT_CLOSED' });
+    expect(formatError(d)).toBe('quotelake: stdout was closed by its reader before 12 row(s) of the current batch were written; the run stopped there');
+  });
+  it('ranks below an interrupt and above a used-up quota', () => {
+    expect(worstExitCode([EXIT_QUOTA, EXIT_OUTPUT_CLOSED])).toBe(EXIT_OUTPUT_CLOSED);
+    expect(worstExitCode([EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED])).toBe(EXIT_INTERRUPTED);
   });
 });
 

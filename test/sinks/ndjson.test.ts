@@ -5,6 +5,7 @@ import { PassThrough, Writable } from 'node:stream';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../src/core/component.js';
+import { OutputClosedError } from '../../src/core/errors.js';
 import { ndjsonSink, NdjsonSink } from '../../src/sinks/ndjson/index.js';
 import { depthRows, haltRows, klineRows, rawKline, SHIB_CLOSE, T0, BIG_TURNOVER } from './fixtures.js';
 import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
@@ -100,7 +101,24 @@ describe('ndjson sink', () => {
     expect(got).toEqual([{ c: '0.000018712345600000', t: BIG_TURNOVER, ts: '2025-11-19 07:00:00+00' }]);
   });
 
-  it('EPIPE (`| head -1`) ends quietly: exit 0, nothing on stderr, downstreamClosed set', async () => {
+  it('a closed stream with rows still to write throws OutputClosedError with their count', async () => {
+    const { stream, text } = collect();
+    const sink = new NdjsonSink('kline', { kind: 'stream', stream }, 64);
+    expect(sink.streaming).toBe(true);
+    const ctx = runContext();
+    const rows = klineRows(Array.from({ length: 5 }, (_, i) => rawKline('BTCUSDT', '1m', T0 + 60 * i, `${i}`)));
+    await sink.write({ stream: 'k', seq: 1, records: rows }, ctx);
+    // The reader leaves after everything was written: nothing is lost, nothing is thrown.
+    stream.destroy();
+    await sink.write({ stream: 'k', seq: 2, records: [] }, ctx);
+    expect((await sink.commit(ctx)).rows).toBe(5);
+    const error = await sink.write({ stream: 'k', seq: 3, records: rows }, ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputClosedError);
+    expect((error as OutputClosedError).rowsUnwritten).toBe(5);
+    expect(text().trimEnd().split('\n')).toHaveLength(5);
+  });
+
+  it('EPIPE (`| head -1`): write throws OutputClosedError, and nothing reaches stderr by itself', async () => {
     // Compile the sink's sources to plain JS for a child process (only node builtins are needed).
     const dir = await tempDir('ql-epipe-');
     const root = join(__dirname, '../..');
@@ -123,10 +141,15 @@ const sink = new NdjsonSink('trade', { kind: 'stream', stream: process.stdout },
 const ctx = { runId: 'r', events: { rows() {} } };
 const rows = Array.from({ length: 1000 }, (_, i) => ({ code: 'BTCUSDT', ts: 1700000000000 + i, seq: String(i), price: '1.5', volume: '2', turnover: '3', direction: 1, fetched_at: 1700000000000 }));
 let batches = 0;
-while (!sink.downstreamClosed && batches < 100000) { await sink.write({ stream: 't', seq: ++batches, records: rows }, ctx); }
-await sink.commit(ctx);
+let error;
+try {
+  while (batches < 100000) await sink.write({ stream: 't', seq: ++batches, records: rows }, ctx);
+} catch (e) {
+  error = e;
+}
 await sink.close();
-process.stderr.write(sink.downstreamClosed ? '' : 'never closed\\n');
+const ok = error?.code === 'QL_OUTPUT_CLOSED' && error.rowsUnwritten > 0 && error.rowsUnwritten <= 1000 && sink.downstreamClosed;
+process.stderr.write(ok ? '' : 'unexpected: ' + String(error) + '\\n');
 `,
     );
     const r = spawnSync('bash', ['-c', `set -o pipefail; node child.js | head -1`], { cwd: dir, encoding: 'utf8', timeout: 20_000 });

@@ -2,7 +2,7 @@
 import { packageVersion } from '../package-version.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts } from '../interrupts.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
@@ -16,6 +16,7 @@ import { emitJson, terminalFor } from '../terminal.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
   pipeline: string[];
+  state?: boolean | undefined;
   'dry-run': boolean;
 }
 
@@ -59,8 +60,9 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary));
-      // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the token).
-      if ([EXIT_FAILURE, EXIT_USAGE, EXIT_QUOTA, EXIT_INTERRUPTED].includes(summary.exitCode)) break;
+      // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the
+      // token), and so does a closed stdout (nobody reads what they would write).
+      if ([EXIT_FAILURE, EXIT_USAGE, EXIT_QUOTA, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED].includes(summary.exitCode)) break;
     }
   } finally {
     interrupts.dispose();

@@ -9,9 +9,16 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
     reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y)))))
       .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
+      .option('state', {
+        type: 'boolean',
+        group: 'Output:',
+        describe:
+          'NDJSON: keep checkpoints, so the next run writes only rows after those this run\'s reader took (default: none, every run writes its whole window; --no-state overrides a pipeline\'s keepState)',
+      })
       .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')
       .example('QUOTELAKE_BASE_URL=https://… QUOTELAKE_TOKEN=… QUOTELAKE_PLAN=basic $0 run pipelines/kline-backfill.yaml', 'Run against a real service')
-      .example('$0 run kline-backfill --codes BTCUSDT,ETHUSDT --since 7d --format ndjson > bars.ndjson', 'Override codes and span; stream NDJSON to stdout')
+      .example('$0 run kline-backfill --codes BTCUSDT,ETHUSDT --since 7d --format ndjson > bars.ndjson', 'Override codes and span; stream NDJSON to stdout (each run writes the whole span)')
+      .example('$0 run kline-backfill --format ndjson --state | jq -c .', 'Keep state: each run writes only bars after those the last run\'s reader took')
       .example('$0 run snapshots --json --quiet', 'Machine-readable summary on stdout')
       .epilogue(PRECEDENCE_EPILOGUE) as unknown as Argv<RunCommandArgs>,
   handler: async (args) => {

@@ -16,6 +16,16 @@ export const ndjsonSinkConfigSchema = z.strictObject({
   path: z.string().min(1).default('stdout').describe('`stdout`, or a file path (relative to the output folder; `{dataset}` is replaced), written atomically at commit.'),
   /** Bytes gathered before each write to the stream. */
   chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream.'),
+  /**
+   * Each run replaces an NDJSON output (a pipe, or the file at commit), so by default a run keeps
+   * no state and delivers everything in its window; with state it delivers only what is new.
+   */
+  keepState: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Read and save checkpoints, so each run writes only what is new since the rows the last run wrote (on stdout: the rows its reader took). Default false: every run writes everything in its window. `quotelake run --state` sets it.',
+    ),
 });
 
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
@@ -27,7 +37,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   configSchema: ndjsonSinkConfigSchema,
   // Any record is one JSON object: raw records come out as the service sent them (wire strings).
   takes: ALL_RECORD_KINDS,
-  examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }],
+  examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }],
+  keepsState: (config) => config.keepState,
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
     if (config.path === 'stdout' || config.path === '-') {

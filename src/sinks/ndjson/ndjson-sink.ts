@@ -1,7 +1,9 @@
 /**
- * NDJSON to a stream (stdout) or a file. Honours backpressure (waits for 'drain'). When the reader
- * goes away (EPIPE, e.g. `| head -1`) it stops quietly: `downstreamClosed` turns true, later rows
- * are dropped and nothing is thrown; the run loop should stop reading and the CLI exit 0.
+ * NDJSON to a stream (stdout) or a file. A stream write resolves only once the stream has taken
+ * every chunk of the batch (its write callbacks), which is also the backpressure. When the reader
+ * goes away (EPIPE, e.g. `| head -3`) while rows are still to be written, write() throws
+ * OutputClosedError with the count, so the run stops fetching and no checkpoint covers them; a
+ * reader that leaves after everything was written changes nothing.
  * A file target is written to `<file>.tmp-<runId>` and renamed over the file at each commit.
  */
 import { once } from 'node:events';
@@ -10,7 +12,7 @@ import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
-import { SinkError } from '../../core/errors.js';
+import { OutputClosedError, SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { safeFileToken } from '../shared/partition-path.js';
 import { rowToJson } from './row-json.js';
@@ -37,9 +39,14 @@ export class NdjsonSink implements Sink<object> {
     private readonly chunkBytes = 65536,
   ) {}
 
-  /** True once the reader closed the pipe; everything after is dropped. */
+  /** True once the reader closed the pipe. */
   get downstreamClosed(): boolean {
     return this.closedDownstream;
+  }
+
+  /** A stream's rows are gone once written: the run commits after each batch when it keeps state. */
+  get streaming(): boolean {
+    return this.target.kind === 'stream';
   }
 
   private async open(ctx: RunContext): Promise<Writable> {
@@ -69,11 +76,6 @@ export class NdjsonSink implements Sink<object> {
   }
 
   private async push(stream: Writable, text: string): Promise<void> {
-    if (this.closedDownstream) return;
-    if (stream.destroyed || stream.writableEnded) {
-      this.closedDownstream = true;
-      return;
-    }
     if (!stream.write(text)) await this.drain(stream);
     this.check();
   }
@@ -92,20 +94,65 @@ export class NdjsonSink implements Sink<object> {
     });
   }
 
+  /** One chunk to the stream; true once the stream took it, false if its reader had gone away. */
+  private deliver(stream: Writable, text: string): Promise<boolean> {
+    if (this.closedDownstream || stream.destroyed || stream.writableEnded) {
+      this.closedDownstream = true;
+      return Promise.resolve(false);
+    }
+    return new Promise((resolve) => {
+      const settle = (error: NodeJS.ErrnoException | null | undefined) => {
+        stream.off('close', onClose);
+        if (error) this.onError(error);
+        resolve(!error && !this.closedDownstream);
+      };
+      // A destroyed stream may drop the callback of a write in flight; its close settles it.
+      const onClose = () => {
+        this.closedDownstream = true;
+        settle(null);
+      };
+      stream.once('close', onClose);
+      stream.write(text, settle);
+    });
+  }
+
   async write(batch: Batch<object>, ctx: RunContext): Promise<void> {
     this.check();
-    if (this.closedDownstream || batch.records.length === 0) return;
+    if (batch.records.length === 0) return;
     const stream = await this.open(ctx);
+    if (this.target.kind === 'file') {
+      let text = '';
+      for (const row of batch.records) {
+        text += `${rowToJson(this.dataset, row)}\n`;
+        if (text.length >= this.chunkBytes) {
+          await this.push(stream, text);
+          text = '';
+        }
+      }
+      if (text.length > 0) await this.push(stream, text);
+      this.rowsSinceCommit += batch.records.length;
+      return;
+    }
+    // Rows count as written only once the stream took their chunk; the first chunk it refuses
+    // leaves that chunk and every later row of the batch unwritten.
     let text = '';
+    let taken = 0;
+    let inChunk = 0;
+    const send = async (): Promise<void> => {
+      if (!(await this.deliver(stream, text))) {
+        this.check();
+        throw new OutputClosedError('stdout', batch.records.length - taken);
+      }
+      taken += inChunk;
+      text = '';
+      inChunk = 0;
+    };
     for (const row of batch.records) {
       text += `${rowToJson(this.dataset, row)}\n`;
-      if (text.length >= this.chunkBytes) {
-        await this.push(stream, text);
-        text = '';
-        if (this.closedDownstream) return;
-      }
+      inChunk++;
+      if (text.length >= this.chunkBytes) await send();
     }
-    if (text.length > 0) await this.push(stream, text);
+    if (inChunk > 0) await send();
     this.rowsSinceCommit += batch.records.length;
   }
 

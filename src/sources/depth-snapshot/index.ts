@@ -8,10 +8,9 @@ import type { SourceDefinition } from '../../core/definition.js';
 import type { RawDepth } from '../../core/records.js';
 import type { WireDepthTick } from '../../core/wire.js';
 import type { SourcePlanner } from '../../plan/plan-types.js';
-import { codeListSchema, lintRounds, roundsShape } from '../shared/config-parts.js';
-import { planSnapshot, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
+import { lintSnapshot, planSnapshot, snapshotShape, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
 
-export const depthSnapshotConfigSchema = z.strictObject({ codes: codeListSchema, ...roundsShape });
+export const depthSnapshotConfigSchema = z.strictObject(snapshotShape);
 export type DepthSnapshotConfig = z.infer<typeof depthSnapshotConfigSchema>;
 
 const kind: SnapshotKind<DepthTick, RawDepth> = {
@@ -35,7 +34,7 @@ export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & So
   ],
   dataset: () => 'depth',
   emits: 'raw-depth',
-  lint: (config) => lintRounds(config),
+  lint: lintSnapshot,
   create: (config, env) => new SnapshotSource(kind, config, env),
   plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };

@@ -1,13 +1,13 @@
 /** Config pieces every source shares: code lists, intervals, polling rounds. */
 import { z } from 'zod';
-import { findProduct, listProducts } from '../../catalog/index.js';
 import { INTERVALS, type Interval } from '../../core/records.js';
 import type { LintFinding } from '../../core/definition.js';
+import { codeSchema } from './known-codes.js';
 
 export const codeListSchema = z
-  .array(z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, { message: 'a product code is letters, digits, ".", "_" or "-"' }))
+  .array(codeSchema)
   .min(1)
-  .describe('Product codes exactly as in the product list (case-sensitive), e.g. BTCUSDT, AAPL.US, 600000.SH.');
+  .describe('Product codes exactly as in the product catalog (case-sensitive), e.g. BTCUSDT, AAPL.US, 600000.SH; an unknown one stops the pipeline before any request.');
 
 export const intervalListSchema = z
   .array(z.enum(INTERVALS as unknown as [Interval, ...Interval[]]))
@@ -51,18 +51,5 @@ export function lintRounds(config: RoundsConfig): LintFinding[] {
   if (config.everySeconds === undefined && (config.count !== undefined || config.durationSeconds !== undefined)) {
     out.push({ path: [config.count !== undefined ? 'count' : 'durationSeconds'], message: 'count and durationSeconds only apply with everySeconds' });
   }
-  return out;
-}
-
-/** Codes not in the catalog: reported at lint time as a finding per code. */
-export function lintKnownCodes(codes: readonly string[], path: string): LintFinding[] {
-  const out: LintFinding[] = [];
-  codes.forEach((code, i) => {
-    if (findProduct(code) === undefined) {
-      const near = listProducts().find((p) => p.code.toLowerCase() === code.toLowerCase());
-      const hint = near ? `; did you mean "${near.code}"?` : ' (codes are case-sensitive)';
-      out.push({ path: [path, i], message: `unknown product code "${code}"${hint}` });
-    }
-  });
   return out;
 }

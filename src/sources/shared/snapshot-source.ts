@@ -4,14 +4,16 @@
  * per family and per the plan's caps (Free: 5 codes a request; others: the 8 KiB URL budget),
  * isolates invalid codes (W8) and says which came back empty. Each row carries fetched_at.
  */
+import { z } from 'zod';
 import type { ServiceClient, TicksResult } from '../../api/index.js';
 import { familyBySuffix, familyPrefix, planLimits, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
-import type { ComponentEnv } from '../../core/definition.js';
+import type { ComponentEnv, LintFinding } from '../../core/definition.js';
 import type { PlanContext, SourcePlan } from '../../plan/plan-types.js';
 import { sleepUntil } from './clock-sleep.js';
-import { roundOffsets, type RoundsConfig } from './config-parts.js';
+import { codeListSchema, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
+import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
 import { serviceClient } from './service-client.js';
@@ -19,6 +21,25 @@ import { throwIfAborted } from './throw-if-aborted.js';
 
 export interface SnapshotConfig extends RoundsConfig {
   codes: string[];
+  codesOutsideCatalog?: string[] | undefined;
+}
+
+/** The config keys both snapshot sources share. */
+export const snapshotShape = {
+  codes: codeListSchema,
+  // An explicit opt-in, so that a typo never reaches the service but a code the catalog lags
+  // behind (or the demo's deliberately invalid one, to show W8) still can.
+  codesOutsideCatalog: z
+    .array(codeSchema)
+    .optional()
+    .describe(
+      'Codes the product catalog does not know that may still be sent to the service as written (it decides: a code it rejects is isolated and reported by name, W8). Any other code outside the catalog stops the pipeline before the first request.',
+    ),
+  ...roundsShape,
+};
+
+export function lintSnapshot(config: SnapshotConfig): LintFinding[] {
+  return [...lintKnownCodes(config.codes, 'codes', config.codesOutsideCatalog ?? []), ...lintRounds(config)];
 }
 
 export interface SnapshotKind<Tick, R> {

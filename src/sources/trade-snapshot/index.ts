@@ -8,10 +8,9 @@ import type { SourceDefinition } from '../../core/definition.js';
 import type { RawTrade } from '../../core/records.js';
 import type { WireTradeTick } from '../../core/wire.js';
 import type { SourcePlanner } from '../../plan/plan-types.js';
-import { codeListSchema, lintRounds, roundsShape } from '../shared/config-parts.js';
-import { planSnapshot, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
+import { lintSnapshot, planSnapshot, snapshotShape, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
 
-export const tradeSnapshotConfigSchema = z.strictObject({ codes: codeListSchema, ...roundsShape });
+export const tradeSnapshotConfigSchema = z.strictObject(snapshotShape);
 export type TradeSnapshotConfig = z.infer<typeof tradeSnapshotConfigSchema>;
 
 const kind: SnapshotKind<TradeTick, RawTrade> = {
@@ -35,7 +34,7 @@ export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & So
   ],
   dataset: () => 'trade',
   emits: 'raw-trade',
-  lint: (config) => lintRounds(config),
+  lint: lintSnapshot,
   create: (config, env) => new SnapshotSource(kind, config, env),
   plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };

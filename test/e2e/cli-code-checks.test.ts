@@ -1,0 +1,91 @@
+/**
+ * Every source that takes codes refuses an unknown, mis-cased or impossible code before the first
+ * request: exit 2 with a "did you mean", from --codes and from a pipeline file (file:line:column).
+ * A counting HTTP server on loopback stands in for the service, so "no request" is a number.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+
+let server: Server;
+let requests = 0;
+let baseUrl = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const SERVICE = ['--base-url', '', '--token', 'demo-professional', '--plan', 'professional', '--quiet'];
+const service = () => SERVICE.map((a) => (a === '' ? baseUrl : a));
+
+/** One shipped pipeline per source type that takes codes. */
+const BY_SOURCE = [
+  ['kline-history', 'kline-backfill'],
+  ['kline-latest', 'demo/1-kline-latest'],
+  ['depth-snapshot', 'demo/2-depth-snapshot'],
+  ['trade-snapshot', 'trades-ndjson'],
+] as const;
+
+describe('product codes are checked against the catalog before any request', () => {
+  it.each(BY_SOURCE)('%s: --codes btcusdt,ETHUSDT is exit 2 with did you mean "BTCUSDT"', async (_type, pipeline) => {
+    const before = requests;
+    const r = await runCli(['run', pipeline, '--codes', 'btcusdt,ETHUSDT', '--output', tempDir(), ...service()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--codes: source.codes[0]: unknown product code "btcusdt"; did you mean "BTCUSDT"?');
+    expect(r.stdout).toBe('');
+    expect(requests - before).toBe(0);
+  });
+
+  it.each(BY_SOURCE)('%s: impossible and unknown codes (.., NOPE.US, a/b) are exit 2, nothing sent', async (_type, pipeline) => {
+    const before = requests;
+    const results = await Promise.all(
+      ['..', 'NOPE.US', 'a/b', 'BTCUSDT,FOOBAR'].map((codes) => runCli(['run', pipeline, '--codes', codes, '--output', tempDir(), ...service()])),
+    );
+    const [dots, nope, slash, foobar] = results;
+    for (const r of results) expect(r.code).toBe(2);
+    expect(dots!.stderr).toContain('source.codes[0]: ".." a product code is letters and digits');
+    expect(slash!.stderr).toContain('source.codes[0]: "a/b" a product code is letters and digits');
+    expect(nope!.stderr).toContain('source.codes[0]: unknown product code "NOPE.US": not in the product catalog');
+    expect(foobar!.stderr).toContain('source.codes[1]: unknown product code "FOOBAR"');
+    expect(requests - before).toBe(0);
+  });
+
+  it('the trade-snapshot case of issue 11: btcusdt,FOOBAR names both codes, exit 2', async () => {
+    const r = await runCli(['run', 'trades-ndjson', '--codes', 'btcusdt,FOOBAR', '--output', tempDir(), ...service()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('source.codes[0]: unknown product code "btcusdt"; did you mean "BTCUSDT"?');
+    expect(r.stderr).toContain('source.codes[1]: unknown product code "FOOBAR"');
+  });
+
+  it('a code in a pipeline file is reported with file:line:column; codesOutsideCatalog lets a declared one through', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad-depth.yaml');
+    writeFileSync(bad, 'name: bad-depth\nsource:\n  type: depth-snapshot\n  codes: [BTCUSDT, ethusdt]\nsink:\n  type: parquet\n');
+    const declared = join(dir, 'declared.yaml');
+    writeFileSync(declared, 'name: declared\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT, NOSUCH]\n  codesOutsideCatalog: [NOSUCH]\nsink:\n  type: parquet\n');
+    const waved = join(dir, 'waved.yaml');
+    writeFileSync(waved, 'name: waved\nsource:\n  type: trade-snapshot\n  codes: [btcusdt]\n  codesOutsideCatalog: [btcusdt]\nsink:\n  type: parquet\n');
+    const before = requests;
+    const [r, ok, typo] = await Promise.all([
+      runCli(['run', bad, '--output', dir, ...service()]),
+      runCli(['validate', declared]),
+      runCli(['validate', waved]),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}:4:20: source.codes[1]: unknown product code "ethusdt"; did you mean "ETHUSDT"?`);
+    expect(requests - before).toBe(0);
+    expect(ok.code).toBe(0);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('"btcusdt" is the catalog\'s "BTCUSDT" in another case');
+  });
+});

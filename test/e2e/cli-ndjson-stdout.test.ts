@@ -1,0 +1,156 @@
+/**
+ * NDJSON on stdout is honest about its reader (issue 11, part 5): without --state a run keeps no
+ * checkpoint, so every run writes its whole window (`> file` twice, `| head -3` then a full run);
+ * with --state the next run starts right after the rows the reader took; a reader that closes the
+ * pipe with rows left unwritten makes the run exit 141 with one stderr line.
+ * Windows are explicit instants in the past, so no assertion depends on today's date.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, MAIN, tempDir } from './helpers/cli.js';
+import { serveChild, type ServedEmulator } from './helpers/serve.js';
+
+let emu: ServedEmulator;
+beforeAll(async () => {
+  emu = await serveChild([]);
+});
+afterAll(() => emu.stop());
+
+const SINCE = '2025-06-01T00:00:00Z';
+const UNTIL = '2025-06-05T00:00:00Z';
+/** 1m bars of BTCUSDT (24/7) in [SINCE, UNTIL], both ends included. */
+const BARS = 4 * 1440 + 1;
+const service = () => ['--base-url', emu.url, '--token', 'demo-professional', '--plan', 'professional', '--quiet'];
+
+/** One series, so the order of rows is the same in every run. */
+function lookPipeline(dir: string): string {
+  const file = join(dir, 'look.yaml');
+  writeFileSync(
+    file,
+    `name: look\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\n  since: ${SINCE}\n  until: ${UNTIL}\ntransforms:\n  - type: parse-decimals\nsink:\n  type: ndjson\n`,
+  );
+  return file;
+}
+
+interface Finished {
+  code: number | null;
+  stderr: string;
+}
+
+/** The built CLI with stdout sent to a file, as `> file` does. */
+function runToFile(args: readonly string[], path: string): Promise<Finished> {
+  const fd = openSync(path, 'w');
+  const child = spawn(process.execPath, [MAIN, ...args], { env: cleanEnv(), stdio: ['ignore', fd, 'pipe'] });
+  closeSync(fd);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+/**
+ * The built CLI with stdout a pipe whose reader goes away after `take` lines (what `| head` does):
+ * the lines it got, the exit code and stderr. `take` = Infinity reads to the end.
+ */
+function runThroughReader(args: readonly string[], take: number): Promise<Finished & { lines: string[] }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let text = '';
+  const lines: string[] = [];
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => {
+    if (lines.length >= take) return;
+    text += d.toString();
+    const parts = text.split('\n');
+    text = parts.pop()!;
+    lines.push(...parts);
+    if (lines.length >= take) {
+      lines.length = take;
+      child.stdout.destroy();
+    }
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, lines })));
+}
+
+const rowsOf = (text: string) => text.split('\n').filter((l) => l !== '');
+
+/** The --json document, which goes to stderr when stdout carries the data. */
+function jsonDoc(stderr: string): { exitCode: number; runs: { status: string; rows: Record<string, { written: number }> }[] } {
+  return JSON.parse(stderr.slice(stderr.indexOf('{\n')));
+}
+
+describe('NDJSON on stdout keeps no state unless asked', () => {
+  it('`> bars.ndjson` twice gives the same rows (the run --help example)', async () => {
+    const dir = tempDir();
+    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, ...service()];
+    const first = await runToFile(args, join(dir, 'a.ndjson'));
+    const second = await runToFile(args, join(dir, 'b.ndjson'));
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const a = rowsOf(readFileSync(join(dir, 'a.ndjson'), 'utf8'));
+    const b = rowsOf(readFileSync(join(dir, 'b.ndjson'), 'utf8'));
+    // kline-backfill has 1m and 1h: both series side by side, so compare as sorted lists.
+    expect(a).toHaveLength(BARS + 4 * 24 + 1);
+    expect([...b].sort()).toEqual([...a].sort());
+    expect(first.stderr + second.stderr).toBe('');
+  });
+
+  it('`| head -3` stops the run with exit 141 and one stderr line; the next run still writes every row', async () => {
+    const dir = tempDir();
+    const args = ['run', lookPipeline(dir), '--output', dir, ...service()];
+    const head = await runThroughReader(args, 3);
+    expect(head.lines).toHaveLength(3);
+    expect(head.code).toBe(141);
+    expect(head.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^quotelake: stdout was closed by its reader before \d+ row\(s\) of the current batch were written; the run stopped there$/)]);
+    const again = await runThroughReader(args, Infinity);
+    expect(again.code).toBe(0);
+    expect(again.lines).toHaveLength(BARS);
+    expect(again.lines.slice(0, 3)).toEqual(head.lines);
+    expect(again.stderr).toBe('');
+  });
+
+  it('a reader that leaves after the last row: exit 0, nothing on stderr', async () => {
+    const dir = tempDir();
+    const r = await runThroughReader(['run', lookPipeline(dir), '--output', dir, ...service()], BARS);
+    expect(r.lines).toHaveLength(BARS);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('--state: the watermark covers only the rows the reader took', () => {
+  it('after a reader that left early, the next run writes exactly the rows after the last whole batch it took', async () => {
+    const dir = tempDir();
+    const file = lookPipeline(dir);
+    const all = await runThroughReader(['run', file, '--output', join(dir, 'full'), ...service()], Infinity);
+    expect(all.lines).toHaveLength(BARS);
+
+    const args = ['run', file, '--state', '--json', '--output', dir, ...service()];
+    const first = await runThroughReader(args, 1200);
+    expect(first.code).toBe(141);
+    expect(first.lines).toEqual(all.lines.slice(0, 1200));
+    const doc = jsonDoc(first.stderr);
+    expect(doc.exitCode).toBe(141);
+    expect(doc.runs[0]!.status).toBe('output-closed');
+    // Rows count as written per whole batch the pipe took; the reader got at least those it read,
+    // less the batch it was in the middle of (a page: at most 500 rows).
+    const taken = doc.runs[0]!.rows.kline!.written;
+    expect(taken).toBeGreaterThan(1200 - 500);
+    expect(taken).toBeLessThan(BARS);
+
+    const second = await runThroughReader(['run', file, '--state', '--output', dir, ...service()], Infinity);
+    expect(second.code).toBe(0);
+    expect(second.lines).toEqual(all.lines.slice(taken));
+    // And now everything was taken: a third run has nothing new in its window.
+    const third = await runThroughReader(['run', file, '--state', '--output', dir, ...service()], Infinity);
+    expect(third.code).toBe(0);
+    expect(third.lines).toEqual([]);
+  });
+
+  it('--no-state is refused for a sink that always keeps its checkpoints', async () => {
+    const dir = tempDir();
+    const r = await runThroughReader(['run', 'kline-backfill', '--no-state', '--output', dir, ...service()], Infinity);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--no-state does not apply: the "parquet" sink always keeps its checkpoints');
+  });
+});
