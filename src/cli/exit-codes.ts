@@ -9,6 +9,11 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 /** The run finished, but rejected records were dropped or diverted to `<output>/_rejected/`. */
 export const EXIT_REJECTED = 3;
+/**
+ * The run finished, but the service delivered less than asked for in a way no retry mended (a
+ * stock's newest page stayed short, for one); the notes name each series. Rerun later.
+ */
+export const EXIT_INCOMPLETE = 4;
 /** Stopped at the daily quota; completed work is committed and the next run resumes after the reset. */
 export const EXIT_QUOTA = 75;
 /** Stopped by SIGINT/SIGTERM (128 + SIGINT); completed work is committed. */
@@ -25,13 +30,14 @@ export type ExitCode =
   | typeof EXIT_FAILURE
   | typeof EXIT_USAGE
   | typeof EXIT_REJECTED
+  | typeof EXIT_INCOMPLETE
   | typeof EXIT_QUOTA
   | typeof EXIT_INTERRUPTED
   | typeof EXIT_OUTPUT_CLOSED;
 
-/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > output closed > quota > rejected > ok. */
+/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > output closed > quota > incomplete > rejected > ok. */
 export function worstExitCode(codes: readonly number[]): number {
-  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_QUOTA, EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
+  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE, EXIT_QUOTA, EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
   let worst = EXIT_OK;
   for (const c of codes) if (rank.indexOf(c) > rank.indexOf(worst)) worst = c;
   return worst;

@@ -11,7 +11,7 @@ import { createLogger } from '../runtime/logger.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, type DescribedError } from './describe-error.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
+import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
 import { QuotaWatchingClient } from './quota-watch.js';
@@ -97,6 +97,9 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   } else if (result?.status === 'aborted' || options.signal.aborted) {
     status = 'interrupted';
     exitCode = EXIT_INTERRUPTED;
+  } else if (snap.shortfalls > 0) {
+    status = 'incomplete';
+    exitCode = EXIT_INCOMPLETE;
   } else if (rejected > 0) {
     status = 'rejected-records';
     exitCode = EXIT_REJECTED;

@@ -1,7 +1,7 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
 import { formatDuration, n } from './progress/progress-figures.js';
 
-export type SummaryStatus = 'succeeded' | 'rejected-records' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
+export type SummaryStatus = 'succeeded' | 'rejected-records' | 'incomplete' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
 
 export interface RunSummary {
   readonly pipeline: string;
@@ -38,6 +38,7 @@ export interface RunSummary {
 const STATUS_TEXT: Record<SummaryStatus, string> = {
   succeeded: 'done',
   'rejected-records': 'done, with rejected records',
+  incomplete: 'done, but the service delivered less than asked for (see notes)',
   'quota-exhausted': 'stopped at the daily quota (resumable)',
   interrupted: 'interrupted (resumable)',
   'output-closed': 'stopped: stdout closed with rows left unwritten',

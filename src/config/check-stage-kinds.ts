@@ -112,6 +112,19 @@ export function checkStageKinds(chain: StageChain, registry: Registry): LintFind
   const source = find(registry, 'source', chain.source.type) as SourceDefinition | undefined;
   const sink = find(registry, 'sink', chain.sink.type) as SinkDefinition | undefined;
   if (!source || !sink) return [];
+  // A component written outside quotelake may not declare its kinds (plain JavaScript): say so
+  // here rather than fail on its first record.
+  const known = Object.keys(RECORD_KINDS).join(', ');
+  if (!Object.hasOwn(RECORD_KINDS, String(source.emits))) {
+    return [{ path: ['source'], message: `source ${source.type} declares no record kind it emits: give its definition emits: one of ${known}` }];
+  }
+  if (!Array.isArray(sink.takes)) {
+    return [{ path: ['sink'], message: `sink ${sink.type} declares no record kinds it takes: give its definition takes: [...] of ${known}` }];
+  }
+  const unmapped = chain.transforms.map((t, i) => [i, find(registry, 'transform', t.type)] as const).find(([, d]) => d !== undefined && (typeof d.maps !== 'object' || d.maps === null));
+  if (unmapped) {
+    return [{ path: ['transforms', unmapped[0]], message: `transform ${unmapped[1]!.type} declares no record kinds it maps: give its definition maps: { taken kind: emitted kind }` }];
+  }
   let kind = source.emits as RecordKind;
   let from = `source ${source.type}`;
   for (const [i, t] of chain.transforms.entries()) {

@@ -49,6 +49,11 @@ export interface RunEvents {
   rows(dataset: string, kind: 'received' | 'written' | 'rejected', count: number): void;
   planned?(stream: string, requests: number): void;
   note?(message: string): void;
+  /**
+   * Less was delivered than asked for, for a reason the run cannot mend (the service gave less):
+   * noted like a note, and the run does not end as a plain success.
+   */
+  shortfall?(message: string): void;
   /** Requests left in today's quota, when the service client knows it (goes into the run manifest). */
   quota?(remaining: number): void;
 }

@@ -21,6 +21,8 @@ export interface RunEventsSnapshot {
   readonly rowsByStream: Readonly<Record<string, number>>;
   readonly planned: Readonly<Record<string, number>>;
   readonly notes: readonly string[];
+  /** Shortfalls reported (each is also a note). */
+  readonly shortfalls: number;
   /** Requests left today, when the client reported it. */
   readonly quotaLeft?: number;
 }
@@ -55,6 +57,7 @@ export function createRunEvents(): RunEventsRecorder {
   const requestsByStream: Record<string, number> = {};
   const rowsByStream: Record<string, number> = {};
   const notes: string[] = [];
+  let shortfalls = 0;
   let quotaLeft: number | undefined;
   const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
 
@@ -92,6 +95,10 @@ export function createRunEvents(): RunEventsRecorder {
       if (notes.length < MAX_NOTES) notes.push(message);
       emit('note', { message });
     },
+    shortfall(message) {
+      shortfalls++;
+      this.note(message);
+    },
     quota(left) {
       quotaLeft = left;
       emit('quota', { left });
@@ -112,6 +119,7 @@ export function createRunEvents(): RunEventsRecorder {
         rowsByStream: { ...rowsByStream },
         planned: { ...planned },
         notes: [...notes],
+        shortfalls,
         ...(quotaLeft !== undefined ? { quotaLeft } : {}),
       };
     },

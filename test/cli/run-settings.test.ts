@@ -74,7 +74,7 @@ describe('applyOverrides', () => {
   });
 
   it('an override the source does not have is a usage error', () => {
-    const trades = parsePipelineYaml('name: x\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\nsink:\n  type: parquet\n', { registry });
+    const trades = parsePipelineYaml('name: x\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry });
     expect(() => applyOverrides(trades, resolveRunSettings(trades, { until: '1d' }, {}), registry, 'x.yaml')).toThrow(
       '--until does not apply to this pipeline: its source "trade-snapshot" has no "until"',
     );
@@ -82,7 +82,7 @@ describe('applyOverrides', () => {
 });
 
 describe('chooseTarget', () => {
-  const bare = parsePipelineYaml('name: x\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\nsink:\n  type: parquet\n', { registry });
+  const bare = parsePipelineYaml('name: x\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry });
   it('no base URL and no token: the embedded emulator with the plan\'s demo token', () => {
     expect(chooseTarget(resolveRunSettings(bare, {}, {}))).toEqual({ kind: 'embedded', token: 'demo-professional', plan: 'professional' });
     expect(chooseTarget(resolveRunSettings(bare, { plan: 'free' }, {}))).toEqual({ kind: 'embedded', token: 'demo-free', plan: 'free' });

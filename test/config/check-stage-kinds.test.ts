@@ -168,3 +168,17 @@ describe('the registry declares kinds that agree with the datasets', () => {
     });
   });
 });
+
+describe('components written outside quotelake', () => {
+  const parquet = components.find((c) => c.kind === 'sink' && c.type === 'parquet') as SinkDefinition;
+  const plain = (extra: Record<string, unknown>) =>
+    ({ kind: 'source', type: 'plain-js', summary: 's', configSchema: z.object({}), examples: [], dataset: () => 'kline', create: () => ({}), ...extra }) as unknown as SourceDefinition;
+
+  it('a source that declares no kind is refused by name, not by a crash', () => {
+    const chain = { source: { type: 'plain-js' }, transforms: [], sink: { type: 'parquet' } };
+    const [finding] = checkStageKinds(chain, [plain({}), parquet]);
+    expect(finding!.path).toEqual(['source']);
+    expect(finding!.message).toMatch(/^source plain-js declares no record kind it emits: give its definition emits: one of raw-kline, /);
+    expect(checkStageKinds(chain, [plain({ emits: 'kline-row' }), parquet])).toEqual([]);
+  });
+});

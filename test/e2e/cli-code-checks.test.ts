@@ -70,11 +70,11 @@ describe('product codes are checked against the catalog before any request', () 
   it('a code in a pipeline file is reported with file:line:column; codesOutsideCatalog lets a declared one through', async () => {
     const dir = tempDir();
     const bad = join(dir, 'bad-depth.yaml');
-    writeFileSync(bad, 'name: bad-depth\nsource:\n  type: depth-snapshot\n  codes: [BTCUSDT, ethusdt]\nsink:\n  type: parquet\n');
+    writeFileSync(bad, 'name: bad-depth\nsource:\n  type: depth-snapshot\n  codes: [BTCUSDT, ethusdt]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
     const declared = join(dir, 'declared.yaml');
-    writeFileSync(declared, 'name: declared\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT, NOSUCH]\n  codesOutsideCatalog: [NOSUCH]\nsink:\n  type: parquet\n');
+    writeFileSync(declared, 'name: declared\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT, NOSUCH]\n  codesOutsideCatalog: [NOSUCH]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
     const waved = join(dir, 'waved.yaml');
-    writeFileSync(waved, 'name: waved\nsource:\n  type: trade-snapshot\n  codes: [btcusdt]\n  codesOutsideCatalog: [btcusdt]\nsink:\n  type: parquet\n');
+    writeFileSync(waved, 'name: waved\nsource:\n  type: trade-snapshot\n  codes: [btcusdt]\n  codesOutsideCatalog: [btcusdt]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
     const before = requests;
     const [r, ok, typo] = await Promise.all([
       runCli(['run', bad, '--output', dir, ...service()]),

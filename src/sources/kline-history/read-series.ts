@@ -7,7 +7,7 @@ import type { KlineResult, ServiceClient } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
-import { QuotaExhaustedError, ResponseShapeError } from '../../core/errors.js';
+import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf, nthBarBack } from '../shared/bar-grid.js';
 import { klineStream, malformedRecords, pageOf, toRawKlines } from '../shared/kline-records.js';
@@ -17,6 +17,9 @@ import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from '
 
 /** Bars per /kline request (spec 8.3). */
 export const PAGE_BARS = 500;
+
+/** More asks for a stock's newest bars when an answer is short (R1). */
+const SHORT_PAGE_RETRIES = 3;
 
 export interface SeriesEnv {
   readonly client: ServiceClient;
@@ -117,7 +120,9 @@ async function* walk(
       const toMs = end === 0 ? now + 1 : end * 1000 + 1;
       const expected = countBars(product, interval, floor * 1000, toMs, now);
       if (expected === 0) break;
-      const want = Math.min(PAGE_BARS, expected);
+      // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
+      // still give the last bar above the floor.
+      const want = Math.min(PAGE_BARS, expected + (end > 0 ? 1 : 0));
       const current = ahead.get(end) ?? fetchPage(end, want);
       ahead.delete(end);
       if (end > 0) {
@@ -143,9 +148,6 @@ async function* walk(
         // Nothing at or before this end: the service's history begins above it.
         if (low !== null && floor < low) begins = low;
         break;
-      }
-      if (end > 0 && olderThanEnd.length === 0) {
-        throw new ResponseShapeError(endpoint, `${product.code} ${interval}: asked for bars up to ${iso(end)} and got only newer ones (trace ${result.trace})`);
       }
       const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
       const records = [
@@ -197,9 +199,24 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
   if (expected === 0) return;
   const want = Math.min(PAGE_BARS, expected);
-  const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count: want }, ctx.signal), stream);
+  const ask = (count: number) => reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
+  let bars = (await ask(want)).bars;
+  let tries = 1;
+  // A short page (R1) cannot be continued without an end timestamp: ask again, each time for a
+  // different count (a service may answer the same request the same way), and keep every bar any
+  // answer gave (each is a run of the newest bars, so together they are the longest one).
+  const counts = [PAGE_BARS, want + 1, want - 1].filter((n, i, all) => n !== want && n >= 1 && n <= PAGE_BARS && all.indexOf(n) === i);
+  for (let again = 0; again < Math.min(SHORT_PAGE_RETRIES, counts.length) && pageOf(bars).bars.length < want; again++) {
+    bars = [...bars, ...(await ask(counts[again]!)).bars];
+    tries++;
+  }
   const answeredAt = ctx.clock.now();
-  const page = pageOf(result.bars);
+  const page = pageOf(bars);
+  if (page.bars.length < want && page.bars.length > 0) {
+    ctx.events.shortfall?.(
+      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${iso(page.bars[0]!.ts)} were not delivered`,
+    );
+  }
   const kept = page.bars.filter((b) => b.ts >= floor && (untilSec === null || b.ts <= untilSec));
   const records = [
     ...toRawKlines(product, interval, kept, answeredAt, endpoint),
