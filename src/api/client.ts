@@ -74,7 +74,15 @@ interface Operation<T> {
   build(trace: string): { target: string; body?: string; headers?: Record<string, string> };
   parse(response: HttpResponse, trace: string): T;
   timeoutMs?: number;
+  /** Attempts and total time for this operation when they differ from the client's retry options. */
+  retry?: { attempts: number; maxTotalMs: number };
 }
+
+/**
+ * A suspension endpoint admits one request a minute (L5), so each retry waits about a minute for
+ * its slot: it gets more attempts, and a time budget that counts those waits on top of the backoff.
+ */
+const SUSPENSION_ATTEMPTS = 10;
 
 /** Marks an ApiError as the service's per-second/minute 429 (re-queued, never a failure). */
 function isRateLimited(error: unknown): boolean {
@@ -260,6 +268,10 @@ class QuotelakeClient implements ServiceClient {
         build: () => ({ target, headers: { accept: 'application/json' } }),
         parse: (response) => this.parseHalts(endpoint, response),
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        retry: {
+          attempts: Math.max(this.retry.attempts, SUSPENSION_ATTEMPTS),
+          maxTotalMs: this.retry.maxTotalMs + Math.max(this.retry.attempts, SUSPENSION_ATTEMPTS) * this.limits.suspensionGapMs,
+        },
       },
       signal,
     );
@@ -464,10 +476,12 @@ class QuotelakeClient implements ServiceClient {
           if (!(error instanceof QuotelakeError) || !error.retryable) return false;
           if (isRateLimited(error)) return ++requeues <= this.retry.maxRateLimitRequeues;
           consumed++;
-          if (consumed >= this.retry.attempts) return false;
+          // A dead service (no connection at all) gets no extra attempts: nothing waits for a slot.
+          const unreached = error instanceof TransportError && !error.reachedServer;
+          if (consumed >= (unreached ? this.retry.attempts : (op.retry?.attempts ?? this.retry.attempts))) return false;
           const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
           const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
-          if (this.clock.now() + wait - started > this.retry.maxTotalMs) return false;
+          if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
           await this.sleep(wait, signal);
           return true;
         },

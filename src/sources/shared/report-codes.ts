@@ -1,7 +1,7 @@
 /**
  * Codes the service did not serve (invalid: ret 600 isolated by bisection; missing: asked for,
  * not returned) are reported by name once per run and counted as rejected rows, while every
- * other code is delivered.
+ * other code is delivered. A missing code is also a shortfall: the run does not end as a plain success.
  */
 import type { RunContext } from '../../core/component.js';
 
@@ -27,7 +27,8 @@ export class CodeProblems {
       ctx.logger.warn(`${this.source}: invalid codes`, { codes: newInvalid });
     }
     if (newMissing.length > 0) {
-      ctx.events.note?.(`${this.source}: no data returned for ${newMissing.join(', ')}; the other codes were delivered`);
+      // Asked for again by the client and still left out (R7): the run delivered less than asked.
+      ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); the other codes were delivered`);
       ctx.logger.warn(`${this.source}: codes missing from the answer`, { codes: newMissing });
     }
   }

@@ -14,6 +14,7 @@ import type { PipelineInput } from '../../../src/config/pipeline-schema.js';
 import type { TokenGrant } from '../../../src/emulator/plans-file.js';
 import { startEmulator, type EmulatorHandle } from '../../../src/emulator/server.js';
 import { run } from '../../sources/helpers/run.js';
+import { realBackends } from '../../sources/helpers/world.js';
 
 /** A Wednesday, frozen: crypto and forex trade, US stocks are open (10:00 New York), Asia closed. */
 export const START = '2026-03-04T15:00:00.000Z';
@@ -21,7 +22,7 @@ export const START = '2026-03-04T15:00:00.000Z';
 export const SEEDS = (process.env.QL_CONFORMANCE_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
 
 /** The transient failures of R3, all at once and often enough to meet every one in a run. */
-const TRANSIENT = '5xx=0.05,504=0.04,drop=0.03,truncate=0.03,429=0.05,429-untraced=0.04,halt-busy=0.3,retry-after=0.5';
+const TRANSIENT = '5xx=0.04,504=0.03,drop=0.02,truncate=0.02,429=0.04,429-untraced=0.03,halt-busy=0.15,retry-after=0.5';
 
 export interface Behaviour {
   readonly name: string;
@@ -50,6 +51,8 @@ const PLAIN = 'conf-plain';
 
 export interface Conformance {
   readonly emu: EmulatorHandle;
+  /** The emulator's own data sources: what a depth or trade answer at an instant holds. */
+  readonly backends: ReturnType<typeof realBackends>;
   readonly clock: ManualClock;
   readonly dir: string;
   /** A client of the behaviour's token (PLAIN for none). */
@@ -70,7 +73,8 @@ export async function startConformance(seed: number): Promise<Conformance> {
       ...(b.faults ? { faults: b.faults } : {}),
     })),
   ];
-  const emu = await startEmulator({ clock, seed, plans, log: () => {} });
+  const backends = realBackends(seed);
+  const emu = await startEmulator({ clock, seed, plans, backends, log: () => {} });
   const dir = await mkdtemp(join(tmpdir(), 'ql-conformance-'));
   const clients: ServiceClient[] = [];
   let n = 0;
@@ -91,6 +95,7 @@ export async function startConformance(seed: number): Promise<Conformance> {
   };
   return {
     emu,
+    backends,
     clock,
     dir,
     client,
