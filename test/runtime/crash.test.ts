@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/emulator/faults/prng.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const fixture = join(root, 'test/fixtures/crash-run.mjs');
+const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');
+const BEHAVING = join(root, 'test/fixtures/crash-run-service.mjs');
 const SEED = 20261122;
 const MIN_KILLS = 20;
 
@@ -26,7 +27,7 @@ interface ChildResult {
   ms: number;
 }
 
-function runChild(outputDir: string, killAfterMs?: number): Promise<ChildResult> {
+function runChild(fixture: string, outputDir: string, killAfterMs?: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fixture, outputDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -103,41 +104,60 @@ async function checkTree(outputDir: string): Promise<void> {
   expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['kline/_manifest.json']);
 }
 
+/**
+ * Kills runs of `fixture` at seeded random moments (3 to 5 per scenario) until `MIN_KILLS` kills,
+ * then finishes each scenario with a normal run and compares its dataset with an uninterrupted one.
+ */
+async function killRepeatedly(fixture: string, seed: number, compare: (outputDir: string) => Promise<unknown[][]>, check: (rows: unknown[][], baselineDir: string) => Promise<void>) {
+  const baselineDir = await mkdtemp(join(tmpdir(), 'ql-crash-base-'));
+  const base = await runChild(fixture, baselineDir);
+  expect(base.code, base.stderr).toBe(0);
+  expect(base.stdout).toMatch(/done succeeded/);
+  const expected = await compare(baselineDir);
+  await check(expected, baselineDir);
+  await checkTree(baselineDir);
+
+  const random = mulberry32(seed);
+  let kills = 0;
+  let scenarios = 0;
+  while (kills < MIN_KILLS) {
+    scenarios++;
+    const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
+    const killsHere = 3 + Math.floor(random() * 3);
+    for (let k = 0; k < killsHere; k++) {
+      const r = await runChild(fixture, dir, Math.floor(random() * base.ms * 0.9));
+      if (r.killed) kills++;
+      else expect(r.code, r.stderr).toBe(0);
+    }
+    const done = await runChild(fixture, dir);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/done succeeded/);
+    const [dups] = await query(`SELECT count(*) - count(DISTINCT (code, interval, ts)) FROM ${scan(dir)}`);
+    expect(dups).toEqual(['0']);
+    expect(await compare(dir)).toEqual(expected);
+    await checkTree(dir);
+    expect(scenarios).toBeLessThan(40);
+  }
+  expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+}
+
 describe('crash safety (parquet sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments never loses, duplicates or exposes partial data`, async () => {
-    const baselineDir = await mkdtemp(join(tmpdir(), 'ql-crash-base-'));
-    const base = await runChild(baselineDir);
-    expect(base.code, base.stderr).toBe(0);
-    expect(base.stdout).toMatch(/done succeeded/);
-    const expected = await dataset(baselineDir);
-    // 2 codes x 96 one-minute bars, all final, across two dates.
-    expect(expected).toHaveLength(192);
-    const [dates] = await query(`SELECT count(DISTINCT date)::VARCHAR FROM ${scan(baselineDir)}`);
-    expect(dates).toEqual(['2']);
-    await checkTree(baselineDir);
-
-    const random = mulberry32(SEED);
-    let kills = 0;
-    let scenarios = 0;
-    while (kills < MIN_KILLS) {
-      scenarios++;
-      const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
-      const killsHere = 3 + Math.floor(random() * 3);
-      for (let k = 0; k < killsHere; k++) {
-        const r = await runChild(dir, Math.floor(random() * base.ms * 0.9));
-        if (r.killed) kills++;
-        else expect(r.code, r.stderr).toBe(0);
-      }
-      const done = await runChild(dir);
-      expect(done.code, done.stderr).toBe(0);
-      expect(done.stdout).toMatch(/done succeeded/);
-      const got = await dataset(dir);
-      const [dups] = await query(`SELECT count(*) - count(DISTINCT (code, ts)) FROM ${scan(dir)}`);
-      expect(dups).toEqual(['0']);
-      expect(got).toEqual(expected);
-      await checkTree(dir);
-      expect(scenarios).toBeLessThan(40);
-    }
-    expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
+    await killRepeatedly(SIMULATED, SEED, dataset, async (rows, baselineDir) => {
+      // 2 codes x 96 one-minute bars, all final, across two dates.
+      expect(rows).toHaveLength(192);
+      const [dates] = await query(`SELECT count(DISTINCT date)::VARCHAR FROM ${scan(baselineDir)}`);
+      expect(dates).toEqual(['2']);
+    });
   }, 120_000);
+
+  it(`the same against a service showing every behaviour of R (real source, client and emulator)`, async () => {
+    // The final bars and which bars exist: a forming bar's values depend on when it was fetched.
+    const finals = (dir: string) =>
+      query(`SELECT code, interval, ts::VARCHAR, CASE WHEN final THEN concat_ws(' ', open, high, low, close, volume, turnover) ELSE 'forming' END FROM ${scan(dir)} ORDER BY code, interval, ts`);
+    await killRepeatedly(BEHAVING, SEED + 1, finals, async (rows) => {
+      // 3 codes: a day and six hours of 1m bars (EURUSD too: a Tuesday), and their 1h bars, some minutes missing.
+      expect(rows.length).toBeGreaterThan(5000);
+    });
+  }, 180_000);
 });
