@@ -20,7 +20,7 @@ import { serviceClient } from '../shared/service-client.js';
 import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
-import { readSeries, type SeriesEnv } from './read-series.js';
+import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
   codes: codeListSchema,
@@ -100,7 +100,7 @@ class KlineHistorySource implements Source<RawKline> {
         const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, now) : null;
         if (askedMs !== null && askedMs < env.sinceMs && start.low === null && product.endTimestampSupported) {
           ctx.events.note?.(
-            `kline ${code} ${interval}: history begins at ${new Date(env.sinceMs).toISOString()}, when the product was listed, after since ${new Date(askedMs).toISOString()} (not a gap)`,
+            `kline ${code} ${interval}: history begins at ${isoSeconds(env.sinceMs / 1000)}, when the product was listed, after since ${isoSeconds(Math.floor(askedMs / 1000))} (not a gap)`,
           );
         }
         makers.push(() => readSeries(env, start));

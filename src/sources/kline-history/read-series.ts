@@ -37,7 +37,8 @@ export interface SeriesEnv {
   readonly prefetchPages: number;
 }
 
-const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+/** A Unix-seconds instant as ISO text without the milliseconds it never has. */
+export const isoSeconds = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 
 export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
   try {
@@ -75,7 +76,7 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   }
   if (pos.begins !== undefined && start.begins === undefined) {
     env.ctx.events.note?.(
-      `kline ${env.product.code} ${env.interval}: history begins at ${iso(pos.begins)}, after since ${iso(sinceSec)}: the service holds no older bar (not a gap)`,
+      `kline ${env.product.code} ${env.interval}: history begins at ${isoSeconds(pos.begins)}, after since ${isoSeconds(sinceSec)}: the service holds no older bar (not a gap)`,
     );
   }
 }
@@ -214,7 +215,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const page = pageOf(bars);
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(
-      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${iso(page.bars[0]!.ts)} were not delivered`,
+      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.bars[0]!.ts)} were not delivered`,
     );
   }
   const kept = page.bars.filter((b) => b.ts >= floor && (untilSec === null || b.ts <= untilSec));
@@ -230,15 +231,15 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   if (expected > PAGE_BARS && oldest !== null) {
     if (start.watermark !== null) {
       ctx.events.note?.(
-        `${label}: ${expected} bars since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; bars from ${iso(floor)} to before ${iso(oldest)} cannot be fetched (run more often)`,
+        `${label}: ${expected} bars since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; bars from ${isoSeconds(floor)} to before ${isoSeconds(oldest)} cannot be fetched (run more often)`,
       );
     } else {
       ctx.events.note?.(
-        `${label}: since ${iso(sinceSec)} cannot be reached: the service gives stocks and indexes only their newest ${PAGE_BARS} bars (no end timestamp); history starts at ${iso(oldest)} and builds up across scheduled runs`,
+        `${label}: since ${isoSeconds(sinceSec)} cannot be reached: the service gives stocks and indexes only their newest ${PAGE_BARS} bars (no end timestamp); history starts at ${isoSeconds(oldest)} and builds up across scheduled runs`,
       );
     }
   } else if (untilSec !== null && kept.length === 0 && oldest !== null && oldest > untilSec) {
-    ctx.events.note?.(`${label}: until ${iso(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
+    ctx.events.note?.(`${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
   }
   yield { stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) };
 }
