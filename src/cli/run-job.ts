@@ -9,6 +9,7 @@ import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport } from '../coverage/index.js';
 import { createLogger } from '../runtime/logger.js';
 import { createRunEvents } from '../runtime/run-events.js';
+import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
@@ -114,7 +115,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && job.pipeline.source.type.startsWith('kline-') ? await klineCoverage(settings.outputDir, job.pipeline.sink.type, logger) : undefined;
+  const coverage = result && job.pipeline.source.type.startsWith('kline-') ? await klineCoverage(job, logger) : undefined;
   const files = manifest?.filesCommitted ?? [];
   const finished = clock.now();
   const requests = manifest?.requests ?? snap.requests;
@@ -152,10 +153,13 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
  * The coverage of the kline dataset after a K-line run (from the sources' coverage report): bars
  * held per series and gaps classified as market closed, halted or unexplained.
  */
-async function klineCoverage(outputDir: string, format: string, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+async function klineCoverage(job: PipelineJob, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+  const { outputDir, stateDir } = job.resolved.settings;
+  const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
   try {
-    const report = await coverageOfOutput(outputDir, { format });
+    const historyBegins = await historyBeginnings(stateDir, job.pipeline.name);
+    const report = await coverageOfOutput(outputDir, { format, historyBegins });
     if (report.series.length === 0) return undefined;
     return {
       totals: report.totals,
@@ -167,6 +171,7 @@ async function klineCoverage(outputDir: string, format: string, logger: { warn(m
         first: new Date(s.first).toISOString(),
         last: new Date(s.last).toISOString(),
         gaps: s.counts,
+        ...(s.historyBegins !== undefined ? { historyBegins: new Date(s.historyBegins).toISOString() } : {}),
       })),
       text: formatCoverageReport(report, 3),
     };
@@ -175,4 +180,15 @@ async function klineCoverage(outputDir: string, format: string, logger: { warn(m
     logger.warn('could not compute the coverage report', { error: (e as Error).message });
     return undefined;
   }
+}
+
+/** Series whose walk found where the service's history begins (`begins` of a K-line checkpoint), by `code interval`. */
+async function historyBeginnings(stateDir: string, pipeline: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [stream, checkpoint] of await new CheckpointStore(stateDir, pipeline).load()) {
+    const [dataset, code, interval] = stream.split('/');
+    const begins = checkpoint.position.begins;
+    if (dataset === 'kline' && code && interval && typeof begins === 'number') out.set(`${code} ${interval}`, begins * 1000);
+  }
+  return out;
 }

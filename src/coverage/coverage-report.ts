@@ -43,6 +43,8 @@ export interface SeriesCoverage {
   readonly bars: number;
   readonly gaps: readonly Gap[];
   readonly counts: Readonly<Record<GapReason, number>>;
+  /** Open of the oldest bar the service has (ms), when a walk found that its history begins there (R1). */
+  readonly historyBegins?: number;
 }
 
 export interface CoverageReport {
@@ -57,6 +59,8 @@ export interface CoverageOptions {
   readonly symbolMapping?: SymbolMapping;
   /** Keep market-closed gaps in `gaps` (they are always counted); default false: they are many. */
   readonly listClosed?: boolean;
+  /** Where a series' history begins on the service (ms), by `code interval`: said, not counted as a gap. */
+  readonly historyBegins?: ReadonlyMap<string, number>;
 }
 
 const emptyCounts = (): Record<GapReason, number> => ({ 'market-closed': 0, halted: 0, unexplained: 0 });
@@ -97,7 +101,8 @@ export function coverageReport(rows: Iterable<KlineLike>, options: CoverageOptio
       }
     }
     for (const k of Object.keys(counts) as GapReason[]) totals[k] += counts[k];
-    series.push({ code: s.code, interval: s.interval, first: ts[0]!, last: ts.at(-1)!, bars: ts.length, gaps, counts });
+    const begins = options.historyBegins?.get(`${s.code} ${s.interval}`);
+    series.push({ code: s.code, interval: s.interval, first: ts[0]!, last: ts.at(-1)!, bars: ts.length, gaps, counts, ...(begins !== undefined ? { historyBegins: begins } : {}) });
   }
   return { series, totals, haltsUsed: halts !== null };
 }

@@ -13,7 +13,8 @@ export function formatCoverageReport(report: CoverageReport, maxGapsPerSeries = 
   for (const s of report.series) {
     const c = s.counts;
     lines.push(
-      `  ${s.code} ${s.interval}: ${s.bars} bars ${iso(s.first)} .. ${iso(s.last)}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}`,
+      `  ${s.code} ${s.interval}: ${s.bars} bars ${iso(s.first)} .. ${iso(s.last)}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
+        (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : ''),
     );
     const odd = s.gaps.filter((g) => g.reason !== 'market-closed');
     for (const g of odd.slice(0, maxGapsPerSeries)) {

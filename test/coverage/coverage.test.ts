@@ -83,3 +83,16 @@ describe('coverage report: classification', () => {
     expect(coverageReport(rows, { halts: [{ ...halts[0]!, symbol: '600009' }] }).totals.unexplained).toBe(2);
   });
 });
+
+describe('where a series begins', () => {
+  it('a series whose history begins on the service says so, apart from its gaps', () => {
+    const t0 = Date.parse('2026-03-04T10:00:00Z');
+    const rows: KlineLike[] = [0, 1, 2, 4].map((i) => ({ code: 'BTCUSDT', interval: '1m', ts: t0 + i * 60_000 }));
+    const report = coverageReport(rows, { historyBegins: new Map([['BTCUSDT 1m', t0]]) });
+    expect(report.series[0]).toMatchObject({ historyBegins: t0, first: t0, counts: { unexplained: 1 } });
+    expect(formatCoverageReport(report).split('\n')[1]).toBe(
+      '  BTCUSDT 1m: 4 bars 2026-03-04T10:00Z .. 2026-03-04T10:04Z; closed 0, halted 0, unexplained 1; history begins at 2026-03-04T10:00Z (the service has no older bar)',
+    );
+    expect(coverageReport(rows).series[0]!.historyBegins).toBeUndefined();
+  });
+});
