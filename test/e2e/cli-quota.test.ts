@@ -1,18 +1,15 @@
 /**
- * Exit 75 at the daily quota, and the next run resumes. Both sides of the quota are exercised:
+ * Exit 75 at the daily quota, and the next run resumes. Both sides of the quota are exercised, on
+ * frozen days (`--clock`), so nothing depends on today's date or on a run crossing midnight:
  *
  * 1. The client's own count (`<state>/quota/<hash>.json`, shared by every process using the token):
- *    seeded as if other runs had used all but 6 requests of today. The run stops cleanly after 6,
- *    commits what it has, prints the reset instant and exits 75. Midnight is then simulated the
- *    way it happens in the file: its `day` becomes yesterday. The rerun resumes from the
- *    checkpoints and the data equals an uninterrupted run's.
+ *    seeded as if other runs had used all but 6 requests of the day. The run stops cleanly after 6,
+ *    commits what it has, prints the reset instant and exits 75. The rerun, on the next day,
+ *    resumes from the checkpoints and the data equals an uninterrupted run's.
  * 2. The service's count: an in-process emulator on a manual clock whose Free-plan token has
  *    used its 1000 requests (sent by the test, moving the emulator clock 10 s per request, so no
- *    real waiting). The CLI's first request is answered `daily limit exceeded`: exit 75. Midnight
- *    is simulated on both sides (emulator clock +24 h, client file day = yesterday): exit 0.
- *
- * A child process cannot share the test's virtual clock, so we move the day by hand on each side
- * rather than adding a test-only clock option to the CLI.
+ *    real waiting). The CLI's first request is answered `daily limit exceeded`: exit 75. After
+ *    midnight on both sides (emulator clock +24 h, the CLI's --clock a day later): exit 0.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,18 +26,13 @@ function quotaFile(stateDir: string, token: string): string {
   return join(stateDir, 'quota', `${tokenHash16(token)}.json`);
 }
 
-function writeQuota(stateDir: string, token: string, used: number, limit: number, day = utcDay(Date.now())): void {
-  mkdirSync(join(stateDir, 'quota'), { recursive: true });
-  const doc = { version: 1, tokenHash: tokenHash16(token), day, timeZone: 'UTC', used, limit, updatedAt: new Date().toISOString() };
-  writeFileSync(quotaFile(stateDir, token), `${JSON.stringify(doc)}\n`);
-}
+/** The frozen "now" of the first part: the day after the window it fetches. */
+const NOW = '2026-11-12T15:00:00Z';
 
-/** What midnight does to the shared count: the file is from yesterday, so today starts at 0. */
-function passMidnight(stateDir: string, token: string): void {
-  const path = quotaFile(stateDir, token);
-  const doc = JSON.parse(readFileSync(path, 'utf8')) as { day: string };
-  doc.day = utcDay(Date.now() - DAY_MS);
-  writeFileSync(path, `${JSON.stringify(doc)}\n`);
+function writeQuota(stateDir: string, token: string, used: number, limit: number, day: string): void {
+  mkdirSync(join(stateDir, 'quota'), { recursive: true });
+  const doc = { version: 1, tokenHash: tokenHash16(token), day, timeZone: 'UTC', used, limit, updatedAt: NOW };
+  writeFileSync(quotaFile(stateDir, token), `${JSON.stringify(doc)}\n`);
 }
 
 interface Series {
@@ -62,11 +54,11 @@ describe('the daily quota of the client (shared quota file)', () => {
   it('stops at the quota with exit 75 and the reset instant, then resumes to the same data', async () => {
     const output = tempDir();
     const stateDir = join(output, '.state');
-    writeQuota(stateDir, 'demo-professional', LIMIT - 6, LIMIT);
+    writeQuota(stateDir, 'demo-professional', LIMIT - 6, LIMIT, utcDay(Date.parse(NOW)));
 
-    const first = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json']);
+    const first = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json', '--clock', NOW]);
     expect(first.code, first.stderr).toBe(75);
-    const nextMidnight = new Date(Date.parse(`${utcDay(Date.now())}T00:00:00Z`) + DAY_MS).toISOString();
+    const nextMidnight = '2026-11-13T00:00:00.000Z';
     expect(first.stderr).toContain(`the daily request quota is used up; completed work is committed. It resets at ${nextMidnight}`);
     const s1 = (JSON.parse(first.stdout) as { runs: { status: string; requestsTotal: number; files: { count: number }; quota: { resetAt: string; left: number } }[] }).runs[0]!;
     expect(s1.status).toBe('quota-exhausted');
@@ -74,16 +66,17 @@ describe('the daily quota of the client (shared quota file)', () => {
     expect(s1.quota).toMatchObject({ resetAt: nextMidnight, left: 0 });
     expect(s1.files.count).toBeGreaterThan(0);
 
-    const quota = await runCli(['quota', '--output', output]);
+    const quota = await runCli(['quota', '--output', output, '--clock', NOW]);
     expect(quota.stdout).toMatch(/demo-professional \(built-in emulator\)\s+1,728,000\s+1,728,000\s+0/);
 
-    passMidnight(stateDir, 'demo-professional');
-    const second = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json']);
+    // The next day: the shared count starts again at 0.
+    const tomorrow = new Date(Date.parse(NOW) + DAY_MS).toISOString();
+    const second = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json', '--clock', tomorrow]);
     expect(second.code, second.stderr).toBe(0);
     const s2 = (JSON.parse(second.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!;
 
     const fresh = tempDir();
-    const whole = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', fresh, '--json']);
+    const whole = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', fresh, '--json', '--clock', NOW]);
     expect(whole.code, whole.stderr).toBe(0);
     const total = (JSON.parse(whole.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!.requestsTotal;
     // Resumed, not restarted: the two halves send what one run sends (a page may be re-read once per series).
@@ -100,7 +93,7 @@ describe('the daily limit of the service', () => {
   });
 
   it('exits 75 on "daily limit exceeded" and resumes after midnight', async () => {
-    const start = Date.parse(`${utcDay(Date.now())}T00:01:00Z`);
+    const start = Date.parse('2026-11-12T00:01:00Z');
     const clock = new ManualClock(start);
     emu = await startEmulator({ port: 0, clock, log: () => undefined });
     const query = encodeURIComponent(JSON.stringify({ trace: 't', data: { symbol_list: [{ code: 'BTCUSDT' }] } }));
@@ -112,15 +105,14 @@ describe('the daily limit of the service', () => {
     const output = tempDir();
     const pipeline = join(ROOT, 'test/fixtures/pipelines/tiny-trades.yaml');
     const args = ['run', pipeline, '--base-url', emu.url, '--plan', 'free', '--output', output];
-    const stopped = await runCli(args, { env: { QUOTELAKE_TOKEN: 'demo-free' } });
+    const stopped = await runCli([...args, '--clock', new Date(clock.now()).toISOString()], { env: { QUOTELAKE_TOKEN: 'demo-free' } });
     expect(stopped.code, stopped.stderr).toBe(75);
     expect(stopped.stderr).toMatch(/daily request quota used up|daily request quota is used up/);
     const file = JSON.parse(readFileSync(quotaFile(join(output, '.state'), 'demo-free'), 'utf8')) as { used: number; limit: number };
     expect(file).toMatchObject({ used: 1000, limit: 1000 });
 
     await fetch(`${emu.url}/_emulator/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: DAY_MS }) });
-    passMidnight(join(output, '.state'), 'demo-free');
-    const resumed = await runCli([...args, '--json'], { env: { QUOTELAKE_TOKEN: 'demo-free' } });
+    const resumed = await runCli([...args, '--json', '--clock', new Date(clock.now()).toISOString()], { env: { QUOTELAKE_TOKEN: 'demo-free' } });
     expect(resumed.code, resumed.stderr).toBe(0);
     const s = (JSON.parse(resumed.stdout) as { runs: { rows: { trade: { written: number } }; quota: { left: number } }[] }).runs[0]!;
     expect(s.rows.trade.written).toBeGreaterThanOrEqual(2);

@@ -8,9 +8,10 @@ import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../package-version.js';
 import { n } from '../progress/progress-figures.js';
 import { terminalFor } from '../terminal.js';
-import type { OutputArgs, ServiceArgs } from '../shared-options.js';
+import { commandClock } from '../clock-option.js';
+import type { ClockArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 
-export interface QuotaArgs extends ServiceArgs, OutputArgs {
+export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs {
   json: boolean;
 }
 
@@ -79,7 +80,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     for (const plan of PLANS) known.set(tokenHash16(`demo-${plan}`), `demo-${plan} (built-in emulator)`);
     const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
     if (token) known.set(tokenHash16(token), redactToken(token));
-    const entries = await readQuotaEntries(stateDir, known);
+    const entries = await readQuotaEntries(stateDir, known, commandClock(args.clock, process.env).now());
     if (args.json) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries }, null, 2)}\n`);
     } else if (entries.length === 0) {

@@ -1,12 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { QuotaArgs } from '../actions/quota.js';
-import { outputOptions, serviceOptions } from '../shared-options.js';
+import { clockOptions, outputOptions, serviceOptions } from '../shared-options.js';
 
 export const quotaCommand: CommandModule<object, QuotaArgs> = {
   command: 'quota',
   describe: 'Show today\'s request use and the reset time per token (from the quota files in the state dir)',
   builder: (y: Argv<object>) =>
-    outputOptions(serviceOptions(y))
+    clockOptions(outputOptions(serviceOptions(y)))
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })
       .example('$0 quota', 'Use per token under output/.state/quota/')
       .example('QUOTELAKE_TOKEN=… $0 quota --state-dir /data/state', 'Name your token (redacted) instead of its hash')
