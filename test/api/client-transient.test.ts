@@ -121,6 +121,18 @@ describe('suspension errors (all HTTP 500, S5)', () => {
     await client.close();
   });
 
+  it('a suspension endpoint busy seven times in a row still delivers (10 attempts, a minute apart)', async () => {
+    let n = 0;
+    const { client, infos } = await setup((_req, res) => {
+      if (++n <= 7) return json(res, { success: false, error: 'server busy' }, 500);
+      return json(res, EMPTY_HALTS);
+    });
+    expect((await client.halts('nasdaq')).success).toBe(true);
+    expect(infos.map((i) => i.outcome)).toEqual([...Array(7).fill('api-error'), 'ok']);
+    for (let i = 1; i < infos.length; i++) expect(infos[i]!.sentAt - infos[i - 1]!.sentAt).toBeGreaterThanOrEqual(60_000);
+    await client.close();
+  });
+
   it('an error naming the token fails at once with endpoint, status and message', async () => {
     const { client, requests } = await setup((_req, res) => json(res, { success: false, error: 'token invalid' }, 500));
     const error = await client.halts('nyse').catch((e: unknown) => e);
