@@ -1,0 +1,86 @@
+/**
+ * The folder arrows of design.md ("Layout"): each folder of src/ imports only the folders it may.
+ * Reads every relative import of every file under src/. The few imports that still break an arrow
+ * are listed by name below, each with the work that removes it; the list may only shrink (a listed
+ * import that no longer exists fails the test too, so the list stays true).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** design.md, Layout: folder → the folders it may import (besides itself). */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  config: ['core'],
+  plan: ['core', 'config', 'catalog', 'api'],
+  runtime: ['core', 'config', 'lake'],
+  lake: ['core'],
+  api: ['core', 'catalog'],
+  catalog: ['core'],
+  sources: ['core', 'config', 'api', 'catalog'],
+  transforms: ['core', 'config'],
+  sinks: ['core', 'config', 'lake'],
+  coverage: ['core', 'catalog', 'lake'],
+  components: ['core', 'sources', 'transforms', 'sinks'],
+  emulator: ['core', 'catalog'],
+  // The CLI and the public barrel sit on top: they may use everything.
+  cli: ['*'],
+  index: ['*'],
+};
+
+/** Imports that still break an arrow today, and what removes them. */
+const KNOWN: Readonly<Record<string, string>> = {
+  'runtime -> sinks': 'the rejected writer moves into src/lake/ (the lake issue)',
+  'coverage -> sinks': 'coverage reads through the lake\'s one reader (the lake issue)',
+  'coverage -> sources': 'the bar grid helpers move to catalog (the lake issue)',
+  'config -> components': 'JSON Schema generation takes the registry as an argument',
+  'sources -> plan': 'the planner types a source implements move to core',
+};
+
+function areaOf(file: string): string {
+  const parts = relative(SRC, file).split('/');
+  return parts.length === 1 ? parts[0]!.replace(/\.[jt]s$/, '') : parts[0]!;
+}
+
+function importEdges(): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const name of readdirSync(SRC, { recursive: true }) as string[]) {
+    if (!name.endsWith('.ts')) continue;
+    const file = join(SRC, name);
+    const from = areaOf(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+      const to = areaOf(resolve(dirname(file), m[1]!));
+      if (to === from) continue;
+      const key = `${from} -> ${to}`;
+      edges.set(key, [...(edges.get(key) ?? []), relative(SRC, file)]);
+    }
+  }
+  return edges;
+}
+
+describe('the folder arrows of design.md', () => {
+  const edges = importEdges();
+
+  it('every import between folders follows an arrow (or is a listed, known exception)', () => {
+    const broken: string[] = [];
+    for (const [edge, files] of edges) {
+      const [from, to] = edge.split(' -> ') as [string, string];
+      const allowed = MAY_IMPORT[from];
+      expect(allowed, `src/${from} is not a folder design.md names`).toBeDefined();
+      if (allowed!.includes('*') || allowed!.includes(to) || edge in KNOWN) continue;
+      broken.push(`${edge} (${[...new Set(files)].join(', ')})`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the emulator never imports the client: the two sides meet only at the wire', () => {
+    expect(edges.get('emulator -> api')).toBeUndefined();
+  });
+
+  it('each known exception still exists (remove it from the list once it is gone)', () => {
+    for (const edge of Object.keys(KNOWN)) expect(edges.has(edge), edge).toBe(true);
+  });
+});
