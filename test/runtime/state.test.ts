@@ -115,6 +115,7 @@ describe('createRunEvents', () => {
     ev.rows('kline', 'written', 7);
     ev.planned('kline/BTCUSDT/1m', 12);
     ev.note('hello');
+    ev.shortfall('kline AAPL.US 1m: 300 of 500 bars');
     ev.quota(99);
     expect(seen).toEqual(['kline:received:5:5', 'kline:received:2:7']);
     expect(ev.snapshot()).toEqual({
@@ -123,7 +124,8 @@ describe('createRunEvents', () => {
       requestsByStream: { 'kline/BTCUSDT/1m': 1 },
       rowsByStream: { 'kline/BTCUSDT/1m': 7 },
       planned: { 'kline/BTCUSDT/1m': 12 },
-      notes: ['hello'],
+      notes: ['hello', 'kline AAPL.US 1m: 300 of 500 bars'],
+      shortfalls: 1,
       quotaLeft: 99,
     });
   });
