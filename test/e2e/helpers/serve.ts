@@ -10,7 +10,7 @@ export interface ServedEmulator {
 }
 
 /** Starts `quotelake serve --port 0` with extra professional-plan tokens from a plans file. */
-export async function serveChild(tokens: readonly { token: string; plan: string }[], extra: string[] = []): Promise<ServedEmulator> {
+export async function serveChild(tokens: readonly { token: string; plan: string; behaviours?: string; faults?: string }[], extra: string[] = []): Promise<ServedEmulator> {
   const dir = tempDir('ql-serve-');
   const plans = join(dir, 'plans.json');
   writeFileSync(plans, JSON.stringify({ tokens }));

@@ -1,0 +1,50 @@
+/**
+ * Through the built CLI, as a user meets them: a service whose stock pages stay short (R1) ends
+ * the run with exit 4 and names the series; a service that is not there fails fast, charged to
+ * no quota (R3). Both on frozen instants: nothing depends on today's date.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { serveChild, type ServedEmulator } from './helpers/serve.js';
+
+const NOW = '2026-03-04T18:00:00Z'; // a Wednesday, US market open
+const TOKEN = 'sk-e2e-short-pages';
+
+let emu: ServedEmulator | undefined;
+afterAll(async () => emu?.stop());
+
+describe('a service that is not our emulator, through the CLI', () => {
+  it('a stock page that stays short through every ask: exit 4, the series named, the rows it gave kept', async () => {
+    emu = await serveChild([{ token: TOKEN, plan: 'professional', behaviours: 'short-pages=1' }], ['--clock', NOW]);
+    const output = tempDir();
+    const r = await runCli(['run', 'kline-backfill', '--codes', 'AAPL.US', '--since', '2026-03-04T14:30:00Z', '--base-url', emu.url, '--plan', 'professional', '--output', output, '--json', '--clock', NOW], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    const s = (JSON.parse(r.stdout) as { runs: { status: string; notes: string[]; rows: { kline: { written: number } } }[] }).runs[0]!;
+    expect(s.status).toBe('incomplete');
+    expect(s.notes.some((n) => /^kline AAPL\.US 1m: the service gave \d+ of the newest \d+ bars asked for, in 4 tries; bars before .* were not delivered$/.test(n))).toBe(true);
+    expect(s.rows.kline.written).toBeGreaterThan(0);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('a service that refuses connections: exit 1 within the retries, the endpoint named, no quota charged', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const output = tempDir();
+    const r = await runCli(['run', 'halts', '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--output', output, '--clock', NOW], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\/api\/suspension\/(sse|nyse|nasdaq)/);
+    expect(r.stderr).toContain('ECONNREFUSED');
+    expect(r.stderr).not.toContain(TOKEN);
+    const quotaDir = join(output, '.state', 'quota');
+    for (const f of readdirSync(quotaDir)) expect(JSON.parse(readFileSync(join(quotaDir, f), 'utf8'))).toMatchObject({ used: 0 });
+  });
+});
