@@ -161,7 +161,7 @@ function runLint(
 export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unknown> {
   const schema = z
     .strictObject({
-      name: z.string().regex(PIPELINE_NAME, { message: 'must match [a-z0-9-]+' }).describe('Pipeline name: [a-z0-9-]+.'),
+      name: z.string().max(200, { message: 'must be at most 200 characters (it names the state files)' }).regex(PIPELINE_NAME, { message: 'must match [a-z0-9-]+' }).describe('Pipeline name: [a-z0-9-]+, at most 200 characters.'),
       description: z.string().optional().describe('One-line description (else the first comment line of the file).'),
       service: serviceSchema.optional(),
       source: unionOf('source', registry).describe('Where records come from.'),

@@ -134,6 +134,20 @@ export class SinkError extends QuotelakeError {
   }
 }
 
+/** A file name built from input (a sink path, a name, a partition value) would land outside its root. */
+export class PathOutsideRootError extends QuotelakeError {
+  constructor(
+    readonly what: string,
+    readonly value: string,
+    readonly root: string,
+    readonly problem: string,
+  ) {
+    super('QL_PATH_OUTSIDE_ROOT', `${what} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} ${problem}: it must name a file inside ${root}`, {
+      stage: 'write',
+    });
+  }
+}
+
 /**
  * The reader of a stream sink (stdout) went away while rows were still to be written: the run
  * stops, and no checkpoint covers the rows it did not take.

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/component.js';
+import { confineName } from '../core/confine-path.js';
 import { ConfigError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
@@ -27,7 +28,8 @@ export class CheckpointStore {
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
     this.dir = join(stateDir, 'checkpoints');
-    this.path = join(this.dir, `${pipeline}.json`);
+    // The schema allows only [a-z0-9-]; the guard also holds its length and any caller that skipped it.
+    this.path = confineName(this.dir, `${pipeline}.json`, 'checkpoint file');
   }
 
   /** Every saved checkpoint, by stream key; empty when the pipeline never committed. */

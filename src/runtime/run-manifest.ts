@@ -1,6 +1,7 @@
 /** One JSON file per run, `<stateDir>/runs/<runId>.json`: what the run asked, received, wrote and how it ended. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { confineName } from '../core/confine-path.js';
 import type { CommittedFile } from '../core/component.js';
 import { isTempFile, removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
 import type { RowCounts } from './run-events.js';
@@ -31,7 +32,8 @@ export function runsDir(stateDir: string): string {
 }
 
 export async function writeRunManifest(stateDir: string, manifest: RunManifest): Promise<string> {
-  const path = join(runsDir(stateDir), `${manifest.runId}.json`);
+  // A run id may come from the API caller: it names a file only through the guard.
+  const path = confineName(runsDir(stateDir), `${manifest.runId}.json`, 'run manifest');
   // In-progress updates are records, not state: atomic but not fsynced; the final one is durable.
   await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: manifest.status !== 'running' });
   return path;

@@ -1,19 +1,23 @@
 /**
  * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
  */
-import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../shared/datasets/index.js';
 import { SinkError } from '../../core/errors.js';
+import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { NdjsonSink } from './ndjson-sink.js';
 
 export { NdjsonSink } from './ndjson-sink.js';
 
 export const ndjsonSinkConfigSchema = z.strictObject({
-  /** `stdout`, or a file path (relative paths are under the output dir); `{dataset}` is replaced. */
-  path: z.string().min(1).default('stdout').describe('`stdout`, or a file path (relative to the output folder; `{dataset}` is replaced), written atomically at commit.'),
+  /** `stdout`, or a file path inside the output dir; `{dataset}` is replaced. */
+  path: z
+    .string()
+    .min(1)
+    .default('stdout')
+    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through ..; `{dataset}` is replaced), written atomically at commit.'),
   /** Bytes gathered before each write to the stream. */
   chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream.'),
   /**
@@ -28,6 +32,10 @@ export const ndjsonSinkConfigSchema = z.strictObject({
     ),
 });
 
+function isStream(path: string): boolean {
+  return path === 'stdout' || path === '-';
+}
+
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
 
 export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
@@ -39,12 +47,25 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   takes: ALL_RECORD_KINDS,
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }],
   keepsState: (config) => config.keepState,
+  lint(config) {
+    if (isStream(config.path)) return [];
+    // Dataset names are fixed safe words, so any one stands in for `{dataset}` here.
+    const problem = pathProblem(config.path.replaceAll('{dataset}', 'kline'));
+    if (problem === undefined) return [];
+    return [
+      {
+        path: ['path'],
+        message: `${JSON.stringify(config.path)} ${problem}: an NDJSON file must be inside the output folder; give a path relative to it (e.g. exports/{dataset}.ndjson) and choose the folder with --output`,
+      },
+    ];
+  },
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
-    if (config.path === 'stdout' || config.path === '-') {
+    if (isStream(config.path)) {
       return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
     }
     const path = config.path.replaceAll('{dataset}', env.dataset);
-    return new NdjsonSink(env.dataset, { kind: 'file', path: isAbsolute(path) ? path : join(env.outputDir, path) }, config.chunkBytes);
+    // Guarded again at run time: a config that skipped validation still cannot write outside.
+    return new NdjsonSink(env.dataset, { kind: 'file', path: confinePath(env.outputDir, path, 'ndjson sink path') }, config.chunkBytes);
   },
 };

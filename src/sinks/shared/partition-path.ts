@@ -3,7 +3,7 @@
  * [A-Za-z0-9._-]; any other character is percent-encoded (UTF-8 bytes, `%` itself included), and
  * dots are encoded too when the value is `.`, `..` or contains `..`. An empty value is refused.
  */
-import { resolve, sep } from 'node:path';
+import { confinePath } from '../../core/confine-path.js';
 import { SinkError } from '../../core/errors.js';
 
 const SAFE = /^[A-Za-z0-9._-]+$/;
@@ -31,14 +31,9 @@ export function partitionSegment(key: string, value: string): string {
   return `${key}=${partitionValue(value)}`;
 }
 
-/** Join under `root` and prove the result stays inside it (defence in depth). */
+/** Join under `root` and prove the result stays inside it (defence in depth): the one guard of src/core. */
 export function insideRoot(root: string, relative: string): string {
-  const base = resolve(root);
-  const full = resolve(base, relative);
-  if (full !== base && !full.startsWith(base + sep)) {
-    throw new SinkError(`path ${JSON.stringify(relative)} escapes ${base}`);
-  }
-  return full;
+  return confinePath(root, relative, 'lake path');
 }
 
 /** A run id as a file-name fragment. */
