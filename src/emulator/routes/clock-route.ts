@@ -2,9 +2,32 @@ import { z } from 'zod';
 import type { ManualClock } from '../../core/clock.js';
 import type { Reply } from '../http/send.js';
 
+const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+/** One request moves the clock by at most 10 years either way. */
+export const MAX_ADVANCE_MS = 10 * YEAR_MS;
+/**
+ * The clock stays within 1970-01-01 .. 2100-01-01: the synthetic market is generated from the clock,
+ * so an instant far outside (e.g. after `advanceMs: 1e300`) would keep the emulator busy forever.
+ */
+export const CLOCK_MIN_MS = Date.UTC(1970, 0, 1);
+export const CLOCK_MAX_MS = Date.UTC(2100, 0, 1);
+
+const USAGE = `body must be {"set": ISO instant between 1970-01-01 and 2100-01-01} or {"advanceMs": integer, |n| <= ${MAX_ADVANCE_MS}}`;
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO instant with a zone whose calendar date exists (Date.parse turns Feb 31 into Mar 3). */
+function isIsoInstant(text: string): boolean {
+  const m = ISO_INSTANT.exec(text);
+  if (!m || !Number.isFinite(Date.parse(text))) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+}
+
 const command = z.union([
-  z.strictObject({ set: z.string().refine((s) => Number.isFinite(Date.parse(s)), 'not an ISO instant') }),
-  z.strictObject({ advanceMs: z.number().finite() }),
+  z.strictObject({ set: z.string().max(64).refine(isIsoInstant) }),
+  z.strictObject({ advanceMs: z.number().int().min(-MAX_ADVANCE_MS).max(MAX_ADVANCE_MS) }),
 ]);
 
 const state = (clock: ManualClock): Reply => ({
@@ -12,9 +35,12 @@ const state = (clock: ManualClock): Reply => ({
   body: { now: new Date(clock.now()).toISOString(), nowMs: clock.now() },
 });
 
+const refuse = (detail: string): Reply => ({ status: 400, body: { error: `${detail}: ${USAGE}` } });
+
 /**
  * Admin clock (only when the emulator runs on a manual clock): GET reads it, POST `{"set": ISO}` or
- * `{"advanceMs": n}` moves it. Both answer `{now, nowMs}`.
+ * `{"advanceMs": n}` moves it. Both answer `{now, nowMs}`; anything out of bounds is a 400 and
+ * leaves the clock where it was.
  */
 export function handleClock(method: string, body: string | undefined, clock: ManualClock): Reply {
   if (method === 'GET') return state(clock);
@@ -22,11 +48,13 @@ export function handleClock(method: string, body: string | undefined, clock: Man
   try {
     doc = JSON.parse(body ?? '');
   } catch {
-    return { status: 400, body: { error: 'body must be JSON: {"set": ISO} or {"advanceMs": n}' } };
+    return refuse('not JSON');
   }
   const r = command.safeParse(doc);
-  if (!r.success) return { status: 400, body: { error: 'body must be {"set": ISO} or {"advanceMs": n}' } };
-  if ('set' in r.data) clock.set(r.data.set);
-  else clock.advance(r.data.advanceMs);
+  if (!r.success) return refuse('invalid');
+  const target = 'set' in r.data ? Date.parse(r.data.set) : clock.now() + r.data.advanceMs;
+  if (!Number.isFinite(target)) return refuse('not a valid instant');
+  if (target < CLOCK_MIN_MS || target > CLOCK_MAX_MS) return refuse(`${new Date(target).toISOString()} is out of bounds`);
+  clock.set(target);
   return state(clock);
 }

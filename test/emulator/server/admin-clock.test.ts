@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
+import { CLOCK_MAX_MS, MAX_ADVANCE_MS } from '../../../src/emulator/routes/clock-route.js';
 import { START, startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -40,5 +41,57 @@ describe('admin clock endpoint', () => {
     expect(u.usage.suspension.sse).toEqual({ used: 1, limit: 1, windowMs: 60_000 });
     expect(u.usage.perSecond).toEqual({ used: 1, limit: 1, windowMs: 10_000 });
     expect((await h.get('/_emulator/usage', { token: 'zzzzzz' })).json).toEqual({ token: 'zzzz…', known: false, usage: null });
+  });
+});
+
+describe('admin clock input is validated and bounded', () => {
+  it('refuses what would wedge or corrupt the clock with a 400 JSON error, and the clock stays put', async () => {
+    h = await startHarness();
+    const bad = [
+      '{"advanceMs":1e300}',
+      '{"advanceMs":-1e300}',
+      `{"advanceMs":${MAX_ADVANCE_MS + 1}}`,
+      '{"advanceMs":1.5}',
+      '{"advanceMs":null}',
+      '{"advanceMs":1,"set":"2026-01-01T00:00:00Z"}',
+      '{"set":"2026-02-31T00:00:00Z"}',
+      '{"set":"2026-03-02"}',
+      '{"set":"+275760-09-13T00:00:00Z"}',
+      '{"set":"1969-12-31T23:59:59Z"}',
+      '{"set":"2100-01-01T00:00:00.001Z"}',
+      '{"set":1e300}',
+      '[]',
+      'null',
+      '',
+    ];
+    for (const body of bad) {
+      const r = await h.raw('/_emulator/clock', { method: 'POST', body });
+      expect(r.status, body).toBe(400);
+      expect(r.headers['content-type'], body).toMatch(/json/);
+      expect(r.json.error, body).toMatch(/"set": ISO instant between 1970-01-01 and 2100-01-01.*"advanceMs": integer/);
+      expect(h.clock.now(), body).toBe(Date.parse(START));
+    }
+    // Many bounded steps cannot walk it out either.
+    let last = 200;
+    for (let i = 0; i < 20 && last === 200; i++) last = (await h.raw('/_emulator/clock', { method: 'POST', body: JSON.stringify({ advanceMs: MAX_ADVANCE_MS }) })).status;
+    expect(last).toBe(400);
+    expect(h.clock.now()).toBeLessThanOrEqual(CLOCK_MAX_MS);
+    // And it still answers right away.
+    expect((await h.get('/_emulator/clock')).status).toBe(200);
+  });
+
+  it('accepts the bounds themselves and an offset instant', async () => {
+    h = await startHarness();
+    for (const [body, now] of [
+      [{ advanceMs: -1000 }, '2026-03-02T14:59:59.000Z'],
+      [{ set: '2026-05-01T12:00:00+02:00' }, '2026-05-01T10:00:00.000Z'],
+      [{ set: '1970-01-01T00:00:00Z' }, '1970-01-01T00:00:00.000Z'],
+      [{ set: '2100-01-01T00:00:00Z' }, '2100-01-01T00:00:00.000Z'],
+      [{ advanceMs: -MAX_ADVANCE_MS }, new Date(CLOCK_MAX_MS - MAX_ADVANCE_MS).toISOString()],
+    ] as const) {
+      const r = await h.raw('/_emulator/clock', { method: 'POST', body: JSON.stringify(body) });
+      expect(r.status, JSON.stringify(body)).toBe(200);
+      expect(r.json.now).toBe(now);
+    }
   });
 });
