@@ -91,7 +91,7 @@ export class HttpTransport {
       request.onHeaders?.();
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBytes) {
-        response.body.destroy();
+        discard(response.body);
         throw new ResponseTooLargeError(request.endpoint, this.maxBytes, declared);
       }
       text = await readCapped(response.body, this.maxBytes, request.endpoint);
@@ -120,13 +120,21 @@ export class HttpTransport {
 }
 
 /** The body as UTF-8 text, reading no further than `maxBytes` (a body without a length, or lying about it). */
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, maxBytes: number, endpoint: string): Promise<string> {
+type Body = AsyncIterable<Uint8Array> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+
+/** Stop a body mid-way; the abort it raises is expected, so it must not surface as unhandled. */
+function discard(body: Body): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+async function readCapped(body: Body, maxBytes: number, endpoint: string): Promise<string> {
   const chunks: Uint8Array[] = [];
   let seen = 0;
   for await (const chunk of body) {
     seen += chunk.byteLength;
     if (seen > maxBytes) {
-      body.destroy();
+      discard(body);
       throw new ResponseTooLargeError(endpoint, maxBytes, seen);
     }
     chunks.push(chunk);
