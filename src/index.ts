@@ -46,6 +46,7 @@ export {
   ApiError,
   TransportError,
   ResponseShapeError,
+  ResponseTooLargeError,
   QuotaExhaustedError,
   SinkError,
   OutputClosedError,

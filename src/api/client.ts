@@ -176,7 +176,7 @@ class QuotelakeClient implements ServiceClient {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.http = new HttpTransport(base.origin, this.#token, this.limits.perSecond.limit, timeouts);
+    this.http = new HttpTransport(base.origin, this.#token, this.limits.perSecond.limit, timeouts, options.maxResponseBytes);
     this.familyOf = createFamilyResolver(
       options.familyLookup ?? ((code) => findProduct(code)?.family),
       options.familyOverrides,
@@ -366,7 +366,8 @@ class QuotelakeClient implements ServiceClient {
       },
       signal,
     );
-    const returned = new Set(data.tick_list.map((tick) => tick.code));
+    // A tick that is not an object is still delivered (and rejected downstream by name).
+    const returned = new Set(data.tick_list.map((tick) => (tick as { code?: unknown } | null)?.code));
     return { ticks: data.tick_list, missing: codes.filter((code) => !returned.has(code)) };
   }
 

@@ -4,7 +4,7 @@
  * target carries the token, so no raw URL or raw undici message leaves this file.
  */
 import { Pool } from 'undici';
-import { TransportError } from '../core/errors.js';
+import { ResponseTooLargeError, TransportError } from '../core/errors.js';
 import { redactText } from './redact.js';
 
 export interface Timeouts {
@@ -17,6 +17,13 @@ export interface Timeouts {
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5000, headersMs: 30_000, bodyMs: 30_000 };
+
+/**
+ * Default cap on one answer's body: 16 MiB. A full /kline page (500 bars) is about 100 KB, 50
+ * order books of 10 levels well under 1 MB, and a year of one exchange's suspensions a few MB;
+ * anything far above is a faulty or hostile service, refused before it fills the memory.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -48,9 +55,12 @@ export class HttpTransport {
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
 
-  constructor(origin: string, token: string, connections: number, timeouts: Timeouts) {
+  private readonly maxBytes: number;
+
+  constructor(origin: string, token: string, connections: number, timeouts: Timeouts, maxBytes = DEFAULT_MAX_RESPONSE_BYTES) {
     this.#token = token;
     this.timeouts = timeouts;
+    this.maxBytes = maxBytes;
     this.#pool = new Pool(origin, {
       connections,
       pipelining: 1,
@@ -79,8 +89,14 @@ export class HttpTransport {
       const header = response.headers['retry-after'];
       retryAfter = Array.isArray(header) ? header[0] : header;
       request.onHeaders?.();
-      text = await response.body.text();
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > this.maxBytes) {
+        discard(response.body);
+        throw new ResponseTooLargeError(request.endpoint, this.maxBytes, declared);
+      }
+      text = await readCapped(response.body, this.maxBytes, request.endpoint);
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal?.aborted) throw request.signal.reason ?? error;
       throw this.transportError(request.endpoint, error);
     }
@@ -101,4 +117,27 @@ export class HttpTransport {
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
     return new TransportError(endpoint, `request failed: ${message}`, cause, connected);
   }
+}
+
+/** The body as UTF-8 text, reading no further than `maxBytes` (a body without a length, or lying about it). */
+type Body = AsyncIterable<Uint8Array> & { destroy(): unknown; on(event: 'error', listener: () => void): unknown };
+
+/** Stop a body mid-way; the abort it raises is expected, so it must not surface as unhandled. */
+function discard(body: Body): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+async function readCapped(body: Body, maxBytes: number, endpoint: string): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.byteLength;
+    if (seen > maxBytes) {
+      discard(body);
+      throw new ResponseTooLargeError(endpoint, maxBytes, seen);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, seen).toString('utf8');
 }

@@ -1,12 +1,11 @@
 /**
  * One zod schema per endpoint response. Prices, volumes and timestamps stay the wire STRINGS:
- * decimals are parsed later by the transforms, never through a JS number here.
+ * decimals are parsed later by the transforms, never through a JS number here. Market-data
+ * records are checked per record downstream (see wireRecord).
  * Unknown fields are dropped (R5: a spec-valid service may add any field; we keep none, so an
  * added field of any type can neither fail an answer nor leak into an output).
  */
 import { z } from 'zod';
-
-const wireString = z.string();
 
 /** The first level every market-data answer has (W7). `data` is checked per endpoint. */
 export const marketEnvelopeSchema = z.object({
@@ -16,15 +15,37 @@ export const marketEnvelopeSchema = z.object({
   data: z.unknown().optional(),
 });
 
-export const klineBarSchema = z.object({
-  timestamp: wireString,
-  open_price: wireString,
-  close_price: wireString,
-  high_price: wireString,
-  low_price: wireString,
-  volume: wireString,
-  turnover: wireString,
-});
+/**
+ * A record of a list is checked per record, not here: one bad bar or tick must not fail its page
+ * (issue 12). The envelope and the list containers are checked; each element keeps only the
+ * fields named (R5) and flows on as the wire gave it, whatever their types, so parse-decimals can
+ * reject it by code, field and value. An element that is not an object flows on unchanged (and is
+ * rejected there as a whole). The static type is the documented shape: downstream code reads every
+ * field as possibly anything.
+ */
+function wireRecord<T>(fields: readonly (keyof T & string)[]) {
+  return z.unknown().transform((value): T => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value as T;
+    const out: Record<string, unknown> = {};
+    for (const f of fields) if (f in value) out[f] = (value as Record<string, unknown>)[f];
+    return out as T;
+  });
+}
+
+/** The documented K-line (2.1); checked per record by parse-decimals, not by the client. */
+export interface KlineBar {
+  timestamp: string;
+  open_price: string;
+  close_price: string;
+  high_price: string;
+  low_price: string;
+  volume: string;
+  turnover: string;
+}
+
+export const KLINE_FIELDS = ['timestamp', 'open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
+
+export const klineBarSchema = wireRecord<KlineBar>(KLINE_FIELDS);
 
 export const klineDataSchema = z.object({
   code: z.string(),
@@ -32,28 +53,33 @@ export const klineDataSchema = z.object({
   kline_list: z.array(klineBarSchema),
 });
 
-const levelSchema = z.object({
-  price: wireString.optional(),
-  volume: wireString.optional(),
-});
+export interface DepthLevel {
+  price?: string;
+  volume?: string;
+}
 
-export const depthTickSchema = z.object({
-  code: z.string().optional(),
-  seq: wireString.optional(),
-  tick_time: wireString.optional(),
-  bids: z.array(levelSchema).optional(),
-  asks: z.array(levelSchema).optional(),
-});
+/** The documented order-book tick (2.2); checked per record by parse-decimals. */
+export interface DepthTick {
+  code?: string;
+  seq?: string;
+  tick_time?: string;
+  bids?: DepthLevel[];
+  asks?: DepthLevel[];
+}
 
-export const tradeTickSchema = z.object({
-  code: z.string().optional(),
-  seq: wireString.optional(),
-  tick_time: wireString.optional(),
-  price: wireString.optional(),
-  volume: wireString.optional(),
-  turnover: wireString.optional(),
-  trade_direction: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
-});
+/** The documented trade tick (2.3); checked per record by parse-decimals. */
+export interface TradeTick {
+  code?: string;
+  seq?: string;
+  tick_time?: string;
+  price?: string;
+  volume?: string;
+  turnover?: string;
+  trade_direction?: 0 | 1 | 2;
+}
+
+export const depthTickSchema = wireRecord<DepthTick>(['code', 'seq', 'tick_time', 'bids', 'asks']);
+export const tradeTickSchema = wireRecord<TradeTick>(['code', 'seq', 'tick_time', 'price', 'volume', 'turnover', 'trade_direction']);
 
 export const depthDataSchema = z.object({ tick_list: z.array(depthTickSchema) });
 export const tradeDataSchema = z.object({ tick_list: z.array(tradeTickSchema) });
@@ -107,10 +133,7 @@ export const haltResponseSchema = z.object({
 /** Any suspension failure (7.2, S5): HTTP 500 with this body. */
 export const haltErrorSchema = z.object({ success: z.literal(false), error: z.string() });
 
-export type KlineBar = z.infer<typeof klineBarSchema>;
 export type KlineData = z.infer<typeof klineDataSchema>;
-export type DepthTick = z.infer<typeof depthTickSchema>;
-export type TradeTick = z.infer<typeof tradeTickSchema>;
 export type BatchKlineSeries = z.infer<typeof batchKlineSeriesSchema>;
 export type HaltRecord = z.infer<typeof haltRecordSchema>;
 export type HaltResponse = z.infer<typeof haltResponseSchema>;

@@ -62,6 +62,11 @@ export interface ClientOptions {
   /** Code → family lookup; default the product catalog, then W11's suffix rule. */
   familyLookup?: (code: string) => Family | undefined;
   timeouts?: Partial<Timeouts>;
+  /**
+   * Largest answer body accepted, in bytes; a larger one is refused before parsing with
+   * ResponseTooLargeError (QL_API_TOO_LARGE), never retried. Default 16 MiB (DEFAULT_MAX_RESPONSE_BYTES).
+   */
+  maxResponseBytes?: number;
   retry?: Partial<RetryOptions>;
   /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
   onRequest?: (info: RequestInfo) => void;

@@ -110,6 +110,23 @@ export class ResponseShapeError extends QuotelakeError {
   }
 }
 
+/**
+ * An answer larger than the client's `maxResponseBytes`: refused before parsing, never retried
+ * (the same request would bring the same answer), so one huge or endless body cannot exhaust memory.
+ */
+export class ResponseTooLargeError extends QuotelakeError {
+  readonly endpoint: string;
+  readonly limitBytes: number;
+  constructor(endpoint: string, limitBytes: number, seenBytes: number) {
+    super('QL_API_TOO_LARGE', `${endpoint}: response refused: more than ${limitBytes} bytes (at least ${seenBytes} seen); raise maxResponseBytes if this answer is expected`, {
+      stage: 'read',
+      retryable: false,
+    });
+    this.endpoint = endpoint;
+    this.limitBytes = limitBytes;
+  }
+}
+
 /** Today's request quota of the token is used up. `resetAt` is the next midnight in quotaTimeZone. */
 export class QuotaExhaustedError extends QuotelakeError {
   readonly resetAt: Date;

@@ -4,6 +4,7 @@
  * the dataset's column names (snake_case), so sinks map them one to one.
  */
 import type { DecimalString } from './decimal.js';
+import type { RecordFlaw } from './record-flaw.js';
 import type { HaltExchange, WireDepthTick, WireHaltRecord, WireKline, WireTradeTick } from './wire.js';
 
 export type Interval = '1m' | '5m' | '15m' | '30m' | '1h' | '2h' | '4h' | '1d' | '1w' | '1mo';
@@ -25,16 +26,20 @@ export interface RawKline {
   readonly final: boolean;
   /** The endpoint that served it, e.g. `/kline` or `/batch-kline`. */
   readonly source: string;
+  /** Set by the source when the record is already known bad: parse-decimals rejects it with this. */
+  readonly flaw?: RecordFlaw;
 }
 
 export interface RawTrade {
   readonly tick: WireTradeTick;
   readonly fetchedAtMs: number;
+  readonly flaw?: RecordFlaw;
 }
 
 export interface RawDepth {
   readonly tick: WireDepthTick;
   readonly fetchedAtMs: number;
+  readonly flaw?: RecordFlaw;
 }
 
 export interface RawHalt {

@@ -164,12 +164,19 @@ describe('createClient against a stub server', () => {
   });
 
   it('a body of the wrong shape is a ResponseShapeError naming the field', async () => {
-    const { client } = await setup((req, res) =>
-      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [{ ...bar(1), open_price: 1.1 }] }),
-    );
+    const { client } = await setup((req, res) => ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: 'nope' }));
     const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseShapeError);
-    expect((error as Error).message).toContain('kline_list.0.open_price');
+    expect((error as Error).message).toContain('data.kline_list');
+    await client.close();
+  });
+
+  it('a bad record does not fail its page: it is delivered as sent (known fields only), to be rejected by parse-decimals', async () => {
+    const { client } = await setup((req, res) =>
+      ok(res, req.query!.trace, { code: 'EURUSD', kline_type: 1, kline_list: [{ ...bar(1), open_price: 1.1, extra: 'x' }, bar(2), null] }),
+    );
+    const result = await client.kline({ code: 'EURUSD', klineType: 1, count: 3 });
+    expect(result.bars).toEqual([{ ...bar(1), open_price: 1.1 }, bar(2), null]);
     await client.close();
   });
 

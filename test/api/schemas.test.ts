@@ -50,8 +50,11 @@ describe('response schemas accept every documented example', () => {
     expect(haltErrorSchema.parse(fixture('error-suspension.json')).error).toBe('Error description');
   });
 
-  it('rejects a number where the wire has a string', () => {
-    const bad = { code: 'X', kline_type: 1, kline_list: [{ timestamp: 1, open_price: '1', close_price: '1', high_price: '1', low_price: '1', volume: '1', turnover: '1' }] };
-    expect(klineDataSchema.safeParse(bad).success).toBe(false);
+  it('checks the containers, not the records: a number where the wire has a string passes on (parse-decimals rejects it)', () => {
+    const record = { timestamp: 1, open_price: '1', close_price: '1', high_price: '1', low_price: '1', volume: '1', turnover: '1' };
+    expect(klineDataSchema.parse({ code: 'X', kline_type: 1, kline_list: [record] }).kline_list).toEqual([record]);
+    expect(klineDataSchema.safeParse({ code: 'X', kline_type: 1, kline_list: { 0: record } }).success).toBe(false);
+    expect(klineDataSchema.safeParse({ code: 1, kline_type: 1, kline_list: [] }).success).toBe(false);
+    expect(tradeDataSchema.safeParse({ tick_list: 'nope' }).success).toBe(false);
   });
 });

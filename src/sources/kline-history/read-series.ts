@@ -10,7 +10,8 @@ import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf, nthBarBack } from '../shared/bar-grid.js';
-import { klineStream, malformedRecords, pageOf, toRawKlines } from '../shared/kline-records.js';
+import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pageOf, placed, toRawKlines, type KlinePage } from '../shared/kline-records.js';
+import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
@@ -105,6 +106,8 @@ async function* walk(
   let low = before.low;
   let pendingWalk = before.walk !== undefined;
   let begins: number | undefined;
+  // The position of the last batch yielded: where a stopped walk resumes.
+  let last = before;
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
     const p = client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal);
     // A speculative page that is never used must not become an unhandled rejection.
@@ -143,6 +146,15 @@ async function* walk(
       }
       const result = await reported(env.reporter, current, stream);
       const answeredAt = ctx.clock.now();
+      const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
+      if (mismatch) {
+        // An answer for another series says nothing about this one: its bars are rejected by name,
+        // the position stays where it was, and the series stops for this run.
+        const records = malformedRecords(product.code, interval, mismatchedPage(result.bars, mismatch).malformed, endpoint);
+        yield { stream, seq: seq.n++, records };
+        noteMismatch(env, mismatch, result.bars.length);
+        return last;
+      }
       const page = pageOf(result.bars);
       const olderThanEnd = end === 0 ? page.bars : page.bars.filter((b) => b.ts <= end);
       if (olderThanEnd.length === 0 && page.malformed.length === 0) {
@@ -155,7 +167,7 @@ async function* walk(
         ...toRawKlines(product, interval, kept, answeredAt, endpoint),
         ...malformedRecords(product.code, interval, page.malformed, endpoint),
       ];
-      for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+      for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
       const oldest = olderThanEnd[0]?.ts ?? null;
       if (kept.length > 0) low = minOf(low, kept[0]!.ts);
       const done =
@@ -167,6 +179,7 @@ async function* walk(
       const position: KlinePosition = done
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
         : withBegins({ watermark: before.watermark, low, walk: state }, before.begins);
+      last = position;
       yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
       pendingWalk = !done;
       if (done) return position;
@@ -181,6 +194,13 @@ async function* walk(
     yield { stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) };
   }
   return position;
+}
+
+/** A series stopped by an answer for another one: less was delivered than asked (R-like shortfall). */
+function noteMismatch(env: SeriesEnv, flaw: RecordFlaw, bars: number): void {
+  env.ctx.events.shortfall?.(
+    `kline ${env.product.code} ${env.interval}: the service sent an ${flaw.reason}; its ${bars} bar(s) were rejected (${flaw.code}) and the series stopped for this run`,
+  );
 }
 
 function withBegins(position: KlinePosition, begins: number | undefined): KlinePosition {
@@ -200,19 +220,26 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
   if (expected === 0) return;
   const want = Math.min(PAGE_BARS, expected);
-  const ask = (count: number) => reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
-  let bars = (await ask(want)).bars;
+  const answers: KlinePage[] = [];
+  const ask = async (count: number): Promise<void> => {
+    const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
+    const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
+    if (mismatch) noteMismatch(env, mismatch, result.bars.length);
+    // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.
+    answers.push(mismatch ? mismatchedPage(result.bars, mismatch) : pageOf(result.bars));
+  };
+  await ask(want);
   let tries = 1;
   // A short page (R1) cannot be continued without an end timestamp: ask again, each time for a
   // different count (a service may answer the same request the same way), and keep every bar any
   // answer gave (each is a run of the newest bars, so together they are the longest one).
   const counts = [PAGE_BARS, want + 1, want - 1].filter((n, i, all) => n !== want && n >= 1 && n <= PAGE_BARS && all.indexOf(n) === i);
-  for (let again = 0; again < Math.min(SHORT_PAGE_RETRIES, counts.length) && pageOf(bars).bars.length < want; again++) {
-    bars = [...bars, ...(await ask(counts[again]!)).bars];
+  for (let again = 0; again < Math.min(SHORT_PAGE_RETRIES, counts.length) && mergePages(answers).bars.length < want; again++) {
+    await ask(counts[again]!);
     tries++;
   }
   const answeredAt = ctx.clock.now();
-  const page = pageOf(bars);
+  const page = mergePages(answers);
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(
       `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.bars[0]!.ts)} were not delivered`,
@@ -224,7 +251,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
     ...malformedRecords(product.code, interval, page.malformed, endpoint),
   ];
   let top: number | null = null;
-  for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+  for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
   const oldest = page.bars[0]?.ts ?? null;
   const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, kept[0]?.ts ?? null) };
   const label = `kline ${product.code} ${interval}`;

@@ -16,7 +16,9 @@ import { sleepUntil } from '../shared/clock-sleep.js';
 import { codeListSchema, intervalListSchema, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
-import { klineStream, pageOf, toRawKlines } from '../shared/kline-records.js';
+import { klineStream, malformedRecords, mismatchedPage, pageOf, placed, toRawKlines } from '../shared/kline-records.js';
+import { ECHO_MISMATCH } from '../../core/reject-codes.js';
+import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
@@ -103,10 +105,24 @@ class KlineLatestSource implements Source<RawKline> {
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {
         const target = byKey.get(`${s.code}\u0000${s.kline_type}`);
-        if (!target) continue;
+        if (!target) {
+          // A series nobody asked for (its echo matches no item): rejected by name, never stored.
+          const interval = INTERVALS[s.kline_type - 1];
+          const what = `${s.code} kline_type ${s.kline_type}`;
+          if (interval === undefined || s.kline_data.length === 0) {
+            if (s.kline_data.length > 0) ctx.events.note?.(`kline-latest: the service sent ${s.kline_data.length} bar(s) for ${what}, which was not asked for; not stored`);
+            continue;
+          }
+          const flaw = { code: ECHO_MISMATCH, field: 'code', value: s.code, reason: `series ${what} was not asked for in this /batch-kline request` };
+          yield { stream: klineStream(s.code, interval), seq: seq++, records: malformedRecords(s.code, interval, mismatchedPage(s.kline_data, flaw).malformed, '/batch-kline') };
+          continue;
+        }
         const stream = klineStream(target.product.code, target.interval);
         const page = pageOf(s.kline_data);
-        const records = toRawKlines(target.product, target.interval, page.bars, answeredAt, '/batch-kline');
+        const records = [
+          ...toRawKlines(target.product, target.interval, page.bars, answeredAt, '/batch-kline'),
+          ...malformedRecords(target.product.code, target.interval, page.malformed, '/batch-kline'),
+        ];
         const before = positions.get(stream)!;
         const oldest = page.bars[0]?.ts ?? null;
         if (before.watermark !== null && oldest !== null && oldest > before.watermark && !gapNoted.has(stream)) {
@@ -117,7 +133,7 @@ class KlineLatestSource implements Source<RawKline> {
           }
         }
         let top: number | null = null;
-        for (const r of records) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
+        for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
         const position = {
           watermark: maxOf(before.watermark, top),
           low: minOf(before.low, oldest),

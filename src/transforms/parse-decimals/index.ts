@@ -45,6 +45,17 @@ export function resolveColumnTypes(config: ParseDecimalsConfig): ColumnTypes {
   };
 }
 
+/**
+ * A record's kind. The snapshot sources name their stream after the dataset, which is what decides:
+ * a malformed tick (no `bids`, or not an object) must still be judged as the kind it was fetched as.
+ */
+function kindOf(record: RawMarketRecord, stream: string): 'kline' | 'depth' | 'trade' {
+  if ('bar' in record) return 'kline';
+  if (stream === 'depth' || stream === 'trade') return stream;
+  const tick = record.tick as unknown;
+  return typeof tick === 'object' && tick !== null && ('bids' in tick || 'asks' in tick) ? 'depth' : 'trade';
+}
+
 export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
   private readonly klineScales: readonly number[];
   private readonly tradeScales: readonly number[];
@@ -61,14 +72,15 @@ export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
     // One words buffer per batch, shaped by its first record (a source's batches are of one kind);
     // a record of another kind simply carries no words.
     const first = records[0];
-    const kind = first === undefined ? undefined : 'bar' in first ? 'kline' : 'bids' in first.tick ? 'depth' : 'trade';
+    const kind = first === undefined ? undefined : kindOf(first, batch.stream);
     const words =
       kind === 'kline' ? new BatchWords(records.length, this.klineScales) : kind === 'trade' ? new BatchWords(records.length, this.tradeScales) : undefined;
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
       let out: MarketRow | FieldError;
-      if ('bar' in record) out = parseKline(record, this.types, kind === 'kline' ? words : undefined, rows.length);
-      else if ('bids' in record.tick) out = parseDepth(record as RawDepth, this.types);
+      const own = i === 0 ? kind : kindOf(record, batch.stream);
+      if (own === 'kline') out = parseKline(record as RawKline, this.types, kind === 'kline' ? words : undefined, rows.length);
+      else if (own === 'depth') out = parseDepth(record as RawDepth, this.types);
       else out = parseTrade(record as RawTrade, this.types, kind === 'trade' ? words : undefined, rows.length);
       if ('failure' in out) (rejected ??= []).push(rejectField(record, batch.stream, out.field, out.value, out.failure));
       else rows.push(out);

@@ -1,15 +1,19 @@
 /**
  * Raw wire records → typed rows. Pure; returns either the row or the first field that failed.
+ * Every field is read as possibly anything (the client checks answers, not records: issue 12).
  * Decimals are validated against their column's DECIMAL(p,s) and kept as canonical text; times
- * become epoch milliseconds. Given a `BatchWords`, K-line and trade rows also carry the Decimal128
+ * become epoch milliseconds and must be in the wire's unit; a bar's prices must agree with each
+ * other and amounts traded must not be negative. Given a `BatchWords`, K-line and trade rows also carry the Decimal128
  * words of their decimals, computed in the same pass (see carried-words.ts).
  */
 import { BatchWords, KlineWordsRow, TradeWordsRow } from '../../core/carried-words.js';
 import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../core/decimal.js';
+import { compareDecimal, isNegativeDecimal } from '../../core/decimal-compare.js';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
+import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
+import { NEGATIVE_AMOUNT, OHLC_INCONSISTENT, RECORD_MALFORMED, TIME_UNIT } from '../../core/reject-codes.js';
 import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
-import type { WireLevel } from '../../core/wire.js';
 import type { FieldError } from '../field-error.js';
 
 export type { FieldError } from '../field-error.js';
@@ -28,11 +32,87 @@ export const SEQ_MALFORMED = 'QL_SEQ_MALFORMED';
 export const VALUE_MALFORMED = 'QL_VALUE_MALFORMED';
 
 function err(field: string, value: unknown, failure: FieldFailure): FieldError {
-  return { field, value: typeof value === 'string' ? value : String(value), failure };
+  return { field, value: typeof value === 'string' ? value : value === undefined ? '' : describeRaw(value), failure };
+}
+
+/** A non-string value as the text stored beside a rejected record (JSON, so its type shows). */
+function describeRaw(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 function notText(field: string, value: unknown): FieldError {
-  return err(field, value, fieldFailure(VALUE_MALFORMED, `${quoteValue(String(value))} is not a string`));
+  if (value === undefined) return err(field, value, fieldFailure(VALUE_MALFORMED, 'is missing'));
+  return err(field, value, fieldFailure(VALUE_MALFORMED, `${describe(value)} is not a string`));
+}
+
+/** A wire value for a message: JSON for anything but a string, so `1.5` and `"1.5"` read apart. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return quoteValue(value);
+  try {
+    return quoteValue(JSON.stringify(value) ?? String(value));
+  } catch {
+    return quoteValue(String(value));
+  }
+}
+
+/** A source's verdict on the record (see record-flaw.ts), as the field error it rejects with. */
+function fromFlaw(flaw: RecordFlaw): FieldError {
+  return { field: flaw.field, value: flaw.value, failure: fieldFailure(flaw.code, flaw.reason) };
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function notObject(field: string, value: unknown): FieldError {
+  return err(field, value, fieldFailure(RECORD_MALFORMED, `${describe(value)} is not an object`));
+}
+
+/** A decimal field: a string that fits its column, else why not. */
+function decimal(field: string, value: unknown, type: DecimalType, w: Uint32Array, at: number): string | FieldError {
+  if (typeof value !== 'string') return notText(field, value);
+  const out = parseDecimalWords(value, type, w, at);
+  return typeof out === 'string' ? out : err(field, value, out);
+}
+
+function nonNegative(field: string, value: string): FieldError | undefined {
+  if (!isNegativeDecimal(value)) return undefined;
+  return err(field, value, fieldFailure(NEGATIVE_AMOUNT, `${quoteValue(value)} is negative`));
+}
+
+/** Below this, a `tick_time` read as ms is before 1973-03-03: it is Unix seconds (W2 says ms). */
+const MIN_PLAUSIBLE_MS = 100_000_000_000;
+
+/** `tick_time` (W2: Unix ms) → epoch ms, or why not; a value in seconds is its own code. */
+function tickTime(value: unknown): number | FieldError {
+  if (typeof value !== 'string') return notText('tick_time', value);
+  const ts = parseUnixMillis(value);
+  if (typeof ts !== 'number') return err('tick_time', value, ts);
+  if (ts < MIN_PLAUSIBLE_MS) return err('tick_time', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix seconds, not milliseconds (W2)`));
+  return ts;
+}
+
+/** K-line `timestamp` (W1: Unix s) → epoch ms, or why not; 13 to 15 digits are milliseconds. */
+function barTime(value: unknown): number | FieldError {
+  if (typeof value !== 'string') return notText('timestamp', value);
+  if (/^\d{13,15}$/.test(value)) return err('timestamp', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix milliseconds, not seconds (W1)`));
+  const ts = parseUnixSeconds(value);
+  return typeof ts === 'number' ? ts : err('timestamp', value, ts);
+}
+
+/** low <= open, close <= high (and so low <= high); the first contradiction found, named. */
+function ohlcProblem(open: string, high: string, low: string, close: string): FieldError | undefined {
+  const bad = (field: string, value: string, why: string) => err(field, value, fieldFailure(OHLC_INCONSISTENT, why));
+  if (compareDecimal(low, high) > 0) return bad('low_price', low, `low ${low} is above high ${high}`);
+  if (compareDecimal(open, low) < 0) return bad('open_price', open, `open ${open} is below low ${low}`);
+  if (compareDecimal(open, high) > 0) return bad('open_price', open, `open ${open} is above high ${high}`);
+  if (compareDecimal(close, low) < 0) return bad('close_price', close, `close ${close} is below low ${low}`);
+  if (compareDecimal(close, high) > 0) return bad('close_price', close, `close ${close} is above high ${high}`);
+  return undefined;
 }
 
 function isDigits(text: string): boolean {
@@ -60,64 +140,81 @@ function checkCode(code: unknown): FieldError | undefined {
 const SCRATCH = new Uint32Array(6 * 4);
 
 export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords, row = 0): KlineRow | FieldError {
-  const bar = raw.bar;
+  if (raw.flaw) return fromFlaw(raw.flaw);
+  const bar = raw.bar as unknown;
+  if (!isObject(bar)) return notObject('record', bar);
+  const b = bar as Record<string, unknown>;
   const bad = checkCode(raw.code);
   if (bad) return bad;
-  if (typeof bar.timestamp !== 'string') return notText('timestamp', bar.timestamp);
-  const ts = parseUnixSeconds(bar.timestamp);
-  if (typeof ts !== 'number') return err('timestamp', bar.timestamp, ts);
+  const ts = barTime(b.timestamp);
+  if (typeof ts !== 'number') return ts;
   const w = words === undefined ? SCRATCH : words.words;
   const at = words === undefined ? 0 : words.offset(row);
-  const open = parseDecimalWords(bar.open_price, types.open, w, at);
-  if (typeof open !== 'string') return err('open_price', bar.open_price, open);
-  const high = parseDecimalWords(bar.high_price, types.high, w, at + 4);
-  if (typeof high !== 'string') return err('high_price', bar.high_price, high);
-  const low = parseDecimalWords(bar.low_price, types.low, w, at + 8);
-  if (typeof low !== 'string') return err('low_price', bar.low_price, low);
-  const close = parseDecimalWords(bar.close_price, types.close, w, at + 12);
-  if (typeof close !== 'string') return err('close_price', bar.close_price, close);
-  const volume = parseDecimalWords(bar.volume, types.volume, w, at + 16);
-  if (typeof volume !== 'string') return err('volume', bar.volume, volume);
-  const turnover = parseDecimalWords(bar.turnover, types.turnover, w, at + 20);
-  if (typeof turnover !== 'string') return err('turnover', bar.turnover, turnover);
+  const open = decimal('open_price', b.open_price, types.open, w, at);
+  if (typeof open !== 'string') return open;
+  const high = decimal('high_price', b.high_price, types.high, w, at + 4);
+  if (typeof high !== 'string') return high;
+  const low = decimal('low_price', b.low_price, types.low, w, at + 8);
+  if (typeof low !== 'string') return low;
+  const close = decimal('close_price', b.close_price, types.close, w, at + 12);
+  if (typeof close !== 'string') return close;
+  const volume = decimal('volume', b.volume, types.volume, w, at + 16);
+  if (typeof volume !== 'string') return volume;
+  const turnover = decimal('turnover', b.turnover, types.turnover, w, at + 20);
+  if (typeof turnover !== 'string') return turnover;
+  const wrong = ohlcProblem(open, high, low, close) ?? nonNegative('volume', volume) ?? nonNegative('turnover', turnover);
+  if (wrong) return wrong;
   if (words !== undefined) return new KlineWordsRow(words, row, raw.code, raw.interval, ts, open, high, low, close, volume, turnover, raw.final, raw.source);
   return { code: raw.code, interval: raw.interval, ts, open, high, low, close, volume, turnover, final: raw.final, source: raw.source };
 }
 
 export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords, row = 0): TradeRow | FieldError {
-  const t = raw.tick;
-  const bad = checkCode(t.code) ?? checkSeq(t.seq);
+  if (raw.flaw) return fromFlaw(raw.flaw);
+  const t = raw.tick as unknown;
+  if (!isObject(t)) return notObject('record', t);
+  const tick = t as Record<string, unknown>;
+  const bad = checkCode(tick.code) ?? checkSeq(tick.seq);
   if (bad) return bad;
-  if (typeof t.tick_time !== 'string') return notText('tick_time', t.tick_time);
-  const ts = parseUnixMillis(t.tick_time);
-  if (typeof ts !== 'number') return err('tick_time', t.tick_time, ts);
+  const code = tick.code as string;
+  const seq = tick.seq as string;
+  const ts = tickTime(tick.tick_time);
+  if (typeof ts !== 'number') return ts;
   const w = words === undefined ? SCRATCH : words.words;
   const at = words === undefined ? 0 : words.offset(row);
-  const price = parseDecimalWords(t.price, types.price, w, at);
-  if (typeof price !== 'string') return err('price', t.price, price);
-  const volume = parseDecimalWords(t.volume, types.volume, w, at + 4);
-  if (typeof volume !== 'string') return err('volume', t.volume, volume);
-  const turnover = parseDecimalWords(t.turnover, types.turnover, w, at + 8);
-  if (typeof turnover !== 'string') return err('turnover', t.turnover, turnover);
-  const direction = t.trade_direction as unknown;
+  const price = decimal('price', tick.price, types.price, w, at);
+  if (typeof price !== 'string') return price;
+  const volume = decimal('volume', tick.volume, types.volume, w, at + 4);
+  if (typeof volume !== 'string') return volume;
+  const turnover = decimal('turnover', tick.turnover, types.turnover, w, at + 8);
+  if (typeof turnover !== 'string') return turnover;
+  const direction = tick.trade_direction;
   if (direction !== 0 && direction !== 1 && direction !== 2) {
-    return err('trade_direction', direction, fieldFailure(VALUE_MALFORMED, `${quoteValue(String(direction))} is not 0, 1 or 2`));
+    return err('trade_direction', direction, fieldFailure(VALUE_MALFORMED, `${describe(direction)} is not 0, 1 or 2`));
   }
-  if (words !== undefined) return new TradeWordsRow(words, row, t.code, ts, t.seq, price, volume, turnover, direction, raw.fetchedAtMs);
-  return { code: t.code, ts, seq: t.seq, price, volume, turnover, direction, fetched_at: raw.fetchedAtMs };
+  const wrong = nonNegative('volume', volume) ?? nonNegative('turnover', turnover);
+  if (wrong) return wrong;
+  if (words !== undefined) return new TradeWordsRow(words, row, code, ts, seq, price, volume, turnover, direction, raw.fetchedAtMs);
+  return { code, ts, seq, price, volume, turnover, direction, fetched_at: raw.fetchedAtMs };
 }
 
 function parseLevels(side: 'bids' | 'asks', levels: unknown, types: ColumnTypes): DepthLevelRow[] | FieldError {
-  if (!Array.isArray(levels)) return err(side, levels, fieldFailure(VALUE_MALFORMED, `${side} is not a list`));
+  if (!Array.isArray(levels)) return err(side, levels, fieldFailure(VALUE_MALFORMED, `${side} ${describe(levels)} is not a list`));
   const out: DepthLevelRow[] = new Array(levels.length);
   for (let i = 0; i < levels.length; i++) {
-    const level = levels[i] as WireLevel;
-    const price = canonicalDecimal(level.price, types.price);
-    if (typeof price !== 'string') return err(`${side}[${i}].price`, level.price, price);
+    const level = levels[i] as unknown;
+    if (!isObject(level)) return err(`${side}[${i}]`, level, fieldFailure(VALUE_MALFORMED, `${describe(level)} is not a price level`));
+    const l = level as Record<string, unknown>;
+    if (typeof l.price !== 'string') return notText(`${side}[${i}].price`, l.price);
+    const price = canonicalDecimal(l.price, types.price);
+    if (typeof price !== 'string') return err(`${side}[${i}].price`, l.price, price);
     let volume: string | null = null;
-    if (level.volume !== undefined && level.volume !== null && level.volume !== '') {
-      const v = canonicalDecimal(level.volume, types.volume);
-      if (typeof v !== 'string') return err(`${side}[${i}].volume`, level.volume, v);
+    // No volume is "this book has none" (some CFD indexes, 2.2): absent, null or "".
+    if (l.volume !== undefined && l.volume !== null && l.volume !== '') {
+      if (typeof l.volume !== 'string') return notText(`${side}[${i}].volume`, l.volume);
+      const v = canonicalDecimal(l.volume, types.volume);
+      if (typeof v !== 'string') return err(`${side}[${i}].volume`, l.volume, v);
+      const negative = nonNegative(`${side}[${i}].volume`, v);
+      if (negative) return negative;
       volume = v;
     }
     out[i] = { price, volume };
@@ -126,15 +223,17 @@ function parseLevels(side: 'bids' | 'asks', levels: unknown, types: ColumnTypes)
 }
 
 export function parseDepth(raw: RawDepth, types: ColumnTypes): DepthRow | FieldError {
-  const t = raw.tick;
-  const bad = checkCode(t.code) ?? checkSeq(t.seq);
+  if (raw.flaw) return fromFlaw(raw.flaw);
+  const t = raw.tick as unknown;
+  if (!isObject(t)) return notObject('record', t);
+  const tick = t as Record<string, unknown>;
+  const bad = checkCode(tick.code) ?? checkSeq(tick.seq);
   if (bad) return bad;
-  if (typeof t.tick_time !== 'string') return notText('tick_time', t.tick_time);
-  const ts = parseUnixMillis(t.tick_time);
-  if (typeof ts !== 'number') return err('tick_time', t.tick_time, ts);
-  const bids = parseLevels('bids', t.bids, types);
+  const ts = tickTime(tick.tick_time);
+  if (typeof ts !== 'number') return ts;
+  const bids = parseLevels('bids', tick.bids, types);
   if (!Array.isArray(bids)) return bids;
-  const asks = parseLevels('asks', t.asks, types);
+  const asks = parseLevels('asks', tick.asks, types);
   if (!Array.isArray(asks)) return asks;
-  return { code: t.code, ts, seq: t.seq, fetched_at: raw.fetchedAtMs, bids, asks };
+  return { code: tick.code as string, ts, seq: tick.seq as string, fetched_at: raw.fetchedAtMs, bids, asks };
 }

@@ -1,0 +1,192 @@
+/**
+ * Issue 12, per-record validation through the real runtime: a fake service (the stub server)
+ * answers pages holding one bad record of each kind; the rest of the page is stored, each bad
+ * record lands in `_rejected/` with its code, and nothing fails the run.
+ */
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, manualSleep, seededRandom, type ServiceClient } from '../../src/api/index.js';
+import { ManualClock } from '../../src/core/clock.js';
+import type { PipelineInput } from '../../src/config/pipeline-schema.js';
+import { readKlineRows } from '../../src/coverage/index.js';
+import { bar, ok, startStub } from '../api/helpers/stub-server.js';
+import { run } from './helpers/run.js';
+
+const NOW = '2026-03-03T05:10:00.000Z';
+const sec = (iso: string) => Date.parse(iso) / 1000;
+const at = (hhmm: string, day = '03') => sec(`2026-03-${day}T${hhmm}:00Z`);
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c();
+  cleanup = [];
+});
+
+async function setup(handler: Parameters<typeof startStub>[0]) {
+  const stub = await startStub(handler);
+  const dir = await mkdtemp(join(tmpdir(), 'ql-record-checks-'));
+  const clock = new ManualClock(NOW);
+  const client: ServiceClient = createClient({
+    baseUrl: stub.url,
+    token: 'demo-professional',
+    plan: 'professional',
+    stateDir: join(dir, 'state'),
+    clock,
+    sleep: manualSleep(clock),
+    retry: { random: seededRandom(3) },
+  });
+  cleanup.push(async () => {
+    await client.close();
+    await stub.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { stub, client, clock, outputDir: join(dir, 'out') };
+}
+
+interface RejectedLine {
+  stream: string;
+  code: string;
+  field: string | null;
+  value: string | null;
+  reason: string;
+  record: unknown;
+}
+
+async function rejectedLines(outputDir: string, dataset: string): Promise<RejectedLine[]> {
+  const root = join(outputDir, '_rejected', dataset);
+  const out: RejectedLine[] = [];
+  for (const day of await readdir(root)) {
+    for (const file of await readdir(join(root, day))) {
+      const text = await readFile(join(root, day, file), 'utf8');
+      out.push(...text.trim().split('\n').map((l) => JSON.parse(l) as RejectedLine));
+    }
+  }
+  return out;
+}
+
+const klinePipeline: PipelineInput = {
+  name: 'btc-1h',
+  source: { type: 'kline-history', codes: ['BTCUSDT'], intervals: ['1h'], since: '2026-03-02T20:00:00Z' },
+  transforms: [{ type: 'parse-decimals' }],
+  sink: { type: 'parquet' },
+  options: { onReject: 'divert' },
+};
+
+describe('per-record checks, K-lines through the runtime', () => {
+  it('one bad bar of each kind is rejected by code; the rest of the page is stored', async () => {
+    const page = [
+      { ...bar(at('20:00', '02')), volume: '-5' },
+      { ...bar(at('21:00', '02')), high_price: '0.90' },
+      bar(at('22:00', '02')),
+      null,
+      bar(at('00:00')),
+      bar(at('00:00')), // an identical repeat: de-duplicated, not rejected (R2)
+      (({ turnover: _t, ...rest }) => rest)(bar(at('01:00'))),
+      { ...bar(at('02:00')), open_price: 1.1 },
+      { ...bar(at('03:00')), volume: null },
+      { ...bar(at('04:00')), close_price: '1.25' },
+      { ...bar(at('04:00')), close_price: '1.15' },
+      bar(at('05:00')),
+      bar(at('05:00') + 17),
+      { ...bar(at('23:00', '02')), timestamp: String(at('23:00', '02') * 1000) },
+    ];
+    const { client, clock, outputDir, stub } = await setup((req, res) => {
+      const end = (req.query?.data as { kline_timestamp_end?: number }).kline_timestamp_end ?? 0;
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: end === 0 ? page : [] });
+    });
+    const r = await run(klinePipeline, { client, clock, outputDir });
+    expect(r.status).toBe('succeeded');
+    expect(stub.requests).toHaveLength(1);
+    const stored = (await readKlineRows(outputDir)).map((row) => new Date(row.ts).toISOString()).sort();
+    expect(stored).toEqual(['2026-03-02T22:00:00.000Z', '2026-03-03T00:00:00.000Z', '2026-03-03T05:00:00.000Z']);
+    const rejected = await rejectedLines(outputDir, 'kline');
+    const got = rejected.map((l) => [l.code, l.field, l.value]).sort();
+    expect(got).toEqual(
+      [
+        ['QL_NEGATIVE_AMOUNT', 'volume', '-5'],
+        ['QL_OHLC_INCONSISTENT', 'low_price', '1'],
+        ['QL_RECORD_MALFORMED', 'record', 'null'],
+        ['QL_VALUE_MALFORMED', 'turnover', ''],
+        ['QL_VALUE_MALFORMED', 'open_price', '1.1'],
+        ['QL_VALUE_MALFORMED', 'volume', 'null'],
+        ['QL_DUPLICATE_CONFLICT', 'timestamp', String(at('04:00'))],
+        ['QL_DUPLICATE_CONFLICT', 'timestamp', String(at('04:00'))],
+        ['QL_BAR_OFF_GRID', 'timestamp', String(at('05:00') + 17)],
+        ['QL_TIME_UNIT', 'timestamp', String(at('23:00', '02') * 1000)],
+      ].sort(),
+    );
+    for (const l of rejected) {
+      expect(l.stream).toBe('kline/BTCUSDT/1h');
+      expect(l.reason.startsWith(`${l.code}: field ${l.field}: `)).toBe(true);
+    }
+    // The record itself is kept beside its reason: here the bar missing its turnover.
+    expect(rejected.find((l) => l.field === 'turnover')!.record).toMatchObject({ code: 'BTCUSDT', bar: { timestamp: String(at('01:00')) } });
+    expect(r.manifest.rejected).toBe(10);
+  });
+
+  it('an answer for another code: its bars are rejected naming the echo, nothing is stored, the series is reported short', async () => {
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, { code: 'ETHUSDT', kline_type: 5, kline_list: [bar(at('04:00')), bar(at('05:00'))] });
+    });
+    const r = await run(klinePipeline, { client, clock, outputDir });
+    expect(await readKlineRows(outputDir)).toEqual([]);
+    const rejected = await rejectedLines(outputDir, 'kline');
+    expect(rejected.map((l) => [l.code, l.field, l.value])).toEqual([
+      ['QL_ECHO_MISMATCH', 'code', 'ETHUSDT'],
+      ['QL_ECHO_MISMATCH', 'code', 'ETHUSDT'],
+    ]);
+    expect(rejected[0]!.reason).toContain('asked for "BTCUSDT"');
+    expect(r.events.snapshot().shortfalls).toBe(1);
+    expect(r.events.snapshot().notes.join('\n')).toContain('kline BTCUSDT 1h: the service sent an answer for "ETHUSDT"');
+  });
+
+  it('an answer for another kline_type is rejected the same way', async () => {
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(at('05:00'))] });
+    });
+    await run(klinePipeline, { client, clock, outputDir });
+    expect(await readKlineRows(outputDir)).toEqual([]);
+    expect((await rejectedLines(outputDir, 'kline')).map((l) => [l.code, l.field, l.value])).toEqual([['QL_ECHO_MISMATCH', 'kline_type', '1']]);
+  });
+});
+
+describe('per-record checks, snapshots through the runtime', () => {
+  it('trade: a tick_time in seconds and a trade_direction of 7 are rejected; the good tick is stored', async () => {
+    const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), price: '2000.5', volume: '1', turnover: '2000.5', trade_direction: 1 };
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, {
+        tick_list: [
+          { ...good, code: 'BTCUSDT', tick_time: String(Date.parse(NOW) / 1000) },
+          { ...good, code: 'SHIBUSDT', trade_direction: 7 },
+          good,
+        ],
+      });
+    });
+    const r = await run(
+      { name: 'trades', source: { type: 'trade-snapshot', codes: ['BTCUSDT', 'SHIBUSDT', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.manifest.rows.trade).toMatchObject({ written: 1, rejected: 2 });
+    expect((await rejectedLines(outputDir, 'trade')).map((l) => [l.code, l.field, l.value]).sort()).toEqual(
+      [
+        ['QL_TIME_UNIT', 'tick_time', String(Date.parse(NOW) / 1000)],
+        ['QL_VALUE_MALFORMED', 'trade_direction', '7'],
+      ].sort(),
+    );
+  });
+
+  it('depth: asks that are not a list are rejected; the good book is stored', async () => {
+    const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), bids: [{ price: '1', volume: '2' }], asks: [{ price: '1.5', volume: '3' }] };
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, { tick_list: [{ ...good, code: 'BTCUSDT', asks: 'nope' }, good] });
+    });
+    const r = await run(
+      { name: 'books', source: { type: 'depth-snapshot', codes: ['BTCUSDT', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.manifest.rows.depth).toMatchObject({ written: 1, rejected: 1 });
+    expect((await rejectedLines(outputDir, 'depth')).map((l) => [l.code, l.field, l.value])).toEqual([['QL_VALUE_MALFORMED', 'asks', 'nope']]);
+  });
+});
