@@ -140,7 +140,7 @@ describe('ndjson sink', () => {
     await fileRun(out, 'r1', [[raw('1.25', false)]]);
     await fileRun(out, 'r2', [[raw('1.5', true), { ...rawKline('A', '1m', T0 + 60, '2'), source: '/kline' }]]);
     expect((await fileLines(out)).map((r) => (r.bar as { close_price: string }).close_price)).toEqual(['1.5', '2']);
-    const trade = (seq: string, price: string) => ({ tick: { code: 'A', seq, tick_time: '1700000000000', price, volume: '1', turnover: '1', trade_direction: 1 }, fetchedAtMs: 0 });
+    const trade = (seq: string, price: string) => ({ tick: { code: 'A', seq, tick_time: '1700000000000', price, volume: '1', turnover: '1', trade_direction: 1 as const }, fetchedAtMs: 0 });
     await fileRun(out, 'r3', [tradeRows([trade('1', '10'), trade('2', '11')])], {}, 'trade');
     await fileRun(out, 'r4', [tradeRows([trade('2', '11'), trade('3', '12')])], {}, 'trade');
     expect((await fileLines(out, 'trade')).map((r) => [r.seq, r.price])).toEqual([['1', '10'], ['2', '11'], ['3', '12']]);
