@@ -167,6 +167,18 @@ describe('ndjson sink', () => {
     expect((await fileLines(out)).map((r) => r.close)).toEqual(['1']);
   });
 
+  it('a hand-edited file with a line that is not JSON fails the commit, naming the line, and is left as it was', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])]);
+    const path = join(out, 'exports/kline.ndjson');
+    const before = `${await readFile(path, 'utf8')}{"code":\n`;
+    await writeFile(path, before);
+    const error = await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0 + 60, '2')])]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'QL_SINK_COMMIT', message: expect.stringContaining(`${path}:2:`) });
+    expect(await readFile(path, 'utf8')).toBe(before);
+    expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
+  });
+
   it('DuckDB reads the file back: decimals cast to DECIMAL(38,18) equal the source strings', async () => {
     const out = await tempDir();
     const sink = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'k.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;

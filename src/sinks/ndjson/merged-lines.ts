@@ -4,6 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { lineKey, newerWins } from './line-key.js';
 
@@ -46,12 +47,16 @@ export class MergedLines {
   static async read(dataset: Dataset, path: string): Promise<MergedLines> {
     const out = new MergedLines(dataset);
     const input = createReadStream(path, { encoding: 'utf8' });
+    let n = 0;
     try {
       for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+        n++;
         if (line.length > 0) out.putLine(line);
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
+      // Commits replace the file whole, so a bad line was put there by hand: name it, merge nothing.
+      if (error instanceof SyntaxError) throw new SinkError(`ndjson: ${path}:${n}: not a JSON line (${error.message})`, 'commit', error);
       throw error;
     } finally {
       input.destroy();
