@@ -2,6 +2,7 @@
  * Crash safety: a real pipeline (built code, child process) is killed with SIGKILL at seeded random
  * moments; after the kills a normal run completes, and the dataset read back with DuckDB equals that
  * of an uninterrupted run: no gap, no duplicate key, no partial, temp or unlisted file in the tree.
+ * The same for the NDJSON file sink: the file's lines equal those of an uninterrupted run, as a set.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
@@ -27,9 +28,9 @@ interface ChildResult {
   ms: number;
 }
 
-function runChild(fixture: string, outputDir: string, killAfterMs?: number): Promise<ChildResult> {
+function runChild(fixture: string, outputDir: string, killAfterMs?: number, args: readonly string[] = []): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fixture, outputDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [fixture, outputDir, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let startedAt = 0;
@@ -104,18 +105,38 @@ async function checkTree(outputDir: string): Promise<void> {
   expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['kline/_manifest.json']);
 }
 
+/** The Parquet tree after a completed run: no duplicate key, exactly the listed files. */
+async function checkParquet(outputDir: string): Promise<void> {
+  const [dups] = await query(`SELECT count(*) - count(DISTINCT (code, interval, ts)) FROM ${scan(outputDir)}`);
+  expect(dups).toEqual(['0']);
+  await checkTree(outputDir);
+}
+
+interface KillOptions {
+  /** Extra arguments of the fixture (after the output folder). */
+  readonly args?: readonly string[];
+  /** What must hold of the output tree after a completed run; default: checkParquet. */
+  readonly verify?: (outputDir: string) => Promise<void>;
+}
+
 /**
  * Kills runs of `fixture` at seeded random moments (3 to 5 per scenario) until `MIN_KILLS` kills,
  * then finishes each scenario with a normal run and compares its dataset with an uninterrupted one.
  */
-async function killRepeatedly(fixture: string, seed: number, compare: (outputDir: string) => Promise<unknown[][]>, check: (rows: unknown[][], baselineDir: string) => Promise<void>) {
+async function killRepeatedly(
+  fixture: string,
+  seed: number,
+  compare: (outputDir: string) => Promise<unknown[][]>,
+  check: (rows: unknown[][], baselineDir: string) => Promise<void>,
+  { args = [], verify = checkParquet }: KillOptions = {},
+) {
   const baselineDir = await mkdtemp(join(tmpdir(), 'ql-crash-base-'));
-  const base = await runChild(fixture, baselineDir);
+  const base = await runChild(fixture, baselineDir, undefined, args);
   expect(base.code, base.stderr).toBe(0);
   expect(base.stdout).toMatch(/done succeeded/);
   const expected = await compare(baselineDir);
   await check(expected, baselineDir);
-  await checkTree(baselineDir);
+  await verify(baselineDir);
 
   const random = mulberry32(seed);
   let kills = 0;
@@ -125,17 +146,15 @@ async function killRepeatedly(fixture: string, seed: number, compare: (outputDir
     const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
     const killsHere = 3 + Math.floor(random() * 3);
     for (let k = 0; k < killsHere; k++) {
-      const r = await runChild(fixture, dir, Math.floor(random() * base.ms * 0.9));
+      const r = await runChild(fixture, dir, Math.floor(random() * base.ms * 0.9), args);
       if (r.killed) kills++;
       else expect(r.code, r.stderr).toBe(0);
     }
-    const done = await runChild(fixture, dir);
+    const done = await runChild(fixture, dir, undefined, args);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toMatch(/done succeeded/);
-    const [dups] = await query(`SELECT count(*) - count(DISTINCT (code, interval, ts)) FROM ${scan(dir)}`);
-    expect(dups).toEqual(['0']);
     expect(await compare(dir)).toEqual(expected);
-    await checkTree(dir);
+    await verify(dir);
     expect(scenarios).toBeLessThan(40);
   }
   expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
@@ -160,4 +179,43 @@ describe('crash safety (parquet sink)', () => {
       expect(rows.length).toBeGreaterThan(5000);
     });
   }, 180_000);
+});
+
+const NDJSON_FILE = 'exports/kline.ndjson';
+
+async function ndjsonLines(outputDir: string): Promise<string[]> {
+  return (await readFile(join(outputDir, NDJSON_FILE), 'utf8')).split('\n').filter((l) => l.length > 0);
+}
+
+/** The NDJSON file's lines as a set (sorted), each as a one-element row. */
+async function ndjsonSet(outputDir: string): Promise<unknown[][]> {
+  return (await ndjsonLines(outputDir)).sort().map((l) => [l]);
+}
+
+/** Only the file (and the run state) once a run completed: no temp file, no staging, no lock; one line per key. */
+async function checkNdjson(outputDir: string): Promise<void> {
+  const files = (await walk(outputDir)).map((f) => relative(outputDir, f));
+  expect(files.filter((f) => !f.startsWith('.state/'))).toEqual([NDJSON_FILE]);
+  expect(files.filter((f) => /\.tmp/.test(f))).toEqual([]);
+  const keys = (await ndjsonLines(outputDir)).map((l) => {
+    const r = JSON.parse(l) as { code: string; interval: string; ts: string };
+    return `${r.code} ${r.interval} ${r.ts}`;
+  });
+  expect(new Set(keys).size).toBe(keys.length);
+}
+
+describe('crash safety (ndjson file sink)', () => {
+  it(`SIGKILL at ${MIN_KILLS}+ seeded random moments: the file ends with every line once, as an uninterrupted run writes it`, async () => {
+    await killRepeatedly(
+      SIMULATED,
+      SEED + 2,
+      ndjsonSet,
+      async (rows) => {
+        // 2 codes x 96 one-minute bars, all final: every forming bar was replaced by its final line.
+        expect(rows).toHaveLength(192);
+        expect(rows.every(([l]) => (JSON.parse(l as string) as { final: boolean }).final)).toBe(true);
+      },
+      { args: ['ndjson'], verify: checkNdjson },
+    );
+  }, 120_000);
 });

@@ -1,13 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PassThrough, Writable } from 'node:stream';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../src/core/component.js';
 import { OutputClosedError } from '../../src/core/errors.js';
 import { ndjsonSink, NdjsonSink } from '../../src/sinks/ndjson/index.js';
-import { depthRows, haltRows, klineRows, rawKline, SHIB_CLOSE, T0, BIG_TURNOVER } from './fixtures.js';
+import { depthRows, haltRows, klineRows, rawKline, SHIB_CLOSE, T0, BIG_TURNOVER, tradeRows } from './fixtures.js';
 import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
 
 function collect(): { stream: PassThrough; text: () => string } {
@@ -77,7 +77,8 @@ describe('ndjson sink', () => {
     const sink = def.create(def.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;
     const ctx = runContext('r1');
     await sink.write({ stream: 'k', seq: 1, records: klineRows([rawKline('A', '1m', T0, '1')]) }, ctx);
-    expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson.tmp-r1']);
+    // Uncommitted rows are held in memory: nothing on disk yet.
+    expect(await readdir(out)).toEqual([]);
     await sink.commit(ctx);
     expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
     await sink.write({ stream: 'k', seq: 2, records: klineRows([rawKline('A', '1m', T0 + 60, '2')]) }, ctx);
@@ -87,6 +88,95 @@ describe('ndjson sink', () => {
     await sink.abort(ctx);
     expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
     expect((await readFile(join(out, 'exports/kline.ndjson'), 'utf8')).trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  /** One run of a file sink: writes the batches, commits after each, closes. */
+  async function fileRun(out: string, runId: string, batches: object[][], config: Record<string, unknown> = {}, dataset = 'kline'): Promise<void> {
+    const sink = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson', ...config }), sinkEnv(out, dataset)) as Sink<object>;
+    const ctx = runContext(runId);
+    await sink.recover?.(ctx);
+    for (const [i, records] of batches.entries()) {
+      await sink.write({ stream: 'k', seq: i, records }, ctx);
+      await sink.commit(ctx);
+    }
+    await sink.close();
+  }
+
+  const fileLines = async (out: string, dataset = 'kline') =>
+    (await readFile(join(out, `exports/${dataset}.ndjson`), 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('a file accumulates: two runs in a row keep every row of both, values unchanged', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1.5'), rawKline('B', '1m', T0, SHIB_CLOSE, true, BIG_TURNOVER)])]);
+    await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0 + 60, '2.5')]), klineRows([rawKline('A', '1h', T0, '9')])]);
+    const got = await fileLines(out);
+    expect(got.map((r) => [r.code, r.interval, r.ts, r.close, r.turnover])).toEqual([
+      ['A', '1m', '2025-11-19T07:00:00.000Z', '1.5', '1175337.4468315'],
+      ['B', '1m', '2025-11-19T07:00:00.000Z', SHIB_CLOSE, BIG_TURNOVER],
+      ['A', '1m', '2025-11-19T07:01:00.000Z', '2.5', '1175337.4468315'],
+      // Same code and instant, another interval: another key.
+      ['A', '1h', '2025-11-19T07:00:00.000Z', '9', '1175337.4468315'],
+    ]);
+  });
+
+  it('a forming bar that becomes final replaces its line (same run or next run); a final one is never replaced by a forming one', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1'), rawKline('A', '1m', T0 + 60, '2.25', false)])]);
+    expect((await fileLines(out)).map((r) => [r.close, r.final])).toEqual([['1', true], ['2.25', false]]);
+    await fileRun(out, 'r2', [
+      klineRows([rawKline('A', '1m', T0 + 60, '2.5'), rawKline('A', '1m', T0 + 120, '3.25', false)]),
+      klineRows([rawKline('A', '1m', T0 + 120, '3.5'), rawKline('A', '1m', T0 + 60, '2.75', false)]),
+    ]);
+    expect((await fileLines(out)).map((r) => [r.ts, r.close, r.final])).toEqual([
+      ['2025-11-19T07:00:00.000Z', '1', true],
+      ['2025-11-19T07:01:00.000Z', '2.5', true],
+      ['2025-11-19T07:02:00.000Z', '3.5', true],
+    ]);
+  });
+
+  it('raw records (no transform) and other datasets merge by their own key', async () => {
+    const out = await tempDir();
+    const raw = (close: string, final: boolean) => ({ ...rawKline('A', '1m', T0, close, final), source: '/kline' });
+    await fileRun(out, 'r1', [[raw('1.25', false)]]);
+    await fileRun(out, 'r2', [[raw('1.5', true), { ...rawKline('A', '1m', T0 + 60, '2'), source: '/kline' }]]);
+    expect((await fileLines(out)).map((r) => (r.bar as { close_price: string }).close_price)).toEqual(['1.5', '2']);
+    const trade = (seq: string, price: string) => ({ tick: { code: 'A', seq, tick_time: '1700000000000', price, volume: '1', turnover: '1', trade_direction: 1 as const }, fetchedAtMs: 0 });
+    await fileRun(out, 'r3', [tradeRows([trade('1', '10'), trade('2', '11')])], {}, 'trade');
+    await fileRun(out, 'r4', [tradeRows([trade('2', '11'), trade('3', '12')])], {}, 'trade');
+    expect((await fileLines(out, 'trade')).map((r) => [r.seq, r.price])).toEqual([['1', '10'], ['2', '11'], ['3', '12']]);
+  });
+
+  it('keepState false on a file: each run rewrites it with exactly its own rows', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])], { keepState: false });
+    await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0 + 60, '2')]), klineRows([rawKline('A', '1m', T0 + 120, '3')])], { keepState: false });
+    expect((await fileLines(out)).map((r) => r.close)).toEqual(['2', '3']);
+    expect(ndjsonSink.keepsState?.(ndjsonSink.configSchema.parse({ path: 'x.ndjson', keepState: false }))).toBe(false);
+    expect(ndjsonSink.keepsState?.(ndjsonSink.configSchema.parse({ path: 'x.ndjson' }))).toBe(true);
+    expect(ndjsonSink.keepsState?.(ndjsonSink.configSchema.parse({}))).toBe(false);
+    expect(ndjsonSink.keepsState?.(ndjsonSink.configSchema.parse({ keepState: true }))).toBe(true);
+  });
+
+  it('recover() deletes the temp files a killed run left beside the file, and nothing else', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])]);
+    await writeFile(join(out, 'exports/kline.ndjson.tmp-r0'), '{"code":"A","half');
+    await writeFile(join(out, 'exports/other.ndjson.tmp-r0'), 'not ours');
+    await fileRun(out, 'r2', []);
+    expect((await readdir(join(out, 'exports'))).sort()).toEqual(['kline.ndjson', 'other.ndjson.tmp-r0']);
+    expect((await fileLines(out)).map((r) => r.close)).toEqual(['1']);
+  });
+
+  it('a hand-edited file with a line that is not JSON fails the commit, naming the line, and is left as it was', async () => {
+    const out = await tempDir();
+    await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])]);
+    const path = join(out, 'exports/kline.ndjson');
+    const before = `${await readFile(path, 'utf8')}{"code":\n`;
+    await writeFile(path, before);
+    const error = await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0 + 60, '2')])]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'QL_SINK_COMMIT', message: expect.stringContaining(`${path}:2:`) });
+    expect(await readFile(path, 'utf8')).toBe(before);
+    expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
   });
 
   it('DuckDB reads the file back: decimals cast to DECIMAL(38,18) equal the source strings', async () => {
@@ -119,24 +209,13 @@ describe('ndjson sink', () => {
   });
 
   it('EPIPE (`| head -1`): write throws OutputClosedError, and nothing reaches stderr by itself', async () => {
-    // Compile the sink's sources to plain JS for a child process (only node builtins are needed).
+    // The child runs the built sink (dist/, built by the global setup), as the CLI would.
     const dir = await tempDir('ql-epipe-');
-    const root = join(__dirname, '../..');
-    const sources = ['src/core', 'src/sinks/ndjson', 'src/sinks/shared/partition-path.ts'];
-    for (const s of sources) {
-      const abs = join(root, s);
-      const list = s.endsWith('.ts') ? [abs] : (await readdir(abs)).filter((f) => f.endsWith('.ts')).map((f) => join(abs, f));
-      for (const file of list) {
-        const js = ts.transpileModule(await readFile(file, 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-        const target = join(dir, relative(root, file)).replace(/\.ts$/, '.js');
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, js);
-      }
-    }
+    const built = pathToFileURL(join(__dirname, '../../dist/sinks/ndjson/ndjson-sink.js')).href;
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
     await writeFile(
       join(dir, 'child.js'),
-      `import { NdjsonSink } from './src/sinks/ndjson/ndjson-sink.js';
+      `import { NdjsonSink } from '${built}';
 const sink = new NdjsonSink('trade', { kind: 'stream', stream: process.stdout }, 4096);
 const ctx = { runId: 'r', events: { rows() {} } };
 const rows = Array.from({ length: 1000 }, (_, i) => ({ code: 'BTCUSDT', ts: 1700000000000 + i, seq: String(i), price: '1.5', volume: '2', turnover: '3', direction: 1, fetched_at: 1700000000000 }));

@@ -13,7 +13,7 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
         type: 'boolean',
         group: 'Output:',
         describe:
-          'NDJSON: keep checkpoints, so the next run writes only rows after those this run\'s reader took (default: none, every run writes its whole window; --no-state overrides a pipeline\'s keepState)',
+          'NDJSON: keep checkpoints, so the next run writes only rows after those this run\'s reader took (default on stdout: none, every run writes its whole window; an NDJSON file keeps them unless --no-state, which rewrites it with the run\'s window)',
       })
       .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')
       .example('QUOTELAKE_BASE_URL=https://… QUOTELAKE_TOKEN=… QUOTELAKE_PLAN=basic $0 run pipelines/kline-backfill.yaml', 'Run against a real service')

@@ -17,23 +17,26 @@ export const ndjsonSinkConfigSchema = z.strictObject({
     .string()
     .min(1)
     .default('stdout')
-    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through ..; `{dataset}` is replaced), written atomically at commit.'),
-  /** Bytes gathered before each write to the stream. */
-  chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream.'),
+    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through ..; `{dataset}` is replaced): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
+  /** Bytes gathered before each write to the stream or the file. */
+  chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream or the file.'),
   /**
-   * Each run replaces an NDJSON output (a pipe, or the file at commit), so by default a run keeps
-   * no state and delivers everything in its window; with state it delivers only what is new.
+   * A pipe's rows are gone once written, so on stdout a run keeps no state unless asked; a file
+   * accumulates, so its checkpoints are kept like those of the Parquet sink unless refused.
    */
   keepState: z
     .boolean()
-    .default(false)
+    .optional()
     .describe(
-      'Read and save checkpoints, so each run writes only what is new since the rows the last run wrote (on stdout: the rows its reader took). Default false: every run writes everything in its window. `quotelake run --state` sets it.',
+      'Read and save checkpoints, so each run writes only what is new. Default: true for a file (it accumulates: rows merged by key), false on stdout (every run writes everything in its window; with state, only rows after those the last reader took). false on a file: each run rewrites the file with exactly its own window. `quotelake run --state` / `--no-state` set it.',
     ),
 });
 
-function isStream(path: string): boolean {
-  return path === 'stdout' || path === '-';
+const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
+
+/** A file keeps state unless told not to; stdout only when told to. */
+export function ndjsonKeepsState(config: { path: string; keepState?: boolean | undefined }): boolean {
+  return config.keepState ?? !isStdout(config.path);
 }
 
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
@@ -45,10 +48,10 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   configSchema: ndjsonSinkConfigSchema,
   // Any record is one JSON object: raw records come out as the service sent them (wire strings).
   takes: ALL_RECORD_KINDS,
-  examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }],
-  keepsState: (config) => config.keepState,
+  examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }, { path: 'exports/{dataset}.ndjson', keepState: false }],
+  keepsState: ndjsonKeepsState,
   lint(config) {
-    if (isStream(config.path)) return [];
+    if (isStdout(config.path)) return [];
     // Dataset names are fixed safe words, so any one stands in for `{dataset}` here.
     const problem = pathProblem(config.path.replaceAll('{dataset}', 'kline'));
     if (problem === undefined) return [];
@@ -61,11 +64,13 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   },
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
-    if (isStream(config.path)) {
+    if (isStdout(config.path)) {
       return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
     }
     const path = config.path.replaceAll('{dataset}', env.dataset);
+    // Without state a run starts from nothing, so its file must too, or rows would pile up run after run.
+    const accumulate = ndjsonKeepsState(config);
     // Guarded again at run time: a config that skipped validation still cannot write outside.
-    return new NdjsonSink(env.dataset, { kind: 'file', path: confinePath(env.outputDir, path, 'ndjson sink path') }, config.chunkBytes);
+    return new NdjsonSink(env.dataset, { kind: 'file', path: confinePath(env.outputDir, path, 'ndjson sink path'), accumulate }, config.chunkBytes);
   },
 };

@@ -4,20 +4,23 @@
  * goes away (EPIPE, e.g. `| head -3`) while rows are still to be written, write() throws
  * OutputClosedError with the count, so the run stops fetching and no checkpoint covers them; a
  * reader that leaves after everything was written changes nothing.
- * A file target is written to `<file>.tmp-<runId>` and renamed over the file at each commit.
+ * A file target is a dataset: rows are held by key until commit, merged into the file's lines (a
+ * row with a key already there replaces it) and the whole file is replaced by rename (replace-file.ts).
+ * With `accumulate` the file's committed lines are the start, so every run adds to it; without, the
+ * first commit of a run starts empty, so the file holds exactly this run's rows.
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
 import { OutputClosedError, SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
-import { safeFileToken } from '../shared/partition-path.js';
-import { rowToJson } from './row-json.js';
+import { MergedLines } from './merged-lines.js';
+import { removeStaleTemps, replaceFile, tempPathOf } from './replace-file.js';
+import { rowObject, rowToJson } from './row-json.js';
 
-export type NdjsonTarget = { readonly kind: 'stream'; readonly stream: Writable } | { readonly kind: 'file'; readonly path: string };
+export type NdjsonTarget =
+  | { readonly kind: 'stream'; readonly stream: Writable }
+  /** `accumulate`: keep the rows earlier runs committed (default true). */
+  | { readonly kind: 'file'; readonly path: string; readonly accumulate?: boolean };
 
 const CLOSED_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNRESET']);
 
@@ -25,9 +28,10 @@ export class NdjsonSink implements Sink<object> {
   private closedDownstream = false;
   private failure: unknown;
   private stream: Writable | undefined;
-  private tmpPath: string | undefined;
   private rowsSinceCommit = 0;
-  private committedOnce = false;
+  /** A file target: the lines it holds once committed (loaded at the first commit), and the rows since. */
+  private fileLines: MergedLines | undefined;
+  private pendingLines: MergedLines | undefined;
   private readonly onError = (error: NodeJS.ErrnoException) => {
     if (CLOSED_CODES.has(error.code ?? '')) this.closedDownstream = true;
     else this.failure ??= error;
@@ -49,23 +53,17 @@ export class NdjsonSink implements Sink<object> {
     return this.target.kind === 'stream';
   }
 
-  private async open(ctx: RunContext): Promise<Writable> {
+  private open(): Writable {
     if (this.stream) return this.stream;
-    if (this.target.kind === 'stream') {
-      this.stream = this.target.stream;
-    } else {
-      const tmp = `${this.target.path}.tmp-${safeFileToken(ctx.runId)}`;
-      await mkdir(dirname(tmp), { recursive: true });
-      // After a commit the file is live: continue from a copy so the next rename stays atomic.
-      if (this.committedOnce) await copyFile(this.target.path, tmp);
-      else await rm(tmp, { force: true });
-      this.tmpPath = tmp;
-      const file = createWriteStream(tmp, { flags: 'a' });
-      await once(file, 'open');
-      this.stream = file;
-    }
+    if (this.target.kind !== 'stream') throw new SinkError('ndjson: a file target has no stream', 'write');
+    this.stream = this.target.stream;
     this.stream.on('error', this.onError);
     return this.stream;
+  }
+
+  /** What a killed run left beside the file: its temp files (the lock says no live run owns them). */
+  async recover(_ctx?: RunContext): Promise<void> {
+    if (this.target.kind === 'file') await removeStaleTemps(this.target.path);
   }
 
   private check(): void {
@@ -73,25 +71,6 @@ export class NdjsonSink implements Sink<object> {
       const where = this.target.kind === 'file' ? this.target.path : 'stream';
       throw new SinkError(`ndjson: cannot write ${this.dataset} to ${where}`, 'write', this.failure);
     }
-  }
-
-  private async push(stream: Writable, text: string): Promise<void> {
-    if (!stream.write(text)) await this.drain(stream);
-    this.check();
-  }
-
-  private drain(stream: Writable): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        stream.off('drain', done);
-        stream.off('close', done);
-        stream.off('error', done);
-        resolve();
-      };
-      stream.on('drain', done);
-      stream.on('close', done);
-      stream.on('error', done);
-    });
   }
 
   /** One chunk to the stream; true once the stream took it, false if its reader had gone away. */
@@ -116,23 +95,19 @@ export class NdjsonSink implements Sink<object> {
     });
   }
 
-  async write(batch: Batch<object>, ctx: RunContext): Promise<void> {
+  async write(batch: Batch<object>, _ctx?: RunContext): Promise<void> {
     this.check();
     if (batch.records.length === 0) return;
-    const stream = await this.open(ctx);
     if (this.target.kind === 'file') {
-      let text = '';
+      const pending = (this.pendingLines ??= new MergedLines(this.dataset));
       for (const row of batch.records) {
-        text += `${rowToJson(this.dataset, row)}\n`;
-        if (text.length >= this.chunkBytes) {
-          await this.push(stream, text);
-          text = '';
-        }
+        const obj = rowObject(this.dataset, row);
+        pending.put(obj, JSON.stringify(obj));
       }
-      if (text.length > 0) await this.push(stream, text);
       this.rowsSinceCommit += batch.records.length;
       return;
     }
+    const stream = this.open();
     // Rows count as written only once the stream took their chunk; the first chunk it refuses
     // leaves that chunk and every later row of the batch unwritten.
     let text = '';
@@ -164,40 +139,37 @@ export class NdjsonSink implements Sink<object> {
     this.check();
     const rows = this.rowsSinceCommit;
     this.rowsSinceCommit = 0;
-    if (this.target.kind === 'file' && this.stream && this.tmpPath) {
-      const stream = this.stream;
-      this.stream = undefined;
-      stream.end();
-      await once(stream, 'close');
-      this.check();
-      await rename(this.tmpPath, this.target.path);
-      this.committedOnce = true;
-      this.tmpPath = undefined;
-      ctx.events.rows(this.dataset, 'written', rows);
-      return { files: [{ path: this.target.path, rows, bytes: 0 }], rows };
+    if (this.target.kind === 'file') {
+      const pending = this.pendingLines;
+      this.pendingLines = undefined;
+      if (pending === undefined) return { files: [], rows: 0 };
+      const { path } = this.target;
+      // Loaded once a run: later commits of the run build on what the earlier ones wrote.
+      const lines = (this.fileLines ??= this.target.accumulate === false ? new MergedLines(this.dataset) : await MergedLines.read(this.dataset, path));
+      lines.merge(pending);
+      try {
+        const bytes = await replaceFile(path, tempPathOf(path, ctx.runId), lines.values(), this.chunkBytes);
+        ctx.events.rows(this.dataset, 'written', rows);
+        return { files: [{ path, rows, bytes }], rows };
+      } catch (error) {
+        // The merged lines were never committed: the next commit reads the file again.
+        this.fileLines = undefined;
+        throw new SinkError(`ndjson: cannot write ${this.dataset} to ${path}`, 'commit', error);
+      }
     }
     ctx.events.rows(this.dataset, 'written', rows);
     return { files: [], rows };
   }
 
+  /** A file's uncommitted rows are only in memory: dropping them is the whole abort. */
   async abort(_ctx?: RunContext): Promise<void> {
     this.rowsSinceCommit = 0;
-    if (this.target.kind === 'file' && this.stream) {
-      const stream = this.stream;
-      this.stream = undefined;
-      stream.destroy();
-      if (this.tmpPath) await rm(this.tmpPath, { force: true });
-      this.tmpPath = undefined;
-    }
+    this.pendingLines = undefined;
   }
 
   async close(): Promise<void> {
-    const stream = this.stream;
-    if (stream === undefined) return;
-    if (this.target.kind === 'file') {
-      await this.abort();
-      return;
-    }
+    this.pendingLines = undefined;
+    this.fileLines = undefined;
     // stdout is not ours to end; keep the error listener so a late EPIPE stays quiet.
     this.stream = undefined;
   }

@@ -5,7 +5,8 @@
 import type { Dataset } from '../../core/records.js';
 import { formatIsoMillis } from '../../core/time.js';
 
-const INSTANTS: Readonly<Record<Dataset, ReadonlySet<string>>> = {
+/** The instant columns of each dataset, written as ISO text (and read back by line-key.ts). */
+export const INSTANTS: Readonly<Record<Dataset, ReadonlySet<string>>> = {
   kline: new Set(['ts']),
   trade: new Set(['ts', 'fetched_at']),
   depth: new Set(['ts', 'fetched_at']),
@@ -15,12 +16,17 @@ const INSTANTS: Readonly<Record<Dataset, ReadonlySet<string>>> = {
 /** Row fields that are not columns. */
 const SKIP = new Set(['source']);
 
-export function rowToJson(dataset: Dataset, row: object): string {
+/** The object a line holds: what rowToJson stringifies. */
+export function rowObject(dataset: Dataset, row: object): Record<string, unknown> {
   const instants = INSTANTS[dataset];
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
     if (SKIP.has(key)) continue;
     out[key] = instants.has(key) && typeof value === 'number' ? formatIsoMillis(value) : value;
   }
-  return JSON.stringify(out);
+  return out;
+}
+
+export function rowToJson(dataset: Dataset, row: object): string {
+  return JSON.stringify(rowObject(dataset, row));
 }

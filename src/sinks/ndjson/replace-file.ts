@@ -1,0 +1,59 @@
+/**
+ * A whole NDJSON file replaced atomically: the new content goes to `<file>.tmp-<runId>` in the same
+ * folder, reaches the disk, then is renamed over the file, so a reader sees the old file or the new
+ * one, never half. A run killed before the rename leaves only its temp file, which removeStaleTemps
+ * deletes when the next run starts.
+ */
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { syncDir } from '../shared/atomic-file.js';
+import { safeFileToken } from '../shared/partition-path.js';
+
+export function tempPathOf(path: string, runId: string): string {
+  return `${path}.tmp-${safeFileToken(runId)}`;
+}
+
+/** Writes `lines` (each without its newline) as the new content of `path`; returns the bytes written. */
+export async function replaceFile(path: string, tmp: string, lines: Iterable<string>, chunkBytes: number): Promise<number> {
+  await mkdir(dirname(path), { recursive: true });
+  let bytes = 0;
+  try {
+    const handle = await open(tmp, 'w');
+    try {
+      let text = '';
+      for (const line of lines) {
+        text += `${line}\n`;
+        if (text.length >= chunkBytes) {
+          await handle.writeFile(text);
+          bytes += Buffer.byteLength(text);
+          text = '';
+        }
+      }
+      if (text.length > 0) {
+        await handle.writeFile(text);
+        bytes += Buffer.byteLength(text);
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  await syncDir(dirname(path));
+  return bytes;
+}
+
+/** Deletes the temp files killed runs left beside `path` (the caller holds the output lock). */
+export async function removeStaleTemps(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(path), name), { force: true });
+}

@@ -1,0 +1,54 @@
+/** What a run keeps when its sink is an NDJSON file: checkpoints by default, and the file accumulates. */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ComponentDefinition } from '../../src/core/definition.js';
+import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
+import { runPipeline } from '../../src/runtime/run-pipeline.js';
+import { ndjsonSink } from '../../src/sinks/ndjson/index.js';
+import { counterSource, type SourceProbe } from '../helpers/test-components.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ql-file-state-'));
+});
+
+const input = (batches: number, sink: Record<string, unknown> = {}) => ({
+  name: 'export',
+  source: { type: 'counter', batches, rowsPerBatch: 4 },
+  sink: { type: 'ndjson', path: 'exports/{dataset}.ndjson', ...sink },
+  options: { onReject: 'drop' as const, commitEveryBatches: 2 },
+});
+
+async function lines(): Promise<number[]> {
+  const text = await readFile(join(dir, 'exports/kline.ndjson'), 'utf8');
+  return text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { i: number }).i);
+}
+
+async function checkpoints(): Promise<Record<string, unknown>> {
+  const cps = await new CheckpointStore(join(dir, '.state'), 'export').load();
+  return Object.fromEntries([...cps].map(([k, v]) => [k, v.position]));
+}
+
+describe('an NDJSON file sink and the run state', () => {
+  it('keeps state by default: the second run fetches only what is new, and the file holds the rows of both', async () => {
+    const probe: SourceProbe = { produced: 0 };
+    const registry = [counterSource(probe), ndjsonSink] as unknown as ComponentDefinition[];
+    await runPipeline(input(3), { registry, outputDir: dir });
+    expect(await lines()).toEqual(Array.from({ length: 12 }, (_, k) => k));
+    expect(await checkpoints()).toEqual({ 'counter/s0': { next: 3 } });
+    await runPipeline(input(6), { registry, outputDir: dir });
+    expect(probe.produced).toBe(6);
+    expect(await lines()).toEqual(Array.from({ length: 24 }, (_, k) => k));
+    expect(await checkpoints()).toEqual({ 'counter/s0': { next: 6 } });
+  });
+
+  it('keepState false: no checkpoint, and each run rewrites the file with exactly its window', async () => {
+    const registry = [counterSource(), ndjsonSink] as unknown as ComponentDefinition[];
+    await runPipeline(input(6, { keepState: false }), { registry, outputDir: dir });
+    await runPipeline(input(3, { keepState: false }), { registry, outputDir: dir });
+    expect(await lines()).toEqual(Array.from({ length: 12 }, (_, k) => k));
+    expect(await checkpoints()).toEqual({});
+  });
+});
