@@ -13,7 +13,8 @@ export function rawKline(code: string, interval: Interval, seconds: number, clos
     interval,
     final,
     source: '/kline',
-    bar: { timestamp: String(seconds), open_price: '91532.01', close_price: close, high_price: '91560.00', low_price: '91480.11', volume: '12.84510', turnover },
+    // open = high = low = close: a consistent bar (low <= open, close <= high) whatever the close.
+    bar: { timestamp: String(seconds), open_price: close, close_price: close, high_price: close, low_price: close, volume: '12.84510', turnover },
   };
 }
 

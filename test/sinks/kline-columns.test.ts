@@ -53,7 +53,7 @@ describe('KlineColumnBuilder', () => {
     const builder = new KlineColumnBuilder({ precision: 38, scale: 8 });
     const [ok, bad] = klineRows([rawKline('BTCUSDT', '1m', T0, '91000.5'), rawKline('BTCUSDT', '1m', T0 + 60, '0.000000001')]);
     builder.append(ok!);
-    expect(() => builder.append(bad!)).toThrow(/column close: value "0.000000001" does not fit DECIMAL\(38,8\)/);
+    expect(() => builder.append(bad!)).toThrow(/column open: value "0.000000001" does not fit DECIMAL\(38,8\)/);
     expect(builder.length).toBe(1);
     expect(builder.rows()[0]!.close).toBe('91000.5');
   });

@@ -32,7 +32,7 @@ describe('ndjson sink', () => {
     expect((await sink.commit(ctx)).rows).toBe(1);
     const lines = text().trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual([
-      { code: 'SHIBUSDT', interval: '1m', ts: '2025-11-19T07:00:00.000Z', open: '91532.01', high: '91560', low: '91480.11', close: '0.0000187123456', volume: '12.8451', turnover: BIG_TURNOVER, final: false },
+      { code: 'SHIBUSDT', interval: '1m', ts: '2025-11-19T07:00:00.000Z', open: '0.0000187123456', high: '0.0000187123456', low: '0.0000187123456', close: '0.0000187123456', volume: '12.8451', turnover: BIG_TURNOVER, final: false },
     ]);
     expect(lines[0]).not.toMatch(/e[+-]?\d/);
   });
