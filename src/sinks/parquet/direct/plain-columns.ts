@@ -11,6 +11,7 @@
  *   parquet-rs here: they cost much and prune little).
  */
 import { DataType, type Data, type Field } from 'apache-arrow';
+import { decimalWordsFit, formatDecimalWords } from '../../../core/decimal.js';
 import { ConvertedType, LogicalType, PhysicalType, type ChunkStatistics, type ColumnSchema } from './parquet-format.js';
 
 /**
@@ -204,6 +205,13 @@ export function decimalByteLength(precision: number): number {
 
 function decimalEncoder(name: string, precision: number, scale: number): PlainColumnEncoder {
   const logical = LogicalType.decimal(scale, precision);
+  // Every value is held to the column's precision before its words are cut to the physical width:
+  // a wider one would wrap (INT32/INT64 keep the low words) or be a DECIMAL no reader accepts.
+  const check = (words: Uint32Array, w: number): void => {
+    if (!decimalWordsFit(words, w, precision)) {
+      throw new RangeError(`parquet: column ${name}: value ${formatDecimalWords(words, w, scale)} does not fit DECIMAL(${precision},${scale})`);
+    }
+  };
   const base = { name, converted: ConvertedType.DECIMAL, scale, precision, logical };
   const none = () => undefined;
   // A value that fits p digits fits the narrower integer: its low words are its two's complement.
@@ -217,6 +225,7 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
         for (const { data, from, count } of slices) {
           const words = data.values as Uint32Array;
           for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+            check(words, w);
             out[width * i] = words[w]!;
             if (width === 2) out[2 * i + 1] = words[w + 1]!;
           }
@@ -238,6 +247,7 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
       for (const { data, from, count } of slices) {
         const words = data.values as Uint32Array;
         for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+          check(words, w);
           view.setUint32(16 * i, words[w + 3]!, false);
           view.setUint32(16 * i + 4, words[w + 2]!, false);
           view.setUint32(16 * i + 8, words[w + 1]!, false);
