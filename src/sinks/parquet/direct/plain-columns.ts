@@ -80,7 +80,9 @@ function utf8Encoder(name: string): PlainColumnEncoder {
           at += 4;
           for (let k = start; k < end; k++) out[at++] = bytes[k]!;
           // Rows come in runs of one value (a product's bars): compare only when the value changes.
-          if (end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
+          // A slice's first value is always compared: `""` matches an empty "previous" too, and
+          // skipping it once left "" out of min (no statistics at all for a chunk of only "").
+          if (prevStart >= 0 && end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
           prevStart = start;
           prevEnd = end;
           if (min === undefined || compareRange(bytes, start, end, min) < 0) min = bytes.slice(start, end);
@@ -141,7 +143,12 @@ function timestampEncoder(name: string): PlainColumnEncoder {
         at += count * 8;
       }
       const view = new DataView(out.buffer);
-      for (let i = 0; i < out.length / 8; i++) stats.add(view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296);
+      for (let i = 0; i < out.length / 8; i++) {
+        const ms = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
+        // Statistics are kept as doubles: past 2^53 they would round (and be wrong), so refuse.
+        if (!Number.isSafeInteger(ms)) throw new RangeError(`parquet: column ${name}: instant ${view.getBigInt64(8 * i, true)} ms is beyond ±(2^53 - 1)`);
+        stats.add(ms);
+      }
       return out;
     },
     takeStatistics: () => stats.take(),
