@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding } from '../core/definition.js';
+import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 
 export const PLANS = ['free', 'basic', 'premium', 'professional', 'all-hk', 'all-cn', 'all-us'] as const;
@@ -185,6 +186,9 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
       runLint(findDefinition(registry, 'sink', sink.type), sink, ['sink'], ctx);
       // Stages against each other (each stage's own keys have passed the schema by now).
       for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
+        ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
+      }
+      for (const f of checkDecimalTypes({ transforms: p.transforms as ComponentConfig[], sink })) {
         ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
       }
     });

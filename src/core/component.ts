@@ -102,7 +102,11 @@ export interface Sink<T> {
   readonly streaming?: boolean;
   /** Called once at the start of a run: finish or roll back whatever a crashed run left half-done. */
   recover?(ctx: RunContext): Promise<void>;
-  write(batch: Batch<T>, ctx: RunContext): Promise<void>;
+  /**
+   * Rows it cannot write as they are (a decimal wider than the sink's type) come back as rejected
+   * records, handled like a transform's (onReject); the rest are written.
+   */
+  write(batch: Batch<T>, ctx: RunContext): Promise<void | readonly Rejected<T>[]>;
   /** Push buffered rows to staging (not visible). */
   flush(ctx: RunContext): Promise<void>;
   /** Make everything flushed visible atomically; after it resolves the data is durable. */

@@ -432,3 +432,44 @@ export function parseDecimal(text: string, type: DecimalType = DEFAULT_DECIMAL):
   const unscaled = BigInt(int + frac.padEnd(type.scale, '0'));
   return neg ? -unscaled : unscaled;
 }
+
+/** 10^p as a double, p = 0..38 (exact up to 10^22, within one ulp above). */
+const POW10_DOUBLE = Array.from({ length: MAX_DECIMAL128_PRECISION + 1 }, (_, p) => 10 ** p);
+const TWO32 = 4294967296;
+const TWO64 = TWO32 * TWO32;
+const TWO96 = TWO64 * TWO32;
+
+/**
+ * Whether the Decimal128 value at words[off..off+3] has at most `precision` digits, i.e. is a valid
+ * DECIMAL(precision, s) value whatever s. A double of the magnitude decides unless it lies within
+ * a hair of 10^precision; only then is BigInt used. No allocation on the common path.
+ */
+export function decimalWordsFit(words: Uint32Array, off: number, precision: number): boolean {
+  let w0 = words[off]!;
+  let w1 = words[off + 1]!;
+  let w2 = words[off + 2]!;
+  let w3 = words[off + 3]!;
+  if (w3 >= 0x80000000) {
+    // magnitude of a negative value: invert and add one
+    w0 = (~w0 >>> 0) + 1;
+    w1 = ~w1 >>> 0;
+    w2 = ~w2 >>> 0;
+    w3 = ~w3 >>> 0;
+    if (w0 === TWO32) {
+      w0 = 0;
+      if (++w1 === TWO32) {
+        w1 = 0;
+        if (++w2 === TWO32) {
+          w2 = 0;
+          w3++;
+        }
+      }
+    }
+  }
+  const approx = w3 * TWO96 + w2 * TWO64 + w1 * TWO32 + w0;
+  const limit = POW10_DOUBLE[precision]!;
+  if (approx < limit * (1 - 1e-12)) return true;
+  if (approx > limit * (1 + 1e-12)) return false;
+  const m = wordsToBigInt(words, off);
+  return (m < 0n ? -m : m) < 10n ** BigInt(precision);
+}

@@ -274,7 +274,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         const output: Batch<unknown> = batch.checkpoint ? { ...current, checkpoint: batch.checkpoint } : current;
         if (output.records.length > 0) {
           for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
-            await sink.write(piece, quietCtx);
+            const refused = await sink.write(piece, quietCtx);
+            if (refused) await handleRejected(batch.stream, refused as readonly Rejected[]);
           }
         }
         if (batch.checkpoint) pending.set(batch.checkpoint.stream, batch.checkpoint);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalDecimal,
+  decimalWordsFit,
   DECIMAL_MALFORMED,
   DECIMAL_OVERFLOW,
   formatDecimal,
@@ -188,5 +189,27 @@ describe('decimal', () => {
     expect(wordsToBigInt(words)).toBe(18712345n * 10n ** 6n);
     const tooPrecise = parseDecimalWords('1.234', { precision: 10, scale: 2 }, words, 0);
     expect(isFieldFailure(tooPrecise) && tooPrecise.code).toBe(DECIMAL_OVERFLOW);
+  });
+
+  it('property: decimalWordsFit says whether a 128-bit value has at most p digits, exactly at 10^p', () => {
+    const words = new Uint32Array(4);
+    const put = (v: bigint) => {
+      const u = BigInt.asUintN(128, v);
+      for (let w = 0; w < 4; w++) words[w] = Number((u >> BigInt(32 * w)) & 0xffffffffn);
+    };
+    const near = fc.integer({ min: 1, max: 38 }).chain((p) =>
+      fc.tuple(fc.constant(p), fc.oneof(fc.bigInt({ min: -3n, max: 3n }).map((d) => 10n ** BigInt(p) - 1n + d), fc.bigInt({ min: -(10n ** 38n), max: 10n ** 38n })), fc.boolean()),
+    );
+    fc.assert(
+      fc.property(near, ([p, magnitude, neg]) => {
+        const v = neg ? -magnitude : magnitude;
+        if (v >= 1n << 127n || v < -(1n << 127n)) return;
+        put(v);
+        expect(decimalWordsFit(words, 0, p)).toBe((v < 0n ? -v : v) < 10n ** BigInt(p));
+      }),
+      { numRuns: 2000, seed: 12 },
+    );
+    put(-(1n << 127n));
+    expect(decimalWordsFit(words, 0, 38)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 /** Arrow table → Arrow IPC file format (`.arrow`), metadata in the schema. */
 import { Schema, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { assertDecimalsFit } from '../shared/decimal-guard.js';
 import type { TableEncoder } from '../shared/table-encoder.js';
 
 export function arrowEncoder(): TableEncoder {
@@ -7,6 +8,8 @@ export function arrowEncoder(): TableEncoder {
     format: 'arrow',
     extension: '.arrow',
     encode(table, metadata) {
+      // apache-arrow writes any 128-bit word as Decimal128(p, s): hold it to p digits first.
+      assertDecimalsFit(table);
       const schema = new Schema(table.schema.fields, new Map(metadata));
       return tableToIPC(new Table(schema, table.batches), 'file');
     },

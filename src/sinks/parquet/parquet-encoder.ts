@@ -6,6 +6,7 @@
  * WASM heap grows with each file.
  */
 import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { assertDecimalsFit } from '../shared/decimal-guard.js';
 import type { TableEncoder } from '../shared/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
 import { parquetWasm } from './parquet-wasm.js';
@@ -35,6 +36,9 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       if (options.writer !== 'parquet-wasm' && directParquetSupports(table.schema)) {
         return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: CREATED_BY });
       }
+      // parquet-wasm writes what it is given: hold every decimal to its precision first (the
+      // direct writer checks each value as it encodes it).
+      assertDecimalsFit(table);
       const { Compression, EnabledStatistics, Table: WasmTable, writeParquet, WriterPropertiesBuilder } = parquetWasm();
       const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, 'stream'));
       let builder = new WriterPropertiesBuilder()

@@ -6,6 +6,7 @@ import type { Data, Table } from 'apache-arrow';
 import type { DecimalType } from '../../core/decimal.js';
 import type { Dataset } from '../../core/records.js';
 import type { ColumnBuilder } from './column-builder.js';
+import type { DecimalCheck } from './decimal-misfit.js';
 
 export type Order = number | string;
 
@@ -26,6 +27,8 @@ export interface DatasetSpec<R> {
   columns(rows: readonly R[], decimal: DecimalType): Data[];
   /** Optional: buffer rows as columns on arrival (same columns and metadata as `columns`/`metadata`). */
   builder?(decimal: DecimalType): ColumnBuilder<R>;
+  /** The check of a row's decimals against the sink's DECIMAL(p,s) (decimal-misfit.ts); none: no decimals. */
+  decimalCheck?(decimal: DecimalType): DecimalCheck<R>;
   fromTable(table: Table): R[];
   /** File metadata beyond the common keys (e.g. `quotelake.ts`, `quotelake.source_endpoint`). */
   metadata(rows: readonly R[]): Record<string, string>;

@@ -23,12 +23,13 @@ import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { RecordBatch, Table, type Data, type Schema } from 'apache-arrow';
-import type { Batch, CommitReceipt, CommittedFile, RunContext, Sink } from '../../core/component.js';
+import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import type { ColumnBuilder } from './column-builder.js';
+import type { DecimalCheck } from './decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
 import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from './dataset-spec.js';
@@ -133,9 +134,11 @@ export class PartitionedSink<R> implements Sink<R> {
   private readonly inFlight = new Set<Promise<void>>();
   /** The first failure of a file in flight, thrown by the next write, flush or commit. */
   private failure: Error | undefined;
+  private readonly decimalCheck: DecimalCheck<R> | undefined;
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.dataset = options.spec.dataset;
+    this.decimalCheck = options.spec.decimalCheck?.(options.decimal);
     this.schema = datasetSchema(this.dataset, options.decimal);
     this.writer = options.writer ?? inThreadWriter(options.encoder, this.schema);
   }
@@ -144,14 +147,22 @@ export class PartitionedSink<R> implements Sink<R> {
     return posix.join(STAGING_DIR, this.runToken!, `${this.dataset}-${this.options.encoder.format}`);
   }
 
-  async write(batch: Batch<R>, ctx: RunContext): Promise<void> {
+  /** Rows with a decimal that does not fit the sink's DECIMAL(p,s) are returned as rejected, not written. */
+  async write(batch: Batch<R>, ctx: RunContext): Promise<Rejected<R>[]> {
     this.throwIfFailed();
     this.runToken ??= safeFileToken(ctx.runId);
     this.writer.warm();
     const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes, decimal } = this.options;
     let last: string | undefined;
     let buf: PartitionBuffer<R> | undefined;
+    const check = this.decimalCheck;
+    const rejected: Rejected<R>[] = [];
     for (const row of batch.records) {
+      const misfit = check?.(row, batch.stream);
+      if (misfit !== undefined) {
+        rejected.push(misfit);
+        continue;
+      }
       const partition = spec.partition(row);
       if (partition !== last || buf === undefined) {
         buf = this.buffers.get(partition);
@@ -182,6 +193,7 @@ export class PartitionedSink<R> implements Sink<R> {
       if (largest === undefined) break;
       await this.flushPartition(largest);
     }
+    return rejected;
   }
 
   async flush(_ctx?: RunContext): Promise<void> {

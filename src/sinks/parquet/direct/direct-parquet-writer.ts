@@ -20,6 +20,8 @@ const PAGE_ROWS = 32_768;
 export interface DirectParquetOptions {
   readonly rowGroupRows: number;
   readonly createdBy: string;
+  /** Rows per data page (default 32,768); tests use small pages to get many. */
+  readonly pageRows?: number;
 }
 
 /** True when every column is flat, REQUIRED and of a type this writer encodes. */
@@ -72,7 +74,7 @@ function append(out: FileParts, ...bytes: Uint8Array[]): void {
  * made of the parts of the Arrow chunks it covers, so a table of many small batches (a compaction)
  * still gets full pages.
  */
-function writeColumnChunk(out: FileParts, encoder: PlainColumnEncoder, chunks: readonly { data: Data; start: number }[], groupStart: number, groupEnd: number): WrittenChunk {
+function writeColumnChunk(out: FileParts, encoder: PlainColumnEncoder, chunks: readonly { data: Data; start: number }[], groupStart: number, groupEnd: number, pageSize: number): WrittenChunk {
   const dataPageOffset = out.offset;
   let uncompressedBytes = 0;
   let page: Slice[] = [];
@@ -90,11 +92,11 @@ function writeColumnChunk(out: FileParts, encoder: PlainColumnEncoder, chunks: r
     let from = Math.max(groupStart, start);
     const to = Math.min(groupEnd, start + data.length);
     while (from < to) {
-      const count = Math.min(PAGE_ROWS - pageRows, to - from);
+      const count = Math.min(pageSize - pageRows, to - from);
       page.push({ data, from: from - start, count });
       pageRows += count;
       from += count;
-      if (pageRows === PAGE_ROWS) flushPage();
+      if (pageRows === pageSize) flushPage();
     }
   }
   if (pageRows > 0) flushPage();
@@ -117,7 +119,7 @@ export function encodeDirectParquet(table: Table, metadata: ReadonlyMap<string, 
   for (let groupStart = 0; groupStart < rows; groupStart += options.rowGroupRows) {
     const groupEnd = Math.min(rows, groupStart + options.rowGroupRows);
     const fileOffset = out.offset;
-    const written = encoders.map((encoder, c) => writeColumnChunk(out, encoder, chunks[c]!, groupStart, groupEnd));
+    const written = encoders.map((encoder, c) => writeColumnChunk(out, encoder, chunks[c]!, groupStart, groupEnd, options.pageRows ?? PAGE_ROWS));
     rowGroups.push({ rows: groupEnd - groupStart, fileOffset, chunks: written });
   }
   const keyValues = new Map(metadata);

@@ -11,6 +11,7 @@
  *   parquet-rs here: they cost much and prune little).
  */
 import { DataType, type Data, type Field } from 'apache-arrow';
+import { decimalWordsFit, formatDecimalWords } from '../../../core/decimal.js';
 import { ConvertedType, LogicalType, PhysicalType, type ChunkStatistics, type ColumnSchema } from './parquet-format.js';
 
 /**
@@ -79,7 +80,9 @@ function utf8Encoder(name: string): PlainColumnEncoder {
           at += 4;
           for (let k = start; k < end; k++) out[at++] = bytes[k]!;
           // Rows come in runs of one value (a product's bars): compare only when the value changes.
-          if (end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
+          // A slice's first value is always compared: `""` matches an empty "previous" too, and
+          // skipping it once left "" out of min (no statistics at all for a chunk of only "").
+          if (prevStart >= 0 && end - start === prevEnd - prevStart && sameBytes(bytes, start, end, prevStart)) continue;
           prevStart = start;
           prevEnd = end;
           if (min === undefined || compareRange(bytes, start, end, min) < 0) min = bytes.slice(start, end);
@@ -140,7 +143,12 @@ function timestampEncoder(name: string): PlainColumnEncoder {
         at += count * 8;
       }
       const view = new DataView(out.buffer);
-      for (let i = 0; i < out.length / 8; i++) stats.add(view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296);
+      for (let i = 0; i < out.length / 8; i++) {
+        const ms = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
+        // Statistics are kept as doubles: past 2^53 they would round (and be wrong), so refuse.
+        if (!Number.isSafeInteger(ms)) throw new RangeError(`parquet: column ${name}: instant ${view.getBigInt64(8 * i, true)} ms is beyond ±(2^53 - 1)`);
+        stats.add(ms);
+      }
       return out;
     },
     takeStatistics: () => stats.take(),
@@ -204,6 +212,13 @@ export function decimalByteLength(precision: number): number {
 
 function decimalEncoder(name: string, precision: number, scale: number): PlainColumnEncoder {
   const logical = LogicalType.decimal(scale, precision);
+  // Every value is held to the column's precision before its words are cut to the physical width:
+  // a wider one would wrap (INT32/INT64 keep the low words) or be a DECIMAL no reader accepts.
+  const check = (words: Uint32Array, w: number): void => {
+    if (!decimalWordsFit(words, w, precision)) {
+      throw new RangeError(`parquet: column ${name}: value ${formatDecimalWords(words, w, scale)} does not fit DECIMAL(${precision},${scale})`);
+    }
+  };
   const base = { name, converted: ConvertedType.DECIMAL, scale, precision, logical };
   const none = () => undefined;
   // A value that fits p digits fits the narrower integer: its low words are its two's complement.
@@ -217,6 +232,7 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
         for (const { data, from, count } of slices) {
           const words = data.values as Uint32Array;
           for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+            check(words, w);
             out[width * i] = words[w]!;
             if (width === 2) out[2 * i + 1] = words[w + 1]!;
           }
@@ -238,6 +254,7 @@ function decimalEncoder(name: string, precision: number, scale: number): PlainCo
       for (const { data, from, count } of slices) {
         const words = data.values as Uint32Array;
         for (let w = 4 * from; w < 4 * (from + count); w += 4, i++) {
+          check(words, w);
           view.setUint32(16 * i, words[w + 3]!, false);
           view.setUint32(16 * i + 4, words[w + 2]!, false);
           view.setUint32(16 * i + 8, words[w + 1]!, false);

@@ -4,6 +4,7 @@ import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
 import { levelListColumn, readLevels, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
+import { decimalMisfit } from '../decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
 
 export const depthSpec: DatasetSpec<DepthRow> = {
@@ -23,6 +24,18 @@ export const depthSpec: DatasetSpec<DepthRow> = {
       levelListColumn(type('bids') as List<Struct>, rows.map((r) => r.bids), 'bids'),
       levelListColumn(type('asks') as List<Struct>, rows.map((r) => r.asks), 'asks'),
     ];
+  },
+  decimalCheck: (decimal) => (row, stream) => {
+    for (const side of ['bids', 'asks'] as const) {
+      const levels = row[side];
+      for (let i = 0; i < levels.length; i++) {
+        const bad =
+          decimalMisfit(row, stream, `${side}[${i}].price`, levels[i]!.price, decimal) ??
+          decimalMisfit(row, stream, `${side}[${i}].volume`, levels[i]!.volume, decimal);
+        if (bad) return bad;
+      }
+    }
+    return undefined;
   },
   fromTable(table: Table) {
     const v = (name: string) => table.getChild(name)!;

@@ -4,6 +4,7 @@ import { datasetSchema } from '../../../core/schemas.js';
 import { utcYear } from '../../../core/time.js';
 import { decimalColumn, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
+import { flatDecimalCheck } from '../decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
 
 const TEXT = ['exchange', 'symbol', 'name', 'reason', 'period'] as const;
@@ -14,6 +15,7 @@ export const haltSpec: DatasetSpec<HaltRow> = {
   group: (row) => `${row.symbol}\u0000${row.halt_at ?? row.halt_local ?? ''}`,
   order: (row) => row.published_at,
   alwaysMerge: true,
+  decimalCheck: (decimal) => flatDecimalCheck<HaltRow>(['pause_threshold_price'], decimal),
   bytesPerRow: () => 600,
   columns(rows, decimal) {
     const schema = datasetSchema('halt', decimal);

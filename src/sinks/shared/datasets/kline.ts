@@ -6,6 +6,7 @@ import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
 import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
+import { flatDecimalCheck } from '../decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
 import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
@@ -48,6 +49,7 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     ];
   },
   builder: (decimal) => new KlineColumnBuilder(decimal),
+  decimalCheck: (decimal) => flatDecimalCheck<KlineRow>(KLINE_DECIMALS, decimal),
   fromTable(table: Table) {
     const scales = KLINE_DECIMALS.map((c) => (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale);
     const rows: KlineRow[] = [];

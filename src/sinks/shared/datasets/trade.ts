@@ -5,6 +5,7 @@ import { datasetSchema } from '../../../core/schemas.js';
 import { utcDate } from '../../../core/time.js';
 import { decimalColumnOf, int8Column, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../arrow-columns.js';
 import type { DatasetSpec } from '../dataset-spec.js';
+import { flatDecimalCheck } from '../decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
 
 const DECIMALS = TRADE_DECIMALS;
@@ -27,6 +28,7 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
       timestampColumn(type('fetched_at') as TimestampMillisecond, rows.map((r) => r.fetched_at)),
     ];
   },
+  decimalCheck: (decimal) => flatDecimalCheck<TradeRow>(DECIMALS, decimal),
   fromTable(table: Table) {
     const v = (name: string) => table.getChild(name)!;
     const scale = (name: string) => (table.schema.fields.find((f) => f.name === name)!.type as Decimal).scale;

@@ -1,0 +1,34 @@
+/**
+ * The sink's own check of every decimal against the physical DECIMAL(p,s) it is written as. A row
+ * arrives validated against whatever type parse-decimals was given, which may be wider than the
+ * sink's: without this check a value with too many digits was written anyway (INT64 kept its low
+ * words, so it wrapped). A value that does not fit makes its row a rejected record, never a
+ * rounding or a wrap.
+ */
+import type { Rejected } from '../../core/component.js';
+import { canonicalDecimal, DECIMAL_OVERFLOW, type DecimalType } from '../../core/decimal.js';
+import { isFieldFailure } from '../../core/field-failure.js';
+
+/** The first decimal field of a row that does not fit, as a rejected record; undefined when all fit. */
+export type DecimalCheck<R> = (row: R, stream: string) => Rejected<R> | undefined;
+
+/** A field that does not fit: the code, field and value, and why (as parse-decimals words it). */
+export function decimalMisfit<R>(row: R, stream: string, field: string, value: string | null | undefined, type: DecimalType): Rejected<R> | undefined {
+  if (value == null) return undefined;
+  const checked = canonicalDecimal(value, type);
+  if (!isFieldFailure(checked)) return undefined;
+  // The sink refuses only values that are numbers but too wide; anything else is a bug upstream.
+  const code = checked.code === DECIMAL_OVERFLOW ? DECIMAL_OVERFLOW : checked.code;
+  return { record: row, stream, code, field, value, reason: `${code}: field ${field}: ${checked.reason} (the sink's decimal type)` };
+}
+
+/** A check of the named decimal fields of a flat row. */
+export function flatDecimalCheck<R>(fields: readonly (keyof R & string)[], type: DecimalType): DecimalCheck<R> {
+  return (row, stream) => {
+    for (const field of fields) {
+      const bad = decimalMisfit(row, stream, field, row[field] as string | null | undefined, type);
+      if (bad) return bad;
+    }
+    return undefined;
+  };
+}

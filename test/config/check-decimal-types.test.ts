@@ -1,0 +1,58 @@
+/** Decimal types across stages: a sink narrower than what parse-decimals admits is refused at the sink's decimal. */
+import { describe, expect, it } from 'vitest';
+import { components } from '../../src/components.js';
+import { checkDecimalTypes, decimalTypeFits } from '../../src/config/check-decimal-types.js';
+import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
+
+function yaml(transform: string[], sink: string[]): string {
+  return ['name: x', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', 'transforms:', ...transform, 'sink:', ...sink, ''].join('\n');
+}
+
+function messageOf(text: string): string {
+  try {
+    parsePipelineYaml(text, { registry: components, file: 'pipelines/x.yaml' });
+  } catch (e) {
+    if (e instanceof PipelineConfigError) return e.message;
+    throw e;
+  }
+  return '';
+}
+
+describe('decimal types across stages', () => {
+  it('refuses parse-decimals at its default 38,18 into a sink at 18,8, at sink.decimal, with both fixes', () => {
+    const text = yaml(['  - type: parse-decimals'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']);
+    expect(messageOf(text)).toBe(
+      'pipelines/x.yaml:10:12: sink.decimal: parquet stores DECIMAL(18,8) but transforms[0] parse-decimals admits DECIMAL(38,18) (decimal): ' +
+        '18 decimals where the sink keeps 8, so such values could only be rejected. ' +
+        'Set sink decimal: { precision: 38, scale: 18 }, or narrow transforms[0].decimal to at most { precision: 18, scale: 8 }',
+    );
+  });
+
+  it('refuses a sink precision smaller than the integer digits parse-decimals admits', () => {
+    const text = yaml(['  - type: parse-decimals', '    decimal: { precision: 20, scale: 8 }'], ['  type: arrow', '  decimal: { precision: 18, scale: 8 }']);
+    expect(messageOf(text)).toContain('admits DECIMAL(20,8) (decimal): 12 integer digits where the sink keeps 10');
+  });
+
+  it('names a column override that does not fit', () => {
+    const text = yaml(
+      ['  - type: parse-decimals', '    decimal: { precision: 18, scale: 8 }', '    columns:', '      turnover: { precision: 30, scale: 8 }'],
+      ['  type: parquet', '  decimal: { precision: 18, scale: 8 }'],
+    );
+    expect(messageOf(text)).toContain('admits DECIMAL(30,8) (columns.turnover)');
+    expect(messageOf(text)).toContain('Set sink decimal: { precision: 30, scale: 8 }, or narrow transforms[0] columns.turnover to at most { precision: 18, scale: 8 }');
+  });
+
+  it('accepts a pair where every admitted value fits the sink', () => {
+    expect(messageOf(yaml(['  - type: parse-decimals'], ['  type: parquet']))).toBe('');
+    expect(messageOf(yaml(['  - type: parse-decimals', '    decimal: { precision: 18, scale: 8 }'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toBe('');
+    expect(messageOf(yaml(['  - type: parse-decimals', '    decimal: { precision: 12, scale: 4 }'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toBe('');
+    // The NDJSON sink writes text: it has no decimal type to fit.
+    expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 38, scale: 18 } }], sink: { type: 'ndjson' } })).toEqual([]);
+  });
+
+  it('fits by integer digits and by scale, not by precision alone', () => {
+    expect(decimalTypeFits({ precision: 12, scale: 4 }, { precision: 18, scale: 8 })).toBe(true);
+    expect(decimalTypeFits({ precision: 18, scale: 2 }, { precision: 18, scale: 8 })).toBe(false);
+    expect(decimalTypeFits({ precision: 10, scale: 10 }, { precision: 18, scale: 8 })).toBe(false);
+  });
+});
