@@ -17,7 +17,7 @@
  *   removes a lock whose holder is alive, so nothing can slip in between that check and the unlink.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { QuotelakeError } from '../core/errors.js';
@@ -86,6 +86,7 @@ export async function acquireOutputLock(
   const path = join(outputDir, LOCK_FILE);
   const info: LockInfo = { pid: process.pid, host: hostname(), runId: owner.runId, pipeline: owner.pipeline, startedAt: owner.now.toISOString() };
   const text = JSON.stringify(info);
+  await sweepLeftovers(outputDir);
   const temp = `${path}.new-${process.pid}-${randomBytes(6).toString('hex')}`;
   const handle = await open(temp, 'wx');
   try {
@@ -119,6 +120,20 @@ export async function acquireOutputLock(
     throw new QuotelakeError('QL_OUTPUT_LOCKED', `could not take the lock ${path}`, { stage: 'plan' });
   } finally {
     await unlinkIfPresent(temp);
+  }
+}
+
+/**
+ * A contender killed between writing its private temp file and linking it leaves that file beside
+ * the lock; it is named by the contender's pid and removed once that process is gone. (A leftover
+ * take-over claim is not swept: a claim shares the stale lock's inode, so its age says nothing,
+ * and removing a live contender's claim could let it remove a newer lock.)
+ */
+async function sweepLeftovers(outputDir: string): Promise<void> {
+  const pattern = new RegExp(`^${LOCK_FILE.replace('.', '\\.')}\\.new-(\\d+)-[0-9a-f]+$`);
+  for (const name of await readdir(outputDir)) {
+    const temp = pattern.exec(name);
+    if (temp && !alive(Number(temp[1]))) await unlinkIfPresent(join(outputDir, name));
   }
 }
 

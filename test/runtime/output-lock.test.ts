@@ -140,3 +140,17 @@ describe('acquireOutputLock', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('leftovers of a contender killed mid-step', () => {
+  it('its private temp file is removed by the next run once its process is gone; a live one is left alone', async () => {
+    const dir = await tmp();
+    const dead = `${LOCK_FILE}.new-${deadPid()}-0123abcd`;
+    const live = `${LOCK_FILE}.new-${process.pid}-4567cdef`;
+    await writeFile(join(dir, dead), staleLock(1, 'killed'));
+    await writeFile(join(dir, live), staleLock(process.pid, 'busy'));
+    const lock = await acquireOutputLock(dir, { runId: 'next', pipeline: 'p', now: when });
+    expect((await readdir(dir)).sort()).toEqual([LOCK_FILE, live].sort());
+    await lock.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
