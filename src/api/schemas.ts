@@ -108,17 +108,20 @@ export const HALT_FIELDS = [
   'publishDate',
 ] as const;
 
-const haltField = z.union([z.string(), z.null()]).optional();
+const HALT_FIELD_SET: ReadonlySet<string> = new Set(HALT_FIELDS);
 
-/** Suspension record (2.4, S3, S4): every field a string; nullable ones may be null, "" or absent. */
-export const haltRecordSchema = z
-  .object(Object.fromEntries(HALT_FIELDS.map((f) => [f, haltField])) as Record<(typeof HALT_FIELDS)[number], typeof haltField>)
-  .transform((record) => {
-    // Absent stays absent (S4: absent, null and "" all mean "no value"), so records compare as sent.
-    const out: Record<string, string | null> = {};
-    for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = v;
-    return out;
-  });
+/**
+ * Suspension record (2.4, S3, S4): checked per record downstream (normalize-halts), not here, so
+ * one bad record is a rejected record and the rest of the page lands. Only the documented fields
+ * are kept (R5), as sent; an element that is not an object is passed on to be rejected by name.
+ */
+export const haltRecordSchema = z.unknown().transform((record): Record<string, string | null> => {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return record as Record<string, string | null>;
+  // Absent stays absent (S4: absent, null and "" all mean "no value"), so records compare as sent.
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) if (HALT_FIELD_SET.has(k) && v !== undefined) out[k] = v;
+  return out as Record<string, string | null>;
+});
 
 export const haltResponseSchema = z.object({
   success: z.literal(true),

@@ -3,6 +3,8 @@
  * are written with every rejected record under `_rejected/` and listed in the README.
  */
 
+/** A field is missing or not of its documented type (a number where the wire has a string, null where a value is required). */
+export const VALUE_MALFORMED = 'QL_VALUE_MALFORMED';
 /** The element of a list is not an object (a bare number, string, null or list). */
 export const RECORD_MALFORMED = 'QL_RECORD_MALFORMED';
 /** A time in the wrong unit: `tick_time` in seconds (W2 says ms), a K-line `timestamp` in ms (W1 says s). */

@@ -190,3 +190,27 @@ describe('per-record checks, snapshots through the runtime', () => {
     expect((await rejectedLines(outputDir, 'depth')).map((l) => [l.code, l.field, l.value])).toEqual([['QL_VALUE_MALFORMED', 'asks', 'nope']]);
   });
 });
+
+describe('per-record checks, halts through the runtime', () => {
+  it('a record that is not an object and a field that is not text are rejected by name; the good records and unknown fields of any type do not fail the page', async () => {
+    const good = { symbol: 'AAA', symbolName: 'A Inc', haltReason: 'LUDP', haltDateTime: '2026-03-02 10:00:00', resumeDateTime: '2026-03-02 10:05:00', publishDate: '2026-03-02 10:00:01' };
+    const other = { ...good, symbol: 'BBB', remark: { note: 'an unknown field of any type' } };
+    const { client, clock, outputDir } = await setup((req, res) => {
+      if (!req.url.pathname.endsWith('/nyse')) return ok(res, '', {});
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, timestamp: '2026-03-03T05:10:00', totalCount: 4, data: [good, null, { ...good, symbol: 'CCC', haltReason: 5 }, other] }));
+    });
+    const r = await run(
+      { name: 'halts', source: { type: 'trading-halts', exchanges: ['nyse'] }, transforms: [{ type: 'normalize-halts' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.status).toBe('succeeded');
+    expect(r.manifest.rows.halt).toMatchObject({ written: 2, rejected: 2 });
+    expect((await rejectedLines(outputDir, 'halt')).map((l) => [l.code, l.field, l.value]).sort()).toEqual(
+      [
+        ['QL_RECORD_MALFORMED', 'record', 'null'],
+        ['QL_VALUE_MALFORMED', 'haltReason', '5'],
+      ].sort(),
+    );
+  });
+});

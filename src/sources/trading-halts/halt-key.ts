@@ -7,11 +7,15 @@
 import { createHash } from 'node:crypto';
 import type { HaltExchange, WireHaltRecord } from '../../core/wire.js';
 
-/** S4: null, "" and absent all mean "no value". */
+/**
+ * S4: null, "" and absent all mean "no value". A record of the wrong shape (not an object, a field
+ * that is not text) still gets a key and a hash here: normalize-halts rejects it by name.
+ */
 function text(record: WireHaltRecord, field: string): string | null {
-  const v = record[field];
+  if (typeof record !== 'object' || record === null) return null;
+  const v: unknown = record[field];
   if (v === null || v === undefined) return null;
-  const t = v.trim();
+  const t = typeof v === 'string' ? v.trim() : JSON.stringify(v);
   return t === '' ? null : t;
 }
 
@@ -31,6 +35,7 @@ export function haltKey(exchange: HaltExchange, record: WireHaltRecord): string 
 }
 
 export function haltContentHash(record: WireHaltRecord): string {
+  if (typeof record !== 'object' || record === null) return short(JSON.stringify(record) ?? String(record));
   const fields = Object.keys(record)
     .filter((k) => text(record, k) !== null)
     .sort()

@@ -16,6 +16,7 @@ import type { HaltRow, RawHalt } from '../../core/records.js';
 import type { HaltExchange } from '../../core/wire.js';
 import { isFieldError, type FieldError } from '../field-error.js';
 import { readInstant, requiredText, text, type LocalInstant } from './halt-fields.js';
+import { haltRecordShapeError } from './halt-record-shape.js';
 import { parseLocalDateTime } from './local-time.js';
 
 export interface HaltOptions {
@@ -24,6 +25,8 @@ export interface HaltOptions {
 }
 
 export function normalizeHalt(raw: RawHalt, options: HaltOptions): HaltRow | FieldError {
+  const shape = haltRecordShapeError(raw.record);
+  if (shape) return shape;
   const r = raw.record;
   const zone = options.zones[raw.exchange];
   const symbol = requiredText(r, 'symbol');

@@ -12,7 +12,7 @@ import { compareDecimal, isNegativeDecimal } from '../../core/decimal-compare.js
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
-import { NEGATIVE_AMOUNT, OHLC_INCONSISTENT, RECORD_MALFORMED, TIME_UNIT } from '../../core/reject-codes.js';
+import { NEGATIVE_AMOUNT, OHLC_INCONSISTENT, RECORD_MALFORMED, TIME_UNIT, VALUE_MALFORMED } from '../../core/reject-codes.js';
 import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
 import type { FieldError } from '../field-error.js';
 
@@ -29,7 +29,7 @@ export interface ColumnTypes {
 }
 
 export const SEQ_MALFORMED = 'QL_SEQ_MALFORMED';
-export const VALUE_MALFORMED = 'QL_VALUE_MALFORMED';
+export { VALUE_MALFORMED } from '../../core/reject-codes.js';
 
 function err(field: string, value: unknown, failure: FieldFailure): FieldError {
   return { field, value: typeof value === 'string' ? value : value === undefined ? '' : describeRaw(value), failure };
