@@ -1,10 +1,12 @@
 /**
  * The Arrow sink's encoder over the same random tables as the Parquet writer's fuzz test: written
- * as IPC files and read back with apache-arrow, every value identical (decimals as their exact
- * 128-bit integers), and a decimal wider than its column's precision refused before it is written.
- * DuckDB reads Arrow IPC only through an extension that cannot be installed offline, so it is not
- * a reader here. 20 cases from a fixed seed; QL_FUZZ_RUNS and QL_FUZZ_SEED as for the Parquet test.
+ * as IPC files and read back with two independent readers, apache-arrow and flechette (its own
+ * IPC decoder, not built on apache-arrow), every value identical (decimals as their exact 128-bit
+ * integers), and a decimal wider than its column's precision refused before it is written. DuckDB
+ * reads Arrow IPC only through an extension that cannot be installed offline, so flechette stands
+ * in for it. 20 cases from a fixed seed; QL_FUZZ_RUNS and QL_FUZZ_SEED as for the Parquet test.
  */
+import { tableFromIPC as flechetteFromIPC } from '@uwdata/flechette';
 import { tableFromIPC } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ const SEED = Number(process.env.QL_FUZZ_SEED ?? 20261123);
 const encoder = arrowEncoder();
 
 describe('Arrow IPC encoder, fuzz', () => {
-  it(`reads back identically with apache-arrow (${RUNS} cases, seed ${SEED})`, () => {
+  it(`reads back identically with apache-arrow and flechette (${RUNS} cases, seed ${SEED})`, () => {
     fc.assert(
       fc.property(caseArb, (k) => {
         const rnd = prng(k.seed);
@@ -34,6 +36,14 @@ describe('Arrow IPC encoder, fuzz', () => {
             got.push(col.kind === 'dec' ? wordsToBigInt(v as Uint32Array) : col.kind === 'ts' ? BigInt(v as number | bigint) : (v as Cell));
           }
           expect(got, `${name(c)} ${JSON.stringify(col)}`).toEqual(cells[c]);
+        });
+        // The second reader: decimals as scaled integers, 64-bit values as BigInt, nothing through a float.
+        const other = flechetteFromIPC(bytes, { useDecimalInt: true, useBigInt: true });
+        expect(other.numRows).toBe(k.rows);
+        k.columns.forEach((col, c) => {
+          const values = other.getChild(name(c)).toArray() as ArrayLike<unknown>;
+          const got: Cell[] = Array.from(values, (v) => (col.kind === 'dec' || col.kind === 'ts' ? BigInt(v as number | bigint) : (v as Cell)));
+          expect(got, `flechette ${name(c)} ${JSON.stringify(col)}`).toEqual(cells[c]);
         });
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
