@@ -37,7 +37,29 @@ function compareMagnitude(x: Parts, y: Parts): number {
   return fx < fy ? -1 : fx > fy ? 1 : 0;
 }
 
-/** Whether a decimal text is below zero (-0 is not). */
+/** Whether a decimal text is below zero (-0 is not): a sign and any non-zero digit, in one scan. */
 export function isNegativeDecimal(text: string): boolean {
-  return compareDecimal(text, '0') < 0;
+  if (text.charCodeAt(0) !== 45 /* - */) return false;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/**
+ * Order of two signed 128-bit values stored as four little-endian 32-bit words each (as
+ * parseDecimalWords writes them), at offsets `a` and `b`: the hot-path twin of compareDecimal for
+ * two values of one scale, with no text and no allocation.
+ */
+export function compareWords128(words: Uint32Array, a: number, b: number): number {
+  const ha = words[a + 3]! | 0;
+  const hb = words[b + 3]! | 0;
+  if (ha !== hb) return ha < hb ? -1 : 1;
+  for (let i = 2; i >= 0; i--) {
+    const x = words[a + i]!;
+    const y = words[b + i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }

@@ -8,7 +8,7 @@
  */
 import { BatchWords, KlineWordsRow, TradeWordsRow } from '../../core/carried-words.js';
 import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../core/decimal.js';
-import { compareDecimal, isNegativeDecimal } from '../../core/decimal-compare.js';
+import { compareDecimal, compareWords128, isNegativeDecimal } from '../../core/decimal-compare.js';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
@@ -99,9 +99,29 @@ function tickTime(value: unknown): number | FieldError {
 /** K-line `timestamp` (W1: Unix s) → epoch ms, or why not; 13 to 15 digits are milliseconds. */
 function barTime(value: unknown): number | FieldError {
   if (typeof value !== 'string') return notText('timestamp', value);
-  if (/^\d{13,15}$/.test(value)) return err('timestamp', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix milliseconds, not seconds (W1)`));
+  if (value.length >= 13 && /^\d{13,15}$/.test(value)) return err('timestamp', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix milliseconds, not seconds (W1)`));
   const ts = parseUnixSeconds(value);
   return typeof ts === 'number' ? ts : err('timestamp', value, ts);
+}
+
+/**
+ * Whether the four prices, whose words sit at at, at+4, at+8 and at+12 (open, high, low, close),
+ * are consistent: compared as 128-bit integers when the four share a scale (the hot path: no text).
+ */
+function ohlcConsistent(types: ColumnTypes, w: Uint32Array, at: number): boolean | undefined {
+  const s = types.open.scale;
+  if (types.high.scale !== s || types.low.scale !== s || types.close.scale !== s) return undefined;
+  const open = at;
+  const high = at + 4;
+  const low = at + 8;
+  const close = at + 12;
+  return (
+    compareWords128(w, low, high) <= 0 &&
+    compareWords128(w, open, low) >= 0 &&
+    compareWords128(w, open, high) <= 0 &&
+    compareWords128(w, close, low) >= 0 &&
+    compareWords128(w, close, high) <= 0
+  );
 }
 
 /** low <= open, close <= high (and so low <= high); the first contradiction found, named. */
@@ -162,7 +182,8 @@ export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords
   if (typeof volume !== 'string') return volume;
   const turnover = decimal('turnover', b.turnover, types.turnover, w, at + 20);
   if (typeof turnover !== 'string') return turnover;
-  const wrong = ohlcProblem(open, high, low, close) ?? nonNegative('volume', volume) ?? nonNegative('turnover', turnover);
+  // The words say whether the bar is consistent; the texts name what is wrong when it is not.
+  const wrong = (ohlcConsistent(types, w, at) === true ? undefined : ohlcProblem(open, high, low, close)) ?? nonNegative('volume', volume) ?? nonNegative('turnover', turnover);
   if (wrong) return wrong;
   if (words !== undefined) return new KlineWordsRow(words, row, raw.code, raw.interval, ts, open, high, low, close, volume, turnover, raw.final, raw.source);
   return { code: raw.code, interval: raw.interval, ts, open, high, low, close, volume, turnover, final: raw.final, source: raw.source };
