@@ -12,7 +12,7 @@ function pad(n, width) {
   return String(n).padStart(width, '0');
 }
 
-/** Row i of the workload: code i % CODES gets consecutive 1m bars. */
+/** Row i of the workload: code i % CODES gets consecutive 1m bars, each consistent (low <= open, close <= high). */
 export function rawKline(i) {
   const c = i % CODES;
   const k = Math.floor(i / CODES);
@@ -27,7 +27,7 @@ export function rawKline(i) {
       timestamp: String(T0 + 60 * k),
       open_price: close,
       close_price: close,
-      high_price: shib ? '0.0000187999' : `${91600 + (k % 7)}.5`,
+      high_price: shib ? '0.0000187999' : `${92000 + (k % 7)}.5`,
       low_price: shib ? '0.0000186001' : `${90400 + (k % 3)}.25`,
       volume: `${k % 50}.${pad(k % 100000, 5)}`,
       turnover: `${(k % 9000) + 1000}${pad(k % 1000, 3)}.${pad(k % 10000000, 7)}`,
