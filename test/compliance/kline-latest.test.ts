@@ -7,15 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKlineRows } from '../../src/coverage/index.js';
 import { klineTypeOf } from '../../src/sources/shared/bar-grid.js';
-import { BEHAVIOURS, duplicates, exact, report, SEEDS, START, startConformance, type Conformance } from './helpers/conformance.js';
+import { BEHAVIOURS, duplicates, report, rowValues, wireValues, SEEDS, START, startConformance, type Conformance } from './helpers/conformance.js';
 
 const START_MS = Date.parse(START);
 const START_SEC = START_MS / 1000;
 const CODES = ['BTCUSDT', 'SHIBUSDT', 'EURUSD', 'AAPL.US', '700.HK'] as const;
 const INTERVALS = ['1m', '1h', '1d'] as const;
-
-const six = (o: { open: string; high: string; low: string; close: string; volume: string; turnover: string }) =>
-  [o.open, o.high, o.low, o.close, o.volume, o.turnover].map(exact).join(' ');
 
 describe.each(SEEDS)('kline-latest conformance, seed %i', (seed) => {
   let c: Conformance;
@@ -49,7 +46,7 @@ describe.each(SEEDS)('kline-latest conformance, seed %i', (seed) => {
         if (!row || !row.final) missing++;
         for (const r of held.filter((h) => h.final)) {
           const bar = truthAt.get(r.ts / 1000);
-          if (!bar || six(r) !== six({ open: bar.open_price, high: bar.high_price, low: bar.low_price, close: bar.close_price, volume: bar.volume, turnover: bar.turnover })) wrong++;
+          if (!bar || rowValues(r) !== wireValues(bar)) wrong++;
         }
       }
     }

@@ -122,6 +122,16 @@ export function exact(text: string | null | undefined): string | null {
   return typeof value === 'string' ? value : `not a decimal: ${text}`;
 }
 
+/** A stored K-line row's six decimals, exact and canonical, as one comparable text. */
+export function rowValues(r: { open: string; high: string; low: string; close: string; volume: string; turnover: string }): string {
+  return [r.open, r.high, r.low, r.close, r.volume, r.turnover].map(exact).join(' ');
+}
+
+/** The same text of a bar as the service sends it. */
+export function wireValues(b: { open_price: string; high_price: string; low_price: string; close_price: string; volume: string; turnover: string }): string {
+  return rowValues({ open: b.open_price, high: b.high_price, low: b.low_price, close: b.close_price, volume: b.volume, turnover: b.turnover });
+}
+
 /** Keys seen more than once. */
 export function duplicates(keys: readonly string[]): number {
   return keys.length - new Set(keys).size;
