@@ -17,6 +17,8 @@ interface StageConfig {
 export interface DecimalChain {
   readonly transforms: readonly StageConfig[];
   readonly sink: StageConfig;
+  /** The decimal columns of the source's dataset, when known: overrides of other columns are ignored. */
+  readonly columns?: readonly string[];
 }
 
 function asDecimalType(value: unknown): DecimalType | undefined {
@@ -50,6 +52,7 @@ export function checkDecimalTypes(chain: DecimalChain): LintFinding[] {
     const columns = t.columns;
     if (typeof columns === 'object' && columns !== null) {
       for (const [column, value] of Object.entries(columns)) {
+        if (chain.columns !== undefined && !chain.columns.includes(column)) continue;
         const type = asDecimalType(value);
         if (type !== undefined) admitted.push({ where: `columns.${column}`, type });
       }

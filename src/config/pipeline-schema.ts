@@ -3,7 +3,8 @@
  * discriminated unions assembled from a registry of definitions, so tests can register their own.
  */
 import { z } from 'zod';
-import type { ComponentDefinition, LintFinding } from '../core/definition.js';
+import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
+import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 
@@ -188,7 +189,9 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
       for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
         ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
       }
-      for (const f of checkDecimalTypes({ transforms: p.transforms as ComponentConfig[], sink })) {
+      const emits = (findDefinition(registry, 'source', source.type) as SourceDefinition | undefined)?.emits;
+      const columns = emits !== undefined && Object.hasOwn(RECORD_KINDS, emits) ? DATASET_DECIMAL_COLUMNS[RECORD_KINDS[emits as RecordKind].dataset] : undefined;
+      for (const f of checkDecimalTypes({ transforms: p.transforms as ComponentConfig[], sink, ...(columns ? { columns } : {}) })) {
         ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
       }
     });

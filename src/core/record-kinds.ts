@@ -53,3 +53,14 @@ export type KindOf<T> = [Matching<T>] extends [never] ? RecordKind : Matching<T>
 export function kindLabel(kind: RecordKind): string {
   return RECORD_KINDS[kind].label;
 }
+
+/**
+ * The decimal columns of each dataset that parse-decimals types (its `columns` keys): an override
+ * of a column a dataset does not have changes nothing, so checks across stages ignore it.
+ */
+export const DATASET_DECIMAL_COLUMNS: Readonly<Record<Dataset, readonly string[]>> = {
+  kline: ['open', 'high', 'low', 'close', 'volume', 'turnover'],
+  trade: ['price', 'volume', 'turnover'],
+  depth: ['price', 'volume'],
+  halt: [],
+};

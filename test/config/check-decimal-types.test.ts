@@ -42,6 +42,13 @@ describe('decimal types across stages', () => {
     expect(messageOf(text)).toContain('Set sink decimal: { precision: 30, scale: 8 }, or narrow transforms[0] columns.turnover to at most { precision: 18, scale: 8 }');
   });
 
+  it('ignores an override of a column the source\'s dataset does not have (price on K-lines), and checks it where it does', () => {
+    const transform = ['  - type: parse-decimals', '    decimal: { precision: 18, scale: 8 }', '    columns:', '      price: { precision: 38, scale: 18 }'];
+    expect(messageOf(yaml(transform, ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toBe('');
+    const trades = ['name: x', 'source:', '  type: trade-snapshot', '  codes: [BTCUSDT]', 'transforms:', ...transform, 'sink:', '  type: parquet', '  decimal: { precision: 18, scale: 8 }', ''].join('\n');
+    expect(messageOf(trades)).toContain('admits DECIMAL(38,18) (columns.price)');
+  });
+
   it('accepts a pair where every admitted value fits the sink', () => {
     expect(messageOf(yaml(['  - type: parse-decimals'], ['  type: parquet']))).toBe('');
     expect(messageOf(yaml(['  - type: parse-decimals', '    decimal: { precision: 18, scale: 8 }'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toBe('');
