@@ -6,6 +6,7 @@
  * added field of any type can neither fail an answer nor leak into an output).
  */
 import { z } from 'zod';
+import type { WireKline } from '../core/wire.js';
 
 /** The first level every market-data answer has (W7). `data` is checked per endpoint. */
 export const marketEnvelopeSchema = z.object({
@@ -32,16 +33,8 @@ function wireRecord<T>(fields: readonly (keyof T & string)[]) {
   });
 }
 
-/** The documented K-line (2.1); checked per record by parse-decimals, not by the client. */
-export interface KlineBar {
-  timestamp: string;
-  open_price: string;
-  close_price: string;
-  high_price: string;
-  low_price: string;
-  volume: string;
-  turnover: string;
-}
+/** The documented K-line (2.1, the wire shape of core); checked per record by parse-decimals, not by the client. */
+export type KlineBar = WireKline;
 
 export const KLINE_FIELDS = ['timestamp', 'open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
 
