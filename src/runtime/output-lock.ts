@@ -7,12 +7,11 @@
  * - Create: the holder's record is written and synced to a private temp file, then `link()`ed to the
  *   lock name. link fails with EEXIST when the name exists, so the lock never exists without its
  *   content (an empty lock file cannot be mistaken for a dead holder's).
- * - Take over: a contender that judged lock X stale links the current lock file to a claim name
- *   derived from X (`<lock>.stale-<hash of X>`). link is exclusive, so exactly one contender wins the
- *   claim for X; the claim is a second name of whatever file the lock name held at that instant, so
- *   the winner reads the claim back and removes the lock only if the claim still holds X byte for
- *   byte. A contender that was slow and linked a newer, live lock finds other content and backs off
- *   without touching the lock.
+ * - Take over: a contender that judged lock X stale creates a claim for X exclusively
+ *   (`<lock>.stale-<hash of X>-<generation>`, holding its pid), so one live contender at a time acts
+ *   on X; it removes the lock only if the lock still holds X byte for byte. Only a claimant removes
+ *   a stale lock, so nothing newer can take X's place between that read and the unlink. A claim
+ *   whose claimant died is passed over for the next generation.
  * - Release: removes the lock only while it still names this run (its runId and pid). Nobody else
  *   removes a lock whose holder is alive, so nothing can slip in between that check and the unlink.
  */
@@ -115,7 +114,7 @@ export async function acquireOutputLock(
           { stage: 'plan' },
         );
       }
-      await takeOver(path, held);
+      await takeOver(path, held, temp);
     }
     throw new QuotelakeError('QL_OUTPUT_LOCKED', `could not take the lock ${path}`, { stage: 'plan' });
   } finally {
@@ -123,35 +122,59 @@ export async function acquireOutputLock(
   }
 }
 
+/** Generations of take-over claims for one stale lock: a claimant killed mid-step leaves one behind. */
+const CLAIM_GENERATIONS = 8;
+
+const staleHash = (stale: string) => createHash('sha256').update(stale).digest('hex').slice(0, 32);
+const CLAIM_NAME = new RegExp(`^${LOCK_FILE.replace('.', '\\.')}\\.stale-([0-9a-f]{32})-\\d+$`);
+const TEMP_NAME = new RegExp(`^${LOCK_FILE.replace('.', '\\.')}\\.new-(\\d+)-[0-9a-f]+$`);
+
 /**
- * A contender killed between writing its private temp file and linking it leaves that file beside
- * the lock; it is named by the contender's pid and removed once that process is gone. (A leftover
- * take-over claim is not swept: a claim shares the stale lock's inode, so its age says nothing,
- * and removing a live contender's claim could let it remove a newer lock.)
+ * What a contender killed mid-step leaves beside the lock: its private temp file (named by its pid,
+ * removed once that process is gone) and a take-over claim of a stale lock that is gone by now (a
+ * claim only matters while the lock it was made for is still there; a live claimant of a lock that
+ * is gone finds it gone and backs off, so its claim can go too).
  */
 async function sweepLeftovers(outputDir: string): Promise<void> {
-  const pattern = new RegExp(`^${LOCK_FILE.replace('.', '\\.')}\\.new-(\\d+)-[0-9a-f]+$`);
+  const held = await readText(join(outputDir, LOCK_FILE));
+  const heldHash = held === undefined ? undefined : staleHash(held);
   for (const name of await readdir(outputDir)) {
-    const temp = pattern.exec(name);
+    const temp = TEMP_NAME.exec(name);
     if (temp && !alive(Number(temp[1]))) await unlinkIfPresent(join(outputDir, name));
+    const claim = CLAIM_NAME.exec(name);
+    if (claim && claim[1] !== heldHash) await unlinkIfPresent(join(outputDir, name));
   }
 }
 
-/** Removes the lock if it still holds exactly `stale`; at most one contender does so per stale lock. */
-async function takeOver(path: string, stale: string): Promise<void> {
-  const claim = `${path}.stale-${createHash('sha256').update(stale).digest('hex').slice(0, 32)}`;
-  try {
-    await link(path, claim);
-  } catch (error) {
-    // EEXIST: another contender claimed this stale lock; ENOENT: the lock is already gone.
-    if (code(error) === 'EEXIST' || code(error) === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    // The claim names the file the lock held when we linked it: the stale one, or a newer lock.
-    if ((await readText(claim)) === stale) await unlinkIfPresent(path);
-  } finally {
-    await unlinkIfPresent(claim);
+/**
+ * Removes the lock if it still holds exactly `stale`; one contender at a time does so. The claim is
+ * a second name of the claimant's own lock record (so it holds its pid from the first instant),
+ * made exclusively: while that claimant lives nobody else acts on this stale lock; a claim whose
+ * claimant died (killed between claiming and finishing) is passed over for the next generation,
+ * so a crash there never blocks later runs.
+ */
+async function takeOver(path: string, stale: string, ownRecord: string): Promise<void> {
+  const base = `${path}.stale-${staleHash(stale)}`;
+  for (let generation = 0; generation < CLAIM_GENERATIONS; generation++) {
+    const claim = `${base}-${generation}`;
+    try {
+      // A second name of our own lock record: the claim exists only with its claimant's pid in it.
+      await link(ownRecord, claim);
+    } catch (error) {
+      if (code(error) !== 'EEXIST') throw error;
+      const holder = parse((await readText(claim)) ?? '');
+      if (holder.host === hostname() && typeof holder.pid === 'number' && !alive(holder.pid)) continue;
+      return; // a live contender is at work on this stale lock
+    }
+    try {
+      // Only a claimant removes a stale lock, and claimants follow one another, so the lock read
+      // here cannot turn into a newer one before the unlink.
+      if ((await readText(path)) === stale) await unlinkIfPresent(path);
+      for (let older = 0; older < generation; older++) await unlinkIfPresent(`${base}-${older}`);
+    } finally {
+      await unlinkIfPresent(claim);
+    }
+    return;
   }
 }
 

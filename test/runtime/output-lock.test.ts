@@ -4,6 +4,7 @@
  * the one contender that takes over a dead holder's lock.
  */
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,39 @@ describe('acquireOutputLock', () => {
 });
 
 describe('leftovers of a contender killed mid-step', () => {
+  const claimOf = (lock: string, generation: number) => `${LOCK_FILE}.stale-${createHash('sha256').update(lock).digest('hex').slice(0, 32)}-${generation}`;
+
+  it('a take-over claim whose claimant died does not block the take-over, and no claim is left', async () => {
+    const dir = await tmp();
+    const stale = staleLock(deadPid(), 'dead');
+    await writeFile(join(dir, LOCK_FILE), stale);
+    await writeFile(join(dir, claimOf(stale, 0)), staleLock(deadPid(), 'killed-claimant'));
+    const lock = await acquireOutputLock(dir, { runId: 'next', pipeline: 'p', now: when });
+    expect(await readdir(dir)).toEqual([LOCK_FILE]);
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ runId: 'next' });
+    await lock.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a live claimant of the stale lock is left alone: the lock is not taken', async () => {
+    const dir = await tmp();
+    const stale = staleLock(deadPid(), 'dead');
+    await writeFile(join(dir, LOCK_FILE), stale);
+    await writeFile(join(dir, claimOf(stale, 0)), staleLock(process.pid, 'busy-claimant'));
+    await expect(acquireOutputLock(dir, { runId: 'next', pipeline: 'p', now: when })).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED' });
+    expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(stale);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a claim for a lock that is gone is swept by the next run', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, claimOf('a lock removed long ago', 3)), staleLock(process.pid, 'whoever'));
+    const lock = await acquireOutputLock(dir, { runId: 'next', pipeline: 'p', now: when });
+    expect(await readdir(dir)).toEqual([LOCK_FILE]);
+    await lock.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('its private temp file is removed by the next run once its process is gone; a live one is left alone', async () => {
     const dir = await tmp();
     const dead = `${LOCK_FILE}.new-${deadPid()}-0123abcd`;
