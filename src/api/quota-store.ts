@@ -7,11 +7,12 @@
  * part of a block is given back on close(). A crash loses at most one block for the day, which
  * errs on the side of never exceeding the cap.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import lockfile from 'proper-lockfile';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 
@@ -237,9 +238,8 @@ export class QuotaStore {
       const state = await this.read(day);
       change(state);
       state.updatedAt = new Date(this.clock.now()).toISOString();
-      const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      await writeFile(tmp, `${JSON.stringify(state)}\n`, 'utf8');
-      await rename(tmp, this.file);
+      // Under the lock, so atomicity is what matters; an fsync per reservation would cost more than it saves.
+      await writeFileAtomic(this.file, `${JSON.stringify(state)}\n`, { durable: false });
     } finally {
       await release();
     }

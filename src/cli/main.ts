@@ -6,7 +6,7 @@ import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { describeError, formatError } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
-import { packageVersion } from './package-version.js';
+import { packageVersion } from '../lake/package-version.js';
 import { PRECEDENCE_EPILOGUE } from './shared-options.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';

@@ -6,13 +6,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HaltRow, KlineRow } from '../core/records.js';
-import { arrowEncoder } from '../sinks/arrow/arrow-encoder.js';
-import { parquetEncoder } from '../sinks/parquet/parquet-encoder.js';
-import { haltSpec } from '../sinks/shared/datasets/halt.js';
-import { klineSpec } from '../sinks/shared/datasets/kline.js';
-import type { DatasetSpec } from '../sinks/shared/dataset-spec.js';
-import { readManifest } from '../sinks/shared/manifest.js';
-import type { TableEncoder } from '../sinks/shared/table-encoder.js';
+import { arrowEncoder } from '../lake/arrow/arrow-encoder.js';
+import { parquetEncoder } from '../lake/parquet/parquet-encoder.js';
+import { haltSpec } from '../lake/datasets/halt.js';
+import { klineSpec } from '../lake/datasets/kline.js';
+import type { DatasetSpec } from '../lake/datasets/dataset-spec.js';
+import { readManifest } from '../lake/commit/manifest.js';
+import type { TableEncoder } from '../lake/encode/table-encoder.js';
 import { coverageReport, type CoverageOptions, type CoverageReport } from './coverage-report.js';
 
 export type OutputFormat = 'parquet' | 'arrow';

@@ -8,7 +8,7 @@ import type { Checkpoint } from '../core/component.js';
 import { confineName } from '../core/confine-path.js';
 import { ConfigError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
-import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+import { removeStaleTempFiles, writeFileAtomic } from '../core/atomic-write.js';
 
 interface CheckpointFile {
   readonly version: 1;

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { confineName } from '../core/confine-path.js';
 import type { CommittedFile } from '../core/component.js';
-import { isTempFile, removeStaleTempFiles, writeFileAtomic } from './atomic-write.js';
+import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../core/atomic-write.js';
 import type { RowCounts } from './run-events.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'aborted' | 'failed' | 'interrupted';

@@ -21,12 +21,12 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
-import { RejectedWriter } from '../sinks/rejected/index.js';
+import { RejectedWriter } from '../lake/rejected-writer.js';
 
 /** The staging root every sink stages under (`<output>/.staging`); cleared after recovery. */
 export const STAGING_DIR = '.staging';
 
-/** Where `onReject: divert` sends records (RejectedWriter of src/sinks/rejected has this shape). */
+/** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
 export interface RejectedOutput {
   recover?(ctx: RunContext): Promise<void>;
   write(dataset: string, rejected: readonly Rejected[], ctx: RunContext): Promise<void>;

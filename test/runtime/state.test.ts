@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../../src/runtime/atomic-write.js';
+import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../../src/core/atomic-write.js';
 import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
 import { createLogger, redactedForm } from '../../src/runtime/logger.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';

@@ -13,7 +13,7 @@ import { PathOutsideRootError } from '../../src/core/errors.js';
 import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
 import { writeRunManifest, type RunManifest } from '../../src/runtime/run-manifest.js';
 import { ndjsonSink } from '../../src/sinks/ndjson/index.js';
-import { insideRoot, partitionSegment } from '../../src/sinks/shared/partition-path.js';
+import { insideRoot, partitionSegment } from '../../src/lake/partition-path.js';
 import { sinkEnv } from './helpers.js';
 
 const ESCAPING = ['../x.ndjson', '/etc/x', 'sub/../../x', '..', 'a\\..\\x', 'x\0y', `${'n'.repeat(256)}.ndjson`];

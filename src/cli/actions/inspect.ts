@@ -3,7 +3,7 @@ import { coverageOfOutput, formatCoverageReport } from '../../coverage/index.js'
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
 import { renderInspect } from '../inspect/render-inspect.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 

@@ -4,7 +4,7 @@ import { extname, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import { firstCommentLine } from '../../config/parse-pipeline.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { pipelineFiles, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
 import { createTerminal } from '../terminal.js';
 

@@ -1,6 +1,6 @@
 /** `quotelake plan`: loaded only when the command runs. */
 import { EXIT_OK } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
 import { commandClock } from '../clock-option.js';

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { redactToken, tokenHash16 } from '../../api/index.js';
 import { PLANS } from '../../config/pipeline-schema.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
 import { terminalFor } from '../terminal.js';
 import { commandClock } from '../clock-option.js';

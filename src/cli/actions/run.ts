@@ -1,5 +1,5 @@
 /** `quotelake run`: loaded only when the command runs, so --help stays fast. */
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';

@@ -1,7 +1,7 @@
 /** `quotelake validate`: loaded only when the command runs. */
 import { describeError, formatError } from '../describe-error.js';
 import { EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { packageVersion } from '../package-version.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { loadJob } from '../pipeline-job.js';
 import { createTerminal } from '../terminal.js';
 

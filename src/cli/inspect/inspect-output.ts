@@ -5,11 +5,11 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { arrowEncoder } from '../../sinks/arrow/arrow-encoder.js';
-import { datasetSpec, isDataset } from '../../sinks/shared/datasets/index.js';
-import { manifestName, type Manifest } from '../../sinks/shared/manifest.js';
-import { parquetEncoder } from '../../sinks/parquet/parquet-encoder.js';
-import type { TableEncoder } from '../../sinks/shared/table-encoder.js';
+import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
+import { datasetSpec, isDataset } from '../../lake/datasets/index.js';
+import { manifestName, type Manifest } from '../../lake/commit/manifest.js';
+import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
+import type { TableEncoder } from '../../lake/encode/table-encoder.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
 
 export interface SeriesInfo {

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ROW_KINDS } from '../../core/record-kinds.js';
-import { datasetSpec } from '../shared/datasets/index.js';
-import { PartitionedSink } from '../shared/partitioned-sink.js';
+import { datasetSpec } from '../../lake/datasets/index.js';
+import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
-import { arrowEncoder } from './arrow-encoder.js';
+import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
 
 export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape });
 

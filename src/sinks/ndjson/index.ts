@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
-import { isDataset } from '../shared/datasets/index.js';
+import { isDataset } from '../../lake/datasets/index.js';
 import { SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { NdjsonSink } from './ndjson-sink.js';

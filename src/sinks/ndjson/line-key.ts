@@ -5,7 +5,7 @@
  * line read back from the file and a row about to be written get the same key.
  */
 import type { Dataset } from '../../core/records.js';
-import { datasetSpec } from '../shared/datasets/index.js';
+import { datasetSpec } from '../../lake/datasets/index.js';
 import { INSTANTS } from './row-json.js';
 
 type Line = Record<string, unknown>;

@@ -6,8 +6,8 @@
  */
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { syncDir } from '../shared/atomic-file.js';
-import { safeFileToken } from '../shared/partition-path.js';
+import { syncDir } from '../../core/atomic-write.js';
+import { safeFileToken } from '../../lake/partition-path.js';
 
 export function tempPathOf(path: string, runId: string): string {
   return `${path}.tmp-${safeFileToken(runId)}`;

@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ROW_KINDS } from '../../core/record-kinds.js';
-import { datasetSpec } from '../shared/datasets/index.js';
-import { PartitionedSink } from '../shared/partitioned-sink.js';
+import { datasetSpec } from '../../lake/datasets/index.js';
+import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
-import { parquetEncoder } from './parquet-encoder.js';
-import { parquetPool } from './parquet-pool.js';
+import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
+import { parquetPool } from '../../lake/parquet/parquet-pool.js';
 
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,

@@ -1,0 +1,52 @@
+/**
+ * `<output>/<dataset>/_manifest.json` (Parquet) or `_manifest.arrow.json`: the live files of a
+ * dataset with rows, bytes, SHA-256 and their key ranges (per group, the lowest and highest
+ * order value), so a later run can tell without reading a file whether new rows overlap it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SinkError } from '../../core/errors.js';
+import type { Order } from '../datasets/dataset-spec.js';
+
+export interface ManifestFile {
+  /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
+  readonly path: string;
+  readonly rows: number;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly ranges: Readonly<Record<string, readonly [Order, Order]>>;
+}
+
+export interface Manifest {
+  readonly version: 1;
+  readonly dataset: string;
+  readonly format: string;
+  readonly schemaVersion: string;
+  readonly quotelakeVersion: string;
+  readonly updatedAt: string;
+  readonly files: readonly ManifestFile[];
+}
+
+export function manifestName(format: string): string {
+  return format === 'parquet' ? '_manifest.json' : `_manifest.${format}.json`;
+}
+
+export function manifestPath(outputDir: string, dataset: string, format: string): string {
+  return join(outputDir, dataset, manifestName(format));
+}
+
+export async function readManifest(outputDir: string, dataset: string, format: string): Promise<Manifest | undefined> {
+  const path = manifestPath(outputDir, dataset, format);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SinkError(`cannot read ${path}`, 'commit', error);
+  }
+  try {
+    return JSON.parse(text) as Manifest;
+  } catch (error) {
+    throw new SinkError(`${path} is not valid JSON`, 'commit', error);
+  }
+}

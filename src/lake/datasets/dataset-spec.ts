@@ -1,0 +1,44 @@
+/**
+ * What the partitioned sinks need to know about a dataset: how a row maps to a partition, its
+ * primary key (for merges), and how rows become Arrow columns and back.
+ */
+import type { Data, Table } from 'apache-arrow';
+import type { DecimalType } from '../../core/decimal.js';
+import type { Dataset } from '../../core/records.js';
+import type { ColumnBuilder } from '../columns/column-builder.js';
+import type { DecimalCheck } from '../columns/decimal-misfit.js';
+
+export type Order = number | string;
+
+export interface DatasetSpec<R> {
+  readonly dataset: Dataset;
+  /** Relative partition path of a row, already sanitised, e.g. `interval=1m/year=2026/date=2026-11-21`. */
+  partition(row: R): string;
+  /** Rows of one group are ordered by `order`; (group, order) is the primary key within a partition. */
+  group(row: R): string;
+  order(row: R): Order;
+  /** Which of two rows with the same key survives a merge; default the newer. */
+  prefer?(older: R, newer: R): R;
+  /** Merge every file of a touched partition, whatever the key ranges (small datasets). */
+  readonly alwaysMerge?: boolean;
+  /** Rough in-memory bytes per row, for the buffer limit. */
+  bytesPerRow(row: R): number;
+  /** Fresh buffers only: the sink may move them to an encode worker (see ColumnBuilder.columns). */
+  columns(rows: readonly R[], decimal: DecimalType): Data[];
+  /** Optional: buffer rows as columns on arrival (same columns and metadata as `columns`/`metadata`). */
+  builder?(decimal: DecimalType): ColumnBuilder<R>;
+  /** The check of a row's decimals against the sink's DECIMAL(p,s) (decimal-misfit.ts); none: no decimals. */
+  decimalCheck?(decimal: DecimalType): DecimalCheck<R>;
+  fromTable(table: Table): R[];
+  /** File metadata beyond the common keys (e.g. `quotelake.ts`, `quotelake.source_endpoint`). */
+  metadata(rows: readonly R[]): Record<string, string>;
+}
+
+/** Numbers numerically; digit strings (sequence numbers) by length then text, i.e. numerically. */
+export function compareOrder(a: Order, b: Order): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  if (x.length !== y.length) return x.length - y.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,24 @@
+/**
+ * Worker thread entry of the parquet sink's encode pool (parquet-pool.ts). One pool serves every
+ * parquet sink of the process, so each job names its dataset, decimal type and row-group size;
+ * encoders and schemas are built once per combination.
+ */
+import { datasetSchema } from '../../core/schemas.js';
+import { serveEncodeJobs } from '../encode/encode-service.js';
+import type { TableEncoder } from '../encode/table-encoder.js';
+import type { Schema } from 'apache-arrow';
+import { parquetEncoder } from './parquet-encoder.js';
+import type { ParquetEncoderKey } from './parquet-pool.js';
+
+const built = new Map<string, { encoder: TableEncoder; schema: Schema }>();
+
+serveEncodeJobs((key) => {
+  const { dataset, decimal, rowGroupRows } = key as ParquetEncoderKey;
+  const id = JSON.stringify([dataset, decimal.precision, decimal.scale, rowGroupRows]);
+  let entry = built.get(id);
+  if (entry === undefined) {
+    entry = { encoder: parquetEncoder({ rowGroupRows }), schema: datasetSchema(dataset, decimal) };
+    built.set(id, entry);
+  }
+  return entry;
+});

@@ -1,1 +1,0 @@
-export { RejectedWriter, REJECTED_DIR } from './rejected-writer.js';
