@@ -2,7 +2,7 @@
  * The `divert` writer for `onReject: divert`: rejected records as NDJSON lines
  * `{ stream, code, field, value, reason, record }` under
  * `<output>/_rejected/<dataset>/date=<UTC date>/rejected-<runId>.ndjson`.
- * Lines are staged under `<output>/.staging/<runId>/_rejected/` and made visible at commit by
+ * Lines are staged under `<output>/_quotelake/staging/<runId>/_rejected/` and made visible at commit by
  * rename (a second commit in the same run appends to a copy of the live file, then renames it).
  */
 import { appendFile, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { dirname, join, posix } from 'node:path';
 import type { CommittedFile, Rejected, RunContext } from '../core/component.js';
 import { SinkError } from '../core/errors.js';
 import { utcDate } from '../core/time.js';
-import { STAGING_DIR } from './commit/commit-journal.js';
+import { LAKE_DIR, STAGING_DIR } from './lake-paths.js';
 import { insideRoot, partitionSegment, partitionValue, safeFileToken } from './partition-path.js';
 
 export const REJECTED_DIR = '_rejected';
@@ -88,6 +88,7 @@ export class RejectedWriter {
       await rmdir(join(root, run)).catch(() => undefined);
     }
     await rmdir(root).catch(() => undefined);
+    await rmdir(join(this.outputDir, LAKE_DIR)).catch(() => undefined);
   }
 
   private async removeStaging(): Promise<void> {
@@ -95,5 +96,6 @@ export class RejectedWriter {
     await rm(insideRoot(this.outputDir, posix.join(STAGING_DIR, this.runToken, REJECTED_DIR)), { recursive: true, force: true });
     await rmdir(insideRoot(this.outputDir, posix.join(STAGING_DIR, this.runToken))).catch(() => undefined);
     await rmdir(insideRoot(this.outputDir, STAGING_DIR)).catch(() => undefined);
+    await rmdir(insideRoot(this.outputDir, LAKE_DIR)).catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
 import { setMaxListeners } from 'node:events';
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
@@ -21,10 +21,9 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
+import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 
-/** The staging root every sink stages under (`<output>/.staging`); cleared after recovery. */
-export const STAGING_DIR = '.staging';
 
 /** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
 export interface RejectedOutput {
@@ -180,6 +179,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
       // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
       await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
+      await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
 
       const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
       const pending = new Map<string, Checkpoint>();

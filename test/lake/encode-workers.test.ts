@@ -66,7 +66,7 @@ function threeDays(): KlineRow[] {
 }
 
 async function manifest(out: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(out, 'kline', '_manifest.json'), 'utf8')) as Manifest;
+  return JSON.parse(await readFile(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as Manifest;
 }
 
 async function readBack(out: string): Promise<string[]> {
@@ -208,7 +208,7 @@ describe('parquet files encoded in worker threads', () => {
     ['on the calling thread', 0],
   ])('a staged file that cannot be written (%s) is a SinkError naming the partition', async (_mode, workers) => {
     const out = await tempDir();
-    await writeFile(join(out, '.staging'), 'in the way');
+    await writeFile(join(out, '_quotelake'), 'in the way');
     const s = sink(out, workers > 0 ? parquetPool(1, klineWorkerData) : undefined);
     const ctx = runContext('r1');
     await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '1.5')]) }, ctx);
@@ -266,6 +266,6 @@ describe('encode worker threads never keep the process alive', () => {
     expect(result).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
     expect(Date.now() - started).toBeLessThan(20_000);
     const left = await readdir(out);
-    expect(left).toEqual(end === 'abort' ? [] : ['kline']);
+    expect(left).toEqual(end === 'abort' ? [] : ['_quotelake', 'kline']);
   });
 });

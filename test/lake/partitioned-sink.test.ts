@@ -46,7 +46,7 @@ async function files(dir: string): Promise<string[]> {
 }
 
 async function readAll(out: string, encoder: TableEncoder): Promise<KlineRow[]> {
-  const manifest = JSON.parse(await readFile(join(out, 'kline', encoder.format === 'parquet' ? '_manifest.json' : '_manifest.arrow.json'), 'utf8')) as Manifest;
+  const manifest = JSON.parse(await readFile(join(out, '_quotelake/manifests', `kline.${encoder.format}.json`), 'utf8')) as Manifest;
   const onDisk = (await files(join(out, 'kline'))).filter((f) => f.endsWith(encoder.extension));
   expect(onDisk).toEqual(manifest.files.map((f) => f.path).sort());
   const rows: KlineRow[] = [];
@@ -67,8 +67,8 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const s = sink(out, encoder);
     await s.write({ stream: 'k', seq: 1, records: bars([[0, '1', true]]) }, ctx);
     await s.flush(ctx);
-    expect((await files(out)).filter((f) => !f.startsWith('.staging'))).toEqual([]);
-    expect((await files(out)).some((f) => f.startsWith('.staging/r1/kline-'))).toBe(true);
+    expect((await files(out)).filter((f) => !f.startsWith('_quotelake'))).toEqual([]);
+    expect((await files(out)).some((f) => f.startsWith('_quotelake/staging/r1/kline-'))).toBe(true);
     await s.abort(ctx);
     expect(await readdir(out)).toEqual([]);
   });
@@ -115,7 +115,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const parts = (await files(join(out, 'kline'))).filter((f) => f.endsWith(encoder.extension));
     expect(parts).toEqual([`interval=1m/year=2025/date=2025-11-19/part-r3-00002${encoder.extension}`, `interval=1m/year=2025/date=2025-11-19/part-r4-00001${encoder.extension}`]);
     expect((await readAll(out, encoder)).length).toBe(6);
-    expect(await readdir(out)).toEqual(['kline']);
+    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('de-duplicates within one run, across flushes', async () => {
@@ -196,7 +196,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       '1m 2025-11-19T07:01:00.000Z 2.5',
       '1m 2025-11-19T07:02:00.000Z 3',
     ]);
-    expect(await readdir(out)).toEqual(['kline']);
+    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('abort() after a commit failed past its journal finishes that commit instead of stranding it', async () => {
@@ -215,7 +215,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     await expect(s.commit(c)).rejects.toThrow('commit failed');
     await s.abort(c);
     expect((await readAll(out, encoder)).map((r) => r.close).sort()).toEqual(['1', '5']);
-    expect(await readdir(out)).toEqual(['kline']);
+    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('recover() discards a run that crashed before its journal and sweeps orphans', async () => {
@@ -232,17 +232,17 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     await mkdir(join(out, 'kline/interval=1m/year=2025/date=2025-11-19'), { recursive: true });
     await writeFile(join(out, `kline/interval=1m/year=2025/date=2025-11-19/part-zz-00001${encoder.extension}`), 'half a file');
     await sink(out, encoder).recover(runContext('r3'));
-    expect(await readdir(out)).toEqual(['kline']);
+    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
     expect((await readAll(out, encoder)).map((r) => r.close)).toEqual(['1']);
   });
 
   it('recover() removes the temp file of a first manifest whose writer was killed', async () => {
     const out = await tempDir();
     const { writeFile, mkdir } = await import('node:fs/promises');
-    await mkdir(join(out, 'kline'), { recursive: true });
-    await writeFile(join(out, 'kline/_manifest.json.tmp-12345-abc'), '{"files": [');
+    await mkdir(join(out, '_quotelake/manifests'), { recursive: true });
+    await writeFile(join(out, '_quotelake/manifests/kline.parquet.json.tmp-12345-abc'), '{"files": [');
     await sink(out, encoder).recover(runContext('r2'));
-    expect(await readdir(join(out, 'kline'))).toEqual([]);
+    expect(await readdir(join(out, '_quotelake/manifests'))).toEqual([]);
   });
 
   it('sanitises partition values: nothing escapes the dataset folder', async () => {
@@ -253,7 +253,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     await s.write({ stream: 'k', seq: 1, records: [evil] }, c);
     const receipt = await s.commit(c);
     expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=%2E%2E%2F%2E%2E%2Fetc/year=2025/date=2025-11-19/part-%2E%2E%2F%2E%2E%2Fr1-00001${encoder.extension}`.replaceAll('part-%2E%2E%2F%2E%2E%2F', 'part-_2E_2E_2F_2E_2E_2F')]);
-    expect(await readdir(out)).toEqual(['kline']);
+    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
     expect((await readAll(out, encoder))[0]!.code).toBe('../../etc/passwd');
   });
 

@@ -20,7 +20,7 @@ describe('rejected writer (onReject: divert)', () => {
     const ctx = runContext('r1'); // clock: 2026-11-21T14:30Z
     const w = new RejectedWriter(out);
     await w.write('kline', [rejected('x1')], ctx);
-    expect(await readdir(out)).toEqual(['.staging']);
+    expect(await readdir(out)).toEqual(['_quotelake']);
     const files = await w.commit(ctx);
     expect(files).toEqual([{ path: '_rejected/kline/date=2026-11-21/rejected-r1.ndjson', rows: 1, bytes: expect.any(Number) }]);
     await w.write('kline', [rejected('x2'), rejected('.5')], ctx);

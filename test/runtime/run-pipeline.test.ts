@@ -295,10 +295,10 @@ describe('runPipeline', () => {
     expect((await readdir(dir)).sort()).toEqual(['.state', '_rejected']);
   });
 
-  it('after the sinks recover, clears what is left in <output>/.staging and the stale state temp files', async () => {
+  it('after the sinks recover, clears what is left in <output>/_quotelake/staging and the stale state temp files', async () => {
     const { mkdir, writeFile } = await import('node:fs/promises');
-    await mkdir(join(dir, '.staging', 'old-run'), { recursive: true });
-    await writeFile(join(dir, '.staging', 'old-run', 'kline.parquet.journal.json.tmp-1-abc'), '{"half');
+    await mkdir(join(dir, '_quotelake/staging', 'old-run'), { recursive: true });
+    await writeFile(join(dir, '_quotelake/staging', 'old-run', 'kline.parquet.journal.json.tmp-1-abc'), '{"half');
     await mkdir(join(dir, '.state', 'checkpoints'), { recursive: true });
     await writeFile(join(dir, '.state', 'checkpoints', '.test-run.json.tmp-1-abcd'), '{"half');
     const store = new MemoryStore();

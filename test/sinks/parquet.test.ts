@@ -48,8 +48,10 @@ describe.each([
       'kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet',
     ]);
     expect(await listFiles(out)).toEqual([
+      '_quotelake',
+      '_quotelake/manifests',
+      '_quotelake/manifests/kline.parquet.json',
       'kline',
-      'kline/_manifest.json',
       'kline/interval=1d',
       'kline/interval=1d/year=2025',
       'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__',

@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
 import { datasetSpec, isDataset } from '../../lake/datasets/index.js';
-import { manifestName, type Manifest } from '../../lake/commit/manifest.js';
+import { manifestPath, type Manifest } from '../../lake/commit/manifest.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import type { TableEncoder } from '../../lake/encode/table-encoder.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
@@ -154,7 +154,7 @@ export async function inspectOutput(output: string, stateDir: string, lastRuns =
   for (const e of (await readdir(output, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
     if (!e.isDirectory() || !isDataset(e.name)) continue;
     for (const format of ['parquet', 'arrow']) {
-      const manifest = await readManifestFile(join(output, e.name, manifestName(format)));
+      const manifest = await readManifestFile(manifestPath(output, e.name, format));
       if (manifest) datasets.push(await inspectDataset(output, e.name, format, manifest));
     }
   }

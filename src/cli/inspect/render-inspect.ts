@@ -6,7 +6,7 @@ const MAX_SERIES = 40;
 
 export function renderInspect(info: OutputInfo): string {
   const lines = [`quotelake: ${info.output}`];
-  if (info.datasets.length === 0) lines.push('  no datasets (no _manifest.json under a kline, trade, depth or halt folder)');
+  if (info.datasets.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
   for (const d of info.datasets) {
     lines.push(`  ${d.dataset} (${d.format}): ${n(d.rows)} rows in ${n(d.files)} files, ${n(d.partitions.length)} partitions, ${(d.bytes / 1024).toFixed(1)} KiB, updated ${d.updatedAt}`);
     const width = Math.max(6, ...d.series.slice(0, MAX_SERIES).map((s) => s.series.length));

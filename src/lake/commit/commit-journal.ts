@@ -12,6 +12,7 @@ import { readdir, readFile, rename, rm, stat, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SinkError } from '../../core/errors.js';
 import { syncDir, writeFileAtomic } from '../../core/atomic-write.js';
+import { journalRelPath, STAGING_DIR } from '../lake-paths.js';
 import { manifestPath, type Manifest } from './manifest.js';
 import { insideRoot } from '../partition-path.js';
 
@@ -26,10 +27,8 @@ export interface CommitJournal {
   readonly manifest: Manifest;
 }
 
-export const STAGING_DIR = '.staging';
-
 export function journalPath(outputDir: string, runId: string, dataset: string, format: string): string {
-  return join(outputDir, STAGING_DIR, runId, `${dataset}.${format}.journal.json`);
+  return join(outputDir, journalRelPath(runId, dataset, format));
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -77,7 +76,7 @@ export async function rollForward(outputDir: string, journal: CommitJournal, hoo
   await hooks.afterStep?.('journal');
 }
 
-/** Every journal left under `<output>/.staging/*` for this dataset and format. */
+/** Every journal left under `<output>/_quotelake/staging/*` for this dataset and format. */
 export async function pendingJournals(outputDir: string, dataset: string, format: string): Promise<CommitJournal[]> {
   const root = join(outputDir, STAGING_DIR);
   let runs: string[];

@@ -1,5 +1,5 @@
 /**
- * `<output>/<dataset>/_manifest.json` (Parquet) or `_manifest.arrow.json`: the live files of a
+ * `<output>/_quotelake/manifests/<dataset>.<format>.json`: the live files of a
  * dataset with rows, bytes, SHA-256 and their key ranges (per group, the lowest and highest
  * order value), so a later run can tell without reading a file whether new rows overlap it.
  */
@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SinkError } from '../../core/errors.js';
 import type { Order } from '../datasets/dataset-spec.js';
+import { manifestRelPath } from '../lake-paths.js';
 
 export interface ManifestFile {
   /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
@@ -27,12 +28,8 @@ export interface Manifest {
   readonly files: readonly ManifestFile[];
 }
 
-export function manifestName(format: string): string {
-  return format === 'parquet' ? '_manifest.json' : `_manifest.${format}.json`;
-}
-
 export function manifestPath(outputDir: string, dataset: string, format: string): string {
-  return join(outputDir, dataset, manifestName(format));
+  return join(outputDir, manifestRelPath(dataset, format));
 }
 
 export async function readManifest(outputDir: string, dataset: string, format: string): Promise<Manifest | undefined> {

@@ -4,7 +4,7 @@
  * - write: rows are buffered per hive partition; a partition is flushed to a staged file when it
  *   reaches maxRowsPerFile, and the largest partition whenever the buffers pass maxBufferedRows or
  *   maxBufferedBytes, so memory stays bounded whatever the input size.
- * - staging: `<output>/.staging/<runId>/<dataset>-<format>/<partition>/part-<runId>-<seq><ext>`,
+ * - staging: `<output>/_quotelake/staging/<runId>/<dataset>-<format>/<partition>/part-<runId>-<seq><ext>`,
  *   same filesystem as the output, so the commit is a rename. A flushed partition's columns are
  *   handed to the writer (staged-file-writer.ts: this thread, or a worker pool that encodes while
  *   this thread goes on parsing); the writer bounds the files in flight, so write() waits when it
@@ -31,7 +31,9 @@ import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
-import { pendingJournals, rollForward, STAGING_DIR, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
+import { removeStaleTempFiles } from '../../core/atomic-write.js';
+import { LAKE_DIR, MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
+import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
 import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
 import { PACKAGE_VERSION } from '../package-version.js';
@@ -423,6 +425,7 @@ export class PartitionedSink<R> implements Sink<R> {
     await rm(insideRoot(outputDir, this.stagingRoot), { recursive: true, force: true });
     await rmdir(insideRoot(outputDir, posix.join(STAGING_DIR, this.runToken))).catch(() => undefined);
     await rmdir(insideRoot(outputDir, STAGING_DIR)).catch(() => undefined);
+    await rmdir(insideRoot(outputDir, LAKE_DIR)).catch(() => undefined);
   }
 
   async abort(_ctx?: RunContext): Promise<void> {
@@ -454,6 +457,9 @@ export class PartitionedSink<R> implements Sink<R> {
       await rmdir(join(stagingRoot, run)).catch(() => undefined);
     }
     await rmdir(stagingRoot).catch(() => undefined);
+    // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
+    await removeStaleTempFiles(join(outputDir, MANIFESTS_DIR));
+    await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
     await this.sweepOrphans();
   }
 

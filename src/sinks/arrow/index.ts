@@ -1,6 +1,6 @@
 /**
  * arrow: the parquet sink's layout and commit protocol, as Arrow IPC files (`.arrow`, file format).
- * Its manifest is `_manifest.arrow.json`, so it can share an output tree with the parquet sink.
+ * Its manifest is `_quotelake/manifests/<dataset>.arrow.json`, so it can share an output tree with the parquet sink.
  */
 import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
