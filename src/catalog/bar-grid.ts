@@ -1,15 +1,23 @@
 /**
- * The bar grid of W12, shared by the emulator (where bars exist) and the client (which bars a
- * complete dataset must have, and which gaps are just "market closed").
+ * The bar grid of W12, the one copy serving the emulator (where bars exist), the sources (how
+ * many bars a walk needs, which bar is final), the planner (how many requests) and the coverage
+ * report (which gap is just "market closed").
  *
  * Intraday bars (kline_type 1..7) start at multiples of their period counted from 00:00 of the day
  * in the product's grid zone; daily bars at 00:00 of the date, weekly at Monday 00:00, monthly at
  * the 1st 00:00. A bar exists only where the session traded inside its cell.
+ *
+ * Two spellings of the same grid: by `kline_type` (the wire's number, used by the emulator) and by
+ * interval name (the lake's, used by the client side); the second is a thin map onto the first.
  */
-import { intradayMinutes } from './intervals.js';
-import { sessionWindows } from './sessions.js';
+import type { Interval } from '../core/records.js';
+import { intervalToKlineType, intradayMinutes } from './intervals.js';
+import { sessionWindows, windowsBackward } from './sessions.js';
 import type { Product } from './types.js';
 import { dayNumber, dayNumberOfIsoDate, zoneDay, zoneDayAt } from './zone-days.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 function checkType(klineType: number): void {
   if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
@@ -21,7 +29,7 @@ export function barStart(product: Product, klineType: number, ms: number): numbe
   const zone = product.gridZone;
   const minutes = intradayMinutes(klineType);
   if (minutes !== undefined) {
-    const pms = minutes * 60_000;
+    const pms = minutes * MINUTE_MS;
     if (zone === 'UTC') return Math.floor(ms / pms) * pms;
     const zd = zoneDayAt(zone, ms);
     return zd.startMs + Math.floor((ms - zd.startMs) / pms) * pms;
@@ -38,7 +46,7 @@ export function barEnd(product: Product, klineType: number, startMs: number): nu
   const zone = product.gridZone;
   const minutes = intradayMinutes(klineType);
   if (minutes !== undefined) {
-    const end = startMs + minutes * 60_000;
+    const end = startMs + minutes * MINUTE_MS;
     // Cells never cross local midnight (a 23- or 25-hour day clips its last cell).
     return zone === 'UTC' ? end : Math.min(end, zoneDayAt(zone, startMs).endMs);
   }
@@ -48,7 +56,7 @@ export function barEnd(product: Product, klineType: number, startMs: number): nu
   return zoneDay(zone, dayNumber(zd.year, zd.month + 1, 1)).startMs;
 }
 
-/** UTC ms of 00:00 (grid zone) on the product's first trading date. */
+/** UTC ms of 00:00 (grid zone) on the product's first trading date (a backward walk ends there). */
 export function listedStartMs(product: Product): number {
   return zoneDay(product.gridZone, dayNumberOfIsoDate(product.listedSince)).startMs;
 }
@@ -65,7 +73,7 @@ export function expectedBarStarts(product: Product, klineType: number, fromMs: n
   for (const w of sessionWindows(product.session, from, toMs)) {
     if (klineType === 1) {
       // Windows are whole minutes: every minute is a bar.
-      for (let t = w.start; t < w.end; t += 60_000) out.push(t);
+      for (let t = w.start; t < w.end; t += MINUTE_MS) out.push(t);
       continue;
     }
     let c = barStart(product, klineType, w.start);
@@ -75,4 +83,106 @@ export function expectedBarStarts(product: Product, klineType: number, fromMs: n
     }
   }
   return out;
+}
+
+/** The interval's `kline_type` (spec 2.1). */
+export function klineTypeOf(interval: Interval): number {
+  return intervalToKlineType(interval);
+}
+
+/** Whether the service serves this interval for the product (2h and 4h not for stocks and indexes). */
+export function intervalSupported(product: Product, interval: Interval): boolean {
+  return product.supportsMultiHourBars || (interval !== '2h' && interval !== '4h');
+}
+
+/** Open time of the grid cell of `interval` that contains `ms`. */
+export function cellStart(product: Product, interval: Interval, ms: number): number {
+  return barStart(product, intervalToKlineType(interval), ms);
+}
+
+/** End (exclusive) of the cell of `interval` that opens at `start`. */
+export function cellEnd(product: Product, interval: Interval, start: number): number {
+  return barEnd(product, intervalToKlineType(interval), start);
+}
+
+/** A bar is final once its whole interval lies at or before `nowMs` (open + interval <= now). */
+export function isFinalBar(product: Product, interval: Interval, openMs: number, nowMs: number): boolean {
+  return cellEnd(product, interval, openMs) <= nowMs;
+}
+
+/** Longest cell of an interval, to widen a range so cells stamped inside it are seen whole. */
+function maxCellMs(interval: Interval): number {
+  const minutes = intradayMinutes(intervalToKlineType(interval));
+  if (minutes !== undefined) return minutes * MINUTE_MS;
+  if (interval === '1d') return DAY_MS + 3_600_000;
+  if (interval === '1w') return 7 * DAY_MS + 3_600_000;
+  return 31 * DAY_MS + 3_600_000;
+}
+
+/**
+ * Open times (ms, ascending) of the bars that exist with fromMs <= open < toMs: cells holding at
+ * least one trading minute of the product's session, on or after its listing, that has started by
+ * `nowMs` (a cell whose session has not opened yet has no bar).
+ */
+export function* barOpens(product: Product, interval: Interval, fromMs: number, toMs: number, nowMs = Number.POSITIVE_INFINITY): Generator<number> {
+  const klineType = intervalToKlineType(interval);
+  const lo = Math.max(fromMs, listedStartMs(product));
+  const nowMinuteEnd = Number.isFinite(nowMs) ? Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS : Number.POSITIVE_INFINITY;
+  const hi = Math.min(toMs + maxCellMs(interval), nowMinuteEnd);
+  if (!(hi > lo) || !(toMs > fromMs)) return;
+  let last = Number.NaN;
+  for (const w of sessionWindows(product.session, lo, hi)) {
+    let c = barStart(product, klineType, w.start);
+    while (c < w.end) {
+      if (c !== last && c >= fromMs && c < toMs) {
+        last = c;
+        yield c;
+      }
+      if (c >= toMs) return;
+      c = barEnd(product, klineType, c);
+    }
+  }
+}
+
+/** How many bars exist with fromMs <= open < toMs (see barOpens). */
+export function countBars(product: Product, interval: Interval, fromMs: number, toMs: number, nowMs?: number): number {
+  const minutes = intradayMinutes(intervalToKlineType(interval));
+  // Fast path for continuous UTC-gridded sessions: whole windows are counted, not walked.
+  if (minutes !== undefined && product.gridZone === 'UTC' && product.session === 'always') {
+    const p = minutes * MINUTE_MS;
+    const lo = Math.max(fromMs, listedStartMs(product));
+    const nowMinuteEnd = nowMs !== undefined ? Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS : Number.POSITIVE_INFINITY;
+    const hi = Math.min(toMs, nowMinuteEnd);
+    if (!(hi > lo)) return 0;
+    return Math.max(0, Math.ceil(hi / p) - Math.ceil(lo / p));
+  }
+  let n = 0;
+  for (const _ of barOpens(product, interval, fromMs, toMs, nowMs)) n++;
+  return n;
+}
+
+/**
+ * Open time (ms) of the n-th newest bar with floorMs <= open <= endMs, or null when fewer exist:
+ * where a backward walk's page of n bars ending at endMs will stop (for prefetching the next page).
+ */
+export function nthBarBack(product: Product, interval: Interval, endMs: number, n: number, floorMs: number): number | null {
+  const klineType = intervalToKlineType(interval);
+  const lo = Math.max(floorMs, listedStartMs(product));
+  const top = barStart(product, klineType, endMs);
+  const hi = barEnd(product, klineType, top);
+  if (!(hi > lo) || n < 1) return null;
+  let count = 0;
+  let last = Number.NaN;
+  for (const w of windowsBackward(product.session, hi, lo)) {
+    let c = barStart(product, klineType, w.end - 1);
+    for (;;) {
+      if (c !== last && c <= endMs && c >= floorMs) {
+        last = c;
+        if (++count === n) return c;
+      }
+      if (c <= w.start) break;
+      c = barStart(product, klineType, c - 1);
+    }
+  }
+  return null;
 }

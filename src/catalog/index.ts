@@ -27,7 +27,20 @@ export {
   lastWindowAtOrBefore,
   dayWindows,
 } from './sessions.js';
-export { barStart, barEnd, expectedBarStarts, listedStartMs } from './bar-grid.js';
+export {
+  barStart,
+  barEnd,
+  expectedBarStarts,
+  listedStartMs,
+  klineTypeOf,
+  intervalSupported,
+  cellStart,
+  cellEnd,
+  isFinalBar,
+  barOpens,
+  countBars,
+  nthBarBack,
+} from './bar-grid.js';
 export { type ZoneDay, zoneDay, zoneDayAt, zoneOffsetMs, dayNumber, dayNumberOfIsoDate, localToUtcMs } from './zone-days.js';
 
 const BY_CODE: ReadonlyMap<string, Product> = new Map(PRODUCTS.map((p) => [p.code, p]));

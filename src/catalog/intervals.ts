@@ -1,10 +1,12 @@
 /**
- * K-line types (spec 2.1): `kline_type` 1..10 and the interval names the lake uses.
+ * K-line types (spec 2.1): `kline_type` 1..10 and the interval names the lake uses. The names are
+ * the core's list (one list): index + 1 = kline_type.
  */
+import { INTERVALS, type Interval } from '../core/records.js';
 
-export const KLINE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '1d', '1w', '1mo'] as const;
+export const KLINE_INTERVALS: readonly Interval[] = INTERVALS;
 
-export type KlineInterval = (typeof KLINE_INTERVALS)[number];
+export type KlineInterval = Interval;
 
 /** Length in minutes of the intraday types 1..7 (1m .. 4h); index = kline_type - 1. */
 const INTRADAY_MINUTES = [1, 5, 15, 30, 60, 120, 240] as const;

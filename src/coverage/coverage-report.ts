@@ -7,7 +7,7 @@
  */
 import { findProduct, sessionWindows, type Product } from '../catalog/index.js';
 import type { Interval } from '../core/records.js';
-import { barOpens, cellEnd } from '../sources/shared/bar-grid.js';
+import { barOpens, cellEnd } from '../catalog/bar-grid.js';
 import { HaltIndex, type HaltLike, type HaltWindow, type SymbolMapping } from './halt-windows.js';
 
 export type GapReason = 'market-closed' | 'halted' | 'unexplained';

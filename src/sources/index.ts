@@ -5,5 +5,4 @@ export { klineLatest, klineLatestConfigSchema, type KlineLatestConfig } from './
 export { depthSnapshot, depthSnapshotConfigSchema, type DepthSnapshotConfig } from './depth-snapshot/index.js';
 export { tradeSnapshot, tradeSnapshotConfigSchema, type TradeSnapshotConfig } from './trade-snapshot/index.js';
 export { tradingHalts, tradingHaltsConfigSchema, type TradingHaltsConfig } from './trading-halts/index.js';
-export { barOpens, cellEnd, cellStart, countBars, isFinalBar, listedStartMs, nthBarBack } from './shared/bar-grid.js';
 export { resolveTimeSpec } from './shared/time-spec.js';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProduct } from '../../src/catalog/index.js';
 import { readKlineRows } from '../../src/coverage/index.js';
 import type { KlineRow } from '../../src/core/records.js';
-import { countBars, klineTypeOf } from '../../src/sources/shared/bar-grid.js';
+import { countBars, klineTypeOf } from '../../src/catalog/bar-grid.js';
 import { BEHAVIOURS, duplicates, report, rowValues, wireValues, SEEDS, START, startConformance, type Conformance } from './helpers/conformance.js';
 
 const START_MS = Date.parse(START);

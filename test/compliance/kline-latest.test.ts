@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKlineRows } from '../../src/coverage/index.js';
-import { klineTypeOf } from '../../src/sources/shared/bar-grid.js';
+import { klineTypeOf } from '../../src/catalog/bar-grid.js';
 import { BEHAVIOURS, duplicates, report, rowValues, wireValues, SEEDS, START, startConformance, type Conformance } from './helpers/conformance.js';
 
 const START_MS = Date.parse(START);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProduct } from '../../src/catalog/index.js';
-import { countBars } from '../../src/sources/shared/bar-grid.js';
+import { countBars } from '../../src/catalog/bar-grid.js';
 import { filesContaining, runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 

@@ -14,7 +14,7 @@ import { components } from '../../src/components.js';
 import { loadPipeline } from '../../src/config/load-pipeline.js';
 import { coverageOfOutput } from '../../src/coverage/index.js';
 import type { Interval } from '../../src/core/records.js';
-import { countBars } from '../../src/sources/shared/bar-grid.js';
+import { countBars } from '../../src/catalog/bar-grid.js';
 import { run } from '../sources/helpers/run.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
 

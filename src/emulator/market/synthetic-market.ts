@@ -3,7 +3,7 @@
  * catalog product, as pure functions of (seed, code, time). A closed bar never changes; coarser
  * bars are exact aggregates of the 1m bars (see `price-path.ts` for how a minute is made).
  */
-import { barEnd, barStart } from '../../catalog/bar-grid.js';
+import { barEnd, barStart, listedStartMs } from '../../catalog/bar-grid.js';
 import { intradayMinutes, isMultiHourKlineType } from '../../catalog/intervals.js';
 import { isTrading, lastWindowAtOrBefore, sessionWindows, windowsBackward } from '../../catalog/sessions.js';
 import type { Product } from '../../catalog/types.js';
@@ -250,7 +250,7 @@ export class SyntheticMarket {
         product,
         path: new PricePath(this.seed, product),
         listedDay,
-        listedStartMs: zoneDay(product.gridZone, listedDay).startMs,
+        listedStartMs: listedStartMs(product),
       };
       this.models.set(product, m);
     }

@@ -10,7 +10,7 @@ import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/def
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../plan/plan-types.js';
-import { intervalSupported, listedStartMs } from '../shared/bar-grid.js';
+import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { codeListSchema, intervalListSchema } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream } from '../shared/kline-records.js';

@@ -9,7 +9,7 @@ import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import { countBars, klineTypeOf, nthBarBack } from '../shared/bar-grid.js';
+import { countBars, klineTypeOf, nthBarBack } from '../../catalog/bar-grid.js';
 import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pageOf, placed, toRawKlines, type KlinePage } from '../shared/kline-records.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';

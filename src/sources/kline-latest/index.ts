@@ -11,7 +11,7 @@ import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/def
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../plan/plan-types.js';
-import { countBars, intervalSupported, klineTypeOf } from '../shared/bar-grid.js';
+import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
 import { sleepUntil } from '../shared/clock-sleep.js';
 import { codeListSchema, intervalListSchema, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';

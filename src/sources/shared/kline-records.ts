@@ -10,7 +10,7 @@ import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
 import type { WireKline } from '../../core/wire.js';
-import { cellStart, isFinalBar, klineTypeOf } from './bar-grid.js';
+import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
 
 const BAR_FIELDS = ['timestamp', 'open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { intervalToKlineType, listProducts } from '../../src/catalog/index.js';
+import { barOpens, countBars, intervalSupported, intervalToKlineType, listProducts, nthBarBack } from '../../src/catalog/index.js';
 import type { Interval } from '../../src/core/records.js';
 import { SyntheticMarket } from '../../src/emulator/market/index.js';
-import { barOpens, countBars, intervalSupported, nthBarBack } from '../../src/sources/shared/bar-grid.js';
 
 const INTERVALS: Interval[] = ['1m', '5m', '15m', '30m', '1h', '2h', '4h', '1d', '1w', '1mo'];
 const market = new SyntheticMarket(11);
