@@ -27,4 +27,4 @@ export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.j
 export { familyBySuffix, familyPrefix, type Family, type FamilyLookup } from './family.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-transport.js';
 export { URL_BUDGET_BYTES } from './batching.js';
-export { seededRandom } from './random.js';
+export { mulberry32 as seededRandom } from '../core/mulberry32.js';

@@ -8,7 +8,7 @@ import { Behaviours } from './behaviours/behaviours.js';
 import { createGroundTruth, type GroundTruth } from './behaviours/ground-truth.js';
 import { FaultInjector, NO_FAULT, retryAfterValue, type FaultDecision } from './faults/fault-injector.js';
 import { isFaultFree, parseFaultSpec, type FaultSpec } from './faults/fault-spec.js';
-import { hashString } from './faults/prng.js';
+import { fnv1a } from './random/index.js';
 import { parseQueryString } from './http/query-string.js';
 import { MAX_BODY_BYTES, readBody } from './http/read-body.js';
 import { sendJson, type Reply } from './http/send.js';
@@ -109,7 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (token !== undefined && entry?.faults !== undefined) {
       let inj = tokenFaults.get(token);
       if (inj === undefined) {
-        inj = new FaultInjector(entry.faults, (seed ^ hashString(token)) >>> 0);
+        inj = new FaultInjector(entry.faults, (seed ^ fnv1a(token)) >>> 0);
         tokenFaults.set(token, inj);
       }
       return inj.decide();

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../src/emulator/faults/prng.js';
+import { mulberry32 } from '../../src/core/mulberry32.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');

@@ -1,7 +1,7 @@
 import type { Product } from '../../catalog/types.js';
 import type { MarketBackend } from '../backends.js';
 import type { HaltExchange, WireHaltRecord, WireKline } from '../contracts.js';
-import { hashString } from '../market/hash.js';
+import { fnv1a } from '../random/index.js';
 import type { MarketOperation } from '../routes/route-table.js';
 import { isBehaviourFree, type BehaviourSpec } from './behaviour-spec.js';
 import { AnswerDecorator, decorateHaltAnswer, decorateMarketAnswer } from './decorate-answer.js';
@@ -36,7 +36,7 @@ export class Behaviours {
     nowMs: number,
     trace: string,
   ): { code: string; kline_type: number; kline_data: WireKline[] }[] {
-    const salt = hashString(trace);
+    const salt = fnv1a(trace);
     const out = items.map((it, i) => {
       const bars = existingKlines(market, this.seed, this.spec.missingBars, it.product, it.klineType, it.endSec, it.count, nowMs);
       return { code: it.product.code, kline_type: it.klineType, kline_data: ordered(bars, this.seed, this.spec, salt, i) };
@@ -54,7 +54,7 @@ export class Behaviours {
   /** R4, R5 on a successful market-data envelope. */
   decorateMarket(op: MarketOperation, body: Record<string, unknown>, nowMs: number, trace: string): Record<string, unknown> {
     if (this.spec.numberForms <= 0 && this.spec.extraFields <= 0) return body;
-    return decorateMarketAnswer(op, body, new AnswerDecorator(this.seed, this.spec, hashString(trace) ^ Math.floor(nowMs / 1000)));
+    return decorateMarketAnswer(op, body, new AnswerDecorator(this.seed, this.spec, fnv1a(trace) ^ Math.floor(nowMs / 1000)));
   }
 
   /** R6 on the records of one suspension answer. */
@@ -77,6 +77,6 @@ export class Behaviours {
 }
 
 function haltKey(exchange: HaltExchange, paging: { page: number; size: number } | null, nowMs: number): number[] {
-  return [hashString(exchange), paging?.page ?? 0, paging?.size ?? 0, Math.floor(nowMs / 1000)];
+  return [fnv1a(exchange), paging?.page ?? 0, paging?.size ?? 0, Math.floor(nowMs / 1000)];
 }
 

@@ -1,4 +1,4 @@
-import { hash32 } from '../market/hash.js';
+import { hash32 } from '../random/index.js';
 
 /**
  * Stateless seeded draws: a behaviour's decision is a hash of (seed, what it is about), never a

@@ -2,7 +2,7 @@ import { intradayMinutes } from '../../catalog/intervals.js';
 import type { Product } from '../../catalog/types.js';
 import type { MarketBackend } from '../backends.js';
 import type { WireKline } from '../contracts.js';
-import { hashString } from '../market/hash.js';
+import { fnv1a } from '../random/index.js';
 import { draw, shuffled, TAG } from './draw.js';
 
 /** Seconds of one bar period per kline_type (month: its longest), for the overlap behaviour. */
@@ -19,7 +19,7 @@ const MAX_LOOKUPS = 400;
  */
 export function isMissingBar(seed: number, rate: number, code: string, klineType: number, timestampSec: number): boolean {
   if (rate <= 0 || intradayMinutes(klineType) === undefined) return false;
-  return draw(seed, TAG.missing, hashString(code), klineType, timestampSec) < rate;
+  return draw(seed, TAG.missing, fnv1a(code), klineType, timestampSec) < rate;
 }
 
 /**
@@ -78,7 +78,7 @@ export function klinePage(
   count: number,
   nowMs: number,
 ): WireKline[] {
-  const key = [hashString(product.code), klineType, endSec, count, endSec === 0 ? Math.floor(nowMs / 1000) : 0] as const;
+  const key = [fnv1a(product.code), klineType, endSec, count, endSec === 0 ? Math.floor(nowMs / 1000) : 0] as const;
   let end = endSec;
   if (endSec > 0 && draw(seed, TAG.overlap, ...key) < rates.overlap) end = endSec + PERIOD_SEC[klineType]!;
   let bars = existingKlines(market, seed, rates.missingBars, product, klineType, end, count, nowMs);

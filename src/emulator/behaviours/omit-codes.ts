@@ -1,4 +1,4 @@
-import { hashString } from '../market/hash.js';
+import { fnv1a } from '../random/index.js';
 import { draw, TAG } from './draw.js';
 
 /**
@@ -7,6 +7,6 @@ import { draw, TAG } from './draw.js';
  */
 export function keptCodes<T extends { code: string }>(items: readonly T[], seed: number, rate: number, nowMs: number, trace: string): T[] {
   if (rate <= 0) return items.slice();
-  const t = hashString(trace);
-  return items.filter((p) => draw(seed, TAG.omit, hashString(p.code), nowMs, t) >= rate);
+  const t = fnv1a(trace);
+  return items.filter((p) => draw(seed, TAG.omit, fnv1a(p.code), nowMs, t) >= rate);
 }

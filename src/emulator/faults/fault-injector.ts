@@ -1,5 +1,5 @@
 import { type FaultSpec } from './fault-spec.js';
-import { mulberry32 } from './prng.js';
+import { mulberry32 } from '../random/index.js';
 
 /** How a Retry-After header is written: delta-seconds, or an HTTP-date this far from now (may be past). */
 export type RetryAfter = { form: 'seconds'; seconds: number } | { form: 'date'; offsetMs: number };

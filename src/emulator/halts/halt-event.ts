@@ -1,5 +1,5 @@
 import type { WireHaltRecord } from '../contracts.js';
-import type { Random } from './seeded-random.js';
+import type { Random } from '../random/index.js';
 import { wallToMs, type Wall } from './wall-clock.js';
 
 /** How a field without a value is written (S4): `null`, `""`, or the key left out. */

@@ -1,6 +1,6 @@
 import { announceMs, blank, maybeBlank, newestFirst, render, type Cell, type HaltEvent } from './halt-event.js';
 import { NYSE_LISTINGS } from './halt-symbols.js';
-import { seededRandom, type Random } from './seeded-random.js';
+import { seededRandom, type Random } from '../random/index.js';
 import { US_ZONE, planUsDay, type UsKind, type UsPlan } from './us-halts.js';
 import { formatDay, formatTime, formatWall, wallToMs } from './wall-clock.js';
 

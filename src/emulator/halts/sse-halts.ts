@@ -1,6 +1,6 @@
 import { announceMs, blank, maybeBlank, newestFirst, render, type Cell, type HaltEvent } from './halt-event.js';
 import { SSE_LISTINGS, pickDistinct, type Listing } from './halt-symbols.js';
-import { seededRandom, type Random } from './seeded-random.js';
+import { seededRandom, type Random } from '../random/index.js';
 import {
   addSec, at, formatDay, formatTime, formatWall, isWeekday, nextWeekday, prevWeekday, wallToMs,
   type Wall,

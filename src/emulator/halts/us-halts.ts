@@ -1,6 +1,6 @@
 import type { UsListing } from './halt-symbols.js';
 import { pickDistinct } from './halt-symbols.js';
-import type { Random } from './seeded-random.js';
+import type { Random } from '../random/index.js';
 import { addSec, at, dstChange, isWeekday, nextWeekday, prevWeekday, type Wall } from './wall-clock.js';
 
 export const US_ZONE = 'America/New_York';

@@ -8,7 +8,7 @@
  */
 import type { Product } from '../../catalog/types.js';
 import type { AggBuilder } from './aggregate.js';
-import { hashString, hash32, symmetric, unit } from './hash.js';
+import { fnv1a, hash32, symmetric, unit } from '../random/index.js';
 import { parseScaled } from './scaled.js';
 
 export const TICKS_PER_MINUTE = 4;
@@ -93,7 +93,7 @@ export class PricePath {
   constructor(seed: number, readonly product: Product) {
     const params = { ...CLASS_PARAMS[product.productClass], ...CODE_OVERRIDES[product.code] };
     // Kept as a signed 32-bit value so the hashes stay on small-integer fast paths.
-    this.key = hash32(seed | 0, hashString(product.code), 0x51, 0x7a) | 0;
+    this.key = hash32(seed | 0, fnv1a(product.code), 0x51, 0x7a) | 0;
     this.priceDecimals = product.priceDecimals;
     this.volumeDecimals = product.volumeDecimals;
     this.quietShare = params.quietShare;
@@ -105,7 +105,7 @@ export class PricePath {
     const maxLog = this.amps.reduce((a, b) => a + b, 0) + this.jitter;
     const refValue = this.refInt / 10 ** product.priceDecimals;
     // Per-code size variation, fixed by the code alone so it does not depend on the seed.
-    const sizeFactor = 0.4 + 1.6 * unit(hashString(product.code), 7, 7, 7);
+    const sizeFactor = 0.4 + 1.6 * unit(fnv1a(product.code), 7, 7, 7);
     const units = params.unitsPerTick ?? (params.notionalPerTick ?? 1) / refValue;
     let baseVolume = Math.max(1, Math.round(units * sizeFactor * 10 ** product.volumeDecimals));
     // Margin for the in-minute drift and the cubic's overshoot.

@@ -10,7 +10,7 @@ import type { Product } from '../../catalog/types.js';
 import { dayNumber, dayNumberOfIsoDate, zoneDay, zoneDayAt } from '../../catalog/zone-days.js';
 import type { WireDepthTick, WireKline, WireLevel, WireTradeTick } from '../contracts.js';
 import { AggBuilder, type Agg } from './aggregate.js';
-import { unit } from './hash.js';
+import { unit } from '../random/index.js';
 import { Lru } from './lru.js';
 import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, type MinuteBar } from './price-path.js';
 import { formatScaled, formatScaledBig } from './scaled.js';

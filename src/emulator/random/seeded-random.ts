@@ -2,6 +2,9 @@
  * A small deterministic random source. Halt records are generated from a hash of
  * (seed, exchange, day), so a day's records never depend on which other days were generated first.
  */
+import { mulberry32 } from '../../core/mulberry32.js';
+import { fmix32, fnv1a } from './fnv1a.js';
+
 export interface Random {
   /** Uniform in [0, 1). */
   next(): number;
@@ -14,15 +17,8 @@ export interface Random {
 }
 
 export function seededRandom(...parts: readonly (string | number)[]): Random {
-  let state = hash32(parts.map(String).join('\u241f'));
-  const next = (): number => {
-    // mulberry32: tiny, fast and good enough for synthetic data
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // FNV-1a then the murmur3 finaliser, so nearby inputs give unrelated states.
+  const next = mulberry32(fmix32(fnv1a(parts.map(String).join('\u241f'))));
   const pick = <T>(items: readonly T[]): T => {
     const item = items[Math.floor(next() * items.length)];
     if (item === undefined) throw new RangeError('pick from an empty list');
@@ -45,19 +41,4 @@ export function seededRandom(...parts: readonly (string | number)[]): Random {
       return last[0];
     },
   };
-}
-
-/** FNV-1a followed by a murmur3 finaliser, so nearby inputs give unrelated states. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

@@ -1,4 +1,7 @@
-/** Small integer hashes: the synthetic market is a pure function of (seed, code, time) through these. */
+/**
+ * Stateless integer hashes: the synthetic market is a pure function of (seed, code, time) through
+ * these, and every behaviour decision a hash of (seed, what it is about).
+ */
 
 /** 32-bit avalanche hash of four 32-bit integers. */
 export function hash32(a: number, b: number, c: number, d: number): number {
@@ -23,14 +26,4 @@ export function unit(a: number, b: number, c: number, d: number): number {
 /** Uniform in [-1, 1). */
 export function symmetric(a: number, b: number, c: number, d: number): number {
   return hash32(a, b, c, d) / 2147483648 - 1;
-}
-
-/** FNV-1a of a string: stable across runs. */
-export function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
