@@ -4,17 +4,9 @@
  * number on one side shows up as a 429 in the integration tests instead of hiding.
  */
 
-export type PlanName = 'free' | 'basic' | 'premium' | 'professional' | 'all-hk' | 'all-cn' | 'all-us';
+import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 
-export const PLAN_NAMES: readonly PlanName[] = [
-  'free',
-  'basic',
-  'premium',
-  'professional',
-  'all-hk',
-  'all-cn',
-  'all-us',
-];
+export { isPlanName, PLAN_NAMES, type PlanName };
 
 /** "At most `limit` admitted requests in any sliding window of `windowMs`." */
 export interface WindowLimit {
@@ -76,10 +68,6 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
   'all-cn': TOP('all-cn'),
   'all-us': TOP('all-us'),
 });
-
-export function isPlanName(value: string): value is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(value);
-}
 
 /** The limits of a plan by name; throws a RangeError naming the valid plans for anything else. */
 export function planLimits(name: string): PlanLimits {

@@ -7,6 +7,7 @@ import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import { ConfigError } from '../core/errors.js';
+import { PLAN_NAMES } from '../core/plan-names.js';
 import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -49,7 +50,7 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
     });
   } catch (e) {
     // A wrong --plan or QUOTELAKE_PLAN is a usage error, not a pipeline error.
-    if (e instanceof ConfigError) throw new UsageError(e.message, 'plans: free, basic, premium, professional, all-hk, all-cn, all-us');
+    if (e instanceof ConfigError) throw new UsageError(e.message, `plans: ${PLAN_NAMES.join(', ')}`);
     throw e;
   }
 }

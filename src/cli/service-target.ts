@@ -4,20 +4,20 @@
  * base URL (there is no default real URL).
  */
 import type { Clock } from '../core/clock.js';
-import type { Plan } from '../config/pipeline-schema.js';
+import { PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { startEmulator } from '../emulator/server.js';
 import { UsageError } from './usage-error.js';
 
 export type ServiceTarget =
-  | { readonly kind: 'embedded'; readonly token: string; readonly plan: Plan }
-  | { readonly kind: 'remote'; readonly baseUrl: string; readonly token: string; readonly plan: Plan };
+  | { readonly kind: 'embedded'; readonly token: string; readonly plan: PlanName }
+  | { readonly kind: 'remote'; readonly baseUrl: string; readonly token: string; readonly plan: PlanName };
 
 const WHERE = { flag: 'flag', env: 'environment', file: 'pipeline file', default: 'default' } as const;
 
 export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
   const { settings, origin } = resolved;
-  const plan: Plan = settings.plan ?? 'professional';
+  const plan: PlanName = settings.plan ?? 'professional';
   if (settings.baseUrl === undefined && settings.token === undefined) return { kind: 'embedded', token: `demo-${plan}`, plan };
   if (settings.token === undefined) {
     throw new UsageError(
@@ -32,7 +32,7 @@ export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
     );
   }
   if (origin.plan === 'default') {
-    throw new UsageError('the token\'s plan is not set, and the client paces requests by it', 'set QUOTELAKE_PLAN (or --plan, or service.plan in the pipeline): free, basic, premium, professional, all-hk, all-cn, all-us');
+    throw new UsageError('the token\'s plan is not set, and the client paces requests by it', `set QUOTELAKE_PLAN (or --plan, or service.plan in the pipeline): ${PLAN_NAMES.join(', ')}`);
   }
   let url: URL;
   try {
@@ -47,7 +47,7 @@ export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
 export interface ServiceConnection {
   readonly baseUrl: string;
   readonly token: string;
-  readonly plan: Plan;
+  readonly plan: PlanName;
   readonly embedded: boolean;
   close(): Promise<void>;
 }

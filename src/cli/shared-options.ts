@@ -1,6 +1,7 @@
 /** Options several commands share, declared once so their help text and parsing agree. */
 import type { Argv } from 'yargs';
 import type { LogLevel } from '../core/component.js';
+import { PLAN_NAMES } from '../core/plan-names.js';
 
 export const FORMATS = ['parquet', 'arrow', 'ndjson'] as const;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -53,7 +54,7 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
     .option('plan', {
       type: 'string',
       group: SERVICE,
-      describe: 'The token\'s plan: free, basic, premium, professional, all-hk, all-cn, all-us (env QUOTELAKE_PLAN)',
+      describe: `The token's plan: ${PLAN_NAMES.join(', ')} (env QUOTELAKE_PLAN)`,
     }) as Argv<T & ServiceArgs>;
 }
 

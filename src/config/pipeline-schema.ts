@@ -4,12 +4,11 @@
  */
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
+import { PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 
-export const PLANS = ['free', 'basic', 'premium', 'professional', 'all-hk', 'all-cn', 'all-us'] as const;
-export type Plan = (typeof PLANS)[number];
 
 export const ON_REJECT = ['fail', 'drop', 'divert'] as const;
 export type OnReject = (typeof ON_REJECT)[number];
@@ -31,7 +30,7 @@ export interface ComponentConfig {
 
 export interface ServiceConfig {
   readonly baseUrl?: string | undefined;
-  readonly plan?: Plan | undefined;
+  readonly plan?: PlanName | undefined;
   readonly quotaTimeZone?: string | undefined;
 }
 
@@ -81,7 +80,7 @@ function isIanaZone(zone: string): boolean {
 export const serviceSchema = z
   .strictObject({
     baseUrl: z.url({ protocol: /^https?$/ }).optional().describe('Service root URL (else QUOTELAKE_BASE_URL).'),
-    plan: z.enum(PLANS).optional().describe('The token\'s plan (else QUOTELAKE_PLAN). The token itself is never in a file.'),
+    plan: z.enum(PLAN_NAMES).optional().describe('The token\'s plan (else QUOTELAKE_PLAN). The token itself is never in a file.'),
     quotaTimeZone: z
       .string()
       .refine(isIanaZone, { message: 'is not an IANA time zone (e.g. UTC, Asia/Shanghai)' })

@@ -3,12 +3,12 @@
  * process.env and its parsed flags. The token comes from a flag or QUOTELAKE_TOKEN only, never a file.
  */
 import { ConfigError } from '../core/errors.js';
-import { PLANS, type Plan } from './pipeline-schema.js';
+import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 
 export interface Settings {
   readonly baseUrl?: string | undefined;
   readonly token?: string | undefined;
-  readonly plan?: Plan | undefined;
+  readonly plan?: PlanName | undefined;
   readonly outputDir: string;
   readonly stateDir: string;
   /** Sink type override, e.g. `parquet`, `arrow`, `ndjson`. */
@@ -44,13 +44,13 @@ export const DEFAULT_OUTPUT_DIR = 'output';
 function envSettings(env: Readonly<Record<string, string | undefined>>): Loose {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
   const plan = nonEmpty(env.QUOTELAKE_PLAN);
-  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) {
-    throw new ConfigError(`QUOTELAKE_PLAN: "${plan}" is not one of ${PLANS.join(', ')}`);
+  if (plan !== undefined && !isPlanName(plan)) {
+    throw new ConfigError(`QUOTELAKE_PLAN: "${plan}" is not one of ${PLAN_NAMES.join(', ')}`);
   }
   return {
     baseUrl: nonEmpty(env.QUOTELAKE_BASE_URL),
     token: nonEmpty(env.QUOTELAKE_TOKEN),
-    plan: plan as Plan | undefined,
+    plan: plan as PlanName | undefined,
   };
 }
 
@@ -63,8 +63,8 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     ['file', { ...(input.file ?? {}), token: undefined }],
     ['default', input.defaults ?? {}],
   ];
-  if (input.flags?.plan !== undefined && !(PLANS as readonly string[]).includes(input.flags.plan)) {
-    throw new ConfigError(`--plan: "${input.flags.plan}" is not one of ${PLANS.join(', ')}`);
+  if (input.flags?.plan !== undefined && !isPlanName(input.flags.plan)) {
+    throw new ConfigError(`--plan: "${input.flags.plan}" is not one of ${PLAN_NAMES.join(', ')}`);
   }
   const values: Record<string, unknown> = {};
   const origin: Partial<Record<SettingKey, SettingOrigin>> = {};

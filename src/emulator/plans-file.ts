@@ -22,7 +22,7 @@ export interface TokenEntry {
 
 const grantSchema = z.strictObject({
   token: z.string().min(1).max(512),
-  plan: z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]),
+  plan: z.enum(PLAN_NAMES),
   faults: z.string().optional(),
   behaviours: z.string().optional(),
 });

@@ -3,17 +3,9 @@
  * the two sides meet only at the wire, so a mistake in one cannot hide behind the other.
  */
 
-export type PlanName = 'free' | 'basic' | 'premium' | 'professional' | 'all-hk' | 'all-cn' | 'all-us';
+import { demoToken, isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 
-export const PLAN_NAMES: readonly PlanName[] = [
-  'free',
-  'basic',
-  'premium',
-  'professional',
-  'all-hk',
-  'all-cn',
-  'all-us',
-];
+export { isPlanName, PLAN_NAMES, type PlanName };
 
 export interface PlanLimits {
   readonly name: PlanName;
@@ -85,12 +77,9 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
 
 /** Demo tokens of decisions I3: one per plan, named after it. */
 export const DEMO_TOKENS: Readonly<Record<string, PlanName>> = Object.fromEntries(
-  PLAN_NAMES.map((plan) => [`demo-${plan}`, plan]),
+  PLAN_NAMES.map((plan) => [demoToken(plan), plan]),
 );
 
-export function isPlanName(value: string): value is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(value);
-}
 
 /** Redact a token for messages and logs: first 4 characters and an ellipsis. */
 export function redactToken(token: string): string {

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { redactToken, tokenHash16 } from '../../api/index.js';
-import { PLANS } from '../../config/pipeline-schema.js';
+import { demoToken, PLAN_NAMES } from '../../core/plan-names.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
@@ -77,7 +77,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const output = args.output ?? 'output';
     const stateDir = args['state-dir'] ?? `${output.replace(/\/+$/, '')}/.state`;
     const known = new Map<string, string>();
-    for (const plan of PLANS) known.set(tokenHash16(`demo-${plan}`), `demo-${plan} (built-in emulator)`);
+    for (const plan of PLAN_NAMES) known.set(tokenHash16(demoToken(plan)), `${demoToken(plan)} (built-in emulator)`);
     const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
     if (token) known.set(tokenHash16(token), redactToken(token));
     const entries = await readQuotaEntries(stateDir, known, commandClock(args.clock, process.env).now());
