@@ -3,54 +3,16 @@
  * permanent ones fail at once, Retry-After is honoured in both forms, and a connection that was
  * never made is charged to no window and no quota.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, manualSleep, seededRandom, type ClientOptions, type RequestInfo } from '../../src/api/index.js';
+import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/api/client.js';
-import { ManualClock } from '../../src/core/clock.js';
 import { ApiError, TransportError } from '../../src/core/errors.js';
-import { bar, fail, json, ok, startStub, type StubHandler } from './helpers/stub-server.js';
+import { STUB_T0 as T0, STUB_TOKEN as TOKEN, useStubClient } from './helpers/stub-client.js';
+import { bar, fail, json, ok } from './helpers/stub-server.js';
 
-const TOKEN = 'secret-token-0123456789';
-const T0 = Date.parse('2026-01-05T10:00:00Z');
 const EMPTY_HALTS = { success: true, timestamp: '2026-01-05T10:00:00', totalCount: 0, data: [] };
 
-let stateDir: string;
-let stub: Awaited<ReturnType<typeof startStub>> | undefined;
-beforeEach(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'ql-transient-'));
-});
-afterEach(async () => {
-  await stub?.close();
-  stub = undefined;
-  await rm(stateDir, { recursive: true, force: true });
-});
-
-function clientAt(baseUrl: string, options: Partial<ClientOptions> = {}) {
-  const clock = new ManualClock(T0);
-  const infos: RequestInfo[] = [];
-  const client = createClient({
-    baseUrl,
-    token: TOKEN,
-    plan: 'professional',
-    stateDir,
-    runId: 'run1',
-    clock,
-    sleep: manualSleep(clock),
-    retry: { random: seededRandom(1) },
-    onRequest: (info) => infos.push(info),
-    ...options,
-  });
-  return { client, clock, infos };
-}
-
-async function setup(handler: StubHandler, options: Partial<ClientOptions> = {}) {
-  stub = await startStub(handler);
-  return { ...clientAt(stub.url, options), requests: stub.requests };
-}
+const { setup, clientAt, closeStub } = useStubClient('ql-transient-');
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
@@ -150,8 +112,7 @@ describe('suspension errors (all HTTP 500, S5)', () => {
       expect(error).toMatchObject({ ret, endpoint: '/quote-b-api/kline' });
       expect(requests).toHaveLength(1);
       await client.close();
-      await stub?.close();
-      stub = undefined;
+      await closeStub();
     }
   });
 });

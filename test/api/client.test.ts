@@ -1,45 +1,13 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { ApiError, QuotaExhaustedError, ResponseShapeError, TransportError } from '../../src/core/errors.js';
-import { createClient, manualSleep, seededRandom, type ClientOptions, type RequestInfo } from '../../src/api/index.js';
 import { tokenHash16 } from '../../src/api/quota-store.js';
-import { bar, fail, json, ok, startStub, type StubHandler } from './helpers/stub-server.js';
+import { STUB_T0 as T0, STUB_TOKEN as TOKEN, useStubClient } from './helpers/stub-client.js';
+import { bar, fail, json, ok, type StubHandler } from './helpers/stub-server.js';
 
-const TOKEN = 'secret-token-0123456789';
-const T0 = Date.parse('2026-01-05T10:00:00Z');
-
-let stateDir: string;
-let stub: Awaited<ReturnType<typeof startStub>> | undefined;
-beforeEach(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'ql-client-'));
-});
-afterEach(async () => {
-  await stub?.close();
-  stub = undefined;
-  await rm(stateDir, { recursive: true, force: true });
-});
-
-async function setup(handler: StubHandler, options: Partial<ClientOptions> = {}) {
-  stub = await startStub(handler);
-  const clock = new ManualClock(T0);
-  const infos: RequestInfo[] = [];
-  const client = createClient({
-    baseUrl: stub.url,
-    token: TOKEN,
-    plan: 'professional',
-    stateDir,
-    runId: 'run1',
-    clock,
-    sleep: manualSleep(clock),
-    retry: { random: seededRandom(1) },
-    onRequest: (info) => infos.push(info),
-    ...options,
-  });
-  return { client, clock, infos, requests: stub.requests };
-}
+const fixture = useStubClient('ql-client-');
+const { setup, closeStub } = fixture;
 
 /** Answers depth/trade requests with one tick per requested code, except `drop` codes. */
 const tickHandler =
@@ -154,7 +122,7 @@ describe('createClient against a stub server', () => {
     // random * min(maxDelay, 250 * 2^n): 249 + 499 + 999 ms between the 4 attempts.
     expect(first.infos.map((i) => i.sentAt - T0)).toEqual([0, 249, 748, 1747]);
     await first.client.close();
-    await stub?.close();
+    await closeStub();
     const second = await setup((_req, res) => json(res, {}, 503), {
       retry: { attempts: 10, maxTotalMs: 600, random: () => 0.999 },
     });
@@ -202,7 +170,7 @@ describe('createClient against a stub server', () => {
     expect(error).toBeInstanceOf(QuotaExhaustedError);
     expect((error as QuotaExhaustedError).resetAt.toISOString()).toBe('2026-01-06T00:00:00.000Z');
     expect(await client.quotaStatus()).toMatchObject({ used: 1_728_000, remaining: 0 });
-    const file = JSON.parse(await readFile(join(stateDir, 'quota', `${tokenHash16(TOKEN)}.json`), 'utf8'));
+    const file = JSON.parse(await readFile(join(fixture.stateDir(), 'quota', `${tokenHash16(TOKEN)}.json`), 'utf8'));
     expect(file).toMatchObject({ day: '2026-01-05', used: 1_728_000 });
     await client.close();
   });
@@ -342,9 +310,9 @@ describe('createClient against a stub server', () => {
     const { client } = await setup(tickHandler());
     await client.tradeTicks(['AAPL.US']);
     await client.close();
-    const files = await readdir(join(stateDir, 'quota'));
+    const files = await readdir(join(fixture.stateDir(), 'quota'));
     expect(files).toEqual([`${tokenHash16(TOKEN)}.json`]);
-    const text = await readFile(join(stateDir, 'quota', files[0]!), 'utf8');
+    const text = await readFile(join(fixture.stateDir(), 'quota', files[0]!), 'utf8');
     expect(text).not.toContain(TOKEN);
     expect(JSON.parse(text)).toMatchObject({ used: 1 });
   });

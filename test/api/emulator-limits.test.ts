@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLANS, type PlanName } from '../../src/api/plans.js';
-import { startWorld, theoreticalLastAdmission, type World } from './helpers/emulator.js';
+import { theoreticalLastAdmission } from '../helpers/sliding-window-oracle.js';
+import { startWorld, type World } from './helpers/emulator.js';
 
 let world: World | undefined;
 afterEach(async () => {

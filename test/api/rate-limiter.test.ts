@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { AbortedError } from '../../src/core/errors.js';
 import { SlidingWindowLimiter, type WindowRule } from '../../src/api/rate-limiter.js';
 import { manualSleep } from '../../src/api/sleep.js';
+import { windowViolations } from '../helpers/sliding-window-oracle.js';
 
 const T0 = Date.parse('2026-01-05T00:00:00Z');
 
@@ -25,16 +26,6 @@ async function sequential(limiter: SlidingWindowLimiter, rules: WindowRule[], n:
   return out;
 }
 
-/** Counts violations of the sliding-window rule over admission offsets. */
-function violations(times: number[], limit: number, windowMs: number): number {
-  let bad = 0;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
-    if (times.slice(0, i).filter((s) => s > t - windowMs && s <= t).length >= limit) bad++;
-  }
-  return bad;
-}
-
 describe('SlidingWindowLimiter (pure fake clock)', () => {
   it('runs a 20/s window at exactly full rate', async () => {
     const { limiter } = setup();
@@ -42,7 +33,7 @@ describe('SlidingWindowLimiter (pure fake clock)', () => {
     const offsets = await Promise.all(Array.from({ length: 100 }, () => instant(limiter, rules)));
     expect(offsets.filter((t) => t === 0)).toHaveLength(20);
     expect(Math.max(...offsets)).toBe(4000);
-    expect(violations(offsets, 20, 1000)).toBe(0);
+    expect(windowViolations(offsets, 20, 1000)).toBe(0);
   });
 
   it('combines per-second and per-minute windows (free: 1/10 s and 10/min)', async () => {
@@ -53,7 +44,7 @@ describe('SlidingWindowLimiter (pure fake clock)', () => {
     ];
     const offsets = await sequential(limiter, rules, 12);
     expect(offsets).toEqual(Array.from({ length: 12 }, (_, i) => i * 10_000));
-    expect(violations(offsets, 10, 60_000)).toBe(0);
+    expect(windowViolations(offsets, 10, 60_000)).toBe(0);
   });
 
   it('per-minute binds when the minute is spent', async () => {

@@ -4,6 +4,7 @@ import { components } from '../../src/components.js';
 import type { PipelineInput } from '../../src/config/pipeline-schema.js';
 import { planPipeline, scheduleRequests } from '../../src/plan/index.js';
 import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
+import { theoreticalLastAdmission } from '../helpers/sliding-window-oracle.js';
 import { drain, startWorld, type World } from '../sources/helpers/world.js';
 
 let world: World | undefined;
@@ -18,22 +19,11 @@ function pipeline(source: Record<string, unknown>): PipelineInput {
   return { name: 'p', source: source as PipelineInput['source'], transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } };
 }
 
-/** Greedy admission under sliding windows, computed independently of the planner. */
-function theoretical(n: number, rules: { limit: number; windowMs: number }[]): number {
-  const t: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let at = 0;
-    for (const r of rules) if (i >= r.limit) at = Math.max(at, t[i - r.limit]! + r.windowMs);
-    t.push(at);
-  }
-  return t[n - 1] ?? 0;
-}
-
 describe('scheduleRequests', () => {
   it.each(['free', 'basic', 'premium', 'professional'] as const)('%s: the sliding windows alone', (plan) => {
     const limits = PLANS[plan];
     for (const n of [1, 19, 21, 600, 1300]) {
-      expect(scheduleRequests([{ endpoint: '/x', requests: n }], limits)).toBe(theoretical(n, [limits.perSecond, limits.perMinute]));
+      expect(scheduleRequests([{ endpoint: '/x', requests: n }], limits)).toBe(theoreticalLastAdmission(n, [limits.perSecond, limits.perMinute]));
     }
   });
   it('a gap chain (batch-kline) waits on itself, other requests do not wait for it', () => {
@@ -74,7 +64,7 @@ describe('planPipeline', () => {
     expect(plan.quota.days).toBe(4);
     expect(plan.quota.share).toBeCloseTo(21.04);
     // Today's 100 requests: 1 per 10 s and 10 per minute.
-    expect(plan.estimatedMs).toBe(theoretical(100, [PLANS.free.perSecond, PLANS.free.perMinute]));
+    expect(plan.estimatedMs).toBe(theoreticalLastAdmission(100, [PLANS.free.perSecond, PLANS.free.perMinute]));
     expect(plan.notes.at(-1)).toContain('4 days');
   });
 

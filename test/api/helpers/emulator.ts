@@ -54,16 +54,3 @@ export async function startWorld(options: Partial<EmulatorOptions> & { start?: s
   };
 }
 
-/**
- * The fastest schedule the rules allow for `n` requests issued at once: the greedy one, computed
- * independently of the limiter. Returns the offset (ms) of the last admission.
- */
-export function theoreticalLastAdmission(n: number, rules: { limit: number; windowMs: number }[]): number {
-  const t: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let at = 0;
-    for (const r of rules) if (i >= r.limit) at = Math.max(at, t[i - r.limit]! + r.windowMs);
-    t.push(at);
-  }
-  return t[n - 1] ?? 0;
-}
