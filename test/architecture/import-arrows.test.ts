@@ -33,7 +33,6 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 
 /** Imports that still break an arrow today, and what removes them. */
 const KNOWN: Readonly<Record<string, string>> = {
-  'config -> components': 'JSON Schema generation takes the registry as an argument',
   'sources -> plan': 'the planner types a source implements move to core',
 };
 
