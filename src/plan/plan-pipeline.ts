@@ -9,7 +9,7 @@ import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
-import type { SourcePlan, SourcePlanner, StreamPlan } from './plan-types.js';
+import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.js';
 import { scheduleRequests } from './schedule.js';
 
 export interface PlanOptions {

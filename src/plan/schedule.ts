@@ -5,7 +5,7 @@
  * so the result is the time the limits alone impose.
  */
 import type { PlanLimits } from '../api/index.js';
-import type { RequestGroup } from './plan-types.js';
+import type { RequestGroup } from '../core/plan-types.js';
 
 interface Pending {
   readonly notBefore: number;

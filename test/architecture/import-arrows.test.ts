@@ -1,8 +1,7 @@
 /**
  * The folder arrows of design.md ("Layout"): each folder of src/ imports only the folders it may.
- * Reads every relative import of every file under src/. The few imports that still break an arrow
- * are listed by name below, each with the work that removes it; the list may only shrink (a listed
- * import that no longer exists fails the test too, so the list stays true).
+ * Reads every relative import of every file under src/. There are no exceptions: an import that
+ * breaks an arrow is a design change, made in design.md first.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,11 +30,6 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   index: ['*'],
 };
 
-/** Imports that still break an arrow today, and what removes them. */
-const KNOWN: Readonly<Record<string, string>> = {
-  'sources -> plan': 'the planner types a source implements move to core',
-};
-
 function areaOf(file: string): string {
   const parts = relative(SRC, file).split('/');
   return parts.length === 1 ? parts[0]!.replace(/\.[jt]s$/, '') : parts[0]!;
@@ -60,13 +54,13 @@ function importEdges(): Map<string, string[]> {
 describe('the folder arrows of design.md', () => {
   const edges = importEdges();
 
-  it('every import between folders follows an arrow (or is a listed, known exception)', () => {
+  it('every import between folders follows an arrow, with no exception', () => {
     const broken: string[] = [];
     for (const [edge, files] of edges) {
       const [from, to] = edge.split(' -> ') as [string, string];
       const allowed = MAY_IMPORT[from];
       expect(allowed, `src/${from} is not a folder design.md names`).toBeDefined();
-      if (allowed!.includes('*') || allowed!.includes(to) || edge in KNOWN) continue;
+      if (allowed!.includes('*') || allowed!.includes(to)) continue;
       broken.push(`${edge} (${[...new Set(files)].join(', ')})`);
     }
     expect(broken).toEqual([]);
@@ -74,9 +68,5 @@ describe('the folder arrows of design.md', () => {
 
   it('the emulator never imports the client: the two sides meet only at the wire', () => {
     expect(edges.get('emulator -> api')).toBeUndefined();
-  });
-
-  it('each known exception still exists (remove it from the list once it is gone)', () => {
-    for (const edge of Object.keys(KNOWN)) expect(edges.has(edge), edge).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import type { DepthTick } from '../../api/index.js';
 import type { SourceDefinition } from '../../core/definition.js';
 import type { RawDepth } from '../../core/records.js';
 import type { WireDepthTick } from '../../core/wire.js';
-import type { SourcePlanner } from '../../plan/plan-types.js';
+import type { SourcePlanner } from '../../core/plan-types.js';
 import { lintSnapshot, planSnapshot, snapshotShape, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
 
 export const depthSnapshotConfigSchema = z.strictObject(snapshotShape);

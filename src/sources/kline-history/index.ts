@@ -9,7 +9,7 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import type { SourcePlanner } from '../../plan/plan-types.js';
+import type { SourcePlanner } from '../../core/plan-types.js';
 import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { codeListSchema, intervalListSchema } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';

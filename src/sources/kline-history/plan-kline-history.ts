@@ -5,7 +5,7 @@
 import { familyPrefix } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Interval } from '../../core/records.js';
-import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../plan/plan-types.js';
+import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../core/plan-types.js';
 import { countBars, intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream } from '../shared/kline-records.js';

@@ -10,7 +10,7 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import type { SourcePlanner } from '../../plan/plan-types.js';
+import type { SourcePlanner } from '../../core/plan-types.js';
 import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
 import { sleepUntil } from '../shared/clock-sleep.js';
 import { codeListSchema, intervalListSchema, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';

@@ -10,7 +10,7 @@ import { familyBySuffix, familyPrefix, planLimits, URL_BUDGET_BYTES } from '../.
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
-import type { PlanContext, SourcePlan } from '../../plan/plan-types.js';
+import type { PlanContext, SourcePlan } from '../../core/plan-types.js';
 import { sleepUntil } from './clock-sleep.js';
 import { codeListSchema, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
 import { codeSchema, lintKnownCodes } from './known-codes.js';

@@ -12,7 +12,7 @@ import type { ComponentEnv, SourceDefinition } from '../../core/definition.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { RawHalt } from '../../core/records.js';
 import type { WireHaltRecord } from '../../core/wire.js';
-import type { SourcePlan, SourcePlanner } from '../../plan/plan-types.js';
+import type { SourcePlan, SourcePlanner } from '../../core/plan-types.js';
 import { mergeStreams } from '../shared/merge-streams.js';
 import { reported, requestReporter, type RequestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';

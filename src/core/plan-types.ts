@@ -3,11 +3,25 @@
  * must be spaced, the partitions it will touch, and notes (e.g. stock history that cannot be
  * reached). Built from the config, the catalog and the checkpoints alone: no request is sent.
  */
-import type { PlanLimits } from '../api/index.js';
-import type { Checkpoint } from '../core/component.js';
+import type { Checkpoint } from './component.js';
+
+/**
+ * The limits of the token's plan that shape a source's requests (the client's PlanLimits has them
+ * and more; the planner passes that). Named here so a source plans without importing the planner.
+ */
+export interface SourcePlanLimits {
+  /** Codes served per /depth-tick or /trade-tick request; `null` = only the URL length bounds it. */
+  readonly tickCodesCap: number | null;
+  /** Items per /batch-kline request. */
+  readonly batchKlineItemCap: number;
+  /** /batch-kline minimum gap, ms. */
+  readonly batchKlineGapMs: number;
+  /** Each suspension endpoint: 1 request per this many ms. */
+  readonly suspensionGapMs: number;
+}
 
 export interface PlanContext {
-  readonly limits: PlanLimits;
+  readonly limits: SourcePlanLimits;
   /** Clock time the plan is for (ms). */
   readonly nowMs: number;
   /** Committed checkpoints of the pipeline, by stream key. */
