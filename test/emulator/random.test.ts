@@ -1,6 +1,6 @@
 /**
  * The emulator's random module must give the very sequences its former copies gave (faults/prng.ts,
- * halts/seeded-random.ts, market/hash.ts, api/random.ts of 0.1.0): many tests take the emulator's
+ * halts/seeded-random.ts, market/hash.ts, api/random.ts): many tests take the emulator's
  * fixed-seed output as ground truth. These values were printed by those copies before they merged.
  */
 import { describe, expect, it } from 'vitest';
