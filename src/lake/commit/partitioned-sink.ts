@@ -309,18 +309,18 @@ export class PartitionedSink<R> implements Sink<R> {
     file.written = await writeTable(insideRoot(outputDir, file.stagingPath), new Table(batches), metadata, encoder);
   }
 
-  private async readRows(relative: string): Promise<R[]> {
+  private async readRows(relative: string, partition: string): Promise<R[]> {
     const bytes = await readFile(insideRoot(this.options.outputDir, relative));
-    return this.options.spec.fromTable(this.options.encoder.decode(bytes));
+    return this.options.spec.fromTable(this.options.encoder.decode(bytes), partition);
   }
 
   /** Merge the given live and staged files of one partition into new staged file(s). */
   private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
     const { spec, maxRowsPerFile, outputDir } = this.options;
     const all: R[] = [];
-    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path))));
+    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path), partition)));
     // Staged files are durable here: commit() settles before it merges.
-    for (const f of staged) all.push(...(await this.readRows(f.stagingPath)));
+    for (const f of staged) all.push(...(await this.readRows(f.stagingPath, partition)));
     const rows = this.dedupe(all);
     rows.sort((a, b) => {
       const ga = spec.group(a);
