@@ -389,21 +389,22 @@ export class PartitionedSink<R> implements Sink<R> {
       manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
     }
     const manifest: Manifest = {
-      version: 1,
+      version: 2,
       dataset: this.dataset,
       format: encoder.format,
       schemaVersion: SCHEMA_VERSION,
       quotelakeVersion: PACKAGE_VERSION,
       updatedAt: new Date(ctx.clock.now()).toISOString(),
       files: manifestFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      retired: previous?.retired ?? [],
     };
     const journal: CommitJournal = {
-      version: 1,
+      version: 2,
       runId: this.runToken!,
       dataset: this.dataset,
       format: encoder.format,
       add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
-      remove: [...removed].map((p) => posix.join(this.dataset, p)),
+      retire: [...removed].map((p) => posix.join(this.dataset, p)),
       manifest,
     };
     try {
