@@ -30,6 +30,7 @@ import { upgradeToNewest } from '../../core/version-steps.js';
 import { datasetSpec } from '../datasets/index.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 import { LAKE_DIR } from '../lake-paths.js';
+import { PACKAGE_VERSION } from '../package-version.js';
 import { parquetEncoder } from '../parquet/parquet-encoder.js';
 import { insideRoot } from '../partition-path.js';
 import { layout1Journals, layout1ManifestRelPath, LAYOUT1_FORMATS, LAYOUT1_STAGING_DIR, rollForwardLayout1 } from './layout-1.js';
@@ -224,7 +225,8 @@ async function stepManifests(outputDir: string, journal: MigrationJournal, now: 
       dataset: d.dataset,
       format: d.format,
       schemaVersion: SCHEMA_VERSION,
-      quotelakeVersion: v1.quotelakeVersion,
+      // The quotelake that wrote this manifest (the files keep their own quotelake.version).
+      quotelakeVersion: PACKAGE_VERSION,
       updatedAt: now.toISOString(),
       files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       retired: [],
