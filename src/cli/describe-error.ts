@@ -63,7 +63,12 @@ export function describeError(e: unknown): DescribedError {
     };
   }
   if (e instanceof QuotelakeError) {
-    const hint = e.code === 'QL_OUTPUT_LOCKED' ? 'another run is writing to this output; wait for it, or use another --output' : undefined;
+    const hint =
+      e.code === 'QL_OUTPUT_LOCKED'
+        ? 'another run is writing to this output; wait for it, or use another --output'
+        : e.code === 'QL_FORMAT_VERSION'
+          ? 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)'
+          : undefined;
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
   }
   const message = e instanceof Error ? e.message : String(e);

@@ -151,6 +151,28 @@ export class SinkError extends QuotelakeError {
   }
 }
 
+/**
+ * A state or format file (checkpoint, manifest, commit journal, layout) carries a version this
+ * quotelake cannot read: newer than the newest it knows, or none at all. Nothing of it is used.
+ */
+export class FormatVersionError extends QuotelakeError {
+  constructor(
+    readonly what: string,
+    readonly file: string,
+    readonly version: unknown,
+    readonly newest: number,
+  ) {
+    const found = typeof version === 'number' && Number.isInteger(version) && version >= 1;
+    super(
+      'QL_FORMAT_VERSION',
+      found
+        ? `${file}: ${what} version ${version} is newer than this quotelake reads (newest ${newest}); it was written by a newer quotelake: upgrade quotelake to use this output`
+        : `${file}: ${what} has no valid version (found ${JSON.stringify(version)}; this quotelake reads versions 1 to ${newest})`,
+      { stage: 'commit' },
+    );
+  }
+}
+
 /** A file name built from input (a sink path, a name, a partition value) would land outside its root. */
 export class PathOutsideRootError extends QuotelakeError {
   constructor(

@@ -10,8 +10,20 @@ import { Bool, Decimal, Field, Int8, List, Schema, Struct, TimestampMillisecond,
 import { DEFAULT_DECIMAL, type DecimalType } from './decimal.js';
 import type { Dataset } from './records.js';
 
-/** Bumped whenever a column is added, removed or retyped. */
-export const SCHEMA_VERSION = '1';
+/**
+ * Bumped whenever a column is added, removed or retyped. 2: kline files no longer carry `interval`
+ * nor halt files `exchange` (layout 2: a hive key lives in the partition path only, so no reader
+ * sees one column twice).
+ */
+export const SCHEMA_VERSION = '2';
+
+/** The columns each dataset keeps in its partition path only (never inside a file). */
+export const PATH_ONLY_COLUMNS: Readonly<Record<Dataset, readonly string[]>> = {
+  kline: ['interval'],
+  trade: [],
+  depth: [],
+  halt: ['exchange'],
+};
 
 export const PRIMARY_KEYS: Readonly<Record<Dataset, readonly string[]>> = {
   kline: ['code', 'interval', 'ts'],
@@ -47,7 +59,6 @@ export function datasetSchema(dataset: Dataset, dec: DecimalType = DEFAULT_DECIM
     case 'kline':
       return new Schema([
         field('code', new Utf8()),
-        field('interval', new Utf8()),
         field('ts', t()),
         field('open', d()),
         field('high', d()),
@@ -79,7 +90,6 @@ export function datasetSchema(dataset: Dataset, dec: DecimalType = DEFAULT_DECIM
       ]);
     case 'halt':
       return new Schema([
-        field('exchange', new Utf8()),
         field('symbol', new Utf8()),
         field('name', new Utf8(), true),
         field('reason', new Utf8(), true),

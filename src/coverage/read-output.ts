@@ -4,7 +4,7 @@
  * every data file under the dataset folder.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { HaltRow, KlineRow } from '../core/records.js';
 import { arrowEncoder } from '../lake/arrow/arrow-encoder.js';
 import { parquetEncoder } from '../lake/parquet/parquet-encoder.js';
@@ -42,9 +42,12 @@ async function readDataset<R>(outputDir: string, dataset: string, spec: DatasetS
     ? manifest.files.map((f) => join(outputDir, dataset, f.path))
     : await listFiles(join(outputDir, dataset), encoder.extension);
   const rows: R[] = [];
+  const root = join(outputDir, dataset);
   for (const file of files) {
     const table = encoder.decode(new Uint8Array(await readFile(file)));
-    for (const r of spec.fromTable(table)) rows.push(r);
+    // The partition (hive keys such as interval, exchange) is the file's folder below the dataset's.
+    const partition = relative(root, dirname(file)).split(sep).join('/');
+    for (const r of spec.fromTable(table, partition)) rows.push(r);
   }
   return rows;
 }

@@ -40,3 +40,25 @@ export function insideRoot(root: string, relative: string): string {
 export function safeFileToken(value: string): string {
   return partitionValue(value).replaceAll('%', '_');
 }
+
+/**
+ * The hive keys of a partition path (`interval=1m/year=2026/date=...` → `{ interval: '1m', ... }`),
+ * values decoded: since layout 2 a hive key lives in the path only, so reading a file back takes
+ * it from here.
+ */
+export function partitionKeys(partition: string): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const segment of partition.split('/')) {
+    const eq = segment.indexOf('=');
+    if (eq <= 0) continue;
+    keys[segment.slice(0, eq)] = decodeURIComponent(segment.slice(eq + 1));
+  }
+  return keys;
+}
+
+/** One hive key of a partition path; a file outside any such partition cannot be read back. */
+export function partitionKey(partition: string, key: string): string {
+  const value = partitionKeys(partition)[key];
+  if (value === undefined) throw new SinkError(`partition path ${JSON.stringify(partition)} has no ${key}= segment`);
+  return value;
+}

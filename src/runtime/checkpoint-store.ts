@@ -9,6 +9,8 @@ import { confineName } from '../core/confine-path.js';
 import { ConfigError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { removeStaleTempFiles, writeFileAtomic } from '../core/atomic-write.js';
+import { upgradeToNewest } from '../core/version-steps.js';
+import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
 
 interface CheckpointFile {
   readonly version: 1;
@@ -41,14 +43,16 @@ export class CheckpointStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
       throw error;
     }
-    let parsed: CheckpointFile;
+    let raw: unknown;
     try {
-      parsed = JSON.parse(text) as CheckpointFile;
+      raw = JSON.parse(text);
     } catch (cause) {
       throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause);
     }
-    if (parsed.version !== 1 || typeof parsed.streams !== 'object' || parsed.streams === null) {
-      throw new ConfigError('checkpoint file has an unknown layout (expected version 1)', { file: this.path });
+    // Older versions are brought to the current shape; a newer one is refused before any use.
+    const parsed = upgradeToNewest(raw, CHECKPOINT_VERSIONS, this.path) as unknown as CheckpointFile;
+    if (typeof parsed.streams !== 'object' || parsed.streams === null) {
+      throw new ConfigError('checkpoint file has no streams object', { file: this.path });
     }
     return new Map(Object.entries(parsed.streams).map(([stream, position]) => [stream, { stream, position }]));
   }

@@ -21,6 +21,7 @@ import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
+import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
 import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 
@@ -149,6 +150,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   };
 
   const runLocked = async (): Promise<RunResult> => {
+    // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
+    // migrated here, a lake of a newer layout is refused before anything in it is touched.
+    const migration = await ensureLayout(outputDir, { now: new Date(clock.now()) });
+    if (migration) logger.warn(describeMigration(migration), { output: outputDir });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
     await store.cleanStale();
     const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
@@ -314,7 +319,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
   const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
   try {
-    return await runLocked();
+    const result = await runLocked();
+    // A lake this run created records its layout version.
+    await recordLayout(outputDir, new Date(clock.now()));
+    return result;
   } finally {
     await lock.release();
   }

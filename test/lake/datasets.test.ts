@@ -1,6 +1,6 @@
 /** trade, depth and halt through the parquet and arrow sinks, read back exactly. */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../src/core/component.js';
 import { arrowSink } from '../../src/sinks/arrow/index.js';
@@ -88,7 +88,7 @@ describe('trade, depth and halt datasets (arrow)', () => {
     const rows = dataset === 'trade' ? trades() : dataset === 'depth' ? depths() : halts();
     const receipt = await writeWith(out, dataset, rows, 'arrow');
     const back = [];
-    for (const f of receipt.files) back.push(...datasetSpec(dataset).fromTable(arrowEncoder().decode(await readFile(join(out, f.path)))));
+    for (const f of receipt.files) back.push(...datasetSpec(dataset).fromTable(arrowEncoder().decode(await readFile(join(out, f.path))), posix.dirname(f.path.slice(dataset.length + 1))));
     const key = (r: object) => JSON.stringify(r);
     expect(back.map(key).sort()).toEqual(rows.map(key).sort());
   });

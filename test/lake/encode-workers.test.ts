@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KlineRow } from '../../src/core/records.js';
@@ -71,7 +71,7 @@ async function manifest(out: string): Promise<Manifest> {
 
 async function readBack(out: string): Promise<string[]> {
   const rows: KlineRow[] = [];
-  for (const f of (await manifest(out)).files) rows.push(...klineSpec.fromTable(encoder.decode(await readFile(join(out, 'kline', f.path)))));
+  for (const f of (await manifest(out)).files) rows.push(...klineSpec.fromTable(encoder.decode(await readFile(join(out, 'kline', f.path))), posix.dirname(f.path)));
   return rows.map(key).sort();
 }
 
@@ -89,7 +89,7 @@ async function expectSameFiles(inWorker: string, inThread: string): Promise<void
     const [w, t] = [join(inWorker, 'kline', f.path), join(inThread, 'kline', f.path)];
     const bytes = await readFile(w);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(f.sha256);
-    expect(klineSpec.fromTable(encoder.decode(bytes)).map(key)).toEqual(klineSpec.fromTable(encoder.decode(await readFile(t))).map(key));
+    expect(klineSpec.fromTable(encoder.decode(bytes), posix.dirname(f.path)).map(key)).toEqual(klineSpec.fromTable(encoder.decode(await readFile(t)), posix.dirname(f.path)).map(key));
     expect(await kv(w)).toEqual(await kv(t));
   }
 }
@@ -196,7 +196,7 @@ describe('parquet files encoded in worker threads', () => {
     await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '1.5')]) }, ctx);
     const failed = await s.commit(ctx).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(SinkError);
-    expect(failed).toMatchObject({ code: 'QL_SINK_WRITE', message: 'parquet: cannot stage 1 kline rows for interval=1m/year=2025/date=2025-11-19: expected 8 columns, got 10' });
+    expect(failed).toMatchObject({ code: 'QL_SINK_WRITE', message: 'parquet: cannot stage 1 kline rows for interval=1m/year=2025/date=2025-11-19: expected 8 columns, got 9' });
     // The sink stays failed until aborted; abort() leaves nothing.
     await expect(s.write({ stream: 'k', seq: 2, records: [] }, ctx)).rejects.toBe(failed);
     await s.abort(ctx);

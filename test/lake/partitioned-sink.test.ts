@@ -3,7 +3,7 @@
  * also with its files encoded in a worker thread).
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KlineRow } from '../../src/core/records.js';
@@ -50,7 +50,7 @@ async function readAll(out: string, encoder: TableEncoder): Promise<KlineRow[]> 
   const onDisk = (await files(join(out, 'kline'))).filter((f) => f.endsWith(encoder.extension));
   expect(onDisk).toEqual(manifest.files.map((f) => f.path).sort());
   const rows: KlineRow[] = [];
-  for (const f of manifest.files) rows.push(...klineSpec.fromTable(encoder.decode(await readFile(join(out, 'kline', f.path)))));
+  for (const f of manifest.files) rows.push(...klineSpec.fromTable(encoder.decode(await readFile(join(out, 'kline', f.path))), posix.dirname(f.path)));
   return rows.sort((a, b) => a.code.localeCompare(b.code) || a.ts - b.ts);
 }
 
@@ -266,7 +266,6 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const table = encoder.decode(await readFile(join(out, receipt.files[0]!.path)));
     expect(table.schema.fields.map((f) => `${f.name}:${String(f.type)}`)).toEqual([
       'code:Utf8',
-      'interval:Utf8',
       'ts:Timestamp<MILLISECOND, UTC>',
       'open:Decimal[38e+18]',
       'high:Decimal[38e+18]',
@@ -279,7 +278,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     if (format === 'arrow') {
       const t = tableFromIPC(await readFile(join(out, receipt.files[0]!.path)));
       expect(t.schema.metadata.get('quotelake.ts')).toBe('bar open time (UTC)');
-      expect(t.schema.metadata.get('quotelake.schema_version')).toBe('1');
+      expect(t.schema.metadata.get('quotelake.schema_version')).toBe('2');
     }
   });
 });

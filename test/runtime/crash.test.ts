@@ -93,7 +93,7 @@ async function checkTree(outputDir: string): Promise<void> {
   const files = (await walk(outputDir)).map((f) => relative(outputDir, f));
   const visible = files.filter((f) => !f.startsWith('.state/'));
   // Nothing staged, no lock, no temp file once a run has completed.
-  expect(visible.filter((f) => !f.startsWith('kline/'))).toEqual(['_quotelake/manifests/kline.parquet.json']);
+  expect(visible.filter((f) => !f.startsWith('kline/')).sort()).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json']);
   expect(files.filter((f) => /\.tmp/.test(f))).toEqual([]);
   const dataFiles = visible.filter((f) => f.endsWith('.parquet'));
   const manifest = JSON.parse(await readFile(join(outputDir, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as {
@@ -102,7 +102,7 @@ async function checkTree(outputDir: string): Promise<void> {
   const listed = manifest.files.map((f) => `kline/${f.path}`).sort();
   expect(dataFiles.sort()).toEqual(listed);
   for (const f of manifest.files) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
-  expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['_quotelake/manifests/kline.parquet.json']);
+  expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json']);
 }
 
 /** The Parquet tree after a completed run: no duplicate key, exactly the listed files. */

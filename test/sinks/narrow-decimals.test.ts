@@ -75,10 +75,12 @@ async function arrowRows(dir: string): Promise<string[]> {
   const rows: string[] = [];
   for (const f of await files(join(dir, 'kline'), '.arrow')) {
     const t = tableFromIPC(await readFile(f));
+    // Layout 2: the interval is in the partition path only (kline/interval=1m/...).
+    const interval = /\/interval=([^/]+)\//.exec(f)![1];
     const scale = (name: string) => (t.schema.fields.find((x) => x.name === name)!.type as Decimal).scale;
     for (let i = 0; i < t.numRows; i++) {
       const dec = (name: string) => formatDecimalWords(t.getChild(name)!.get(i) as Uint32Array, 0, scale(name));
-      rows.push(`${t.getChild('code')!.get(i)} ${t.getChild('interval')!.get(i)} ${Number(t.getChild('ts')!.get(i))} ${dec('volume')} ${dec('turnover')} ${dec('close')}`);
+      rows.push(`${t.getChild('code')!.get(i)} ${interval} ${Number(t.getChild('ts')!.get(i))} ${dec('volume')} ${dec('turnover')} ${dec('close')}`);
     }
   }
   return rows.sort();
@@ -86,7 +88,7 @@ async function arrowRows(dir: string): Promise<string[]> {
 
 async function parquetRows(dir: string): Promise<string[]> {
   const rows = await duck(
-    `SELECT code, interval, epoch_ms(ts) AS ts, volume::VARCHAR AS volume, turnover::VARCHAR AS turnover, close::VARCHAR AS close FROM read_parquet('${dir}/kline/**/*.parquet', hive_partitioning = false)`,
+    `SELECT code, interval, epoch_ms(ts) AS ts, volume::VARCHAR AS volume, turnover::VARCHAR AS turnover, close::VARCHAR AS close FROM read_parquet('${dir}/kline/**/*.parquet', hive_partitioning = true)`,
   );
   // DuckDB prints DECIMAL(18,10) with every fractional digit: canonical text drops trailing zeros.
   const canon = (v: unknown) => String(v).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');

@@ -72,7 +72,7 @@ describe.each([
     const meta = await duck(`select key::varchar k, value::varchar v from parquet_kv_metadata('${out}/kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
     expect(meta).toEqual([
       { k: 'quotelake.dataset', v: 'kline' },
-      { k: 'quotelake.schema_version', v: '1' },
+      { k: 'quotelake.schema_version', v: '2' },
       { k: 'quotelake.source_endpoint', v: '/kline' },
       { k: 'quotelake.ts', v: 'bar open time (UTC)' },
       { k: 'quotelake.version', v: JSON.parse(await readFile('package.json', 'utf8')).version },

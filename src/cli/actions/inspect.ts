@@ -5,6 +5,7 @@ import { inspectOutput } from '../inspect/inspect-output.js';
 import { renderInspect } from '../inspect/render-inspect.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
+import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
 
 export interface InspectArgs {
@@ -19,6 +20,10 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
   const terminal = createTerminal();
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
   const stateDir = args['state-dir'] ?? `${args.output.replace(/\/+$/, '')}/.state`;
+  // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
+  if ((await layoutState(args.output)).version === 1) {
+    throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
+  }
   let info;
   try {
     info = await inspectOutput(args.output, stateDir, args.runs);

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
+import { migrateCommand } from './migrate.js';
 import { planCommand } from './plan.js';
 import { quotaCommand } from './quota.js';
 import { runCommand } from './run.js';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   validateCommand,
   listCommand,
   inspectCommand,
+  migrateCommand,
   quotaCommand,
   schemaCommand,
   serveCommand,

@@ -104,7 +104,7 @@ async function inspectDataset(output: string, dataset: string, format: string, m
     if (!encoder) continue;
     let records: Row[];
     try {
-      records = spec.fromTable(encoder.decode(data)) as unknown as Row[];
+      records = spec.fromTable(encoder.decode(data), posix.dirname(file.path)) as unknown as Row[];
     } catch (e) {
       problems.push(`${dataset}/${file.path}: unreadable (${(e as Error).message})`);
       continue;

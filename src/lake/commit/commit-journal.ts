@@ -15,15 +15,18 @@ import { syncDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { journalRelPath, STAGING_DIR } from '../lake-paths.js';
 import { manifestPath, type Manifest } from './manifest.js';
 import { insideRoot } from '../partition-path.js';
+import { upgradeToNewest } from '../../core/version-steps.js';
+import { journalVersions } from './journal-versions.js';
 
 export interface CommitJournal {
-  readonly version: 1;
+  readonly version: 2;
   readonly runId: string;
   readonly dataset: string;
   readonly format: string;
   /** Paths relative to the output root. */
   readonly add: readonly { readonly from: string; readonly to: string }[];
-  readonly remove: readonly string[];
+  /** Paths relative to the output root, no longer live after this commit. */
+  readonly retire: readonly string[];
   readonly manifest: Manifest;
 }
 
@@ -66,7 +69,7 @@ export async function rollForward(outputDir: string, journal: CommitJournal, hoo
     await hooks.afterStep?.(`add:${to}`);
   }
   for (const dir of dirs) await syncDir(dir);
-  for (const path of journal.remove) {
+  for (const path of journal.retire) {
     await rm(insideRoot(outputDir, path), { force: true });
     await hooks.afterStep?.(`remove:${path}`);
   }
@@ -94,12 +97,16 @@ export async function pendingJournals(outputDir: string, dataset: string, format
     } catch {
       continue;
     }
+    let parsed: unknown;
     try {
-      out.push(JSON.parse(text) as CommitJournal);
+      parsed = JSON.parse(text);
     } catch {
       // A journal is written atomically, so an unparsable one was never complete: its commit never began.
       await rm(path, { force: true });
+      continue;
     }
+    // An older journal is read in the current shape; a newer one is refused (never rolled half).
+    out.push(upgradeToNewest(parsed, journalVersions(path), path) as unknown as CommitJournal);
   }
   return out;
 }

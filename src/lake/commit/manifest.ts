@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { SinkError } from '../../core/errors.js';
 import type { Order } from '../datasets/dataset-spec.js';
 import { manifestRelPath } from '../lake-paths.js';
+import { upgradeToNewest } from '../../core/version-steps.js';
+import { MANIFEST_VERSIONS, type RetiredFile } from './manifest-versions.js';
+
+export type { RetiredFile } from './manifest-versions.js';
 
 export interface ManifestFile {
   /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
@@ -19,13 +23,15 @@ export interface ManifestFile {
 }
 
 export interface Manifest {
-  readonly version: 1;
+  readonly version: 2;
   readonly dataset: string;
   readonly format: string;
   readonly schemaVersion: string;
   readonly quotelakeVersion: string;
   readonly updatedAt: string;
   readonly files: readonly ManifestFile[];
+  /** Files no longer live, kept on disk for a grace period (manifest-versions.ts). */
+  readonly retired: readonly RetiredFile[];
 }
 
 export function manifestPath(outputDir: string, dataset: string, format: string): string {
@@ -41,9 +47,12 @@ export async function readManifest(outputDir: string, dataset: string, format: s
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SinkError(`cannot read ${path}`, 'commit', error);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as Manifest;
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new SinkError(`${path} is not valid JSON`, 'commit', error);
   }
+  // Any older version is brought to the current shape; a newer one is refused, never half-read.
+  return upgradeToNewest(parsed, MANIFEST_VERSIONS, path) as unknown as Manifest;
 }

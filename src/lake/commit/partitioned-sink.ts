@@ -309,18 +309,18 @@ export class PartitionedSink<R> implements Sink<R> {
     file.written = await writeTable(insideRoot(outputDir, file.stagingPath), new Table(batches), metadata, encoder);
   }
 
-  private async readRows(relative: string): Promise<R[]> {
+  private async readRows(relative: string, partition: string): Promise<R[]> {
     const bytes = await readFile(insideRoot(this.options.outputDir, relative));
-    return this.options.spec.fromTable(this.options.encoder.decode(bytes));
+    return this.options.spec.fromTable(this.options.encoder.decode(bytes), partition);
   }
 
   /** Merge the given live and staged files of one partition into new staged file(s). */
   private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
     const { spec, maxRowsPerFile, outputDir } = this.options;
     const all: R[] = [];
-    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path))));
+    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path), partition)));
     // Staged files are durable here: commit() settles before it merges.
-    for (const f of staged) all.push(...(await this.readRows(f.stagingPath)));
+    for (const f of staged) all.push(...(await this.readRows(f.stagingPath, partition)));
     const rows = this.dedupe(all);
     rows.sort((a, b) => {
       const ga = spec.group(a);
@@ -389,21 +389,22 @@ export class PartitionedSink<R> implements Sink<R> {
       manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
     }
     const manifest: Manifest = {
-      version: 1,
+      version: 2,
       dataset: this.dataset,
       format: encoder.format,
       schemaVersion: SCHEMA_VERSION,
       quotelakeVersion: PACKAGE_VERSION,
       updatedAt: new Date(ctx.clock.now()).toISOString(),
       files: manifestFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      retired: previous?.retired ?? [],
     };
     const journal: CommitJournal = {
-      version: 1,
+      version: 2,
       runId: this.runToken!,
       dataset: this.dataset,
       format: encoder.format,
       add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
-      remove: [...removed].map((p) => posix.join(this.dataset, p)),
+      retire: [...removed].map((p) => posix.join(this.dataset, p)),
       manifest,
     };
     try {

@@ -29,7 +29,12 @@ export interface DatasetSpec<R> {
   builder?(decimal: DecimalType): ColumnBuilder<R>;
   /** The check of a row's decimals against the sink's DECIMAL(p,s) (decimal-misfit.ts); none: no decimals. */
   decimalCheck?(decimal: DecimalType): DecimalCheck<R>;
-  fromTable(table: Table): R[];
+  /**
+   * Rows of a file read back. `partition` is the file's partition path (relative to the dataset
+   * folder): columns that live in the path only (interval, exchange) are taken from it; a file of
+   * layout 1 that still carries such a column is read from the column.
+   */
+  fromTable(table: Table, partition: string): R[];
   /** File metadata beyond the common keys (e.g. `quotelake.ts`, `quotelake.source_endpoint`). */
   metadata(rows: readonly R[]): Record<string, string>;
 }

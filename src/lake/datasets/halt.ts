@@ -5,9 +5,9 @@ import { utcYear } from '../../core/time.js';
 import { decimalColumn, readDecimal, readTimestamp, timestampColumn, utf8Column } from '../columns/arrow-columns.js';
 import type { DatasetSpec } from './dataset-spec.js';
 import { flatDecimalCheck } from '../columns/decimal-misfit.js';
-import { partitionSegment } from '../partition-path.js';
+import { partitionKey, partitionSegment } from '../partition-path.js';
 
-const TEXT = ['exchange', 'symbol', 'name', 'reason', 'period'] as const;
+const TEXT = ['symbol', 'name', 'reason', 'period'] as const;
 
 export const haltSpec: DatasetSpec<HaltRow> = {
   dataset: 'halt',
@@ -35,13 +35,16 @@ export const haltSpec: DatasetSpec<HaltRow> = {
       utf8Column(rows.map((r) => r.published_local)),
     ];
   },
-  fromTable(table: Table) {
+  fromTable(table: Table, partition: string) {
     const v = (name: string) => table.getChild(name)!;
+    // Layout 2 keeps the exchange in the path only; a layout-1 file (0.1.0) still has the column.
+    const exchangeColumn = table.getChild('exchange');
+    const pathExchange = exchangeColumn ? undefined : partitionKey(partition, 'exchange');
     const scale = (table.schema.fields.find((f) => f.name === 'pause_threshold_price')!.type as Decimal).scale;
     const rows: HaltRow[] = [];
     for (let i = 0; i < table.numRows; i++) {
       rows.push({
-        exchange: v('exchange').get(i),
+        exchange: pathExchange ?? exchangeColumn!.get(i),
         symbol: v('symbol').get(i),
         name: v('name').get(i),
         reason: v('reason').get(i),

@@ -187,7 +187,7 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
     }
     const columns = [
       utf8FromIds(this.codes, joined(chunks, n, 1, (c) => c.codeIds), n),
-      utf8FromIds(this.intervals, joined(chunks, n, 1, (c) => c.intervalIds), n),
+      // No interval column: it lives in the partition path (layout 2); rows() still needs it.
       makeData({ type: this.tsType, length: n, nullCount: 0, data: new BigInt64Array(tsWords.buffer) }),
       ...DECIMALS.map((_, c) => makeData({ type: this.types[c]!, length: n, nullCount: 0, data: joined(chunks, n, 4, (k) => k.words[c]!) })),
       makeData({ type: new Bool(), length: n, nullCount: 0, data: bits }),

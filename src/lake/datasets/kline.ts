@@ -7,7 +7,7 @@ import { utcDate } from '../../core/time.js';
 import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../columns/arrow-columns.js';
 import type { DatasetSpec } from './dataset-spec.js';
 import { flatDecimalCheck } from '../columns/decimal-misfit.js';
-import { partitionSegment } from '../partition-path.js';
+import { partitionKey, partitionSegment } from '../partition-path.js';
 import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
@@ -42,7 +42,6 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     const type = (name: string) => schema.fields.find((f) => f.name === name)!.type;
     return [
       utf8ColumnOf(rows, (r) => r.code),
-      utf8ColumnOf(rows, (r) => r.interval),
       timestampColumnOf(type('ts') as TimestampMillisecond, rows, (r) => r.ts),
       ...KLINE_DECIMALS.map((c, k) => decimalColumnOf(type(c) as Decimal, rows, (r) => r[c], c, k)),
       boolColumnOf(rows, (r) => r.final),
@@ -50,20 +49,23 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   },
   builder: (decimal) => new KlineColumnBuilder(decimal),
   decimalCheck: (decimal) => flatDecimalCheck<KlineRow>(KLINE_DECIMALS, decimal),
-  fromTable(table: Table) {
+  fromTable(table: Table, partition: string) {
+    // Layout 2 keeps the interval in the path only; a layout-1 file (0.1.0) still has the column.
+    const pathInterval = table.schema.fields.some((f) => f.name === 'interval') ? undefined : (partitionKey(partition, 'interval') as Interval);
     const scales = KLINE_DECIMALS.map((c) => (table.schema.fields.find((f) => f.name === c)!.type as Decimal).scale);
     const rows: KlineRow[] = [];
     for (const batch of table.batches) {
       const col = (name: string) => batch.getChild(name)!;
       const code = col('code');
-      const interval = col('interval');
+      const intervalColumn = pathInterval === undefined ? col('interval') : undefined;
+      const intervalAt = (i: number): Interval => pathInterval ?? (intervalColumn!.get(i) as Interval);
       const fin = col('final');
       const ts = col('ts');
       const decs = KLINE_DECIMALS.map((c) => col(c));
       const direct = [ts, ...decs].every((v) => v.data.length === 1 && v.data[0]!.nullCount === 0);
       if (!direct) {
         for (let i = 0; i < batch.numRows; i++) {
-          const row: Record<string, unknown> = { code: code.get(i), interval: interval.get(i) as Interval, ts: readTimestamp(ts, i), final: fin.get(i) };
+          const row: Record<string, unknown> = { code: code.get(i), interval: intervalAt(i), ts: readTimestamp(ts, i), final: fin.get(i) };
           for (let c = 0; c < KLINE_DECIMALS.length; c++) row[KLINE_DECIMALS[c]!] = readDecimal(decs[c]!, i, scales[c]!);
           rows.push(row as unknown as KlineRow);
         }
@@ -79,7 +81,7 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       for (let i = 0; i < n; i++) {
         rows.push({
           code: code.get(i) as string,
-          interval: interval.get(i) as Interval,
+          interval: intervalAt(i),
           ts: lo[2 * i]! + hi[2 * i + 1]! * 4294967296,
           ...klineDecimalsAt(words, 4 * i, scales),
           final: fin.get(i) as boolean,

@@ -46,7 +46,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
         .setMaxRowGroupSize(options.rowGroupRows)
         .setCreatedBy(CREATED_BY)
         // Dictionaries cost about a tenth of the encode and save nothing here: ZSTD folds a
-        // column of repeated codes or intervals to the same few bytes, and prices and instants are
+        // column of repeated codes to the same few bytes, and prices and instants are
         // nearly all distinct.
         .setDictionaryEnabled(false)
         // min/max per column chunk are what query engines prune on; per-page statistics cost more than they save here
@@ -54,7 +54,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
         .setKeyValueMetadata(new Map(metadata));
       // Decimal min/max cost about a quarter of the encode (a signed 16-byte compare per value) and
       // prune almost nothing (prices are not sorted within a file), so decimals go without them;
-      // codes, intervals and instants, which queries filter on, keep theirs.
+      // codes and instants, which queries filter on, keep theirs.
       for (const field of table.schema.fields) {
         if (DataType.isDecimal(field.type)) builder = builder.setColumnStatisticsEnabled(field.name, EnabledStatistics.None);
       }

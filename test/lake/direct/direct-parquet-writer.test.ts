@@ -49,7 +49,7 @@ describe('direct Parquet writer', () => {
     const bytes = encodeDirectParquet(tableOf(schema, batches), new Map([['quotelake.dataset', 'kline']]), OPTIONS);
     const path = await written(bytes);
 
-    expect(klineSpec.fromTable(reader.decode(bytes))).toEqual(rows.map(({ source: _source, ...r }) => r));
+    expect(klineSpec.fromTable(reader.decode(bytes), 'interval=1m')).toEqual(rows.map(({ source: _source, ...r }) => r));
     const back = await duck(`select code, epoch_ms(ts)::BIGINT::VARCHAR ts, open::VARCHAR open, "close"::VARCHAR "close", turnover::VARCHAR turnover, final from read_parquet('${path}')`);
     expect(back.length).toBe(3000);
     const canonical = (v: string) => (v.includes('.') ? v.replace(/0+$/, '').replace(/\.$/, '') : v);
@@ -57,7 +57,6 @@ describe('direct Parquet writer', () => {
     const types = await duck(`select name, type, type_length::INT len, logical_type::VARCHAR logical from parquet_schema('${path}') where name <> 'arrow_schema'`);
     expect(types.map((t) => `${t.name} ${t.type}${t.len ? `(${t.len})` : ''}`)).toEqual([
       'code BYTE_ARRAY',
-      'interval BYTE_ARRAY',
       'ts INT64',
       ...['open', 'high', 'low', 'close', 'volume', 'turnover'].map((c) => `${c} FIXED_LEN_BYTE_ARRAY(16)`),
       'final BOOLEAN',
@@ -80,14 +79,14 @@ describe('direct Parquet writer', () => {
     const viaWasm = reader.decode(parquetEncoder({ rowGroupRows: 1024, writer: 'parquet-wasm' }).encode(table, metadata));
     expect(direct.schema.fields.map(String)).toEqual(viaWasm.schema.fields.map(String));
     expect(direct.schema.metadata.get('quotelake.ts')).toBe('bar open time (UTC)');
-    expect(klineSpec.fromTable(direct)).toEqual(klineSpec.fromTable(viaWasm));
+    expect(klineSpec.fromTable(direct, 'interval=1m')).toEqual(klineSpec.fromTable(viaWasm, 'interval=1m'));
   });
 
   it('writes a sliced K-line table: value buffers from the slice, the final bitmap from its bit offset', async () => {
     const rows = klineSample(50);
     const table = tableOf(datasetSchema('kline'), [klineSpec.columns(rows, DEFAULT_DECIMAL)]).slice(3, 47);
     expect(table.batches[0]!.data.children.at(-1)!.offset).toBe(3);
-    const back = klineSpec.fromTable(reader.decode(encodeDirectParquet(table, new Map(), OPTIONS)));
+    const back = klineSpec.fromTable(reader.decode(encodeDirectParquet(table, new Map(), OPTIONS)), 'interval=1m');
     expect(back).toEqual(rows.slice(3, 47).map(({ source: _source, ...r }) => r));
   });
 
@@ -99,7 +98,7 @@ describe('direct Parquet writer', () => {
     const rows: TradeRow[] = tradeRows(raw as never);
     const table = tableOf(datasetSchema('trade'), [tradeSpec.columns(rows, DEFAULT_DECIMAL)]).slice(5, 37);
     const bytes = encodeDirectParquet(table, new Map(), OPTIONS);
-    expect(tradeSpec.fromTable(reader.decode(bytes))).toEqual(rows.slice(5, 37));
+    expect(tradeSpec.fromTable(reader.decode(bytes), 'date=2025-11-19')).toEqual(rows.slice(5, 37));
     const path = await written(bytes);
     const stats = await duck(`select path_in_schema p, stats_min_value lo, stats_max_value hi from parquet_metadata('${path}') where path_in_schema in ('direction', 'seq') order by p`);
     expect(stats).toEqual([

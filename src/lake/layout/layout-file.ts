@@ -1,0 +1,65 @@
+/**
+ * `<output>/_quotelake/layout.json`: which layout the lake is in, written when a lake is created or
+ * migrated. Its `version` is the layout version (layout-version.ts); a lake of a newer layout is
+ * refused before anything in it is touched.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { SinkError } from '../../core/errors.js';
+import { versionOf, type VersionChain } from '../../core/version-steps.js';
+import { LAKE_DIR } from '../lake-paths.js';
+import { LAYOUT_VERSION } from '../layout-version.js';
+import { PACKAGE_VERSION } from '../package-version.js';
+
+export const LAYOUT_FILE = posix.join(LAKE_DIR, 'layout.json');
+
+export interface LayoutFile {
+  readonly version: number;
+  /** The quotelake that wrote this file (created or migrated the lake). */
+  readonly quotelakeVersion: string;
+  readonly updatedAt: string;
+  /** Set when the lake was migrated to this layout, from that one. */
+  readonly migratedFrom?: number;
+}
+
+/**
+ * Layout versions are not upgraded in memory like a manifest: moving a lake from one layout to the
+ * next rewrites files (migrate-layout.ts). The chain here only checks the version is one we know.
+ */
+const LAYOUT_CHAIN: VersionChain = { what: 'lake layout', newest: LAYOUT_VERSION, steps: {} };
+
+export function layoutFilePath(outputDir: string): string {
+  return join(outputDir, LAYOUT_FILE);
+}
+
+/** The layout file, or undefined when there is none; a future layout version is refused (FormatVersionError). */
+export async function readLayoutFile(outputDir: string): Promise<LayoutFile | undefined> {
+  const path = layoutFilePath(outputDir);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SinkError(`cannot read ${path}`, 'commit', error);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SinkError(`${path} is not valid JSON`, 'commit', error);
+  }
+  versionOf(parsed, LAYOUT_CHAIN, path);
+  return parsed as LayoutFile;
+}
+
+export async function writeLayoutFile(outputDir: string, now: Date, migratedFrom?: number): Promise<LayoutFile> {
+  const file: LayoutFile = {
+    version: LAYOUT_VERSION,
+    quotelakeVersion: PACKAGE_VERSION,
+    updatedAt: now.toISOString(),
+    ...(migratedFrom !== undefined ? { migratedFrom } : {}),
+  };
+  await writeFileAtomic(layoutFilePath(outputDir), `${JSON.stringify(file, null, 2)}\n`);
+  return file;
+}
