@@ -2,6 +2,7 @@
 import { coverageOfOutput, formatCoverageReport } from '../../coverage/index.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
+import { inspectProgress } from '../inspect/inspect-progress.js';
 import { renderInspect } from '../inspect/render-inspect.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
@@ -20,10 +21,13 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
   const stateDir = args['state-dir'] ?? `${args.output.replace(/\/+$/, '')}/.state`;
   let info;
+  const progress = inspectProgress(terminal, !args.json);
   try {
-    info = await inspectOutput(args.output, stateDir, args.runs);
+    info = await inspectOutput(args.output, stateDir, args.runs, progress.onProgress);
   } catch (e) {
     throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
+  } finally {
+    progress.stop();
   }
   // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
   const kline = info.datasets.find((d) => d.dataset === 'kline');

@@ -8,7 +8,7 @@
  */
 import { open } from 'node:fs/promises';
 import { DataType, type Vector } from 'apache-arrow';
-import { parquetReadObjects, type FileMetaData } from 'hyparquet';
+import { parquetReadObjects, type Compressors, type FileMetaData } from 'hyparquet';
 import { LakeReadError } from '../../core/errors.js';
 import { openArrowFile } from './arrow-footer.js';
 import type { LakeFile } from './lake-files.js';
@@ -39,6 +39,13 @@ function cell(v: unknown): CellValue {
   return v as CellValue;
 }
 
+/** hyparquet reads snappy itself; our direct writer uses ZSTD, loaded (WebAssembly) only when a column read needs it. */
+let compressors: Promise<Compressors> | undefined;
+function parquetCompressors(): Promise<Compressors> {
+  compressors ??= import('../parquet/direct/zstd.js').then(({ zstdDecompress }) => ({ ZSTD: zstdDecompress }));
+  return compressors;
+}
+
 export async function parquetRows(file: LakeFile, range: RangeFile, columns: readonly string[], metadata?: FileMetaData): Promise<LakeRow[]> {
   const meta = metadata ?? (await readParquetMetadata(range));
   const present = new Map(meta.schema.slice(1).map((e) => [e.name, e]));
@@ -51,7 +58,7 @@ export async function parquetRows(file: LakeFile, range: RangeFile, columns: rea
   if (inFile.length === 0) {
     rows = Array.from({ length: Number(meta.num_rows) }, () => ({}));
   } else {
-    const objects = (await parquetReadObjects({ file: range, metadata: meta, columns: inFile, parsers: MS_PARSERS })) as Record<string, unknown>[];
+    const objects = (await parquetReadObjects({ file: range, metadata: meta, columns: inFile, parsers: MS_PARSERS, compressors: await parquetCompressors() })) as Record<string, unknown>[];
     rows = objects.map((o) => {
       const r: LakeRow = {};
       for (const c of inFile) r[c] = cell(o[c]);

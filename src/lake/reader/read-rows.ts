@@ -11,19 +11,22 @@ import { parquetEncoder } from '../parquet/parquet-encoder.js';
 import { readFile } from 'node:fs/promises';
 import { boundedMap } from './bounded-map.js';
 import { readFileRows, type LakeRow } from './file-rows.js';
-import { lakeDataset, type LakeFormat } from './lake-files.js';
+import { lakeDataset, type LakeFile, type LakeFormat } from './lake-files.js';
 import { DEFAULT_CONCURRENCY, type ReadProgress } from './read-lake.js';
 
 export interface RowReadOptions {
   readonly concurrency?: number;
   readonly onProgress?: ReadProgress;
+  /** Read only the files this keeps (e.g. by hive keys or the manifest's key ranges). */
+  readonly files?: (file: LakeFile) => boolean;
 }
 
 /** The named columns of every live file, in manifest order; [] when the dataset has no manifest. */
 export async function readLakeRows(outputDir: string, dataset: string, format: LakeFormat, columns: readonly string[], options: RowReadOptions = {}): Promise<LakeRow[]> {
   const ds = await lakeDataset(outputDir, dataset, format);
   if (!ds) return [];
-  const parts = await boundedMap(ds.files, options.concurrency ?? DEFAULT_CONCURRENCY, (f) => readFileRows(f, columns), (done) => options.onProgress?.(done, ds.files.length));
+  const files = options.files ? ds.files.filter(options.files) : ds.files;
+  const parts = await boundedMap(files, options.concurrency ?? DEFAULT_CONCURRENCY, (f) => readFileRows(f, columns), (done) => options.onProgress?.(done, files.length));
   return parts.flat();
 }
 
