@@ -36,11 +36,27 @@ async function parquetSummary(file: LakeFile, withSeries: boolean): Promise<Omit
     if (!withSeries) return { footer, size: range.byteLength };
     const fromMeta = parseSeriesMetadata(footer.metadata[SERIES_METADATA_KEY]);
     if (fromMeta) return { footer, size: range.byteLength, series: renamed(file, fromMeta), seriesFromMetadata: true };
-    // No series metadata (0.1.0): read the key and time column chunks through the same handle and footer.
     const [key, time] = KEY_COLUMNS[file.dataset]!;
+    const single = oneSeriesByStatistics(footer, key, time);
+    if (single) return { footer, size: range.byteLength, series: renamed(file, single), seriesFromMetadata: false };
+    // No series metadata (0.1.0) and several series: read the key and time column chunks through the same handle and footer.
     const rows = await parquetRows(file, range, [key, time], meta);
     return { footer, size: range.byteLength, series: renamed(file, seriesOfRows(rows, key, time)), seriesFromMetadata: false };
   });
+}
+
+/**
+ * A file of one series says it all in its statistics: key min = max with no null, and the time
+ * column's min/max are its first/last (what a scan would find; the fuzz test holds the writer to
+ * exact statistics). Undefined when the statistics do not settle it.
+ */
+function oneSeriesByStatistics(footer: FileFooter, key: string, time: string): Map<string, SeriesRange> | undefined {
+  const k = footer.statistics[key];
+  const t = footer.statistics[time];
+  if (!k || !t || typeof k.min !== 'string' || k.min !== k.max || k.nullCount !== 0 || t.nullCount === undefined) return undefined;
+  if (t.nullCount === footer.rows) return new Map([[k.min, { rows: footer.rows, first: null, last: null }]]);
+  if (typeof t.min !== 'number' || typeof t.max !== 'number') return undefined;
+  return new Map([[k.min, { rows: footer.rows, first: t.min, last: t.max }]]);
 }
 
 function renamed(file: LakeFile, byKey: ReadonlyMap<string, SeriesRange>): Map<string, SeriesRange> {
