@@ -20,6 +20,8 @@ export function inspectProgress(terminal: Terminal, enabled: boolean): InspectPr
     clearOnComplete: true,
     fps: 10,
     barsize: 30,
+    // The terminal already said stderr is a TTY: draw on the stream we were given.
+    noTTYOutput: true,
   });
   let started = false;
   return {
