@@ -1,5 +1,4 @@
 /** `quotelake inspect`: loaded only when the command runs. */
-import { coverageOfOutput, formatCoverageReport } from '../../coverage/index.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
 import { inspectProgress } from '../inspect/inspect-progress.js';
@@ -31,12 +30,14 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
   }
   // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
   const kline = info.datasets.find((d) => d.dataset === 'kline');
-  const report = args.coverage && kline ? await coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  // Loaded on request only: the calendar and halt matching cost start-up time a plain inspect does not need.
+  const coverage = args.coverage ? await import('../../coverage/index.js') : undefined;
+  const report = coverage && kline ? await coverage.coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
   } else {
     terminal.out(`${renderInspect(info)}\n`);
-    if (report) terminal.out(`${formatCoverageReport(report)}\n`);
+    if (report && coverage) terminal.out(`${coverage.formatCoverageReport(report)}\n`);
     else if (args.coverage) terminal.out('coverage: no kline dataset\n');
   }
   return info.datasets.some((d) => d.problems.length > 0) ? EXIT_FAILURE : EXIT_OK;

@@ -14,8 +14,8 @@ export const MS_PARSERS = {
   timestampFromNanoseconds: (ns: bigint) => Number(ns / 1_000_000n),
 };
 
-/** Enough for our footers in one read; a larger footer costs one more read, not an error. */
-const INITIAL_FETCH = 64 * 1024;
+/** Our footers (schema, ARROW:schema, chunk statistics) are 2-5 KiB: one read; a larger one costs a second read. */
+const INITIAL_FETCH = 8 * 1024;
 
 export async function readParquetMetadata(file: RangeFile): Promise<FileMetaData> {
   return parquetMetadataAsync(file, { parsers: MS_PARSERS, initialFetchSize: INITIAL_FETCH, geoparquet: false });

@@ -4,10 +4,8 @@
  * dataset's typed records with exact decimals, for read-back checks and tests.
  */
 import type { Dataset, DatasetRows } from '../../core/records.js';
-import { arrowEncoder } from '../arrow/arrow-encoder.js';
 import { datasetSpec } from '../datasets/index.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
-import { parquetEncoder } from '../parquet/parquet-encoder.js';
 import { readFile } from 'node:fs/promises';
 import { boundedMap } from './bounded-map.js';
 import { readFileRows, type LakeRow } from './file-rows.js';
@@ -30,8 +28,10 @@ export async function readLakeRows(outputDir: string, dataset: string, format: L
   return parts.flat();
 }
 
-function decoderOf(format: LakeFormat): TableEncoder {
-  return format === 'parquet' ? parquetEncoder({ rowGroupRows: 131_072 }) : arrowEncoder();
+/** Loaded on first use: parquet-wasm compiles a WebAssembly module that footer reads never need. */
+async function decoderOf(format: LakeFormat): Promise<TableEncoder> {
+  if (format === 'parquet') return (await import('../parquet/parquet-encoder.js')).parquetEncoder({ rowGroupRows: 131_072 });
+  return (await import('../arrow/arrow-encoder.js')).arrowEncoder();
 }
 
 /** Every live row as the dataset's typed record (whole files decoded: exact decimals). */
@@ -39,7 +39,7 @@ export async function readLakeRecords<D extends Dataset>(outputDir: string, data
   const ds = await lakeDataset(outputDir, dataset, format);
   if (!ds) return [];
   const spec = datasetSpec(dataset);
-  const decoder = decoderOf(format);
+  const decoder = await decoderOf(format);
   // Fewer at a time than footers: each holds a whole decoded file.
   const parts = await boundedMap(ds.files, Math.min(4, options.concurrency ?? 4), async (f) => spec.fromTable(decoder.decode(new Uint8Array(await readFile(f.absPath)))), (done) =>
     options.onProgress?.(done, ds.files.length),
