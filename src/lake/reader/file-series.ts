@@ -16,7 +16,7 @@ export interface SeriesRange {
 
 export const SERIES_METADATA_KEY = 'quotelake.series';
 
-interface SeriesShape {
+export interface SeriesShape {
   /** Column (or hive key) whose value names the series in `quotelake.series`. */
   readonly key: string;
   readonly time: string;
@@ -31,7 +31,8 @@ const SHAPES: Record<string, SeriesShape> = {
   halt: { key: 'exchange', time: 'published_at' },
 };
 
-function shapeOf(dataset: string): SeriesShape {
+/** Which column (or hive key) names a dataset's series, and which is its time. */
+export function shapeOf(dataset: string): SeriesShape {
   const shape = SHAPES[dataset];
   if (!shape) throw new Error(`no series shape for dataset ${dataset}`);
   return shape;

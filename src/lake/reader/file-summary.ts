@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { readArrowFooter } from './arrow-footer.js';
 import type { FileFooter } from './file-footer.js';
-import { fileSeries, seriesName, seriesOfRows, parseSeriesMetadata, SERIES_METADATA_KEY, type SeriesRange } from './file-series.js';
+import { fileSeries, parseSeriesMetadata, SERIES_METADATA_KEY, seriesName, seriesOfRows, shapeOf, type SeriesRange } from './file-series.js';
 import { parquetRows } from './file-rows.js';
 import type { LakeFile } from './lake-files.js';
 import { footerOfMetadata, readParquetMetadata } from './parquet-footer.js';
@@ -27,8 +27,6 @@ export interface SummaryOptions {
   readonly series?: boolean;
 }
 
-const KEY_COLUMNS: Record<string, readonly [string, string]> = { kline: ['code', 'ts'], trade: ['code', 'ts'], depth: ['code', 'ts'], halt: ['exchange', 'published_at'] };
-
 async function parquetSummary(file: LakeFile, withSeries: boolean): Promise<Omit<FileSummary, 'file' | 'problems'> & { size: number }> {
   return withRangeFile(file.absPath, async (range) => {
     const meta = await readParquetMetadata(range);
@@ -36,7 +34,7 @@ async function parquetSummary(file: LakeFile, withSeries: boolean): Promise<Omit
     if (!withSeries) return { footer, size: range.byteLength };
     const fromMeta = parseSeriesMetadata(footer.metadata[SERIES_METADATA_KEY]);
     if (fromMeta) return { footer, size: range.byteLength, series: renamed(file, fromMeta), seriesFromMetadata: true };
-    const [key, time] = KEY_COLUMNS[file.dataset]!;
+    const { key, time } = shapeOf(file.dataset);
     const single = oneSeriesByStatistics(footer, key, time);
     if (single) return { footer, size: range.byteLength, series: renamed(file, single), seriesFromMetadata: false };
     // No series metadata (0.1.0) and several series: read the key and time column chunks through the same handle and footer.
