@@ -6,7 +6,7 @@ import { createClient, planLimits, redactUrl } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
-import { coverageOfOutput, formatCoverageReport } from '../coverage/index.js';
+import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
 import { createLogger } from '../runtime/logger.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
@@ -159,7 +159,8 @@ async function klineCoverage(job: PipelineJob, logger: { warn(m: string, f?: Rec
   if (format !== 'parquet' && format !== 'arrow') return undefined;
   try {
     const historyBegins = await historyBeginnings(stateDir, job.pipeline.name);
-    const report = await coverageOfOutput(outputDir, { format, historyBegins });
+    // The pipeline's own series only: the output folder may hold other pipelines' series too.
+    const report = await coverageOfOutput(outputDir, { format, historyBegins, series: pipelineSeries(job) });
     if (report.series.length === 0) return undefined;
     return {
       totals: report.totals,
@@ -180,6 +181,13 @@ async function klineCoverage(job: PipelineJob, logger: { warn(m: string, f?: Rec
     logger.warn('could not compute the coverage report', { error: (e as Error).message });
     return undefined;
   }
+}
+
+/** The (code, interval) series a K-line pipeline fetches: its codes × intervals, after --codes overrides. */
+export function pipelineSeries(job: Pick<PipelineJob, 'pipeline'>): SeriesRef[] {
+  const source = job.pipeline.source as { codes?: unknown; intervals?: unknown };
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return list(source.codes).flatMap((code) => list(source.intervals).map((interval) => ({ code, interval })));
 }
 
 /** Series whose walk found where the service's history begins (`begins` of a K-line checkpoint), by `code interval`. */

@@ -173,6 +173,17 @@ export class FormatVersionError extends QuotelakeError {
   }
 }
 
+/** The lake could not be read back: a manifest or data file is missing, truncated or not what it claims. */
+export class LakeReadError extends QuotelakeError {
+  constructor(
+    message: string,
+    readonly path: string,
+    cause?: unknown,
+  ) {
+    super('QL_LAKE_READ', message, { stage: 'read', cause });
+  }
+}
+
 /** A file name built from input (a sink path, a name, a partition value) would land outside its root. */
 export class PathOutsideRootError extends QuotelakeError {
   constructor(

@@ -48,6 +48,16 @@ describe('inspect', () => {
     expect(missing.code).toBe(2);
   });
 
+  it("a run's summary lists the coverage of its own pipeline's series, not every series of the output", async () => {
+    // The output holds BTCUSDT and AAPL.US from the first run; this run fetches BTCUSDT only.
+    const again = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--output', output, '--quiet', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout) as { runs: { coverage: { series: { code: string; interval: string }[] } }[] };
+    expect(summary.runs[0]!.coverage.series.map((s) => `${s.code} ${s.interval}`).sort()).toEqual(['BTCUSDT 1h', 'BTCUSDT 1m']);
+    const cov = JSON.parse((await runCli(['inspect', output, '--coverage', '--json'])).stdout) as { coverage: { series: { code: string }[] } };
+    expect(new Set(cov.coverage.series.map((s) => s.code))).toEqual(new Set(['BTCUSDT', 'AAPL.US']));
+  });
+
   it('quota shows the demo token by name and a given token redacted', async () => {
     const q = await runCli(['quota', '--output', output, '--json']);
     const doc = JSON.parse(q.stdout) as { tokens: { token: string; usedToday: number; limit: number; remaining: number }[] };

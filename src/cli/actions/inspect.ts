@@ -1,7 +1,7 @@
 /** `quotelake inspect`: loaded only when the command runs. */
-import { coverageOfOutput, formatCoverageReport } from '../../coverage/index.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
+import { inspectProgress } from '../inspect/inspect-progress.js';
 import { renderInspect } from '../inspect/render-inspect.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
@@ -25,19 +25,24 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
     throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
   }
   let info;
+  const progress = inspectProgress(terminal, !args.json);
   try {
-    info = await inspectOutput(args.output, stateDir, args.runs);
+    info = await inspectOutput(args.output, stateDir, args.runs, progress.onProgress);
   } catch (e) {
     throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
+  } finally {
+    progress.stop();
   }
   // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
   const kline = info.datasets.find((d) => d.dataset === 'kline');
-  const report = args.coverage && kline ? await coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  // Loaded on request only: the calendar and halt matching cost start-up time a plain inspect does not need.
+  const coverage = args.coverage ? await import('../../coverage/index.js') : undefined;
+  const report = coverage && kline ? await coverage.coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
   } else {
     terminal.out(`${renderInspect(info)}\n`);
-    if (report) terminal.out(`${formatCoverageReport(report)}\n`);
+    if (report && coverage) terminal.out(`${coverage.formatCoverageReport(report)}\n`);
     else if (args.coverage) terminal.out('coverage: no kline dataset\n');
   }
   return info.datasets.some((d) => d.problems.length > 0) ? EXIT_FAILURE : EXIT_OK;

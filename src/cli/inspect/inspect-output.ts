@@ -1,15 +1,12 @@
 /**
- * What an output folder holds, read the way a user's engine would: the sinks' manifests name the
- * live files, and every file is read back through parquet-wasm / apache-arrow to count rows and
- * find each series' time range. Run manifests under the state dir give the last runs.
+ * What an output folder holds, from the lake reader: the manifests name the live files, and each
+ * file's footer gives its rows and series (from `quotelake.series`, or the key and time columns
+ * of older files); each file is checked against the manifest (exists, size, rows). Run manifests
+ * under the state dir give the last runs.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
-import { datasetSpec, isDataset } from '../../lake/datasets/index.js';
-import { manifestPath, type Manifest } from '../../lake/commit/manifest.js';
-import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
-import type { TableEncoder } from '../../lake/encode/table-encoder.js';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { summarizeLake, type DatasetSummary, type ReadProgress } from '../../lake/reader/index.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
 
 export interface SeriesInfo {
@@ -55,86 +52,18 @@ export interface OutputInfo {
   readonly runs: readonly RunInfo[];
 }
 
-function encoderFor(format: string): TableEncoder | undefined {
-  if (format === 'parquet') return parquetEncoder({ rowGroupRows: 1 });
-  if (format === 'arrow') return arrowEncoder();
-  return undefined;
-}
-
-type Row = Record<string, unknown>;
-
-function seriesOf(dataset: string, row: Row): { key: string; at: number | null } {
-  switch (dataset) {
-    case 'kline':
-      return { key: `${String(row.code)} ${String(row.interval)}`, at: row.ts as number };
-    case 'halt':
-      return { key: String(row.exchange), at: (row.published_at as number | null) ?? null };
-    default:
-      return { key: String(row.code), at: (row.ts as number | null) ?? null };
-  }
-}
-
-async function readManifestFile(path: string): Promise<Manifest | undefined> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
-}
-
-async function inspectDataset(output: string, dataset: string, format: string, manifest: Manifest): Promise<DatasetInfo> {
-  const encoder = encoderFor(format);
-  const series = new Map<string, { rows: number; min: number; max: number }>();
-  const problems: string[] = [];
-  const partitions = new Set<string>();
-  let rows = 0;
-  let bytes = 0;
-  const spec = datasetSpec(dataset);
-  for (const file of manifest.files) {
-    partitions.add(posix.dirname(file.path));
-    const path = join(output, dataset, file.path);
-    let data: Uint8Array;
-    try {
-      data = await readFile(path);
-    } catch {
-      problems.push(`${dataset}/${file.path}: listed in the manifest but missing`);
-      continue;
-    }
-    bytes += data.byteLength;
-    if (!encoder) continue;
-    let records: Row[];
-    try {
-      records = spec.fromTable(encoder.decode(data), posix.dirname(file.path)) as unknown as Row[];
-    } catch (e) {
-      problems.push(`${dataset}/${file.path}: unreadable (${(e as Error).message})`);
-      continue;
-    }
-    if (records.length !== file.rows) problems.push(`${dataset}/${file.path}: ${records.length} rows, the manifest says ${file.rows}`);
-    rows += records.length;
-    for (const r of records) {
-      const { key, at } = seriesOf(dataset, r);
-      const s = series.get(key) ?? { rows: 0, min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
-      s.rows++;
-      if (at !== null && Number.isFinite(at)) {
-        s.min = Math.min(s.min, at);
-        s.max = Math.max(s.max, at);
-      }
-      series.set(key, s);
-    }
-  }
-  const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+function datasetInfo(d: DatasetSummary): DatasetInfo {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
-    dataset,
-    format,
-    files: manifest.files.length,
-    bytes,
-    rows,
-    partitions: [...partitions].sort(),
-    series: [...series.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, s]) => ({ series: key, rows: s.rows, first: iso(s.min), last: iso(s.max) })),
-    problems,
-    updatedAt: manifest.updatedAt,
+    dataset: d.dataset,
+    format: d.format,
+    files: d.files,
+    bytes: d.bytes,
+    rows: d.rows,
+    partitions: d.partitions,
+    series: [...d.series.entries()].map(([series, s]) => ({ series, rows: s.rows, first: iso(s.first), last: iso(s.last) })),
+    problems: d.problems,
+    updatedAt: d.updatedAt,
   };
 }
 
@@ -147,17 +76,10 @@ async function countFiles(dir: string): Promise<number> {
   return n;
 }
 
-export async function inspectOutput(output: string, stateDir: string, lastRuns = 5): Promise<OutputInfo> {
+export async function inspectOutput(output: string, stateDir: string, lastRuns = 5, onProgress?: ReadProgress): Promise<OutputInfo> {
   const st = await stat(output).catch(() => undefined);
   if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
-  const datasets: DatasetInfo[] = [];
-  for (const e of (await readdir(output, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!e.isDirectory() || !isDataset(e.name)) continue;
-    for (const format of ['parquet', 'arrow']) {
-      const manifest = await readManifestFile(manifestPath(output, e.name, format));
-      if (manifest) datasets.push(await inspectDataset(output, e.name, format, manifest));
-    }
-  }
+  const datasets = (await summarizeLake(output, onProgress ? { onProgress } : {})).map(datasetInfo);
   const runs = (await readRunManifests(stateDir))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
     .slice(-lastRuns)

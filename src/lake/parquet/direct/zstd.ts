@@ -3,7 +3,7 @@
  * per thread when the module is first imported.
  */
 import '../optimized-wasm.js'; // before the WebAssembly compiles: see there
-import { compress, init } from '@bokuweb/zstd-wasm';
+import { compress, decompress, init } from '@bokuweb/zstd-wasm';
 
 await init();
 
@@ -13,4 +13,9 @@ export const ZSTD_LEVEL = 1;
 /** A fresh buffer (a copy out of WebAssembly memory, which the next call reuses). */
 export function zstdCompress(bytes: Uint8Array): Uint8Array {
   return compress(bytes, ZSTD_LEVEL);
+}
+
+/** Pages of `size` bytes once decompressed (the page header says so), for readers of our files. */
+export function zstdDecompress(bytes: Uint8Array, size: number): Uint8Array {
+  return decompress(bytes, { defaultHeapSize: size });
 }

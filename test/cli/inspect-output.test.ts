@@ -1,0 +1,58 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { inspectOutput } from '../../src/cli/inspect/inspect-output.js';
+import { inspectProgress } from '../../src/cli/inspect/inspect-progress.js';
+import { createTerminal } from '../../src/cli/terminal.js';
+import { lakeDataset } from '../../src/lake/reader/index.js';
+import { tempDir } from '../sinks/helpers.js';
+import { wholeFileTruth, writeLake } from '../lake/reader/lake-fixture.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('inspect over a multi-file lake', () => {
+  it.each(['parquet', 'arrow'] as const)('%s: footers give the same rows, series and first/last as decoding every whole file', async (format) => {
+    const out = await tempDir();
+    await writeLake(out, format);
+    const truth = await wholeFileTruth(out, format);
+    const calls: number[] = [];
+    const info = await inspectOutput(out, join(out, '.state'), 5, (done) => calls.push(done));
+    expect(info.datasets).toHaveLength(1);
+    const kline = info.datasets[0]!;
+    expect(kline).toMatchObject({ dataset: 'kline', format, rows: truth.rows, problems: [] });
+    expect(kline.series).toEqual(
+      Object.entries(truth.series)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([series, s]) => ({ series, rows: s.rows, first: iso(s.first), last: iso(s.last) })),
+    );
+    expect(calls).toEqual(Array.from({ length: kline.files }, (_, i) => i + 1));
+  });
+
+  it('a missing file is a listed problem, not a crash', async () => {
+    const out = await tempDir();
+    await writeLake(out, 'parquet');
+    const files = (await lakeDataset(out, 'kline', 'parquet'))!.files;
+    const gone = files[1]!;
+    await rm(gone.absPath);
+    const info = await inspectOutput(out, join(out, '.state'));
+    expect(info.datasets[0]!.problems).toEqual([`kline/${gone.path}: listed in the manifest but missing`]);
+    expect(info.datasets[0]!.rows).toBe(files.filter((f) => f !== gone).reduce((a, f) => a + f.listed.rows, 0));
+  });
+
+  it('draws a progress bar on a terminal only, and never for --json', () => {
+    const tty = createTerminal({ stdout: new PassThrough(), stderr: new PassThrough(), stderrIsTTY: true });
+    const pipe = createTerminal({ stdout: new PassThrough(), stderr: new PassThrough(), stderrIsTTY: false });
+    expect(inspectProgress(tty, true).onProgress).toBeTypeOf('function');
+    expect(inspectProgress(tty, false).onProgress).toBeUndefined();
+    expect(inspectProgress(pipe, true).onProgress).toBeUndefined();
+    const stderr = new PassThrough();
+    let text = '';
+    stderr.on('data', (c: Buffer) => (text += c.toString()));
+    const p = inspectProgress(createTerminal({ stdout: new PassThrough(), stderr, stderrIsTTY: true }), true);
+    p.onProgress!(1, 3);
+    p.onProgress!(3, 3);
+    p.stop();
+    expect(text).toContain('files');
+  });
+});
