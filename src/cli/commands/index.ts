@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { compactCommand } from './compact.js';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { planCommand } from './plan.js';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   validateCommand,
   listCommand,
   inspectCommand,
+  compactCommand,
   quotaCommand,
   schemaCommand,
   serveCommand,

@@ -32,7 +32,8 @@ import { isTempFile } from '../../core/atomic-write.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
-import { planChunks } from './compaction-plan.js';
+import { filesAfter, planCompaction } from './compaction-plan.js';
+import { tableRanges } from './table-ranges.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
@@ -359,33 +360,49 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /**
-   * Disjoint files of one partition (live and staged) → one staged file, batch by batch: there is
-   * nothing to de-duplicate or sort, so no row objects (the row path of merge() costs about ten
-   * times the time and memory). At most compactionTarget rows are decoded at once. Encoded on this
-   * thread; the caller has settled every file in flight.
+   * Disjoint files of one partition (live and staged, in key order) → staged files of exactly
+   * compactionTarget rows and one remainder, batch by batch: there is nothing to de-duplicate or
+   * sort, so no row objects (the row path of merge() costs about ten times the time and memory).
+   * Less than twice the target rows are decoded at once (what is pending, plus one small file).
+   * Encoded on this thread; the caller has settled every file in flight.
    */
-  private async compact(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
-    const { encoder } = this.options;
-    const batches: RecordBatch[] = [];
-    const metadata: ReadonlyMap<string, string>[] = [];
-    const inputs: [string, ReadonlyMap<string, string> | undefined][] = [
-      ...live.map((f): [string, undefined] => [this.liveKey(f), undefined]),
-      ...staged.map((f): [string, ReadonlyMap<string, string>] => [f.stagingPath, f.metadata]),
-    ];
-    for (const [key, known] of inputs) {
-      const table = await this.readTable(key);
-      // Files of another schema (an older layout, another decimal type) take the row path.
-      if (!sameColumnTypes(table.schema, this.schema)) return this.merge(partition, live, staged);
-      for (const batch of table.batches) batches.push(new RecordBatch(this.schema, batch.data));
-      metadata.push(known ?? table.schema.metadata);
+  private async compact(partition: string, inputs: readonly (ManifestFile | StagedFile)[], isLive: (f: ManifestFile | StagedFile) => f is ManifestFile): Promise<void> {
+    const { encoder, spec } = this.options;
+    const target = this.compactionTarget;
+    let pending: RecordBatch[] = [];
+    let pendingRows = 0;
+    /** Metadata of the inputs whose rows are pending. */
+    let contributors: ReadonlyMap<string, string>[] = [];
+    const outputs: StagedFile[] = [];
+    const emit = async (rows: number): Promise<void> => {
+      const all = new Table(pending);
+      const head = all.slice(0, rows);
+      const rest = all.slice(rows);
+      const metadata = mergeFileMetadata(contributors);
+      const file = this.newStagedFile(partition, rows, tableRanges(head, spec), metadata);
+      outputs.push(file);
+      const bytes = encoder.encode(head, metadata);
+      await this.storage.put(file.stagingPath, bytes);
+      file.written = { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      pending = rest.batches.filter((b) => b.numRows > 0);
+      pendingRows -= rows;
+      contributors = pendingRows > 0 ? contributors.slice(-1) : [];
+    };
+    // A file of another schema (an older layout, another decimal type) sends the whole set down
+    // the row path; what was written from it so far is dropped first.
+    for (const f of inputs) {
+      const table = await this.readTable(isLive(f) ? this.liveKey(f) : f.stagingPath);
+      if (!sameColumnTypes(table.schema, this.schema)) {
+        await this.dropStaged(partition, outputs);
+        return this.merge(partition, inputs.filter(isLive), inputs.filter((x): x is StagedFile => !isLive(x)));
+      }
+      for (const batch of table.batches) pending.push(new RecordBatch(this.schema, batch.data));
+      pendingRows += table.numRows;
+      contributors.push(isLive(f) ? table.schema.metadata : f.metadata);
+      while (pendingRows >= target) await emit(target);
     }
-    const rows = [...live, ...staged].reduce((n, f) => n + f.rows, 0);
-    const merged = mergeFileMetadata(metadata);
-    await this.dropStaged(partition, staged);
-    const file = this.newStagedFile(partition, rows, unionRanges([...live, ...staged].map((f) => f.ranges)), merged);
-    const bytes = encoder.encode(new Table(batches), merged);
-    await this.storage.put(file.stagingPath, bytes);
-    file.written = { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    if (pendingRows > 0) await emit(pendingRows);
+    await this.dropStaged(partition, inputs.filter((x): x is StagedFile => !isLive(x)));
   }
 
   /** Merge the given live and staged files of one partition into new staged file(s), by primary key. */
@@ -426,16 +443,12 @@ export class PartitionedSink<R> implements Sink<R> {
   private async compactPartition(partition: string, live: readonly ManifestFile[]): Promise<ManifestFile[]> {
     await this.settle();
     const staged = this.staged.get(partition) ?? [];
-    const chunks = planChunks<ManifestFile | StagedFile>([...live, ...staged], this.compactionTarget);
-    const replaced: ManifestFile[] = [];
+    const small = planCompaction<ManifestFile | StagedFile>([...live, ...staged], this.compactionTarget);
+    if (small.length === 0) return [];
     const liveSet = new Set<unknown>(live);
-    for (const chunk of chunks) {
-      const l = chunk.filter((f): f is ManifestFile => liveSet.has(f));
-      const s = chunk.filter((f): f is StagedFile => !liveSet.has(f));
-      await this.compact(partition, l, s);
-      replaced.push(...l);
-    }
-    return replaced;
+    const isLive = (f: ManifestFile | StagedFile): f is ManifestFile => liveSet.has(f);
+    await this.compact(partition, small, isLive);
+    return small.filter(isLive);
   }
 
   async commit(ctx: RunContext): Promise<CommitReceipt> {
@@ -573,9 +586,9 @@ export class PartitionedSink<R> implements Sink<R> {
     const replaced: ManifestFile[] = [];
     for (const [partition, live] of byPartition) {
       if (options.dryRun) {
-        const chunks = planChunks(live, this.compactionTarget);
-        if (chunks.length > 0) report.compactedPartitions++;
-        report.filesAfter -= chunks.reduce((n, c) => n + c.length - 1, 0);
+        const small = planCompaction(live, this.compactionTarget);
+        if (small.length > 0) report.compactedPartitions++;
+        report.filesAfter += filesAfter(live.length, small, this.compactionTarget) - live.length;
         continue;
       }
       this.staged.set(partition, []);
