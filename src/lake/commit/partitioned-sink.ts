@@ -512,6 +512,9 @@ export class PartitionedSink<R> implements Sink<R> {
     }
     const { keep, expired } = this.splitRetired(previous, now);
     const retiredAt = new Date(now).toISOString();
+    // No grace: what this commit replaces goes as soon as the manifest no longer lists it.
+    const graceless = this.retiredGraceMs <= 0;
+    if (graceless) expired.push(...retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt })));
     const manifest: Manifest = {
       version: MANIFEST_VERSION,
       dataset: this.dataset,
@@ -520,7 +523,7 @@ export class PartitionedSink<R> implements Sink<R> {
       quotelakeVersion: PACKAGE_VERSION,
       updatedAt: retiredAt,
       files: manifestFiles.sort(byPath),
-      retired: [...keep, ...retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt }))].sort(byPath),
+      retired: [...keep, ...(graceless ? [] : retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt })))].sort(byPath),
     };
     const journal: CommitJournal = {
       version: 2,
