@@ -12,12 +12,16 @@
  *   a staged file before it is durable, and abort() removes staging only once nothing writes to it.
  * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
  *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
- *   into one new file and the old ones are retired. Several small disjoint new files of one
- *   partition are compacted into one when their rows fit maxBufferedRows: batch by batch, with no
- *   row objects (file-compaction.ts). The intent {add, remove, manifest} is written as a journal
- *   first and then rolled forward (commit-journal.ts).
- * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
- *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
+ *   into new files. Then the partition is compacted to its file bound (compaction-plan.ts): small
+ *   files of earlier commits and runs are rewritten with the new ones, batch by batch, with no row
+ *   objects. The intent {add, retire, manifest} is written as a journal first and then rolled
+ *   forward (commit-journal.ts): replaced files are retired, not deleted, and deleted by a later
+ *   commit once `retiredGraceMs` has passed, so readers of an older manifest can finish.
+ * - storage: everything but the staged files' bytes goes through a LakeStorage (local folder by
+ *   default); the writer (possibly a worker thread) writes staged files at the storage's local path.
+ * - recover: rolls forward any journal a crashed run left, deletes stale staging, any part file
+ *   the manifest lists neither as live nor as retired, and retired files past the grace. It must
+ *   run while this process holds the output (the runtime's lock).
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
