@@ -31,8 +31,12 @@ export function localStorage(root: string): LakeStorage {
 
   return {
     root,
-    put: (key, data) => writeDurable(path(key), data),
-    publish: (key, data) => writeFileAtomic(path(key), data),
+    async put(key, data) {
+      await writeDurable(path(key), data);
+    },
+    async publish(key, data) {
+      await writeFileAtomic(path(key), data);
+    },
     async putIfAbsent(key, data) {
       // Written aside, then linked: the object appears whole, and link fails if the key exists.
       const target = path(key);
