@@ -18,6 +18,8 @@ import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { compactLake } from '../../src/lake/compact-lake.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
+import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
+import type { TableEncoder } from '../../src/lake/encode/table-encoder.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
 
@@ -32,6 +34,7 @@ afterEach(async () => {
 });
 
 interface SinkOptions {
+  encoder?: TableEncoder;
   maxRowsPerFile?: number;
   maxBufferedRows?: number;
   retiredGraceMs?: number;
@@ -42,7 +45,7 @@ function sink(out: string, o: SinkOptions = {}): PartitionedSink<KlineRow> {
   const s = new PartitionedSink<KlineRow>({
     outputDir: out,
     spec: klineSpec,
-    encoder,
+    encoder: o.encoder ?? encoder,
     decimal: DEFAULT_DECIMAL,
     maxRowsPerFile: o.maxRowsPerFile ?? 1_000_000,
     maxBufferedRows: o.maxBufferedRows ?? 200_000,
@@ -147,6 +150,31 @@ describe('compaction at commit', () => {
     // Nothing on disk but the live and the retired files.
     const m = await manifestOf(out);
     expect(await dataFiles(out)).toEqual([...m.files, ...m.retired].map((f) => f.path).sort());
+  });
+
+  it('arrow files are cut at the target the same way (sliced batches), values unchanged', async () => {
+    const out = await tempDir();
+    const arrow = arrowEncoder();
+    const clock = new ManualClock('2026-11-21T14:30:00Z');
+    for (let run = 0; run < 5; run++) {
+      const s = sink(out, { encoder: arrow, maxRowsPerFile: 400 });
+      const ctx = ctxAt(`r${run}`, clock);
+      await s.write({ stream: 'k', seq: 1, records: minutes(run * 70, run * 70 + 70) }, ctx);
+      await s.commit(ctx);
+    }
+    const m = JSON.parse(await readFile(join(out, '_quotelake/manifests/kline.arrow.json'), 'utf8')) as Manifest;
+    expect(m.files.map((f) => f.rows)).toEqual([400, 400, 250]);
+    const rows: string[] = [];
+    for (const f of m.files) {
+      const got = klineSpec.fromTable(arrow.decode(await readFile(join(out, 'kline', f.path))));
+      // Each file's manifest ranges are exactly its rows' keys.
+      for (const code of CODES) {
+        const ts = got.filter((r) => r.code === code).map((r) => r.ts);
+        if (ts.length > 0) expect(f.ranges[code]).toEqual([Math.min(...ts), Math.max(...ts)]);
+      }
+      rows.push(...got.map((r) => `${r.code} ${(r.ts / 1000 - T_DAY) / 60} ${r.close}`));
+    }
+    expect(rows.sort()).toEqual(CODES.flatMap((code) => Array.from({ length: 350 }, (_, m) => `${code} ${m} ${m}`)).sort());
   });
 
   it('keeps replaced files for the grace period, then a later commit deletes them', async () => {
