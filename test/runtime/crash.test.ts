@@ -5,6 +5,7 @@
  * The same for the NDJSON file sink: the file's lines equal those of an uninterrupted run, as a set.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -78,9 +79,14 @@ async function query(sql: string): Promise<unknown[][]> {
   }
 }
 
+/**
+ * The files the manifest lists, as a reader following it opens them: a glob would also see files
+ * retired within the grace period (replaced, kept for readers of the previous manifest).
+ */
 function scan(outputDir: string): string {
-  const dir = join(outputDir, 'kline').replace(/'/g, "''");
-  return `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`;
+  const manifest = JSON.parse(readFileSync(join(outputDir, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as { files: { path: string }[] };
+  const list = manifest.files.map((f) => `'${join(outputDir, 'kline', f.path).replace(/'/g, "''")}'`).join(', ');
+  return `read_parquet([${list}], hive_partitioning = true)`;
 }
 
 /** Every row, every column as text, in key order. */
@@ -98,10 +104,13 @@ async function checkTree(outputDir: string): Promise<void> {
   const dataFiles = visible.filter((f) => f.endsWith('.parquet'));
   const manifest = JSON.parse(await readFile(join(outputDir, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as {
     files: { path: string; rows: number; bytes: number }[];
+    retired: { path: string; rows: number; bytes: number }[];
   };
-  const listed = manifest.files.map((f) => `kline/${f.path}`).sort();
+  // Replaced files stay on disk, listed as retired, until their grace period has passed.
+  const kept = [...manifest.files, ...manifest.retired];
+  const listed = kept.map((f) => `kline/${f.path}`).sort();
   expect(dataFiles.sort()).toEqual(listed);
-  for (const f of manifest.files) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
+  for (const f of kept) expect((await stat(join(outputDir, 'kline', f.path))).size).toBe(f.bytes);
   expect(visible.filter((f) => !dataFiles.includes(f)).sort()).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json']);
 }
 

@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { compactCommand } from './compact.js';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { migrateCommand } from './migrate.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   listCommand,
   inspectCommand,
   migrateCommand,
+  compactCommand,
   quotaCommand,
   schemaCommand,
   serveCommand,

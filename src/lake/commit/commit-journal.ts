@@ -1,20 +1,18 @@
 /**
  * The commit journal: the intent of a commit, written atomically before anything becomes visible.
- * Rolling it forward is idempotent (a rename whose source is gone and whose target exists is done;
- * a removal of a missing file is done), so a crash at any step is finished by the next start.
+ * Rolling it forward is idempotent (a commit of a staged object whose source is gone and whose
+ * target exists is done), so a crash at any step is finished by the next start.
  *
- * Order: add the new files, then remove the replaced ones, then write the manifest, then delete the
- * journal. Readers of the manifest switch from the old set to the new set in one rename; a reader
- * that globs the tree may, during the few renames of a commit, see a replaced file beside its
- * replacement, never a missing or half-written one.
+ * Order (version 2): add the new files, then publish the manifest, then delete the journal. Nothing
+ * is deleted: the files a commit replaces are listed by the new manifest under `retired` and stay
+ * on disk for the grace period, so a reader that loaded the previous manifest can still open every
+ * file it lists, and a reader of the new manifest never sees a replaced file. Retired files whose
+ * grace has passed are dropped from the manifest by a later commit and deleted after it is published.
  */
-import { readdir, readFile, rename, rm, stat, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { SinkError } from '../../core/errors.js';
-import { syncDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { journalRelPath, STAGING_DIR } from '../lake-paths.js';
-import { manifestPath, type Manifest } from './manifest.js';
-import { insideRoot } from '../partition-path.js';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { writeManifest, type Manifest } from './manifest.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { journalVersions } from './journal-versions.js';
 
@@ -25,28 +23,15 @@ export interface CommitJournal {
   readonly format: string;
   /** Paths relative to the output root. */
   readonly add: readonly { readonly from: string; readonly to: string }[];
-  /** Paths relative to the output root, no longer live after this commit. */
+  /** Paths relative to the output root: listed as retired by `manifest` (not deleted). */
   readonly retire: readonly string[];
   readonly manifest: Manifest;
 }
 
-export function journalPath(outputDir: string, runId: string, dataset: string, format: string): string {
-  return join(outputDir, journalRelPath(runId, dataset, format));
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function writeJournal(outputDir: string, journal: CommitJournal): Promise<string> {
-  const path = journalPath(outputDir, journal.runId, journal.dataset, journal.format);
-  await writeFileAtomic(path, JSON.stringify(journal));
-  return path;
+export async function writeJournal(storage: LakeStorage, journal: CommitJournal): Promise<string> {
+  const key = journalRelPath(journal.runId, journal.dataset, journal.format);
+  await storage.publish(key, JSON.stringify(journal));
+  return key;
 }
 
 /** Hooks for tests that simulate a crash between two steps. */
@@ -54,59 +39,42 @@ export interface RollForwardHooks {
   afterStep?(step: string): void | Promise<void>;
 }
 
-export async function rollForward(outputDir: string, journal: CommitJournal, hooks: RollForwardHooks = {}): Promise<void> {
-  const dirs = new Set<string>();
+export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}): Promise<void> {
   for (const { from, to } of journal.add) {
-    const src = insideRoot(outputDir, from);
-    const dst = insideRoot(outputDir, to);
-    if (await exists(src)) {
-      await mkdir(dirname(dst), { recursive: true });
-      await rename(src, dst);
-      dirs.add(dirname(dst));
-    } else if (!(await exists(dst))) {
+    if (await storage.exists(from)) {
+      await storage.commit(from, to);
+    } else if (!(await storage.exists(to))) {
       throw new SinkError(`commit journal of run ${journal.runId}: neither ${from} nor ${to} exists`, 'commit');
     }
     await hooks.afterStep?.(`add:${to}`);
   }
-  for (const dir of dirs) await syncDir(dir);
-  for (const path of journal.retire) {
-    await rm(insideRoot(outputDir, path), { force: true });
-    await hooks.afterStep?.(`remove:${path}`);
-  }
-  await writeFileAtomic(manifestPath(outputDir, journal.dataset, journal.format), JSON.stringify(journal.manifest, null, 1));
+  await writeManifest(storage, journal.manifest);
   await hooks.afterStep?.('manifest');
-  await rm(journalPath(outputDir, journal.runId, journal.dataset, journal.format), { force: true });
+  await storage.delete(journalRelPath(journal.runId, journal.dataset, journal.format));
   await hooks.afterStep?.('journal');
 }
 
-/** Every journal left under `<output>/_quotelake/staging/*` for this dataset and format. */
-export async function pendingJournals(outputDir: string, dataset: string, format: string): Promise<CommitJournal[]> {
-  const root = join(outputDir, STAGING_DIR);
-  let runs: string[];
-  try {
-    runs = await readdir(root);
-  } catch {
-    return [];
-  }
+const JOURNAL_SUFFIX = (dataset: string, format: string) => `/${dataset}.${format}.journal.json`;
+
+/** Every journal left under `<output>/_quotelake/staging/*` for this dataset and format, oldest run first. */
+export async function pendingJournals(storage: LakeStorage, dataset: string, format: string): Promise<CommitJournal[]> {
+  const suffix = JOURNAL_SUFFIX(dataset, format);
+  const keys = (await storage.list(`${STAGING_DIR}/`)).filter((k) => k.endsWith(suffix) && k.split('/').length === 4).sort();
   const out: CommitJournal[] = [];
-  for (const run of runs.sort()) {
-    const path = join(root, run, `${dataset}.${format}.journal.json`);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue;
-    }
+  for (const key of keys) {
+    const bytes = await storage.read(key);
+    if (bytes === undefined) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
     } catch {
       // A journal is written atomically, so an unparsable one was never complete: its commit never began.
-      await rm(path, { force: true });
+      await storage.delete(key);
       continue;
     }
     // An older journal is read in the current shape; a newer one is refused (never rolled half).
-    out.push(upgradeToNewest(parsed, journalVersions(path), path) as unknown as CommitJournal);
+    const where = `${storage.root}/${key}`;
+    out.push(upgradeToNewest(parsed, journalVersions(where), where) as unknown as CommitJournal);
   }
   return out;
 }

@@ -5,13 +5,7 @@
  */
 import type { VersionChain } from '../../core/version-steps.js';
 
-export interface RetiredFile {
-  /** Relative to the output root. */
-  readonly path: string;
-  readonly rows: number;
-  readonly bytes: number;
-  readonly retiredAt: string;
-}
+export type { RetiredFile } from './manifest.js';
 
 export const MANIFEST_VERSIONS: VersionChain = {
   what: 'manifest',

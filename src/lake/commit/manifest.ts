@@ -2,16 +2,20 @@
  * `<output>/_quotelake/manifests/<dataset>.<format>.json`: the live files of a
  * dataset with rows, bytes, SHA-256 and their key ranges (per group, the lowest and highest
  * order value), so a later run can tell without reading a file whether new rows overlap it.
+ *
+ * Version 2 adds `retired`: files a commit replaced, no longer live but kept on disk for a grace
+ * period so a reader that loaded the previous manifest can still open every file it lists. They are
+ * deleted by a later commit or `quotelake compact` once `retiredAt` is older than the grace.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { SinkError } from '../../core/errors.js';
 import type { Order } from '../datasets/dataset-spec.js';
 import { manifestRelPath } from '../lake-paths.js';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { localStorage } from '../storage/local-storage.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
-import { MANIFEST_VERSIONS, type RetiredFile } from './manifest-versions.js';
+import { MANIFEST_VERSIONS } from './manifest-versions.js';
 
-export type { RetiredFile } from './manifest-versions.js';
+export const MANIFEST_VERSION = 2;
 
 export interface ManifestFile {
   /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
@@ -22,6 +26,15 @@ export interface ManifestFile {
   readonly ranges: Readonly<Record<string, readonly [Order, Order]>>;
 }
 
+export interface RetiredFile {
+  /** Relative to the dataset folder, like ManifestFile.path. */
+  readonly path: string;
+  readonly rows: number;
+  readonly bytes: number;
+  /** ISO-8601 instant of the commit that replaced it. */
+  readonly retiredAt: string;
+}
+
 export interface Manifest {
   readonly version: 2;
   readonly dataset: string;
@@ -30,29 +43,45 @@ export interface Manifest {
   readonly quotelakeVersion: string;
   readonly updatedAt: string;
   readonly files: readonly ManifestFile[];
-  /** Files no longer live, kept on disk for a grace period (manifest-versions.ts). */
   readonly retired: readonly RetiredFile[];
 }
 
-export function manifestPath(outputDir: string, dataset: string, format: string): string {
-  return join(outputDir, manifestRelPath(dataset, format));
+export function manifestKey(dataset: string, format: string): string {
+  return manifestRelPath(dataset, format);
 }
 
-export async function readManifest(outputDir: string, dataset: string, format: string): Promise<Manifest | undefined> {
-  const path = manifestPath(outputDir, dataset, format);
-  let text: string;
+/** Absolute path of a local lake's manifest (for readers outside the lake that open it directly). */
+export function manifestPath(outputDir: string, dataset: string, format: string): string {
+  return localStorage(outputDir).localPath(manifestKey(dataset, format))!;
+}
+
+function storageOf(where: LakeStorage | string): LakeStorage {
+  return typeof where === 'string' ? localStorage(where) : where;
+}
+
+/** The manifest as written, undefined when the dataset has none. `where`: an output folder or a storage. */
+export async function readManifest(where: LakeStorage | string, dataset: string, format: string): Promise<Manifest | undefined> {
+  const storage = storageOf(where);
+  const key = manifestKey(dataset, format);
+  let bytes: Uint8Array | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await storage.read(key);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SinkError(`cannot read ${path}`, 'commit', error);
+    throw new SinkError(`cannot read ${key} in ${storage.root}`, 'commit', error);
   }
+  if (bytes === undefined) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (error) {
-    throw new SinkError(`${path} is not valid JSON`, 'commit', error);
+    throw new SinkError(`${key} in ${storage.root} is not valid JSON`, 'commit', error);
   }
-  // Any older version is brought to the current shape; a newer one is refused, never half-read.
-  return upgradeToNewest(parsed, MANIFEST_VERSIONS, path) as unknown as Manifest;
+  // The one point where a stored manifest becomes the current shape: an older version is brought
+  // up step by step (manifest-versions.ts), a newer one is refused, never half-read.
+  return upgradeToNewest(parsed, MANIFEST_VERSIONS, `${storage.root}/${key}`) as unknown as Manifest;
+}
+
+/** Publish a manifest atomically: a reader sees the previous one or this one. */
+export async function writeManifest(storage: LakeStorage, manifest: Manifest): Promise<void> {
+  await storage.publish(manifestKey(manifest.dataset, manifest.format), JSON.stringify(manifest, null, 1));
 }

@@ -12,15 +12,19 @@
  *   a staged file before it is durable, and abort() removes staging only once nothing writes to it.
  * - commit: for each touched partition, if a new file's key ranges overlap a live file (or another
  *   new one), those files are merged by primary key (newer wins; a final bar beats a forming one)
- *   into one new file and the old ones are retired. Several small disjoint new files of one
- *   partition are compacted into one when their rows fit maxBufferedRows: batch by batch, with no
- *   row objects (file-compaction.ts). The intent {add, remove, manifest} is written as a journal
- *   first and then rolled forward (commit-journal.ts).
- * - recover: rolls forward any journal a crashed run left, deletes stale staging and any part file
- *   the manifest does not list. It must run while this process holds the output (the runtime's lock).
+ *   into new files. Then the partition is compacted to its file bound (compaction-plan.ts): small
+ *   files of earlier commits and runs are rewritten with the new ones, batch by batch, with no row
+ *   objects. The intent {add, retire, manifest} is written as a journal first and then rolled
+ *   forward (commit-journal.ts): replaced files are retired, not deleted, and deleted by a later
+ *   commit once `retiredGraceMs` has passed, so readers of an older manifest can finish.
+ * - storage: everything but the staged files' bytes goes through a LakeStorage (local folder by
+ *   default); the writer (possibly a worker thread) writes staged files at the storage's local path.
+ * - recover: rolls forward any journal a crashed run left, deletes stale staging, any part file
+ *   the manifest lists neither as live nor as retired, and retired files past the grace. It must
+ *   run while this process holds the output (the runtime's lock).
  */
-import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { RecordBatch, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
@@ -28,18 +32,55 @@ import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
+import { isTempFile } from '../../core/atomic-write.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
-import { removeStaleTempFiles } from '../../core/atomic-write.js';
-import { LAKE_DIR, MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
+import { filesAfter, planCompaction } from './compaction-plan.js';
+import { tableRanges } from './table-ranges.js';
+import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
-import { readManifest, type Manifest, type ManifestFile } from './manifest.js';
+import { MANIFEST_VERSION, readManifest, type Manifest, type ManifestFile, type RetiredFile } from './manifest.js';
 import { PACKAGE_VERSION } from '../package-version.js';
-import { insideRoot, safeFileToken } from '../partition-path.js';
-import { inThreadWriter, writeTable, type StagedFileWriter, type WrittenFile } from '../encode/staged-file-writer.js';
+import { safeFileToken } from '../partition-path.js';
+import { inThreadWriter, type StagedFileWriter, type WrittenFile } from '../encode/staged-file-writer.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { localStorage } from '../storage/local-storage.js';
+
+/** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
+export const DEFAULT_RETIRED_GRACE_MS = 300_000;
+
+/** What `quotelake compact` did (or, dry run, would do) to one dataset. */
+export interface CompactionReport {
+  readonly dataset: string;
+  readonly format: string;
+  partitions: number;
+  compactedPartitions: number;
+  readonly filesBefore: number;
+  filesAfter: number;
+  readonly rows: number;
+  readonly bytesBefore: number;
+  bytesAfter: number;
+  /** Retired files past their grace, deleted (dry run: that would be deleted). */
+  readonly purged: number;
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function groupByPartition(files: readonly ManifestFile[]): Map<string, ManifestFile[]> {
+  const out = new Map<string, ManifestFile[]>();
+  for (const f of files) {
+    const p = posix.dirname(f.path);
+    const list = out.get(p);
+    if (list) list.push(f);
+    else out.set(p, [f]);
+  }
+  return out;
+}
 
 export interface PartitionedSinkOptions<R> {
   readonly outputDir: string;
@@ -51,6 +92,10 @@ export interface PartitionedSinkOptions<R> {
   readonly maxBufferedBytes: number;
   /** Where staged files are encoded and written (default: on this thread with `encoder`); closed by close(). */
   readonly writer?: StagedFileWriter;
+  /** Where the lake lives (default: the local folder `outputDir`). */
+  readonly storage?: LakeStorage;
+  /** How long a replaced file stays on disk for readers of an older manifest (default 300000). */
+  readonly retiredGraceMs?: number;
   /** Tests only: called after each roll-forward step (to simulate a crash). */
   readonly hooks?: RollForwardHooks;
 }
@@ -137,8 +182,12 @@ export class PartitionedSink<R> implements Sink<R> {
   /** The first failure of a file in flight, thrown by the next write, flush or commit. */
   private failure: Error | undefined;
   private readonly decimalCheck: DecimalCheck<R> | undefined;
+  private readonly storage: LakeStorage;
+  private readonly retiredGraceMs: number;
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
+    this.storage = options.storage ?? localStorage(options.outputDir);
+    this.retiredGraceMs = options.retiredGraceMs ?? DEFAULT_RETIRED_GRACE_MS;
     this.dataset = options.spec.dataset;
     this.decimalCheck = options.spec.decimalCheck?.(options.decimal);
     this.schema = datasetSchema(this.dataset, options.decimal);
@@ -249,7 +298,7 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /** Hand one file to the writer; it is durable once settle() resolves. */
   private async stage(partition: string, content: FileContent, ranges: Record<string, [Order, Order]>): Promise<void> {
-    const { encoder, outputDir } = this.options;
+    const { encoder } = this.options;
     // Room first, so no more columns are built than the writer bounds.
     await this.writer.ready();
     this.throwIfFailed();
@@ -262,7 +311,11 @@ export class PartitionedSink<R> implements Sink<R> {
     ]);
     const columns = content.columns();
     const file = this.newStagedFile(partition, rows, ranges, metadata);
-    const done = this.writer.write({ path: insideRoot(outputDir, file.stagingPath), rows, columns, metadata }).then(
+    // The writer (possibly a worker thread) writes the file itself, so it needs a local path: a
+    // remote backend stages on local disk and puts the bytes (not built yet, see lake-storage.ts).
+    const path = this.storage.localPath(file.stagingPath);
+    if (path === undefined) throw new SinkError(`${encoder.format}: staging needs a local path; ${this.storage.root} has none`, 'write');
+    const done = this.writer.write({ path, rows, columns, metadata }).then(
       (written) => {
         file.written = written;
       },
@@ -287,48 +340,89 @@ export class PartitionedSink<R> implements Sink<R> {
     return file;
   }
 
+  /** The rows a compacted file may hold, and a compaction may hold in memory at once. */
+  private get compactionTarget(): number {
+    return Math.min(this.options.maxRowsPerFile, this.options.maxBufferedRows);
+  }
+
+  /** Key of a live file (manifest paths are relative to the dataset folder). */
+  private liveKey(f: { path: string }): string {
+    return posix.join(this.dataset, f.path);
+  }
+
+  private async readTable(key: string): Promise<Table> {
+    const bytes = await this.storage.read(key);
+    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit');
+    return this.options.encoder.decode(bytes);
+  }
+
+  /** Forget staged files that were merged or compacted into others, and delete them from staging. */
+  private async dropStaged(partition: string, files: readonly StagedFile[]): Promise<void> {
+    const gone = new Set(files);
+    this.staged.set(partition, (this.staged.get(partition) ?? []).filter((f) => !gone.has(f)));
+    for (const f of files) await this.storage.delete(f.stagingPath);
+  }
+
   /**
-   * A partition's disjoint staged files → one staged file, batch by batch: there is nothing to
-   * de-duplicate or sort, so no row objects (the row path of merge() costs about ten times the
-   * time and memory). Encoded on this thread; commit has settled every file in flight.
+   * Disjoint files of one partition (live and staged, in key order) → staged files of exactly
+   * compactionTarget rows and one remainder, batch by batch: there is nothing to de-duplicate or
+   * sort, so no row objects (the row path of merge() costs about ten times the time and memory).
+   * Less than twice the target rows are decoded at once (what is pending, plus one small file).
+   * Encoded on this thread; the caller has settled every file in flight.
    */
-  private async compact(partition: string, staged: readonly StagedFile[]): Promise<void> {
-    const { encoder, outputDir } = this.options;
-    const batches: RecordBatch[] = [];
-    for (const f of staged) {
-      const table = encoder.decode(await readFile(insideRoot(outputDir, f.stagingPath)));
-      // Files this run wrote have the dataset's schema; anything else takes the row path.
-      if (!sameColumnTypes(table.schema, this.schema)) return this.merge(partition, [], staged);
-      for (const batch of table.batches) batches.push(new RecordBatch(this.schema, batch.data));
+  private async compact(partition: string, inputs: readonly (ManifestFile | StagedFile)[], isLive: (f: ManifestFile | StagedFile) => f is ManifestFile): Promise<void> {
+    const { encoder, spec } = this.options;
+    const target = this.compactionTarget;
+    let pending: RecordBatch[] = [];
+    let pendingRows = 0;
+    /** Metadata of the inputs whose rows are pending. */
+    let contributors: ReadonlyMap<string, string>[] = [];
+    const outputs: StagedFile[] = [];
+    const emit = async (rows: number): Promise<void> => {
+      const all = new Table(pending);
+      const head = all.slice(0, rows);
+      const rest = all.slice(rows);
+      const metadata = mergeFileMetadata(contributors);
+      const file = this.newStagedFile(partition, rows, tableRanges(head, spec), metadata);
+      outputs.push(file);
+      const bytes = encoder.encode(head, metadata);
+      await this.storage.put(file.stagingPath, bytes);
+      file.written = { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+      pending = rest.batches.filter((b) => b.numRows > 0);
+      pendingRows -= rows;
+      contributors = pendingRows > 0 ? contributors.slice(-1) : [];
+    };
+    // A file of another schema (an older layout, another decimal type) sends the whole set down
+    // the row path; what was written from it so far is dropped first.
+    for (const f of inputs) {
+      const table = await this.readTable(isLive(f) ? this.liveKey(f) : f.stagingPath);
+      if (!sameColumnTypes(table.schema, this.schema)) {
+        await this.dropStaged(partition, outputs);
+        return this.merge(partition, inputs.filter(isLive), inputs.filter((x): x is StagedFile => !isLive(x)));
+      }
+      for (const batch of table.batches) pending.push(new RecordBatch(this.schema, batch.data));
+      pendingRows += table.numRows;
+      contributors.push(isLive(f) ? table.schema.metadata : f.metadata);
+      while (pendingRows >= target) await emit(target);
     }
-    const rows = staged.reduce((n, f) => n + f.rows, 0);
-    const metadata = mergeFileMetadata(staged.map((f) => f.metadata));
-    for (const f of staged) await rm(insideRoot(outputDir, f.stagingPath), { force: true });
-    this.staged.set(partition, []);
-    const file = this.newStagedFile(partition, rows, unionRanges(staged.map((f) => f.ranges)), metadata);
-    file.written = await writeTable(insideRoot(outputDir, file.stagingPath), new Table(batches), metadata, encoder);
+    if (pendingRows > 0) await emit(pendingRows);
+    await this.dropStaged(partition, inputs.filter((x): x is StagedFile => !isLive(x)));
   }
 
-  private async readRows(relative: string, partition: string): Promise<R[]> {
-    const bytes = await readFile(insideRoot(this.options.outputDir, relative));
-    return this.options.spec.fromTable(this.options.encoder.decode(bytes), partition);
-  }
-
-  /** Merge the given live and staged files of one partition into new staged file(s). */
+  /** Merge the given live and staged files of one partition into new staged file(s), by primary key. */
   private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
-    const { spec, maxRowsPerFile, outputDir } = this.options;
+    const { spec, maxRowsPerFile } = this.options;
     const all: R[] = [];
-    for (const f of live) all.push(...(await this.readRows(posix.join(this.dataset, f.path), partition)));
+    for (const f of live) all.push(...spec.fromTable(await this.readTable(this.liveKey(f)), partition));
     // Staged files are durable here: commit() settles before it merges.
-    for (const f of staged) all.push(...(await this.readRows(f.stagingPath, partition)));
+    for (const f of staged) all.push(...spec.fromTable(await this.readTable(f.stagingPath), partition));
     const rows = this.dedupe(all);
     rows.sort((a, b) => {
       const ga = spec.group(a);
       const gb = spec.group(b);
       return ga < gb ? -1 : ga > gb ? 1 : compareOrder(spec.order(a), spec.order(b));
     });
-    for (const f of staged) await rm(insideRoot(outputDir, f.stagingPath), { force: true });
-    this.staged.set(partition, []);
+    await this.dropStaged(partition, staged);
     for (let i = 0; i < rows.length; i += maxRowsPerFile) {
       const chunk = rows.slice(i, i + maxRowsPerFile);
       const ranges: Record<string, [Order, Order]> = {};
@@ -346,73 +440,59 @@ export class PartitionedSink<R> implements Sink<R> {
     }
   }
 
+  /**
+   * Bring one partition within its file bound (compaction-plan.ts): small live files of earlier
+   * commits and runs are compacted with this run's files. Returns the live files it replaced.
+   */
+  private async compactPartition(partition: string, live: readonly ManifestFile[]): Promise<ManifestFile[]> {
+    await this.settle();
+    const staged = this.staged.get(partition) ?? [];
+    const small = planCompaction<ManifestFile | StagedFile>([...live, ...staged], this.compactionTarget);
+    if (small.length === 0) return [];
+    const liveSet = new Set<unknown>(live);
+    const isLive = (f: ManifestFile | StagedFile): f is ManifestFile => liveSet.has(f);
+    await this.compact(partition, small, isLive);
+    return small.filter(isLive);
+  }
+
   async commit(ctx: RunContext): Promise<CommitReceipt> {
     await this.flush();
-    if (this.staged.size === 0) return { files: [], rows: 0 };
+    if (this.staged.size === 0) {
+      // Nothing written: still delete retired files whose grace has passed.
+      await this.purgeRetired(ctx);
+      return { files: [], rows: 0 };
+    }
     // The rows this run wrote, before merging with live files: what "rows written" means to a user.
     const ownRows = [...this.staged.values()].flat().reduce((n, f) => n + f.rows, 0);
-    const { outputDir, encoder, spec } = this.options;
-    const previous = await readManifest(outputDir, this.dataset, encoder.format);
-    const liveByPartition = new Map<string, ManifestFile[]>();
-    for (const f of previous?.files ?? []) {
-      const p = posix.dirname(f.path);
-      const list = liveByPartition.get(p);
-      if (list) list.push(f);
-      else liveByPartition.set(p, [f]);
-    }
-    const removed = new Set<string>();
-    for (const [partition, files] of [...this.staged]) {
-      const live = liveByPartition.get(partition) ?? [];
-      const all: { ranges: Readonly<Record<string, readonly [Order, Order]>> }[] = [...live, ...files];
-      let merge = spec.alwaysMerge === true ? all.length > 1 : false;
-      for (let i = 0; i < all.length && !merge; i++) {
-        for (let j = i + 1; j < all.length && !merge; j++) merge = overlaps(all[i]!.ranges, all[j]!.ranges);
-      }
-      if (!merge) {
-        // Memory-bounded flushes can leave several small disjoint files in one partition: compact
-        // them into one when that fits the same memory bound (live files stay untouched).
-        const rows = files.reduce((n, f) => n + f.rows, 0);
-        if (files.length > 1 && rows <= this.options.maxBufferedRows) await this.compact(partition, files);
-        continue;
-      }
-      // Only live files that take part are rewritten; disjoint ones stay as they are.
-      const touching = live.filter((f) => files.some((s) => overlaps(f.ranges, s.ranges)) || spec.alwaysMerge === true);
-      await this.merge(partition, touching, files);
-      for (const f of touching) removed.add(f.path);
-    }
-    // The journal lists only durable files.
-    await this.settle();
-    const added = [...this.staged.values()].flat();
-    const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !removed.has(f.path));
-    for (const f of added) {
-      const { bytes, sha256 } = f.written!;
-      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
-    }
-    const manifest: Manifest = {
-      version: 2,
-      dataset: this.dataset,
-      format: encoder.format,
-      schemaVersion: SCHEMA_VERSION,
-      quotelakeVersion: PACKAGE_VERSION,
-      updatedAt: new Date(ctx.clock.now()).toISOString(),
-      files: manifestFiles.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-      retired: previous?.retired ?? [],
-    };
-    const journal: CommitJournal = {
-      version: 2,
-      runId: this.runToken!,
-      dataset: this.dataset,
-      format: encoder.format,
-      add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
-      retire: [...removed].map((p) => posix.join(this.dataset, p)),
-      manifest,
-    };
+    const { spec } = this.options;
+    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    const liveByPartition = groupByPartition(previous?.files ?? []);
+    const removed = new Map<string, ManifestFile>();
     try {
-      await writeJournal(outputDir, journal);
-      await rollForward(outputDir, journal, this.options.hooks);
+      for (const [partition, files] of [...this.staged]) {
+        const live = liveByPartition.get(partition) ?? [];
+        const all: { ranges: Readonly<Record<string, readonly [Order, Order]>> }[] = [...live, ...files];
+        let merge = spec.alwaysMerge === true ? all.length > 1 : false;
+        for (let i = 0; i < all.length && !merge; i++) {
+          for (let j = i + 1; j < all.length && !merge; j++) merge = overlaps(all[i]!.ranges, all[j]!.ranges);
+        }
+        let untouched = live;
+        if (merge) {
+          // Only live files that take part are rewritten by key; disjoint ones are left to compaction.
+          const touching = live.filter((f) => files.some((s) => overlaps(f.ranges, s.ranges)) || spec.alwaysMerge === true);
+          await this.merge(partition, touching, files);
+          for (const f of touching) removed.set(f.path, f);
+          untouched = live.filter((f) => !removed.has(f.path));
+        }
+        for (const f of await this.compactPartition(partition, untouched)) removed.set(f.path, f);
+      }
+      // The journal lists only durable files.
+      await this.settle();
     } catch (error) {
       throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
     }
+    const added = [...this.staged.values()].flat();
+    await this.publish(ctx, previous, added, [...removed.values()]);
     this.staged.clear();
     await this.removeStaging();
     const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes }));
@@ -420,13 +500,123 @@ export class PartitionedSink<R> implements Sink<R> {
     return { files, rows: ownRows };
   }
 
+  /**
+   * Journal, roll forward, then delete what the grace allows. The new manifest lists `retired`
+   * (replaced now, or earlier and still within the grace); files whose grace has passed leave the
+   * manifest first and are deleted after it is published, so no manifest ever lists a missing file.
+   */
+  private async publish(ctx: RunContext, previous: Manifest | undefined, added: readonly StagedFile[], retire: readonly ManifestFile[]): Promise<void> {
+    const { encoder } = this.options;
+    const now = ctx.clock.now();
+    const gone = new Set(retire.map((f) => f.path));
+    const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !gone.has(f.path));
+    for (const f of added) {
+      const { bytes, sha256 } = f.written!;
+      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
+    }
+    const { keep, expired } = this.splitRetired(previous, now);
+    const retiredAt = new Date(now).toISOString();
+    // No grace: what this commit replaces goes as soon as the manifest no longer lists it.
+    const graceless = this.retiredGraceMs <= 0;
+    if (graceless) expired.push(...retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt })));
+    const manifest: Manifest = {
+      version: MANIFEST_VERSION,
+      dataset: this.dataset,
+      format: encoder.format,
+      schemaVersion: SCHEMA_VERSION,
+      quotelakeVersion: PACKAGE_VERSION,
+      updatedAt: retiredAt,
+      files: manifestFiles.sort(byPath),
+      retired: [...keep, ...(graceless ? [] : retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt })))].sort(byPath),
+    };
+    const journal: CommitJournal = {
+      version: 2,
+      runId: this.runToken ?? safeFileToken(ctx.runId),
+      dataset: this.dataset,
+      format: encoder.format,
+      add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
+      retire: retire.map((f) => this.liveKey(f)),
+      manifest,
+    };
+    try {
+      await writeJournal(this.storage, journal);
+      await rollForward(this.storage, journal, this.options.hooks);
+      for (const f of expired) await this.storage.delete(this.liveKey(f));
+    } catch (error) {
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+    }
+  }
+
+  private splitRetired(manifest: Manifest | undefined, now: number): { keep: RetiredFile[]; expired: RetiredFile[] } {
+    const keep: RetiredFile[] = [];
+    const expired: RetiredFile[] = [];
+    for (const f of manifest?.retired ?? []) {
+      if (now - Date.parse(f.retiredAt) >= this.retiredGraceMs) expired.push(f);
+      else keep.push(f);
+    }
+    return { keep, expired };
+  }
+
+  /** Delete the retired files whose grace has passed (a manifest without them is published first). */
+  async purgeRetired(ctx: RunContext): Promise<RetiredFile[]> {
+    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    const { expired } = this.splitRetired(previous, ctx.clock.now());
+    if (previous === undefined || expired.length === 0) return [];
+    await this.publish(ctx, previous, [], []);
+    return expired;
+  }
+
+  /**
+   * `quotelake compact` for this dataset: every partition the manifest lists is brought within its
+   * file bound, then expired retired files are deleted. With `dryRun`, only the plan is returned.
+   * The caller holds the output (its lock) and has run recover().
+   */
+  async compactAll(ctx: RunContext, options: { dryRun: boolean }): Promise<CompactionReport> {
+    const { encoder } = this.options;
+    this.runToken ??= safeFileToken(ctx.runId);
+    const previous = await readManifest(this.storage, this.dataset, encoder.format);
+    const files = previous?.files ?? [];
+    const report: CompactionReport = {
+      dataset: this.dataset,
+      format: encoder.format,
+      partitions: 0,
+      compactedPartitions: 0,
+      filesBefore: files.length,
+      filesAfter: files.length,
+      rows: files.reduce((n, f) => n + f.rows, 0),
+      bytesBefore: files.reduce((n, f) => n + f.bytes, 0),
+      bytesAfter: files.reduce((n, f) => n + f.bytes, 0),
+      purged: this.splitRetired(previous, ctx.clock.now()).expired.length,
+    };
+    const byPartition = groupByPartition(files);
+    report.partitions = byPartition.size;
+    const replaced: ManifestFile[] = [];
+    for (const [partition, live] of byPartition) {
+      if (options.dryRun) {
+        const small = planCompaction(live, this.compactionTarget);
+        if (small.length > 0) report.compactedPartitions++;
+        report.filesAfter += filesAfter(live.length, small, this.compactionTarget) - live.length;
+        continue;
+      }
+      this.staged.set(partition, []);
+      const gone = await this.compactPartition(partition, live);
+      if (gone.length > 0) report.compactedPartitions++;
+      replaced.push(...gone);
+      await this.settle();
+    }
+    if (options.dryRun) return report;
+    const added = [...this.staged.values()].flat();
+    if (added.length > 0 || report.purged > 0) await this.publish(ctx, previous, added, replaced);
+    this.staged.clear();
+    await this.removeStaging();
+    report.filesAfter = files.length - replaced.length + added.length;
+    report.bytesAfter = report.bytesBefore - replaced.reduce((n, f) => n + f.bytes, 0) + added.reduce((n, f) => n + f.written!.bytes, 0);
+    return report;
+  }
+
   private async removeStaging(): Promise<void> {
     if (this.runToken === undefined) return;
-    const { outputDir } = this.options;
-    await rm(insideRoot(outputDir, this.stagingRoot), { recursive: true, force: true });
-    await rmdir(insideRoot(outputDir, posix.join(STAGING_DIR, this.runToken))).catch(() => undefined);
-    await rmdir(insideRoot(outputDir, STAGING_DIR)).catch(() => undefined);
-    await rmdir(insideRoot(outputDir, LAKE_DIR)).catch(() => undefined);
+    await this.storage.deletePrefix(`${this.stagingRoot}/`);
   }
 
   async abort(_ctx?: RunContext): Promise<void> {
@@ -439,46 +629,45 @@ export class PartitionedSink<R> implements Sink<R> {
     this.failure = undefined;
     if (this.runToken !== undefined) {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
-      const { outputDir, encoder } = this.options;
-      const pending = (await pendingJournals(outputDir, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
-      for (const journal of pending) await rollForward(outputDir, journal);
+      const { encoder } = this.options;
+      const pending = (await pendingJournals(this.storage, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
+      for (const journal of pending) await rollForward(this.storage, journal);
     }
     await this.removeStaging();
   }
 
-  async recover(_ctx?: RunContext): Promise<void> {
-    const { outputDir, encoder } = this.options;
-    for (const journal of await pendingJournals(outputDir, this.dataset, encoder.format)) {
-      await rollForward(outputDir, journal);
+  async recover(ctx?: RunContext): Promise<void> {
+    const { encoder } = this.options;
+    const runs = new Set<string>();
+    for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
+      await rollForward(this.storage, journal);
+      runs.add(journal.runId);
     }
-    const stagingRoot = join(outputDir, STAGING_DIR);
-    const runs = await readdir(stagingRoot).catch(() => [] as string[]);
-    for (const run of runs) {
-      await rm(join(stagingRoot, run, `${this.dataset}-${encoder.format}`), { recursive: true, force: true });
-      await rmdir(join(stagingRoot, run)).catch(() => undefined);
+    // Stale staging of this dataset and format, whatever run left it (we hold the output).
+    const mine = `${this.dataset}-${encoder.format}`;
+    for (const key of await this.storage.list(`${STAGING_DIR}/`)) {
+      const parts = key.split('/');
+      if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
     }
-    await rmdir(stagingRoot).catch(() => undefined);
+    for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
-    await removeStaleTempFiles(join(outputDir, MANIFESTS_DIR));
-    await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
+    for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
     await this.sweepOrphans();
+    if (ctx !== undefined) await this.purgeRetired(ctx);
   }
 
-  /** Delete part files (and temp files) in the dataset tree that the manifest does not list. */
+  /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */
   private async sweepOrphans(): Promise<void> {
-    const { outputDir, encoder } = this.options;
-    const manifest = await readManifest(outputDir, this.dataset, encoder.format);
+    const { encoder } = this.options;
+    const manifest = await readManifest(this.storage, this.dataset, encoder.format);
     // Without a manifest nothing is known to be live, so only temp files are certainly debris
     // (e.g. the first manifest's own temp file when a run was killed while writing it).
-    const live = manifest === undefined ? undefined : new Set(manifest.files.map((f) => f.path));
-    const root = join(outputDir, this.dataset);
-    const entries = await readdir(root, { recursive: true }).catch(() => [] as string[]);
-    for (const entry of entries) {
-      const rel = entry.split('\\').join('/');
+    const live = manifest === undefined ? undefined : new Set([...manifest.files, ...(manifest.retired ?? [])].map((f) => f.path));
+    for (const key of await this.storage.list(`${this.dataset}/`)) {
+      const rel = posix.relative(this.dataset, key);
       const base = posix.basename(rel);
       const orphanPart = live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
-      const tmp = base.includes('.tmp-');
-      if (orphanPart || tmp) await rm(join(root, entry), { force: true });
+      if (orphanPart || isTempFile(base)) await this.storage.delete(key);
     }
   }
 

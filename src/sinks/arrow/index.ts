@@ -31,6 +31,7 @@ export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
+      retiredGraceMs: config.retiredGraceMs,
     });
   },
 };

@@ -40,6 +40,7 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
+      retiredGraceMs: config.retiredGraceMs,
       writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows }) : undefined,
     });
   },

@@ -12,4 +12,11 @@ export const tableSinkConfigShape = {
   maxBufferedRows: z.number().int().min(1).default(65_536).describe('Rows held in memory before the largest partition is flushed to staging.'),
   /** Estimated bytes held in memory before the largest partition is flushed to staging. */
   maxBufferedBytes: z.number().int().min(1024).default(48 * 1024 * 1024).describe('Estimated bytes held in memory before the largest partition is flushed to staging.'),
+  /** How long a file replaced by a merge or compaction stays on disk for readers of the previous manifest. */
+  retiredGraceMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(300_000)
+    .describe('Milliseconds a file replaced by a merge or compaction stays on disk (listed as retired) for readers of the previous manifest; a later commit or `quotelake compact` deletes it.'),
 };

@@ -1,0 +1,24 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { CompactArgs } from '../actions/compact.js';
+
+export const compactCommand: CommandModule<object, CompactArgs> = {
+  command: 'compact',
+  describe: 'Merge the small files of every partition of a lake and delete replaced files past their grace period',
+  builder: (y: Argv<object>) =>
+    y
+      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
+      .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
+      .option('grace', { type: 'number', default: 300_000, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })
+      .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the grace period)' })
+      .example('$0 compact --output /data/lake', 'Compact every dataset of a lake')
+      .example('$0 compact --dataset kline --dry-run', 'Show what compacting kline would do')
+      .epilogue(
+        'Takes the output lock (not with --dry-run), so it waits for no run: it fails if a run holds the output. ' +
+          'Exit codes: 0 done, 1 failed, 2 usage.',
+      ) as unknown as Argv<CompactArgs>,
+  handler: async (args) => {
+    const { compactAction } = await import('../actions/compact.js');
+    process.exitCode = await compactAction(args);
+  },
+};
