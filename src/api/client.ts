@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
-import { ManualClock, systemClock, type Clock } from '../core/clock.js';
+import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
   ApiError,
@@ -35,7 +35,7 @@ import {
   type HaltResponse,
   type TradeTick,
 } from './schemas.js';
-import { abortReason, systemSleep, type Sleep } from './sleep.js';
+import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
   BatchKlineItem,
   BatchKlineResult,
@@ -152,11 +152,11 @@ class QuotelakeClient implements ServiceClient {
     if (options.token.length === 0) throw new RangeError('token is empty');
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
-    // Virtual time: a ManualClock only moves when someone sleeps, so the limiter must let the wire
-    // settle first and needs no margin. Any other clock (systemClock included) is real time.
-    const virtual = options.clock instanceof ManualClock;
+    // Virtual time: a virtual clock (Clock.set) only moves when someone sleeps, so the limiter must
+    // let the wire settle first and needs no margin. Any other clock (systemClock included) is real time.
+    const virtual = isVirtualClock(options.clock);
     this.clock = options.clock ?? systemClock;
-    this.sleep = options.sleep ?? systemSleep;
+    this.sleep = options.sleep ?? (isVirtualClock(options.clock) ? manualSleep(options.clock) : systemSleep);
     const settle = options.settleBeforeSleep ?? virtual;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,

@@ -12,6 +12,8 @@ export const depthSpec: DatasetSpec<DepthRow> = {
   partition: (row) => partitionSegment('date', utcDate(row.ts)),
   group: (row) => row.code,
   order: (row) => row.seq,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   bytesPerRow: (row) => 200 + 120 * (row.bids.length + row.asks.length),
   columns(rows, decimal) {
     const schema = datasetSchema('depth', decimal);

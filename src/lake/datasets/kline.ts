@@ -34,6 +34,8 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   },
   group: (row) => row.code,
   order: (row) => row.ts,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   // A final bar is never replaced by a forming one; otherwise the newer version wins.
   prefer: (older, newer) => (older.final && !newer.final ? older : newer),
   bytesPerRow: () => 420,
@@ -98,6 +100,6 @@ export const klineSpec: DatasetSpec<KlineRow> = {
       last = s;
     }
     const sources = [...seen].sort();
-    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
+    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.bar_time': 'open', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
   },
 };

@@ -15,6 +15,8 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
   partition: (row) => partitionSegment('date', utcDate(row.ts)),
   group: (row) => row.code,
   order: (row) => row.seq,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   bytesPerRow: () => 360,
   columns(rows, decimal) {
     const schema = datasetSchema('trade', decimal);
