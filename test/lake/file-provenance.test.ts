@@ -17,7 +17,9 @@ import { buildId } from '../../src/lake/build-id.js';
 import { LAYOUT_VERSION } from '../../src/lake/layout-version.js';
 import { PACKAGE_VERSION } from '../../src/lake/package-version.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
-import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
+import { haltSpec } from '../../src/lake/datasets/halt.js';
+import type { HaltRow } from '../../src/core/records.js';
+import { haltRows, klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../sinks/helpers.js';
 
 const ENDPOINT = '/quote-b-api/kline';
@@ -107,5 +109,32 @@ describe('provenance in every file', () => {
     expect(Object.fromEntries(encoder.decode(await readFile(first)).schema.metadata)).toEqual(expected('run-a', { BTCUSDT: { rows: 2, first: ms(0), last: ms(1) } }));
     const merged = await run(out, encoder, 'run-b', bars('BTCUSDT', [1, 2]));
     expect(Object.fromEntries(encoder.decode(await readFile(merged)).schema.metadata)).toEqual(expected('run-b', { BTCUSDT: { rows: 3, first: ms(0), last: ms(2) } }));
+  });
+
+  it('parquet through parquet-wasm (halt): the same provenance, created_by in the footer, series keyed by exchange', async () => {
+    const out = await tempDir();
+    const s = new PartitionedSink<HaltRow>({ outputDir: out, spec: haltSpec, encoder: parquetEncoder({ rowGroupRows: 131072 }), decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1000, maxBufferedRows: 1000, maxBufferedBytes: 1 << 30 });
+    const ctx = runContext('run-h');
+    const rows = haltRows([
+      { exchange: 'sse', record: { symbol: '688001', haltDate: '2024-01-10', publishDate: '2024-01-09 20:15:00' }, fetchedAtMs: 0 },
+      { exchange: 'sse', record: { symbol: '688002', haltDate: '2024-01-11', publishDate: '2024-01-10 20:15:00' }, fetchedAtMs: 0 },
+    ]);
+    await s.write({ stream: 'h', seq: 1, records: rows }, ctx);
+    const receipt = await s.commit(ctx);
+    await s.close();
+    const file = join(out, receipt.files[0]!.path);
+    const { createdBy, kv } = await hyKv(file);
+    expect(createdBy).toBe(`quotelake version ${PACKAGE_VERSION} (build ${buildId()})`);
+    expect(kv).toEqual(await duckKv(file));
+    const times = rows.map((r) => r.published_at).sort((a, b) => a - b);
+    expect(kv).toMatchObject({
+      created_by: createdBy,
+      'quotelake.run_id': 'run-h',
+      'quotelake.dataset': 'halt',
+      'quotelake.layout_version': String(LAYOUT_VERSION),
+      'quotelake.source_endpoint': '/api/suspension/sse',
+      'quotelake.series': JSON.stringify({ sse: { rows: 2, first: times[0], last: times[1] } }),
+    });
+    expect(kv['quotelake.bar_time']).toBeUndefined();
   });
 });
