@@ -306,6 +306,8 @@ class QuotelakeClient implements ServiceClient {
     signal?: AbortSignal,
   ): Promise<TicksResult<T>> {
     const result = await this.ticksRound(kind, schema, codes, signal);
+    // Every code goes to its family's endpoint, in the first round and in every round after it.
+    result.endpoints = Object.fromEntries([...new Set(codes)].map((code) => [code, `${familyPrefix(this.familyOf(code))}/${kind}`]));
     for (let round = 0; round < MISSING_CODE_ROUNDS && result.missing.length > 0; round++) {
       const again = await this.ticksRound(kind, schema, result.missing, signal);
       result.ticks.push(...again.ticks);

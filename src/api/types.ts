@@ -110,6 +110,8 @@ export interface TicksResult<T> {
   missing: string[];
   /** Codes the service rejected as `code invalid` (ret 600), isolated by bisection (W8). */
   invalid: string[];
+  /** Code → the endpoint path its ticks were asked from, as called (e.g. `/quote-b-api/trade-tick`). */
+  endpoints?: Record<string, string>;
 }
 
 export interface BatchKlineItem {

@@ -168,6 +168,7 @@ export class TradeWordsRow extends RowWithWords implements TradeRow {
     readonly turnover: DecimalString,
     readonly direction: 0 | 1 | 2,
     readonly fetched_at: number,
+    readonly source: string | undefined,
   ) {
     super(batch, row);
   }

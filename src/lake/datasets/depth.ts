@@ -6,6 +6,7 @@ import { levelListColumn, readLevels, readTimestamp, timestampColumn, utf8Column
 import type { DatasetSpec } from './dataset-spec.js';
 import { decimalMisfit } from '../columns/decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
+import { sourceEndpoints } from './source-endpoints.js';
 
 export const depthSpec: DatasetSpec<DepthRow> = {
   dataset: 'depth',
@@ -56,5 +57,5 @@ export const depthSpec: DatasetSpec<DepthRow> = {
     }
     return rows;
   },
-  metadata: () => ({ 'quotelake.ts': 'book time (UTC)', 'quotelake.source_endpoint': '/depth-tick' }),
+  metadata: (rows) => ({ 'quotelake.ts': 'book time (UTC)', 'quotelake.source_endpoint': sourceEndpoints(rows, '/depth-tick') }),
 };
