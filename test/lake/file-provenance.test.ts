@@ -18,6 +18,8 @@ import { LAYOUT_VERSION } from '../../src/lake/layout-version.js';
 import { PACKAGE_VERSION } from '../../src/lake/package-version.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
 import { haltSpec } from '../../src/lake/datasets/halt.js';
+import { depthSpec } from '../../src/lake/datasets/depth.js';
+import { tradeSpec } from '../../src/lake/datasets/trade.js';
 import type { HaltRow } from '../../src/core/records.js';
 import { haltRows, klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../sinks/helpers.js';
@@ -136,5 +138,11 @@ describe('provenance in every file', () => {
       'quotelake.series': JSON.stringify({ sse: { rows: 2, first: times[0], last: times[1] } }),
     });
     expect(kv['quotelake.bar_time']).toBeUndefined();
+  });
+
+  it('trade and depth files list the endpoints their rows name, as called', () => {
+    const rows = [{ source: '/quote-stock-b-api/trade-tick' }, { source: '/quote-b-api/trade-tick' }, { source: '/quote-b-api/trade-tick' }] as never[];
+    expect(tradeSpec.metadata(rows)['quotelake.source_endpoint']).toBe('/quote-b-api/trade-tick,/quote-stock-b-api/trade-tick');
+    expect(depthSpec.metadata([{ source: '/quote-stock-b-api/depth-tick' }] as never[])['quotelake.source_endpoint']).toBe('/quote-stock-b-api/depth-tick');
   });
 });
