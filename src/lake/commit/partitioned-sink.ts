@@ -321,10 +321,7 @@ export class PartitionedSink<R> implements Sink<R> {
       for (const batch of table.batches) batches.push(new RecordBatch(this.schema, batch.data));
     }
     const rows = staged.reduce((n, f) => n + f.rows, 0);
-    const metadata = mergeFileMetadata(
-      staged.map((f) => f.metadata),
-      this.provenance(),
-    );
+    const metadata = mergeFileMetadata(staged.map((f) => f.metadata), this.provenance());
     for (const f of staged) await rm(insideRoot(outputDir, f.stagingPath), { force: true });
     this.staged.set(partition, []);
     const file = this.newStagedFile(partition, rows, unionRanges(staged.map((f) => f.ranges)), metadata);
