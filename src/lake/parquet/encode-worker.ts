@@ -2,20 +2,15 @@
  * Worker thread entry of the parquet sink's encode pool (parquet-pool.ts). One pool serves every
  * parquet sink of the process, so each job names its dataset, decimal type and row-group size;
  * encoders and schemas are built once per combination.
- *
- * The thread is ours, so it opts into optimised WebAssembly at its start, explicitly and before the
- * codec (whose zstd compiles on import) is loaded: hence the dynamic imports below.
  */
+// First: this thread's start-up, before the codec below compiles its WebAssembly.
+import './encode-worker-start.js';
 import type { Schema } from 'apache-arrow';
+import { datasetSchema } from '../../core/schemas.js';
+import { serveEncodeJobs } from '../encode/encode-service.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
-import { optimizeWasmCompilation } from './optimized-wasm.js';
+import { parquetEncoder } from './parquet-encoder.js';
 import type { ParquetEncoderKey } from './parquet-pool.js';
-
-optimizeWasmCompilation();
-
-const { datasetSchema } = await import('../../core/schemas.js');
-const { serveEncodeJobs } = await import('../encode/encode-service.js');
-const { parquetEncoder } = await import('./parquet-encoder.js');
 
 const built = new Map<string, { encoder: TableEncoder; schema: Schema }>();
 
