@@ -1,12 +1,10 @@
 // Shared by sink.bench.mjs and its child processes: deterministic K-line wire records and the
 // real pipeline (parse-decimals → parquet sink). Prints nothing.
+// First, as the CLI: its start-up opts into optimised WebAssembly before the codec compiles.
+import '../dist/cli/start-up.js';
+import { parseDecimals } from '../dist/transforms/parse-decimals/index.js';
+import { parquetSink } from '../dist/sinks/parquet/index.js';
 import { PassThrough } from 'node:stream';
-import { optimizeWasmCompilation } from '../dist/lake/parquet/optimized-wasm.js';
-
-// As the CLI does at start-up, before the codec's WebAssembly compiles (hence the dynamic imports).
-optimizeWasmCompilation();
-const { parseDecimals } = await import('../dist/transforms/parse-decimals/index.js');
-const { parquetSink } = await import('../dist/sinks/parquet/index.js');
 
 export const CODES = 100;
 export const BATCH = 1000;
