@@ -1,5 +1,7 @@
 // Shared by sink.bench.mjs and its child processes: deterministic K-line wire records and the
 // real pipeline (parse-decimals → parquet sink). Prints nothing.
+// First, as the CLI: its start-up opts into optimised WebAssembly before the codec compiles.
+import '../dist/cli/start-up.js';
 import { parseDecimals } from '../dist/transforms/parse-decimals/index.js';
 import { parquetSink } from '../dist/sinks/parquet/index.js';
 import { PassThrough } from 'node:stream';

@@ -21,6 +21,8 @@ export { klineHistory, klineLatest, depthSnapshot, tradeSnapshot, tradingHalts }
 export { parseDecimals } from './transforms/parse-decimals/index.js';
 export { normalizeHalts } from './transforms/normalize-halts/index.js';
 export { parquetSink } from './sinks/parquet/index.js';
+/** Opt-in: V8 compiles the Parquet codec's WebAssembly optimised from the start (a process-wide flag; call before the first file). */
+export { optimizeWasmCompilation } from './lake/parquet/optimized-wasm.js';
 export { arrowSink } from './sinks/arrow/index.js';
 export { ndjsonSink } from './sinks/ndjson/index.js';
 export type { Batch, Checkpoint, CommitReceipt, Rejected, RunContext, Sink, Source, Transform } from './core/component.js';
@@ -39,7 +41,7 @@ export type { Product } from './catalog/types.js';
 export { startEmulator, type EmulatorOptions, type EmulatorHandle, type GroundTruth } from './emulator/index.js';
 
 // Time and errors
-export { ManualClock, systemClock, type Clock } from './core/clock.js';
+export { ManualClock, isVirtualClock, systemClock, type Clock, type VirtualClock } from './core/clock.js';
 export {
   QuotelakeError,
   ConfigError,

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
-import { ManualClock, systemClock, type Clock } from '../core/clock.js';
+import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import {
   AbortedError,
   ApiError,
@@ -35,7 +35,7 @@ import {
   type HaltResponse,
   type TradeTick,
 } from './schemas.js';
-import { abortReason, systemSleep, type Sleep } from './sleep.js';
+import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
   BatchKlineItem,
   BatchKlineResult,
@@ -152,11 +152,11 @@ class QuotelakeClient implements ServiceClient {
     if (options.token.length === 0) throw new RangeError('token is empty');
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
-    // Virtual time: a ManualClock only moves when someone sleeps, so the limiter must let the wire
-    // settle first and needs no margin. Any other clock (systemClock included) is real time.
-    const virtual = options.clock instanceof ManualClock;
+    // Virtual time: a virtual clock (Clock.set) only moves when someone sleeps, so the limiter must
+    // let the wire settle first and needs no margin. Any other clock (systemClock included) is real time.
+    const virtual = isVirtualClock(options.clock);
     this.clock = options.clock ?? systemClock;
-    this.sleep = options.sleep ?? systemSleep;
+    this.sleep = options.sleep ?? (isVirtualClock(options.clock) ? manualSleep(options.clock) : systemSleep);
     const settle = options.settleBeforeSleep ?? virtual;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
@@ -306,6 +306,8 @@ class QuotelakeClient implements ServiceClient {
     signal?: AbortSignal,
   ): Promise<TicksResult<T>> {
     const result = await this.ticksRound(kind, schema, codes, signal);
+    // Every code goes to its family's endpoint, in the first round and in every round after it.
+    result.endpoints = Object.fromEntries([...new Set(codes)].map((code) => [code, `${familyPrefix(this.familyOf(code))}/${kind}`]));
     for (let round = 0; round < MISSING_CODE_ROUNDS && result.missing.length > 0; round++) {
       const again = await this.ticksRound(kind, schema, result.missing, signal);
       result.ticks.push(...again.ticks);

@@ -1,9 +1,9 @@
 /**
  * Injected waiting, so rate-limit and retry waits follow the same Clock as everything else.
- * Production waits on real timers; tests pass a sleep that moves a ManualClock instead.
+ * Production waits on real timers; tests pass a sleep that moves a virtual clock instead.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ManualClock } from '../core/clock.js';
+import type { VirtualClock } from '../core/clock.js';
 import { AbortedError } from '../core/errors.js';
 
 /** Waits `ms` milliseconds (of the injected clock) or rejects when `signal` aborts. */
@@ -19,10 +19,10 @@ export const systemSleep: Sleep = async (ms, signal) => {
 };
 
 /**
- * A sleep for a ManualClock: it lets pending work run, then moves the clock to at least
- * `start + ms`. Concurrent sleeps compose as a maximum, never as a sum.
+ * A sleep for a virtual clock (ManualClock or any clock with `set`): it lets pending work run, then
+ * moves the clock to at least `start + ms`. Concurrent sleeps compose as a maximum, never as a sum.
  */
-export function manualSleep(clock: ManualClock): Sleep {
+export function manualSleep(clock: VirtualClock): Sleep {
   return async (ms, signal) => {
     const target = clock.now() + Math.max(0, ms);
     await new Promise<void>((resolve) => setImmediate(resolve));

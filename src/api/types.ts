@@ -53,7 +53,7 @@ export interface ClientOptions {
   /** Prefix of every request trace (`<runId>-<counter>`); default random. */
   runId?: string;
   clock?: Clock;
-  /** Must follow `clock` (a ManualClock needs `manualSleep(clock)`). */
+  /** Must follow `clock`; default `manualSleep(clock)` for a virtual clock (Clock.set), real timers otherwise. */
   sleep?: Sleep;
   /** Zone whose midnight resets the daily quota (L4); default UTC. */
   quotaTimeZone?: string;
@@ -73,13 +73,13 @@ export interface ClientOptions {
   /**
    * Extra ms added to every limit window, for clock granularity (see SlidingWindowLimiter, which
    * already stamps a request at its answer, never before the server saw it). Default: 0 with a
-   * ManualClock, 1 with any other clock.
+   * virtual clock (Clock.set, e.g. ManualClock), 1 with any other clock.
    */
   marginMs?: number;
   /**
    * Before the limiter waits, let requests on the wire be answered first. Needed with a virtual
    * clock shared with an in-process server, so the server stamps a request at the time the client
-   * did. Default: true when `clock` is a ManualClock, false otherwise.
+   * did. Default: true when `clock` is virtual (Clock.set, e.g. ManualClock), false otherwise.
    */
   settleBeforeSleep?: boolean;
   /** Daily-quota requests reserved per file lock; default the plan's per-second limit. */
@@ -110,6 +110,8 @@ export interface TicksResult<T> {
   missing: string[];
   /** Codes the service rejected as `code invalid` (ret 600), isolated by bisection (W8). */
   invalid: string[];
+  /** Code → the endpoint path its ticks were asked from, as called (e.g. `/quote-b-api/trade-tick`). */
+  endpoints?: Record<string, string>;
 }
 
 export interface BatchKlineItem {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** The quotelake command line. The only place that touches process.exit and exit codes. */
+// First: process-wide settings, before any module below compiles WebAssembly (see start-up.ts).
+import './start-up.js';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';

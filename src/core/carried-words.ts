@@ -2,6 +2,8 @@
  * Rows that carry the Decimal128 words of their decimal columns, computed by parse-decimals in the
  * same pass that validated the text (`parseDecimalWords`). A columnar sink copies the words instead
  * of parsing every decimal a second time; the canonical text stays on the row for every other use.
+ * The words travel with the batch's rows (each row references its batch's words), nothing else:
+ * no module-global state links the transform to the sink.
  *
  * The words live in private fields: they do not show in JSON, `Object.keys`, spreads or equality
  * checks, and a spread copy (a transform that rewrites a row) carries none, so the sink falls back
@@ -12,21 +14,34 @@ import type { DecimalString } from './decimal.js';
 import type { Interval, KlineRow, TradeRow } from './records.js';
 
 /**
- * Word buffers handed out round-robin to batches. A fresh buffer per batch (about 0.1 MB per 1,000
- * K-lines, outside the JS heap) piled up tens of MB of dead buffers between collections, which is
- * most of what peak memory grew by over a long run. A slot is handed out again SLOTS batches later,
- * long after a sink took the words of its rows; a row that reaches a sink later still (a component
- * that holds rows back) finds its slot's epoch changed and carries no words any more, so the sink
- * converts its text: late never means stale.
+ * Word buffers handed out round-robin to batches, owned by the transform that parses them (one pool
+ * per parse-decimals instance, no module state: two pipelines in one process never share words).
+ * A fresh buffer per batch (about 0.1 MB per 1,000 K-lines, outside the JS heap) piled up tens of
+ * MB of dead buffers between collections, which is most of what peak memory grew by over a long
+ * run. A slot is handed out again SLOTS batches later, long after a sink took the words of its rows;
+ * a row that reaches a sink later still (a component that holds rows back) finds its slot's epoch
+ * changed and carries no words any more, so the sink converts its text: late never means stale.
  */
 const SLOTS = 16;
 const SLOT_WORDS = 32 * 1024; // 128 KB: 1,365 K-line rows or 2,730 trades
-interface WordsSlot {
+export interface WordsSlot {
   readonly words: Uint32Array;
   epoch: number;
 }
-const slots: WordsSlot[] = [];
-let nextSlot = 0;
+
+export class WordsPool {
+  readonly #slots: WordsSlot[] = [];
+  #next = 0;
+
+  /** The next slot, its epoch moved on (what the batch that held it before checks); none for a batch too large for one. */
+  take(words: number): WordsSlot | undefined {
+    if (words > SLOT_WORDS) return undefined;
+    const slot = (this.#slots[this.#next] ??= { words: new Uint32Array(SLOT_WORDS), epoch: 0 });
+    this.#next = (this.#next + 1) % SLOTS;
+    slot.epoch++;
+    return slot;
+  }
+}
 
 /** Words of one batch: one decimal per scale, 4 words each, row after row. */
 export class BatchWords {
@@ -43,18 +58,18 @@ export class BatchWords {
     rows: number,
     /** The scale each column was parsed at, in the row type's column order. */
     readonly scales: readonly number[],
+    /** Where the words live (reused); without one, a fresh buffer of this batch's own. */
+    pool?: WordsPool,
   ) {
     this.columns = scales.length;
     this.uniformScale = scales.every((s) => s === scales[0]) ? scales[0]! : -1;
     const needed = rows * this.columns * 4;
-    if (needed > SLOT_WORDS) {
+    const slot = pool?.take(needed);
+    if (slot === undefined) {
       this.words = new Uint32Array(needed);
       this.#epoch = 0;
       return;
     }
-    const slot = (slots[nextSlot] ??= { words: new Uint32Array(SLOT_WORDS), epoch: 0 });
-    nextSlot = (nextSlot + 1) % SLOTS;
-    slot.epoch++;
     this.#slot = slot;
     this.#epoch = slot.epoch;
     this.words = slot.words;
@@ -153,6 +168,7 @@ export class TradeWordsRow extends RowWithWords implements TradeRow {
     readonly turnover: DecimalString,
     readonly direction: 0 | 1 | 2,
     readonly fetched_at: number,
+    readonly source: string | undefined,
   ) {
     super(batch, row);
   }

@@ -5,6 +5,21 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
+  /**
+   * Present on a virtual clock, one that only moves when told (tests, dry runs, an emulator whose
+   * time is driven): waits on it move it here instead of waiting on real timers, the client lets
+   * the wire settle before it moves, and the emulator exposes its admin clock endpoint. A clock
+   * without it is real time. Any object with `now` and `set` works the same as ManualClock.
+   */
+  set?(to: number): void;
+}
+
+/** A clock that only moves when told (see `Clock.set`). */
+export type VirtualClock = Clock & { set(to: number): void };
+
+/** True for a virtual clock: what callers ask instead of `instanceof ManualClock`. */
+export function isVirtualClock(clock: Clock | undefined): clock is VirtualClock {
+  return typeof clock?.set === 'function';
 }
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -33,12 +33,16 @@ export interface RawKline {
 export interface RawTrade {
   readonly tick: WireTradeTick;
   readonly fetchedAtMs: number;
+  /** The endpoint asked, as called (e.g. `/quote-b-api/trade-tick`). */
+  readonly source?: string | undefined;
   readonly flaw?: RecordFlaw;
 }
 
 export interface RawDepth {
   readonly tick: WireDepthTick;
   readonly fetchedAtMs: number;
+  /** The endpoint asked, as called (e.g. `/quote-stock-b-api/depth-tick`). */
+  readonly source?: string | undefined;
   readonly flaw?: RecordFlaw;
 }
 
@@ -75,6 +79,8 @@ export interface TradeRow {
   readonly turnover: DecimalString;
   readonly direction: 0 | 1 | 2;
   readonly fetched_at: number;
+  /** Not a column: written to the file metadata as `quotelake.source_endpoint`. */
+  readonly source?: string | undefined;
 }
 
 export interface DepthLevelRow {
@@ -90,6 +96,8 @@ export interface DepthRow {
   readonly fetched_at: number;
   readonly bids: readonly DepthLevelRow[];
   readonly asks: readonly DepthLevelRow[];
+  /** Not a column: written to the file metadata as `quotelake.source_endpoint`. */
+  readonly source?: string | undefined;
 }
 
 export interface HaltRow {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { IANAZone } from 'luxon';
-import { ManualClock, systemClock, type Clock } from '../core/clock.js';
+import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import type { EmulatorBackends } from './backends.js';
 import { isBehaviourFree, parseBehaviourSpec, type BehaviourSpec } from './behaviours/behaviour-spec.js';
 import { Behaviours } from './behaviours/behaviours.js';
@@ -28,7 +28,7 @@ export interface EmulatorOptions {
   port?: number;
   /** Seeds the synthetic data and the fault draws. Default 1. */
   seed?: number;
-  /** Default the system clock; a ManualClock also enables the admin clock endpoint. */
+  /** Default the system clock; a virtual clock (one with `set`, e.g. ManualClock) also enables the admin clock endpoint. */
   clock?: Clock;
   /** Fault spec (object or text such as `5xx=0.05,drop=0.02`); off by default. */
   faults?: FaultSpec | string;
@@ -89,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const globalSpec = typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
   const globalFaults = globalSpec && !isFaultFree(globalSpec) ? new FaultInjector(globalSpec, seed) : undefined;
   const tokenFaults = new Map<string, FaultInjector>();
-  const manual = clock instanceof ManualClock ? clock : undefined;
+  const manual = isVirtualClock(clock) ? clock : undefined;
   const behaviourSpec = typeof options.behaviours === 'string' ? parseBehaviourSpec(options.behaviours) : options.behaviours;
   const globalBehaviours = behaviourSpec && !isBehaviourFree(behaviourSpec) ? new Behaviours(behaviourSpec, seed) : undefined;
   const tokenBehaviours = new Map<string, Behaviours>();

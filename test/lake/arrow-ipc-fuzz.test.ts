@@ -12,6 +12,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wordsToBigInt } from '../../src/core/decimal.js';
 import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
+import { fileProvenance } from '../../src/lake/file-provenance.js';
+import { fileMetadataOf } from './random-metadata.js';
 import { caseArb, cellsOf, name, prng, tableOf, type Cell, type Column } from './random-tables.js';
 
 const RUNS = Number(process.env.QL_FUZZ_RUNS ?? 20);
@@ -24,10 +26,12 @@ describe('Arrow IPC encoder, fuzz', () => {
       fc.property(caseArb, (k) => {
         const rnd = prng(k.seed);
         const cells = k.columns.map((col) => cellsOf(col, k.rows, rnd, k.mode));
-        const bytes = encoder.encode(tableOf(k.columns, cells, k.rows, k.cuts), new Map([['quotelake.dataset', 'fuzz']]));
+        // The keys every lake file carries (provenance, series, endpoint), plus random text values.
+        const kv = fileMetadataOf(fileProvenance('trade', `fuzz-${k.seed}`), rnd);
+        const bytes = encoder.encode(tableOf(k.columns, cells, k.rows, k.cuts), kv);
         const back = tableFromIPC(bytes);
         expect(back.numRows).toBe(k.rows);
-        expect(back.schema.metadata.get('quotelake.dataset')).toBe('fuzz');
+        expect(new Map(back.schema.metadata), 'apache-arrow schema metadata').toEqual(kv);
         k.columns.forEach((col, c) => {
           const vector = back.getChild(name(c))!;
           const got: Cell[] = [];
@@ -40,6 +44,7 @@ describe('Arrow IPC encoder, fuzz', () => {
         // The second reader: decimals as scaled integers, 64-bit values as BigInt, nothing through a float.
         const other = flechetteFromIPC(bytes, { useDecimalInt: true, useBigInt: true });
         expect(other.numRows).toBe(k.rows);
+        expect(new Map(other.schema.metadata), 'flechette schema metadata').toEqual(kv);
         k.columns.forEach((col, c) => {
           const values = other.getChild(name(c)).toArray() as ArrayLike<unknown>;
           const got: Cell[] = Array.from(values, (v) => (col.kind === 'dec' || col.kind === 'ts' ? BigInt(v as number | bigint) : (v as Cell)));

@@ -69,10 +69,14 @@ describe.each([
       { code: 'SHIBUSDT', interval: '1m', year: '2025', date: '2025-11-19', dt: 'DATE', ts: '2025-11-19 07:00:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: '1175337.446831500000000000', ct: 'DECIMAL(38,18)', final: true },
       { code: 'SHIBUSDT', interval: '1m', year: '2025', date: '2025-11-19', dt: 'DATE', ts: '2025-11-19 07:01:00+00', tt: 'TIMESTAMP WITH TIME ZONE', close: '0.000018712345600000', turnover: BIG_TURNOVER, ct: 'DECIMAL(38,18)', final: false },
     ]);
-    const meta = await duck(`select key::varchar k, value::varchar v from parquet_kv_metadata('${out}/kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
+    const meta = await duck(`select decode(key) k, decode(value) v from parquet_kv_metadata('${out}/kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet') where k like 'quotelake.%' order by k`);
     expect(meta).toEqual([
+      { k: 'quotelake.bar_time', v: 'open' },
       { k: 'quotelake.dataset', v: 'kline' },
+      { k: 'quotelake.layout_version', v: '2' },
+      { k: 'quotelake.run_id', v: 'r1' },
       { k: 'quotelake.schema_version', v: '2' },
+      { k: 'quotelake.series', v: '{"SHIBUSDT":{"rows":2,"first":1763535600000,"last":1763535660000}}' },
       { k: 'quotelake.source_endpoint', v: '/kline' },
       { k: 'quotelake.ts', v: 'bar open time (UTC)' },
       { k: 'quotelake.version', v: JSON.parse(await readFile('package.json', 'utf8')).version },

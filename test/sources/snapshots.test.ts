@@ -25,6 +25,14 @@ describe('trade-snapshot', () => {
     expect(run.records.map((r) => r.tick.code).sort()).toEqual([...codes].sort());
     // 9 non-stock codes → 2 requests; 6 stock codes → 2 requests.
     expect(client.requestCounts()).toEqual({ '/quote-b-api/trade-tick': 2, '/quote-stock-b-api/trade-tick': 2 });
+    // Each record names the endpoint it was asked from, as called (it becomes the file's quotelake.source_endpoint).
+    const endpointOf = (code: string) => run.records.find((r) => r.tick.code === code)?.source;
+    expect([endpointOf('BTCUSDT'), endpointOf('EURUSD'), endpointOf('AAPL.US'), endpointOf('700.HK')]).toEqual([
+      '/quote-b-api/trade-tick',
+      '/quote-b-api/trade-tick',
+      '/quote-stock-b-api/trade-tick',
+      '/quote-stock-b-api/trade-tick',
+    ]);
     const fetched = new Set(run.records.map((r) => r.fetchedAtMs));
     expect(fetched.size).toBe(1);
     expect([...fetched][0]).toBe(world.clock.now());
@@ -66,6 +74,9 @@ describe('depth-snapshot', () => {
     const src = depthSnapshot.create(depthSnapshotConfigSchema.parse({ codes }), world.env(client));
     const run = await drain<RawDepth>(src, world.clock);
     expect(client.requestCounts()).toEqual({ '/quote-b-api/depth-tick': 1, '/quote-stock-b-api/depth-tick': 1 });
+    expect(new Set(run.records.map((r) => `${r.tick.code} ${r.source}`))).toEqual(
+      new Set(codes.map((c) => `${c} ${STOCKS.includes(c) ? '/quote-stock-b-api' : '/quote-b-api'}/depth-tick`)),
+    );
     expect(run.records).toHaveLength(codes.length);
     const btc = run.records.find((r) => r.tick.code === 'BTCUSDT')!;
     expect(btc.tick).toEqual(world.market.depth(findProductOrThrow('BTCUSDT'), world.clock.now()));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ManualClock } from '../../core/clock.js';
+import type { VirtualClock } from '../../core/clock.js';
 import type { Reply } from '../http/send.js';
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
@@ -30,7 +30,7 @@ const command = z.union([
   z.strictObject({ advanceMs: z.number().int().min(-MAX_ADVANCE_MS).max(MAX_ADVANCE_MS) }),
 ]);
 
-const state = (clock: ManualClock): Reply => ({
+const state = (clock: VirtualClock): Reply => ({
   status: 200,
   body: { now: new Date(clock.now()).toISOString(), nowMs: clock.now() },
 });
@@ -42,7 +42,7 @@ const refuse = (detail: string): Reply => ({ status: 400, body: { error: `${deta
  * `{"advanceMs": n}` moves it. Both answer `{now, nowMs}`; anything out of bounds is a 400 and
  * leaves the clock where it was.
  */
-export function handleClock(method: string, body: string | undefined, clock: ManualClock): Reply {
+export function handleClock(method: string, body: string | undefined, clock: VirtualClock): Reply {
   if (method === 'GET') return state(clock);
   let doc: unknown;
   try {

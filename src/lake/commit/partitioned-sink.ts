@@ -35,9 +35,11 @@ import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import { isTempFile } from '../../core/atomic-write.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
-import { mergeFileMetadata, sameColumnTypes, unionRanges } from './file-compaction.js';
+import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT, unionRanges } from './file-compaction.js';
 import { filesAfter, planCompaction } from './compaction-plan.js';
-import { tableRanges } from './table-ranges.js';
+import { tableKeys } from './table-ranges.js';
+import { fileProvenance } from '../file-provenance.js';
+import { addTime, countRow, formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap, type SeriesStats } from '../series-stats.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
@@ -111,6 +113,10 @@ class PartitionBuffer<R> {
   maybeDuplicates = false;
   private lastGroup: string | undefined;
   private lastRange: [Order, Order] | undefined;
+  /** `quotelake.series` of the buffered rows (exact while no key repeats; a dedupe recounts). */
+  readonly series: SeriesMap = new Map();
+  private lastSeriesKey: string | undefined;
+  private lastSeries: SeriesStats | undefined;
 
   constructor(readonly builder: ColumnBuilder<R> | undefined) {}
 
@@ -118,10 +124,16 @@ class PartitionBuffer<R> {
     return this.builder !== undefined ? this.builder.length : this.rows.length;
   }
 
-  add(row: R, group: string, order: Order, bytes: number): void {
+  add(row: R, group: string, order: Order, bytes: number, series: string, time: number | null): void {
     if (this.builder !== undefined) this.builder.append(row);
     else this.rows.push(row);
     this.bytes += bytes;
+    // Rows arrive in runs of one series: one map lookup per run, not per row.
+    if (series === this.lastSeriesKey && this.lastSeries !== undefined) addTime(this.lastSeries, time);
+    else {
+      this.lastSeries = countRow(this.series, series, time);
+      this.lastSeriesKey = series;
+    }
     let range = group === this.lastGroup ? this.lastRange : this.ranges.get(group);
     if (range === undefined) {
       range = [order, order];
@@ -142,7 +154,9 @@ interface FileContent {
   readonly length: number;
   /** Handed to the writer, which may move their buffers to another thread. */
   columns(): Data[];
+  /** The dataset's own keys (spec.metadata); provenance and series are added by stage(). */
   metadata(): Record<string, string>;
+  readonly series: SeriesMap;
 }
 
 interface StagedFile {
@@ -175,6 +189,8 @@ export class PartitionedSink<R> implements Sink<R> {
   private bufferedBytes = 0;
   private fileSeq = 0;
   private runToken: string | undefined;
+  /** The run's id as the runtime gave it (`quotelake.run_id` of every file this sink writes). */
+  private runId: string | undefined;
   private readonly dataset: Dataset;
   private readonly writer: StagedFileWriter;
   /** Files handed to the writer and not yet durable; these promises never reject. */
@@ -202,6 +218,7 @@ export class PartitionedSink<R> implements Sink<R> {
   async write(batch: Batch<R>, ctx: RunContext): Promise<Rejected<R>[]> {
     this.throwIfFailed();
     this.runToken ??= safeFileToken(ctx.runId);
+    this.runId ??= ctx.runId;
     this.writer.warm();
     const { spec, maxRowsPerFile, maxBufferedRows, maxBufferedBytes, decimal } = this.options;
     let last: string | undefined;
@@ -224,7 +241,7 @@ export class PartitionedSink<R> implements Sink<R> {
         last = partition;
       }
       const bytes = spec.bytesPerRow(row);
-      buf.add(row, spec.group(row), spec.order(row), bytes);
+      buf.add(row, spec.group(row), spec.order(row), bytes, spec.seriesKey(row), spec.seriesTime(row));
       this.bufferedRows++;
       this.bufferedBytes += bytes;
       if (buf.length >= maxRowsPerFile) {
@@ -282,7 +299,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const ranges = Object.fromEntries(buf.ranges);
     const builder = buf.builder;
     if (builder !== undefined && !buf.maybeDuplicates) {
-      await this.stage(partition, builder, ranges);
+      await this.stage(partition, { length: builder.length, columns: () => builder.columns(), metadata: () => builder.metadata(), series: buf.series }, ranges);
       return;
     }
     const all = builder !== undefined ? builder.rows() : buf.rows;
@@ -291,9 +308,16 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.stageRows(partition, rows, ranges);
   }
 
-  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>): Promise<void> {
+  /** `inherited`: keys taken over from the files a merge replaces (their source endpoints). */
+  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>, inherited?: Record<string, string>): Promise<void> {
     const { spec, decimal } = this.options;
-    return this.stage(partition, { length: rows.length, columns: () => spec.columns(rows, decimal), metadata: () => spec.metadata(rows) }, ranges);
+    const series = seriesOfRows(rows, (r) => spec.seriesKey(r), (r) => spec.seriesTime(r));
+    return this.stage(partition, { length: rows.length, columns: () => spec.columns(rows, decimal), metadata: () => ({ ...spec.metadata(rows), ...inherited }), series }, ranges);
+  }
+
+  /** The provenance keys of this run's files (file-provenance.ts). */
+  private provenance(): Map<string, string> {
+    return fileProvenance(this.dataset, this.runId ?? this.runToken ?? '');
   }
 
   /** Hand one file to the writer; it is durable once settle() resolves. */
@@ -303,12 +327,7 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.writer.ready();
     this.throwIfFailed();
     const rows = content.length;
-    const metadata = new Map<string, string>([
-      ['quotelake.schema_version', SCHEMA_VERSION],
-      ['quotelake.version', PACKAGE_VERSION],
-      ['quotelake.dataset', this.dataset],
-      ...Object.entries(content.metadata()),
-    ]);
+    const metadata = new Map<string, string>([...this.provenance(), ...Object.entries(content.metadata()), [SERIES_KEY, formatSeries(content.series)]]);
     const columns = content.columns();
     const file = this.newStagedFile(partition, rows, ranges, metadata);
     // The writer (possibly a worker thread) writes the file itself, so it needs a local path: a
@@ -382,8 +401,10 @@ export class PartitionedSink<R> implements Sink<R> {
       const all = new Table(pending);
       const head = all.slice(0, rows);
       const rest = all.slice(rows);
-      const metadata = mergeFileMetadata(contributors);
-      const file = this.newStagedFile(partition, rows, tableRanges(head, spec), metadata);
+      // The head may hold part of a contributor's rows: its series are counted from its own columns.
+      const keys = tableKeys(head, spec, partition);
+      const metadata = mergeFileMetadata(contributors, this.provenance(), keys.series);
+      const file = this.newStagedFile(partition, rows, keys.ranges, metadata);
       outputs.push(file);
       const bytes = encoder.encode(head, metadata);
       await this.storage.put(file.stagingPath, bytes);
@@ -413,9 +434,18 @@ export class PartitionedSink<R> implements Sink<R> {
   private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
     const { spec, maxRowsPerFile } = this.options;
     const all: R[] = [];
-    for (const f of live) all.push(...spec.fromTable(await this.readTable(this.liveKey(f)), partition));
+    const metadata: Map<string, string>[] = [];
+    const read = async (key: string): Promise<R[]> => {
+      const table = await this.readTable(key);
+      metadata.push(new Map(table.schema.metadata));
+      return spec.fromTable(table, partition);
+    };
+    for (const f of live) all.push(...(await read(this.liveKey(f))));
     // Staged files are durable here: commit() settles before it merges.
-    for (const f of staged) all.push(...spec.fromTable(await this.readTable(f.stagingPath), partition));
+    for (const f of staged) all.push(...(await read(f.stagingPath)));
+    // Rows read back no longer say which endpoint they came from: the files' metadata does.
+    const endpoints = mergeFileMetadata(metadata, new Map()).get(SOURCE_ENDPOINT);
+    const inherited = endpoints === undefined ? undefined : { [SOURCE_ENDPOINT]: endpoints };
     const rows = this.dedupe(all);
     rows.sort((a, b) => {
       const ga = spec.group(a);
@@ -436,7 +466,7 @@ export class PartitionedSink<R> implements Sink<R> {
           if (compareOrder(o, r[1]) > 0) r[1] = o;
         }
       }
-      await this.stageRows(partition, chunk, ranges);
+      await this.stageRows(partition, chunk, ranges, inherited);
     }
   }
 

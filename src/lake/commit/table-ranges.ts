@@ -1,13 +1,24 @@
 /**
- * The key ranges of rows held as Arrow columns, without building rows: the spec's group() and
- * order() read a view whose fields are the columns' cells (timestamps as epoch-ms numbers, as
- * fromTable gives them), so only the key columns are touched.
+ * The key ranges and series statistics of rows held as Arrow columns, without building rows: the
+ * spec's group(), order(), seriesKey() and seriesTime() read a view whose fields are the columns'
+ * cells (timestamps as epoch-ms numbers, as fromTable gives them), so only the key and time
+ * columns are touched. A field that lives in the partition path only (interval, exchange) is
+ * taken from there.
  */
 import type { Table, Vector } from 'apache-arrow';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
+import { partitionKeys } from '../partition-path.js';
+import { countRow, type SeriesMap } from '../series-stats.js';
 
-export function tableRanges<R>(table: Table, spec: DatasetSpec<R>): Record<string, [Order, Order]> {
+export interface TableKeys {
+  readonly ranges: Record<string, [Order, Order]>;
+  readonly series: SeriesMap;
+}
+
+export function tableKeys<R>(table: Table, spec: DatasetSpec<R>, partition: string): TableKeys {
   const ranges: Record<string, [Order, Order]> = {};
+  const series: SeriesMap = new Map();
+  const hive = partitionKeys(partition);
   for (const batch of table.batches) {
     const columns = new Map<string, Vector | null>();
     let i = 0;
@@ -21,7 +32,8 @@ export function tableRanges<R>(table: Table, spec: DatasetSpec<R>): Record<strin
             column = batch.getChild(key);
             columns.set(key, column);
           }
-          const value: unknown = column?.get(i) ?? null;
+          if (column === null) return hive[key] ?? null;
+          const value: unknown = column.get(i) ?? null;
           return typeof value === 'bigint' ? Number(value) : value;
         },
       },
@@ -35,7 +47,8 @@ export function tableRanges<R>(table: Table, spec: DatasetSpec<R>): Record<strin
         if (compareOrder(o, r[0]) < 0) r[0] = o;
         if (compareOrder(o, r[1]) > 0) r[1] = o;
       }
+      countRow(series, spec.seriesKey(view), spec.seriesTime(view));
     }
   }
-  return ranges;
+  return { ranges, series };
 }

@@ -17,6 +17,10 @@ export interface DatasetSpec<R> {
   /** Rows of one group are ordered by `order`; (group, order) is the primary key within a partition. */
   group(row: R): string;
   order(row: R): Order;
+  /** The series a row belongs to in `quotelake.series` (series-stats.ts): its code; a halt's exchange. */
+  seriesKey(row: R): string;
+  /** The row's time in `quotelake.series`, epoch ms (kline bar open, trade/depth `ts`, halt `published_at`). */
+  seriesTime(row: R): number | null;
   /** Which of two rows with the same key survives a merge; default the newer. */
   prefer?(older: R, newer: R): R;
   /** Merge every file of a touched partition, whatever the key ranges (small datasets). */
@@ -35,7 +39,7 @@ export interface DatasetSpec<R> {
    * layout 1 that still carries such a column is read from the column.
    */
   fromTable(table: Table, partition: string): R[];
-  /** File metadata beyond the common keys (e.g. `quotelake.ts`, `quotelake.source_endpoint`). */
+  /** File metadata beyond the provenance keys (file-provenance.ts), e.g. `quotelake.ts`, `quotelake.source_endpoint`. */
   metadata(rows: readonly R[]): Record<string, string>;
 }
 

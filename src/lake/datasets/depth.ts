@@ -6,12 +6,15 @@ import { levelListColumn, readLevels, readTimestamp, timestampColumn, utf8Column
 import type { DatasetSpec } from './dataset-spec.js';
 import { decimalMisfit } from '../columns/decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
+import { sourceEndpoints } from './source-endpoints.js';
 
 export const depthSpec: DatasetSpec<DepthRow> = {
   dataset: 'depth',
   partition: (row) => partitionSegment('date', utcDate(row.ts)),
   group: (row) => row.code,
   order: (row) => row.seq,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   bytesPerRow: (row) => 200 + 120 * (row.bids.length + row.asks.length),
   columns(rows, decimal) {
     const schema = datasetSchema('depth', decimal);
@@ -54,5 +57,5 @@ export const depthSpec: DatasetSpec<DepthRow> = {
     }
     return rows;
   },
-  metadata: () => ({ 'quotelake.ts': 'book time (UTC)', 'quotelake.source_endpoint': '/depth-tick' }),
+  metadata: (rows) => ({ 'quotelake.ts': 'book time (UTC)', 'quotelake.source_endpoint': sourceEndpoints(rows, '/depth-tick') }),
 };

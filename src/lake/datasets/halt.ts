@@ -14,6 +14,8 @@ export const haltSpec: DatasetSpec<HaltRow> = {
   partition: (row) => `${partitionSegment('exchange', row.exchange)}/${partitionSegment('year', utcYear(row.halt_at ?? row.published_at))}`,
   group: (row) => `${row.symbol}\u0000${row.halt_at ?? row.halt_local ?? ''}`,
   order: (row) => row.published_at,
+  seriesKey: (row) => row.exchange,
+  seriesTime: (row) => row.published_at,
   alwaysMerge: true,
   decimalCheck: (decimal) => flatDecimalCheck<HaltRow>(['pause_threshold_price'], decimal),
   bytesPerRow: () => 600,

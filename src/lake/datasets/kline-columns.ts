@@ -201,7 +201,7 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
   metadata(): Record<string, string> {
     // Every dictionary entry came from an appended row.
     const sources = [...this.sources.values].sort();
-    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
+    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.bar_time': 'open', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
   }
 
   rows(): KlineRow[] {

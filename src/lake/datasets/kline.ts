@@ -8,6 +8,7 @@ import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampCol
 import type { DatasetSpec } from './dataset-spec.js';
 import { flatDecimalCheck } from '../columns/decimal-misfit.js';
 import { partitionKey, partitionSegment } from '../partition-path.js';
+import { sourceEndpoints } from './source-endpoints.js';
 import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +35,8 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   },
   group: (row) => row.code,
   order: (row) => row.ts,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   // A final bar is never replaced by a forming one; otherwise the newer version wins.
   prefer: (older, newer) => (older.final && !newer.final ? older : newer),
   bytesPerRow: () => 420,
@@ -90,16 +93,5 @@ export const klineSpec: DatasetSpec<KlineRow> = {
     }
     return rows;
   },
-  metadata(rows) {
-    // One pass, no per-row array: nearly every row repeats the previous row's endpoint.
-    const seen = new Set<string>();
-    let last: string | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      const s = rows[i]!.source;
-      if (s !== last && typeof s === 'string') seen.add(s);
-      last = s;
-    }
-    const sources = [...seen].sort();
-    return { 'quotelake.ts': 'bar open time (UTC)', 'quotelake.source_endpoint': sources.length > 0 ? sources.join(',') : '/kline' };
-  },
+  metadata: (rows) => ({ 'quotelake.ts': 'bar open time (UTC)', 'quotelake.bar_time': 'open', 'quotelake.source_endpoint': sourceEndpoints(rows, '/kline') }),
 };

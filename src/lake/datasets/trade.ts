@@ -7,6 +7,7 @@ import { decimalColumnOf, int8Column, readDecimal, readTimestamp, timestampColum
 import type { DatasetSpec } from './dataset-spec.js';
 import { flatDecimalCheck } from '../columns/decimal-misfit.js';
 import { partitionSegment } from '../partition-path.js';
+import { sourceEndpoints } from './source-endpoints.js';
 
 const DECIMALS = TRADE_DECIMALS;
 
@@ -15,6 +16,8 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
   partition: (row) => partitionSegment('date', utcDate(row.ts)),
   group: (row) => row.code,
   order: (row) => row.seq,
+  seriesKey: (row) => row.code,
+  seriesTime: (row) => row.ts,
   bytesPerRow: () => 360,
   columns(rows, decimal) {
     const schema = datasetSchema('trade', decimal);
@@ -47,5 +50,5 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
     }
     return rows;
   },
-  metadata: () => ({ 'quotelake.ts': 'trade time (UTC)', 'quotelake.source_endpoint': '/trade-tick' }),
+  metadata: (rows) => ({ 'quotelake.ts': 'trade time (UTC)', 'quotelake.source_endpoint': sourceEndpoints(rows, '/trade-tick') }),
 };

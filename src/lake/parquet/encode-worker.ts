@@ -3,10 +3,12 @@
  * parquet sink of the process, so each job names its dataset, decimal type and row-group size;
  * encoders and schemas are built once per combination.
  */
+// First: this thread's start-up, before the codec below compiles its WebAssembly.
+import './encode-worker-start.js';
+import type { Schema } from 'apache-arrow';
 import { datasetSchema } from '../../core/schemas.js';
 import { serveEncodeJobs } from '../encode/encode-service.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
-import type { Schema } from 'apache-arrow';
 import { parquetEncoder } from './parquet-encoder.js';
 import type { ParquetEncoderKey } from './parquet-pool.js';
 

@@ -3,13 +3,15 @@
  * TIMESTAMP isAdjustedToUTC). Flat tables of REQUIRED columns (kline, trade) are written directly
  * from their Arrow buffers (direct/direct-parquet-writer.ts); nested or nullable ones (depth, halt)
  * through parquet-wasm, which also decodes every file. Every WASM object is freed after use, or the
- * WASM heap grows with each file.
+ * WASM heap grows with each file. The footer's `created_by` is the metadata's `created_by` key
+ * (file-provenance.ts), which also stays among the key-value pairs, as in Arrow files.
  */
 import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { assertDecimalsFit } from '../columns/decimal-guard.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
 import { parquetWasm } from './parquet-wasm.js';
+import { CREATED_BY_KEY, createdBy } from '../file-provenance.js';
 
 export interface ParquetEncoderOptions {
   readonly rowGroupRows: number;
@@ -18,7 +20,10 @@ export interface ParquetEncoderOptions {
   readonly writer?: 'auto' | 'parquet-wasm';
 }
 
-const CREATED_BY = 'quotelake';
+/** The footer's `created_by` when the metadata names none (a table encoded outside a sink). */
+function createdByOf(metadata: ReadonlyMap<string, string>): string {
+  return metadata.get(CREATED_BY_KEY) ?? createdBy();
+}
 
 function free(obj: { free(): void } | undefined): void {
   try {
@@ -34,7 +39,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
     extension: '.parquet',
     encode(table, metadata) {
       if (options.writer !== 'parquet-wasm' && directParquetSupports(table.schema)) {
-        return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: CREATED_BY });
+        return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: createdByOf(metadata) });
       }
       // parquet-wasm writes what it is given: hold every decimal to its precision first (the
       // direct writer checks each value as it encodes it).
@@ -44,7 +49,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       let builder = new WriterPropertiesBuilder()
         .setCompression(Compression.ZSTD)
         .setMaxRowGroupSize(options.rowGroupRows)
-        .setCreatedBy(CREATED_BY)
+        .setCreatedBy(createdByOf(metadata))
         // Dictionaries cost about a tenth of the encode and save nothing here: ZSTD folds a
         // column of repeated codes to the same few bytes, and prices and instants are
         // nearly all distinct.

@@ -6,7 +6,6 @@
  * synchronous require keeps encode() and decode() synchronous.
  */
 import { createRequire } from 'node:module';
-import './optimized-wasm.js'; // before parquet-wasm compiles: see there
 
 type ParquetWasm = typeof import('parquet-wasm');
 

@@ -19,7 +19,7 @@ const kind: SnapshotKind<DepthTick, RawDepth> = {
   path: 'depth-tick',
   fetch: (client, codes, signal) => client.depthTicks(codes, signal),
   // Optional wire fields stay as sent: parse-decimals rejects a tick that lacks one, by name.
-  toRecord: (tick, fetchedAtMs) => ({ tick: tick as unknown as WireDepthTick, fetchedAtMs }),
+  toRecord: (tick, fetchedAtMs, source) => ({ tick: tick as unknown as WireDepthTick, fetchedAtMs, source }),
 };
 
 export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & SourcePlanner<DepthSnapshotConfig> = {

@@ -25,6 +25,9 @@ import { serviceClient } from '../shared/service-client.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
+/** The endpoint a product's bars are asked from, as the client calls it (rows carry it to the file metadata). */
+const batchEndpoint = (family: Product['family']): string => `${familyPrefix(family)}/batch-kline`;
+
 export const klineLatestConfigSchema = z.strictObject({
   codes: codeListSchema,
   intervals: intervalListSchema,
@@ -120,8 +123,8 @@ class KlineLatestSource implements Source<RawKline> {
         const stream = klineStream(target.product.code, target.interval);
         const page = pageOf(s.kline_data);
         const records = [
-          ...toRawKlines(target.product, target.interval, page.bars, answeredAt, '/batch-kline'),
-          ...malformedRecords(target.product.code, target.interval, page.malformed, '/batch-kline'),
+          ...toRawKlines(target.product, target.interval, page.bars, answeredAt, batchEndpoint(target.product.family)),
+          ...malformedRecords(target.product.code, target.interval, page.malformed, batchEndpoint(target.product.family)),
         ];
         const before = positions.get(stream)!;
         const oldest = page.bars[0]?.ts ?? null;

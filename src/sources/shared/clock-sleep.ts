@@ -1,12 +1,12 @@
 /**
- * Waiting between polling rounds on the run's clock: a ManualClock (tests, dry runs) is moved
+ * Waiting between polling rounds on the run's clock: a virtual clock (Clock.set: tests, dry runs) is moved
  * forward instead of waiting, any other clock waits on real timers. Aborts end the wait at once.
  */
 import { manualSleep, systemSleep, type Sleep } from '../../api/index.js';
-import { ManualClock, type Clock } from '../../core/clock.js';
+import { isVirtualClock, type Clock } from '../../core/clock.js';
 
 export function clockSleep(clock: Clock): Sleep {
-  return clock instanceof ManualClock ? manualSleep(clock) : systemSleep;
+  return isVirtualClock(clock) ? manualSleep(clock) : systemSleep;
 }
 
 /** Sleeps until `atMs` of `clock` (no wait when it has passed). */

@@ -47,7 +47,8 @@ export interface SnapshotKind<Tick, R> {
   readonly dataset: 'depth' | 'trade';
   readonly path: 'depth-tick' | 'trade-tick';
   fetch(client: ServiceClient, codes: readonly string[], signal: AbortSignal): Promise<TicksResult<Tick>>;
-  toRecord(tick: Tick, fetchedAtMs: number): R;
+  /** `source`: the endpoint the tick was asked from, as the client called it (file metadata). */
+  toRecord(tick: Tick, fetchedAtMs: number, source: string | undefined): R;
 }
 
 export class SnapshotSource<Tick, R> implements Source<R> {
@@ -72,7 +73,11 @@ export class SnapshotSource<Tick, R> implements Source<R> {
       const result = await reported(reporter, this.kind.fetch(client, codes, ctx.signal), this.kind.dataset);
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
-      const records = result.ticks.map((t) => this.kind.toRecord(t, fetchedAt));
+      const endpoints = result.endpoints ?? {};
+      const records = result.ticks.map((t) => {
+        const code = (t as { code?: unknown } | null)?.code;
+        return this.kind.toRecord(t, fetchedAt, typeof code === 'string' ? endpoints[code] : undefined);
+      });
       yield {
         stream: this.kind.dataset,
         seq: seq++,

@@ -19,7 +19,7 @@ const kind: SnapshotKind<TradeTick, RawTrade> = {
   path: 'trade-tick',
   fetch: (client, codes, signal) => client.tradeTicks(codes, signal),
   // Optional wire fields stay as sent: parse-decimals rejects a tick that lacks one, by name.
-  toRecord: (tick, fetchedAtMs) => ({ tick: tick as unknown as WireTradeTick, fetchedAtMs }),
+  toRecord: (tick, fetchedAtMs, source) => ({ tick: tick as unknown as WireTradeTick, fetchedAtMs, source }),
 };
 
 export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & SourcePlanner<TradeSnapshotConfig> = {

@@ -4,7 +4,7 @@
  * becomes a rejected record naming code, field and value; nothing is ever rounded.
  */
 import { z } from 'zod';
-import { BatchWords, KLINE_DECIMALS, TRADE_DECIMALS } from '../../core/carried-words.js';
+import { BatchWords, KLINE_DECIMALS, TRADE_DECIMALS, WordsPool } from '../../core/carried-words.js';
 import type { Rejected, Transform, TransformResult, Batch } from '../../core/component.js';
 import { assertDecimalType, DEFAULT_DECIMAL, type DecimalType } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';
@@ -59,6 +59,8 @@ function kindOf(record: RawMarketRecord, stream: string): 'kline' | 'depth' | 't
 export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
   private readonly klineScales: readonly number[];
   private readonly tradeScales: readonly number[];
+  /** This transform's reusable word buffers (see carried-words.ts): no state shared across the process. */
+  private readonly words = new WordsPool();
 
   constructor(readonly types: ColumnTypes) {
     this.klineScales = KLINE_DECIMALS.map((c) => types[c].scale);
@@ -74,7 +76,11 @@ export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
     const first = records[0];
     const kind = first === undefined ? undefined : kindOf(first, batch.stream);
     const words =
-      kind === 'kline' ? new BatchWords(records.length, this.klineScales) : kind === 'trade' ? new BatchWords(records.length, this.tradeScales) : undefined;
+      kind === 'kline'
+        ? new BatchWords(records.length, this.klineScales, this.words)
+        : kind === 'trade'
+          ? new BatchWords(records.length, this.tradeScales, this.words)
+          : undefined;
     for (let i = 0; i < records.length; i++) {
       const record = records[i]!;
       let out: MarketRow | FieldError;

@@ -214,8 +214,8 @@ export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords
   }
   const wrong = nonNegative('volume', volume) ?? nonNegative('turnover', turnover);
   if (wrong) return wrong;
-  if (words !== undefined) return new TradeWordsRow(words, row, code, ts, seq, price, volume, turnover, direction, raw.fetchedAtMs);
-  return { code, ts, seq, price, volume, turnover, direction, fetched_at: raw.fetchedAtMs };
+  if (words !== undefined) return new TradeWordsRow(words, row, code, ts, seq, price, volume, turnover, direction, raw.fetchedAtMs, raw.source);
+  return { code, ts, seq, price, volume, turnover, direction, fetched_at: raw.fetchedAtMs, source: raw.source };
 }
 
 function parseLevels(side: 'bids' | 'asks', levels: unknown, types: ColumnTypes): DepthLevelRow[] | FieldError {
@@ -256,5 +256,5 @@ export function parseDepth(raw: RawDepth, types: ColumnTypes): DepthRow | FieldE
   if (!Array.isArray(bids)) return bids;
   const asks = parseLevels('asks', tick.asks, types);
   if (!Array.isArray(asks)) return asks;
-  return { code: tick.code as string, ts, seq: tick.seq as string, fetched_at: raw.fetchedAtMs, bids, asks };
+  return { code: tick.code as string, ts, seq: tick.seq as string, fetched_at: raw.fetchedAtMs, bids, asks, source: raw.source };
 }

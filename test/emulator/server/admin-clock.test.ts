@@ -27,6 +27,14 @@ describe('admin clock endpoint', () => {
     expect(del.status).toBe(405);
     expect(del.headers.allow).toBe('GET, POST');
   });
+  it("works the same on a user's own virtual clock (any object with now and set), no class required", async () => {
+    let ms = Date.parse(START);
+    const own = { now: () => ms, set: (to: number) => void (ms = to) };
+    h = await startHarness({ clock: own as never });
+    expect((await h.get('/_emulator/clock')).json).toEqual({ now: START, nowMs: Date.parse(START) });
+    await h.raw('/_emulator/clock', { method: 'POST', body: JSON.stringify({ set: '2026-05-01T12:00:00Z' }) });
+    expect(ms).toBe(Date.parse('2026-05-01T12:00:00Z'));
+  });
   it('does not exist on the system clock', async () => {
     h = await startHarness({ clock: systemClock as never });
     expect((await h.get('/_emulator/clock')).status).toBe(404);

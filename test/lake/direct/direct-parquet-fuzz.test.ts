@@ -21,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wordsToBigInt } from '../../../src/core/decimal.js';
 import { encodeDirectParquet } from '../../../src/lake/parquet/direct/direct-parquet-writer.js';
 import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
+import { fileProvenance } from '../../../src/lake/file-provenance.js';
+import { fileMetadataOf } from '../random-metadata.js';
 import { tempDir } from '../../sinks/helpers.js';
 import { caseArb, cellsOf, MAX_SAFE, name, prng, tableOf, type Case, type Cell, type Column } from '../random-tables.js';
 
@@ -84,7 +86,10 @@ async function check(k: Case, dir: string, index: number): Promise<void> {
   const rnd = prng(k.seed);
   const cells = columns.map((col) => cellsOf(col, rows, rnd, k.mode));
   const table = tableOf(columns, cells, rows, k.cuts);
-  const bytes = encodeDirectParquet(table, new Map(), { rowGroupRows: k.rowGroupRows, createdBy: 'quotelake', pageRows: k.pageRows });
+  // The keys every lake file carries (provenance, series, endpoint), plus random text values.
+  const kv = fileMetadataOf(fileProvenance('kline', `fuzz-${index}`), rnd);
+  const createdBy = kv.get('created_by')!;
+  const bytes = encodeDirectParquet(table, kv, { rowGroupRows: k.rowGroupRows, createdBy, pageRows: k.pageRows });
   const path = join(dir, `case-${index}.parquet`);
   await writeFile(path, bytes);
   const expected = (c: number) => cells[c]!;
@@ -107,9 +112,15 @@ async function check(k: Case, dir: string, index: number): Promise<void> {
     expect(got, `DuckDB ${name(c)} ${JSON.stringify(col)}`).toEqual(expected(c));
   });
 
+  const duckKv = await query(`SELECT decode(key), decode(value) FROM parquet_kv_metadata('${path}') WHERE decode(key) <> 'ARROW:schema'`);
+  expect(new Map(duckKv as [string, string][]), 'DuckDB key-value metadata').toEqual(kv);
+  const [[duckCreatedBy]] = (await query(`SELECT created_by FROM parquet_file_metadata('${path}')`)) as [[string]];
+  expect(duckCreatedBy).toBe(createdBy);
+
   // 2. parquet-wasm (parquet-rs), through the Arrow schema it restores.
   const back = wasm.decode(bytes);
   expect(back.numRows).toBe(rows);
+  expect(new Map(back.schema.metadata), 'parquet-wasm key-value metadata').toEqual(kv);
   columns.forEach((col, c) => {
     const vector = back.getChild(name(c))!;
     const got: Cell[] = [];
@@ -125,6 +136,9 @@ async function check(k: Case, dir: string, index: number): Promise<void> {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const parsers = { timestampFromMilliseconds: (ms: bigint) => ms };
   const metadata = parquetMetadata(buffer, { parsers });
+  expect(metadata.created_by).toBe(createdBy);
+  const hyKv = (metadata.key_value_metadata ?? []).filter((e) => e.key !== 'ARROW:schema').map((e): [string, string] => [e.key, e.value ?? '']);
+  expect(new Map(hyKv), 'hyparquet key-value metadata').toEqual(kv);
   for (const element of metadata.schema) {
     if (element.converted_type === 'DECIMAL') {
       delete element.converted_type;

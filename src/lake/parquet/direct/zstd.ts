@@ -2,7 +2,6 @@
  * ZSTD compression of Parquet pages (zstd's own C library compiled to WebAssembly). Loaded once
  * per thread when the module is first imported.
  */
-import '../optimized-wasm.js'; // before the WebAssembly compiles: see there
 import { compress, decompress, init } from '@bokuweb/zstd-wasm';
 
 await init();
