@@ -58,7 +58,7 @@ function expected(runId: string, series: Record<string, { rows: number; first: n
     'quotelake.version': PACKAGE_VERSION,
     'quotelake.run_id': runId,
     'quotelake.layout_version': String(LAYOUT_VERSION),
-    'quotelake.schema_version': '1',
+    'quotelake.schema_version': '2',
     'quotelake.dataset': 'kline',
     'quotelake.bar_time': 'open',
     'quotelake.ts': 'bar open time (UTC)',

@@ -113,8 +113,15 @@ describe('lake reader: metadata and statistics', () => {
     expect(Object.fromEntries(summary.series!)).toEqual({ 'BTCUSDT 1m': { rows: file.listed.rows, first: 1, last: 2 } });
     expect(summary.footer!.metadata[SERIES_METADATA_KEY]).toBe(JSON.stringify(series));
     // A file without it (as every file of 0.1.0) reads its key and time columns instead.
-    const other = await summarizeFile(ds.files.find((f) => f.path !== file.path)!);
+    const plain = ds.files.find((f) => f.path !== file.path)!;
+    const fromMetadata = await summarizeFile(plain);
+    expect(fromMetadata.seriesFromMetadata).toBe(true);
+    const plainBytes = encoder.encode(encoder.decode(new Uint8Array(await readFile(plain.absPath))), new Map([['quotelake.version', 'x']]));
+    await writeFile(plain.absPath, plainBytes);
+    const other = await summarizeFile({ ...plain, listed: { ...plain.listed, bytes: plainBytes.byteLength } });
     expect(other.seriesFromMetadata).toBe(false);
+    expect(other.problems).toEqual([]);
+    expect(Object.fromEntries(other.series!)).toEqual(Object.fromEntries(fromMetadata.series!));
   });
 
   it('column statistics over the file: code and ts min/max (interval is a hive key, not a column) and null counts as the rows say', async () => {
