@@ -4,17 +4,14 @@
  * the key and time columns read, never the rest. The series of a kline file is `code interval`,
  * the interval coming from the partition path (layout 2 keeps it out of the file).
  */
+import { countRow, parseSeries, SERIES_KEY, type SeriesMap, type SeriesStats } from '../series-stats.js';
 import type { LakeFile } from './lake-files.js';
 import { readFileRows, type LakeRow } from './file-rows.js';
 
-export interface SeriesRange {
-  readonly rows: number;
-  /** Epoch ms of the first and last row: bar open (kline), trade/snapshot time, halt publication. */
-  readonly first: number | null;
-  readonly last: number | null;
-}
+/** Rows and first/last (epoch ms) of one series: the shape `quotelake.series` holds (series-stats.ts). */
+export type SeriesRange = Readonly<SeriesStats>;
 
-export const SERIES_METADATA_KEY = 'quotelake.series';
+export { SERIES_KEY as SERIES_METADATA_KEY } from '../series-stats.js';
 
 export interface SeriesShape {
   /** Column (or hive key) whose value names the series in `quotelake.series`. */
@@ -45,40 +42,17 @@ export function seriesName(file: LakeFile, key: string): string {
   return value === undefined ? key : `${key} ${value}`;
 }
 
-const isTime = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
-
 /** The series of `quotelake.series`, or undefined when the key is absent or not of that shape. */
 export function parseSeriesMetadata(text: string | undefined): Map<string, SeriesRange> | undefined {
-  if (text === undefined) return undefined;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return undefined;
-  const out = new Map<string, SeriesRange>();
-  for (const [key, v] of Object.entries(doc as Record<string, unknown>)) {
-    const s = v as { rows?: unknown; first?: unknown; last?: unknown } | null;
-    if (!s || typeof s.rows !== 'number' || !Number.isInteger(s.rows) || !isTime(s.first ?? null) || !isTime(s.last ?? null)) return undefined;
-    out.set(key, { rows: s.rows, first: (s.first as number | null | undefined) ?? null, last: (s.last as number | null | undefined) ?? null });
-  }
-  return out;
+  return parseSeries(text);
 }
 
 /** Fold rows (key and time columns) into series ranges. */
 export function seriesOfRows(rows: readonly LakeRow[], key: string, time: string): Map<string, SeriesRange> {
-  const acc = new Map<string, { rows: number; first: number | null; last: number | null }>();
+  const acc: SeriesMap = new Map();
   for (const r of rows) {
-    const k = String(r[key]);
     const t = r[time];
-    const s = acc.get(k) ?? { rows: 0, first: null, last: null };
-    s.rows++;
-    if (typeof t === 'number' && Number.isFinite(t)) {
-      if (s.first === null || t < s.first) s.first = t;
-      if (s.last === null || t > s.last) s.last = t;
-    }
-    acc.set(k, s);
+    countRow(acc, String(r[key]), typeof t === 'number' && Number.isFinite(t) ? t : null);
   }
   return acc;
 }
@@ -89,7 +63,7 @@ export function seriesOfRows(rows: readonly LakeRow[], key: string, time: string
  */
 export async function fileSeries(file: LakeFile, metadata: Readonly<Record<string, string>>): Promise<{ series: Map<string, SeriesRange>; fromMetadata: boolean }> {
   const shape = shapeOf(file.dataset);
-  let byKey = parseSeriesMetadata(metadata[SERIES_METADATA_KEY]);
+  let byKey = parseSeriesMetadata(metadata[SERIES_KEY]);
   const fromMetadata = byKey !== undefined;
   byKey ??= seriesOfRows(await readFileRows(file, [shape.key, shape.time]), shape.key, shape.time);
   const series = new Map<string, SeriesRange>();
