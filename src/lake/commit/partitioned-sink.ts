@@ -33,13 +33,14 @@ import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import { isTempFile } from '../../core/atomic-write.js';
-import type { ColumnBuilder } from '../columns/column-builder.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT, unionRanges } from './file-compaction.js';
 import { filesAfter, planCompaction } from './compaction-plan.js';
 import { tableKeys } from './table-ranges.js';
 import { fileProvenance } from '../file-provenance.js';
-import { addTime, countRow, formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap, type SeriesStats } from '../series-stats.js';
+import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
+import { PartitionBuffer } from './partition-buffer.js';
+import { overlaps } from './key-ranges.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
@@ -102,53 +103,6 @@ export interface PartitionedSinkOptions<R> {
   readonly hooks?: RollForwardHooks;
 }
 
-type Ranges = Map<string, [Order, Order]>;
-
-class PartitionBuffer<R> {
-  /** Rows kept as objects when the dataset has no column builder. */
-  rows: R[] = [];
-  bytes = 0;
-  readonly ranges: Ranges = new Map();
-  /** Set when a row's key is not above every earlier key of its group: it may repeat one. */
-  maybeDuplicates = false;
-  private lastGroup: string | undefined;
-  private lastRange: [Order, Order] | undefined;
-  /** `quotelake.series` of the buffered rows (exact while no key repeats; a dedupe recounts). */
-  readonly series: SeriesMap = new Map();
-  private lastSeriesKey: string | undefined;
-  private lastSeries: SeriesStats | undefined;
-
-  constructor(readonly builder: ColumnBuilder<R> | undefined) {}
-
-  get length(): number {
-    return this.builder !== undefined ? this.builder.length : this.rows.length;
-  }
-
-  add(row: R, group: string, order: Order, bytes: number, series: string, time: number | null): void {
-    if (this.builder !== undefined) this.builder.append(row);
-    else this.rows.push(row);
-    this.bytes += bytes;
-    // Rows arrive in runs of one series: one map lookup per run, not per row.
-    if (series === this.lastSeriesKey && this.lastSeries !== undefined) addTime(this.lastSeries, time);
-    else {
-      this.lastSeries = countRow(this.series, series, time);
-      this.lastSeriesKey = series;
-    }
-    let range = group === this.lastGroup ? this.lastRange : this.ranges.get(group);
-    if (range === undefined) {
-      range = [order, order];
-      this.ranges.set(group, range);
-    } else if (compareOrder(order, range[1]) > 0) {
-      range[1] = order;
-    } else {
-      this.maybeDuplicates = true;
-      if (compareOrder(order, range[0]) < 0) range[0] = order;
-    }
-    this.lastGroup = group;
-    this.lastRange = range;
-  }
-}
-
 /** What a staged file is built from: its row count, Arrow children and file metadata. */
 interface FileContent {
   readonly length: number;
@@ -170,15 +124,6 @@ interface StagedFile {
   readonly metadata: ReadonlyMap<string, string>;
   /** Set once the file is durable in staging (every file is, after settle()). */
   written?: WrittenFile;
-}
-
-function overlaps(a: Readonly<Record<string, readonly [Order, Order]>>, b: Readonly<Record<string, readonly [Order, Order]>>): boolean {
-  for (const group of Object.keys(a)) {
-    const x = a[group]!;
-    const y = b[group];
-    if (y !== undefined && compareOrder(x[0], y[1]) <= 0 && compareOrder(y[0], x[1]) <= 0) return true;
-  }
-  return false;
 }
 
 export class PartitionedSink<R> implements Sink<R> {
