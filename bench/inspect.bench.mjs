@@ -1,11 +1,12 @@
 // `quotelake inspect` on a lake of about 3,000 small Parquet files, through the built CLI: a year of
-// 1m + 1h bars of two codes written with a small `maxBufferedRows` (many flushes, so many files,
-// as resumed backfills leave them), on a frozen clock against the built-in emulator. Baseline:
+// 1m + 1h bars of two codes written with a small `maxBufferedRows` (a file bound of 400 rows, so
+// many files, as many as resumed backfills left before compaction), on a frozen clock against the
+// built-in emulator. Baseline:
 // DuckDB globbing the same files in-process (`count(*)`, and the same per-series rows/first/last).
 // Set QUOTELAKE_BENCH_LAKE to a folder to keep the lake between runs (it is built when absent).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,11 +29,16 @@ transforms:
   - type: parse-decimals
 sink:
   type: parquet
-  maxBufferedRows: 700
+  # Files of at most 400 rows (commits compact to that bound): about 3,000 files.
+  maxBufferedRows: 400
+  # Replaced files go at once, so DuckDB's glob sees the files the manifest lists, and inspect
+  # is measured on live files only.
+  retiredGraceMs: 0
 `;
 
 async function buildLake(dir) {
   const pipeline = join(dir, 'bench-inspect-lake.yaml');
+  await mkdir(dir, { recursive: true });
   await writeFile(pipeline, PIPELINE);
   execFileSync(process.execPath, [cli, 'run', pipeline, '--output', join(dir, 'lake'), '--clock', CLOCK, '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, QUOTELAKE_BASE_URL: '', QUOTELAKE_TOKEN: '' } });
 }
