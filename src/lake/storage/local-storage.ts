@@ -3,9 +3,10 @@
  * `commit` is a rename within one file system plus an fsync of the target folder, `publish` is the
  * one atomic write of src/core, and empty folders are removed when their last object is deleted.
  */
+import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { syncDir, writeDurable, writeFileAtomic } from '../../core/atomic-write.js';
+import { syncDir, TEMP_MARKER, writeDurable, writeFileAtomic } from '../../core/atomic-write.js';
 import { insideRoot } from '../partition-path.js';
 import type { LakeStorage } from './lake-storage.js';
 
@@ -40,7 +41,8 @@ export function localStorage(root: string): LakeStorage {
     async putIfAbsent(key, data) {
       // Written aside, then linked: the object appears whole, and link fails if the key exists.
       const target = path(key);
-      const temp = `${target}.new-${process.pid}-${Math.random().toString(16).slice(2)}`;
+      // A temp name every sweep recognises (TEMP_MARKER), should the process die before the unlink.
+      const temp = `${target}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
       await writeDurable(temp, data);
       try {
         await link(temp, target);
