@@ -3,6 +3,17 @@
  * as they arrive, so a slow series does not hold the others while the client's limiter decides
  * the pace. Each generator still yields its own batches in order, which is what checkpoints need.
  */
+/**
+ * The next read of one stream. It is raced only while the consumer asks for more: a consumer that
+ * stops (an abort) leaves it pending, and a stream that then fails (QL_ABORTED) must not become an
+ * unhandled rejection before the cleanup below gets to it.
+ */
+function pendingRead<T>(it: AsyncGenerator<T>, id: number): Promise<{ id: number; r: IteratorResult<T> }> {
+  const next = it.next().then((r) => ({ id, r }));
+  next.catch(() => undefined);
+  return next;
+}
+
 export async function* mergeStreams<T>(
   makers: readonly (() => AsyncGenerator<T>)[],
   concurrency: number,
@@ -13,7 +24,7 @@ export async function* mergeStreams<T>(
     while (running.size < Math.max(1, concurrency) && started < makers.length) {
       const id = started++;
       const it = makers[id]!();
-      running.set(id, { it, next: it.next().then((r) => ({ id, r })) });
+      running.set(id, { it, next: pendingRead(it, id) });
     }
   };
   try {
@@ -26,7 +37,7 @@ export async function* mergeStreams<T>(
         start();
         continue;
       }
-      entry.next = entry.it.next().then((x) => ({ id, r: x }));
+      entry.next = pendingRead(entry.it, id);
       yield r.value;
     }
   } finally {
