@@ -1,10 +1,15 @@
 import { Field, Schema, Utf8, Int32 } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { mergeFileMetadata, sameColumnTypes, unionRanges } from '../../src/lake/commit/file-compaction.js';
+import { mergeFileMetadata, sameColumnTypes } from '../../src/lake/commit/file-compaction.js';
+import { widenRange, type KeyRanges } from '../../src/lake/commit/key-ranges.js';
 
 describe('file compaction helpers', () => {
   it('unites key ranges per group', () => {
-    expect(unionRanges([{ A: [5, 9], B: [1, 1] }, { A: [1, 3], C: ['x', 'y'] }, { A: [7, 12] }])).toEqual({ A: [1, 12], B: [1, 1], C: ['x', 'y'] });
+    const ranges: KeyRanges = {};
+    for (const file of [{ A: [5, 9], B: [1, 1] }, { A: [1, 3], C: ['x', 'y'] }, { A: [7, 12] }] as KeyRanges[]) {
+      for (const [group, [lo, hi]] of Object.entries(file)) widenRange(ranges, group, lo, hi);
+    }
+    expect(ranges).toEqual({ A: [1, 12], B: [1, 1], C: ['x', 'y'] });
   });
 
   it('unites source endpoints and series, takes the merging run\'s provenance, keeps every other key', () => {

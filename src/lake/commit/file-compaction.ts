@@ -1,11 +1,10 @@
 /**
- * What compacting several disjoint files of one partition into one needs besides their batches:
- * the union of their key ranges, their merged key-value metadata (provenance of the merging run,
+ * What compacting several files of one partition into one needs besides their batches: their
+ * merged key-value metadata (provenance of the merging run,
  * endpoints and series united), and a check that a decoded file still has the dataset's column
  * types (so its buffers can be taken as they are).
  */
 import type { Schema } from 'apache-arrow';
-import { compareOrder, type Order } from '../datasets/dataset-spec.js';
 import { PROVENANCE_KEYS } from '../file-provenance.js';
 import { formatSeries, parseSeries, SERIES_KEY, unionSeries, type SeriesMap } from '../series-stats.js';
 
@@ -16,22 +15,6 @@ export const SOURCE_ENDPOINT = 'quotelake.source_endpoint';
 export function sameColumnTypes(a: Schema, b: Schema): boolean {
   if (a.fields.length !== b.fields.length) return false;
   return a.fields.every((f, i) => f.name === b.fields[i]!.name && String(f.type) === String(b.fields[i]!.type));
-}
-
-/** Per group, the lowest start and the highest end over all files. */
-export function unionRanges(all: readonly Readonly<Record<string, readonly [Order, Order]>>[]): Record<string, [Order, Order]> {
-  const out: Record<string, [Order, Order]> = {};
-  for (const ranges of all) {
-    for (const [group, [lo, hi]] of Object.entries(ranges)) {
-      const r = out[group];
-      if (r === undefined) out[group] = [lo, hi];
-      else {
-        if (compareOrder(lo, r[0]) < 0) r[0] = lo;
-        if (compareOrder(hi, r[1]) > 0) r[1] = hi;
-      }
-    }
-  }
-  return out;
 }
 
 /**

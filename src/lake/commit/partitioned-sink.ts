@@ -34,13 +34,13 @@ import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import { isTempFile } from '../../core/atomic-write.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
-import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT, unionRanges } from './file-compaction.js';
+import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
 import { filesAfter, planCompaction } from './compaction-plan.js';
 import { tableKeys } from './table-ranges.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
 import { PartitionBuffer } from './partition-buffer.js';
-import { overlaps } from './key-ranges.js';
+import { overlaps, widenRange, type KeyRanges } from './key-ranges.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
@@ -119,7 +119,7 @@ interface StagedFile {
   readonly stagingPath: string;
   readonly finalPath: string;
   readonly rows: number;
-  readonly ranges: Record<string, [Order, Order]>;
+  readonly ranges: KeyRanges;
   /** The file's key-value metadata (kept for compaction). */
   readonly metadata: ReadonlyMap<string, string>;
   /** Set once the file is durable in staging (every file is, after settle()). */
@@ -254,7 +254,7 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /** `inherited`: keys taken over from the files a merge replaces (their source endpoints). */
-  private stageRows(partition: string, rows: readonly R[], ranges: Record<string, [Order, Order]>, inherited?: Record<string, string>): Promise<void> {
+  private stageRows(partition: string, rows: readonly R[], ranges: KeyRanges, inherited?: Record<string, string>): Promise<void> {
     const { spec, decimal } = this.options;
     const series = seriesOfRows(rows, (r) => spec.seriesKey(r), (r) => spec.seriesTime(r));
     return this.stage(partition, { length: rows.length, columns: () => spec.columns(rows, decimal), metadata: () => ({ ...spec.metadata(rows), ...inherited }), series }, ranges);
@@ -266,7 +266,7 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /** Hand one file to the writer; it is durable once settle() resolves. */
-  private async stage(partition: string, content: FileContent, ranges: Record<string, [Order, Order]>): Promise<void> {
+  private async stage(partition: string, content: FileContent, ranges: KeyRanges): Promise<void> {
     const { encoder } = this.options;
     // Room first, so no more columns are built than the writer bounds.
     await this.writer.ready();
@@ -295,7 +295,7 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /** Name the partition's next staged file and list it (it is durable once `written` is set). */
-  private newStagedFile(partition: string, rows: number, ranges: Record<string, [Order, Order]>, metadata: ReadonlyMap<string, string>): StagedFile {
+  private newStagedFile(partition: string, rows: number, ranges: KeyRanges, metadata: ReadonlyMap<string, string>): StagedFile {
     const name = `part-${this.runToken}-${String(++this.fileSeq).padStart(5, '0')}${this.options.encoder.extension}`;
     const file: StagedFile = { partition, stagingPath: posix.join(this.stagingRoot, partition, name), finalPath: posix.join(this.dataset, partition, name), rows, ranges, metadata };
     const list = this.staged.get(partition);
@@ -400,17 +400,8 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.dropStaged(partition, staged);
     for (let i = 0; i < rows.length; i += maxRowsPerFile) {
       const chunk = rows.slice(i, i + maxRowsPerFile);
-      const ranges: Record<string, [Order, Order]> = {};
-      for (const row of chunk) {
-        const g = spec.group(row);
-        const o = spec.order(row);
-        const r = ranges[g];
-        if (r === undefined) ranges[g] = [o, o];
-        else {
-          if (compareOrder(o, r[0]) < 0) r[0] = o;
-          if (compareOrder(o, r[1]) > 0) r[1] = o;
-        }
-      }
+      const ranges: KeyRanges = {};
+      for (const row of chunk) widenRange(ranges, spec.group(row), spec.order(row));
       await this.stageRows(partition, chunk, ranges, inherited);
     }
   }

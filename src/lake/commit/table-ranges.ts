@@ -6,17 +6,18 @@
  * taken from there.
  */
 import type { Table, Vector } from 'apache-arrow';
-import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
+import type { DatasetSpec } from '../datasets/dataset-spec.js';
+import { widenRange, type KeyRanges } from './key-ranges.js';
 import { partitionKeys } from '../partition-path.js';
 import { countRow, type SeriesMap } from '../series-stats.js';
 
 export interface TableKeys {
-  readonly ranges: Record<string, [Order, Order]>;
+  readonly ranges: KeyRanges;
   readonly series: SeriesMap;
 }
 
 export function tableKeys<R>(table: Table, spec: DatasetSpec<R>, partition: string): TableKeys {
-  const ranges: Record<string, [Order, Order]> = {};
+  const ranges: KeyRanges = {};
   const series: SeriesMap = new Map();
   const hive = partitionKeys(partition);
   for (const batch of table.batches) {
@@ -39,14 +40,7 @@ export function tableKeys<R>(table: Table, spec: DatasetSpec<R>, partition: stri
       },
     ) as R;
     for (i = 0; i < batch.numRows; i++) {
-      const g = spec.group(view);
-      const o = spec.order(view);
-      const r = ranges[g];
-      if (r === undefined) ranges[g] = [o, o];
-      else {
-        if (compareOrder(o, r[0]) < 0) r[0] = o;
-        if (compareOrder(o, r[1]) > 0) r[1] = o;
-      }
+      widenRange(ranges, spec.group(view), spec.order(view));
       countRow(series, spec.seriesKey(view), spec.seriesTime(view));
     }
   }
