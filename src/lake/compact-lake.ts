@@ -4,23 +4,20 @@
  * the same PartitionedSink code a run's commit uses, so both follow one rule and one protocol.
  * The caller holds the output (its lock); a dry run reads only.
  */
-import { Decimal } from 'apache-arrow';
 import type { RunContext } from '../core/component.js';
 import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
+import { decimalTypeOf } from './columns/decimal-type-of.js';
 import { SinkError } from '../core/errors.js';
-import { arrowEncoder } from './arrow/arrow-encoder.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
 import { isTempFile } from '../core/atomic-write.js';
 import { readManifest } from './commit/manifest.js';
 import { datasetSpec, isDataset } from './datasets/index.js';
 import type { TableEncoder } from './encode/table-encoder.js';
 import { MANIFESTS_DIR } from './lake-paths.js';
-import { parquetEncoder } from './parquet/parquet-encoder.js';
+import { tableCodec } from './table-codec.js';
+import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
-
-/** The table sinks' defaults (sinks/shared/table-sink-config.ts), which wrote the lake unless a pipeline said otherwise. */
-export const COMPACT_DEFAULTS = { maxRowsPerFile: 1_000_000, maxBufferedRows: 65_536, maxBufferedBytes: 48 * 1024 * 1024, rowGroupRows: 131_072 } as const;
 
 export interface CompactLakeOptions {
   readonly ctx: RunContext;
@@ -33,21 +30,12 @@ export interface CompactLakeOptions {
   readonly storage?: LakeStorage;
 }
 
-function encoderFor(format: string): TableEncoder | undefined {
-  if (format === 'parquet') return parquetEncoder({ rowGroupRows: COMPACT_DEFAULTS.rowGroupRows });
-  if (format === 'arrow') return arrowEncoder();
-  return undefined;
-}
-
 /** The DECIMAL(p,s) the dataset's files were written with (the first decimal column of its first file). */
 async function decimalOf(storage: LakeStorage, encoder: TableEncoder, key: string | undefined): Promise<DecimalType> {
   if (key === undefined) return DEFAULT_DECIMAL;
   const bytes = await storage.read(key);
   if (bytes === undefined) return DEFAULT_DECIMAL;
-  for (const field of encoder.decode(bytes).schema.fields) {
-    if (field.type instanceof Decimal) return { precision: field.type.precision, scale: field.type.scale };
-  }
-  return DEFAULT_DECIMAL;
+  return decimalTypeOf(encoder.decode(bytes).schema);
 }
 
 /** The datasets and formats that have a manifest: `<dataset>.<format>.json` under `_quotelake/manifests/`. */
@@ -68,7 +56,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
   const reports: CompactionReport[] = [];
   for (const { dataset, format } of await lakeTables(storage)) {
     if (options.dataset !== undefined && dataset !== options.dataset) continue;
-    const encoder = encoderFor(format);
+    const encoder = await tableCodec(format);
     if (encoder === undefined || !isDataset(dataset)) continue;
     const manifest = await readManifest(storage, dataset, format);
     const first = manifest?.files[0];
@@ -78,9 +66,9 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       spec: datasetSpec(dataset) as never,
       encoder,
       decimal: await decimalOf(storage, encoder, first === undefined ? undefined : `${dataset}/${first.path}`),
-      maxRowsPerFile: options.maxRowsPerFile ?? COMPACT_DEFAULTS.maxRowsPerFile,
-      maxBufferedRows: options.maxBufferedRows ?? COMPACT_DEFAULTS.maxBufferedRows,
-      maxBufferedBytes: COMPACT_DEFAULTS.maxBufferedBytes,
+      maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
+      maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
+      maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
       retiredGraceMs: options.retiredGraceMs,
     });
     try {

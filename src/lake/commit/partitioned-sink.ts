@@ -42,6 +42,7 @@ import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../serie
 import { PartitionBuffer } from './partition-buffer.js';
 import { overlaps, widenRange, type KeyRanges } from './key-ranges.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
+import { TABLE_DEFAULTS } from '../table-defaults.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
 import { compareOrder, type DatasetSpec, type Order } from '../datasets/dataset-spec.js';
 import { MANIFEST_VERSION, readManifest, type Manifest, type ManifestFile, type RetiredFile } from './manifest.js';
@@ -53,7 +54,7 @@ import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
-export const DEFAULT_RETIRED_GRACE_MS = 300_000;
+export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
 
 /** What `quotelake compact` did (or, dry run, would do) to one dataset. */
 export interface CompactionReport {

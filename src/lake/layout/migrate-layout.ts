@@ -16,13 +16,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
-import { DataType, makeData, RecordBatch, Struct, Table, type Decimal, type Schema } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Table } from 'apache-arrow';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { DEFAULT_DECIMAL, type DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import { DATASETS } from '../../core/records.js';
 import { datasetSchema, PATH_ONLY_COLUMNS, SCHEMA_VERSION } from '../../core/schemas.js';
-import { arrowEncoder } from '../arrow/arrow-encoder.js';
 import type { ManifestFile } from '../commit/manifest.js';
 import { manifestPath, type Manifest } from '../commit/manifest.js';
 import { MANIFEST_VERSIONS } from '../commit/manifest-versions.js';
@@ -31,7 +29,8 @@ import { datasetSpec } from '../datasets/index.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 import { LAKE_DIR } from '../lake-paths.js';
 import { PACKAGE_VERSION } from '../package-version.js';
-import { parquetEncoder } from '../parquet/parquet-encoder.js';
+import { decimalTypeOf } from '../columns/decimal-type-of.js';
+import { tableCodec } from '../table-codec.js';
 import { insideRoot } from '../partition-path.js';
 import { layout1Journals, layout1ManifestRelPath, LAYOUT1_FORMATS, LAYOUT1_STAGING_DIR, rollForwardLayout1 } from './layout-1.js';
 import { writeLayoutFile } from './layout-file.js';
@@ -93,10 +92,10 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-function encoderFor(format: string): TableEncoder {
-  if (format === 'parquet') return parquetEncoder({ rowGroupRows: 131_072 });
-  if (format === 'arrow') return arrowEncoder();
-  throw new SinkError(`layout migration: no codec for format ${JSON.stringify(format)}`, 'commit');
+async function encoderFor(format: string): Promise<TableEncoder> {
+  const codec = await tableCodec(format);
+  if (codec === undefined) throw new SinkError(`layout migration: no codec for format ${JSON.stringify(format)}`, 'commit');
+  return codec;
 }
 
 /** The new name of a rewritten file: a different name, so a manifest never names two contents. */
@@ -153,7 +152,7 @@ async function plan(outputDir: string, now: Date, pendingManifests: ReadonlyMap<
       }
       datasets.push({ dataset, format, manifest: rel, rewrites, kept: rewrite ? 0 : v1.files.length });
       const listed = new Set(v1.files.map((f) => join(outputDir, dataset, f.path)));
-      const extension = encoderFor(format).extension;
+      const extension = (await encoderFor(format)).extension;
       for (const file of await listFiles(join(outputDir, dataset), extension)) {
         if (!listed.has(file)) orphans.push(posix.relative(outputDir.split('\\').join('/'), file.split('\\').join('/')));
       }
@@ -162,22 +161,15 @@ async function plan(outputDir: string, now: Date, pendingManifests: ReadonlyMap<
   return { version: 1, from: 1, to: 2, startedAt: now.toISOString(), datasets, orphans: orphans.sort() };
 }
 
-function decimalOf(schema: Schema): DecimalType {
-  const field = schema.fields.find((f) => DataType.isDecimal(f.type));
-  if (!field) return DEFAULT_DECIMAL;
-  const type = field.type as Decimal;
-  return { precision: type.precision, scale: type.scale };
-}
-
 /** One layout-1 file → the same rows without the path-only columns, staged atomically. */
 async function rewriteFile(outputDir: string, dataset: string, format: string, rewrite: Rewrite): Promise<void> {
-  const encoder = encoderFor(format);
+  const encoder = await encoderFor(format);
   const table = encoder.decode(await readFile(insideRoot(outputDir, rewrite.from)));
   const spec = datasetSpec(dataset);
   // The partition path below the dataset folder carries the hive keys the new file leaves out.
   const partition = posix.dirname(posix.relative(dataset, rewrite.from));
   const rows = spec.fromTable(table, partition);
-  const decimal = decimalOf(table.schema);
+  const decimal = decimalTypeOf(table.schema);
   const schema = datasetSchema(dataset as never, decimal);
   const children = spec.columns(rows as never, decimal);
   const out = new Table([new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }))]);

@@ -3,6 +3,7 @@
  * interval and ts of 6 M bars, not their decimals); `readLakeRecords` decodes whole files into the
  * dataset's typed records with exact decimals, for read-back checks and tests.
  */
+import { tableCodec } from '../table-codec.js';
 import type { Dataset, DatasetRows } from '../../core/records.js';
 import { datasetSpec } from '../datasets/index.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
@@ -28,10 +29,9 @@ export async function readLakeRows(outputDir: string, dataset: string, format: L
   return parts.flat();
 }
 
-/** Loaded on first use: parquet-wasm compiles a WebAssembly module that footer reads never need. */
+/** The codec of a format the reader lists (both are the lake's own, so one always exists). */
 async function decoderOf(format: LakeFormat): Promise<TableEncoder> {
-  if (format === 'parquet') return (await import('../parquet/parquet-encoder.js')).parquetEncoder({ rowGroupRows: 131_072 });
-  return (await import('../arrow/arrow-encoder.js')).arrowEncoder();
+  return (await tableCodec(format))!;
 }
 
 /** Every live row as the dataset's typed record (whole files decoded: exact decimals). */

@@ -8,13 +8,14 @@ import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../../lake/datasets/index.js';
 import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
+import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../lake/parquet/parquet-pool.js';
 
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,
   /** Rows per Parquet row group. */
-  rowGroupRows: z.number().int().min(1024).default(131_072).describe('Rows per Parquet row group.'),
+  rowGroupRows: z.number().int().min(1024).default(TABLE_DEFAULTS.rowGroupRows).describe('Rows per Parquet row group.'),
   /** Worker threads that encode and write files while the main thread goes on parsing; 0 encodes on the main thread. */
   encodeWorkers: z.number().int().min(0).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread.'),
 });
