@@ -9,11 +9,9 @@ import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
 import { decimalTypeOf } from './columns/decimal-type-of.js';
 import { SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
-import { isTempFile } from '../core/atomic-write.js';
-import { readManifest } from './commit/manifest.js';
+import { manifestedTables, readManifest } from './commit/manifest.js';
 import { datasetSpec, isDataset } from './datasets/index.js';
 import type { TableEncoder } from './encode/table-encoder.js';
-import { MANIFESTS_DIR } from './lake-paths.js';
 import { tableCodec } from './table-codec.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
@@ -38,26 +36,14 @@ async function decimalOf(storage: LakeStorage, encoder: TableEncoder, key: strin
   return decimalTypeOf(encoder.decode(bytes).schema);
 }
 
-/** The datasets and formats that have a manifest: `<dataset>.<format>.json` under `_quotelake/manifests/`. */
-export async function lakeTables(storage: LakeStorage): Promise<{ dataset: string; format: string }[]> {
-  const out: { dataset: string; format: string }[] = [];
-  for (const key of (await storage.list(`${MANIFESTS_DIR}/`)).sort()) {
-    const name = key.slice(MANIFESTS_DIR.length + 1);
-    const m = /^([a-z_]+)\.([a-z]+)\.json$/.exec(name);
-    if (m === null || isTempFile(name)) continue;
-    out.push({ dataset: m[1]!, format: m[2]! });
-  }
-  return out;
-}
-
 export async function compactLake(outputDir: string, options: CompactLakeOptions): Promise<CompactionReport[]> {
   const storage = options.storage ?? localStorage(outputDir);
   if (options.dataset !== undefined && !isDataset(options.dataset)) datasetSpec(options.dataset); // throws the message that lists the datasets
   const reports: CompactionReport[] = [];
-  for (const { dataset, format } of await lakeTables(storage)) {
+  for (const { dataset, format } of await manifestedTables(storage)) {
     if (options.dataset !== undefined && dataset !== options.dataset) continue;
     const encoder = await tableCodec(format);
-    if (encoder === undefined || !isDataset(dataset)) continue;
+    if (encoder === undefined) continue;
     const manifest = await readManifest(storage, dataset, format);
     const first = manifest?.files[0];
     const sink = new PartitionedSink({

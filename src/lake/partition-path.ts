@@ -51,7 +51,12 @@ export function partitionKeys(partition: string): Record<string, string> {
   for (const segment of partition.split('/')) {
     const eq = segment.indexOf('=');
     if (eq <= 0) continue;
-    keys[segment.slice(0, eq)] = decodeURIComponent(segment.slice(eq + 1));
+    const raw = segment.slice(eq + 1);
+    try {
+      keys[segment.slice(0, eq)] = decodeURIComponent(raw);
+    } catch {
+      keys[segment.slice(0, eq)] = raw; // not our encoding (a folder someone else made): kept as written
+    }
   }
   return keys;
 }

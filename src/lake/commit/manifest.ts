@@ -9,13 +9,17 @@
  */
 import { SinkError } from '../../core/errors.js';
 import type { Order } from '../datasets/dataset-spec.js';
-import { manifestRelPath } from '../lake-paths.js';
+import { DATASETS } from '../../core/records.js';
+import { MANIFESTS_DIR, manifestRelPath } from '../lake-paths.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { MANIFEST_VERSIONS } from './manifest-versions.js';
 
 export const MANIFEST_VERSION = 2;
+
+/** The formats a manifest can describe (the table sinks'). */
+export type TableFormat = 'parquet' | 'arrow';
 
 export interface ManifestFile {
   /** Relative to the dataset folder, e.g. `interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet`. */
@@ -84,4 +88,14 @@ export async function readManifest(where: LakeStorage | string, dataset: string,
 /** Publish a manifest atomically: a reader sees the previous one or this one. */
 export async function writeManifest(storage: LakeStorage, manifest: Manifest): Promise<void> {
   await storage.publish(manifestKey(manifest.dataset, manifest.format), JSON.stringify(manifest, null, 1));
+}
+
+/** Every (dataset, format) with a manifest under `_quotelake/manifests/`, sorted. */
+export async function manifestedTables(where: LakeStorage | string): Promise<{ dataset: string; format: TableFormat }[]> {
+  const out: { dataset: string; format: TableFormat }[] = [];
+  for (const key of (await storageOf(where).list(`${MANIFESTS_DIR}/`)).sort()) {
+    const m = /^([a-z_]+)\.(parquet|arrow)\.json$/.exec(key.slice(MANIFESTS_DIR.length + 1));
+    if (m && (DATASETS as readonly string[]).includes(m[1]!)) out.push({ dataset: m[1]!, format: m[2] as TableFormat });
+  }
+  return out;
 }

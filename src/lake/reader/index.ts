@@ -6,6 +6,6 @@ export { readArrowFooter } from './arrow-footer.js';
 export { readFileRows, type CellValue, type LakeRow } from './file-rows.js';
 export { addSeries, parseSeriesMetadata, SERIES_METADATA_KEY, type SeriesRange } from './file-series.js';
 export { summarizeFile, type FileSummary } from './file-summary.js';
-export { hiveKeys, lakeDataset, lakeDatasets, type LakeDataset, type LakeFile, type LakeFormat } from './lake-files.js';
+export { lakeDataset, lakeDatasets, type LakeDataset, type LakeFile, type LakeFormat } from './lake-files.js';
 export { DEFAULT_CONCURRENCY, summarizeLake, type DatasetSummary, type ReadOptions, type ReadProgress } from './read-lake.js';
 export { readLakeRecords, readLakeRows, type RowReadOptions } from './read-rows.js';

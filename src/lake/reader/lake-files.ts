@@ -2,13 +2,11 @@
  * The live files of a dataset, as its manifest lists them (never a directory walk: a folder may
  * hold files a commit retired or a crashed run left), with the hive keys of each file's path.
  */
-import { readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { isDataset } from '../datasets/index.js';
-import { readManifest, type Manifest, type ManifestFile } from '../commit/manifest.js';
-import { MANIFESTS_DIR } from '../lake-paths.js';
+import { manifestedTables, readManifest, type Manifest, type ManifestFile, type TableFormat } from '../commit/manifest.js';
+import { partitionKeys } from '../partition-path.js';
 
-export type LakeFormat = 'parquet' | 'arrow';
+export type LakeFormat = TableFormat;
 
 export interface LakeFile {
   readonly dataset: string;
@@ -32,25 +30,10 @@ export interface LakeDataset {
   readonly files: readonly LakeFile[];
 }
 
-export function hiveKeys(partition: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const seg of partition.split('/')) {
-    const eq = seg.indexOf('=');
-    if (eq <= 0) continue;
-    const raw = seg.slice(eq + 1);
-    try {
-      out[seg.slice(0, eq)] = decodeURIComponent(raw);
-    } catch {
-      out[seg.slice(0, eq)] = raw; // not our encoding: keep it as written
-    }
-  }
-  return out;
-}
-
 export function lakeFilesOf(outputDir: string, dataset: string, format: LakeFormat, manifest: Manifest): LakeFile[] {
   return manifest.files.map((f) => {
     const partition = posix.dirname(f.path);
-    return { dataset, format, path: f.path, absPath: join(outputDir, dataset, f.path), partition, hive: hiveKeys(partition), listed: f };
+    return { dataset, format, path: f.path, absPath: join(outputDir, dataset, f.path), partition, hive: partitionKeys(partition), listed: f };
   });
 }
 
@@ -61,18 +44,6 @@ export async function lakeDataset(outputDir: string, dataset: string, format: La
 }
 
 /** Every (dataset, format) with a manifest under `_quotelake/manifests/`, sorted. */
-export async function lakeDatasets(outputDir: string): Promise<{ dataset: string; format: LakeFormat }[]> {
-  let names: string[];
-  try {
-    names = await readdir(join(outputDir, MANIFESTS_DIR));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const out: { dataset: string; format: LakeFormat }[] = [];
-  for (const name of names.sort()) {
-    const m = /^([a-z_]+)\.(parquet|arrow)\.json$/.exec(name);
-    if (m && isDataset(m[1]!)) out.push({ dataset: m[1]!, format: m[2] as LakeFormat });
-  }
-  return out;
+export function lakeDatasets(outputDir: string): Promise<{ dataset: string; format: LakeFormat }[]> {
+  return manifestedTables(outputDir);
 }

@@ -5,7 +5,6 @@ import { LakeReadError } from '../../../src/core/errors.js';
 import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
 import { manifestPath, type Manifest } from '../../../src/lake/commit/manifest.js';
 import {
-  hiveKeys,
   lakeDataset,
   readFileRows,
   readLakeRecords,
