@@ -29,7 +29,8 @@ export interface Layout1Journal {
   readonly manifest: unknown;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a file or folder is there (any error reads as no). */
+export async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,

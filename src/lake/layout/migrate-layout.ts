@@ -14,7 +14,7 @@
  * by the next start (a run, or `quotelake migrate`), which finds the journal and resumes.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { makeData, RecordBatch, Struct, Table } from 'apache-arrow';
 import { writeFileAtomic } from '../../core/atomic-write.js';
@@ -32,7 +32,7 @@ import { PACKAGE_VERSION } from '../package-version.js';
 import { decimalTypeOf } from '../columns/decimal-type-of.js';
 import { tableCodec } from '../table-codec.js';
 import { insideRoot } from '../partition-path.js';
-import { layout1Journals, layout1ManifestRelPath, LAYOUT1_FORMATS, LAYOUT1_STAGING_DIR, rollForwardLayout1 } from './layout-1.js';
+import { exists, layout1Journals, layout1ManifestRelPath, LAYOUT1_FORMATS, LAYOUT1_STAGING_DIR, rollForwardLayout1 } from './layout-1.js';
 import { writeLayoutFile } from './layout-file.js';
 
 export const MIGRATION_DIR = posix.join(LAKE_DIR, 'migration');
@@ -83,13 +83,6 @@ export interface MigrationReport {
 /** For tests that simulate a crash after a step. */
 export interface MigrationHooks {
   afterStep?(step: 'journals' | 'plan' | 'rewrite' | 'manifests' | 'remove' | 'layout' | 'done'): void | Promise<void>;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function encoderFor(format: string): Promise<TableEncoder> {
