@@ -162,6 +162,23 @@ export function countBars(product: Product, interval: Interval, fromMs: number, 
 }
 
 /**
+ * min(cap, countBars(...)): what a backward walk needs per page ("how many of the next 500 bars
+ * exist"). Counted over a window below `toMs` that doubles until it holds `cap` bars or reaches
+ * `fromMs`, so a page costs the same whatever the span: counting down to the floor every page made
+ * a long walk quadratic in its length.
+ */
+export function countBarsUpTo(product: Product, interval: Interval, fromMs: number, toMs: number, cap: number, nowMs?: number): number {
+  if (cap <= 0 || !(toMs > fromMs)) return 0;
+  let span = 2 * cap * maxCellMs(interval);
+  for (;;) {
+    const lo = Math.max(fromMs, toMs - span);
+    const n = countBars(product, interval, lo, toMs, nowMs);
+    if (n >= cap || lo === fromMs) return Math.min(n, cap);
+    span *= 2;
+  }
+}
+
+/**
  * Open time (ms) of the n-th newest bar with floorMs <= open <= endMs, or null when fewer exist:
  * where a backward walk's page of n bars ending at endMs will stop (for prefetching the next page).
  */

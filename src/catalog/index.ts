@@ -39,6 +39,7 @@ export {
   isFinalBar,
   barOpens,
   countBars,
+  countBarsUpTo,
   nthBarBack,
 } from './bar-grid.js';
 export { type ZoneDay, zoneDay, zoneDayAt, zoneOffsetMs, dayNumber, dayNumberOfIsoDate, localToUtcMs } from './zone-days.js';

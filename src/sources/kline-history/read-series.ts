@@ -9,7 +9,7 @@ import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import { countBars, klineTypeOf, nthBarBack } from '../../catalog/bar-grid.js';
+import { countBars, countBarsUpTo, klineTypeOf, nthBarBack } from '../../catalog/bar-grid.js';
 import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pageOf, placed, toRawKlines, type KlinePage } from '../shared/kline-records.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
@@ -122,7 +122,7 @@ async function* walk(
       throwIfAborted(ctx.signal);
       const now = ctx.clock.now();
       const toMs = end === 0 ? now + 1 : end * 1000 + 1;
-      const expected = countBars(product, interval, floor * 1000, toMs, now);
+      const expected = countBarsUpTo(product, interval, floor * 1000, toMs, PAGE_BARS, now);
       if (expected === 0) break;
       // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
       // still give the last bar above the floor.
@@ -137,7 +137,7 @@ async function* walk(
           const oldest = nthBarBack(product, interval, e * 1000, w, floor * 1000);
           if (oldest === null) break;
           const nextEnd = oldest / 1000 - 1;
-          const nextWant = Math.min(PAGE_BARS, countBars(product, interval, floor * 1000, nextEnd * 1000 + 1, now));
+          const nextWant = countBarsUpTo(product, interval, floor * 1000, nextEnd * 1000 + 1, PAGE_BARS, now);
           if (nextWant === 0) break;
           if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
           e = nextEnd;
@@ -174,7 +174,7 @@ async function* walk(
         oldest === null ||
         oldest <= floor ||
         // The calendar says nothing is left between the floor and the next end: no empty request.
-        countBars(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, answeredAt) === 0;
+        countBarsUpTo(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, 1, answeredAt) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
       const position: KlinePosition = done
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
@@ -216,6 +216,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const floor = start.watermark !== null ? start.watermark + 1 : sinceSec;
   throwIfAborted(ctx.signal);
   const now = ctx.clock.now();
+  // Counted in full once per run: the note below says how many bars could not be reached.
   const expected = countBars(product, interval, floor * 1000, now + 1, now);
   const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
   if (expected === 0) return;
