@@ -26,7 +26,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { RecordBatch, Table, type Data, type Schema } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
@@ -37,6 +37,8 @@ import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
 import { filesAfter, planCompaction } from './compaction-plan.js';
 import { tableKeys } from './table-ranges.js';
+import { dedupedOrder, keyColumns, picksOf, rangesAndSeries } from './columnar-keys.js';
+import { takeable, takeRows } from '../columns/take-rows.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
 import { PartitionBuffer } from './partition-buffer.js';
@@ -248,10 +250,40 @@ export class PartitionedSink<R> implements Sink<R> {
       await this.stage(partition, { length: builder.length, columns: () => builder.columns(), metadata: () => builder.metadata(), series: buf.series }, ranges);
       return;
     }
+    if (builder !== undefined && this.columnar) {
+      // Pages of a backward walk arrive newest first: sorted and de-duplicated on the key columns.
+      const length = builder.length;
+      const batch = new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children: builder.columns() }));
+      const metadata = builder.metadata();
+      await this.stageKeyed(partition, [batch], () => metadata);
+      return;
+    }
     const all = builder !== undefined ? builder.rows() : buf.rows;
     const rows = buf.maybeDuplicates ? this.dedupe(all) : all;
     buf.rows = [];
     await this.stageRows(partition, rows, ranges);
+  }
+
+  /** Whether this dataset merges on its key columns (flat columns and a key spec). */
+  private get columnar(): boolean {
+    return this.options.spec.columnarKeys !== undefined && takeable(this.schema.fields);
+  }
+
+  /**
+   * Rows of `batches` (this schema) → staged files in key order, one row per key (columnar-keys.ts
+   * decides which), at most maxRowsPerFile each, each file's columns gathered fresh for the writer.
+   */
+  private async stageKeyed(partition: string, batches: readonly RecordBatch[], metadata: () => Record<string, string>): Promise<void> {
+    const keys = keyColumns(batches, this.options.spec.columnarKeys!);
+    const kept = dedupedOrder(keys);
+    const { maxRowsPerFile } = this.options;
+    for (let i = 0; i < kept.length; i += maxRowsPerFile) {
+      const rows = kept.subarray(i, i + maxRowsPerFile);
+      const picks = picksOf(keys, rows);
+      const { ranges, series } = rangesAndSeries(keys, rows);
+      const columns = this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
+      await this.stage(partition, { length: rows.length, columns: () => columns, metadata, series }, ranges);
+    }
   }
 
   /** `inherited`: keys taken over from the files a merge replaces (their source endpoints). */
@@ -378,17 +410,27 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /** Merge the given live and staged files of one partition into new staged file(s), by primary key. */
   private async merge(partition: string, live: readonly ManifestFile[], staged: readonly StagedFile[]): Promise<void> {
+    const tables: Table[] = [];
+    for (const f of live) tables.push(await this.readTable(this.liveKey(f)));
+    // Staged files are durable here: commit() settles before it merges.
+    for (const f of staged) tables.push(await this.readTable(f.stagingPath));
+    const metadata = tables.map((t) => new Map(t.schema.metadata));
+    if (this.columnar && tables.every((t) => sameColumnTypes(t.schema, this.schema))) {
+      const batches = tables.flatMap((t) => t.batches.map((b) => new RecordBatch(this.schema, b.data)));
+      // Source endpoints and the dataset's keys come from the files (stage() adds this run's provenance).
+      const merged = Object.fromEntries(mergeFileMetadata(metadata, new Map()));
+      await this.dropStaged(partition, staged);
+      await this.stageKeyed(partition, batches, () => merged);
+      return;
+    }
+    await this.mergeRows(partition, tables, metadata, staged);
+  }
+
+  /** The row path of merge(): files of another layout or decimal type, and datasets without key columns. */
+  private async mergeRows(partition: string, tables: readonly Table[], metadata: readonly Map<string, string>[], staged: readonly StagedFile[]): Promise<void> {
     const { spec, maxRowsPerFile } = this.options;
     const all: R[] = [];
-    const metadata: Map<string, string>[] = [];
-    const read = async (key: string): Promise<R[]> => {
-      const table = await this.readTable(key);
-      metadata.push(new Map(table.schema.metadata));
-      return spec.fromTable(table, partition);
-    };
-    for (const f of live) all.push(...(await read(this.liveKey(f))));
-    // Staged files are durable here: commit() settles before it merges.
-    for (const f of staged) all.push(...(await read(f.stagingPath)));
+    for (const table of tables) all.push(...spec.fromTable(table, partition));
     // Rows read back no longer say which endpoint they came from: the files' metadata does.
     const endpoints = mergeFileMetadata(metadata, new Map()).get(SOURCE_ENDPOINT);
     const inherited = endpoints === undefined ? undefined : { [SOURCE_ENDPOINT]: endpoints };

@@ -1,6 +1,7 @@
 /**
- * The key ranges and series statistics of rows held as Arrow columns, without building rows: the
- * spec's group(), order(), seriesKey() and seriesTime() read a view whose fields are the columns'
+ * The key ranges and series statistics of rows held as Arrow columns, without building rows: from
+ * the key columns (columnar-keys.ts) when the spec names them, else the spec's group(), order(),
+ * seriesKey() and seriesTime() read a view whose fields are the columns'
  * cells (timestamps as epoch-ms numbers, as fromTable gives them), so only the key and time
  * columns are touched. A field that lives in the partition path only (interval, exchange) is
  * taken from there.
@@ -10,6 +11,7 @@ import type { DatasetSpec } from '../datasets/dataset-spec.js';
 import { widenRange, type KeyRanges } from './key-ranges.js';
 import { partitionKeys } from '../partition-path.js';
 import { countRow, type SeriesMap } from '../series-stats.js';
+import { keyColumns, rangesAndSeries } from './columnar-keys.js';
 
 export interface TableKeys {
   readonly ranges: KeyRanges;
@@ -17,6 +19,10 @@ export interface TableKeys {
 }
 
 export function tableKeys<R>(table: Table, spec: DatasetSpec<R>, partition: string): TableKeys {
+  const keyed = spec.columnarKeys;
+  if (keyed !== undefined && [keyed.group, keyed.order, keyed.time].every((name) => table.schema.fields.some((f) => f.name === name))) {
+    return rangesAndSeries(keyColumns(table.batches, keyed));
+  }
   const ranges: KeyRanges = {};
   const series: SeriesMap = new Map();
   const hive = partitionKeys(partition);

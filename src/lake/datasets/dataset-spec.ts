@@ -10,6 +10,19 @@ import type { DecimalCheck } from '../columns/decimal-misfit.js';
 
 export type Order = number | string;
 
+/**
+ * The key columns by name, for merges and de-duplication on columns (commit/columnar-keys.ts):
+ * `group` (also the series key of `quotelake.series`), `order` (instants or integers, or digit
+ * strings), `time` (the series time) and `sticky`, a boolean whose set value is never replaced by
+ * an unset one (the spec's `prefer`, expressed on a column).
+ */
+export interface ColumnarKeySpec {
+  readonly group: string;
+  readonly order: string;
+  readonly time: string;
+  readonly sticky?: string;
+}
+
 export interface DatasetSpec<R> {
   readonly dataset: Dataset;
   /** Relative partition path of a row, already sanitised, e.g. `interval=1m/year=2026/date=2026-11-21`. */
@@ -23,6 +36,8 @@ export interface DatasetSpec<R> {
   seriesTime(row: R): number | null;
   /** Which of two rows with the same key survives a merge; default the newer. */
   prefer?(older: R, newer: R): R;
+  /** Key columns for the columnar merge; absent: merges build rows (composite keys, e.g. halts). */
+  readonly columnarKeys?: ColumnarKeySpec;
   /** Merge every file of a touched partition, whatever the key ranges (small datasets). */
   readonly alwaysMerge?: boolean;
   /** Rough in-memory bytes per row, for the buffer limit. */

@@ -15,6 +15,7 @@ export const depthSpec: DatasetSpec<DepthRow> = {
   order: (row) => row.seq,
   seriesKey: (row) => row.code,
   seriesTime: (row) => row.ts,
+  columnarKeys: { group: 'code', order: 'seq', time: 'ts' },
   bytesPerRow: (row) => 200 + 120 * (row.bids.length + row.asks.length),
   columns(rows, decimal) {
     const schema = datasetSchema('depth', decimal);

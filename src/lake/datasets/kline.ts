@@ -37,6 +37,7 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   order: (row) => row.ts,
   seriesKey: (row) => row.code,
   seriesTime: (row) => row.ts,
+  columnarKeys: { group: 'code', order: 'ts', time: 'ts', sticky: 'final' },
   // A final bar is never replaced by a forming one; otherwise the newer version wins.
   prefer: (older, newer) => (older.final && !newer.final ? older : newer),
   bytesPerRow: () => 420,

@@ -18,6 +18,7 @@ export const tradeSpec: DatasetSpec<TradeRow> = {
   order: (row) => row.seq,
   seriesKey: (row) => row.code,
   seriesTime: (row) => row.ts,
+  columnarKeys: { group: 'code', order: 'seq', time: 'ts' },
   bytesPerRow: () => 360,
   columns(rows, decimal) {
     const schema = datasetSchema('trade', decimal);
