@@ -17,7 +17,7 @@ export const PIPELINE_NAME = /^[a-z0-9-]+$/;
 
 export const DEFAULT_BATCH_MAX_ROWS = 50_000;
 export const DEFAULT_BATCH_MAX_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_COMMIT_EVERY_BATCHES = 20;
+export const DEFAULT_COMMIT_EVERY_BATCHES = 2000;
 export const DEFAULT_COMMIT_EVERY_MS = 60_000;
 
 export type Registry = readonly ComponentDefinition[];

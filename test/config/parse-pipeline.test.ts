@@ -38,7 +38,7 @@ describe('parsePipelineYaml', () => {
       source: { type: 'counter', batches: 2, rowsPerBatch: 3, streams: 1, intervals: ['1m'], code: 'BTCUSDT' },
       transforms: [],
       sink: { type: 'memory' },
-      options: { onReject: 'divert', batchMaxRows: 50_000, batchMaxBytes: 64 * 1024 * 1024, commitEveryBatches: 20, commitEveryMs: 60_000 },
+      options: { onReject: 'divert', batchMaxRows: 50_000, batchMaxBytes: 64 * 1024 * 1024, commitEveryBatches: 2000, commitEveryMs: 60_000 },
     });
   });
 
