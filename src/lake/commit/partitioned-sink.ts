@@ -26,7 +26,8 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
@@ -42,6 +43,7 @@ import { takeable, takeRows } from '../columns/take-rows.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
 import { PartitionBuffer } from './partition-buffer.js';
+import type { ColumnBuilder } from '../columns/column-builder.js';
 import { overlaps, widenRange, type KeyRanges } from './key-ranges.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { TABLE_DEFAULTS } from '../table-defaults.js';
@@ -116,6 +118,18 @@ interface FileContent {
   readonly series: SeriesMap;
 }
 
+/**
+ * A partition's rows set aside, unsorted, as an uncompressed Arrow IPC stream in staging: cheap to
+ * write and to read back (no encoding), so a partition that memory pressure flushes several times
+ * is encoded once, when it is finished, instead of being encoded in pieces and then compacted.
+ * Scratch only: never durable, never listed in a journal, removed with the run's staging.
+ */
+interface Spill {
+  readonly key: string;
+  readonly rows: number;
+  readonly metadata: Record<string, string>;
+}
+
 interface StagedFile {
   readonly partition: string;
   /** Relative to the output root. */
@@ -133,6 +147,9 @@ export class PartitionedSink<R> implements Sink<R> {
   private readonly schema: Schema;
   private readonly buffers = new Map<string, PartitionBuffer<R>>();
   private readonly staged = new Map<string, StagedFile[]>();
+  /** Buffers set aside under memory pressure, by partition, until the partition is finished. */
+  private readonly spills = new Map<string, Spill[]>();
+  private spillSeq = 0;
   private bufferedRows = 0;
   private bufferedBytes = 0;
   private fileSeq = 0;
@@ -207,13 +224,13 @@ export class PartitionedSink<R> implements Sink<R> {
         }
       }
       if (largest === undefined) break;
-      await this.flushPartition(largest);
+      await this.flushPartition(largest, true);
     }
     return rejected;
   }
 
   async flush(_ctx?: RunContext): Promise<void> {
-    for (const partition of [...this.buffers.keys()]) await this.flushPartition(partition);
+    for (const partition of new Set([...this.buffers.keys(), ...this.spills.keys()])) await this.flushPartition(partition);
     await this.settle();
   }
 
@@ -238,30 +255,89 @@ export class PartitionedSink<R> implements Sink<R> {
     return [...byKey.values()];
   }
 
-  private async flushPartition(partition: string): Promise<void> {
+  /**
+   * Stage a partition's buffer. Under memory pressure (`pressure`), a partition that may still grow
+   * is spilled instead, until its spilled rows reach the compaction target; a partition with spills
+   * is finished from them and its buffer, in key order, one row per key.
+   */
+  private async flushPartition(partition: string, pressure = false): Promise<void> {
     const buf = this.buffers.get(partition);
+    const spills = this.spills.get(partition) ?? [];
+    if (buf === undefined && spills.length === 0) return;
+    if (buf !== undefined) {
+      this.buffers.delete(partition);
+      this.bufferedRows -= buf.length;
+      this.bufferedBytes -= buf.bytes;
+    }
+    const builder = buf?.builder;
+    if (pressure && builder !== undefined && this.columnar && spills.reduce((n, f) => n + f.rows, builder.length) < this.compactionTarget) {
+      await this.spill(partition, builder);
+      return;
+    }
+    if (spills.length > 0) {
+      await this.finishSpilled(partition, spills, builder);
+      return;
+    }
     if (buf === undefined) return;
-    this.buffers.delete(partition);
-    this.bufferedRows -= buf.length;
-    this.bufferedBytes -= buf.bytes;
     const ranges = Object.fromEntries(buf.ranges);
-    const builder = buf.builder;
     if (builder !== undefined && !buf.maybeDuplicates) {
       await this.stage(partition, { length: builder.length, columns: () => builder.columns(), metadata: () => builder.metadata(), series: buf.series }, ranges);
       return;
     }
     if (builder !== undefined && this.columnar) {
       // Pages of a backward walk arrive newest first: sorted and de-duplicated on the key columns.
-      const length = builder.length;
-      const batch = new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children: builder.columns() }));
       const metadata = builder.metadata();
-      await this.stageKeyed(partition, [batch], () => metadata);
+      await this.stageKeyed(partition, [this.batchOf(builder)], () => metadata);
       return;
     }
     const all = builder !== undefined ? builder.rows() : buf.rows;
     const rows = buf.maybeDuplicates ? this.dedupe(all) : all;
     buf.rows = [];
     await this.stageRows(partition, rows, ranges);
+  }
+
+  /** One record batch of this schema from a builder's columns (its last use). */
+  private batchOf(builder: ColumnBuilder<R>): RecordBatch {
+    const length = builder.length;
+    return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children: builder.columns() }));
+  }
+
+  /** Scratch lives on local disk whatever the lake's storage (like the encode workers' staged files). */
+  private scratchPath(key: string): string {
+    const path = this.storage.localPath(key);
+    if (path === undefined) throw new SinkError(`${this.options.encoder.format}: spilling needs a local path; ${this.storage.root} has none`, 'write');
+    return path;
+  }
+
+  private async spill(partition: string, builder: ColumnBuilder<R>): Promise<void> {
+    const rows = builder.length;
+    const metadata = builder.metadata();
+    const bytes = tableToIPC(new Table([this.batchOf(builder)]), 'stream');
+    const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
+    const path = this.scratchPath(key);
+    await mkdir(posix.dirname(path), { recursive: true });
+    await writeFile(path, bytes);
+    const list = this.spills.get(partition);
+    if (list) list.push({ key, rows, metadata });
+    else this.spills.set(partition, [{ key, rows, metadata }]);
+  }
+
+  private async finishSpilled(partition: string, spills: readonly Spill[], builder: ColumnBuilder<R> | undefined): Promise<void> {
+    this.spills.delete(partition);
+    const batches: RecordBatch[] = [];
+    const metadata: Map<string, string>[] = [];
+    for (const s of spills) {
+      const table = tableFromIPC(await readFile(this.scratchPath(s.key)));
+      for (const b of table.batches) batches.push(new RecordBatch(this.schema, b.data));
+      metadata.push(new Map(Object.entries(s.metadata)));
+      await this.storage.delete(s.key);
+    }
+    if (builder !== undefined) {
+      metadata.push(new Map(Object.entries(builder.metadata())));
+      batches.push(this.batchOf(builder));
+    }
+    const merged = Object.fromEntries(mergeFileMetadata(metadata, new Map()));
+    await this.stageKeyed(partition, batches, () => merged);
   }
 
   /** Whether this dataset merges on its key columns (flat columns and a key spec). */
@@ -504,7 +580,8 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.publish(ctx, previous, added, [...removed.values()]);
     this.staged.clear();
     await this.removeStaging();
-    const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes }));
+    // In path order, whatever order memory pressure staged them in.
+    const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes })).sort(byPath);
     ctx.events.rows(this.dataset, 'written', ownRows);
     return { files, rows: ownRows };
   }
@@ -631,6 +708,7 @@ export class PartitionedSink<R> implements Sink<R> {
   async abort(_ctx?: RunContext): Promise<void> {
     this.buffers.clear();
     this.staged.clear();
+    this.spills.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
     // Nothing may still be writing into staging when it is removed below.
@@ -682,6 +760,7 @@ export class PartitionedSink<R> implements Sink<R> {
 
   async close(): Promise<void> {
     this.buffers.clear();
+    this.spills.clear();
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     await this.writer.close();
   }
