@@ -117,6 +117,19 @@ describe('the streamed full-lake audit', () => {
     }
   });
 
+  it('reads the bars of every row group of a file', async () => {
+    const out = await tempDir();
+    // 2 codes x 1,440 bars of one day in one file of 1,024-row groups (3 groups), with a gap in the last.
+    const day = T0 - 7 * 3600;
+    await commitRun(out, 'parquet', 'r', klineRows([...without(bars('BTCUSDT', '1m', day, 1440, 60), 1300, 1309), ...bars('ETHUSDT', '1m', day, 1440, 60)]), { rowGroupRows: 1024 });
+    const report = await coverageOfOutput(out);
+    expect(report).toEqual(await wholeLakeReport(out, 'parquet'));
+    expect(report.series.map((s) => [s.code, s.bars, s.counts.unexplained])).toEqual([
+      ['BTCUSDT', 1430, 1],
+      ['ETHUSDT', 1440, 0],
+    ]);
+  });
+
   it('counts every gap and lists a bounded number', () => {
     const audit = new SeriesAudit('BTCUSDT', '1m', { halts: null, maxListedGaps: 2 });
     // Bars every 2 minutes: 5 gaps of 1 bar.
