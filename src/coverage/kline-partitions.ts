@@ -64,11 +64,17 @@ function codesToRead(file: LakeFile, wanted: ReadonlyMap<string, readonly Wanted
 
 async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, inRange: (code: string, ts: number) => boolean): Promise<PartitionBars> {
   const acc = new Map<string, number[]>();
+  // Rows of a code come in runs: the list of the previous row's code is kept at hand.
+  let lastCode: string | undefined;
+  let lastList: number[] | undefined;
   const take = (code: string, ts: number) => {
     if (Number.isNaN(ts) || (codes !== null && !codes.has(code)) || !inRange(code, ts)) return;
-    let list = acc.get(code);
-    if (!list) acc.set(code, (list = []));
-    list.push(ts);
+    if (code !== lastCode) {
+      lastCode = code;
+      lastList = acc.get(code);
+      if (!lastList) acc.set(code, (lastList = []));
+    }
+    lastList!.push(ts);
   };
   for (const f of files) {
     const listed = Object.keys(f.listed.ranges ?? {});
@@ -79,7 +85,10 @@ async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<stri
   }
   // Several files of a partition may interleave in time: sorted here, within the partition only.
   const byCode = new Map<string, Float64Array>();
-  for (const [code, list] of acc) byCode.set(code, Float64Array.from(list).sort());
+  for (const [code, list] of acc) {
+    const opens = Float64Array.from(list);
+    byCode.set(code, ascending(opens) ? opens : opens.sort());
+  }
   return { interval: files[0]!.hive.interval as Interval, partition: files[0]!.partition, byCode };
 }
 
@@ -123,6 +132,11 @@ export async function* klinePartitions(outputDir: string, format: LakeFormat, se
     while (ahead.length < READ_AHEAD && next < order.length) ahead.push(read(order[next++]!));
     yield await ahead.shift()!;
   }
+}
+
+function ascending(a: Float64Array): boolean {
+  for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false;
+  return true;
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
