@@ -7,7 +7,12 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
+import type { Checkpoint } from '../core/component.js';
+import type { Interval } from '../core/records.js';
 import { createLogger } from '../runtime/logger.js';
+import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
+import { klineStream } from '../sources/shared/kline-records.js';
+import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
@@ -52,6 +57,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
+  // Where each series stood before the run: the coverage afterwards covers what the run changed.
+  const positionsBefore = job.pipeline.source.type.startsWith('kline-') ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined) : undefined;
   const progress = startProgress({
     mode: options.progress,
     terminal,
@@ -115,7 +122,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && job.pipeline.source.type.startsWith('kline-') ? await klineCoverage(job, logger) : undefined;
+  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger) : undefined;
   const files = manifest?.filesCommitted ?? [];
   const finished = clock.now();
   const requests = manifest?.requests ?? snap.requests;
@@ -150,17 +157,28 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
 }
 
 /**
- * The coverage of the kline dataset after a K-line run (from the sources' coverage report): bars
- * held per series and gaps classified as market closed, halted or unexplained.
+ * The coverage of the kline dataset after a K-line run: bars held per series and gaps classified as
+ * market closed, halted or unexplained, over the range the run touched (from its checkpoints before
+ * and after), never the whole history: a minute updater on a year-old lake reads a day's files.
  */
-async function klineCoverage(job: PipelineJob, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
   const { outputDir, stateDir } = job.resolved.settings;
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
   try {
-    const historyBegins = await historyBeginnings(stateDir, job.pipeline.name);
-    // The pipeline's own series only: the output folder may hold other pipelines' series too.
-    const report = await coverageOfOutput(outputDir, { format, historyBegins, series: pipelineSeries(job) });
+    const after = await new CheckpointStore(stateDir, job.pipeline.name).load();
+    const historyBegins = historyBeginnings(after);
+    const until = (job.pipeline.source as { until?: string }).until;
+    const untilMs = until !== undefined ? resolveTimeSpec(until, startedMs) : undefined;
+    // The pipeline's own series only (the output folder may hold other pipelines' series too),
+    // each from the oldest bar this run could have written; a series the run left empty is skipped.
+    const series = pipelineSeries(job).flatMap((s) => {
+      const stream = klineStream(s.code, s.interval as Interval);
+      const from = runStartMs(readPosition(before.get(stream)), readPosition(after.get(stream)));
+      return from === undefined ? [] : [{ ...s, from, ...(untilMs !== undefined ? { to: untilMs } : {}) }];
+    });
+    if (series.length === 0) return undefined;
+    const report = await coverageOfOutput(outputDir, { format, historyBegins, series });
     if (report.series.length === 0) return undefined;
     return {
       totals: report.totals,
@@ -173,8 +191,9 @@ async function klineCoverage(job: PipelineJob, logger: { warn(m: string, f?: Rec
         last: new Date(s.last).toISOString(),
         gaps: s.counts,
         ...(s.historyBegins !== undefined ? { historyBegins: new Date(s.historyBegins).toISOString() } : {}),
+        ...(s.range?.from !== undefined ? { rangeFrom: new Date(s.range.from).toISOString() } : {}),
       })),
-      text: formatCoverageReport(report, 3),
+      text: formatCoverageReport(report, { maxGapsPerSeries: 3, rangeLabel: "this run's range" }),
     };
   } catch (e) {
     // The report is a help, not part of the run: a failure to compute it must not change the exit code.
@@ -191,9 +210,9 @@ export function pipelineSeries(job: Pick<PipelineJob, 'pipeline'>): SeriesRef[] 
 }
 
 /** Series whose walk found where the service's history begins (`begins` of a K-line checkpoint), by `code interval`. */
-async function historyBeginnings(stateDir: string, pipeline: string): Promise<Map<string, number>> {
+function historyBeginnings(checkpoints: ReadonlyMap<string, Checkpoint>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [stream, checkpoint] of await new CheckpointStore(stateDir, pipeline).load()) {
+  for (const [stream, checkpoint] of checkpoints) {
     const [dataset, code, interval] = stream.split('/');
     const begins = checkpoint.position.begins;
     if (dataset === 'kline' && code && interval && typeof begins === 'number') out.set(`${code} ${interval}`, begins * 1000);

@@ -1,25 +1,28 @@
 /**
  * The coverage report of an output folder, read through the lake reader: of the kline dataset only
- * code, interval (a hive key) and ts; of the halt dataset only the columns a halt window needs.
- * `series` narrows it to a pipeline's own series (the run summary), skipping files of other
- * intervals by their path and files of other codes by the manifest's key ranges.
+ * `ts` (and `code` where a file holds several), as arrays; of the halt dataset only the columns a
+ * halt window needs. `series` narrows it to a pipeline's own series and, for the run summary, to the
+ * range the run touched: files of other intervals, days, codes or times are skipped unread (path
+ * and manifest key ranges).
  */
-import type { HaltRow, Interval, KlineRow } from '../core/records.js';
-import { readLakeRecords, readLakeRows, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
-import { coverageReport, type CoverageOptions, type CoverageReport, type KlineLike } from './coverage-report.js';
-import type { HaltLike } from './halt-windows.js';
+import type { HaltRow, KlineRow } from '../core/records.js';
+import { readLakeRecords, readLakeRows, type LakeFormat } from '../lake/reader/index.js';
+import { bySeries, totalsOf, type CoverageOptions, type CoverageReport, type SeriesCoverage } from './coverage-report.js';
+import { HaltIndex, type HaltLike } from './halt-windows.js';
+import { klinePartitions, type WantedSeries } from './kline-partitions.js';
+import { SeriesAudit } from './series-audit.js';
 
 export type OutputFormat = LakeFormat;
 
-/** A series a report may be narrowed to. */
-export interface SeriesRef {
-  readonly code: string;
-  readonly interval: string;
-}
+/** A series a report may be narrowed to, and optionally the bar opens (ms, inclusive) to cover of it. */
+export type SeriesRef = WantedSeries;
 
 export interface OutputCoverageOptions extends Omit<CoverageOptions, 'halts'> {
   readonly format?: OutputFormat;
-  /** Only these series (default: every series the lake holds). */
+  /**
+   * Only these series (default: every series the lake holds), each within its `from`..`to` when
+   * given (a run's own range): files outside it are not read, and bars outside it not counted.
+   */
   readonly series?: readonly SeriesRef[];
 }
 
@@ -33,35 +36,34 @@ export function readHaltRows(outputDir: string, format: OutputFormat = 'parquet'
   return readLakeRecords(outputDir, 'halt', format);
 }
 
-function seriesFilter(series: readonly SeriesRef[]): { file: (f: LakeFile) => boolean; row: (code: string, interval: string) => boolean } {
-  const keys = new Set(series.map((s) => `${s.code} ${s.interval}`));
-  const codes = new Set(series.map((s) => s.code));
-  const intervals = new Set(series.map((s) => s.interval));
-  return {
-    // The manifest's ranges are keyed by group, the code for K-lines: a file with none of ours is skipped unread.
-    file: (f) => {
-      if (f.hive.interval !== undefined && !intervals.has(f.hive.interval)) return false;
-      const groups = Object.keys(f.listed.ranges ?? {});
-      return groups.length === 0 || groups.some((c) => codes.has(c));
-    },
-    row: (code, interval) => keys.has(`${code} ${interval}`),
-  };
-}
-
+/**
+ * The report of a lake, streamed: partition by partition in time order into one SeriesAudit per
+ * series (the previous bar, counters, a capped gap list), so its memory does not grow with the lake.
+ * The halt dataset is read whole (a few rows per halt, the windows the classification needs).
+ */
 export async function coverageOfOutput(outputDir: string, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
-  const { format = 'parquet', series, ...rest } = options;
-  const only = series ? seriesFilter(series) : undefined;
-  const [klineRows, haltRows] = await Promise.all([
-    readLakeRows(outputDir, 'kline', format, ['code', 'interval', 'ts'], only ? { files: only.file } : {}),
-    readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'resume_trade_at', 'resume_quote_at']),
-  ]);
-  const klines: KlineLike[] = [];
-  for (const r of klineRows) {
-    const code = String(r.code);
-    const interval = String(r.interval);
-    if (only && !only.row(code, interval)) continue;
-    klines.push({ code, interval: interval as Interval, ts: r.ts as number });
+  const { format = 'parquet', series, listClosed, symbolMapping, historyBegins } = options;
+  const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
+  const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;
+  const auditOptions = { halts, ...(listClosed !== undefined ? { listClosed } : {}) };
+  const audits = new Map<string, SeriesAudit>();
+  for await (const part of klinePartitions(outputDir, format, series)) {
+    for (const [code, opens] of part.byCode) {
+      const key = `${code}\u0000${part.interval}`;
+      let audit = audits.get(key);
+      if (!audit) audits.set(key, (audit = new SeriesAudit(code, part.interval, auditOptions)));
+      for (let i = 0; i < opens.length; i++) audit.add(opens[i]!);
+    }
   }
-  const halts = haltRows as unknown as HaltLike[];
-  return coverageReport(klines, { ...rest, ...(halts.length > 0 ? { halts } : {}) });
+  const ranges = new Map((series ?? []).map((s) => [`${s.code}\u0000${s.interval}`, s]));
+  const out: SeriesCoverage[] = [];
+  for (const [key, audit] of audits) {
+    const asked = ranges.get(key);
+    const begins = historyBegins?.get(`${audit.code} ${audit.interval}`);
+    const range = asked?.from !== undefined || asked?.to !== undefined ? { ...(asked.from !== undefined ? { from: asked.from } : {}), ...(asked.to !== undefined ? { to: asked.to } : {}) } : undefined;
+    const result = audit.result({ ...(begins !== undefined ? { historyBegins: begins } : {}), ...(range ? { range } : {}) });
+    if (result) out.push(result);
+  }
+  out.sort(bySeries);
+  return { series: out, totals: totalsOf(out), haltsUsed: halts !== null };
 }

@@ -5,10 +5,9 @@
  * - halted: every bar the calendar expects in the gap falls inside a halt of the product;
  * - unexplained: bars the calendar expects are missing and no halt covers them.
  */
-import { findProduct, sessionWindows, type Product } from '../catalog/index.js';
 import type { Interval } from '../core/records.js';
-import { barOpens, cellEnd } from '../catalog/bar-grid.js';
 import { HaltIndex, type HaltLike, type HaltWindow, type SymbolMapping } from './halt-windows.js';
+import { SeriesAudit } from './series-audit.js';
 
 export type GapReason = 'market-closed' | 'halted' | 'unexplained';
 
@@ -45,6 +44,14 @@ export interface SeriesCoverage {
   readonly counts: Readonly<Record<GapReason, number>>;
   /** Open of the oldest bar the service has (ms), when a walk found that its history begins there (R1). */
   readonly historyBegins?: number;
+  /** Gaps counted but left out of `gaps` (a list is capped; the counts never are). */
+  readonly gapsNotListed?: number;
+  /**
+   * The bar opens the report was narrowed to (ms, inclusive; a bound absent = none), e.g. a
+   * run's own range: bars outside it are not read, and the stretch between a bound and the nearest
+   * held bar is not a gap.
+   */
+  readonly range?: { readonly from?: number; readonly to?: number };
 }
 
 export interface CoverageReport {
@@ -63,59 +70,37 @@ export interface CoverageOptions {
   readonly historyBegins?: ReadonlyMap<string, number>;
 }
 
-const emptyCounts = (): Record<GapReason, number> => ({ 'market-closed': 0, halted: 0, unexplained: 0 });
-
-/** The trading part of a bar's cell: first session instant and end of the last session minute in it. */
-function tradingSpan(product: Product, start: number, end: number): [number, number] {
-  const ws = sessionWindows(product.session, start, end);
-  return ws.length === 0 ? [start, end] : [ws[0]!.start, ws.at(-1)!.end];
+/** Series order of a report: by code, then interval. */
+export function bySeries(a: { code: string; interval: string }, b: { code: string; interval: string }): number {
+  return a.code === b.code ? a.interval.localeCompare(b.interval) : a.code < b.code ? -1 : 1;
 }
 
+/** Totals over the series of a report. */
+export function totalsOf(series: readonly SeriesCoverage[]): Record<GapReason, number> {
+  const totals: Record<GapReason, number> = { 'market-closed': 0, halted: 0, unexplained: 0 };
+  for (const s of series) for (const k of Object.keys(totals) as GapReason[]) totals[k] += s.counts[k];
+  return totals;
+}
+
+/** The report of rows held in memory (any order, repeats allowed); the lake's is coverageOfOutput, streamed. */
 export function coverageReport(rows: Iterable<KlineLike>, options: CoverageOptions = {}): CoverageReport {
-  const bySeries = new Map<string, { code: string; interval: Interval; ts: number[] }>();
+  const bySeriesKey = new Map<string, { code: string; interval: Interval; ts: number[] }>();
   for (const r of rows) {
     const key = `${r.code}\u0000${r.interval}`;
-    let s = bySeries.get(key);
+    let s = bySeriesKey.get(key);
     if (!s) {
       s = { code: r.code, interval: r.interval, ts: [] };
-      bySeries.set(key, s);
+      bySeriesKey.set(key, s);
     }
     s.ts.push(r.ts);
   }
   const halts = options.halts ? new HaltIndex(options.halts, options.symbolMapping) : null;
-  const totals = emptyCounts();
   const series: SeriesCoverage[] = [];
-  for (const s of [...bySeries.values()].sort((a, b) => (a.code === b.code ? a.interval.localeCompare(b.interval) : a.code < b.code ? -1 : 1))) {
-    const product = findProduct(s.code);
-    const ts = [...new Set(s.ts)].sort((a, b) => a - b);
-    const counts = emptyCounts();
-    const gaps: Gap[] = [];
-    if (product) {
-      for (let i = 1; i < ts.length; i++) {
-        const prevEnd = cellEnd(product, s.interval, ts[i - 1]!);
-        const next = ts[i]!;
-        if (next <= prevEnd) continue;
-        const gap = classify(product, s.interval, prevEnd, next, halts);
-        counts[gap.reason]++;
-        if (gap.reason !== 'market-closed' || options.listClosed) gaps.push(gap);
-      }
-    }
-    for (const k of Object.keys(counts) as GapReason[]) totals[k] += counts[k];
+  for (const s of [...bySeriesKey.values()].sort(bySeries)) {
+    const audit = new SeriesAudit(s.code, s.interval, { halts, ...(options.listClosed !== undefined ? { listClosed: options.listClosed } : {}) });
+    for (const t of Float64Array.from(s.ts).sort()) audit.add(t);
     const begins = options.historyBegins?.get(`${s.code} ${s.interval}`);
-    series.push({ code: s.code, interval: s.interval, first: ts[0]!, last: ts.at(-1)!, bars: ts.length, gaps, counts, ...(begins !== undefined ? { historyBegins: begins } : {}) });
+    series.push(audit.result(begins !== undefined ? { historyBegins: begins } : {})!);
   }
-  return { series, totals, haltsUsed: halts !== null };
-}
-
-function classify(product: Product, interval: Interval, from: number, to: number, halts: HaltIndex | null): Gap {
-  const missing = [...barOpens(product, interval, from, to)];
-  if (missing.length === 0) return { from, to, reason: 'market-closed', missingBars: 0 };
-  const used = new Set<HaltWindow>();
-  for (const open of missing) {
-    const [s, e] = tradingSpan(product, open, cellEnd(product, interval, open));
-    const halt = halts?.covering(product.code, s, e);
-    if (!halt) return { from, to, reason: 'unexplained', missingBars: missing.length, firstUnexplained: open };
-    used.add(halt);
-  }
-  return { from, to, reason: 'halted', missingBars: missing.length, halts: [...used] };
+  return { series, totals: totalsOf(series), haltsUsed: halts !== null };
 }

@@ -3,7 +3,14 @@ import type { CoverageReport } from './coverage-report.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
 
-export function formatCoverageReport(report: CoverageReport, maxGapsPerSeries = 10): string {
+export interface FormatOptions {
+  readonly maxGapsPerSeries?: number;
+  /** What a series narrowed to a range is said to cover (the run summary: "this run's range"). */
+  readonly rangeLabel?: string;
+}
+
+export function formatCoverageReport(report: CoverageReport, options: FormatOptions | number = {}): string {
+  const { maxGapsPerSeries = 10, rangeLabel = 'range asked' } = typeof options === 'number' ? { maxGapsPerSeries: options } : options;
   const lines: string[] = [];
   const t = report.totals;
   lines.push(
@@ -13,14 +20,15 @@ export function formatCoverageReport(report: CoverageReport, maxGapsPerSeries = 
   for (const s of report.series) {
     const c = s.counts;
     lines.push(
-      `  ${s.code} ${s.interval}: ${s.bars} bars ${iso(s.first)} .. ${iso(s.last)}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
+      `  ${s.code} ${s.interval}: ${s.bars} bars ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
         (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : ''),
     );
     const odd = s.gaps.filter((g) => g.reason !== 'market-closed');
     for (const g of odd.slice(0, maxGapsPerSeries)) {
       lines.push(`    ${g.reason}: ${iso(g.from)} .. ${iso(g.to)} (${g.missingBars} bar${g.missingBars === 1 ? '' : 's'} missing)`);
     }
-    if (odd.length > maxGapsPerSeries) lines.push(`    ... ${odd.length - maxGapsPerSeries} more`);
+    const more = Math.max(0, odd.length - maxGapsPerSeries) + (s.gapsNotListed ?? 0);
+    if (more > 0) lines.push(`    ... ${more} more`);
   }
   return lines.join('\n');
 }

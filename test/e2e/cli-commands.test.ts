@@ -54,6 +54,9 @@ describe('inspect', () => {
     expect(again.code, again.stderr).toBe(0);
     const summary = JSON.parse(again.stdout) as { runs: { coverage: { series: { code: string; interval: string }[] } }[] };
     expect(summary.runs[0]!.coverage.series.map((s) => `${s.code} ${s.interval}`).sort()).toEqual(['BTCUSDT 1h', 'BTCUSDT 1m']);
+    // This run found nothing new: its range starts at the last bar held before it, not at the day held.
+    const btc1m = (summary.runs[0]!.coverage.series as unknown as { code: string; interval: string; bars: number; first: string; rangeFrom: string }[]).find((s) => s.interval === '1m')!;
+    expect(btc1m).toMatchObject({ bars: 1, first: '2026-11-11T00:00:00.000Z', rangeFrom: '2026-11-11T00:00:00.000Z' });
     const cov = JSON.parse((await runCli(['inspect', output, '--coverage', '--json'])).stdout) as { coverage: { series: { code: string }[] } };
     expect(new Set(cov.coverage.series.map((s) => s.code))).toEqual(new Set(['BTCUSDT', 'AAPL.US']));
   });

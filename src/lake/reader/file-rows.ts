@@ -41,7 +41,7 @@ function cell(v: unknown): CellValue {
 
 /** hyparquet reads snappy itself; our direct writer uses ZSTD, loaded (WebAssembly) only when a column read needs it. */
 let compressors: Promise<Compressors> | undefined;
-function parquetCompressors(): Promise<Compressors> {
+export function parquetCompressors(): Promise<Compressors> {
   compressors ??= import('../parquet/direct/zstd.js').then(({ zstdDecompress }) => ({ ZSTD: zstdDecompress }));
   return compressors;
 }

@@ -3,6 +3,7 @@ export { boundedMap } from './bounded-map.js';
 export type { ColumnStats, FileFooter, FooterColumn, StatValue } from './file-footer.js';
 export { readParquetFooter } from './parquet-footer.js';
 export { readArrowFooter } from './arrow-footer.js';
+export { readKeyTimes, type KeyTimes } from './file-key-times.js';
 export { readFileRows, type CellValue, type LakeRow } from './file-rows.js';
 export { addSeries, parseSeriesMetadata, SERIES_METADATA_KEY, type SeriesRange } from './file-series.js';
 export { summarizeFile, type FileSummary } from './file-summary.js';

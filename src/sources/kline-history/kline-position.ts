@@ -66,3 +66,19 @@ export function maxOf(a: number | null, b: number | null): number | null {
 export function minOf(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.min(a, b);
 }
+
+/**
+ * Where a run's coverage starts (bar open, ms), from the positions of a series before and after
+ * it: at the newest final bar held before it (the watermark, else the top of a walk a killed run
+ * left), so a hole where this run's bars join the last run's is reported, and lower if the run
+ * added history below the low it started from. Undefined when the series holds nothing. The run
+ * summary covers this and up, not the whole history: a cost that follows what the run did.
+ */
+export function runStartMs(before: KlinePosition, after: KlinePosition): number | undefined {
+  if (after.low === null && after.watermark === null) return undefined;
+  let from = before.watermark ?? before.walk?.top ?? null;
+  if (after.low !== null && (before.low === null || after.low < before.low)) from = minOf(from, after.low);
+  // Nothing was held above and nothing moved below: what is held, from the lowest bar.
+  from ??= after.low ?? before.low;
+  return from === null ? undefined : from * 1000;
+}

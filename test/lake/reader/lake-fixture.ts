@@ -9,9 +9,9 @@ import { runContext, sinkEnv } from '../../sinks/helpers.js';
 
 const sinkType = { parquet: parquetSink, arrow: arrowSink } as const;
 
-async function commitRun(out: string, format: LakeFormat, runId: string, rows: KlineRow[]): Promise<void> {
+export async function commitRun(out: string, format: LakeFormat, runId: string, rows: KlineRow[], config: Record<string, unknown> = {}): Promise<void> {
   const def = sinkType[format];
-  const sink = def.create(def.configSchema.parse(format === 'parquet' ? { encodeWorkers: 0 } : {}) as never, sinkEnv(out, 'kline')) as Sink<KlineRow>;
+  const sink = def.create(def.configSchema.parse(format === 'parquet' ? { encodeWorkers: 0, ...config } : config) as never, sinkEnv(out, 'kline')) as Sink<KlineRow>;
   const ctx = runContext(runId);
   try {
     await sink.write({ stream: `kline/${runId}`, seq: 1, records: rows }, ctx);
@@ -21,7 +21,7 @@ async function commitRun(out: string, format: LakeFormat, runId: string, rows: K
   }
 }
 
-const bars = (code: string, interval: '1m' | '1h', from: number, count: number, step: number) =>
+export const bars = (code: string, interval: '1m' | '1h', from: number, count: number, step: number) =>
   Array.from({ length: count }, (_, i) => rawKline(code, interval, from + i * step, `${100 + i}.5`));
 
 /**

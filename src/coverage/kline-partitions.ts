@@ -1,0 +1,151 @@
+/**
+ * The bar opens of a lake's K-line series, partition by partition in time order, for an audit that
+ * keeps only O(series) state. A file is read only if its partition can hold a wanted series and
+ * time: its interval (path), its day (`date=` in the path) and the manifest's key ranges (per code,
+ * lowest and highest `ts`) must meet the wanted ranges; of a file read, only `ts` (and `code` when
+ * the file holds several codes). Partitions are read a few ahead, never the whole lake at once.
+ */
+import type { Interval } from '../core/records.js';
+import { lakeDataset, readKeyTimes, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
+
+const DAY_MS = 86_400_000;
+/** Partitions read ahead of the one being audited: overlaps I/O and decoding, bounds memory. */
+const READ_AHEAD = 4;
+
+/** A wanted series and the bar opens wanted of it (ms, inclusive; absent = unbounded). */
+export interface WantedSeries {
+  readonly code: string;
+  readonly interval: string;
+  readonly from?: number;
+  readonly to?: number;
+}
+
+/** One partition's bar opens per code, ascending, of the wanted series (all when none given). */
+export interface PartitionBars {
+  readonly interval: Interval;
+  readonly partition: string;
+  readonly byCode: ReadonlyMap<string, Float64Array>;
+}
+
+type Span = readonly [number, number];
+
+const overlaps = (a: Span, b: Span) => a[0] <= b[1] && b[0] <= a[1];
+
+/** The day a `date=YYYY-MM-DD` partition holds; undefined for year partitions (daily and longer bars). */
+function daySpan(file: LakeFile): Span | undefined {
+  const date = file.hive.date;
+  if (date === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const start = Date.parse(`${date}T00:00:00Z`);
+  return [start, start + DAY_MS - 1];
+}
+
+/** The codes of `file` to take, or null for all of them; an empty set skips the file. */
+function codesToRead(file: LakeFile, wanted: ReadonlyMap<string, readonly WantedSeries[]> | undefined): Set<string> | null {
+  if (!wanted) return null;
+  const interval = file.hive.interval;
+  const mine = interval === undefined ? [] : (wanted.get(interval) ?? []);
+  const day = daySpan(file);
+  const ranges = file.listed.ranges ?? {};
+  const listed = Object.keys(ranges).length > 0;
+  const out = new Set<string>();
+  for (const w of mine) {
+    const span: Span = [w.from ?? -Infinity, w.to ?? Infinity];
+    if (day && !overlaps(day, span)) continue;
+    if (listed) {
+      const r = ranges[w.code];
+      // Listed ranges without this code: the file holds none of its bars.
+      if (r === undefined) continue;
+      if (typeof r[0] === 'number' && typeof r[1] === 'number' && !overlaps([r[0], r[1]], span)) continue;
+    }
+    out.add(w.code);
+  }
+  return out;
+}
+
+async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, inRange: (code: string, ts: number) => boolean): Promise<PartitionBars> {
+  const acc = new Map<string, number[]>();
+  // Rows of a code come in runs: the list of the previous row's code is kept at hand.
+  let lastCode: string | undefined;
+  let lastList: number[] | undefined;
+  const take = (code: string, ts: number) => {
+    if (Number.isNaN(ts) || (codes !== null && !codes.has(code)) || !inRange(code, ts)) return;
+    if (code !== lastCode) {
+      lastCode = code;
+      lastList = acc.get(code);
+      if (!lastList) acc.set(code, (lastList = []));
+    }
+    lastList!.push(ts);
+  };
+  for (const f of files) {
+    const listed = Object.keys(f.listed.ranges ?? {});
+    // A file of one code (its manifest ranges say so) needs only its ts column.
+    const only = listed.length === 1 ? listed[0]! : null;
+    const { keys, times } = await readKeyTimes(f, only === null ? 'code' : null, 'ts');
+    for (let i = 0; i < times.length; i++) take(only ?? keys![i]!, times[i]!);
+  }
+  // Several files of a partition may interleave in time: sorted here, within the partition only.
+  const byCode = new Map<string, Float64Array>();
+  for (const [code, list] of acc) {
+    const opens = Float64Array.from(list);
+    byCode.set(code, ascending(opens) ? opens : opens.sort());
+  }
+  return { interval: files[0]!.hive.interval as Interval, partition: files[0]!.partition, byCode };
+}
+
+/** Every wanted bar of the kline dataset, partition by partition: by interval, then in time order. */
+export async function* klinePartitions(outputDir: string, format: LakeFormat, series?: readonly WantedSeries[]): AsyncGenerator<PartitionBars> {
+  const ds = await lakeDataset(outputDir, 'kline', format);
+  if (!ds) return;
+  const wanted = series ? groupBy(series, (s) => s.interval) : undefined;
+  const byPartition = new Map<string, { files: LakeFile[]; codes: Set<string> | null }>();
+  for (const f of ds.files) {
+    if (f.hive.interval === undefined) continue;
+    const codes = codesToRead(f, wanted);
+    if (codes !== null && codes.size === 0) continue;
+    const p = byPartition.get(f.partition) ?? { files: [], codes: codes === null ? null : new Set<string>() };
+    byPartition.set(f.partition, p);
+    p.files.push(f);
+    if (p.codes && codes) for (const c of codes) p.codes.add(c);
+  }
+  const spans = new Map<string, Span>();
+  for (const s of series ?? []) spans.set(`${s.code}\u0000${s.interval}`, [s.from ?? -Infinity, s.to ?? Infinity]);
+  // `interval=1m/year=2026/date=2026-11-21`: within an interval, path order is time order (the
+  // year and the zero-padded date sort as text; year partitions of daily bars likewise).
+  const order = [...byPartition.keys()].sort();
+  const read = (partition: string) => {
+    const p = byPartition.get(partition)!;
+    const interval = p.files[0]!.hive.interval!;
+    const inRange = series
+      ? (code: string, ts: number) => {
+          const span = spans.get(`${code}\u0000${interval}`);
+          return span !== undefined && ts >= span[0] && ts <= span[1];
+        }
+      : () => true;
+    const pending = readPartition(p.files, p.codes, inRange);
+    // Read ahead: a failure surfaces when its turn comes, never as an unhandled rejection.
+    pending.catch(() => undefined);
+    return pending;
+  };
+  const ahead: Promise<PartitionBars>[] = [];
+  let next = 0;
+  while (next < order.length || ahead.length > 0) {
+    while (ahead.length < READ_AHEAD && next < order.length) ahead.push(read(order[next++]!));
+    yield await ahead.shift()!;
+  }
+}
+
+function ascending(a: Float64Array): boolean {
+  for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false;
+  return true;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    const list = out.get(k) ?? [];
+    list.push(t);
+    out.set(k, list);
+  }
+  return out;
+}
