@@ -32,6 +32,8 @@ export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline
 // The service client
 export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
 export type { ServiceClient, ClientOptions } from './api/index.js';
+/** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
+export { readPlansFile, type CustomPlan, type PlansDocument } from './core/plans-file.js';
 
 // The product catalog
 export { findProduct, listProducts } from './catalog/index.js';
@@ -54,4 +56,5 @@ export {
   OutputClosedError,
   RejectedRecordError,
   AbortedError,
+  PlansFileError,
 } from './core/errors.js';

@@ -18,7 +18,7 @@ import {
 import { getTarget, groupBy, splitByCapAndBudget } from './batching.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
-import { planLimits, type PlanLimits } from './plans.js';
+import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
 import { QuotaStore } from './quota-store.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from './redact.js';
@@ -62,6 +62,12 @@ const DEFAULT_RETRY: Omit<RetryOptions, 'random'> = {
 /** Times codes left out of a depth/trade answer are asked for again before they are reported missing. */
 const MISSING_CODE_ROUNDS = 2;
 
+/**
+ * Requests in flight (and connections) when the plan has no per-second limit to size them by: enough
+ * to keep a local emulator busy on every core, few enough not to exhaust sockets.
+ */
+const UNLIMITED_IN_FLIGHT = 32;
+
 /** How long (real time) a settle waits for the wire before letting a virtual clock move anyway. */
 const SETTLE_CAP_MS = 2000;
 
@@ -83,6 +89,16 @@ interface Operation<T> {
  * its slot: it gets more attempts, and a time budget that counts those waits on top of the backoff.
  */
 const SUSPENSION_ATTEMPTS = 10;
+
+/** The window rules that limit anything (an unlimited one is left out). */
+function windowRules(rules: readonly WindowRule[]): WindowRule[] {
+  return rules.filter((r) => !isUnlimited(r.limit));
+}
+
+/** A minimum gap between requests of one key; none for a gap of 0. */
+function gapRule(key: string, gapMs: number): WindowRule[] {
+  return gapMs > 0 ? [{ key, limit: 1, windowMs: gapMs }] : [];
+}
 
 /** Marks an ApiError as the service's per-second/minute 429 (re-queued, never a failure). */
 function isRateLimited(error: unknown): boolean {
@@ -127,7 +143,7 @@ export function createClient(options: ClientOptions): ServiceClient {
 class QuotelakeClient implements ServiceClient {
   readonly plan;
   readonly runId: string;
-  private readonly limits: PlanLimits;
+  readonly limits: PlanLimits;
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
   private readonly clock: Clock;
@@ -147,7 +163,7 @@ class QuotelakeClient implements ServiceClient {
   private closed = false;
 
   constructor(options: ClientOptions) {
-    this.limits = planLimits(options.plan);
+    this.limits = planLimits(options.plan, options.plans);
     this.plan = this.limits.name;
     if (options.token.length === 0) throw new RangeError('token is empty');
     this.#token = options.token;
@@ -163,7 +179,7 @@ class QuotelakeClient implements ServiceClient {
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
       marginMs: options.marginMs ?? (virtual ? 0 : 1),
       // As many in flight as the per-second window admits.
-      maxInFlight: this.limits.perSecond.limit,
+      maxInFlight: this.inFlightCap(),
     });
     this.quota = new QuotaStore({
       stateDir: options.stateDir,
@@ -171,12 +187,12 @@ class QuotelakeClient implements ServiceClient {
       limit: this.limits.perDay,
       clock: this.clock,
       timeZone: options.quotaTimeZone ?? 'UTC',
-      blockSize: options.quotaBlockSize ?? this.limits.perSecond.limit,
+      blockSize: options.quotaBlockSize ?? this.inFlightCap(),
     });
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.http = new HttpTransport(base.origin, this.#token, this.limits.perSecond.limit, timeouts, options.maxResponseBytes);
+    this.http = new HttpTransport(base.origin, this.#token, this.inFlightCap(), timeouts, options.maxResponseBytes);
     this.familyOf = createFamilyResolver(
       options.familyLookup ?? ((code) => findProduct(code)?.family),
       options.familyOverrides,
@@ -263,7 +279,7 @@ class QuotelakeClient implements ServiceClient {
         codes: [],
         rules: [
           ...this.combinedRules(),
-          { key: `gap:${endpoint}`, limit: 1, windowMs: this.limits.suspensionGapMs },
+          ...gapRule(`gap:${endpoint}`, this.limits.suspensionGapMs),
         ],
         build: () => ({ target, headers: { accept: 'application/json' } }),
         parse: (response) => this.parseHalts(endpoint, response),
@@ -394,7 +410,7 @@ class QuotelakeClient implements ServiceClient {
         codes,
         rules: [
           ...this.combinedRules(),
-          { key: 'gap:batch-kline', limit: 1, windowMs: this.limits.batchKlineGapMs },
+          ...gapRule('gap:batch-kline', this.limits.batchKlineGapMs),
         ],
         build: (trace) => ({
           target: `${this.basePath}${endpoint}?token=${encodeURIComponent(this.#token)}`,
@@ -440,16 +456,21 @@ class QuotelakeClient implements ServiceClient {
 
   // ---------------------------------------------------------------- request pipeline
 
+  /** A lifted window ("unlimited") is no rule at all: nothing is kept or looked at per request. */
   private combinedRules(): WindowRule[] {
-    return [
+    return windowRules([
       { key: 'combined:second', ...this.limits.perSecond },
       { key: 'combined:minute', ...this.limits.perMinute },
-    ];
+    ]);
   }
 
   /** 8.2: each market-data operation alone has the combined per-second limit (never binding alone). */
   private marketRules(kind: string): WindowRule[] {
-    return [...this.combinedRules(), { key: `op:${kind}`, ...this.limits.perSecond }];
+    return [...this.combinedRules(), ...windowRules([{ key: `op:${kind}`, ...this.limits.perSecond }])];
+  }
+
+  private inFlightCap(): number {
+    return isUnlimited(this.limits.perSecond.limit) ? UNLIMITED_IN_FLIGHT : this.limits.perSecond.limit;
   }
 
   private getTarget(endpoint: string, query: unknown): string {

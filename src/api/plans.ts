@@ -4,23 +4,26 @@
  * number on one side shows up as a 429 in the integration tests instead of hiding.
  */
 
+import { PlansFileError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import { countLimit, findCustomPlan, knownPlanNames, type CustomPlan, type PlansDocument } from '../core/plans-file.js';
 
 export { isPlanName, PLAN_NAMES, type PlanName };
 
-/** "At most `limit` admitted requests in any sliding window of `windowMs`." */
+/** "At most `limit` admitted requests in any sliding window of `windowMs`"; `limit` +Infinity = no limit. */
 export interface WindowLimit {
   readonly limit: number;
   readonly windowMs: number;
 }
 
 export interface PlanLimits {
-  readonly name: PlanName;
+  /** A built-in plan's name, or a custom plan's from a plans file. */
+  readonly name: string;
   /** Combined per-second window (every operation counts). */
   readonly perSecond: WindowLimit;
   /** Combined per-minute window (every operation counts). */
   readonly perMinute: WindowLimit;
-  /** Admitted requests per calendar day in quotaTimeZone. */
+  /** Admitted requests per calendar day in quotaTimeZone; +Infinity = no daily cap. */
   readonly perDay: number;
   /** /batch-kline minimum gap: 1 request per `batchKlineGapMs`. */
   readonly batchKlineGapMs: number;
@@ -69,10 +72,37 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
   'all-us': TOP('all-us'),
 });
 
-/** The limits of a plan by name; throws a RangeError naming the valid plans for anything else. */
-export function planLimits(name: string): PlanLimits {
-  if (!isPlanName(name)) {
-    throw new RangeError(`unknown plan "${name}" (expected one of ${PLAN_NAMES.join(', ')})`);
-  }
-  return PLANS[name];
+/** True when a window or count limit is lifted ("unlimited" in a plans file). */
+export function isUnlimited(limit: number): boolean {
+  return limit === Number.POSITIVE_INFINITY;
+}
+
+/** A custom plan on the client's own table of its base plan. */
+export function customPlanLimits(custom: CustomPlan): PlanLimits {
+  const base = PLANS[custom.base];
+  const perSecond: WindowLimit =
+    custom.perSecond === undefined ? base.perSecond : { limit: countLimit(custom.perSecond, base.perSecond.limit), windowMs: SECOND };
+  return Object.freeze({
+    name: custom.name,
+    perSecond: Object.freeze(perSecond),
+    perMinute: Object.freeze({ limit: countLimit(custom.perMinute, base.perMinute.limit), windowMs: MINUTE }),
+    perDay: countLimit(custom.perDay, base.perDay),
+    batchKlineGapMs: custom.batchKlineGapMs ?? base.batchKlineGapMs,
+    suspensionGapMs: custom.suspensionGapMs ?? base.suspensionGapMs,
+    tickCodesCap: custom.tickCodesCap === undefined ? base.tickCodesCap : custom.tickCodesCap,
+    batchKlineItemCap: custom.batchKlineItemCap ?? base.batchKlineItemCap,
+  });
+}
+
+/**
+ * The limits of a plan by name: a built-in plan, or a custom plan of `plans` (a plans file). Anything
+ * else throws a RangeError naming the valid plans (a PlansFileError naming the file when there is one).
+ */
+export function planLimits(name: string, plans?: PlansDocument): PlanLimits {
+  if (isPlanName(name)) return PLANS[name];
+  const custom = findCustomPlan(plans, name);
+  if (custom) return customPlanLimits(custom);
+  const known = knownPlanNames(plans).join(', ');
+  if (plans) throw new PlansFileError(plans.file, `plan "${name}" is neither built in nor defined here (known plans: ${known})`);
+  throw new RangeError(`unknown plan "${name}" (expected one of ${known})`);
 }

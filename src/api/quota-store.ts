@@ -6,6 +6,9 @@
  * (tmp + rename), so two processes together never reserve more than the day's limit; the unused
  * part of a block is given back on close(). A crash loses at most one block for the day, which
  * errs on the side of never exceeding the cap.
+ *
+ * A plan without a daily cap (`perDay: unlimited` in a plans file, limit +Infinity) keeps no count
+ * at all: no file, no lock, nothing per request, so a local replay runs at CPU speed.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -83,6 +86,11 @@ export class QuotaStore {
     }
   }
 
+  /** False for a plan without a daily cap: then nothing is counted or written. */
+  get counted(): boolean {
+    return Number.isFinite(this.limit);
+  }
+
   /** The quota day and its reset instant at `at` (clock ms). */
   dayOf(at: number = this.clock.now()): { day: string; resetAt: Date } {
     const cached = this.dayCache;
@@ -102,6 +110,7 @@ export class QuotaStore {
    * when none is left. Call it right before sending.
    */
   take(): Promise<void> {
+    if (!this.counted) return Promise.resolve();
     const { day } = this.dayOf();
     if (this.reserveDay === day && this.reserve > 0) {
       this.reserve--;
@@ -137,6 +146,7 @@ export class QuotaStore {
    * at once instead of after the wait (re-reading the file, in case another process gave some back).
    */
   async precheck(): Promise<void> {
+    if (!this.counted) return;
     const { day, resetAt } = this.dayOf();
     if (this.exhaustedDay !== day) return;
     if (this.reserveDay === day && this.reserve > 0) return;
@@ -147,7 +157,7 @@ export class QuotaStore {
 
   /** Gives back one taken request the service did not count (a 429 rejection counts for nothing). */
   refund(): void {
-    if (this.reserveDay === this.dayOf().day) this.reserve++;
+    if (this.counted && this.reserveDay === this.dayOf().day) this.reserve++;
   }
 
   /**
@@ -155,6 +165,11 @@ export class QuotaStore {
    * file and returns the error to throw.
    */
   async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
+    if (!this.counted) {
+      // The service has a cap our plan does not know: report it, there is no count of ours to sync.
+      const { resetAt } = this.dayOf();
+      return new QuotaExhaustedError({ resetAt, used: 0, limit: 0, cause });
+    }
     return this.serial(async () => {
       const { day, resetAt } = this.dayOf();
       this.reserve = 0;
@@ -170,6 +185,7 @@ export class QuotaStore {
 
   async status(): Promise<QuotaStatus> {
     const { day, resetAt } = this.dayOf();
+    if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone };
     const state = await this.read(day);
     const mine = this.reserveDay === day ? this.reserve : 0;
     const used = Math.max(0, state.used - mine);

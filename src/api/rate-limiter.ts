@@ -19,7 +19,7 @@ import type { Clock } from '../core/clock.js';
 import { AbortedError } from '../core/errors.js';
 import { abortReason, type Sleep } from './sleep.js';
 
-/** One limit: at most `limit` admissions in any window of `windowMs` milliseconds, per `key`. */
+/** One limit: at most `limit` admissions in any window of `windowMs` milliseconds, per `key` (+Infinity: none). */
 export interface WindowRule {
   readonly key: string;
   readonly limit: number;
@@ -102,6 +102,9 @@ export class SlidingWindowLimiter {
    */
   acquire(rules: readonly WindowRule[], signal?: AbortSignal): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    // A lifted limit (+Infinity, "unlimited" in a plans file) keeps no window: no stamps are stored
+    // or scanned for it, so an unthrottled replay costs the same per request however long it runs.
+    if (rules.some((r) => !Number.isFinite(r.limit))) rules = rules.filter((r) => Number.isFinite(r.limit));
     return new Promise<Permit>((resolve, reject) => {
       const waiter: Waiter = {
         rules,

@@ -2,7 +2,8 @@
 import type { Clock } from '../core/clock.js';
 import type { Family } from './family.js';
 import type { Timeouts } from './http-transport.js';
-import type { PlanName } from './plans.js';
+import type { PlansDocument } from '../core/plans-file.js';
+import type { PlanLimits } from './plans.js';
 import type { BatchKlineSeries, DepthTick, HaltResponse, KlineBar, TradeTick } from './schemas.js';
 import type { Sleep } from './sleep.js';
 import type { QuotaStatus } from './quota-store.js';
@@ -47,7 +48,10 @@ export interface ClientOptions {
   /** e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
   baseUrl: string;
   token: string;
-  plan: PlanName;
+  /** A built-in plan, or a custom plan of `plans`. */
+  plan: string;
+  /** A plans file's custom plans (its `tokens:` are never read here: the token is `token`). */
+  plans?: PlansDocument | undefined;
   /** Holds `quota/<hash16>.json`. */
   stateDir: string;
   /** Prefix of every request trace (`<runId>-<counter>`); default random. */
@@ -138,7 +142,9 @@ export interface HaltsOptions {
 }
 
 export interface ServiceClient {
-  readonly plan: PlanName;
+  readonly plan: string;
+  /** The plan's limits as this client paces to them (a custom plan's included). */
+  readonly limits: PlanLimits;
   readonly runId: string;
   kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult>;
   depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>>;

@@ -8,17 +8,23 @@ export interface Connections {
 }
 
 export function createConnections(announce: (line: string) => void, clock?: Clock): Connections {
-  let embedded: Promise<ServiceConnection> | undefined;
+  // One built-in emulator per plans file (usually one in all): it knows the demo tokens of those plans.
+  const embedded = new Map<string, Promise<ServiceConnection>>();
   return {
     async get(target, quotaTimeZone) {
       if (target.kind === 'remote') return connect(target, { announce });
-      embedded ??= connect(target, { ...(quotaTimeZone !== undefined ? { quotaTimeZone } : {}), ...(clock ? { clock } : {}), announce });
-      const shared = await embedded;
+      const key = target.plans?.file ?? '';
+      let started = embedded.get(key);
+      if (started === undefined) {
+        started = connect(target, { ...(quotaTimeZone !== undefined ? { quotaTimeZone } : {}), ...(clock ? { clock } : {}), announce });
+        embedded.set(key, started);
+      }
+      const shared = await started;
       // One emulator knows every demo token: only the token and plan differ per pipeline.
       return { ...shared, token: target.token, plan: target.plan, close: async () => undefined };
     },
     async closeAll() {
-      if (embedded) await (await embedded).close();
+      for (const started of embedded.values()) await (await started).close();
     },
   };
 }

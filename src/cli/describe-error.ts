@@ -1,6 +1,6 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
 import { PipelineConfigError } from '../config/parse-pipeline.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 
@@ -39,6 +39,7 @@ export function describeError(e: unknown): DescribedError {
     };
   }
   if (e instanceof ConfigError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: 'fix the pipeline file or the option named above' };
+  if (e instanceof PlansFileError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: 'fix the plans file, or name a plan it defines' };
   if (e instanceof QuotaExhaustedError) {
     return {
       exitCode: EXIT_QUOTA,

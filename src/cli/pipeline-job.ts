@@ -1,23 +1,58 @@
 /** A pipeline argument turned into a validated pipeline with its resolved settings and overrides. */
+import { planLimits } from '../api/index.js';
 import { loadPipeline } from '../config/load-pipeline.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
+import { PlansFileError } from '../core/errors.js';
+import { readPlansFile, type PlansDocument } from '../core/plans-file.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
+import { UsageError } from './usage-error.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
 export interface PipelineJob {
   readonly ref: PipelineRef;
   readonly pipeline: Pipeline;
   readonly resolved: ResolvedSettings;
+  /** The plans file of the run's settings, when one is set (its custom plans; never a token). */
+  readonly plans?: PlansDocument | undefined;
+}
+
+const plansCache = new Map<string, Promise<PlansDocument>>();
+
+/**
+ * The plans file of the settings, read once per command, and the plan checked against it: a name
+ * neither built in nor defined there is a usage error naming the file and the known plans.
+ */
+async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | undefined> {
+  const { plansFile, plan } = resolved.settings;
+  if (plansFile === undefined) return undefined;
+  let doc: PlansDocument;
+  try {
+    let read = plansCache.get(plansFile);
+    if (read === undefined) {
+      read = readPlansFile(plansFile);
+      plansCache.set(plansFile, read);
+      read.catch(() => plansCache.delete(plansFile));
+    }
+    doc = await read;
+    if (plan !== undefined) planLimits(plan, doc);
+  } catch (e) {
+    if (e instanceof PlansFileError) {
+      throw new UsageError(`plans file ${e.message}`, 'name a plan the file defines, or a built-in one');
+    }
+    throw e;
+  }
+  return doc;
 }
 
 export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<PipelineJob> {
   const ref = resolvePipelineRef(text, cwd);
   const loaded = await loadPipeline(ref.display, registry);
-  const resolved = resolveRunSettings(loaded, args, env);
+  const resolved = resolveRunSettings(loaded, args, env, ref.display);
+  const plans = await plansOf(resolved);
   const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state });
-  return { ref, pipeline, resolved };
+  return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }
 
 /** Every argument loaded before anything runs, so a bad file stops the command before any request. */

@@ -20,9 +20,9 @@ export interface PlanReport {
 
 export async function planJob(job: PipelineJob, clock: Clock = systemClock): Promise<PlanReport> {
   const now = clock.now();
-  const target = chooseTarget(job.resolved);
+  const target = chooseTarget(job.resolved, job.plans);
   const { settings } = job.resolved;
-  const limits = planLimits(target.plan);
+  const limits = planLimits(target.plan, target.plans);
   const quota = await new QuotaStore({
     stateDir: settings.stateDir,
     token: target.token,
@@ -31,7 +31,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock): Pro
     ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
   }).status();
   const checkpoints = keepsState(job.pipeline, registry) ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load() : new Map();
-  const plan = planPipeline(job.pipeline, { plan: target.plan, quotaRemaining: quota.remaining, now, checkpoints, registry });
+  const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,
@@ -54,7 +54,8 @@ export function renderPlan(r: PlanReport): string {
   ];
   for (const [endpoint, count] of Object.entries(p.requests).sort(([a], [b]) => a.localeCompare(b))) rows.push([`  ${endpoint}`, n(count)]);
   const share = Number.isFinite(p.quota.share) ? `${(p.quota.share * 100).toFixed(p.quota.share < 0.01 ? 3 : 1)}%` : 'all';
-  rows.push([
+  if (!Number.isFinite(r.quota.limit)) rows.push(['quota', 'no daily cap (the plan lifts it)']);
+  else rows.push([
     'quota',
     `${share} of today's ${n(r.quota.remaining)} left (of ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
   ]);

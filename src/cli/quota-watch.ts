@@ -27,6 +27,9 @@ export class QuotaWatchingClient implements ServiceClient {
   get plan() {
     return this.inner.plan;
   }
+  get limits() {
+    return this.inner.limits;
+  }
   get runId() {
     return this.inner.runId;
   }

@@ -42,11 +42,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const { settings } = job.resolved;
   const started = clock.now();
   const events = createRunEvents();
-  const limits = planLimits(connection.plan);
+  const limits = planLimits(connection.plan, connection.plans);
   const inner = createClient({
     baseUrl: connection.baseUrl,
     token: connection.token,
     plan: connection.plan,
+    ...(connection.plans ? { plans: connection.plans } : {}),
     stateDir: settings.stateDir,
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
@@ -65,7 +66,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     events,
     clock,
     label: job.pipeline.name,
-    quota: quotaBefore ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
+    // A plan without a daily cap has no quota to show.
+    quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
   const logger = createLogger({ level: options.logLevel, clock, redact: [connection.token], write: (line) => progress.log(line) });

@@ -3,6 +3,7 @@
  * data overrides (--format, --since, --until, --codes) applied to the pipeline and validated again
  * so a wrong override is reported like a wrong file.
  */
+import { dirname, resolve } from 'node:path';
 import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
@@ -19,15 +20,18 @@ function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): 
   return new Set(Object.keys(shape ?? {}));
 }
 
-export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJS.ProcessEnv): ResolvedSettings {
+/** `pipelineFile`: where the pipeline came from, so its service.plansFile is read relative to it. */
+export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJS.ProcessEnv, pipelineFile?: string): ResolvedSettings {
   const source = pipeline.source;
+  const filePlans = pipeline.service?.plansFile;
   const pick = (key: string): unknown => source[key];
   try {
     return resolveSettings({
       flags: {
         baseUrl: args['base-url'],
         token: args.token,
-        plan: args.plan as never,
+        plan: args.plan,
+        plansFile: args['plans-file'],
         outputDir: args.output,
         stateDir: args['state-dir'],
         format: args.format,
@@ -39,6 +43,7 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
       file: {
         baseUrl: pipeline.service?.baseUrl,
         plan: pipeline.service?.plan,
+        plansFile: filePlans !== undefined && pipelineFile !== undefined ? resolve(dirname(pipelineFile), filePlans) : filePlans,
         outputDir: pipeline.options.outputDir,
         stateDir: pipeline.options.stateDir,
         format: pipeline.sink.type,

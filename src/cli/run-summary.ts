@@ -73,7 +73,8 @@ export function renderSummary(s: RunSummary): string {
   rows.push(['files', `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`]);
   if (s.rejected > 0) rows.push(['rejected', `${n(s.rejected)} records (see ${s.output.dir}/_rejected/ or the log)`]);
   const q = s.quota;
-  if (q.left !== undefined && q.limit !== undefined) rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}`]);
+  if (q.limit === Number.POSITIVE_INFINITY) rows.push(['quota', 'no daily cap (the plan lifts it)']);
+  else if (q.left !== undefined && q.limit !== undefined) rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}`]);
   else if (q.resetAt) rows.push(['quota', `resets ${q.resetAt}`]);
   if (s.runId) rows.push(['run', `${s.runId}${s.manifest ? ` (${s.manifest})` : ''}`]);
   const lines = [`quotelake: ${s.pipeline} (${s.file})`, ...table(rows)];

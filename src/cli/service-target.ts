@@ -1,24 +1,34 @@
 /**
  * Which service a command talks to. No base URL and no token: the built-in emulator with the demo
- * token of the plan (default professional). A base URL needs a token and a plan; a token needs a
- * base URL (there is no default real URL).
+ * token of the plan (default professional; a custom plan's `demo-<name>`, the emulator getting the
+ * same custom plans). A base URL needs a token and a plan; a token needs a base URL (there is no
+ * default real URL). A token never comes from the plans file.
  */
 import type { Clock } from '../core/clock.js';
-import { PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import { demoToken, PLAN_NAMES } from '../core/plan-names.js';
+import type { PlansDocument } from '../core/plans-file.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import { startEmulator } from '../emulator/server.js';
 import { UsageError } from './usage-error.js';
 
+interface TargetPlan {
+  /** A built-in plan, or a custom plan of `plans`. */
+  readonly plan: string;
+  /** The plans file the plan may come from (custom plans only are read from it). */
+  readonly plans?: PlansDocument | undefined;
+}
+
 export type ServiceTarget =
-  | { readonly kind: 'embedded'; readonly token: string; readonly plan: PlanName }
-  | { readonly kind: 'remote'; readonly baseUrl: string; readonly token: string; readonly plan: PlanName };
+  | ({ readonly kind: 'embedded'; readonly token: string } & TargetPlan)
+  | ({ readonly kind: 'remote'; readonly baseUrl: string; readonly token: string } & TargetPlan);
 
 const WHERE = { flag: 'flag', env: 'environment', file: 'pipeline file', default: 'default' } as const;
 
-export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
+export function chooseTarget(resolved: ResolvedSettings, plans?: PlansDocument): ServiceTarget {
   const { settings, origin } = resolved;
-  const plan: PlanName = settings.plan ?? 'professional';
-  if (settings.baseUrl === undefined && settings.token === undefined) return { kind: 'embedded', token: `demo-${plan}`, plan };
+  const plan = settings.plan ?? 'professional';
+  const withPlans = plans ? { plans } : {};
+  if (settings.baseUrl === undefined && settings.token === undefined) return { kind: 'embedded', token: demoToken(plan), plan, ...withPlans };
   if (settings.token === undefined) {
     throw new UsageError(
       `a base URL is set (${WHERE[origin.baseUrl ?? 'default']}: ${settings.baseUrl}) but no token`,
@@ -41,13 +51,12 @@ export function chooseTarget(resolved: ResolvedSettings): ServiceTarget {
     throw new UsageError(`base URL "${settings.baseUrl}" is not a URL`, 'give it as http://host:port or https://host');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL "${settings.baseUrl}" must be http or https`);
-  return { kind: 'remote', baseUrl: settings.baseUrl, token: settings.token, plan };
+  return { kind: 'remote', baseUrl: settings.baseUrl, token: settings.token, plan, ...withPlans };
 }
 
-export interface ServiceConnection {
+export interface ServiceConnection extends TargetPlan {
   readonly baseUrl: string;
   readonly token: string;
-  readonly plan: PlanName;
   readonly embedded: boolean;
   close(): Promise<void>;
 }
@@ -55,11 +64,13 @@ export interface ServiceConnection {
 /** Starts the built-in emulator when the target says so; `announce` gets the one stderr line. */
 export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; clock?: Clock; announce: (line: string) => void }): Promise<ServiceConnection> {
   if (target.kind === 'remote') {
-    return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, embedded: false, close: async () => undefined };
+    return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, plans: target.plans, embedded: false, close: async () => undefined };
   }
   const emu = await startEmulator({
     host: '127.0.0.1',
     port: 0,
+    // The same custom plans as the client's, each with its demo token: a replay plan is one setting.
+    ...(target.plans ? { customPlans: target.plans.plans } : {}),
     ...(options.quotaTimeZone !== undefined ? { quotaTimeZone: options.quotaTimeZone } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     log: () => undefined,
@@ -67,5 +78,5 @@ export async function connect(target: ServiceTarget, options: { quotaTimeZone?: 
   options.announce(
     `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
   );
-  return { baseUrl: emu.url, token: target.token, plan: target.plan, embedded: true, close: () => emu.close() };
+  return { baseUrl: emu.url, token: target.token, plan: target.plan, plans: target.plans, embedded: true, close: () => emu.close() };
 }

@@ -10,6 +10,7 @@ export interface ServiceArgs {
   'base-url'?: string | undefined;
   token?: string | undefined;
   plan?: string | undefined;
+  'plans-file'?: string | undefined;
 }
 
 export interface OutputArgs {
@@ -54,7 +55,12 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
     .option('plan', {
       type: 'string',
       group: SERVICE,
-      describe: `The token's plan: ${PLAN_NAMES.join(', ')} (env QUOTELAKE_PLAN)`,
+      describe: `The token's plan: ${PLAN_NAMES.join(', ')}, or a custom plan of --plans-file (env QUOTELAKE_PLAN)`,
+    })
+    .option('plans-file', {
+      type: 'string',
+      group: SERVICE,
+      describe: 'YAML or JSON file of custom plans (its plans: section; tokens: is the emulator\'s and never read here) (env QUOTELAKE_PLANS_FILE)',
     }) as Argv<T & ServiceArgs>;
 }
 
@@ -100,6 +106,6 @@ export function parseCodes(text: string | undefined): string[] | undefined {
 }
 
 export const PRECEDENCE_EPILOGUE =
-  'Settings precedence: command-line flag > environment variable (QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN) > pipeline file > default. ' +
-  'With no base URL and no token, quotelake starts its built-in emulator on a free loopback port and uses the demo token of the plan (default professional). ' +
+  'Settings precedence: command-line flag > environment variable (QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN, QUOTELAKE_PLANS_FILE) > pipeline file > default. ' +
+  'With no base URL and no token, quotelake starts its built-in emulator on a free loopback port and uses the demo token of the plan (default professional; a custom plan\'s is demo-<name>, the emulator getting the same plans file). ' +
   'Exit codes: 0 done, 1 failed, 2 usage or pipeline error, 3 rejected records dropped or diverted, 4 the service delivered less than asked for (see the notes), 75 daily quota used up (run again after the reset), 130 interrupted, 141 stdout closed by its reader with rows left unwritten.';

@@ -16,6 +16,7 @@ export function settingsFromPipeline(pipeline: Pipeline): NonNullable<SettingsIn
   return {
     baseUrl: pipeline.service?.baseUrl,
     plan: pipeline.service?.plan,
+    plansFile: pipeline.service?.plansFile,
     outputDir: pipeline.options.outputDir,
     stateDir: pipeline.options.stateDir,
     format: pipeline.sink.type,
@@ -52,6 +53,7 @@ export function applySettings(pipeline: Pipeline, settings: Settings, registry: 
   const service = { ...(pipeline.service ?? {}) };
   if (settings.baseUrl !== undefined) service.baseUrl = settings.baseUrl;
   if (settings.plan !== undefined) service.plan = settings.plan;
+  if (settings.plansFile !== undefined) service.plansFile = settings.plansFile;
   return {
     ...pipeline,
     ...(Object.keys(service).length > 0 ? { service } : {}),

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
-import { PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
+import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
@@ -30,7 +31,10 @@ export interface ComponentConfig {
 
 export interface ServiceConfig {
   readonly baseUrl?: string | undefined;
-  readonly plan?: PlanName | undefined;
+  /** A built-in plan, or a custom plan of `plansFile`. */
+  readonly plan?: string | undefined;
+  /** Plans file defining custom plans, relative to the pipeline file (only its `plans:` is read). */
+  readonly plansFile?: string | undefined;
   readonly quotaTimeZone?: string | undefined;
 }
 
@@ -80,12 +84,32 @@ function isIanaZone(zone: string): boolean {
 export const serviceSchema = z
   .strictObject({
     baseUrl: z.url({ protocol: /^https?$/ }).optional().describe('Service root URL (else QUOTELAKE_BASE_URL).'),
-    plan: z.enum(PLAN_NAMES).optional().describe('The token\'s plan (else QUOTELAKE_PLAN). The token itself is never in a file.'),
+    plan: z
+      .string()
+      .regex(CUSTOM_PLAN_NAME, { message: 'is not a plan name (letters, digits, "-" or "_")' })
+      .optional()
+      .describe(`The token's plan (else QUOTELAKE_PLAN): ${PLAN_NAMES.join(', ')}, or a custom plan of plansFile. The token itself is never in a file.`),
+    plansFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Plans file whose custom plans `plan` may name, relative to this pipeline file (else QUOTELAKE_PLANS_FILE). Only its plans: section is read; never a token.'),
     quotaTimeZone: z
       .string()
       .refine(isIanaZone, { message: 'is not an IANA time zone (e.g. UTC, Asia/Shanghai)' })
       .optional()
       .describe('Zone whose midnight resets the daily quota (default UTC).'),
+  })
+  .superRefine((s, ctx) => {
+    // A custom plan travels with the file that defines it, so the pipeline file alone says what it means.
+    if (s.plan !== undefined && !isPlanName(s.plan) && s.plansFile === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['plan'],
+        message: `"${s.plan}" is not one of ${PLAN_NAMES.join(', ')} (a custom plan needs service.plansFile, the plans file that defines it)`,
+        params: { lint: true },
+      });
+    }
   })
   .describe('How to reach the service.');
 

@@ -3,12 +3,15 @@
  * process.env and its parsed flags. The token comes from a flag or QUOTELAKE_TOKEN only, never a file.
  */
 import { ConfigError } from '../core/errors.js';
-import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 
 export interface Settings {
   readonly baseUrl?: string | undefined;
   readonly token?: string | undefined;
-  readonly plan?: PlanName | undefined;
+  /** A built-in plan, or (with `plansFile`) a custom plan the CLI checks against that file. */
+  readonly plan?: string | undefined;
+  /** Plans file of custom plans (flag/env: as given; pipeline file: resolved against its folder by the caller). */
+  readonly plansFile?: string | undefined;
   readonly outputDir: string;
   readonly stateDir: string;
   /** Sink type override, e.g. `parquet`, `arrow`, `ndjson`. */
@@ -26,7 +29,7 @@ type Loose = { readonly [K in SettingKey]?: Settings[K] | undefined };
 
 export interface SettingsInput {
   readonly flags?: Loose;
-  /** The process environment (only QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN are read). */
+  /** The process environment (only QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN, QUOTELAKE_PLANS_FILE are read). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** What the pipeline file says (never a token). */
   readonly file?: Omit<Loose, 'token'>;
@@ -43,18 +46,17 @@ export const DEFAULT_OUTPUT_DIR = 'output';
 
 function envSettings(env: Readonly<Record<string, string | undefined>>): Loose {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
-  const plan = nonEmpty(env.QUOTELAKE_PLAN);
-  if (plan !== undefined && !isPlanName(plan)) {
-    throw new ConfigError(`QUOTELAKE_PLAN: "${plan}" is not one of ${PLAN_NAMES.join(', ')}`);
-  }
   return {
     baseUrl: nonEmpty(env.QUOTELAKE_BASE_URL),
     token: nonEmpty(env.QUOTELAKE_TOKEN),
-    plan: plan as PlanName | undefined,
+    plan: nonEmpty(env.QUOTELAKE_PLAN),
+    plansFile: nonEmpty(env.QUOTELAKE_PLANS_FILE),
   };
 }
 
-const KEYS: readonly SettingKey[] = ['baseUrl', 'token', 'plan', 'outputDir', 'stateDir', 'format', 'since', 'until', 'codes'];
+const PLAN_SOURCE: Readonly<Record<SettingOrigin, string>> = { flag: '--plan', env: 'QUOTELAKE_PLAN', file: 'service.plan', default: 'plan' };
+
+const KEYS: readonly SettingKey[] = ['baseUrl', 'token', 'plan', 'plansFile', 'outputDir', 'stateDir', 'format', 'since', 'until', 'codes'];
 
 export function resolveSettings(input: SettingsInput): ResolvedSettings {
   const layers: Array<[SettingOrigin, Loose]> = [
@@ -63,9 +65,6 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     ['file', { ...(input.file ?? {}), token: undefined }],
     ['default', input.defaults ?? {}],
   ];
-  if (input.flags?.plan !== undefined && !isPlanName(input.flags.plan)) {
-    throw new ConfigError(`--plan: "${input.flags.plan}" is not one of ${PLAN_NAMES.join(', ')}`);
-  }
   const values: Record<string, unknown> = {};
   const origin: Partial<Record<SettingKey, SettingOrigin>> = {};
   for (const key of KEYS) {
@@ -77,6 +76,14 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
         break;
       }
     }
+  }
+  // A name that is not built in can only be a custom plan, which needs a plans file; whether the
+  // file defines it is checked where the file is read (the CLI), since this stays pure.
+  const plan = values.plan as string | undefined;
+  if (plan !== undefined && !isPlanName(plan) && values.plansFile === undefined) {
+    throw new ConfigError(
+      `${PLAN_SOURCE[origin.plan ?? 'default']}: "${plan}" is not one of ${PLAN_NAMES.join(', ')} (a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service.plansFile)`,
+    );
   }
   if (values.outputDir === undefined) {
     values.outputDir = DEFAULT_OUTPUT_DIR;

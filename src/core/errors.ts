@@ -253,3 +253,18 @@ function apiErrorCode(ret: number | undefined): string {
 function summariseCodes(codes: readonly string[]): string {
   return codes.length <= 5 ? codes.join(',') : `${codes.slice(0, 5).join(',')} and ${codes.length - 5} more`;
 }
+
+/**
+ * A plans file (custom plans, and the emulator's extra tokens) cannot be read or says something
+ * wrong. The message starts with the file and names the field (`plans.0.perSecond`).
+ */
+export class PlansFileError extends QuotelakeError {
+  readonly file: string;
+  readonly field: string | undefined;
+
+  constructor(file: string, reason: string, field?: string) {
+    super('QL_PLANS_FILE', `${file}: ${field !== undefined ? `${field}: ` : ''}${reason}`, { stage: 'config' });
+    this.file = file;
+    this.field = field;
+  }
+}

@@ -11,7 +11,7 @@ export function isPlanName(value: string): value is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(value);
 }
 
-/** The demo token of a plan (I3): `demo-<plan>`, e.g. `demo-all-hk`. */
-export function demoToken(plan: PlanName): string {
+/** The demo token of a plan (I3): `demo-<plan>`, e.g. `demo-all-hk`; a custom plan's follows the same pattern. */
+export function demoToken(plan: string): string {
   return `demo-${plan}`;
 }

@@ -8,7 +8,7 @@ export {
 } from './server.js';
 export type { EmulatorBackends, MarketBackend, HaltBackend } from './backends.js';
 export { PLANS, PLAN_NAMES, DEMO_TOKENS, type PlanName, type PlanLimits } from './plans.js';
-export { loadPlansFile, PlansFileError, type TokenGrant } from './plans-file.js';
+export { emulatorPlans, loadPlansFile, PlansFileError, type EmulatorPlans, type TokenGrant } from './plans-file.js';
 export { parseFaultSpec, FaultSpecError, NO_FAULTS, type FaultSpec } from './faults/fault-spec.js';
 export {
   parseBehaviourSpec,

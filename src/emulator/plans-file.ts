@@ -1,16 +1,30 @@
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+/**
+ * The emulator's reading of a plans file: the custom plans (`plans:`, parsed by the one shared
+ * parser in src/core and mapped onto the emulator's own plan table) and the extra tokens
+ * (`tokens:`, the emulator's part alone), each on a built-in or a custom plan.
+ */
 import { z } from 'zod';
+import { PlansFileError } from '../core/errors.js';
+import { demoToken } from '../core/plan-names.js';
+import { knownPlanNames, parsePlansDocument, readPlansFile, type CustomPlan, type PlansDocument } from '../core/plans-file.js';
 import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from './behaviours/behaviour-spec.js';
 import { parseFaultSpec, FaultSpecError, type FaultSpec } from './faults/fault-spec.js';
-import { DEMO_TOKENS, PLAN_NAMES, PLANS, type PlanLimits, type PlanName } from './plans.js';
+import { customPlanLimits, DEMO_TOKENS, PLANS, type PlanLimits } from './plans.js';
 
-/** An extra token: on one of the seven plans, optionally with its own fault and behaviour specs. */
+export { PlansFileError };
+
+/** An extra token: on a built-in or custom plan, optionally with its own fault and behaviour specs. */
 export interface TokenGrant {
   token: string;
-  plan: PlanName;
+  plan: string;
   faults?: string | undefined;
   behaviours?: string | undefined;
+}
+
+/** What a plans file gives the emulator. */
+export interface EmulatorPlans {
+  readonly customPlans: readonly CustomPlan[];
+  readonly tokens: readonly TokenGrant[];
 }
 
 export interface TokenEntry {
@@ -22,66 +36,69 @@ export interface TokenEntry {
 
 const grantSchema = z.strictObject({
   token: z.string().min(1).max(512),
-  plan: z.enum(PLAN_NAMES),
+  plan: z.string().min(1),
   faults: z.string().optional(),
   behaviours: z.string().optional(),
 });
-const fileSchema = z.strictObject({ tokens: z.array(grantSchema) });
+const tokensSchema = z.array(grantSchema);
 
-export class PlansFileError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-  ) {
-    super(`${file}: ${reason}`);
-    this.name = 'PlansFileError';
-  }
+/**
+ * Read a plans file (`.json`, or YAML for anything else): `{ plans?: [custom plan...], tokens?:
+ * [{ token, plan, faults?, behaviours? }] }`. Errors are PlansFileError naming the file and field.
+ */
+export async function loadPlansFile(file: string): Promise<EmulatorPlans> {
+  return emulatorPlans(await readPlansFile(file));
 }
 
-/** Read a plans file (`.json`, or YAML for anything else): `{ tokens: [{ token, plan, faults?, behaviours? }] }`. */
-export async function loadPlansFile(file: string): Promise<TokenGrant[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new PlansFileError(file, `cannot read: ${(e as Error).message}`);
-  }
-  let raw: unknown;
-  try {
-    raw = file.toLowerCase().endsWith('.json') ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    throw new PlansFileError(file, `not valid ${file.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
-  }
-  const parsed = fileSchema.safeParse(raw);
+/** The emulator's part of an already parsed document (also for a document given in code). */
+export function emulatorPlans(doc: PlansDocument): EmulatorPlans {
+  const { file } = doc;
+  const parsed = tokensSchema.safeParse(doc.tokens ?? []);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(root)';
-    throw new PlansFileError(file, `${where}: ${issue?.message ?? 'invalid'}`);
+    throw new PlansFileError(file, issue?.message ?? 'invalid', ['tokens', ...(issue?.path ?? [])].join('.'));
   }
-  parsed.data.tokens.forEach((g, i) => {
+  const known = knownPlanNames(doc);
+  parsed.data.forEach((g, i) => {
+    if (!known.includes(g.plan)) {
+      throw new PlansFileError(file, `"${g.plan}" is not a plan (known plans: ${known.join(', ')})`, `tokens.${i}.plan`);
+    }
     try {
       if (g.faults !== undefined) parseFaultSpec(g.faults);
     } catch (e) {
-      if (e instanceof FaultSpecError) throw new PlansFileError(file, `tokens.${i}.faults: ${e.message}`);
+      if (e instanceof FaultSpecError) throw new PlansFileError(file, e.message, `tokens.${i}.faults`);
       throw e;
     }
     try {
       if (g.behaviours !== undefined) parseBehaviourSpec(g.behaviours);
     } catch (e) {
-      if (e instanceof BehaviourSpecError) throw new PlansFileError(file, `tokens.${i}.behaviours: ${e.message}`);
+      if (e instanceof BehaviourSpecError) throw new PlansFileError(file, e.message, `tokens.${i}.behaviours`);
       throw e;
     }
   });
-  return parsed.data.tokens;
+  return { customPlans: doc.plans, tokens: parsed.data };
 }
 
-/** Demo tokens plus the grants; a grant may re-plan a demo token. */
-export function buildTokenTable(grants: readonly TokenGrant[]): Map<string, TokenEntry> {
+/** Custom plans given in code, checked by the same parser as a file's (`where` names them in errors). */
+export function checkCustomPlans(plans: readonly CustomPlan[], where = 'customPlans'): readonly CustomPlan[] {
+  return parsePlansDocument(where, { plans }).plans;
+}
+
+/**
+ * Demo tokens (I3's seven, plus `demo-<name>` for each custom plan) and the grants; a grant may
+ * re-plan a demo token.
+ */
+export function buildTokenTable(grants: readonly TokenGrant[], customPlans: readonly CustomPlan[] = []): Map<string, TokenEntry> {
+  const plans = new Map<string, PlanLimits>(Object.values(PLANS).map((p) => [p.name, p]));
+  for (const c of customPlans) plans.set(c.name, customPlanLimits(c));
   const table = new Map<string, TokenEntry>();
   for (const [token, plan] of Object.entries(DEMO_TOKENS)) table.set(token, { plan: PLANS[plan], faults: undefined });
+  for (const c of customPlans) table.set(demoToken(c.name), { plan: plans.get(c.name)!, faults: undefined });
   for (const g of grants) {
+    const plan = plans.get(g.plan);
+    if (plan === undefined) throw new RangeError(`token grant on unknown plan "${g.plan}" (known plans: ${[...plans.keys()].join(', ')})`);
     table.set(g.token, {
-      plan: PLANS[g.plan],
+      plan,
       faults: g.faults === undefined ? undefined : parseFaultSpec(g.faults),
       behaviours: g.behaviours === undefined ? undefined : parseBehaviourSpec(g.behaviours),
     });

@@ -4,14 +4,17 @@
  */
 
 import { demoToken, isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import { countLimit, type CustomPlan } from '../core/plans-file.js';
 
 export { isPlanName, PLAN_NAMES, type PlanName };
 
 export interface PlanLimits {
-  readonly name: PlanName;
-  /** Combined sliding window of about one second (Free: 1 per 10 s). */
+  /** A built-in plan, or a custom plan of a plans file. */
+  readonly name: string;
+  /** Combined sliding window of about one second (Free: 1 per 10 s). A count of +Infinity: no window. */
   readonly perSecond: { readonly count: number; readonly windowMs: number };
   readonly perMinute: { readonly count: number; readonly windowMs: number };
+  /** +Infinity: no daily cap. */
   readonly perDay: number;
   /** Minimum gap between two admitted /batch-kline requests. */
   readonly batchKlineGapMs: number;
@@ -74,6 +77,23 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   'all-cn': { name: 'all-cn', ...professionalLike, market: 'CN' },
   'all-us': { name: 'all-us', ...professionalLike, market: 'US' },
 };
+
+/** A custom plan on the emulator's own table of its base plan. */
+export function customPlanLimits(custom: CustomPlan): PlanLimits {
+  const base = PLANS[custom.base];
+  return {
+    name: custom.name,
+    perSecond:
+      custom.perSecond === undefined ? base.perSecond : { count: countLimit(custom.perSecond, base.perSecond.count), windowMs: 1000 },
+    perMinute: { count: countLimit(custom.perMinute, base.perMinute.count), windowMs: 60_000 },
+    perDay: countLimit(custom.perDay, base.perDay),
+    batchKlineGapMs: custom.batchKlineGapMs ?? base.batchKlineGapMs,
+    suspensionGapMs: custom.suspensionGapMs ?? base.suspensionGapMs,
+    tickCodeCap: custom.tickCodesCap === undefined ? base.tickCodeCap : custom.tickCodesCap,
+    batchKlineItemCap: custom.batchKlineItemCap ?? base.batchKlineItemCap,
+    market: custom.market === undefined ? base.market : custom.market,
+  };
+}
 
 /** Demo tokens of decisions I3: one per plan, named after it. */
 export const DEMO_TOKENS: Readonly<Record<string, PlanName>> = Object.fromEntries(

@@ -13,7 +13,8 @@ import { parseQueryString } from './http/query-string.js';
 import { MAX_BODY_BYTES, readBody } from './http/read-body.js';
 import { sendJson, type Reply } from './http/send.js';
 import { RateLimiter, type TokenUsage } from './limits/rate-limiter.js';
-import { buildTokenTable, type TokenEntry, type TokenGrant } from './plans-file.js';
+import type { CustomPlan } from '../core/plans-file.js';
+import { buildTokenTable, checkCustomPlans, type TokenEntry, type TokenGrant } from './plans-file.js';
 import { redactToken } from './plans.js';
 import { handleClock } from './routes/clock-route.js';
 import { MSG } from './routes/market-requests.js';
@@ -38,8 +39,10 @@ export interface EmulatorOptions {
    * its own `behaviours` uses those instead.
    */
   behaviours?: BehaviourSpec | string;
-  /** Tokens added to the demo tokens (the content of a plans file). */
+  /** Tokens added to the demo tokens (the `tokens:` of a plans file), on built-in or custom plans. */
   plans?: readonly TokenGrant[];
+  /** Custom plans (the `plans:` of a plans file); each also gets a demo token `demo-<name>`. */
+  customPlans?: readonly CustomPlan[];
   /** Zone whose midnight resets the daily totals. Default UTC. */
   quotaTimeZone?: string;
   /** false switches every rate limit and daily cap off (for benchmarks only). Default true. */
@@ -84,7 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!IANAZone.isValidZone(zone)) throw new RangeError(`quotaTimeZone "${zone}" is not a known IANA time zone`);
   const log = options.log ?? ((line: string) => console.error(line));
   const backends = options.backends ?? (await defaultBackends(seed));
-  const tokens = buildTokenTable(options.plans ?? []);
+  const tokens = buildTokenTable(options.plans ?? [], checkCustomPlans(options.customPlans ?? []));
   const limiter = options.limits === false ? null : new RateLimiter(zone);
   const globalSpec = typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
   const globalFaults = globalSpec && !isFaultFree(globalSpec) ? new FaultInjector(globalSpec, seed) : undefined;

@@ -3,7 +3,7 @@
  * today's remaining quota, the wall time the plan's limits impose, the partitions it will touch,
  * and how many days a backfill bigger than today's quota needs. No request is sent.
  */
-import { planLimits, type PlanLimits, type PlanName } from '../api/index.js';
+import { planLimits, type PlanLimits } from '../api/index.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -13,8 +13,8 @@ import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.j
 import { scheduleRequests } from './schedule.js';
 
 export interface PlanOptions {
-  /** The token's plan (name or limits). */
-  readonly plan: PlanName | PlanLimits;
+  /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */
+  readonly plan: string | PlanLimits;
   /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
   readonly quotaRemaining?: number;
   /** Clock time of the run (ms); default now. */
@@ -29,7 +29,7 @@ export interface PipelinePlan {
   readonly pipeline: string;
   readonly source: string;
   readonly dataset: string;
-  readonly plan: PlanName;
+  readonly plan: string;
   /** Requests per endpoint path. */
   readonly requests: Readonly<Record<string, number>>;
   readonly totalRequests: number;

@@ -89,6 +89,26 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect((await p.exit).code).toBe(0);
   });
 
+  it('a plans file with custom plans: each has its demo token, tokens may use them, unlimited lifts the gaps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ql-serve-'));
+    const plans = join(dir, 'plans.yaml');
+    writeFileSync(
+      plans,
+      'plans:\n  - name: replay\n    perSecond: unlimited\n    perMinute: unlimited\n    perDay: unlimited\n    suspensionGapMs: 0\n  - name: hk-only\n    market: HK\ntokens:\n  - token: hk-token\n    plan: hk-only\n',
+    );
+    const p = run(['serve', '--plans-file', plans]);
+    const url = await ready(p);
+    // Professional allows one SSE request a minute; the replay plan any number at once.
+    const codes = await Promise.all(Array.from({ length: 30 }, () => fetch(`${url}/api/suspension/sse?token=demo-replay`).then((r) => r.status)));
+    expect(codes).toEqual(Array.from({ length: 30 }, () => 200));
+    // An HK-only plan has no SSE halts (its market), for its demo token and for a token on it.
+    for (const token of ['demo-hk-only', 'hk-token']) expect((await fetch(`${url}/api/suspension/sse?token=${token}`)).status).toBe(500);
+    expect((await fetch(`${url}/api/suspension/sse?token=demo-professional`)).status).toBe(200);
+    expect((await fetch(`${url}/api/suspension/sse?token=demo-professional`)).status).toBe(500);
+    p.child.kill('SIGTERM');
+    expect((await p.exit).code).toBe(0);
+  });
+
   it('takes faults from QUOTELAKE_EMULATOR_FAULTS when --faults is absent', async () => {
     const p = run(['serve', '--seed', '5'], { QUOTELAKE_EMULATOR_FAULTS: '5xx=1' });
     const url = await ready(p);

@@ -76,7 +76,17 @@ describe('parsePipelineYaml', () => {
 
   it('bad plan in service', () => {
     const e = errorOf(`${good}service:\n  plan: gold\n`);
-    expect(e.message).toBe('pipelines/x.yaml:11:9: service.plan: "gold" is not one of free, basic, premium, professional, all-hk, all-cn, all-us');
+    expect(e.message).toBe(
+      'pipelines/x.yaml:11:9: service.plan: "gold" is not one of free, basic, premium, professional, all-hk, all-cn, all-us (a custom plan needs service.plansFile, the plans file that defines it)',
+    );
+    expect(errorOf(`${good}service:\n  plan: "a b"\n  plansFile: p.yaml\n`).message).toBe(
+      'pipelines/x.yaml:11:9: service.plan: "a b" is not a plan name (letters, digits, "-" or "_")',
+    );
+  });
+
+  it('a custom plan name with the plans file that defines it', () => {
+    const p = parsePipelineYaml(`${good}service:\n  plan: enterprise\n  plansFile: ../plans/enterprise.yaml\n`, { registry, file });
+    expect(p.service).toEqual({ plan: 'enterprise', plansFile: '../plans/enterprise.yaml' });
   });
 
   it('unknown component type', () => {

@@ -58,4 +58,15 @@ describe('resolveSettings', () => {
     expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'gold' } })).toThrow(/^QUOTELAKE_PLAN: "gold" is not one of free/);
     expect(() => resolveSettings({ flags: { plan: 'x' as never } })).toThrow(/^--plan: "x"/);
   });
+
+  it('a custom plan name needs a plans file (whose content the CLI checks); the file comes from a flag, the environment or the pipeline', () => {
+    expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'enterprise' } })).toThrow(
+      /^QUOTELAKE_PLAN: "enterprise" is not one of .* \(a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service\.plansFile\)$/,
+    );
+    const byEnv = resolveSettings({ env: { QUOTELAKE_PLAN: 'enterprise', QUOTELAKE_PLANS_FILE: 'plans.yaml' } });
+    expect(byEnv.settings).toMatchObject({ plan: 'enterprise', plansFile: 'plans.yaml' });
+    expect(byEnv.origin).toMatchObject({ plan: 'env', plansFile: 'env' });
+    const byFile = resolveSettings({ flags: { plansFile: 'flag.yaml' }, file: { plan: 'replay', plansFile: '/p/plans.yaml' } });
+    expect(byFile.settings).toMatchObject({ plan: 'replay', plansFile: 'flag.yaml' });
+  });
 });

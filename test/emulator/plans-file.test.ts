@@ -33,10 +33,10 @@ describe('plan table', () => {
 describe('plans file', () => {
   it('reads JSON and YAML', async () => {
     const j = write('p.json', JSON.stringify({ tokens: [{ token: 'abc', plan: 'premium', faults: 'drop=0.5', behaviours: 'all,omit-codes=0' }] }));
-    expect(await loadPlansFile(j)).toEqual([{ token: 'abc', plan: 'premium', faults: 'drop=0.5', behaviours: 'all,omit-codes=0' }]);
-    expect(buildTokenTable(await loadPlansFile(j)).get('abc')?.behaviours).toMatchObject({ omitCodes: 0, overlap: 1 });
+    expect((await loadPlansFile(j)).tokens).toEqual([{ token: 'abc', plan: 'premium', faults: 'drop=0.5', behaviours: 'all,omit-codes=0' }]);
+    expect(buildTokenTable((await loadPlansFile(j)).tokens).get('abc')?.behaviours).toMatchObject({ omitCodes: 0, overlap: 1 });
     const y = write('p.yaml', 'tokens:\n  - token: xyz\n    plan: all-us\n');
-    const grants = await loadPlansFile(y);
+    const grants = (await loadPlansFile(y)).tokens;
     expect(grants).toEqual([{ token: 'xyz', plan: 'all-us' }]);
     const table = buildTokenTable(grants);
     expect(table.get('xyz')?.plan.name).toBe('all-us');

@@ -17,7 +17,7 @@ export async function planAction(args: PlanArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const clock = commandClock(args.clock, process.env);
     const jobs = await loadJobs(args.pipeline, args, process.env);
-    for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved).token);
+    for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans).token);
     const reports = [];
     for (const job of jobs) reports.push(await planJob(job, clock));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);

@@ -30,7 +30,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const clock = commandClock(args.clock, env);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
-  const targets = jobs.map((j) => chooseTarget(j.resolved));
+  const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
 

@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
 import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
 import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
-import { loadPlansFile, PlansFileError, type TokenGrant } from '../../emulator/plans-file.js';
+import { loadPlansFile, PlansFileError, type EmulatorPlans } from '../../emulator/plans-file.js';
 import { startEmulator } from '../../emulator/server.js';
 import { UsageError } from '../usage-error.js';
 
@@ -58,7 +58,7 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   if (!IANAZone.isValidZone(args['quota-time-zone'])) {
     throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone`);
   }
-  let plans: TokenGrant[] = [];
+  let plans: EmulatorPlans = { customPlans: [], tokens: [] };
   if (args['plans-file'] !== undefined) {
     try {
       plans = await loadPlansFile(args['plans-file']);
@@ -74,7 +74,8 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     clock,
     ...(faults ? { faults } : {}),
     ...(behaviours ? { behaviours } : {}),
-    plans,
+    plans: plans.tokens,
+    customPlans: plans.customPlans,
     quotaTimeZone: args['quota-time-zone'],
     limits: args.limits,
   };
@@ -117,7 +118,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       })
       .option('plans-file', {
         type: 'string',
-        describe: 'JSON or YAML file adding tokens: {tokens: [{token, plan, faults?, behaviours?}]}',
+        describe:
+          'JSON or YAML plans file: custom plans {plans: [{name, base?, perSecond?, perMinute?, perDay?, ...}]} (each with a demo token demo-<name>) and extra tokens {tokens: [{token, plan, faults?, behaviours?}]}',
       })
       .option('quota-time-zone', { type: 'string', default: 'UTC', describe: 'Zone whose midnight resets daily totals' })
       .option('limits', {

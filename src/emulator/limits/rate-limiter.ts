@@ -10,13 +10,22 @@ export type LimitedOperation =
 
 export type Admission = { admitted: true } | { admitted: false; reason: 'daily' | 'rate' };
 
+/** null: the plan lifts this limit (a custom plan's "unlimited", or a gap of 0), so nothing is kept. */
+type Window = SlidingWindow | null;
+
 interface TokenState {
   readonly plan: PlanLimits;
   readonly daily: DailyCounter;
-  readonly perSecond: SlidingWindow;
-  readonly perMinute: SlidingWindow;
-  readonly batchGap: SlidingWindow;
-  readonly suspension: Record<'sse' | 'nyse' | 'nasdaq', SlidingWindow>;
+  readonly perSecond: Window;
+  readonly perMinute: Window;
+  readonly batchGap: Window;
+  readonly suspension: Record<'sse' | 'nyse' | 'nasdaq', Window>;
+  /** The windows every request meets (the lifted ones left out). */
+  readonly combined: readonly SlidingWindow[];
+}
+
+function windowOf(count: number, windowMs: number): Window {
+  return Number.isFinite(count) && windowMs > 0 ? new SlidingWindow(count, windowMs) : null;
 }
 
 export interface WindowUsage {
@@ -49,17 +58,20 @@ export class RateLimiter {
   private state(token: string, plan: PlanLimits): TokenState {
     let s = this.tokens.get(token);
     if (s === undefined || s.plan !== plan) {
+      const perSecond = windowOf(plan.perSecond.count, plan.perSecond.windowMs);
+      const perMinute = windowOf(plan.perMinute.count, plan.perMinute.windowMs);
       s = {
         plan,
         daily: new DailyCounter(plan.perDay, this.quotaTimeZone),
-        perSecond: new SlidingWindow(plan.perSecond.count, plan.perSecond.windowMs),
-        perMinute: new SlidingWindow(plan.perMinute.count, plan.perMinute.windowMs),
-        batchGap: new SlidingWindow(1, plan.batchKlineGapMs),
+        perSecond,
+        perMinute,
+        batchGap: windowOf(1, plan.batchKlineGapMs),
         suspension: {
-          sse: new SlidingWindow(1, plan.suspensionGapMs),
-          nyse: new SlidingWindow(1, plan.suspensionGapMs),
-          nasdaq: new SlidingWindow(1, plan.suspensionGapMs),
+          sse: windowOf(1, plan.suspensionGapMs),
+          nyse: windowOf(1, plan.suspensionGapMs),
+          nasdaq: windowOf(1, plan.suspensionGapMs),
         },
+        combined: [perSecond, perMinute].filter((w): w is SlidingWindow => w !== null),
       };
       this.tokens.set(token, s);
     }
@@ -69,9 +81,9 @@ export class RateLimiter {
   admit(token: string, plan: PlanLimits, op: LimitedOperation, t: number): Admission {
     const s = this.state(token, plan);
     if (!s.daily.allows(t)) return { admitted: false, reason: 'daily' };
-    const windows = [s.perSecond, s.perMinute];
-    if (op.kind === 'batch-kline') windows.push(s.batchGap);
-    if (op.kind === 'suspension') windows.push(s.suspension[op.exchange]);
+    const windows = [...s.combined];
+    const own = op.kind === 'batch-kline' ? s.batchGap : op.kind === 'suspension' ? s.suspension[op.exchange] : null;
+    if (own !== null) windows.push(own);
     for (const w of windows) if (!w.allows(t)) return { admitted: false, reason: 'rate' };
     s.daily.record(t);
     for (const w of windows) w.record(t);
@@ -82,14 +94,18 @@ export class RateLimiter {
   usage(token: string, t: number): TokenUsage | undefined {
     const s = this.tokens.get(token);
     if (s === undefined) return undefined;
-    const view = (w: SlidingWindow): WindowUsage => ({ used: w.used(t), limit: w.limit, windowMs: w.windowMs });
+    // A lifted window shows as used 0 of +Infinity (null in JSON).
+    const view = (w: Window, count: number, windowMs: number): WindowUsage =>
+      w === null ? { used: 0, limit: Number.isFinite(count) ? count : Number.POSITIVE_INFINITY, windowMs } : { used: w.used(t), limit: w.limit, windowMs: w.windowMs };
+    const p = s.plan;
+    const gap = (w: Window) => view(w, 1, p.suspensionGapMs);
     return {
-      plan: s.plan.name,
+      plan: p.name,
       day: s.daily.snapshot(t),
-      perSecond: view(s.perSecond),
-      perMinute: view(s.perMinute),
-      batchKline: view(s.batchGap),
-      suspension: { sse: view(s.suspension.sse), nyse: view(s.suspension.nyse), nasdaq: view(s.suspension.nasdaq) },
+      perSecond: view(s.perSecond, p.perSecond.count, p.perSecond.windowMs),
+      perMinute: view(s.perMinute, p.perMinute.count, p.perMinute.windowMs),
+      batchKline: view(s.batchGap, 1, p.batchKlineGapMs),
+      suspension: { sse: gap(s.suspension.sse), nyse: gap(s.suspension.nyse), nasdaq: gap(s.suspension.nasdaq) },
     };
   }
 }

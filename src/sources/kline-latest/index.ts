@@ -4,7 +4,7 @@
  * kline-history, so it keeps a backfilled dataset current between backfills.
  */
 import { z } from 'zod';
-import { familyPrefix, planLimits, type BatchKlineItem } from '../../api/index.js';
+import { familyPrefix, type BatchKlineItem } from '../../api/index.js';
 import { findProduct, type Product } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
@@ -96,7 +96,7 @@ class KlineLatestSource implements Source<RawKline> {
     const problems = new CodeProblems('kline-latest', 'kline');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
     const start = ctx.clock.now();
-    const perRound = [...batchRequestsPerRound(this.config, planLimits(client.plan).batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
+    const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
     ctx.events.planned?.('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
     let seq = 0;

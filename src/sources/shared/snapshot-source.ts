@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { ServiceClient, TicksResult } from '../../api/index.js';
-import { familyBySuffix, familyPrefix, planLimits, URL_BUDGET_BYTES } from '../../api/index.js';
+import { familyBySuffix, familyPrefix, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
@@ -64,7 +64,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const problems = new CodeProblems(this.kind.type, this.kind.dataset);
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
-    const planned = planSnapshot(this.config, { limits: planLimits(client.plan), nowMs: start, checkpoints: new Map() }, this.kind);
+    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
     for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
     for (const offset of roundOffsets(this.config)) {

@@ -16,7 +16,7 @@ export interface World {
   clock: ManualClock;
   stateDir: string;
   /** A client on the shared clock; `infos` collects its onRequest reports. */
-  client(plan: PlanName, options?: Partial<ClientOptions>): { client: ServiceClient; infos: RequestInfo[] };
+  client(plan: PlanName | (string & {}), options?: Partial<ClientOptions>): { client: ServiceClient; infos: RequestInfo[] };
   close(): Promise<void>;
 }
 
