@@ -12,6 +12,7 @@ import type { WireDepthTick, WireKline, WireLevel, WireTradeTick } from '../cont
 import { AggBuilder, type Agg } from './aggregate.js';
 import { unit } from '../random/index.js';
 import { Lru } from './lru.js';
+import { MinutePages } from './minute-pages.js';
 import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, type MinuteBar } from './price-path.js';
 import { formatScaled, formatScaledBig } from './scaled.js';
 
@@ -97,6 +98,8 @@ export class SyntheticMarket {
   private readonly minuteBlocks: Lru<number, Array<WireKline | undefined>>;
   /** Aggregates of the closed minutes of a still-open range, so a forming day extends instead of recomputing. */
   private readonly prefixes = new Lru<number, { upto: number; agg: Agg | null }>(4096);
+  /** 1m pages as bytes, from hour blocks of encoded closed bars. */
+  private readonly minutePages: MinutePages;
 
   constructor(
     readonly seed: number,
@@ -105,6 +108,7 @@ export class SyntheticMarket {
     if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer: ${seed}`);
     this.cache = new Lru(options.cacheEntries ?? 200_000);
     this.minuteBlocks = new Lru(options.minuteBlockEntries ?? 1500);
+    this.minutePages = new MinutePages(options.minuteBlockEntries ?? 1500);
   }
 
   /**
@@ -116,13 +120,7 @@ export class SyntheticMarket {
    * negative endSec, count < 1, non-finite now); request validation (W4-W6) is the caller's job.
    */
   klines(product: Product, klineType: number, endSec: number, count: number, nowMs: number): WireKline[] {
-    if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
-    if (isMultiHourKlineType(klineType) && !product.supportsMultiHourBars) {
-      throw new RangeError(`kline_type ${klineType} is not served for ${product.code}`);
-    }
-    if (!Number.isInteger(endSec) || endSec < 0) throw new RangeError(`endSec must be an integer >= 0: ${endSec}`);
-    if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be an integer >= 1: ${count}`);
-    if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite: ${nowMs}`);
+    checkKlineArgs(product, klineType, endSec, count, nowMs);
     const model = this.model(product);
     const limitMs = endSec > 0 ? Math.min(endSec * 1000, nowMs) : nowMs;
     if (limitMs < model.listedStartMs) return [];
@@ -132,6 +130,21 @@ export class SyntheticMarket {
     if (klineType === 8) return this.dayBars(model, limitMs, count, nowMs);
     if (klineType === 9) return this.weekBars(model, limitMs, count, nowMs);
     return this.monthBars(model, limitMs, count, nowMs);
+  }
+
+  /**
+   * `JSON.stringify(klines(…))` as bytes in pieces (concatenated in order), for the 1m bars that
+   * backfills ask for by the thousand (see minute-pages.ts); undefined for other types (the caller
+   * serialises `klines` instead). The pieces are shared: never write into them.
+   */
+  klineListJson(product: Product, klineType: number, endSec: number, count: number, nowMs: number): readonly Uint8Array[] | undefined {
+    checkKlineArgs(product, klineType, endSec, count, nowMs);
+    if (klineType !== 1) return undefined;
+    const model = this.model(product);
+    const limitMs = endSec > 0 ? Math.min(endSec * 1000, nowMs) : nowMs;
+    const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    const hi = limitMs < model.listedStartMs ? model.listedStartMs : Math.min(Math.floor(limitMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS, nowMinuteEnd);
+    return this.minutePages.page(model, hi, count, nowMs);
   }
 
   /** The latest order book (spec 2.2) as of nowMs. */
@@ -475,6 +488,17 @@ export class SyntheticMarket {
     }
     return b;
   }
+}
+
+/** Throws RangeError for impossible K-line arguments (see `klines`). */
+function checkKlineArgs(product: Product, klineType: number, endSec: number, count: number, nowMs: number): void {
+  if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
+  if (isMultiHourKlineType(klineType) && !product.supportsMultiHourBars) {
+    throw new RangeError(`kline_type ${klineType} is not served for ${product.code}`);
+  }
+  if (!Number.isInteger(endSec) || endSec < 0) throw new RangeError(`endSec must be an integer >= 0: ${endSec}`);
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be an integer >= 1: ${count}`);
+  if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite: ${nowMs}`);
 }
 
 /** Ticks of the minute starting at t that have happened by nowMs (t <= nowMs). */
