@@ -13,11 +13,22 @@ const target = (token, code, endSec, trace) =>
     }),
   )}`;
 
-/** The first `"timestamp":"N"` of a body: the oldest bar of an ascending page. */
-function oldestTimestamp(text) {
-  const at = text.indexOf('"timestamp":"');
+/** The first `"timestamp":"N"` of a body's head: the oldest bar of an ascending page. */
+function oldestTimestamp(head) {
+  const at = head.indexOf('"timestamp":"');
   if (at < 0) return NaN;
-  return Number(text.slice(at + 13, text.indexOf('"', at + 13)));
+  return Number(head.slice(at + 13, head.indexOf('"', at + 13)));
+}
+
+/** Reads a body through, keeping only its first 256 bytes as text (decoding 80 KB is not the point). */
+async function headOf(body) {
+  let head = '';
+  let bytes = 0;
+  for await (const chunk of body) {
+    if (head.length < 256) head += chunk.toString('latin1', 0, Math.min(chunk.length, 256));
+    bytes += chunk.length;
+  }
+  return { head, bytes };
 }
 
 /**
@@ -41,11 +52,12 @@ export async function driveBackfill({ url, token = 'demo-professional', codes = 
       const end = ends.get(code);
       ends.delete(code);
       const res = await pool.request({ path: target(token, code, end, `bf-${pages}`), method: 'GET' });
-      const text = await res.body.text();
-      bytes += text.length;
-      const oldest = oldestTimestamp(text);
-      if (res.statusCode !== 200 || !text.startsWith('{"ret":200') || !(oldest > floorSec)) {
-        if (res.statusCode !== 200 || !text.startsWith('{"ret":200')) errors++;
+      const { head, bytes: n } = await headOf(res.body);
+      bytes += n;
+      const oldest = oldestTimestamp(head);
+      const ok = res.statusCode === 200 && head.startsWith('{"ret":200');
+      if (!ok || !(oldest > floorSec)) {
+        if (!ok) errors++;
         continue; // this code is done (or broken): it is not put back
       }
       pages++;
