@@ -1,5 +1,5 @@
 // The built CLI's `quotelake serve` as a child process, so its CPU is measured apart from the load
-// generator's (from /proc on Linux). Used by emulator.bench.mjs.
+// generator's (from /proc on Linux). Used by the emulator and client benches.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

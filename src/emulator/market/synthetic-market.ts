@@ -71,7 +71,10 @@ function cellKey(modelId: number, kind: number, startMs: number): number {
 export interface SyntheticMarketOptions {
   /** Bound of the cache of closed aggregates (days, weeks, months, intraday cells). */
   cacheEntries?: number;
-  /** Bound of the cache of closed 1m bars, in blocks of 60 minutes. */
+  /**
+   * Bound of each cache of closed 1m bars, in blocks of 60 minutes: the bars as objects (`klines`)
+   * and the bars encoded for /kline (`klineListJson`, about 10 KB per block of a 24/7 product).
+   */
   minuteBlockEntries?: number;
 }
 
