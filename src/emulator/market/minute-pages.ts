@@ -12,7 +12,7 @@ import { sessionWindows, windowsBackward } from '../../catalog/sessions.js';
 import type { Product } from '../../catalog/types.js';
 import { asciiBytes, writeBytes, writeScaled } from './ascii-scaled.js';
 import { Lru } from './lru.js';
-import { TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, type MinuteBar, type PricePath } from './price-path.js';
+import { TICKS_PER_MINUTE, emptyMinuteBar, ticksBy, type MinuteBar, type PricePath } from './price-path.js';
 
 const MINUTE_MS = 60_000;
 const BLOCK_MINUTES = 60;
@@ -67,12 +67,6 @@ function writeBar(out: Uint8Array, pos: number, m: number, b: MinuteBar, pd: num
   return writeBytes(out, pos, CLOSE);
 }
 
-/** Ticks of the minute starting at t that have happened by nowMs (t <= nowMs). */
-function ticksBy(t: number, nowMs: number): number {
-  if (t + MINUTE_MS <= nowMs) return TICKS_PER_MINUTE;
-  return Math.min(TICKS_PER_MINUTE, Math.floor((nowMs - t) / TICK_MS) + 1);
-}
-
 export class MinutePages {
   private readonly blocks: Lru<number, Block>;
   private readonly bar: MinuteBar = emptyMinuteBar();
@@ -81,7 +75,7 @@ export class MinutePages {
   private starts = new Float64Array(512);
 
   /** `blockEntries`: hours of encoded bars kept (about 10 KB each for a 24/7 product). */
-  constructor(blockEntries = 3000) {
+  constructor(blockEntries: number) {
     this.blocks = new Lru(blockEntries);
   }
 

@@ -13,7 +13,7 @@ import { AggBuilder, type Agg } from './aggregate.js';
 import { unit } from '../random/index.js';
 import { Lru } from './lru.js';
 import { MinutePages } from './minute-pages.js';
-import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, type MinuteBar } from './price-path.js';
+import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, ticksBy, type MinuteBar } from './price-path.js';
 import { formatScaled, formatScaledBig } from './scaled.js';
 
 const MINUTE_MS = 60_000;
@@ -502,12 +502,6 @@ function checkKlineArgs(product: Product, klineType: number, endSec: number, cou
   if (!Number.isInteger(endSec) || endSec < 0) throw new RangeError(`endSec must be an integer >= 0: ${endSec}`);
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be an integer >= 1: ${count}`);
   if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite: ${nowMs}`);
-}
-
-/** Ticks of the minute starting at t that have happened by nowMs (t <= nowMs). */
-function ticksBy(t: number, nowMs: number): number {
-  if (t + MINUTE_MS <= nowMs) return TICKS_PER_MINUTE;
-  return Math.min(TICKS_PER_MINUTE, Math.floor((nowMs - t) / TICK_MS) + 1);
 }
 
 function wire(product: Product, startMs: number, a: Agg): WireKline {
