@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { listProducts } from '../dist/catalog/index.js';
 import { driveBackfill } from './backfill-pages.mjs';
-import { processCpuMs, startServe, stopServe } from './serve-child.mjs';
+import { processCpuMs, processPeakRssMb, startServe, stopServe } from './serve-child.mjs';
 
 const DURATION_MS = 5000;
 const CONNECTIONS = 16;
@@ -65,7 +65,9 @@ async function uncachedPages() {
     const from = clockSec - 4 * 86_400; // below the warm-up's range: no page, no bar is cached
     const r = await driveBackfill({ url, fromSec: from, floorSec: from - 365 * 86_400, durationMs: BACKFILL_MS });
     const cpu1 = await processCpuMs(child.pid);
+    const peakRssMb = await processPeakRssMb(child.pid);
     return {
+      peakRssMb,
       pagesPerSec: r.pages / (r.elapsedMs / 1000),
       cpuMsPerPage: cpu0 === null || cpu1 === null || r.pages === 0 ? null : (cpu1 - cpu0) / r.pages,
       errors: r.errors,
@@ -118,6 +120,7 @@ export async function run() {
         ? []
         : [{ name: 'emulator CPU ms per uncached page', value: Number(uncached.cpuMsPerPage.toFixed(3)), unit: 'ms', target: 1 }]),
       { name: 'emulator uncached page errors', value: uncached.errors, unit: 'count', target: 0 },
+      ...(uncached.peakRssMb === null ? [] : [{ name: 'emulator peak RSS after uncached pages', value: Math.round(uncached.peakRssMb), unit: 'MB', target: null }]),
     ];
   } finally {
     await pool.close();

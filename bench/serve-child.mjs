@@ -53,3 +53,14 @@ export async function processCpuMs(pid) {
     return null;
   }
 }
+
+/** Peak resident set size of a process in MB (Linux /proc VmHWM; null elsewhere). */
+export async function processPeakRssMb(pid) {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return kb === null ? null : Number(kb[1]) / 1024;
+  } catch {
+    return null;
+  }
+}
