@@ -10,54 +10,13 @@
  * window) / (time from first to last admission); a perfect limiter scores 1.0, the safety margin
  * costs about marginMs/windowMs.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createClient, PLANS } from '../dist/api/index.js';
+import { processCpuMs, startServe } from './serve-child.mjs';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const PLANS_RUN = ['basic', 'premium', 'professional'];
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--seed', '1'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let buffer = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error('emulator did not become ready in 30 s'));
-    }, 30_000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      buffer += chunk;
-      const match = /quotelake emulator listening on (http:\/\/\S+)/.exec(buffer);
-      if (match) {
-        clearTimeout(timer);
-        buffer = '';
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`emulator exited early with code ${code}`));
-    });
-  });
-}
-
-/** utime + stime of a process in ms (Linux /proc; null elsewhere). */
-async function processCpuMs(pid) {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[11] = utime, fields[12] = stime, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
 
 async function runPlan(plan, url, stateDir, seconds, counter) {
   const limits = PLANS[plan];
@@ -111,7 +70,7 @@ async function runPlan(plan, url, stateDir, seconds, counter) {
 export async function run() {
   const seconds = Number(process.env.QUOTELAKE_BENCH_SECONDS ?? 20);
   const stateDir = await mkdtemp(join(tmpdir(), 'ql-bench-client-'));
-  const { child, url } = await startServer();
+  const { child, url } = await startServe(['--seed', '1']);
   try {
     // CPU is measured after a warm-up (module loading, JIT), over the steady part of the run.
     const counter = { requests: 0 };

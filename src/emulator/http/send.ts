@@ -6,7 +6,7 @@ export interface Reply {
   status: number;
   body: unknown;
   /** The body already serialised (hot paths), in pieces; joined it must equal JSON.stringify(body). */
-  chunks?: readonly (string | Buffer)[];
+  chunks?: readonly (string | Uint8Array)[];
   headers?: Record<string, string>;
 }
 
@@ -47,7 +47,7 @@ export function sendJson(res: ServerResponse, reply: Reply, options: SendOptions
     res.end(chunks[chunks.length - 1]);
     return;
   }
-  let payload = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
+  let payload: Buffer = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
   if (options.truncate) payload = payload.subarray(0, Math.max(1, Math.floor(payload.length / 2)));
   const headers: Record<string, string | number> = {
     'content-type': JSON_CONTENT_TYPE,

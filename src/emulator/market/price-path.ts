@@ -14,6 +14,12 @@ import { parseScaled } from './scaled.js';
 export const TICKS_PER_MINUTE = 4;
 export const TICK_MS = 60_000 / TICKS_PER_MINUTE;
 
+/** Ticks of the minute starting at t (ms) that have happened by nowMs (t <= nowMs). */
+export function ticksBy(t: number, nowMs: number): number {
+  if (t + 60_000 <= nowMs) return TICKS_PER_MINUTE;
+  return Math.min(TICKS_PER_MINUTE, Math.floor((nowMs - t) / TICK_MS) + 1);
+}
+
 const SCALES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304] as const;
 const FINEST = SCALES[0];
 const AMP_CAP = 0.15;

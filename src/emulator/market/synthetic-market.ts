@@ -12,7 +12,8 @@ import type { WireDepthTick, WireKline, WireLevel, WireTradeTick } from '../cont
 import { AggBuilder, type Agg } from './aggregate.js';
 import { unit } from '../random/index.js';
 import { Lru } from './lru.js';
-import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, type MinuteBar } from './price-path.js';
+import { MinutePages } from './minute-pages.js';
+import { PricePath, TICK_MS, TICKS_PER_MINUTE, emptyMinuteBar, ticksBy, type MinuteBar } from './price-path.js';
 import { formatScaled, formatScaledBig } from './scaled.js';
 
 const MINUTE_MS = 60_000;
@@ -70,7 +71,10 @@ function cellKey(modelId: number, kind: number, startMs: number): number {
 export interface SyntheticMarketOptions {
   /** Bound of the cache of closed aggregates (days, weeks, months, intraday cells). */
   cacheEntries?: number;
-  /** Bound of the cache of closed 1m bars, in blocks of 60 minutes. */
+  /**
+   * Bound of each cache of closed 1m bars, in blocks of 60 minutes: the bars as objects (`klines`)
+   * and the bars encoded for /kline (`klineListJson`, about 10 KB per block of a 24/7 product).
+   */
   minuteBlockEntries?: number;
 }
 
@@ -97,6 +101,8 @@ export class SyntheticMarket {
   private readonly minuteBlocks: Lru<number, Array<WireKline | undefined>>;
   /** Aggregates of the closed minutes of a still-open range, so a forming day extends instead of recomputing. */
   private readonly prefixes = new Lru<number, { upto: number; agg: Agg | null }>(4096);
+  /** 1m pages as bytes, from hour blocks of encoded closed bars. */
+  private readonly minutePages: MinutePages;
 
   constructor(
     readonly seed: number,
@@ -105,6 +111,7 @@ export class SyntheticMarket {
     if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer: ${seed}`);
     this.cache = new Lru(options.cacheEntries ?? 200_000);
     this.minuteBlocks = new Lru(options.minuteBlockEntries ?? 1500);
+    this.minutePages = new MinutePages(options.minuteBlockEntries ?? 1500);
   }
 
   /**
@@ -116,13 +123,7 @@ export class SyntheticMarket {
    * negative endSec, count < 1, non-finite now); request validation (W4-W6) is the caller's job.
    */
   klines(product: Product, klineType: number, endSec: number, count: number, nowMs: number): WireKline[] {
-    if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
-    if (isMultiHourKlineType(klineType) && !product.supportsMultiHourBars) {
-      throw new RangeError(`kline_type ${klineType} is not served for ${product.code}`);
-    }
-    if (!Number.isInteger(endSec) || endSec < 0) throw new RangeError(`endSec must be an integer >= 0: ${endSec}`);
-    if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be an integer >= 1: ${count}`);
-    if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite: ${nowMs}`);
+    checkKlineArgs(product, klineType, endSec, count, nowMs);
     const model = this.model(product);
     const limitMs = endSec > 0 ? Math.min(endSec * 1000, nowMs) : nowMs;
     if (limitMs < model.listedStartMs) return [];
@@ -132,6 +133,21 @@ export class SyntheticMarket {
     if (klineType === 8) return this.dayBars(model, limitMs, count, nowMs);
     if (klineType === 9) return this.weekBars(model, limitMs, count, nowMs);
     return this.monthBars(model, limitMs, count, nowMs);
+  }
+
+  /**
+   * `JSON.stringify(klines(…))` as bytes in pieces (concatenated in order), for the 1m bars that
+   * backfills ask for by the thousand (see minute-pages.ts); undefined for other types (the caller
+   * serialises `klines` instead). The pieces are shared: never write into them.
+   */
+  klineListJson(product: Product, klineType: number, endSec: number, count: number, nowMs: number): readonly Uint8Array[] | undefined {
+    checkKlineArgs(product, klineType, endSec, count, nowMs);
+    if (klineType !== 1) return undefined;
+    const model = this.model(product);
+    const limitMs = endSec > 0 ? Math.min(endSec * 1000, nowMs) : nowMs;
+    const nowMinuteEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+    const hi = limitMs < model.listedStartMs ? model.listedStartMs : Math.min(Math.floor(limitMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS, nowMinuteEnd);
+    return this.minutePages.page(model, hi, count, nowMs);
   }
 
   /** The latest order book (spec 2.2) as of nowMs. */
@@ -477,10 +493,15 @@ export class SyntheticMarket {
   }
 }
 
-/** Ticks of the minute starting at t that have happened by nowMs (t <= nowMs). */
-function ticksBy(t: number, nowMs: number): number {
-  if (t + MINUTE_MS <= nowMs) return TICKS_PER_MINUTE;
-  return Math.min(TICKS_PER_MINUTE, Math.floor((nowMs - t) / TICK_MS) + 1);
+/** Throws RangeError for impossible K-line arguments (see `klines`). */
+function checkKlineArgs(product: Product, klineType: number, endSec: number, count: number, nowMs: number): void {
+  if (!Number.isInteger(klineType) || klineType < 1 || klineType > 10) throw new RangeError(`kline_type must be 1..10: ${klineType}`);
+  if (isMultiHourKlineType(klineType) && !product.supportsMultiHourBars) {
+    throw new RangeError(`kline_type ${klineType} is not served for ${product.code}`);
+  }
+  if (!Number.isInteger(endSec) || endSec < 0) throw new RangeError(`endSec must be an integer >= 0: ${endSec}`);
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`count must be an integer >= 1: ${count}`);
+  if (!Number.isFinite(nowMs)) throw new RangeError(`nowMs must be finite: ${nowMs}`);
 }
 
 function wire(product: Product, startMs: number, a: Agg): WireKline {

@@ -105,14 +105,25 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
       const body = { ret: 200, msg: MSG.ok, trace, data: { code: r.product.code, kline_type: item.kline_type, kline_list: bars } };
       return { status: 200, body: b.decorateMarket('kline', body, req.nowMs, trace) };
     }
-    const list = backends.market.klines(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
+    const head =
+      `{"ret":200,"msg":"ok","trace":${JSON.stringify(trace)},"data":{"code":${JSON.stringify(r.product.code)},` +
+      `"kline_type":${item.kline_type},"kline_list":`;
+    const market = backends.market;
+    const pieces = market.klineListJson?.(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
+    if (pieces !== undefined) {
+      // The body exists only as bytes: `body` is parsed back lazily, for a caller that wants the object.
+      const chunks = [head, ...pieces, '}}'];
+      return {
+        status: 200,
+        get body() {
+          return JSON.parse(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c))).toString('utf8'));
+        },
+        chunks,
+      };
+    }
+    const list = market.klines(r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
     const data = { code: r.product.code, kline_type: item.kline_type, kline_list: list };
-    const chunks = klineListChunks(
-      `{"ret":200,"msg":"ok","trace":${JSON.stringify(trace)},"data":{"code":${JSON.stringify(data.code)},` +
-        `"kline_type":${data.kline_type},"kline_list":`,
-      list,
-      '}}',
-    );
+    const chunks = klineListChunks(head, list, '}}');
     return { status: 200, body: { ret: 200, msg: MSG.ok, trace, data }, chunks };
   }
 
