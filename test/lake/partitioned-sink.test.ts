@@ -153,6 +153,45 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     );
   });
 
+  it('newest-first pages under memory pressure: spilled, then one file per partition, duplicates gone, no scratch left', async () => {
+    const out = await tempDir();
+    // Room for 5 rows' bytes: every page pushes older ones out as spills.
+    const s = sink(out, encoder, undefined, 10_000, 5 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+    const c = runContext('r1');
+    const spills = async () => (await readdir(join(out, '_quotelake'), { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.arrows'));
+    let seq = 0;
+    for (let end = 1440 + 30; end > 0; end -= 4) {
+      // Each page overlaps the next older one by a bar, two codes interleaved. BTCUSDT's shared bar
+      // comes forming first and final later; ETHUSDT's final first and forming later (kept final).
+      const page = [0, 1, 2, 3, 4].map((k) => end - 5 + k).filter((m) => m >= 0);
+      await s.write({ stream: 'k', seq: seq++, records: bars(page.map((m) => [m, `${m}.5`, m !== end - 5])) }, c);
+      await s.write({ stream: 'e', seq: seq++, records: bars(page.map((m) => [m, m === end - 1 ? '0' : `${m}.25`, m !== end - 1]), 'ETHUSDT') }, c);
+    }
+    expect((await spills()).length).toBeGreaterThan(10);
+    const receipt = await s.commit(c);
+    // One file per partition (T0 is 14:00 UTC, so 600 minutes fall on the first day).
+    expect(receipt.files.map((f) => [f.path.split('/').slice(1, 4).join('/'), f.rows])).toEqual([
+      ['interval=1m/year=2025/date=2025-11-19', 2040],
+      ['interval=1m/year=2025/date=2025-11-20', 900],
+    ]);
+    expect(await spills()).toEqual([]);
+    const rows = await readAll(out, encoder);
+    expect(rows).toHaveLength(2940);
+    // Every bar once, the final version where one came (the newest ETHUSDT bar only ever came forming).
+    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * 1469) * 1000]]);
+    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 1470 }, (_, m) => (T0 + 60 * m) * 1000));
+    expect(rows.find((r) => r.code === 'ETHUSDT' && r.ts === (T0 + 60 * 7) * 1000)!.close).toBe('7.25');
+  });
+
+  it('an aborted run with spills leaves nothing', async () => {
+    const out = await tempDir();
+    const s = sink(out, encoder, undefined, 10_000, 2 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+    const c = runContext('r1');
+    for (let k = 10; k > 0; k--) await s.write({ stream: 'k', seq: 10 - k, records: bars([[k * 3, '1', true], [k * 3 + 1, '1', true], [k * 3 + 2, '1', true]]) }, c);
+    await s.abort(c);
+    expect(await readdir(out)).toEqual([]);
+  });
+
   it('compaction keeps the metadata of every compacted file (source endpoints united)', async () => {
     const out = await tempDir();
     // A one-row memory bound: the two rows of 2025-11-19 are staged as two files, one per endpoint.
