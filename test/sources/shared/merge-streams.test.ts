@@ -41,4 +41,53 @@ describe('mergeStreams', () => {
       process.off('unhandledRejection', onUnhandled);
     }
   });
+
+  it('reads up to readAhead batches ahead of a busy consumer, and no further', async () => {
+    let produced = 0;
+    async function* walk() {
+      for (let i = 0; i < 10; i++) {
+        produced = i + 1;
+        yield i;
+      }
+    }
+    const merged = mergeStreams([walk], 1, 2);
+    expect((await merged.next()).value).toBe(0);
+    // While the consumer works on batch 0, the walk goes on: batches 1 and 2 are read, then it waits.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(produced).toBe(3);
+    expect((await merged.next()).value).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(produced).toBe(4);
+    const rest: number[] = [];
+    for await (const v of merged) rest.push(v);
+    expect(rest).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('a failing stream ends the merge with its error; the others are stopped', async () => {
+    let returned = false;
+    async function* slow() {
+      try {
+        for (let i = 0; ; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield `s${i}`;
+        }
+      } finally {
+        returned = true;
+      }
+    }
+    async function* broken() {
+      yield 'b0';
+      throw new Error('page failed');
+    }
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const v of mergeStreams([slow, broken], 2)) seen.push(v);
+      })(),
+    ).rejects.toThrow('page failed');
+    expect(seen).toContain('b0');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(returned).toBe(true);
+  });
 });
+
