@@ -29,8 +29,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, unknownOption, writtenRows } from './backfill/cli-run.mjs';
-import { setEmulatorClock, startEmulator } from './backfill/emulator-process.mjs';
-import { writePipeline, writeReplayPlans } from './backfill/pipeline-files.mjs';
+import { setEmulatorClock, startEmulator, warmEmulator } from './backfill/emulator-process.mjs';
+import { CODES, writePipeline, writeReplayPlans } from './backfill/pipeline-files.mjs';
 import { startProxy } from './backfill/recording-proxy.mjs';
 import { requestRate } from './backfill/request-rate.mjs';
 
@@ -150,6 +150,7 @@ export async function run() {
     if (BIG) {
       // 1b + 2b. ~5M rows, once; then DuckDB on its pages.
       const bigPages = join(scratch, 'pages-big');
+      if (paced) say(`${BIG_SPAN}: about 10,000 requests at 20 req/s: at least 9 minutes while the client is paced`);
       const b = await backfill(big, 'lake-big', bigPages);
       const duckDir = join(scratch, 'duck-big');
       await mkdir(duckDir, { recursive: true });
@@ -171,7 +172,7 @@ export async function run() {
       // 3. 48 minutes later, on top of the big lake.
       await setEmulatorClock(emulator.url, LATER);
       const inc = await backfill(big, 'lake-big', null, LATER);
-      add(`incremental run 48 min later on the ${BIG_SPAN} lake: rows written`, inc.rows, 'rows', 480);
+      add(`incremental run 48 min later on the ${BIG_SPAN} lake: rows written (48 new bars x 10 codes, and the bars that were forming)`, inc.rows, 'rows');
       add('incremental: client CPU (user+sys)', round(inc.cpuSeconds), 'CPU-s', '<= 2');
       add('incremental: client peak RSS', round(inc.peakRssMb, 0), 'MB', '<= 250');
       if (!KEEP) await rm(b.output, { recursive: true, force: true });
@@ -183,6 +184,8 @@ export async function run() {
 
     // 4. The real professional plan: limits on, real clock on both sides.
     emulator = await startEmulator([]);
+    // Premium's demo token: its own windows; pages 60 days back, outside the 30-day span.
+    await warmEmulator(emulator.url, 'demo-premium', CODES, Math.floor(Date.now() / 1000) - 60 * 86_400);
     proxy = await startProxy(emulator.url);
     await proxy.phase(null);
     const planRun = check(
@@ -196,6 +199,12 @@ export async function run() {
     add('professional plan: utilisation = admitted / (20 x duration)', round(rate.utilisation, 3), '', '>= 0.99');
     add('professional plan: most requests admitted in any sliding 1 s', rate.maxInWindow, 'requests', '<= 20');
     add('professional plan: 429 rejections', rate.rejected, 'requests', 0);
+    // Why utilisation falls short (see backfill/request-rate.mjs): a slot is reused every
+    // window + answer latency + client lateness; the client's CPU shows whether it was starved.
+    add('professional plan: mean slot cycle (admission i to i + 20)', round(rate.cycleMs, 1), 'ms', 1000);
+    add('professional plan: of which answer latency at the proxy (slot held to the headers)', round(rate.latencyMs, 1), 'ms');
+    add('professional plan: of which the client admitting late (busy event loop or no request waiting)', round(rate.lateMs, 1), 'ms');
+    add('professional plan: client CPU share of one core over the run', round(planRun.cpuSeconds / planRun.wallSeconds, 2), 'cores');
 
     add('load average (1, 5, 15 min) at start', loadStart, '');
     add('load average (1, 5, 15 min) at end', load(), '');
