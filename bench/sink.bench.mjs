@@ -41,7 +41,10 @@ function childRss(total, outputDir, deadline) {
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL('./sink-rss-child.mjs', import.meta.url)), [String(total), outputDir], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     let last = { rows: 0, maxRssKb: 0, done: false };
-    const timer = setTimeout(() => child.kill('SIGKILL'), Math.max(1000, deadline - Date.now()));
+    // At least 20 s each, so a machine that used up the budget on the timed runs still gets a
+    // peak RSS at the rows the child reached (newest-first pages cost the sink more than the
+    // oldest-first ones this budget was first sized for).
+    const timer = setTimeout(() => child.kill('SIGKILL'), Math.max(20_000, deadline - Date.now()));
     child.on('message', (m) => (last = { ...last, ...m, done: m.kind === 'done' }));
     child.on('exit', () => {
       clearTimeout(timer);
