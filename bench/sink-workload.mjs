@@ -7,7 +7,8 @@ import { parquetSink } from '../dist/sinks/parquet/index.js';
 import { PassThrough } from 'node:stream';
 
 export const CODES = 100;
-export const BATCH = 1000;
+/** Bars per page, as the service's /kline answers (500 at most). */
+export const BATCH = 500;
 const T0 = 1763510400; // 2025-11-19T00:00:00Z
 
 function pad(n, width) {
@@ -37,13 +38,23 @@ export function rawKline(i) {
   };
 }
 
-/** The page bodies the service would send, in code-major order (one stream per code). */
+/**
+ * The page bodies the service would send, one stream per code, in the order the real K-line
+ * source receives them: it walks each series backwards, so pages come NEWEST-FIRST (the bars
+ * inside a page are oldest-first, as the service sends them). QUOTELAKE_BENCH_SINK_ORDER=oldest
+ * feeds them oldest-first instead, the order the sink likes best and no real run has.
+ */
 export function* pages(total) {
   const perCode = Math.ceil(total / CODES);
+  const oldestFirst = process.env.QUOTELAKE_BENCH_SINK_ORDER === 'oldest';
+  // Page ranges [lo, hi) of one series, cut from the newest bar down as the backward walk cuts them.
+  const ranges = [];
+  for (let hi = perCode; hi > 0; hi -= BATCH) ranges.push([Math.max(0, hi - BATCH), hi]);
+  if (oldestFirst) ranges.reverse();
   for (let c = 0; c < CODES; c++) {
-    for (let k0 = 0; k0 < perCode; k0 += BATCH) {
+    for (const [lo, hi] of ranges) {
       const bars = [];
-      for (let k = k0; k < Math.min(perCode, k0 + BATCH); k++) {
+      for (let k = lo; k < hi; k++) {
         const i = k * CODES + c;
         if (i < total) bars.push(rawKline(i).bar);
       }
