@@ -148,7 +148,6 @@ export function dedupedOrder(keys: KeyColumns): Int32Array {
   for (let i = 0; i < length; i++) rank[i] = rankOf[groupId[i]!]!;
   const sorted = new Int32Array(length);
   for (let i = 0; i < length; i++) sorted[i] = i;
-  const same = orderEquality(order);
   if (order instanceof Float64Array) sorted.sort((a, b) => rank[a]! - rank[b]! || order[a]! - order[b]! || a - b);
   else sorted.sort((a, b) => rank[a]! - rank[b]! || compareOrder(order[a]!, order[b]!) || a - b);
   const out = new Int32Array(length);
@@ -157,7 +156,7 @@ export function dedupedOrder(keys: KeyColumns): Int32Array {
   while (i < length) {
     let end = i + 1;
     const first = sorted[i]!;
-    while (end < length && rank[sorted[end]!] === rank[first] && same(sorted[end]!, first)) end++;
+    while (end < length && rank[sorted[end]!] === rank[first] && order[sorted[end]!] === order[first]) end++;
     // Arrival order within the key: the last, or the last sticky one when any is sticky.
     let winner = sorted[end - 1]!;
     if (sticky !== undefined && sticky[winner] === 0) {
@@ -172,10 +171,6 @@ export function dedupedOrder(keys: KeyColumns): Int32Array {
     i = end;
   }
   return out.slice(0, kept);
-}
-
-function orderEquality(order: Float64Array | readonly string[]): (a: number, b: number) => boolean {
-  return (a, b) => order[a] === order[b];
 }
 
 /** Global row numbers → where each lives (for takeRows). */
