@@ -1,57 +1,16 @@
 // The emulator as a user starts it: `quotelake serve` from the built CLI, in its own process, so
 // its CPU is never the client's. Its CPU is read from /proc/<pid>/stat while it is alive.
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs, startServe, stopServe } from '../serve-child.mjs';
 
 export const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/** Start `quotelake serve --port 0 ...args`; resolves once it prints the URL it listens on. */
-export function startEmulator(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let buffer = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error('emulator did not become ready in 30 s'));
-    }, 30_000);
-    child.stderr.setEncoding('utf8');
-    const onData = (chunk) => {
-      buffer += chunk;
-      const match = /quotelake emulator listening on (http:\/\/\S+)/.exec(buffer);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stderr.off('data', onData);
-      child.stderr.resume(); // keep draining: a full pipe would block the emulator
-      child.off('exit', onEarlyExit);
-      resolve({
-        url: match[1],
-        cpuSeconds: () => processCpuSeconds(child.pid),
-        stop: () => stopChild(child),
-      });
-    };
-    const onEarlyExit = (code) => {
-      clearTimeout(timer);
-      reject(new Error(`emulator exited early with code ${code}: ${buffer.trim()}`));
-    };
-    child.stderr.on('data', onData);
-    child.once('exit', onEarlyExit);
-  });
-}
-
-/** utime + stime of a live process in seconds (Linux /proc; clock ticks of 1/100 s). */
-export async function processCpuSeconds(pid) {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function stopChild(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+/** Start `quotelake serve --port 0 ...args`; resolves once it listens, with its URL, CPU and stop. */
+export async function startEmulator(args) {
+  const { child, url } = await startServe(args);
+  // Keep draining stderr: a full pipe would block the emulator.
+  child.stderr.resume();
+  return { url, cpuSeconds: async () => (await processCpuMs(child.pid)) / 1000, stop: () => stopServe(child) };
 }
 
 /** Move a frozen emulator's clock (POST /_emulator/clock, enabled by `serve --clock`). */
