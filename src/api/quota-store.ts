@@ -11,11 +11,11 @@
  * at all: no file, no lock, nothing per request, so a local replay runs at CPU speed.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
 import lockfile from 'proper-lockfile';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 
@@ -69,6 +69,8 @@ export class QuotaStore {
   private reserve = 0;
   private reserveDay = '';
   private chain: Promise<unknown> = Promise.resolve();
+  /** Whether killed writers' temp files were looked for (sweepTempFiles). */
+  private swept = false;
   private dayCache: { day: string; startMs: number; resetMs: number } | undefined;
   /** The quota day on which the file was last found used up. */
   private exhaustedDay = '';
@@ -241,6 +243,18 @@ export class QuotaStore {
     return { ...fresh, used: parsed.used };
   }
 
+  /**
+   * Temp files of this count whose writer was killed before its rename (a SIGKILL mid-write): only
+   * a holder of the lock writes one, and we hold it, so any left is debris. Once per process.
+   */
+  private async sweepTempFiles(): Promise<void> {
+    this.swept = true;
+    const prefix = `.${basename(this.file)}${TEMP_MARKER}`;
+    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+      if (name.startsWith(prefix)) await rm(join(this.dir, name), { force: true });
+    }
+  }
+
   /** Read-modify-write under the cross-process lock. */
   private async update(change: (state: QuotaFile) => void): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -250,6 +264,7 @@ export class QuotaStore {
       retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.5 },
     });
     try {
+      if (!this.swept) await this.sweepTempFiles();
       const { day } = this.dayOf();
       const state = await this.read(day);
       change(state);

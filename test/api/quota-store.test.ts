@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,4 +87,19 @@ describe('QuotaStore', () => {
       /quotaTimeZone/,
     );
   });
+
+  it('removes the temp file a writer killed mid-write left, and only those of its own count', async () => {
+    const clock = new ManualClock('2026-01-05T12:00:00Z');
+    const quotaDir = join(stateDir, 'quota');
+    await mkdir(quotaDir, { recursive: true });
+    const own = `.${tokenHash16(TOKEN)}.json.tmp-4242-deadbeef`;
+    const other = `.${tokenHash16('another-token')}.json.tmp-4243-cafebabe`;
+    await writeFile(join(quotaDir, own), '{"used":');
+    await writeFile(join(quotaDir, other), '{"used":');
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 5, clock });
+    await store.take();
+    expect((await readdir(quotaDir)).sort()).toEqual([other, `${tokenHash16(TOKEN)}.json`].sort());
+    await store.close();
+  });
 });
+
