@@ -15,7 +15,8 @@ import {
   ResponseShapeError,
   TransportError,
 } from '../core/errors.js';
-import { getTarget, groupBy, splitByCapAndBudget } from './batching.js';
+import { getTarget, splitByCapAndBudget } from './batching.js';
+import { groupBy } from '../core/group-by.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { isUnlimited, planLimits, type PlanLimits } from './plans.js';

@@ -5,6 +5,7 @@
  * lowest and highest `ts`) must meet the wanted ranges; of a file read, only `ts` (and `code` when
  * the file holds several codes). Partitions are read a few ahead, never the whole lake at once.
  */
+import { groupBy } from '../core/group-by.js';
 import type { Interval } from '../core/records.js';
 import { lakeDataset, readKeyTimes, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
 
@@ -137,15 +138,4 @@ export async function* klinePartitions(outputDir: string, format: LakeFormat, se
 function ascending(a: Float64Array): boolean {
   for (let i = 1; i < a.length; i++) if (a[i]! < a[i - 1]!) return false;
   return true;
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const t of items) {
-    const k = key(t);
-    const list = out.get(k) ?? [];
-    list.push(t);
-    out.set(k, list);
-  }
-  return out;
 }

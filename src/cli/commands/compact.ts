@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CompactArgs } from '../actions/compact.js';
+import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 
 export const compactCommand: CommandModule<object, CompactArgs> = {
   command: 'compact',
@@ -9,7 +10,7 @@ export const compactCommand: CommandModule<object, CompactArgs> = {
       .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
       .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
-      .option('grace', { type: 'number', default: 300_000, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })
+      .option('grace', { type: 'number', default: TABLE_DEFAULTS.retiredGraceMs, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the grace period)' })
       .example('$0 compact --output /data/lake', 'Compact every dataset of a lake')
       .example('$0 compact --dataset kline --dry-run', 'Show what compacting kline would do')

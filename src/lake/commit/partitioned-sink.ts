@@ -34,6 +34,7 @@ import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
 import { isTempFile } from '../../core/atomic-write.js';
+import { groupBy } from '../../core/group-by.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
 import { filesAfter, planCompaction } from './compaction-plan.js';
@@ -79,16 +80,8 @@ function byPath(a: { path: string }, b: { path: string }): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-function groupByPartition(files: readonly ManifestFile[]): Map<string, ManifestFile[]> {
-  const out = new Map<string, ManifestFile[]>();
-  for (const f of files) {
-    const p = posix.dirname(f.path);
-    const list = out.get(p);
-    if (list) list.push(f);
-    else out.set(p, [f]);
-  }
-  return out;
-}
+/** Live files by partition folder (manifest paths are relative to the dataset folder). */
+const groupByPartition = (files: readonly ManifestFile[]) => groupBy(files, (f) => posix.dirname(f.path));
 
 export interface PartitionedSinkOptions<R> {
   readonly outputDir: string;
