@@ -91,11 +91,6 @@ interface Operation<T> {
  */
 const SUSPENSION_ATTEMPTS = 10;
 
-/** The window rules that limit anything (an unlimited one is left out). */
-function windowRules(rules: readonly WindowRule[]): WindowRule[] {
-  return rules.filter((r) => !isUnlimited(r.limit));
-}
-
 /** A minimum gap between requests of one key; none for a gap of 0. */
 function gapRule(key: string, gapMs: number): WindowRule[] {
   return gapMs > 0 ? [{ key, limit: 1, windowMs: gapMs }] : [];
@@ -457,17 +452,17 @@ class QuotelakeClient implements ServiceClient {
 
   // ---------------------------------------------------------------- request pipeline
 
-  /** A lifted window ("unlimited") is no rule at all: nothing is kept or looked at per request. */
+  /** A lifted window ("unlimited", limit +Infinity) is dropped by the limiter: nothing is kept for it. */
   private combinedRules(): WindowRule[] {
-    return windowRules([
+    return [
       { key: 'combined:second', ...this.limits.perSecond },
       { key: 'combined:minute', ...this.limits.perMinute },
-    ]);
+    ];
   }
 
   /** 8.2: each market-data operation alone has the combined per-second limit (never binding alone). */
   private marketRules(kind: string): WindowRule[] {
-    return [...this.combinedRules(), ...windowRules([{ key: `op:${kind}`, ...this.limits.perSecond }])];
+    return [...this.combinedRules(), { key: `op:${kind}`, ...this.limits.perSecond }];
   }
 
   private inFlightCap(): number {

@@ -3,11 +3,10 @@ import { planLimits } from '../api/index.js';
 import { loadPipeline } from '../config/load-pipeline.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
-import { PlansFileError } from '../core/errors.js';
-import { readPlansFile, type PlansDocument } from '../core/plans-file.js';
+import type { PlansDocument } from '../core/plans-file.js';
+import { plansUsageError, readCommandPlans } from './command-plans.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
-import { UsageError } from './usage-error.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
 export interface PipelineJob {
@@ -18,8 +17,6 @@ export interface PipelineJob {
   readonly plans?: PlansDocument | undefined;
 }
 
-const plansCache = new Map<string, Promise<PlansDocument>>();
-
 /**
  * The plans file of the settings, read once per command, and the plan checked against it: a name
  * neither built in nor defined there is a usage error naming the file and the known plans.
@@ -27,21 +24,12 @@ const plansCache = new Map<string, Promise<PlansDocument>>();
 async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | undefined> {
   const { plansFile, plan } = resolved.settings;
   if (plansFile === undefined) return undefined;
-  let doc: PlansDocument;
+  const hint = 'name a plan the file defines, or a built-in one';
+  const doc = await readCommandPlans(plansFile, hint);
   try {
-    let read = plansCache.get(plansFile);
-    if (read === undefined) {
-      read = readPlansFile(plansFile);
-      plansCache.set(plansFile, read);
-      read.catch(() => plansCache.delete(plansFile));
-    }
-    doc = await read;
     if (plan !== undefined) planLimits(plan, doc);
   } catch (e) {
-    if (e instanceof PlansFileError) {
-      throw new UsageError(`plans file ${e.message}`, 'name a plan the file defines, or a built-in one');
-    }
-    throw e;
+    throw plansUsageError(e, hint);
   }
   return doc;
 }

@@ -3,10 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { redactToken, tokenHash16 } from '../../api/index.js';
-import { PlansFileError } from '../../core/errors.js';
 import { demoToken } from '../../core/plan-names.js';
-import { knownPlanNames, readPlansFile, type PlansDocument } from '../../core/plans-file.js';
-import { UsageError } from '../usage-error.js';
+import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
+import { readCommandPlans } from '../command-plans.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
@@ -82,14 +81,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const known = new Map<string, string>();
     let plans: PlansDocument | undefined;
     const plansFile = args['plans-file'] ?? (process.env.QUOTELAKE_PLANS_FILE?.trim() || undefined);
-    if (plansFile !== undefined) {
-      try {
-        plans = await readPlansFile(plansFile);
-      } catch (e) {
-        if (e instanceof PlansFileError) throw new UsageError(`plans file ${e.message}`);
-        throw e;
-      }
-    }
+    if (plansFile !== undefined) plans = await readCommandPlans(plansFile);
     // Custom plans' demo tokens too (a plan without a daily cap leaves no quota file to show).
     for (const plan of knownPlanNames(plans)) known.set(tokenHash16(demoToken(plan)), `${demoToken(plan)} (built-in emulator)`);
     const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
