@@ -15,6 +15,11 @@ export interface RowPicks {
   readonly row: Int32Array;
 }
 
+/** Bit `at` of an Arrow bitmap (least significant bit first): validity and boolean values. */
+export function bitAt(bits: Uint8Array, at: number): boolean {
+  return (bits[at >> 3]! & (1 << (at & 7))) !== 0;
+}
+
 /** Whether every field is of a type takeRows copies. */
 export function takeable(fields: readonly Field[]): boolean {
   return fields.every((f) => DataType.isUtf8(f.type) || DataType.isBool(f.type) || fixedWidthBytes(f.type) !== undefined);
@@ -63,7 +68,7 @@ function takeBits(column: readonly Data[], picks: RowPicks, bitsOf: (d: Data) =>
     if (bits === undefined) set = absentIsSet;
     else {
       const at = column[c]!.offset + picks.row[i]!;
-      set = (bits[at >> 3]! & (1 << (at & 7))) !== 0;
+      set = bitAt(bits, at);
     }
     if (set) out[i >> 3]! |= 1 << (i & 7);
   }
@@ -72,7 +77,7 @@ function takeBits(column: readonly Data[], picks: RowPicks, bitsOf: (d: Data) =>
 
 function countOnes(bits: Uint8Array, n: number): number {
   let ones = 0;
-  for (let i = 0; i < n; i++) if ((bits[i >> 3]! & (1 << (i & 7))) !== 0) ones++;
+  for (let i = 0; i < n; i++) if (bitAt(bits, i)) ones++;
   return ones;
 }
 

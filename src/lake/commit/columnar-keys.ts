@@ -7,7 +7,7 @@
  */
 import { DataType, type Data, type RecordBatch } from 'apache-arrow';
 import { compareOrder, type ColumnarKeySpec, type Order } from '../datasets/dataset-spec.js';
-import type { RowPicks } from '../columns/take-rows.js';
+import { bitAt, type RowPicks } from '../columns/take-rows.js';
 import type { KeyRanges } from './key-ranges.js';
 import type { SeriesMap } from '../series-stats.js';
 
@@ -36,7 +36,7 @@ function child(batch: RecordBatch, name: string): Data {
 function isNull(d: Data, i: number): boolean {
   if (d.nullCount === 0) return false;
   const at = d.offset + i;
-  return (d.nullBitmap![at >> 3]! & (1 << (at & 7))) === 0;
+  return !bitAt(d.nullBitmap!, at);
 }
 
 /** Instants and integers as numbers (safe integers by validation), floats as they are. */
@@ -122,7 +122,7 @@ export function keyColumns(batches: readonly RecordBatch[], spec: ColumnarKeySpe
       const bits = flag.values as Uint8Array;
       for (let i = 0; i < n; i++) {
         const b = flag.offset + i;
-        sticky[at + i] = !isNull(flag, i) && (bits[b >> 3]! & (1 << (b & 7))) !== 0 ? 1 : 0;
+        sticky[at + i] = !isNull(flag, i) && bitAt(bits, b) ? 1 : 0;
       }
     }
     at += n;
