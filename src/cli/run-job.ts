@@ -104,8 +104,11 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     });
   } catch (e) {
     failure = describeError(e);
-    // The message is printed below; the stack and the cause chain are for whoever asked (debug).
-    logger.debug('run failed', { event: 'run-error', code: failure.code, err: e });
+    // The message is printed below for a person; a log collector (json) gets it as an error line.
+    // The stack and cause chain would only be noise beside that message on a terminal: debug there.
+    const line = { event: 'run-error', code: failure.code, ...(failure.hint ? { hint: failure.hint } : {}), err: e };
+    if (options.logFormat === 'json') logger.error(failure.message, line);
+    else logger.debug(failure.message, line);
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
     progress.stop();

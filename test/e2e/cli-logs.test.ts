@@ -4,6 +4,7 @@
  * end, all with runId and pipeline), and the token is never printed, a one-character one included,
  * without masking every "x" of every word.
  */
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
@@ -27,6 +28,15 @@ function strings(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(strings);
   if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
   return [];
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 let emu: ServedEmulator | undefined;
@@ -114,5 +124,24 @@ describe('quotelake run --log-level debug --log-format json', () => {
     const wrong = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output], { env: { QUOTELAKE_LOG_FORMAT: 'xml' } });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('QUOTELAKE_LOG_FORMAT must be pretty or json, not "xml"');
+  });
+
+  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty the stack is at debug', async () => {
+    const token = 'sk-live-0123456789abcdef';
+    const port = await closedPort();
+    const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
+    const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } });
+    expect(json.code, json.stderr).toBe(1);
+    const failed = logLines(json.stderr).find((l) => l.event === 'run-error')!;
+    expect(failed).toMatchObject({ level: 'error', code: 'QL_API_TRANSPORT', pipeline: 'kline-backfill' });
+    const err = failed.err as { type: string; code: string; stack: string; cause: { code: string; message: string } };
+    expect(err).toMatchObject({ type: 'TransportError', code: 'QL_API_TRANSPORT', cause: { code: 'ECONNREFUSED' } });
+    expect(err.stack).toMatch(/^TransportError: .*ECONNREFUSED[^\n]*\n\s+at /);
+    const pretty = await runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } });
+    expect(pretty.code, pretty.stderr).toBe(1);
+    expect(pretty.stderr).toMatch(/DEBUG: \/quote-b-api\/kline: request failed: ECONNREFUSED.*\n\s+err: \{/);
+    expect(pretty.stderr).toMatch(/"cause": \{\n\s+"type": "Error",\n\s+"message": "ECONNREFUSED/);
+    expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: request failed: ECONNREFUSED/);
+    for (const r of [json, pretty]) expect(r.stderr).not.toContain(token);
   });
 });
