@@ -8,7 +8,7 @@
  * so the message, every field, an error's message, stack and causes are all covered.
  */
 import { pino, type Logger as PinoLogger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { LogLevel, Logger } from '../core/component.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { redactSecrets, redactToken } from '../core/redact.js';
@@ -30,6 +30,17 @@ export interface LoggerOptions {
   readonly clock?: Clock;
   /** Fields added to every line, e.g. `{ runId }`. */
   readonly base?: Record<string, unknown>;
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * pino-pretty is loaded on the first pretty line, not at start: it costs about 80 ms to import
+ * (measured here), and a run at the default level usually writes no line at all.
+ */
+function prettyFormatter(color: boolean): (line: string) => string {
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  return prettyFactory({ colorize: color, singleLine: true, ignore: 'pid,hostname,runId,pipeline', translateTime: false, errorLikeObjectKeys: ['err'] });
 }
 
 /** The project's redacted form of a secret (see src/core/redact.ts). */
@@ -78,14 +89,14 @@ export function createLogger(options: LoggerOptions = {}): LeveledLogger {
   const clock = options.clock ?? systemClock;
   const secrets = [...new Set(options.redact ?? [])].filter((s) => s.length > 0);
   const mask = secrets.length > 0 ? (line: string) => redactSecrets(line, secrets) : (line: string) => line;
-  const prettify =
-    options.format === 'json'
-      ? undefined
-      : pinoPretty.prettyFactory({ colorize: options.color ?? false, singleLine: true, ignore: 'pid,hostname,runId,pipeline', translateTime: false, errorLikeObjectKeys: ['err'] });
+  const pretty = options.format !== 'json';
+  let prettify: ((line: string) => string) | undefined;
   const destination = {
     write(json: string): void {
       const line = mask(json);
-      write(prettify ? prettify(line) : line);
+      if (!pretty) return write(line);
+      prettify ??= prettyFormatter(options.color ?? false);
+      write(prettify(line));
     },
   };
   const root = pino(
