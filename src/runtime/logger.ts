@@ -88,7 +88,13 @@ export function createLogger(options: LoggerOptions = {}): LeveledLogger {
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const clock = options.clock ?? systemClock;
   const secrets = [...new Set(options.redact ?? [])].filter((s) => s.length > 0);
-  const mask = secrets.length > 0 ? (line: string) => redactSecrets(line, secrets) : (line: string) => line;
+  // Lines are masked after JSON serialisation, where a secret with a quote or a backslash appears
+  // escaped: that form is replaced by the escaped redaction, so the line stays valid JSON.
+  const escaped = secrets.map((s) => [JSON.stringify(s).slice(1, -1), JSON.stringify(redactToken(s)).slice(1, -1)] as const).filter(([e], i) => e !== secrets[i]);
+  const mask =
+    secrets.length > 0
+      ? (line: string) => escaped.reduce((out, [from, to]) => out.split(from).join(to), redactSecrets(line, secrets))
+      : (line: string) => line;
   const pretty = options.format !== 'json';
   let prettify: ((line: string) => string) | undefined;
   const destination = {

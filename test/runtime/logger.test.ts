@@ -77,6 +77,15 @@ describe('createLogger (pino)', () => {
     expect(line.err.cause.message).toBe('connect failed for /kline?token=secr…');
   });
 
+  it('a token with characters JSON escapes is masked in its escaped form too', () => {
+    for (const token of ['ab"cd\\efgh-1234', 'abc\\defgh-1234']) {
+      const { log, lines } = jsonLogger({ redact: [token] });
+      log.info('x', { token });
+      expect(lines[0]).not.toContain(JSON.stringify(token).slice(1, -1));
+      expect((JSON.parse(lines[0]!) as { token: string }).token).toBe(`${token.slice(0, 4)}…`);
+    }
+  });
+
   it('a one-character token is masked only as a whole token (not every "x" of every word)', () => {
     const { log, parsed } = jsonLogger({ redact: ['x'] });
     log.error('unexpected exit', { url: '/kline?token=x&q=1', token: 'x', note: 'max 5 xs' });
