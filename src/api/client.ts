@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/component.js';
+import { logsAt, silentLogger } from '../core/log-helpers.js';
 import {
   AbortedError,
   ApiError,
@@ -83,6 +85,8 @@ interface Operation<T> {
   timeoutMs?: number;
   /** Attempts and total time for this operation when they differ from the client's retry options. */
   retry?: { attempts: number; maxTotalMs: number };
+  /** Rows (bars, ticks, halts) in a parsed answer, for the request's debug line. */
+  rows?(value: T): number;
 }
 
 /**
@@ -151,6 +155,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly familyOf: (code: string) => Family;
   private readonly retry: RetryOptions;
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
+  private readonly logger: Logger;
   private readonly counts = new Map<string, number>();
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
@@ -170,8 +175,10 @@ class QuotelakeClient implements ServiceClient {
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? (isVirtualClock(options.clock) ? manualSleep(options.clock) : systemSleep);
     const settle = options.settleBeforeSleep ?? virtual;
+    this.logger = options.logger ?? silentLogger;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
+      logger: this.logger,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
       marginMs: options.marginMs ?? (virtual ? 0 : 1),
       // As many in flight as the per-second window admits.
@@ -220,6 +227,7 @@ class QuotelakeClient implements ServiceClient {
           lastTrace = trace;
           return this.parseMarket(endpoint, [request.code], response, trace, klineDataSchema);
         },
+        rows: (value) => value.kline_list.length,
       },
       signal,
     );
@@ -279,6 +287,7 @@ class QuotelakeClient implements ServiceClient {
         ],
         build: () => ({ target, headers: { accept: 'application/json' } }),
         parse: (response) => this.parseHalts(endpoint, response),
+        rows: (value) => value.data.length,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         retry: {
           attempts: Math.max(this.retry.attempts, SUSPENSION_ATTEMPTS),
@@ -377,6 +386,7 @@ class QuotelakeClient implements ServiceClient {
         rules: this.marketRules(kind),
         build: (trace) => ({ target: this.getTarget(endpoint, tickQuery(trace, codes)) }),
         parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, schema),
+        rows: (value) => value.tick_list.length,
       },
       signal,
     );
@@ -414,6 +424,7 @@ class QuotelakeClient implements ServiceClient {
           headers: { 'content-type': 'application/json' },
         }),
         parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, batchKlineDataSchema),
+        rows: (value) => value.kline_list.reduce((n, series) => n + series.kline_data.length, 0),
       },
       signal,
     );
@@ -502,6 +513,16 @@ class QuotelakeClient implements ServiceClient {
           const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
           const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
           if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
+          const asked = askedWait.get(error);
+          this.logger.info(asked !== undefined ? 'retrying after the wait the service asked for (Retry-After)' : 'retrying request', {
+            event: 'retry',
+            endpoint: op.endpoint,
+            retry: consumed,
+            waitMs: wait,
+            ...(asked !== undefined ? { retryAfterMs: asked } : {}),
+            code: error.code,
+            error: error.message,
+          });
           await this.sleep(wait, signal);
           return true;
         },
@@ -536,13 +557,14 @@ class QuotelakeClient implements ServiceClient {
       const request = op.build(trace);
       const sentAt = this.clock.now();
       this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
-      const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number } = {}) =>
+      const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number; rows?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,
           method: op.method,
           trace,
           attempt,
           codes: op.codes.length,
+          ...(op.codes.length === 1 ? { code: op.codes[0] } : {}),
           outcome,
           sentAt,
           durationMs: this.clock.now() - sentAt,
@@ -572,7 +594,7 @@ class QuotelakeClient implements ServiceClient {
       }
       try {
         const value = op.parse(response, trace);
-        report('ok', { status: response.status, ret: 200 });
+        report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
         return value;
       } catch (error) {
         const ret = error instanceof ApiError ? error.ret : undefined;
@@ -588,7 +610,15 @@ class QuotelakeClient implements ServiceClient {
           // and hold every admission for a window before trying again.
           report('rate-limited', extra);
           this.quota.refund();
-          this.limiter.pauseUntil(this.clock.now() + Math.max(this.limits.perSecond.windowMs, asked ?? 0));
+          const holdMs = Math.max(this.limits.perSecond.windowMs, asked ?? 0);
+          this.logger.info('the service answered 429 (rate limit): holding every request, then sending it again', {
+            event: 'rate-limited',
+            endpoint: op.endpoint,
+            trace,
+            holdMs,
+            ...(asked !== undefined ? { retryAfterMs: asked } : {}),
+          });
+          this.limiter.pauseUntil(this.clock.now() + holdMs);
         } else {
           report(error instanceof TransportError ? 'transport-error' : 'api-error', extra);
         }
@@ -600,7 +630,24 @@ class QuotelakeClient implements ServiceClient {
     }
   }
 
-  private report(info: RequestInfo): void {
+  private report(info: RequestInfo & { rows?: number; code?: string | undefined }): void {
+    if (logsAt(this.logger, 'debug')) {
+      // Per request, so only built when debug lines are written.
+      this.logger.debug('request', {
+        event: 'request',
+        endpoint: info.endpoint,
+        method: info.method,
+        trace: info.trace,
+        attempt: info.attempt,
+        codes: info.codes,
+        ...(info.code !== undefined ? { code: info.code } : {}),
+        outcome: info.outcome,
+        ...(info.status !== undefined ? { status: info.status } : {}),
+        ...(info.ret !== undefined ? { ret: info.ret } : {}),
+        latencyMs: info.durationMs,
+        ...(info.rows !== undefined ? { rows: info.rows } : {}),
+      });
+    }
     if (!this.onRequest) return;
     try {
       this.onRequest(info);

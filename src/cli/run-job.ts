@@ -9,7 +9,8 @@ import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
 import type { Checkpoint } from '../core/component.js';
 import type { Interval } from '../core/records.js';
-import { createLogger } from '../runtime/logger.js';
+import { createLogger, type LogFormat } from '../runtime/logger.js';
+import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
 import { resolveTimeSpec } from '../sources/shared/time-spec.js';
@@ -33,6 +34,9 @@ export interface RunJobOptions {
   readonly progress: ProgressMode;
   readonly progressIntervalMs?: number | undefined;
   readonly logLevel: LogLevel;
+  /** Default pretty. */
+  readonly logFormat?: LogFormat;
+  readonly logColor?: boolean;
   readonly clock?: Clock;
 }
 
@@ -43,7 +47,22 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const started = clock.now();
   const events = createRunEvents();
   const limits = planLimits(connection.plan, connection.plans);
+  // Known before the run so the client's lines (requests, retries) carry it as well.
+  const runId = createRunId(new Date(started));
+  // Log lines go through the progress display (above its bars), redacted of the token.
+  let progress: ReturnType<typeof startProgress> | undefined;
+  const rootLogger = createLogger({
+    level: options.logLevel,
+    format: options.logFormat ?? 'pretty',
+    color: options.logColor ?? false,
+    clock,
+    redact: [connection.token],
+    write: (line) => (progress ? progress.log(line) : terminal.stderr.write(terminal.redact(line))),
+  });
+  // runPipeline adds the same two fields to its own lines (given rootLogger, so none is doubled).
+  const logger = rootLogger.child({ runId, pipeline: job.pipeline.name });
   const inner = createClient({
+    logger,
     baseUrl: connection.baseUrl,
     token: connection.token,
     plan: connection.plan,
@@ -60,7 +79,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
   const positionsBefore = job.pipeline.source.type.startsWith('kline-') ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined) : undefined;
-  const progress = startProgress({
+  progress = startProgress({
     mode: options.progress,
     terminal,
     events,
@@ -70,7 +89,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
-  const logger = createLogger({ level: options.logLevel, clock, redact: [connection.token], write: (line) => progress.log(line) });
   try {
     result = await runPipeline(job.pipeline, {
       registry,
@@ -79,12 +97,18 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       stdout: terminal.stdout,
       client,
       signal: options.signal,
-      logger,
+      logger: rootLogger,
       events,
       clock,
+      runId,
     });
   } catch (e) {
     failure = describeError(e);
+    // The message is printed below for a person; a log collector (json) gets it as an error line.
+    // The stack and cause chain would only be noise beside that message on a terminal: debug there.
+    const line = { event: 'run-error', code: failure.code, ...(failure.hint ? { hint: failure.hint } : {}), err: e };
+    if (options.logFormat === 'json') logger.error(failure.message, line);
+    else logger.debug(failure.message, line);
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
     progress.stop();

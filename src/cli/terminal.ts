@@ -3,7 +3,7 @@
  * every secret the CLI learned (the token), so no code path can echo it by accident.
  */
 import type { Writable } from 'node:stream';
-import { redactText } from '../api/redact.js';
+import { redactSecrets } from '../core/redact.js';
 import type { ServiceArgs } from './shared-options.js';
 
 export interface Terminal {
@@ -24,12 +24,7 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const secrets = new Set<string>();
-  const redact = (text: string): string => {
-    let out = text;
-    // Longest first so a secret that contains another is masked whole.
-    for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = redactText(out, s);
-    return out;
-  };
+  const redact = (text: string): string => (secrets.size > 0 ? redactSecrets(text, secrets) : text);
   return {
     stdout,
     stderr,

@@ -21,7 +21,7 @@ describe('help and version', () => {
       if (COMMANDS[i] !== 'serve') expect(r.stdout, COMMANDS[i]).toContain('Examples:');
     });
     const run = perCommand[0]!.stdout;
-    for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--state', '--dry-run', '--json', '--quiet', '--log-level']) {
+    for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--state', '--dry-run', '--json', '--quiet', '--log-level', '--log-format']) {
       expect(run).toContain(flag);
     }
     expect(run).toContain('command-line flag > environment variable');

@@ -621,6 +621,9 @@ export class PartitionedSink<R> implements Sink<R> {
       await writeJournal(this.storage, journal);
       await rollForward(this.storage, journal, this.options.hooks);
       for (const f of expired) await this.storage.delete(this.liveKey(f));
+      if (expired.length > 0) {
+        ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });
+      }
     } catch (error) {
       throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
     }
@@ -711,7 +714,10 @@ export class PartitionedSink<R> implements Sink<R> {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
       const { encoder } = this.options;
       const pending = (await pendingJournals(this.storage, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
-      for (const journal of pending) await rollForward(this.storage, journal);
+      for (const journal of pending) {
+        await rollForward(this.storage, journal);
+        _ctx?.logger.info('a decided commit was finished during abort', { event: 'recovery', action: 'journal-replayed', dataset: this.dataset, files: journal.add.length });
+      }
     }
     await this.removeStaging();
   }
@@ -722,6 +728,15 @@ export class PartitionedSink<R> implements Sink<R> {
     for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
       await rollForward(this.storage, journal);
       runs.add(journal.runId);
+      ctx?.logger.info('finished a commit a killed run had decided (journal replayed)', {
+        event: 'recovery',
+        action: 'journal-replayed',
+        dataset: this.dataset,
+        format: encoder.format,
+        journalRun: journal.runId,
+        files: journal.add.length,
+        retired: journal.retire.length,
+      });
     }
     // Stale staging of this dataset and format, whatever run left it (we hold the output).
     const mine = `${this.dataset}-${encoder.format}`;
@@ -730,25 +745,32 @@ export class PartitionedSink<R> implements Sink<R> {
       if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
     }
     for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
+    if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
-    await this.sweepOrphans();
+    const orphans = await this.sweepOrphans();
+    if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
     if (ctx !== undefined) await this.purgeRetired(ctx);
   }
 
   /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */
-  private async sweepOrphans(): Promise<void> {
+  private async sweepOrphans(): Promise<number> {
     const { encoder } = this.options;
     const manifest = await readManifest(this.storage, this.dataset, encoder.format);
     // Without a manifest nothing is known to be live, so only temp files are certainly debris
     // (e.g. the first manifest's own temp file when a run was killed while writing it).
     const live = manifest === undefined ? undefined : new Set([...manifest.files, ...(manifest.retired ?? [])].map((f) => f.path));
+    let swept = 0;
     for (const key of await this.storage.list(`${this.dataset}/`)) {
       const rel = posix.relative(this.dataset, key);
       const base = posix.basename(rel);
       const orphanPart = live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
-      if (orphanPart || isTempFile(base)) await this.storage.delete(key);
+      if (orphanPart || isTempFile(base)) {
+        await this.storage.delete(key);
+        swept++;
+      }
     }
+    return swept;
   }
 
   async close(): Promise<void> {
