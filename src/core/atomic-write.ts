@@ -3,7 +3,8 @@
  * the directory. A reader sees the old file or the new one, never half of either.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { basename, dirname, join } from 'node:path';
 
 /** Temp files carry this marker so a later run can tell them from real files and remove them. */
@@ -29,7 +30,7 @@ export async function syncDir(dir: string): Promise<void> {
 
 /** Write `data` to `path` and fsync it (no rename: for files not yet visible to readers, e.g. staged). */
 export async function writeDurable(path: string, data: Uint8Array | string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDir(dirname(path));
   const handle = await open(path, 'w');
   try {
     await handle.writeFile(data);
@@ -50,7 +51,7 @@ export interface AtomicWriteOptions {
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const temp = join(dir, `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(temp, 'w');
   try {

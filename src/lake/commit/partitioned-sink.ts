@@ -26,7 +26,8 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
@@ -308,7 +309,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const bytes = tableToIPC(new Table([this.batchOf(builder)]), 'stream');
     const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
     const path = this.scratchPath(key);
-    await mkdir(posix.dirname(path), { recursive: true });
+    await makeDir(posix.dirname(path));
     await writeFile(path, bytes);
     const list = this.spills.get(partition);
     if (list) list.push({ key, rows, metadata });
