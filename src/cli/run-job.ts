@@ -16,7 +16,7 @@ import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
-import { describeError, formatError, type DescribedError } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
@@ -55,6 +55,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const client = new QuotaWatchingClient(inner);
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
+  let failureDetails: string | undefined;
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
@@ -85,6 +86,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     });
   } catch (e) {
     failure = describeError(e);
+    // Printed below with the failure: the stack and causes, for a report or a closer look.
+    if (options.logLevel === 'debug') failureDetails = formatErrorDetails(e);
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
     progress.stop();
@@ -118,6 +121,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     exitCode = EXIT_OK;
   }
   if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
     terminal.err(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,

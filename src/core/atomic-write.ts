@@ -28,6 +28,17 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The file an error happened on, added where Node leaves it out: a write or fsync on an open handle
+ * (ENOSPC, EIO) carries no path, and "no space left" without the file leaves the user guessing where.
+ */
+export function withPath<E>(error: E, path: string): E {
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).path === undefined) {
+    (error as NodeJS.ErrnoException).path = path;
+  }
+  return error;
+}
+
 /** Write `data` to `path` and fsync it (no rename: for files not yet visible to readers, e.g. staged). */
 export async function writeDurable(path: string, data: Uint8Array | string): Promise<void> {
   await makeDir(dirname(path));
@@ -35,6 +46,8 @@ export async function writeDurable(path: string, data: Uint8Array | string): Pro
   try {
     await handle.writeFile(data);
     await handle.sync();
+  } catch (error) {
+    throw withPath(error, path);
   } finally {
     await handle.close();
   }
@@ -60,7 +73,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
-    throw error;
+    throw withPath(error, temp);
   }
   await handle.close();
   try {

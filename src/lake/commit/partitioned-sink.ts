@@ -34,7 +34,7 @@ import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
-import { isTempFile } from '../../core/atomic-write.js';
+import { isTempFile, withPath } from '../../core/atomic-write.js';
 import { groupBy } from '../../core/group-by.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
@@ -310,7 +310,9 @@ export class PartitionedSink<R> implements Sink<R> {
     const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
     const path = this.scratchPath(key);
     await makeDir(posix.dirname(path));
-    await writeFile(path, bytes);
+    await writeFile(path, bytes).catch((error: unknown) => {
+      throw withPath(error, path);
+    });
     const list = this.spills.get(partition);
     if (list) list.push({ key, rows, metadata });
     else this.spills.set(partition, [{ key, rows, metadata }]);
@@ -568,7 +570,7 @@ export class PartitionedSink<R> implements Sink<R> {
       // The journal lists only durable files.
       await this.settle();
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
     const added = [...this.staged.values()].flat();
     await this.publish(ctx, previous, added, [...removed.values()]);
@@ -623,7 +625,7 @@ export class PartitionedSink<R> implements Sink<R> {
       await rollForward(this.storage, journal, this.options.hooks);
       for (const f of expired) await this.storage.delete(this.liveKey(f));
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
