@@ -85,4 +85,9 @@ process.on('unhandledRejection', (reason) => {
   exitAfterFlush(EXIT_FAILURE);
 });
 
+// An abort rejection ignored above can get its handler a tick later (a read in flight when the
+// signal came, awaited once the run winds down). Node then warns "PromiseRejectionHandledWarning"
+// unless someone listens here: the rejection was expected and is handled, so there is nothing to say.
+process.on('rejectionHandled', () => undefined);
+
 main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));

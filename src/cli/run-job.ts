@@ -34,6 +34,8 @@ export interface RunJobOptions {
   readonly progressIntervalMs?: number | undefined;
   readonly logLevel: LogLevel;
   readonly clock?: Clock;
+  /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
+  readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -71,6 +73,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
+  options.routeNotices?.((line) => progress.log(line));
   const logger = createLogger({ level: options.logLevel, clock, redact: [connection.token], write: (line) => progress.log(line) });
   try {
     result = await runPipeline(job.pipeline, {
@@ -91,6 +94,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
     progress.stop();
+    options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     await client.close().catch(() => undefined);
   }

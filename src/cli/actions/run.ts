@@ -57,6 +57,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         progressIntervalMs: progressInterval(env),
         logLevel: args['log-level'],
         clock,
+        routeNotices: (log) => interrupts.route(log),
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary));
