@@ -4,6 +4,7 @@
  * this turns the first such error in a cause chain into an EnvironmentError that names the path or
  * address and the fix, keeping the whole original chain as its cause.
  */
+import { dirname } from 'node:path';
 import { EnvironmentError, QuotelakeError, TransportError, type ErrorStage } from './errors.js';
 
 interface NodeErrorFields {
@@ -74,7 +75,13 @@ function classifyOne(e: NodeErrorFields): Classified | undefined {
         const target = networkTarget(e);
         return { code: 'QL_PORT_DENIED', target, message: `not allowed to listen on ${target} (${code})`, fix: 'ports below 1024 need privileges: choose --port 1024 or above (0 picks a free one)' };
       }
-      return { code: 'QL_OUTPUT_DENIED', target: where, message: `permission denied: cannot ${syscall} ${where} (${code})`, fix: `give this user write access to ${where}, or choose another --output` };
+      // A folder that cannot be made needs write access to its parent; a file, to itself.
+      return {
+        code: 'QL_OUTPUT_DENIED',
+        target: where,
+        message: `permission denied: cannot ${syscall} ${where} (${code})`,
+        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another --output`,
+      };
     case 'EROFS':
       return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: 'choose an --output on a writable file system' };
     case 'ENOSPC':
