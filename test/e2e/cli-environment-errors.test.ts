@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = ['--clock', '2026-11-20T00:00:00Z'];
@@ -64,6 +64,30 @@ describe('output folder checked before the run', () => {
     expect(r.stderr).toContain(`quotelake: output ${out}: permission denied: cannot mkdir ${out} (EACCES)`);
     expect(r.stderr).toContain(`hint: give this user write access to ${dir}, or choose another --output`);
   }, 30_000);
+});
+
+/** A 300 KiB tmpfs, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
+function tinyDisk(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = tempDir('ql-tiny-');
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=300k', 'tmpfs', dir]);
+  return r.status === 0 ? dir : undefined;
+}
+
+describe('a full disk', () => {
+  const disk = tinyDisk();
+  afterAll(() => {
+    if (disk) spawnSync('umount', [disk]);
+  });
+  // Skipped where no tmpfs can be mounted (not root, or a container without CAP_SYS_ADMIN).
+  it.skipIf(disk === undefined)('ENOSPC while writing: exit 1, QL_DISK_FULL naming the file', async () => {
+    const r = await runCli(['run', 'kline-backfill', ...CLOCK, '--json', '--output', join(disk!, 'lake'), '--state-dir', tempDir()]);
+    expect(r.code, r.stderr).toBe(1);
+    const error = (JSON.parse(r.stdout) as RunDoc).runs[0]!.error!;
+    expect(error.code).toBe('QL_DISK_FULL');
+    expect(error.message).toMatch(new RegExp(`no space left on the device holding ${disk}/lake/_quotelake/staging/\\S+\\.parquet \\(ENOSPC, write\\)$`));
+    expect(error.hint).toMatch(/free space there/);
+  }, 60_000);
 });
 
 describe('network', () => {
