@@ -748,6 +748,8 @@ class QuotelakeClient implements ServiceClient {
     const rateLimited = isRateLimitText(message);
     throw new ApiError({
       ...(rateLimited ? { ret: 429 } : {}),
+      // "token invalid" and the like: the same code as ret 401, so the user is told to check the token.
+      ...(!rateLimited && /token/i.test(message) ? { code: 'QL_API_TOKEN_INVALID' } : {}),
       httpStatus: response.status,
       serviceMessage: message,
       endpoint,

@@ -6,7 +6,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
-import { describeError, formatError } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
 import { PRECEDENCE_EPILOGUE } from './shared-options.js';
@@ -50,11 +50,17 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const d = describeError(e);
     terminal.err(formatError(d));
+    if (wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);
     }
     return d.exitCode;
   }
+}
+
+/** --log-level debug asked for, read from argv itself: the error may come before (or from) parsing. */
+function wantsDebug(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === '--log-level=debug' || (a === '--log-level' && argv[i + 1] === 'debug'));
 }
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */
@@ -75,7 +81,13 @@ process.on('unhandledRejection', (reason) => {
   const terminal = createTerminal();
   if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   terminal.err(formatError(describeError(reason)));
+  if (wantsDebug(hideBin(process.argv))) terminal.err(formatErrorDetails(reason));
   exitAfterFlush(EXIT_FAILURE);
 });
+
+// An abort rejection ignored above can get its handler a tick later (a read in flight when the
+// signal came, awaited once the run winds down). Node then warns "PromiseRejectionHandledWarning"
+// unless someone listens here: the rejection was expected and is handled, so there is nothing to say.
+process.on('rejectionHandled', () => undefined);
 
 main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));

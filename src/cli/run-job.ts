@@ -17,7 +17,7 @@ import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { createRunEvents } from '../runtime/run-events.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
-import { describeError, formatError, type DescribedError } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
@@ -38,6 +38,8 @@ export interface RunJobOptions {
   readonly logFormat?: LogFormat;
   readonly logColor?: boolean;
   readonly clock?: Clock;
+  /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
+  readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -74,6 +76,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const client = new QuotaWatchingClient(inner);
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
+  let failureDetails: string | undefined;
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
@@ -89,6 +92,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
+  options.routeNotices?.((line) => progress.log(line));
   try {
     result = await runPipeline(job.pipeline, {
       registry,
@@ -104,14 +108,18 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     });
   } catch (e) {
     failure = describeError(e);
-    // The message is printed below for a person; a log collector (json) gets it as an error line.
-    // The stack and cause chain would only be noise beside that message on a terminal: debug there.
-    const line = { event: 'run-error', code: failure.code, ...(failure.hint ? { hint: failure.hint } : {}), err: e };
-    if (options.logFormat === 'json') logger.error(failure.message, line);
-    else logger.debug(failure.message, line);
+    // The message is printed below for a person; a log collector (json) gets it as an error line,
+    // with the stack and cause chain in `err`. On a terminal, --log-level debug prints them below
+    // the failure instead, once.
+    if (options.logFormat === 'json') {
+      logger.error(failure.message, { event: 'run-error', code: failure.code, ...(failure.hint ? { hint: failure.hint } : {}), err: e });
+    } else if (options.logLevel === 'debug') {
+      failureDetails = formatErrorDetails(e);
+    }
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
     progress.stop();
+    options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
@@ -142,6 +150,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     exitCode = EXIT_OK;
   }
   if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
     terminal.err(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,

@@ -23,6 +23,7 @@ import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
 import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
+import { checkOutputDir } from '../lake/check-output-dir.js';
 import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 
@@ -365,6 +366,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     }
   };
 
+  // Before anything is fetched or touched: a folder the run could never commit to fails now, with its fix.
+  await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
   const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
   try {

@@ -126,22 +126,22 @@ describe('quotelake run --log-level debug --log-format json', () => {
     expect(wrong.stderr).toContain('QUOTELAKE_LOG_FORMAT must be pretty or json, not "xml"');
   });
 
-  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty the stack is at debug', async () => {
+  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty and debug the stack and causes follow the failure', async () => {
     const token = 'sk-live-0123456789abcdef';
     const port = await closedPort();
     const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
     const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } });
     expect(json.code, json.stderr).toBe(1);
     const failed = logLines(json.stderr).find((l) => l.event === 'run-error')!;
-    expect(failed).toMatchObject({ level: 'error', code: 'QL_API_TRANSPORT', pipeline: 'kline-backfill' });
+    expect(failed).toMatchObject({ level: 'error', code: 'QL_CONNECTION_REFUSED', pipeline: 'kline-backfill' });
     const err = failed.err as { type: string; code: string; stack: string; cause: { code: string; message: string } };
     expect(err).toMatchObject({ type: 'TransportError', code: 'QL_API_TRANSPORT', cause: { code: 'ECONNREFUSED' } });
     expect(err.stack).toMatch(/^TransportError: .*ECONNREFUSED[^\n]*\n\s+at /);
     const pretty = await runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } });
     expect(pretty.code, pretty.stderr).toBe(1);
-    expect(pretty.stderr).toMatch(/DEBUG: \/quote-b-api\/kline: request failed: ECONNREFUSED.*\n\s+err: \{/);
-    expect(pretty.stderr).toMatch(/"cause": \{\n\s+"type": "Error",\n\s+"message": "ECONNREFUSED/);
-    expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: request failed: ECONNREFUSED/);
+    expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: nothing accepts connections at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(pretty.stderr).toMatch(/\nTransportError: \/quote-b-api\/kline: request failed: ECONNREFUSED[^\n]*\n\s+at /);
+    expect(pretty.stderr).toMatch(/\ncaused by: Error: ECONNREFUSED/);
     for (const r of [json, pretty]) expect(r.stderr).not.toContain(token);
   });
 });

@@ -61,6 +61,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         // Colour only for a person at a terminal who did not turn it off.
         logColor: terminal.stderrIsTTY && !env.NO_COLOR,
         clock,
+        routeNotices: (log) => interrupts.route(log),
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary));

@@ -26,14 +26,15 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
-import { isTempFile } from '../../core/atomic-write.js';
+import { isTempFile, withPath } from '../../core/atomic-write.js';
 import { groupBy } from '../../core/group-by.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
@@ -308,8 +309,10 @@ export class PartitionedSink<R> implements Sink<R> {
     const bytes = tableToIPC(new Table([this.batchOf(builder)]), 'stream');
     const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
     const path = this.scratchPath(key);
-    await mkdir(posix.dirname(path), { recursive: true });
-    await writeFile(path, bytes);
+    await makeDir(posix.dirname(path));
+    await writeFile(path, bytes).catch((error: unknown) => {
+      throw withPath(error, path);
+    });
     const list = this.spills.get(partition);
     if (list) list.push({ key, rows, metadata });
     else this.spills.set(partition, [{ key, rows, metadata }]);
@@ -567,7 +570,7 @@ export class PartitionedSink<R> implements Sink<R> {
       // The journal lists only durable files.
       await this.settle();
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
     const added = [...this.staged.values()].flat();
     await this.publish(ctx, previous, added, [...removed.values()]);
@@ -625,7 +628,7 @@ export class PartitionedSink<R> implements Sink<R> {
         ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });
       }
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
