@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { compactCommand } from './compact.js';
+import { completionCommand } from './completion.js';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { migrateCommand } from './migrate.js';
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   quotaCommand,
   schemaCommand,
   serveCommand,
+  completionCommand,
 ];
