@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { PLAN_NAMES } from '../core/plan-names.js';
+import { INIT_SINK_TYPES, INIT_SOURCE_TYPES } from './commands/init.js';
 import { pipelineNames, SHIPPED_PIPELINES_DIR } from './pipeline-ref.js';
 
 /** Commands whose positionals name pipelines (`state show|reset [pipeline]` included). */
@@ -44,6 +45,9 @@ export function wordCompleter(cli: Argv<object>, words: readonly string[], cwd: 
       const valueOf = optionAwaitingValue(words.at(-2), cli);
       if (valueOf !== undefined) {
         if (valueOf === 'plan') return done(PLAN_NAMES.filter((p) => p.startsWith(current)));
+        if ((valueOf === 'source' || valueOf === 'sink') && argv._.map(String).includes('init')) {
+          return done((valueOf === 'source' ? INIT_SOURCE_TYPES : INIT_SINK_TYPES).filter((t) => t.startsWith(current)));
+        }
         const choices = (cli as unknown as Declared).getOptions().choices[valueOf];
         return done(choices !== undefined ? defaults : []);
       }

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { compactCommand } from './compact.js';
 import { completionCommand } from './completion.js';
+import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { migrateCommand } from './migrate.js';
@@ -24,4 +25,5 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   schemaCommand,
   serveCommand,
   completionCommand,
+  initCommand,
 ];
