@@ -80,10 +80,12 @@ function variant(union: JsonSchema | undefined, type: string): JsonSchema {
   return found;
 }
 
-/** The transform that turns the source's records into ones the sink takes, if one is needed. */
+/**
+ * The transform that turns the source's raw records into typed rows the sink takes (exact decimals,
+ * UTC instants): wanted even by a sink that takes raw records too (ndjson), as the shipped pipelines do.
+ */
 function transformFor(registry: Registry, source: SourceDefinition, sink: ComponentDefinition): ComponentDefinition | undefined {
   const takes = sink.kind === 'sink' ? (sink.takes as readonly string[]) : [];
-  if (takes.includes(source.emits as string)) return undefined;
   return registry.find((d) => d.kind === 'transform' && takes.includes((d.maps as Record<string, string | undefined>)[source.emits as string] ?? ''));
 }
 
