@@ -15,7 +15,7 @@ const TAKES_PIPELINE = new Set(['run', 'plan', 'validate', 'state']);
 
 /** What yargs 18 has at run time beyond @types/yargs 17: the options declared so far. */
 interface Declared {
-  getOptions(): { boolean: string[]; choices: Record<string, unknown[]> };
+  getOptions(): { key: Record<string, unknown>; boolean: string[]; choices: Record<string, unknown[]> };
   getAliases(): Record<string, string[]>;
 }
 
@@ -34,7 +34,8 @@ function optionAwaitingValue(word: string | undefined, cli: Argv<object>): strin
   const options = (cli as unknown as Declared).getOptions();
   const aliases = (cli as unknown as Declared).getAliases();
   const canonical = Object.keys(aliases).find((k) => k === key || aliases[k]?.includes(key)) ?? key;
-  if (options.boolean.includes(canonical) || key.startsWith('no-')) return undefined;
+  // A boolean flag, its --no- form, or an option this command does not declare takes no value.
+  if (!Object.hasOwn(options.key, canonical) || options.boolean.includes(canonical) || key.startsWith('no-')) return undefined;
   return canonical;
 }
 
