@@ -5,10 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INIT_SOURCE_TYPES } from '../../src/cli/commands/init.js';
-import { MAIN, runCli, tempDir } from './helpers/cli.js';
+import { MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 /** What a shell gets back for the words typed so far (the last one being completed, '' for none). */
 async function complete(words: string[], cwd?: string): Promise<string[]> {
@@ -128,9 +128,16 @@ describe('quotelake init', () => {
     expect(validate.code, validate.stdout).toBe(0);
     const doc = JSON.parse(validate.stdout) as { valid: boolean; pipelines: { name: string; valid: boolean }[] };
     expect(doc.pipelines.map((p) => [p.name, p.valid])).toEqual(INIT_SOURCE_TYPES.map((s) => [s, true]));
-    // The editor directive points at the package's schema file, relative to the written file.
+    // The editor directive points at the package's schema file: absolute here (the package is outside the project).
     const first = readFileSync(join(dir, 'pipelines', 'kline-history.yaml'), 'utf8').split('\n')[0]!;
-    expect(first).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+.*pipeline\.schema\.json$/);
+    expect(first).toBe(`# yaml-language-server: $schema=${join(ROOT, 'pipeline.schema.json')}`);
+    // Inside the project (as under node_modules/quotelake), relative to the written file.
+    const elsewhere = tempDir('ql-habits-');
+    const local = await runCli(['init', 'here', '--dir', elsewhere], { cwd: ROOT });
+    expect(local.code, local.stderr).toBe(0);
+    const directive = readFileSync(join(elsewhere, 'here.yaml'), 'utf8').split('\n')[0]!.replace('# yaml-language-server: $schema=', '');
+    expect(directive.startsWith('../')).toBe(true);
+    expect(resolve(elsewhere, directive)).toBe(join(ROOT, 'pipeline.schema.json'));
   });
 
   it('never overwrites without --force; --dir and --sink; a name that could leave the folder is refused', async () => {

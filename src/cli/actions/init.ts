@@ -1,6 +1,6 @@
 /** `quotelake init`: writes a commented pipeline that validates; loaded only when the command runs. */
 import { existsSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePipelineYaml } from '../../config/parse-pipeline.js';
 import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
@@ -48,7 +48,9 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   const dir = resolve(cwd, args.dir);
   const path = confineName(dir, `${name}.yaml`, 'pipeline file');
   const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
-  const schemaPath = existsSync(SCHEMA_FILE) ? relative(dirname(path), SCHEMA_FILE) : undefined;
+  // Relative inside the project (node_modules/quotelake/… moves with it); absolute for a global install.
+  const inProject = !relative(cwd, SCHEMA_FILE).startsWith('..') && !isAbsolute(relative(cwd, SCHEMA_FILE));
+  const schemaPath = !existsSync(SCHEMA_FILE) ? undefined : inProject ? relative(dirname(path), SCHEMA_FILE) : SCHEMA_FILE;
   const text = pipelineTemplate(registry, { name, source, sink, schemaPath });
   // What init writes must validate: checked before it lands, so a broken template is a bug report, not a file.
   parsePipelineYaml(text, { registry, file: shown });
