@@ -7,6 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { wordCompleter } from './complete-words.js';
+import { withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -34,10 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
-      // yargs' recommendCommands says only "Did you mean run?": name the word it stands for.
-      const recommended = /^Did you mean (\S+)\?$/.exec(msg ?? '');
-      const unknown = argv.find((a) => !a.startsWith('-'));
-      if (!err && recommended && unknown !== undefined) msg = `unknown command "${unknown}"; did you mean ${recommended[1]}?`;
+      if (!err && msg) msg = withSuggestion(msg, argv, Object.keys((cli as unknown as { getOptions(): { key: object } }).getOptions().key));
       throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
     });
   // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).

@@ -105,10 +105,20 @@ describe('did you mean', () => {
     expect(far.stderr).not.toContain('did you mean');
   });
 
-  it('an unknown command is named beside the suggestion; an unknown key in a file, at its line', async () => {
+  it('an unknown command is named beside the suggestion; a misspelt flag; an unknown key in a file, at its line', async () => {
     const dir = tempDir('ql-habits-');
     writeFileSync(join(dir, 'p.yaml'), 'name: p\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\n  sinc: 7d\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
-    const [command, key] = await Promise.all([runCli(['valdate', 'x']), runCli(['validate', 'p.yaml'], { cwd: dir })]);
+    const [command, key, option, stray] = await Promise.all([
+      runCli(['valdate', 'x']),
+      runCli(['validate', 'p.yaml'], { cwd: dir }),
+      runCli(['run', 'demo', '--fromat', 'ndjson']),
+      runCli(['list', 'fromat']),
+    ]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^quotelake: Unknown argument: fromat; did you mean --format\?$/m);
+    // A stray word is not taken for a misspelt flag.
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/^quotelake: Unknown argument: fromat$/m);
     expect(command.code).toBe(2);
     expect(command.stderr).toMatch(/^quotelake: unknown command "valdate"; did you mean validate\?$/m);
     expect(key.code).toBe(2);
