@@ -3,7 +3,7 @@
  * the directory. A reader sees the old file or the new one, never half of either.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { link, open, readdir, rename, rm } from 'node:fs/promises';
 import { makeDir } from './make-dir.js';
 import { basename, dirname, join } from 'node:path';
 
@@ -59,6 +59,11 @@ export interface AtomicWriteOptions {
    * loss; for records such as an in-progress run manifest, never for state.
    */
   readonly durable?: boolean;
+  /**
+   * true: never replace an existing file; fails with EEXIST instead. The temp file is linked into
+   * place (atomic and exclusive, where a rename would replace) and then removed.
+   */
+  readonly noClobber?: boolean;
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
@@ -77,11 +82,13 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    if (options.noClobber) await link(temp, path);
+    else await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
+  if (options.noClobber) await rm(temp, { force: true });
   if (durable) await syncDir(dir);
 }
 
