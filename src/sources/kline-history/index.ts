@@ -76,7 +76,7 @@ class KlineHistorySource implements Source<RawKline> {
     const now = ctx.clock.now();
     const quota = { exhausted: null };
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
-    for (const s of plan.streams) ctx.events.planned?.(s.stream, s.requests);
+    for (const s of plan.streams) reporter.plan(s.stream, s.requests);
     const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
     for (const code of this.config.codes) {
       const product = findProduct(code);

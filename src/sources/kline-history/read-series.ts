@@ -14,10 +14,10 @@ import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pa
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
 
-/** Bars per /kline request (spec 8.3). */
-export const PAGE_BARS = 500;
+export { PAGE_BARS } from './page-bars.js';
 
 /** More asks for a stock's newest bars when an answer is short (R1). */
 const SHORT_PAGE_RETRIES = 3;
@@ -45,6 +45,8 @@ export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGe
   try {
     if (env.product.endTimestampSupported) yield* walkSeries(env, start);
     else yield* newestBars(env, start);
+    // Nothing more to send for this series in this run, whatever the plan guessed.
+    env.reporter.finish(klineStream(env.product.code, env.interval));
   } catch (error) {
     if (!(error instanceof QuotaExhaustedError)) throw error;
     // Committed pages and their checkpoints are kept; the next run (after the reset) resumes there.
@@ -109,7 +111,8 @@ async function* walk(
   // The position of the last batch yielded: where a stopped walk resumes.
   let last = before;
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
-    const p = client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal);
+    // In the stream's request scope, also when it is a page asked for ahead: its requests are this stream's.
+    const p = env.reporter.call(stream, () => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal));
     // A speculative page that is never used must not become an unhandled rejection.
     p.catch(() => undefined);
     return p;
@@ -144,7 +147,7 @@ async function* walk(
           w = nextWant;
         }
       }
-      const result = await reported(env.reporter, current, stream);
+      const result = await current;
       const answeredAt = ctx.clock.now();
       const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
       if (mismatch) {
@@ -180,6 +183,12 @@ async function* walk(
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
         : withBegins({ watermark: before.watermark, low, walk: state }, before.begins);
       last = position;
+      if (!done) {
+        // Short pages (R1) make a walk longer than planned: what is left below the next end, less
+        // the pages already asked for ahead, is still to come.
+        const left = pagesFor(countBars(product, interval, floor * 1000, state.next * 1000 + 1, answeredAt));
+        env.reporter.replan(stream, left - ahead.size);
+      }
       yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
       pendingWalk = !done;
       if (done) return position;
@@ -223,7 +232,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const want = Math.min(PAGE_BARS, expected);
   const answers: KlinePage[] = [];
   const ask = async (count: number): Promise<void> => {
-    const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
+    const result = await reported(env.reporter, () => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
     const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
     if (mismatch) noteMismatch(env, mismatch, result.bars.length);
     // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.

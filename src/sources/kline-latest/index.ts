@@ -103,7 +103,7 @@ class KlineLatestSource implements Source<RawKline> {
     for (const offset of roundOffsets(this.config)) {
       throwIfAborted(ctx.signal);
       await sleepUntil(ctx.clock, start + offset, ctx.signal);
-      const result = await reported(reporter, client.batchKline(items, ctx.signal), 'kline-latest');
+      const result = await reported(reporter, () => client.batchKline(items, ctx.signal), 'kline-latest');
       const answeredAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {
@@ -146,6 +146,7 @@ class KlineLatestSource implements Source<RawKline> {
         yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
       }
     }
+    reporter.finish('kline-latest');
   }
 }
 

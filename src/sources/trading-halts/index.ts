@@ -62,18 +62,20 @@ async function fetchAll(
   ctx: RunContext,
 ): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
   if (config.pageSize === undefined) {
-    const r = await reported(reporter, client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, () => client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
     return { records: r.data, totalCount: r.totalCount };
   }
   const records: WireHaltRecord[] = [];
   let totalCount = 0;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
-    const r = await reported(reporter, client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, () => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
     records.push(...r.data);
     totalCount = r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
     if (page >= pages || r.data.length === 0) break;
+    // The first answer tells the page count the plan could only guess: progress follows it.
+    reporter.replan(`halt/${exchange}`, pages - page);
   }
   return { records, totalCount };
 }
@@ -92,10 +94,11 @@ class TradingHaltsSource implements Source<RawHalt> {
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
-      ctx.events.planned?.(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
+      reporter.plan(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
       let fetched: { records: WireHaltRecord[]; totalCount: number };
       try {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
+        reporter.finish(stream);
       } catch (error) {
         if (!(error instanceof QuotaExhaustedError)) throw error;
         ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);
