@@ -3,6 +3,7 @@ import { PipelineConfigError } from '../config/parse-pipeline.js';
 import { AbortedError, ApiError, ConfigError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import type { Colors } from './colors.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -77,6 +78,9 @@ export function describeError(e: unknown): DescribedError {
 }
 
 /** `quotelake: <message>` and, on its own line, the hint. */
-export function formatError(d: DescribedError): string {
-  return `quotelake: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`;
+/** Coloured only when `colors` are on (a terminal): off it, the text is the same byte for byte. */
+export function formatError(d: DescribedError, colors?: Colors): string {
+  const red = colors?.red ?? String;
+  const dim = colors?.dim ?? String;
+  return `${red('quotelake:')} ${d.message}${d.hint ? `\n  ${dim('hint:')} ${d.hint}` : ''}`;
 }

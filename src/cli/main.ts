@@ -10,6 +10,7 @@ import { describeError, formatError } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
 import { PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 
@@ -37,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     });
   for (const command of COMMANDS) cli = cli.command(command);
   process.exitCode = undefined;
-  const terminal = createTerminal();
+  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });
   // Any token on the command line or in the environment is masked in error messages too.
   const tokenAt = argv.findIndex((a) => a === '--token');
   const inline = argv.find((a) => a.startsWith('--token='));
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     const d = describeError(e);
-    terminal.err(formatError(d));
+    terminal.err(formatError(d, terminal.colors));
     if (argv.includes('--json')) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);
     }

@@ -87,7 +87,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     failure = describeError(e);
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
-    progress.stop();
+    // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
+    progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
@@ -117,7 +118,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     status = 'succeeded';
     exitCode = EXIT_OK;
   }
-  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure, terminal.colors));
   if (quotaError) {
     terminal.err(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,

@@ -33,6 +33,8 @@ export interface ReportArgs {
   json: boolean;
   quiet: boolean;
   'log-level': LogLevel;
+  /** false with --no-color. */
+  color?: boolean | undefined;
 }
 
 const SERVICE = 'Service:';
@@ -90,7 +92,13 @@ export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
   return y
     .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
     .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' })
-    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' }) as Argv<
+    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' })
+    .option('color', {
+      type: 'boolean',
+      default: true,
+      group: REPORT,
+      describe: 'Colour on a terminal; --no-color (or env NO_COLOR) turns it off, env FORCE_COLOR turns it on off a terminal',
+    }) as Argv<
     T & ReportArgs
   >;
 }

@@ -136,6 +136,7 @@ async function* walk(
         // Keep `prefetchPages` pages in flight along the predicted chain.
         let e = end;
         let w = want;
+        const chain = new Set<number>();
         for (let i = 1; i < env.prefetchPages; i++) {
           const oldest = nthBarBack(product, interval, e * 1000, w, floor * 1000);
           if (oldest === null) break;
@@ -143,9 +144,13 @@ async function* walk(
           const nextWant = countBarsUpTo(product, interval, floor * 1000, nextEnd * 1000 + 1, PAGE_BARS, now);
           if (nextWant === 0) break;
           if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
+          chain.add(nextEnd);
           e = nextEnd;
           w = nextWant;
         }
+        // Pages asked for along a chain a short page broke are never used: forget them (they are
+        // counted as sent already), so what is ahead is only what the walk will use.
+        for (const key of ahead.keys()) if (!chain.has(key)) ahead.delete(key);
       }
       const result = await current;
       const answeredAt = ctx.clock.now();
