@@ -28,6 +28,8 @@ export interface ProgressFigures {
   readonly streamsDone: number;
   /** The run ended having sent everything it meant to. */
   readonly finished: boolean;
+  /** The run ended before that (interrupted, failed, quota): nothing more is coming, so no ETA. */
+  readonly stopped: boolean;
 }
 
 /** One stream's share of the run: its requests of planned, rows received, rate and ETA. */
@@ -124,8 +126,10 @@ export function progressFigures(
   startedAt: number,
   now: number,
   quota: QuotaBaseline | undefined,
-  finished = false,
+  outcome: 'running' | 'completed' | 'stopped' = 'running',
 ): ProgressFigures {
+  const finished = outcome === 'completed';
+  const stopped = outcome === 'stopped';
   const snap = events.snapshot();
   const requests = Object.values(snap.requests).reduce((a, b) => a + b, 0);
   const seconds = Math.max(0.001, (now - startedAt) / 1000);
@@ -134,7 +138,7 @@ export function progressFigures(
   // Never below what was sent: a stream sent for without a plan, or requests no stream claimed.
   const streamPlans = streams.reduce((a, s) => a + Math.max(s.planned, s.requests), 0);
   const planned = streams.some((s) => s.planned > 0) ? Math.max(streamPlans, requests) : 0;
-  const etaSeconds = finished ? undefined : etaOf(requests, planned, rate);
+  const etaSeconds = finished || stopped ? undefined : etaOf(requests, planned, rate);
   return {
     requests,
     planned,
@@ -146,6 +150,7 @@ export function progressFigures(
     streams,
     streamsDone: streams.filter((s) => s.done).length,
     finished,
+    stopped,
   };
 }
 

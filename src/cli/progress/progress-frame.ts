@@ -31,12 +31,12 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
     ...bar(f.requests, f.planned, TOTAL_BAR, totalDone, c),
     [` ${n(f.requests)}${f.planned > 0 ? `/${n(f.planned)}` : ''}`],
     [` | ${f.rate.toFixed(1)}/s`, c.dim],
-    totalDone ? [' | done', c.green] : [` | ETA ${f.etaSeconds !== undefined ? formatDuration(f.etaSeconds) : '-'}`, c.dim],
+    totalDone ? [' | done', c.green] : f.stopped ? [' | stopped', c.yellow] : [` | ETA ${f.etaSeconds !== undefined ? formatDuration(f.etaSeconds) : '-'}`, c.dim],
     ...(f.quotaUsed !== undefined && f.quotaLimit !== undefined ? [[` | quota ${n(f.quotaUsed)}/${n(f.quotaLimit)}`, c.dim] as Segment] : []),
   ]);
   const { shown, hidden } = visibleStreams(f.streams);
   const labelWidth = Math.min(STREAM_LABEL_WIDTH, Math.max(0, ...shown.map((s) => s.label.length)));
-  for (const s of shown) lines.push(streamLine(s, labelWidth, c));
+  for (const s of shown) lines.push(streamLine(s, labelWidth, c, f.stopped));
   if (hidden.count > 0) {
     lines.push([[` ${n(hidden.count)} more streams: ${n(hidden.requests)}/${n(hidden.planned)} requests, ${n(hidden.done)} done, ${n(hidden.rows)} rows`, c.dim]]);
   }
@@ -49,7 +49,7 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
   return lines.map((segments) => fit(segments, width));
 }
 
-function streamLine(s: StreamFigures, labelWidth: number, c: Colors): Segment[] {
+function streamLine(s: StreamFigures, labelWidth: number, c: Colors, stopped: boolean): Segment[] {
   const label: Segment = [` ${cut(s.label, labelWidth).padEnd(labelWidth)} `, c.bold];
   // A stream with rows and no requests of its own (their requests went out for several streams).
   if (s.planned === 0 && s.requests === 0) return [label, [`${n(s.rows)} rows`]];
@@ -59,7 +59,9 @@ function streamLine(s: StreamFigures, labelWidth: number, c: Colors): Segment[] 
     [` ${n(s.requests)}/${s.planned > 0 ? n(s.planned) : '?'} | ${n(s.rows)} rows`],
     ...(s.done
       ? [[' | done', c.green] as Segment]
-      : [[` | ${s.rate.toFixed(1)}/s | ETA ${s.etaSeconds !== undefined ? formatDuration(s.etaSeconds) : '-'}`, c.dim] as Segment]),
+      : stopped
+        ? [[' | stopped', c.yellow] as Segment]
+        : [[` | ${s.rate.toFixed(1)}/s | ETA ${s.etaSeconds !== undefined ? formatDuration(s.etaSeconds) : '-'}`, c.dim] as Segment]),
   ];
 }
 

@@ -73,7 +73,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   terminal.err(`quotelake: running ${label}`);
   const painter = createPainter(terminal.stderr);
   const frame = (outcome?: ProgressOutcome) =>
-    renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome === 'completed'), {
+    renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running'), {
       columns: (terminal.stderr as { columns?: number }).columns ?? DEFAULT_COLUMNS,
       colors: terminal.colors,
     });
