@@ -17,7 +17,7 @@ import { createPainter } from './tty-painter.js';
 const FRAME_MS = 100;
 /** Rate and ETA move with time even when no count does. */
 const TICK_MS = 500;
-/** Width assumed when the terminal does not say. */
+/** Width assumed when neither the terminal nor $COLUMNS says. */
 const DEFAULT_COLUMNS = 80;
 
 export type ProgressMode = 'bars' | 'lines' | 'off';
@@ -74,7 +74,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   const painter = createPainter(terminal.stderr);
   const frame = (outcome?: ProgressOutcome) =>
     renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running'), {
-      columns: (terminal.stderr as { columns?: number }).columns ?? DEFAULT_COLUMNS,
+      columns: terminalColumns(terminal.stderr as { columns?: number }),
       colors: terminal.colors,
     });
   let stopped = false;
@@ -106,4 +106,11 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
       painter.finish(frame(outcome));
     },
   };
+}
+
+/** The terminal's width; a pseudo-terminal nobody sized says 0: then $COLUMNS, else 80. */
+function terminalColumns(stream: { columns?: number }): number {
+  if (stream.columns !== undefined && stream.columns > 0) return stream.columns;
+  const env = Number(process.env.COLUMNS);
+  return Number.isInteger(env) && env > 0 ? env : DEFAULT_COLUMNS;
 }
