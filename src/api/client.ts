@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
-import { currentRequestScope } from '../core/request-scope.js';
+import { requestScopeOf } from '../core/request-scope.js';
 import {
   AbortedError,
   ApiError,
@@ -537,8 +537,8 @@ class QuotelakeClient implements ServiceClient {
       const request = op.build(trace);
       const sentAt = this.clock.now();
       this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
-      // The stream this request serves learns of it now, from the caller's scope (progress per stream).
-      currentRequestScope()?.sent(op.endpoint);
+      // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
+      requestScopeOf(signal)?.sent(op.endpoint);
       const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,

@@ -28,9 +28,9 @@ describe('requestReporter', () => {
       ok(res, req.query!.trace, { code, kline_type: 1, kline_list: [bar(1767607200)] });
     });
     const events = createRunEvents();
-    const reporter = requestReporter(client, events);
-    const a = reported(reporter, () => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }), 'kline/BTCUSDT/1m');
-    const b = reported(reporter, () => client.kline({ code: 'EURUSD', klineType: 1, count: 1 }), 'kline/EURUSD/1m');
+    const reporter = requestReporter(client, events, new AbortController().signal);
+    const a = reported(reporter, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), 'kline/BTCUSDT/1m');
+    const b = reported(reporter, (signal) => client.kline({ code: 'EURUSD', klineType: 1, count: 1 }, signal), 'kline/EURUSD/1m');
     await b;
     // B ended first with its three attempts; A's request is on the wire and already A's.
     expect(events.snapshot().requestsByStream).toEqual({ 'kline/BTCUSDT/1m': 1, 'kline/EURUSD/1m': 3 });
@@ -45,10 +45,10 @@ describe('requestReporter', () => {
   it('re-plans: the plan grows with what is left, never below the start plan until the stream finishes', async () => {
     const { client } = await fixture.setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(1767607200)] }));
     const events = createRunEvents();
-    const reporter = requestReporter(client, events);
+    const reporter = requestReporter(client, events, new AbortController().signal);
     const s = 'kline/BTCUSDT/1m';
     reporter.plan(s, 3);
-    for (let i = 0; i < 2; i++) await reported(reporter, () => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }), s);
+    for (let i = 0; i < 2; i++) await reported(reporter, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), s);
     reporter.replan(s, 4); // short pages: 2 sent, 4 to come
     expect(events.snapshot().planned[s]).toBe(6);
     reporter.replan(s, 0);
@@ -63,7 +63,7 @@ describe('requestReporter', () => {
     const counts: Record<string, number> = {};
     const client = { requestCounts: () => ({ ...counts }) } as unknown as ServiceClient;
     const events = createRunEvents();
-    const reporter = requestReporter(client, events);
+    const reporter = requestReporter(client, events, new AbortController().signal);
     await expect(
       reported(reporter, async () => {
         counts['/h'] = 3;

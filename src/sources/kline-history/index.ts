@@ -72,7 +72,7 @@ class KlineHistorySource implements Source<RawKline> {
 
   read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawKline>> {
     const client = serviceClient(this.env, 'kline-history');
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const now = ctx.clock.now();
     const quota = { exhausted: null };
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });

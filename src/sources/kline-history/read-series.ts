@@ -111,8 +111,8 @@ async function* walk(
   // The position of the last batch yielded: where a stopped walk resumes.
   let last = before;
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
-    // In the stream's request scope, also when it is a page asked for ahead: its requests are this stream's.
-    const p = env.reporter.call(stream, () => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal));
+    // With the stream's signal, also when it is a page asked for ahead: its requests are this stream's.
+    const p = env.reporter.call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal));
     // A speculative page that is never used must not become an unhandled rejection.
     p.catch(() => undefined);
     return p;
@@ -237,7 +237,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const want = Math.min(PAGE_BARS, expected);
   const answers: KlinePage[] = [];
   const ask = async (count: number): Promise<void> => {
-    const result = await reported(env.reporter, () => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
+    const result = await reported(env.reporter, (signal) => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, signal), stream);
     const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
     if (mismatch) noteMismatch(env, mismatch, result.bars.length);
     // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.

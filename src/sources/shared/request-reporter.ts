@@ -2,21 +2,25 @@
  * Reports the HTTP requests a source causes to ctx.events, each on the stream it served.
  *
  * Streams share one client, so the attribution comes from the call, not from the client's counter:
- * each client call runs in a request scope (core/request-scope.ts) and the client tells that scope
- * about every request it sends, retries, bisections and speculative pages included. Requests the
- * client counted outside any scope (a client that does not know scopes) are still reported, without
- * a stream, when a call ends, so the totals per endpoint stay exact.
+ * each client call gets its stream's signal, which carries a request scope (core/request-scope.ts),
+ * and the client tells that scope about every request it sends, retries, bisections and pages asked
+ * for ahead included. Requests the client counted outside any scope (a client that does not know
+ * scopes) are still reported, without a stream, when a call ends, so the totals per endpoint stay
+ * exact.
  *
  * The reporter also keeps the stream's plan honest: `replan` sets planned = sent + what is still
  * to come (a short page makes a walk longer than planned), `finish` sets planned = sent.
  */
 import type { ServiceClient } from '../../api/index.js';
 import type { RunEvents } from '../../core/component.js';
-import { inRequestScope } from '../../core/request-scope.js';
+import { scopedSignal } from '../../core/request-scope.js';
 
 export interface RequestReporter {
-  /** Runs one client call for `stream` (undefined: a call that serves several streams). */
-  call<T>(stream: string | undefined, call: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one client call for `stream` (undefined: a call that serves several streams); the call
+   * must pass the signal it is given to the client.
+   */
+  call<T>(stream: string | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Requests sent so far for `stream` by calls of this reporter. */
   sent(stream: string): number;
   /** The planner's count for `stream` at the start of the run. */
@@ -33,11 +37,19 @@ export interface RequestReporter {
   readonly totals: Readonly<Record<string, number>>;
 }
 
-export function requestReporter(client: ServiceClient, events: RunEvents): RequestReporter {
+/** `signal`: the run's; each stream's calls get a signal derived from it. */
+export function requestReporter(client: ServiceClient, events: RunEvents, signal: AbortSignal): RequestReporter {
   const baseline: Record<string, number> = { ...client.requestCounts() };
   const totals: Record<string, number> = {};
   const byStream = new Map<string, number>();
   const plans = new Map<string, number>();
+  const signals = new Map<string, AbortSignal>();
+  const signalOf = (stream: string | undefined): AbortSignal => {
+    if (stream === undefined) return signal;
+    let s = signals.get(stream);
+    if (!s) signals.set(stream, (s = scopedSignal(signal, { sent: (endpoint) => count(endpoint, stream) })));
+    return s;
+  };
   const count = (endpoint: string, stream: string | undefined) => {
     totals[endpoint] = (totals[endpoint] ?? 0) + 1;
     if (stream !== undefined) byStream.set(stream, (byStream.get(stream) ?? 0) + 1);
@@ -54,7 +66,7 @@ export function requestReporter(client: ServiceClient, events: RunEvents): Reque
     totals,
     async call(stream, call) {
       try {
-        return await inRequestScope({ sent: (endpoint) => count(endpoint, stream) }, call);
+        return await call(signalOf(stream));
       } finally {
         reconcile();
       }
@@ -75,6 +87,6 @@ export function requestReporter(client: ServiceClient, events: RunEvents): Reque
 }
 
 /** Runs one client call for `stream` and reports its requests whether it succeeds or fails. */
-export function reported<T>(reporter: RequestReporter, call: () => Promise<T>, stream?: string): Promise<T> {
+export function reported<T>(reporter: RequestReporter, call: (signal: AbortSignal) => Promise<T>, stream?: string): Promise<T> {
   return reporter.call(stream, call);
 }

@@ -62,14 +62,14 @@ async function fetchAll(
   ctx: RunContext,
 ): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
   if (config.pageSize === undefined) {
-    const r = await reported(reporter, () => client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, (signal) => client.halts(exchange, { timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     return { records: r.data, totalCount: r.totalCount };
   }
   const records: WireHaltRecord[] = [];
   let totalCount = 0;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
-    const r = await reported(reporter, () => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, (signal) => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     records.push(...r.data);
     totalCount = r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
@@ -88,7 +88,7 @@ class TradingHaltsSource implements Source<RawHalt> {
 
   read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawHalt>> {
     const client = serviceClient(this.env, 'trading-halts');
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const exchanges = [...new Set(this.config.exchanges)];
     const config = this.config;
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
