@@ -120,6 +120,9 @@ async function* walk(
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
   // ends are known before the answers arrive. A page whose end turns out different is not used.
   const ahead = new Map<number, Promise<KlineResult>>();
+  // Bars the calendar puts between the floor and the walk's current end: counted once here (as the
+  // planner does), then less each page's stretch, so a re-plan costs a page's bars, not the walk's.
+  let uncovered = countBars(product, interval, floor * 1000, end === 0 ? ctx.clock.now() + 1 : end * 1000 + 1, ctx.clock.now());
   try {
     for (;;) {
       throwIfAborted(ctx.signal);
@@ -191,8 +194,8 @@ async function* walk(
       if (!done) {
         // Short pages (R1) make a walk longer than planned: what is left below the next end, less
         // the pages already asked for ahead, is still to come.
-        const left = pagesFor(countBars(product, interval, floor * 1000, state.next * 1000 + 1, answeredAt));
-        env.reporter.replan(stream, left - ahead.size);
+        uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
+        env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
       }
       yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
       pendingWalk = !done;
