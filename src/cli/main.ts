@@ -9,7 +9,7 @@ import { COMMANDS } from './commands/index.js';
 import { describeError, formatError } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
-import { PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
 import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
@@ -36,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
       throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
     });
+  cli = colorOption(cli);
   for (const command of COMMANDS) cli = cli.command(command);
   process.exitCode = undefined;
   const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });

@@ -92,15 +92,19 @@ export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
   return y
     .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
     .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' })
-    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' })
-    .option('color', {
-      type: 'boolean',
-      default: true,
-      group: REPORT,
-      describe: 'Colour on a terminal; --no-color (or env NO_COLOR) turns it off, env FORCE_COLOR turns it on off a terminal',
-    }) as Argv<
+    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' }) as Argv<
     T & ReportArgs
   >;
+}
+
+/** `--no-color`, for every command (its errors are coloured on a terminal too). */
+export function colorOption<T>(y: Argv<T>): Argv<T & { color: boolean }> {
+  return y.option('color', {
+    type: 'boolean',
+    default: true,
+    global: true,
+    describe: 'Colour on a terminal; --no-color (or env NO_COLOR) turns it off, env FORCE_COLOR turns it on off a terminal',
+  }) as Argv<T & { color: boolean }>;
 }
 
 /** The --codes list, split on commas and blanks. */
