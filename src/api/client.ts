@@ -9,6 +9,7 @@ import { findProduct } from '../catalog/index.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { logsAt, silentLogger } from '../core/log-helpers.js';
+import { requestScopeOf } from '../core/request-scope.js';
 import {
   AbortedError,
   ApiError,
@@ -557,6 +558,8 @@ class QuotelakeClient implements ServiceClient {
       const request = op.build(trace);
       const sentAt = this.clock.now();
       this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
+      // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
+      requestScopeOf(signal)?.sent(op.endpoint);
       const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number; rows?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,

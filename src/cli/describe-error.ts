@@ -6,6 +6,7 @@ import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
 import { packageVersion } from '../lake/package-version.js';
 import { redactToken } from '../api/redact.js';
+import type { Colors } from './colors.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -126,6 +127,9 @@ export function formatErrorDetails(e: unknown): string {
 }
 
 /** `quotelake: <message>` and, on its own line, the hint. */
-export function formatError(d: DescribedError): string {
-  return `quotelake: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`;
+/** Coloured only when `colors` are on (a terminal): off it, the text is the same byte for byte. */
+export function formatError(d: DescribedError, colors?: Colors): string {
+  const red = colors?.red ?? String;
+  const dim = colors?.dim ?? String;
+  return `${red('quotelake:')} ${d.message}${d.hint ? `\n  ${dim('hint:')} ${d.hint}` : ''}`;
 }

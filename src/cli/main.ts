@@ -11,7 +11,8 @@ import { withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
-import { PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 
@@ -40,9 +41,10 @@ export async function main(argv: string[]): Promise<number> {
     });
   // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).
   if (argv.includes('--get-yargs-completions')) cli = cli.completion('completion', false, wordCompleter(cli, argv.slice(argv.indexOf('--get-yargs-completions') + 1)));
+  cli = colorOption(cli);
   for (const command of COMMANDS) cli = cli.command(command);
   process.exitCode = undefined;
-  const terminal = createTerminal();
+  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });
   // Any token on the command line or in the environment is masked in error messages too.
   const tokenAt = argv.findIndex((a) => a === '--token');
   const inline = argv.find((a) => a.startsWith('--token='));
@@ -54,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     const d = describeError(e);
-    terminal.err(formatError(d));
+    terminal.err(formatError(d, terminal.colors));
     if (wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);

@@ -118,7 +118,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     }
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
-    progress.stop();
+    // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
+    progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     await client.close().catch(() => undefined);
@@ -149,7 +150,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     status = 'succeeded';
     exitCode = EXIT_OK;
   }
-  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure, terminal.colors));
   if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
     terminal.err(

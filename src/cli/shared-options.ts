@@ -36,6 +36,8 @@ export interface ReportArgs {
   quiet: boolean;
   'log-level': LogLevel;
   'log-format'?: (typeof LOG_FORMAT_CHOICES)[number] | undefined;
+  /** false with --no-color. */
+  color?: boolean | undefined;
 }
 
 const SERVICE = 'Service:';
@@ -108,6 +110,16 @@ export function logFormatOf(args: Pick<ReportArgs, 'log-format'>, env: NodeJS.Pr
   if (!fromEnv) return 'pretty';
   if ((LOG_FORMAT_CHOICES as readonly string[]).includes(fromEnv)) return fromEnv as (typeof LOG_FORMAT_CHOICES)[number];
   throw new UsageError(`QUOTELAKE_LOG_FORMAT must be ${LOG_FORMAT_CHOICES.join(' or ')}, not "${fromEnv}"`);
+}
+
+/** `--no-color`, for every command (its errors are coloured on a terminal too). */
+export function colorOption<T>(y: Argv<T>): Argv<T & { color: boolean }> {
+  return y.option('color', {
+    type: 'boolean',
+    default: true,
+    global: true,
+    describe: 'Colour on a terminal; --no-color (or env NO_COLOR) turns it off, env FORCE_COLOR turns it on off a terminal',
+  }) as Argv<T & { color: boolean }>;
 }
 
 /** The --codes list, split on commas and blanks. */

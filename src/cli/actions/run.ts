@@ -64,7 +64,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         routeNotices: (log) => interrupts.route(log),
       });
       summaries.push(summary);
-      if (!args.quiet && !args.json) terminal.err(renderSummary(summary));
+      if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
       // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the
       // token), and so does a closed stdout (nobody reads what they would write).
       if ([EXIT_FAILURE, EXIT_USAGE, EXIT_QUOTA, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED].includes(summary.exitCode)) break;
