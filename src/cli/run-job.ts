@@ -34,6 +34,8 @@ export interface RunJobOptions {
   readonly progressIntervalMs?: number | undefined;
   readonly logLevel: LogLevel;
   readonly clock?: Clock;
+  /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
+  readonly fullRefresh?: boolean;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -59,7 +61,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
-  const positionsBefore = job.pipeline.source.type.startsWith('kline-') ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined) : undefined;
+  // (A full refresh starts from nothing, so its coverage is the whole range it fetched.)
+  const positionsBefore = !job.pipeline.source.type.startsWith('kline-')
+    ? undefined
+    : options.fullRefresh === true
+      ? new Map<string, Checkpoint>()
+      : await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined);
   const progress = startProgress({
     mode: options.progress,
     terminal,
@@ -82,6 +89,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       logger,
       events,
       clock,
+      fullRefresh: options.fullRefresh === true,
     });
   } catch (e) {
     failure = describeError(e);

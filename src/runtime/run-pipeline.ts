@@ -50,6 +50,13 @@ export interface RunOptions {
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
   readonly runId?: string;
+  /**
+   * Fetch again from `since`, as if nothing were held (`run --full-refresh`). The saved checkpoints
+   * are not deleted up front: each stream's is replaced by the first commit that covers it, so a
+   * run killed half-way leaves old positions for the streams it did not reach and new ones for those
+   * it did, both usable.
+   */
+  readonly fullRefresh?: boolean;
   /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
   readonly createRejectedWriter?: (outputDir: string) => RejectedOutput;
 }
@@ -186,7 +193,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
       await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
 
+      // What is saved at each commit (the old file, updated stream by stream) and where the source
+      // starts: the same on a normal run, nothing on a full refresh.
       const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
+      const startFrom = options.fullRefresh === true ? new Map<string, Checkpoint>() : new Map(committed);
+      if (options.fullRefresh === true && committed.size > 0) {
+        logger.info('full refresh: fetching from the start; the saved checkpoints are replaced stream by stream as commits land', { streams: committed.size });
+      }
       const pending = new Map<string, Checkpoint>();
       const seqs = new Map<string, number>();
       const warnedCodes = new Set<string>();
@@ -230,7 +243,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       };
 
       // A copy: the store's map moves on as commits land, the source's starting point must not.
-      iterator = source.read(ctx, new Map(committed))[Symbol.asyncIterator]();
+      iterator = source.read(ctx, startFrom)[Symbol.asyncIterator]();
       let status: 'succeeded' | 'aborted' = 'succeeded';
       for (;;) {
         if (signal.aborted) {
