@@ -220,3 +220,17 @@ describe('quotelake run --full-refresh', () => {
     expect(await plan('--full-refresh')).toBe(first.requestsTotal);
   });
 });
+
+describe('quotelake state (usage)', () => {
+  it('lists show and reset; no subcommand is exit 2 naming them', async () => {
+    const help = await runCli(['state', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('quotelake state show [pipeline...]');
+    expect(help.stdout).toContain('quotelake state reset [pipeline...]');
+    const none = await runCli(['state']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Name a state command: show or reset.');
+    const reset = await runCli(['state', 'reset', '--help']);
+    expect(reset.stdout).toContain('Data files are not deleted');
+  });
+});

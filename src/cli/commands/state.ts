@@ -44,7 +44,7 @@ const resetCommand: CommandModule<object, StateResetArgs> = {
 };
 
 export const stateCommand: CommandModule<object, object> = {
-  command: 'state <command>',
+  command: 'state',
   describe: "See or reset pipelines' checkpoints (where each stream resumes from)",
   builder: (y: Argv<object>) => y.command(showCommand).command(resetCommand).demandCommand(1, 'Name a state command: show or reset.'),
   handler: () => undefined,
