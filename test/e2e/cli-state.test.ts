@@ -2,12 +2,13 @@
  * `quotelake state show|reset` and `run --full-refresh` through the built CLI, on a frozen clock and
  * a window wholly in the past (every bar final), so each run's requests and rows are exact.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { duck } from '../sinks/helpers.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const NOW = '2026-11-12T15:00:00Z';
 const WINDOW = ['--codes', 'BTCUSDT,ETHUSDT,EURUSD', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--clock', NOW];
@@ -232,5 +233,43 @@ describe('quotelake state (usage)', () => {
     expect(none.stderr).toContain('Name a state command: show or reset.');
     const reset = await runCli(['state', 'reset', '--help']);
     expect(reset.stdout).toContain('Data files are not deleted');
+  });
+});
+
+/** util-linux `script` gives the CLI a pseudo-terminal on stdin, as a user at a terminal has. */
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+function onTerminal(args: readonly string[], answer: string): Promise<{ code: number | null; output: string }> {
+  const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  const child = spawn('script', ['-qec', [process.execPath, MAIN, ...args].map(quote).join(' '), '/dev/null'], { cwd: ROOT, env: cleanEnv() });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdin.end(`${answer}\n`);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
+
+describe.skipIf(!HAS_SCRIPT)('on a terminal (skipped: no util-linux script for a pseudo-terminal)', () => {
+  it('state reset asks y/N: n changes nothing (exit 1), y resets', async () => {
+    const out = copy();
+    const file = readFileSync(checkpointFile(out), 'utf8');
+    const no = await onTerminal(['state', 'reset', '--output', out, '--stream', 'BTC*'], 'n');
+    expect(no.code, no.output).toBe(1);
+    expect(no.output).toContain('Reset these checkpoints? [y/N] ');
+    expect(no.output).toContain('not confirmed; nothing was reset');
+    expect(readFileSync(checkpointFile(out), 'utf8')).toBe(file);
+    const yes = await onTerminal(['state', 'reset', '--output', out, '--stream', 'BTC*'], 'y');
+    expect(yes.code, yes.output).toBe(0);
+    expect(yes.output).toContain('kline-backfill: reset 2 checkpoint(s); data files kept');
+    expect((await show(out)).pipelines[0]!.streams.map((s) => s.stream)).toEqual(STREAMS.filter((s) => !s.includes('BTC')));
+  });
+
+  it('run --full-refresh asks y/N before sending anything', async () => {
+    const out = copy();
+    const no = await onTerminal(['run', 'kline-backfill', ...WINDOW, '--output', out, '--full-refresh'], 'n');
+    expect(no.code, no.output).toBe(1);
+    expect(no.output).toContain('kline-backfill: 6 checkpoint(s) under');
+    expect(no.output).toContain('Run a full refresh? [y/N] ');
+    expect(no.output).toContain('not confirmed; nothing was run');
+    expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId);
   });
 });
