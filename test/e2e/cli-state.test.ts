@@ -126,6 +126,10 @@ describe('quotelake state show', () => {
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(4398);
     expect(existsSync(join(out, '.state', 'checkpoints'))).toBe(false);
     expect((await show(out)).pipelines).toEqual([]);
+    const shipped = (await show(out, 'trades-ndjson')).pipelines[0]!;
+    expect(shipped).toMatchObject({ pipeline: 'trades-ndjson', keepsState: false, checkpoints: null });
+    const text = await runCli(['state', 'show', 'trades-ndjson', '--output', out]);
+    expect(text.stdout).toContain('keeps no checkpoints: every run writes its whole window');
   });
 });
 

@@ -21,10 +21,10 @@ function progressOf(s: StreamState): string {
 
 export function renderPipelineState(p: PipelineState): string {
   const lines = [`${p.pipeline}${p.file !== undefined ? ` (${p.file})` : ''}`];
-  if (!p.keepsState) lines.push('  keeps no checkpoints: every run writes its whole window (NDJSON to stdout; --state keeps them)');
+  if (!p.keepsState) lines.push('  keeps no checkpoints: every run writes its whole window (NDJSON to stdout; `run --state` keeps them)');
   if (p.checkpoints) {
     lines.push(`  checkpoints ${p.checkpoints.path}, saved ${p.checkpoints.updatedAt ?? '?'} by run ${p.checkpoints.runId ?? '?'}`);
-  } else {
+  } else if (p.keepsState) {
     lines.push(`  no checkpoints under ${p.stateDir}: the next run starts from since`);
   }
   const r = p.lastRun;
