@@ -114,6 +114,12 @@ describe('quotelake state show', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`kline/BTCUSDT/1m  watermark 2026-11-11T00:00:00Z, low 2026-11-10T00:00:00Z  -> ${join(out, 'kline', 'interval=1m')} (code=BTCUSDT)`);
     expect(text.stdout).toContain(`last run ${first.runId} succeeded`);
+    const typo = await runCli(['state', 'show', 'kline-backfil', '--output', out]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`pipeline "kline-backfil" not found: no pipeline file of that name, and no checkpoints for it under ${out}/.state`);
+    expect(typo.stderr).toContain('hint: pipelines with checkpoints there: kline-backfill');
+    cpSync(checkpointFile(out), join(out, '.state', 'checkpoints', 'old-name.json'));
+    expect((await show(out, 'old-name')).pipelines[0]!.streams).toHaveLength(6);
     const empty = await runCli(['state', 'show', '--output', join(tempDir(), 'none')]);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/no checkpoints under .*none\/\.state/);

@@ -95,7 +95,8 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
   }
 
   // One lock per output: a run holds it from start to end, so a running pipeline is never changed
-  // under its feet; the selection is read again under the lock (a run may have saved since).
+  // under its feet. The file is read again under the lock (a run may have saved since the listing)
+  // and only the streams confirmed above are removed from it.
   const now = new Date(clock.now());
   const done: { pipeline: string; stateDir: string; streams: string[] }[] = [];
   for (const outputDir of [...new Set(chosen.map((c) => c.target.outputDir))]) {

@@ -51,7 +51,15 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
       });
     } catch (error) {
       // Not a pipeline file: the name of a pipeline's state (a pipeline file that is gone, say).
+      // Neither (a typo): exit 2 naming what there is, not an empty answer.
       if (!(error instanceof UsageError) || !PIPELINE_NAME.test(name)) throw error;
+      const known = await checkpointPipelines(stateDir);
+      if (!known.includes(name)) {
+        throw new UsageError(
+          `pipeline "${name}" not found: no pipeline file of that name, and no checkpoints for it under ${stateDir}`,
+          known.length > 0 ? `pipelines with checkpoints there: ${known.join(', ')}` : error.hint,
+        );
+      }
       targets.push({ pipeline: name, outputDir, stateDir, keepsState: true });
     }
   }
