@@ -16,7 +16,7 @@ import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../conf
 import { CheckpointStore } from './checkpoint-store.js';
 import { keepsState } from './keeps-state.js';
 import { createLogger } from './logger.js';
-import { createRunEvents, type RunEventsRecorder } from './run-events.js';
+import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
@@ -91,6 +91,12 @@ function errorSummary(error: unknown): { code: string; message: string } {
   return { code: 'QL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Requests and rows received per stream key, sorted by key. */
+function perStream(snap: RunEventsSnapshot): Record<string, { requests: number; rows: number }> {
+  const keys = [...new Set([...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)])].sort();
+  return Object.fromEntries(keys.map((k) => [k, { requests: snap.requestsByStream[k] ?? 0, rows: snap.rowsByStream[k] ?? 0 }]));
+}
+
 export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
   const pipeline = validatePipeline(input, { registry: options.registry });
   const clock = options.clock ?? systemClock;
@@ -148,6 +154,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       status,
       requests: snap.requests,
       rows: { [dataset]: { received: 0, written: 0, rejected: 0 }, ...snap.rows },
+      streams: perStream(snap),
       commits,
       filesCommitted: [...files],
       rejected: rejectedTotal,

@@ -27,6 +27,7 @@ interface StreamJson {
   low: Instant | null;
   lake: string;
   position: Record<string, unknown>;
+  lastRun: { requests: number; rows: number } | null;
 }
 interface ShowJson {
   command: string;
@@ -68,6 +69,9 @@ async function keyCounts(output: string): Promise<{ rows: number; keys: number }
   return { rows: Number(row!.n), keys: Number(row!.d) };
 }
 
+/** The checkpoints alone, without what the newest run did for each. */
+const positions = (streams: StreamJson[]) => streams.map(({ lastRun: _lastRun, ...rest }) => rest);
+
 const checkpointFile = (output: string) => join(output, '.state', 'checkpoints', 'kline-backfill.json');
 
 let base: string;
@@ -103,7 +107,10 @@ describe('quotelake state show', () => {
       expect(s.watermark?.utc).toBe('2026-11-11T00:00:00Z');
       expect(s.position).toEqual({ watermark: s.watermark!.epochMs / 1000, low: s.low!.epochMs / 1000 });
       expect(s.lake).toBe(join(out, 'kline', `interval=${s.interval}`));
+      // What the run did per series: three 500-bar pages for a day of 1m bars, one for 1h.
+      expect(s.lastRun).toEqual(s.interval === '1m' ? { requests: 3, rows: 1441 } : { requests: 1, rows: 25 });
     }
+    expect(p.streams.reduce((a, s) => a + s.lastRun!.requests, 0)).toBe(first.requestsTotal);
   });
 
   it('selects streams by glob, by pipeline file, and says so when nothing is held', async () => {
@@ -112,7 +119,7 @@ describe('quotelake state show', () => {
     expect((await show(out, 'kline-backfill', '--stream', '*/1h')).pipelines[0]!.streams.map((s) => s.stream)).toEqual(['kline/BTCUSDT/1h', 'kline/ETHUSDT/1h', 'kline/EURUSD/1h']);
     const text = await runCli(['state', 'show', '--output', out, '--stream', 'BTCUSDT/1m']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain(`kline/BTCUSDT/1m  watermark 2026-11-11T00:00:00Z, low 2026-11-10T00:00:00Z  -> ${join(out, 'kline', 'interval=1m')} (code=BTCUSDT)`);
+    expect(text.stdout).toContain(`kline/BTCUSDT/1m  watermark 2026-11-11T00:00:00Z, low 2026-11-10T00:00:00Z; last run 3 req, 1,441 rows  -> ${join(out, 'kline', 'interval=1m')} (code=BTCUSDT)`);
     expect(text.stdout).toContain(`last run ${first.runId} succeeded`);
     const typo = await runCli(['state', 'show', 'kline-backfil', '--output', out]);
     expect(typo.code).toBe(2);
@@ -154,8 +161,11 @@ describe('quotelake state reset', () => {
     expect(await series(out)).toEqual(rowsBefore);
 
     const again = await run(out);
-    expect(again.requestsTotal).toBeGreaterThan(0);
-    expect((await show(out)).pipelines[0]!.streams).toEqual(before);
+    expect(again.requestsTotal).toBe(4);
+    const refetched = (await show(out)).pipelines[0]!.streams;
+    expect(positions(refetched)).toEqual(positions(before));
+    // Only the reset series were fetched again.
+    expect(refetched.map((s) => [s.stream, s.lastRun?.requests])).toEqual(STREAMS.map((k) => [k, k === 'kline/BTCUSDT/1m' ? 3 : k === 'kline/BTCUSDT/1h' ? 1 : 0]));
     expect(await series(out)).toEqual(rowsBefore);
     const counts = await keyCounts(out);
     expect(counts.rows).toBe(4398);
@@ -214,7 +224,7 @@ describe('quotelake run --full-refresh', () => {
     expect(refresh.requestsTotal).toBe(first.requestsTotal);
     expect((await run(out)).requestsTotal).toBe(0);
     expect(await series(out)).toEqual(rowsBefore);
-    expect((await show(out)).pipelines[0]!.streams).toEqual(stateBefore);
+    expect(positions((await show(out)).pipelines[0]!.streams)).toEqual(positions(stateBefore));
     const counts = await keyCounts(out);
     expect(counts.rows).toBe(4398);
     expect(counts.keys).toBe(counts.rows);

@@ -1,7 +1,7 @@
 /** `state show` as text: one block per pipeline, one line per stream. */
 import { n } from '../progress/progress-figures.js';
 import type { Instant, StreamState } from './describe-stream.js';
-import type { PipelineState } from './read-state.js';
+import type { PipelineState, StreamReport } from './read-state.js';
 
 function at(i: Instant | null | undefined): string {
   if (!i) return '-';
@@ -17,6 +17,10 @@ function progressOf(s: StreamState): string {
   }
   if (s.dataset === 'halt') return `${n(s.seen ?? 0)} announcement(s) held${s.total !== undefined ? ` of ${n(s.total)} listed` : ''}`;
   return `last fetch ${at(s.watermark)}${s.round !== undefined ? `, round ${s.round}` : ''}`;
+}
+
+function lastRunOf(s: StreamReport): string {
+  return s.lastRun ? `; last run ${n(s.lastRun.requests)} req, ${n(s.lastRun.rows)} rows` : '';
 }
 
 export function renderPipelineState(p: PipelineState): string {
@@ -36,7 +40,7 @@ export function renderPipelineState(p: PipelineState): string {
   }
   if (p.streams.length > 0) {
     const width = Math.max(...p.streams.map((s) => s.stream.length));
-    for (const s of p.streams) lines.push(`  ${s.stream.padEnd(width)}  ${progressOf(s)}  -> ${s.lake}${s.code !== undefined ? ` (code=${s.code})` : ''}`);
+    for (const s of p.streams) lines.push(`  ${s.stream.padEnd(width)}  ${progressOf(s)}${lastRunOf(s)}  -> ${s.lake}${s.code !== undefined ? ` (code=${s.code})` : ''}`);
   } else if (p.checkpoints) {
     lines.push('  no stream matches');
   }
