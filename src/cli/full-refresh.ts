@@ -15,12 +15,12 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
   for (const job of jobs) {
     if (!keepsState(job.pipeline, registry)) continue;
     const saved = await new CheckpointStore(job.resolved.settings.stateDir, job.pipeline.name).load();
-    if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) under ${job.resolved.settings.stateDir}`);
+    if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
   }
   if (lines.length === 0) return true;
   terminal.err(
     [
-      'quotelake: --full-refresh fetches everything from since again and replaces these checkpoints as it commits:',
+      'quotelake: --full-refresh fetches everything from since again; the checkpoint of each stream it fetches is replaced as it commits:',
       ...lines,
       'Data files are kept and merged by key (no duplicates); until a stream is committed its old checkpoint stays, so a stopped run loses nothing.',
     ].join('\n'),

@@ -215,7 +215,7 @@ describe('quotelake run --full-refresh', () => {
     const stateBefore = (await show(out)).pipelines[0]!.streams;
     const refused = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', out, '--full-refresh']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('replaces these checkpoints as it commits');
+    expect(refused.stderr).toContain('the checkpoint of each stream it fetches is replaced as it commits');
     expect(refused.stderr).toContain('add --yes to confirm it in a script: quotelake run kline-backfill --full-refresh --yes');
     expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId); // nothing ran
 
@@ -287,7 +287,7 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal (skipped: no util-linux script for a
     const out = copy();
     const no = await onTerminal(['run', 'kline-backfill', ...WINDOW, '--output', out, '--full-refresh'], 'n');
     expect(no.code, no.output).toBe(1);
-    expect(no.output).toContain('kline-backfill: 6 checkpoint(s) under');
+    expect(no.output).toContain('kline-backfill: 6 checkpoint(s) saved under');
     expect(no.output).toContain('Run a full refresh? [y/N] ');
     expect(no.output).toContain('not confirmed; nothing was run');
     expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId);
