@@ -18,7 +18,7 @@ export interface PlanReport {
   readonly plan: PipelinePlan;
 }
 
-export async function planJob(job: PipelineJob, clock: Clock = systemClock): Promise<PlanReport> {
+export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean } = {}): Promise<PlanReport> {
   const now = clock.now();
   const target = chooseTarget(job.resolved, job.plans);
   const { settings } = job.resolved;
@@ -30,7 +30,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock): Pro
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
   }).status();
-  const checkpoints = keepsState(job.pipeline, registry) ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load() : new Map();
+  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load() : new Map();
   const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,

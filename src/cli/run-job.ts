@@ -40,6 +40,8 @@ export interface RunJobOptions {
   readonly clock?: Clock;
   /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
   readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
+  /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
+  readonly fullRefresh?: boolean;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -81,7 +83,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
-  const positionsBefore = job.pipeline.source.type.startsWith('kline-') ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined) : undefined;
+  // (A full refresh starts from nothing, so its coverage is the whole range it fetched.)
+  const positionsBefore = !job.pipeline.source.type.startsWith('kline-')
+    ? undefined
+    : options.fullRefresh === true
+      ? new Map<string, Checkpoint>()
+      : await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined);
   progress = startProgress({
     mode: options.progress,
     terminal,
@@ -105,6 +112,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       events,
       clock,
       runId,
+      fullRefresh: options.fullRefresh === true,
     });
   } catch (e) {
     failure = describeError(e);

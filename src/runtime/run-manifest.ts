@@ -19,6 +19,8 @@ export interface RunManifest {
   readonly requests: Readonly<Record<string, number>>;
   /** Rows per dataset: received from the source, written (committed) by the sink, rejected. */
   readonly rows: Readonly<Record<string, RowCounts>>;
+  /** Per stream key: requests the source attributed to it and rows received (what `state show` prints beside each checkpoint). */
+  readonly streams?: Readonly<Record<string, { readonly requests: number; readonly rows: number }>>;
   readonly commits: number;
   /** Every file the run's commits made visible, relative to the output root. */
   readonly filesCommitted: readonly CommittedFile[];

@@ -17,7 +17,7 @@ import { CheckpointStore } from './checkpoint-store.js';
 import { keepsState } from './keeps-state.js';
 import { withFields } from '../core/log-helpers.js';
 import { createLogger } from './logger.js';
-import { createRunEvents, type RunEventsRecorder } from './run-events.js';
+import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
@@ -52,6 +52,13 @@ export interface RunOptions {
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
   readonly runId?: string;
+  /**
+   * Fetch again from `since`, as if nothing were held (`run --full-refresh`). The saved checkpoints
+   * are not deleted up front: each stream's is replaced by the first commit that covers it, so a
+   * run killed half-way leaves old positions for the streams it did not reach and new ones for those
+   * it did, both usable.
+   */
+  readonly fullRefresh?: boolean;
   /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
   readonly createRejectedWriter?: (outputDir: string) => RejectedOutput;
 }
@@ -102,6 +109,12 @@ function runEnd(m: RunManifest, manifestPath?: string): Record<string, unknown> 
 function errorSummary(error: unknown): { code: string; message: string } {
   if (error instanceof QuotelakeError) return { code: error.code, message: error.message };
   return { code: 'QL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Requests and rows received per stream key, sorted by key. */
+function perStream(snap: RunEventsSnapshot): Record<string, { requests: number; rows: number }> {
+  const keys = [...new Set([...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)])].sort();
+  return Object.fromEntries(keys.map((k) => [k, { requests: snap.requestsByStream[k] ?? 0, rows: snap.rowsByStream[k] ?? 0 }]));
 }
 
 export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
@@ -162,6 +175,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       status,
       requests: snap.requests,
       rows: { [dataset]: { received: 0, written: 0, rejected: 0 }, ...snap.rows },
+      streams: perStream(snap),
       commits,
       filesCommitted: [...files],
       rejected: rejectedTotal,
@@ -218,7 +232,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
       await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
 
+      // What is saved at each commit (the old file, updated stream by stream) and where the source
+      // starts: the same on a normal run, nothing on a full refresh.
       const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
+      const startFrom = options.fullRefresh === true ? new Map<string, Checkpoint>() : new Map(committed);
+      if (options.fullRefresh === true && committed.size > 0) {
+        logger.info('full refresh: fetching from the start; the saved checkpoints are replaced stream by stream as commits land', { streams: committed.size });
+      }
       const pending = new Map<string, Checkpoint>();
       const seqs = new Map<string, number>();
       const warnedCodes = new Set<string>();
@@ -276,7 +296,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       };
 
       // A copy: the store's map moves on as commits land, the source's starting point must not.
-      iterator = source.read(ctx, new Map(committed))[Symbol.asyncIterator]();
+      iterator = source.read(ctx, startFrom)[Symbol.asyncIterator]();
       let status: 'succeeded' | 'aborted' = 'succeeded';
       for (;;) {
         if (signal.aborted) {

@@ -70,6 +70,7 @@ describe('runPipeline', () => {
       status: 'succeeded',
       requests: { '/counter': 10 },
       rows: { kline: { received: 40, written: 40, rejected: 0 } },
+      streams: { 'counter/s0': { requests: 0, rows: 20 }, 'counter/s1': { requests: 0, rows: 20 } },
       commits: 4,
       filesCommitted: [
         { path: 'mem/part-1', rows: 12, bytes: 120 },

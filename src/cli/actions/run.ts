@@ -13,11 +13,14 @@ import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
+import { confirmFullRefresh } from '../full-refresh.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
   pipeline: string[];
   state?: boolean | undefined;
   'dry-run': boolean;
+  'full-refresh'?: boolean | undefined;
+  yes?: boolean | undefined;
 }
 
 function progressInterval(env: NodeJS.ProcessEnv): number {
@@ -35,12 +38,18 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
 
+  const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock));
+    for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh }));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;
+  }
+
+  if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {
+    terminal.err('quotelake: not confirmed; nothing was run');
+    return EXIT_FAILURE;
   }
 
   const interrupts = handleInterrupts((line) => terminal.err(line));
@@ -62,6 +71,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         logColor: terminal.stderrIsTTY && !env.NO_COLOR,
         clock,
         routeNotices: (log) => interrupts.route(log),
+        fullRefresh,
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));

@@ -15,6 +15,12 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
         describe:
           'NDJSON: keep checkpoints, so the next run writes only rows after those this run\'s reader took (default on stdout: none, every run writes its whole window; an NDJSON file keeps them unless --no-state, which rewrites it with the run\'s window)',
       })
+      .option('full-refresh', {
+        type: 'boolean',
+        default: false,
+        describe: 'Fetch again from since as if nothing were held; each stream\'s checkpoint is replaced at the first commit that covers it (asks first on a terminal)',
+      })
+      .option('yes', { type: 'boolean', alias: 'y', default: false, describe: 'With --full-refresh: do not ask (required when stdin is not a terminal)' })
       .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')
       .example('QUOTELAKE_BASE_URL=https://… QUOTELAKE_TOKEN=… QUOTELAKE_PLAN=basic $0 run pipelines/kline-backfill.yaml', 'Run against a real service')
       .example('$0 run kline-backfill --codes BTCUSDT,ETHUSDT --since 7d --format ndjson > bars.ndjson', 'Override codes and span; stream NDJSON to stdout (each run writes the whole span)')

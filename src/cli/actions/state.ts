@@ -1,0 +1,128 @@
+/** `quotelake state show|reset`: loaded only when the command runs. */
+import { QuotelakeError } from '../../core/errors.js';
+import { packageVersion } from '../../lake/package-version.js';
+import { CheckpointStore } from '../../runtime/checkpoint-store.js';
+import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { createRunId } from '../../runtime/run-id.js';
+import { commandClock } from '../clock-option.js';
+import { confirm } from '../confirm.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import type { ClockArgs, OutputArgs } from '../shared-options.js';
+import { describeStream } from '../state/describe-stream.js';
+import { readPipelineState } from '../state/read-state.js';
+import { renderPipelineState } from '../state/render-state.js';
+import { stateTargets, type StateTarget } from '../state/state-targets.js';
+import { streamMatcher } from '../stream-glob.js';
+import { terminalFor } from '../terminal.js';
+
+export interface StateArgs extends OutputArgs, ClockArgs {
+  pipeline?: string[] | undefined;
+  stream?: string[] | undefined;
+  json: boolean;
+}
+
+export interface StateResetArgs extends StateArgs {
+  yes: boolean;
+}
+
+export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({}, env);
+  const { targets, outputDir, stateDir } = await stateTargets(args.pipeline ?? [], args, env);
+  const select = streamMatcher(args.stream);
+  const pipelines = [];
+  for (const t of targets) pipelines.push(await readPipelineState(t, select));
+  if (args.json) {
+    terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state show', output: outputDir, stateDir, pipelines }, null, 2)}\n`);
+  } else if (pipelines.length === 0) {
+    terminal.out(`quotelake: no checkpoints under ${stateDir} (no pipeline has committed into ${outputDir} yet)\n`);
+  } else {
+    terminal.out(`${pipelines.map(renderPipelineState).join('\n\n')}\n`);
+  }
+  return EXIT_OK;
+}
+
+interface Selection {
+  readonly target: StateTarget;
+  readonly streams: string[];
+}
+
+async function select(targets: readonly StateTarget[], matches: (stream: string) => boolean): Promise<Selection[]> {
+  const out: Selection[] = [];
+  for (const target of targets) {
+    const file = await new CheckpointStore(target.stateDir, target.pipeline).loadFile();
+    const streams = Object.keys(file?.streams ?? {}).filter(matches);
+    if (streams.length > 0) out.push({ target, streams });
+  }
+  return out;
+}
+
+function commandLine(args: StateResetArgs): string {
+  const quote = (s: string) => (/^[A-Za-z0-9_./=-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+  const parts = ['quotelake state reset', ...(args.pipeline ?? []).map(quote)];
+  for (const s of args.stream ?? []) parts.push('--stream', quote(s));
+  if (args.output !== undefined) parts.push('--output', quote(args.output));
+  if (args['state-dir'] !== undefined) parts.push('--state-dir', quote(args['state-dir']));
+  return parts.join(' ');
+}
+
+export async function stateResetAction(args: StateResetArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({}, env);
+  const clock = commandClock(args.clock, env);
+  const { targets, stateDir } = await stateTargets(args.pipeline ?? [], args, env);
+  const matches = streamMatcher(args.stream);
+  const chosen = await select(targets, matches);
+  const count = chosen.reduce((a, c) => a + c.streams.length, 0);
+  if (count === 0) {
+    const what = args.stream?.length ? ` matching ${args.stream.join(', ')}` : '';
+    if (args.json) terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: [] }, null, 2)}\n`);
+    else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}`);
+    return EXIT_OK;
+  }
+  const listing = [`quotelake: state reset forgets ${count} checkpoint(s):`];
+  for (const c of chosen) {
+    const file = await new CheckpointStore(c.target.stateDir, c.target.pipeline).loadFile();
+    listing.push(`  ${c.target.pipeline} (${c.target.stateDir}):`);
+    for (const stream of c.streams) {
+      const s = describeStream({ stream, position: file?.streams[stream] ?? {} }, c.target.outputDir);
+      listing.push(`    ${stream}${s.watermark ? ` (at ${s.watermark.utc})` : ''}`);
+    }
+  }
+  listing.push('Data files are kept: the next run fetches these streams again from since and merges the rows by key (no duplicates).');
+  terminal.err(listing.join('\n'));
+  if (!(await confirm('Reset these checkpoints?', { yes: args.yes, command: commandLine(args) }))) {
+    terminal.err('quotelake: not confirmed; nothing was reset');
+    return EXIT_FAILURE;
+  }
+
+  // One lock per output: a run holds it from start to end, so a running pipeline is never changed
+  // under its feet. The file is read again under the lock (a run may have saved since the listing)
+  // and only the streams confirmed above are removed from it.
+  const now = new Date(clock.now());
+  const done: { pipeline: string; stateDir: string; streams: string[] }[] = [];
+  for (const outputDir of [...new Set(chosen.map((c) => c.target.outputDir))]) {
+    let lock;
+    try {
+      lock = await acquireOutputLock(outputDir, { runId: createRunId(now), pipeline: 'state-reset', now });
+    } catch (e) {
+      if (e instanceof QuotelakeError && e.code === 'QL_OUTPUT_LOCKED') {
+        throw new QuotelakeError('QL_OUTPUT_LOCKED', `state reset refused, nothing changed under ${outputDir}: ${e.message}`, { stage: 'plan', cause: e });
+      }
+      throw e;
+    }
+    try {
+      for (const c of chosen.filter((x) => x.target.outputDir === outputDir)) {
+        const store = new CheckpointStore(c.target.stateDir, c.target.pipeline);
+        const removed = await store.remove(c.streams);
+        if (removed.length > 0) done.push({ pipeline: c.target.pipeline, stateDir: c.target.stateDir, streams: removed });
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+  if (args.json) {
+    terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: done }, null, 2)}\n`);
+  } else {
+    for (const d of done) terminal.err(`quotelake: ${d.pipeline}: reset ${d.streams.length} checkpoint(s); data files kept`);
+  }
+  return EXIT_OK;
+}

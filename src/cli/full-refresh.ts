@@ -1,0 +1,29 @@
+/**
+ * `run --full-refresh` asks first, like `state reset`: it makes the run fetch everything from
+ * `since` again (requests and quota), and the saved checkpoints are replaced as it commits. A
+ * pipeline without checkpoints (a first run, NDJSON to stdout) has nothing to lose: no question.
+ */
+import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import { keepsState } from '../runtime/keeps-state.js';
+import { confirm } from './confirm.js';
+import type { PipelineJob } from './pipeline-job.js';
+import { registry } from './registry.js';
+import type { Terminal } from './terminal.js';
+
+export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { pipeline: string[]; yes?: boolean | undefined }, terminal: Terminal): Promise<boolean> {
+  const lines: string[] = [];
+  for (const job of jobs) {
+    if (!keepsState(job.pipeline, registry)) continue;
+    const saved = await new CheckpointStore(job.resolved.settings.stateDir, job.pipeline.name).load();
+    if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
+  }
+  if (lines.length === 0) return true;
+  terminal.err(
+    [
+      'quotelake: --full-refresh fetches everything from since again; the checkpoint of each stream it fetches is replaced as it commits:',
+      ...lines,
+      'Data files are kept and merged by key (no duplicates); until a stream is committed its old checkpoint stays, so a stopped run loses nothing.',
+    ].join('\n'),
+  );
+  return confirm('Run a full refresh?', { yes: args.yes === true, command: `quotelake run ${args.pipeline.join(' ')} --full-refresh` });
+}
