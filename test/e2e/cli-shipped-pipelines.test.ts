@@ -63,7 +63,9 @@ beforeAll(async () => {
     (async () => {
       const output = tempDir();
       const proc = startCli(['run', 'snapshots', '--base-url', emu.url, '--token', tokenOf.get('snapshots')!, '--plan', 'professional', '--output', output, '--json'], {
-        env: { QUOTELAKE_PROGRESS_INTERVAL_MS: '100' },
+        // The graceful stop is what this checks, not the watchdog: on a loaded machine the first commit
+        // (the Parquet worker compiling its WebAssembly) can take longer than the default 4 s.
+        env: { QUOTELAKE_PROGRESS_INTERVAL_MS: '100', QUOTELAKE_STOP_TIMEOUT: '120' },
       });
       await proc.waitForStderr(/depth [1-9][\d,]* rows/);
       proc.child.kill('SIGINT');

@@ -15,15 +15,14 @@ const LONG = ['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD',
 const ENV = { QUOTELAKE_PROGRESS_INTERVAL_MS: '50' };
 
 describe('signals', () => {
-  it('SIGTERM: exit 130 within 5 s, finished batches committed, the next run resumes', async () => {
+  it('SIGTERM: exit 130, finished batches committed, the next run resumes', async () => {
     const output = tempDir();
-    const proc = startCli([...LONG, '--output', output], { env: ENV });
+    // The graceful stop is checked here, not the watchdog (below): give it all the time a loaded machine needs.
+    const proc = startCli([...LONG, '--output', output], { env: { ...ENV, QUOTELAKE_STOP_TIMEOUT: '120' } });
     // Past a few dozen requests, so whole series pages are checkpointed.
     await proc.waitForStderr(/: [4-9]\d\/[\d,]+ requests|: \d{3,}\/[\d,]+ requests/);
-    const sentAt = Date.now();
     proc.child.kill('SIGTERM');
     const r = await proc.result;
-    expect(Date.now() - sentAt).toBeLessThan(5000);
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('quotelake: SIGTERM: stopping after the current batch');
     const s = (JSON.parse(r.stdout) as { runs: { status: string; rows: { kline: { written: number } }; requestsTotal: number }[] }).runs[0]!;
@@ -49,7 +48,8 @@ describe('signals', () => {
     expect(r.stderr).toContain('quotelake: SIGINT again: exiting now; the next run resumes from the last commit');
   }, 60_000);
 
-  it('a stop that hangs in a file-system call (a FIFO where the manifest was) still ends within 5 s', async () => {
+  // The watchdog's own timer (4 s by default) is what bounds the stop; no wall-clock assertion here.
+  it('a stop that hangs in a file-system call (a FIFO where the manifest was) is ended by the watchdog', async () => {
     const output = tempDir();
     const first = await runCli(['run', 'demo', '--clock', '2026-11-20T00:00:00Z', '--output', output]);
     expect(first.code, first.stderr).toBe(0);
@@ -61,11 +61,20 @@ describe('signals', () => {
     const proc = startCli(['run', 'demo', '--clock', '2026-11-20T00:00:00Z', '--output', output], { env: ENV });
     await proc.waitForStderr(/built-in emulator/);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // now stuck in the manifest read
-    const sentAt = Date.now();
     proc.child.kill('SIGTERM');
     const r = await proc.result;
-    expect(Date.now() - sentAt).toBeLessThan(5000);
     expect(exitStatus(r), r.stderr).toBe(130);
     expect(r.stderr).toContain('quotelake: SIGTERM: the run did not stop within 4 s; exiting now (committed work is safe; the next run resumes from the last commit)');
+  }, 60_000);
+
+  it('--stop-timeout must be a positive number of seconds (exit 2 before anything runs)', async () => {
+    for (const bad of ['0', '-1', 'soon']) {
+      const r = await runCli([...LONG, '--output', tempDir(), '--stop-timeout', bad]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/stop-timeout/);
+    }
+    const env = await runCli([...LONG, '--output', tempDir()], { env: { QUOTELAKE_STOP_TIMEOUT: 'never' } });
+    expect(env.code, env.stderr).toBe(2);
+    expect(env.stderr).toContain('QUOTELAKE_STOP_TIMEOUT');
   }, 60_000);
 });

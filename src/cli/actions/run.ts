@@ -3,7 +3,8 @@ import { packageVersion } from '../../lake/package-version.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
-import { handleInterrupts } from '../interrupts.js';
+import { handleInterrupts, STOP_GRACE_MS } from '../interrupts.js';
+import { UsageError } from '../usage-error.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
 import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
@@ -21,6 +22,7 @@ export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, Repor
   'dry-run': boolean;
   'full-refresh'?: boolean | undefined;
   yes?: boolean | undefined;
+  'stop-timeout'?: number | undefined;
 }
 
 function progressInterval(env: NodeJS.ProcessEnv): number {
@@ -28,10 +30,21 @@ function progressInterval(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(v) && v >= 10 ? v : DEFAULT_PROGRESS_INTERVAL_MS;
 }
 
+/** --stop-timeout, else QUOTELAKE_STOP_TIMEOUT (seconds), else STOP_GRACE_MS. */
+function stopGraceMs(flag: number | undefined, env: NodeJS.ProcessEnv): number {
+  const given = flag ?? (env.QUOTELAKE_STOP_TIMEOUT !== undefined ? Number(env.QUOTELAKE_STOP_TIMEOUT) : undefined);
+  if (given === undefined) return STOP_GRACE_MS;
+  if (!Number.isFinite(given) || given <= 0) {
+    throw new UsageError(`--stop-timeout (or QUOTELAKE_STOP_TIMEOUT) must be a positive number of seconds, not ${String(given)}`, 'e.g. --stop-timeout 30');
+  }
+  return Math.round(given * 1000);
+}
+
 export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
+  const graceMs = stopGraceMs(args['stop-timeout'], env);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
@@ -52,7 +65,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
     return EXIT_FAILURE;
   }
 
-  const interrupts = handleInterrupts((line) => terminal.err(line));
+  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs });
   const connections = createConnections((line) => terminal.err(line), clock);
   const summaries: RunSummary[] = [];
   try {

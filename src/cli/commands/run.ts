@@ -20,6 +20,11 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
         default: false,
         describe: 'Fetch again from since as if nothing were held; each stream\'s checkpoint is replaced at the first commit that covers it (asks first on a terminal)',
       })
+      .option('stop-timeout', {
+        type: 'number',
+        describe:
+          'Seconds a stop (SIGINT/SIGTERM) may take to commit finished work before the process ends itself (default 4, env QUOTELAKE_STOP_TIMEOUT; raise it where the orchestrator allows more, e.g. systemd TimeoutStopSec)',
+      })
       .option('yes', { type: 'boolean', alias: 'y', default: false, describe: 'With --full-refresh: do not ask (required when stdin is not a terminal)' })
       .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')
       .example('QUOTELAKE_BASE_URL=https://… QUOTELAKE_TOKEN=… QUOTELAKE_PLAN=basic $0 run pipelines/kline-backfill.yaml', 'Run against a real service')
