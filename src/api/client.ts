@@ -46,6 +46,7 @@ import type {
   KlineRequest,
   KlineResult,
   RequestInfo,
+  RequestOutcomes,
   RetryOptions,
   ServiceClient,
   TicksResult,
@@ -152,6 +153,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly retry: RetryOptions;
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
   private readonly counts = new Map<string, number>();
+  private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
   private preparing = 0;
@@ -295,6 +297,10 @@ class QuotelakeClient implements ServiceClient {
 
   requestCounts(): Record<string, number> {
     return Object.fromEntries(this.counts);
+  }
+
+  requestOutcomes(): RequestOutcomes {
+    return { ...this.outcomes };
   }
 
   async close(): Promise<void> {
@@ -531,11 +537,20 @@ class QuotelakeClient implements ServiceClient {
       this.quota.refund();
       throw error;
     }
+    // The service said the day is used up while this one waited for its slot: it must not be sent.
+    const closedDay = this.quota.closedByService();
+    if (closedDay) {
+      permit.cancel();
+      throw closedDay;
+    }
+    // Whether undici handed the request to a connected socket, and whether an answer came back:
+    // together they say whether the service can have counted it (RequestOutcomes).
+    let sent = false;
+    let answered = false;
     try {
       const trace = this.nextTrace();
       const request = op.build(trace);
       const sentAt = this.clock.now();
-      this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
       const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,
@@ -558,18 +573,34 @@ class QuotelakeClient implements ServiceClient {
           ...(request.headers ? { headers: request.headers } : {}),
           ...(signal ? { signal } : {}),
           ...(op.timeoutMs !== undefined ? { timeouts: { headersMs: op.timeoutMs, bodyMs: op.timeoutMs } } : {}),
+          onSent: () => {
+            sent = true;
+            this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
+          },
           // The server stamped the request before answering: its windows can count from here.
-          onHeaders: () => permit.release(),
+          onHeaders: () => {
+            answered = true;
+            permit.release();
+          },
         });
       } catch (error) {
         report(signal?.aborted ? 'aborted' : 'transport-error');
-        if (error instanceof TransportError && !error.reachedServer) {
-          // No connection, so nothing reached a server: no window and no quota is charged.
+        if (!sent || (error instanceof TransportError && !error.reachedServer)) {
+          // Nothing left this process (no connection, or aborted before a socket took it): no
+          // window and no quota is charged.
+          this.outcomes.unsent++;
           permit.cancel();
           this.quota.refund();
+        } else if (!answered) {
+          // Sent, answer lost: the service may have counted it, so it stays charged, and is said so.
+          this.outcomes.unknown++;
+          this.quota.noteUnknown();
+        } else {
+          this.outcomes.answered++;
         }
         throw error;
       }
+      this.outcomes.answered++;
       try {
         const value = op.parse(response, trace);
         report('ok', { status: response.status, ret: 200 });
@@ -581,7 +612,10 @@ class QuotelakeClient implements ServiceClient {
         if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);
         if (error instanceof QuotaExhaustedError) {
           report('quota-exhausted', extra);
-          throw await this.quota.markExhausted(error.cause);
+          const exhausted = await this.quota.markExhausted(error.cause);
+          // Stop admitting at once: whatever waits for a slot fails now, unsent.
+          this.limiter.failWaiting(exhausted);
+          throw exhausted;
         }
         if (isRateLimited(error)) {
           // The server's windows disagree with ours: it counted nothing, so give the quota back,

@@ -29,6 +29,11 @@ export interface QuotaStatus {
   /** The quota day, YYYY-MM-DD in `timeZone`. */
   day: string;
   timeZone: string;
+  /**
+   * Of `used`, requests sent whose answer was lost (timeout, reset): the service may or may not
+   * have counted them; they are charged, so the count errs on the side of the cap.
+   */
+  unknown: number;
 }
 
 export interface QuotaStoreOptions {
@@ -49,6 +54,8 @@ interface QuotaFile {
   timeZone: string;
   used: number;
   limit: number;
+  /** Of `used`, requests whose answer was lost (QuotaStatus.unknown); absent in older files. */
+  unknown?: number;
   updatedAt: string;
 }
 
@@ -74,6 +81,8 @@ export class QuotaStore {
   private dayCache: { day: string; startMs: number; resetMs: number } | undefined;
   /** The quota day on which the file was last found used up. */
   private exhaustedDay = '';
+  /** The quota day the service itself answered `daily limit exceeded`, and the error it became. */
+  private closed: { day: string; error: QuotaExhaustedError } | undefined;
 
   constructor(options: QuotaStoreOptions) {
     this.hash = tokenHash16(options.token);
@@ -157,9 +166,28 @@ export class QuotaStore {
     this.exhaustedDay = '';
   }
 
-  /** Gives back one taken request the service did not count (a 429 rejection counts for nothing). */
+  /**
+   * Gives back one taken request the service did not count (a 429 rejection, or one that never
+   * left). Not once the service closed the day: the count then stays at the limit.
+   */
   refund(): void {
-    if (this.counted && this.reserveDay === this.dayOf().day) this.reserve++;
+    const { day } = this.dayOf();
+    if (this.counted && this.reserveDay === day && this.closed?.day !== day) this.reserve++;
+  }
+
+  /** The service's `daily limit exceeded` of today, if it answered one: nothing more may be sent. */
+  closedByService(): QuotaExhaustedError | undefined {
+    return this.closed !== undefined && this.closed.day === this.dayOf().day ? this.closed.error : undefined;
+  }
+
+  /** One taken request was sent and its answer lost: it stays charged, and the file says how many such. */
+  noteUnknown(): void {
+    if (!this.counted) return;
+    void this.serial(() =>
+      this.update((state) => {
+        state.unknown = (state.unknown ?? 0) + 1;
+      }),
+    ).catch(() => undefined);
   }
 
   /**
@@ -169,8 +197,10 @@ export class QuotaStore {
   async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
     if (!this.counted) {
       // The service has a cap our plan does not know: report it, there is no count of ours to sync.
-      const { resetAt } = this.dayOf();
-      return new QuotaExhaustedError({ resetAt, used: 0, limit: 0, cause });
+      const { day, resetAt } = this.dayOf();
+      const error = new QuotaExhaustedError({ resetAt, used: 0, limit: 0, cause });
+      this.closed ??= { day, error };
+      return this.closed.day === day ? this.closed.error : error;
     }
     return this.serial(async () => {
       const { day, resetAt } = this.dayOf();
@@ -181,17 +211,19 @@ export class QuotaStore {
         state.used = Math.max(state.used, this.limit);
         used = state.used;
       });
-      return new QuotaExhaustedError({ resetAt, used, limit: this.limit, cause });
+      const error = new QuotaExhaustedError({ resetAt, used, limit: this.limit, cause });
+      if (this.closed?.day !== day) this.closed = { day, error };
+      return error;
     });
   }
 
   async status(): Promise<QuotaStatus> {
     const { day, resetAt } = this.dayOf();
-    if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone };
+    if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone, unknown: 0 };
     const state = await this.read(day);
     const mine = this.reserveDay === day ? this.reserve : 0;
     const used = Math.max(0, state.used - mine);
-    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone };
+    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone, unknown: state.unknown ?? 0 };
   }
 
   /** Returns this process's unused reserve to the shared count. */
@@ -240,7 +272,7 @@ export class QuotaStore {
       return { ...fresh, used: this.limit };
     }
     if (parsed.day !== day || typeof parsed.used !== 'number') return fresh;
-    return { ...fresh, used: parsed.used };
+    return { ...fresh, used: parsed.used, ...(typeof parsed.unknown === 'number' && parsed.unknown > 0 ? { unknown: parsed.unknown } : {}) };
   }
 
   /**
