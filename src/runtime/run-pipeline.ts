@@ -140,7 +140,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       ...(status !== 'running' ? { finishedAt: new Date(clock.now()).toISOString() } : {}),
       status,
       requests: snap.requests,
-      rows: { [dataset]: { received: 0, written: 0, rejected: 0 }, ...snap.rows },
+      rows: { [dataset]: { received: 0, written: 0, merged: 0, rejected: 0 }, ...snap.rows },
       commits,
       filesCommitted: [...files],
       rejected: rejectedTotal,
@@ -192,14 +192,28 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const warnedCodes = new Set<string>();
       let batchesSinceCommit = 0;
       let lastCommitAt = clock.now();
+      // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
+      let handed = 0;
 
       const commit = async (): Promise<void> => {
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
         const receipt = await sink.commit(quietCtx);
         files.push(...receipt.files);
-        events.rows(dataset, 'written', receipt.rows);
-        if (rejectedSink) files.push(...(await rejectedSink.commit(quietCtx)));
+        events.committed(receipt.files);
+        if (receipt.merged !== undefined) {
+          const merged = Math.min(receipt.merged, handed);
+          events.rows(dataset, 'written', handed - merged);
+          events.rows(dataset, 'merged', merged);
+        } else {
+          events.rows(dataset, 'written', receipt.rows);
+        }
+        handed = 0;
+        if (rejectedSink) {
+          const diverted = await rejectedSink.commit(quietCtx);
+          files.push(...diverted);
+          events.committed(diverted);
+        }
         commits++;
         if (keepState && pending.size > 0) {
           for (const [k, v] of pending) committed.set(k, v);
@@ -280,6 +294,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         if (output.records.length > 0) {
           for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
             const refused = await sink.write(piece, quietCtx);
+            handed += piece.records.length - ((refused as readonly Rejected[] | undefined | void)?.length ?? 0);
             if (refused) await handleRejected(batch.stream, refused as readonly Rejected[]);
           }
         }

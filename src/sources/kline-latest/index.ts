@@ -93,7 +93,7 @@ class KlineLatestSource implements Source<RawKline> {
       const stream = klineStream(s.product.code, s.interval);
       return [stream, readPosition(from.get(stream))];
     }));
-    const problems = new CodeProblems('kline-latest', 'kline');
+    const problems = new CodeProblems('kline-latest');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
     const start = ctx.clock.now();
     const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
