@@ -612,10 +612,11 @@ class QuotelakeClient implements ServiceClient {
         if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);
         if (error instanceof QuotaExhaustedError) {
           report('quota-exhausted', extra);
-          const exhausted = await this.quota.markExhausted(error.cause);
-          // Stop admitting at once: whatever waits for a slot fails now, unsent.
-          this.limiter.failWaiting(exhausted);
-          throw exhausted;
+          // Stop admitting at once (the quota closes the day before its file is synced): whatever
+          // waits for a slot fails now, unsent.
+          const exhausted = this.quota.markExhausted(error.cause);
+          this.limiter.failWaiting(this.quota.closedByService());
+          throw await exhausted;
         }
         if (isRateLimited(error)) {
           // The server's windows disagree with ours: it counted nothing, so give the quota back,

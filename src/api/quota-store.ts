@@ -121,6 +121,8 @@ export class QuotaStore {
    * when none is left. Call it right before sending.
    */
   take(): Promise<void> {
+    const closed = this.closedByService();
+    if (closed) return Promise.reject(closed);
     if (!this.counted) return Promise.resolve();
     const { day } = this.dayOf();
     if (this.reserveDay === day && this.reserve > 0) {
@@ -194,25 +196,24 @@ export class QuotaStore {
    * The service said `daily limit exceeded`: today is used up whatever our count says. Syncs the
    * file and returns the error to throw.
    */
-  async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
-    if (!this.counted) {
-      // The service has a cap our plan does not know: report it, there is no count of ours to sync.
-      const { day, resetAt } = this.dayOf();
-      const error = new QuotaExhaustedError({ resetAt, used: 0, limit: 0, cause });
-      this.closed ??= { day, error };
-      return this.closed.day === day ? this.closed.error : error;
+  markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
+    // Closed at once, before the file is synced: a request admitted meanwhile must not be sent.
+    const { day, resetAt } = this.dayOf();
+    if (this.closed?.day !== day) {
+      // A plan without a cap of ours has no count to report (the service has a cap our plan does not know).
+      const limit = this.counted ? this.limit : 0;
+      this.closed = { day, error: new QuotaExhaustedError({ resetAt, used: limit, limit, cause }) };
     }
+    const error = this.closed!.error;
+    if (!this.counted) return Promise.resolve(error);
+    this.reserve = 0;
+    this.exhaustedDay = day;
     return this.serial(async () => {
-      const { day, resetAt } = this.dayOf();
-      this.reserve = 0;
-      this.exhaustedDay = day;
-      let used = this.limit;
       await this.update((state) => {
         state.used = Math.max(state.used, this.limit);
-        used = state.used;
       });
-      const error = new QuotaExhaustedError({ resetAt, used, limit: this.limit, cause });
-      if (this.closed?.day !== day) this.closed = { day, error };
+      // A block a take() reserved meanwhile is void too.
+      this.reserve = 0;
       return error;
     });
   }
@@ -220,6 +221,8 @@ export class QuotaStore {
   async status(): Promise<QuotaStatus> {
     const { day, resetAt } = this.dayOf();
     if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone, unknown: 0 };
+    // After the updates already asked for (an unknown outcome noted, a reserve taken).
+    await this.chain;
     const state = await this.read(day);
     const mine = this.reserveDay === day ? this.reserve : 0;
     const used = Math.max(0, state.used - mine);

@@ -89,7 +89,10 @@ export function renderSummary(s: RunSummary): string {
   rows.push(['requests', requestsText(s)]);
   for (const [endpoint, count] of endpoints) rows.push([`  ${endpoint}`, n(count)]);
   for (const [dataset, c] of Object.entries(s.rows)) {
-    rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected`]);
+    // Rows received after the last commit of a run that stopped on an error: the next run fetches them again.
+    const uncommitted = c.received - c.written - c.merged - c.rejected;
+    const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (the next run fetches them again)` : '';
+    rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected${tail}`]);
   }
   rows.push(['files', `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`]);
   if (s.rejected > 0) {
