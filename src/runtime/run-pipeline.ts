@@ -24,6 +24,18 @@ import { acquireOutputLock } from './output-lock.js';
 import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
 import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
+import { readManifest } from '../lake/commit/manifest.js';
+import type { HeldFile } from '../core/definition.js';
+
+/** Live files of a dataset in every table format the output holds (a lake may hold Parquet and Arrow side by side). */
+async function heldKeys(outputDir: string, dataset: string): Promise<HeldFile[]> {
+  const out: HeldFile[] = [];
+  for (const format of ['parquet', 'arrow']) {
+    const manifest = await readManifest(outputDir, dataset, format).catch(() => undefined);
+    for (const f of manifest?.files ?? []) out.push({ path: f.path, ranges: f.ranges });
+  }
+  return out;
+}
 
 
 /** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
@@ -117,6 +129,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     stateDir,
     stdout: options.stdout ?? process.stdout,
     ...(options.client !== undefined ? { client: options.client } : {}),
+    heldKeys: (name) => heldKeys(outputDir, name),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
