@@ -81,6 +81,8 @@ export class QuotaStore {
   private dayCache: { day: string; startMs: number; resetMs: number } | undefined;
   /** The quota day on which the file was last found used up. */
   private exhaustedDay = '';
+  /** Answers lost since the file was last written (QuotaStatus.unknown), for today. */
+  private unknownPending = 0;
   /** The quota day the service itself answered `daily limit exceeded`, and the error it became. */
   private closed: { day: string; error: QuotaExhaustedError } | undefined;
 
@@ -182,14 +184,13 @@ export class QuotaStore {
     return this.closed !== undefined && this.closed.day === this.dayOf().day ? this.closed.error : undefined;
   }
 
-  /** One taken request was sent and its answer lost: it stays charged, and the file says how many such. */
+  /**
+   * One taken request was sent and its answer lost: it stays charged, and the file says how many
+   * such with its next write (a reservation or close()): no extra lock per request, and nothing
+   * written behind close()'s back.
+   */
   noteUnknown(): void {
-    if (!this.counted) return;
-    void this.serial(() =>
-      this.update((state) => {
-        state.unknown = (state.unknown ?? 0) + 1;
-      }),
-    ).catch(() => undefined);
+    if (this.counted) this.unknownPending++;
   }
 
   /**
@@ -226,7 +227,8 @@ export class QuotaStore {
     const state = await this.read(day);
     const mine = this.reserveDay === day ? this.reserve : 0;
     const used = Math.max(0, state.used - mine);
-    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone, unknown: state.unknown ?? 0 };
+    const unknown = (state.unknown ?? 0) + (this.reserveDay === day ? this.unknownPending : 0);
+    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone, unknown };
   }
 
   /** Returns this process's unused reserve to the shared count. */
@@ -234,6 +236,7 @@ export class QuotaStore {
     return this.serial(async () => {
       if (this.reserve <= 0 || this.reserveDay !== this.dayOf().day) {
         this.reserve = 0;
+        if (this.unknownPending > 0 && this.reserveDay === this.dayOf().day) await this.update(() => undefined);
         return;
       }
       const give = this.reserve;
@@ -303,6 +306,9 @@ export class QuotaStore {
       const { day } = this.dayOf();
       const state = await this.read(day);
       change(state);
+      // Lost answers belong to the day of the reservation they were taken from (none across midnight).
+      if (this.unknownPending > 0 && this.reserveDay === day) state.unknown = (state.unknown ?? 0) + this.unknownPending;
+      this.unknownPending = 0;
       state.updatedAt = new Date(this.clock.now()).toISOString();
       // Under the lock, so atomicity is what matters; an fsync per reservation would cost more than it saves.
       await writeFileAtomic(this.file, `${JSON.stringify(state)}\n`, { durable: false });
