@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
 import { findProduct } from '../catalog/index.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/component.js';
+import { logsAt, silentLogger } from '../core/log-helpers.js';
+import { requestScopeOf } from '../core/request-scope.js';
 import {
   AbortedError,
   ApiError,
@@ -84,6 +87,8 @@ interface Operation<T> {
   timeoutMs?: number;
   /** Attempts and total time for this operation when they differ from the client's retry options. */
   retry?: { attempts: number; maxTotalMs: number };
+  /** Rows (bars, ticks, halts) in a parsed answer, for the request's debug line. */
+  rows?(value: T): number;
 }
 
 /**
@@ -152,6 +157,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly familyOf: (code: string) => Family;
   private readonly retry: RetryOptions;
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
+  private readonly logger: Logger;
   private readonly counts = new Map<string, number>();
   private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
   private traceCounter = 0;
@@ -172,8 +178,10 @@ class QuotelakeClient implements ServiceClient {
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? (isVirtualClock(options.clock) ? manualSleep(options.clock) : systemSleep);
     const settle = options.settleBeforeSleep ?? virtual;
+    this.logger = options.logger ?? silentLogger;
     this.limiter = new SlidingWindowLimiter({
       clock: this.clock,
+      logger: this.logger,
       sleep: settle ? this.settledSleep.bind(this) : this.sleep,
       marginMs: options.marginMs ?? (virtual ? 0 : 1),
       // As many in flight as the per-second window admits.
@@ -222,6 +230,7 @@ class QuotelakeClient implements ServiceClient {
           lastTrace = trace;
           return this.parseMarket(endpoint, [request.code], response, trace, klineDataSchema);
         },
+        rows: (value) => value.kline_list.length,
       },
       signal,
     );
@@ -281,6 +290,7 @@ class QuotelakeClient implements ServiceClient {
         ],
         build: () => ({ target, headers: { accept: 'application/json' } }),
         parse: (response) => this.parseHalts(endpoint, response),
+        rows: (value) => value.data.length,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         retry: {
           attempts: Math.max(this.retry.attempts, SUSPENSION_ATTEMPTS),
@@ -383,6 +393,7 @@ class QuotelakeClient implements ServiceClient {
         rules: this.marketRules(kind),
         build: (trace) => ({ target: this.getTarget(endpoint, tickQuery(trace, codes)) }),
         parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, schema),
+        rows: (value) => value.tick_list.length,
       },
       signal,
     );
@@ -420,6 +431,7 @@ class QuotelakeClient implements ServiceClient {
           headers: { 'content-type': 'application/json' },
         }),
         parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, batchKlineDataSchema),
+        rows: (value) => value.kline_list.reduce((n, series) => n + series.kline_data.length, 0),
       },
       signal,
     );
@@ -508,6 +520,16 @@ class QuotelakeClient implements ServiceClient {
           const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
           const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
           if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
+          const asked = askedWait.get(error);
+          this.logger.info(asked !== undefined ? 'retrying after the wait the service asked for (Retry-After)' : 'retrying request', {
+            event: 'retry',
+            endpoint: op.endpoint,
+            retry: consumed,
+            waitMs: wait,
+            ...(asked !== undefined ? { retryAfterMs: asked } : {}),
+            code: error.code,
+            error: error.message,
+          });
           await this.sleep(wait, signal);
           return true;
         },
@@ -551,13 +573,14 @@ class QuotelakeClient implements ServiceClient {
       const trace = this.nextTrace();
       const request = op.build(trace);
       const sentAt = this.clock.now();
-      const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number } = {}) =>
+      const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number; rows?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,
           method: op.method,
           trace,
           attempt,
           codes: op.codes.length,
+          ...(op.codes.length === 1 ? { code: op.codes[0] } : {}),
           outcome,
           sentAt,
           durationMs: this.clock.now() - sentAt,
@@ -576,6 +599,8 @@ class QuotelakeClient implements ServiceClient {
           onSent: () => {
             sent = true;
             this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
+            // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
+            requestScopeOf(signal)?.sent(op.endpoint);
           },
           // The server stamped the request before answering: its windows can count from here.
           onHeaders: () => {
@@ -603,7 +628,7 @@ class QuotelakeClient implements ServiceClient {
       this.outcomes.answered++;
       try {
         const value = op.parse(response, trace);
-        report('ok', { status: response.status, ret: 200 });
+        report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
         return value;
       } catch (error) {
         const ret = error instanceof ApiError ? error.ret : undefined;
@@ -623,7 +648,15 @@ class QuotelakeClient implements ServiceClient {
           // and hold every admission for a window before trying again.
           report('rate-limited', extra);
           this.quota.refund();
-          this.limiter.pauseUntil(this.clock.now() + Math.max(this.limits.perSecond.windowMs, asked ?? 0));
+          const holdMs = Math.max(this.limits.perSecond.windowMs, asked ?? 0);
+          this.logger.info('the service answered 429 (rate limit): holding every request, then sending it again', {
+            event: 'rate-limited',
+            endpoint: op.endpoint,
+            trace,
+            holdMs,
+            ...(asked !== undefined ? { retryAfterMs: asked } : {}),
+          });
+          this.limiter.pauseUntil(this.clock.now() + holdMs);
         } else {
           report(error instanceof TransportError ? 'transport-error' : 'api-error', extra);
         }
@@ -635,7 +668,24 @@ class QuotelakeClient implements ServiceClient {
     }
   }
 
-  private report(info: RequestInfo): void {
+  private report(info: RequestInfo & { rows?: number; code?: string | undefined }): void {
+    if (logsAt(this.logger, 'debug')) {
+      // Per request, so only built when debug lines are written.
+      this.logger.debug('request', {
+        event: 'request',
+        endpoint: info.endpoint,
+        method: info.method,
+        trace: info.trace,
+        attempt: info.attempt,
+        codes: info.codes,
+        ...(info.code !== undefined ? { code: info.code } : {}),
+        outcome: info.outcome,
+        ...(info.status !== undefined ? { status: info.status } : {}),
+        ...(info.ret !== undefined ? { ret: info.ret } : {}),
+        latencyMs: info.durationMs,
+        ...(info.rows !== undefined ? { rows: info.rows } : {}),
+      });
+    }
     if (!this.onRequest) return;
     try {
       this.onRequest(info);
@@ -736,6 +786,8 @@ class QuotelakeClient implements ServiceClient {
     const rateLimited = isRateLimitText(message);
     throw new ApiError({
       ...(rateLimited ? { ret: 429 } : {}),
+      // "token invalid" and the like: the same code as ret 401, so the user is told to check the token.
+      ...(!rateLimited && /token/i.test(message) ? { code: 'QL_API_TOKEN_INVALID' } : {}),
       httpStatus: response.status,
       serviceMessage: message,
       endpoint,

@@ -149,6 +149,11 @@ export class HttpTransport {
     const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.#token);
     const cause = new Error(message);
     if (typeof code === 'string') (cause as Error & { code: string }).code = code;
+    // Where it failed (address, port, host name, syscall): the CLI names it in its message. None holds the token.
+    for (const key of ['syscall', 'address', 'port', 'hostname'] as const) {
+      const value = ((error ?? {}) as Record<string, unknown>)[key];
+      if (typeof value === 'string' || typeof value === 'number') Object.assign(cause, { [key]: value });
+    }
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
     return new TransportError(endpoint, `request failed: ${message}`, cause, connected);
   }

@@ -11,7 +11,8 @@
  * at all: no file, no lock, nothing per request, so a local replay runs at CPU speed.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { makeDir } from '../core/make-dir.js';
 import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
 import lockfile from 'proper-lockfile';
@@ -295,7 +296,7 @@ export class QuotaStore {
 
   /** Read-modify-write under the cross-process lock. */
   private async update(change: (state: QuotaFile) => void): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDir(this.dir);
     const release = await lockfile.lock(this.file, {
       realpath: false,
       stale: 10_000,

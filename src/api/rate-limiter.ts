@@ -16,6 +16,8 @@
  * during a request, the stamps are exact.
  */
 import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/component.js';
+import { logsAt } from '../core/log-helpers.js';
 import { AbortedError } from '../core/errors.js';
 import { abortReason, type Sleep } from './sleep.js';
 
@@ -36,7 +38,17 @@ export interface RateLimiterOptions {
    * held by its own gap never blocks a slot, and nothing waits between its admission and its send.
    */
   maxInFlight?: number;
+  /** Waits of `waitLogMs` or longer are logged at debug. Default: none. */
+  logger?: Logger;
+  /** Default WAIT_LOG_MS. */
+  waitLogMs?: number;
 }
+
+/**
+ * Waits shorter than this are the ordinary pacing of a busy plan (many per second) and would
+ * drown the request lines; a longer one says a window is full (minute, day share, a gap).
+ */
+export const WAIT_LOG_MS = 500;
 
 /** An admitted request. Call release() exactly once when its answer has ended (or it failed). */
 export interface Permit {
@@ -52,6 +64,8 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: () => void;
+  /** Clock time it started waiting. */
+  readonly since: number;
 }
 
 interface Window {
@@ -66,6 +80,8 @@ export class SlidingWindowLimiter {
   private readonly sleep: Sleep;
   private readonly marginMs: number;
   private readonly maxInFlight: number;
+  private readonly logger: Logger | undefined;
+  private readonly waitLogMs: number;
   private readonly windows = new Map<string, Window>();
   private readonly queue: Waiter[] = [];
   private pausedUntil = Number.NEGATIVE_INFINITY;
@@ -79,6 +95,8 @@ export class SlidingWindowLimiter {
     this.sleep = options.sleep;
     this.marginMs = options.marginMs ?? 0;
     this.maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
+    this.logger = options.logger;
+    this.waitLogMs = options.waitLogMs ?? WAIT_LOG_MS;
   }
 
   /** Admissions so far. */
@@ -112,6 +130,7 @@ export class SlidingWindowLimiter {
         resolve,
         reject,
         signal,
+        since: this.clock.now(),
         onAbort: () => {
           const index = this.queue.indexOf(waiter);
           if (index >= 0) this.queue.splice(index, 1);
@@ -222,6 +241,7 @@ export class SlidingWindowLimiter {
       if (at <= now) {
         this.queue.splice(i, 1);
         waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        if (now - waiter.since >= this.waitLogMs) this.logWait(waiter, now);
         waiter.resolve(this.admit(waiter.rules, now));
       } else {
         if (at < next) next = at;
@@ -233,6 +253,17 @@ export class SlidingWindowLimiter {
       return;
     }
     if (next < this.wakeAt) this.scheduleWake(next, now);
+  }
+
+  private logWait(waiter: Waiter, now: number): void {
+    if (!this.logger || !logsAt(this.logger, 'debug')) return;
+    this.logger.debug('waited for the rate limit', {
+      event: 'limiter-wait',
+      waitMs: now - waiter.since,
+      rules: waiter.rules.map((r) => `${r.key} ${r.limit}/${r.windowMs}ms`),
+      queued: this.queue.length,
+      paused: this.pausedUntil > waiter.since,
+    });
   }
 
   private cancelWake(): void {

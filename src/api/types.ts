@@ -1,5 +1,6 @@
 /** Public shapes of the service client. Prices stay the wire strings. */
 import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/component.js';
 import type { Family } from './family.js';
 import type { Timeouts } from './http-transport.js';
 import type { PlansDocument } from '../core/plans-file.js';
@@ -84,6 +85,11 @@ export interface ClientOptions {
    */
   maxResponseBytes?: number;
   retry?: Partial<RetryOptions>;
+  /**
+   * Request lines (debug), retries and 429 holds (info), limiter waits (debug). Default: none.
+   * Built by the caller (src/cli); the client never prints on its own.
+   */
+  logger?: Logger;
   /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
   onRequest?: (info: RequestInfo) => void;
   /**

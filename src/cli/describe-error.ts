@@ -3,6 +3,10 @@ import { PipelineConfigError } from '../config/parse-pipeline.js';
 import { AbortedError, ApiError, ConfigError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
+import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
+import { packageVersion } from '../lake/package-version.js';
+import { redactToken } from '../api/redact.js';
+import type { Colors } from './colors.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -12,6 +16,8 @@ export interface DescribedError {
 }
 
 function apiHint(e: ApiError): string | undefined {
+  // A suspension endpoint answers every error with HTTP 500 (spec 7.2): the text says it was the token.
+  if (e.code === 'QL_API_TOKEN_INVALID') return 'the service does not know this token: check QUOTELAKE_TOKEN (or --token) and the base URL';
   switch (e.ret) {
     case 401:
       return 'the service does not know this token: check QUOTELAKE_TOKEN (or --token) and the base URL';
@@ -24,7 +30,9 @@ function apiHint(e: ApiError): string | undefined {
     case 429:
       return 'the service kept answering "rate limit": check that --plan matches the token\'s real plan';
     default:
-      return e.httpStatus !== undefined && e.httpStatus >= 500 ? 'the service failed; try again later' : undefined;
+      if (e.httpStatus === undefined || e.httpStatus < 500) return undefined;
+      // Retryable 500s were retried already; a non-retryable one is the service refusing this request.
+      return e.retryable ? 'the service failed; try again later' : 'the service refused this request; its answer is quoted above';
   }
 }
 
@@ -51,6 +59,12 @@ export function describeError(e: unknown): DescribedError {
   // One line, no hint: the user closed the pipe on purpose; they only need to know rows were lost.
   if (e instanceof OutputClosedError) return { exitCode: EXIT_OUTPUT_CLOSED, code: e.code, message: e.message };
   if (e instanceof AbortedError) return { exitCode: EXIT_INTERRUPTED, code: e.code, message: e.message, hint: 'run the same command again to resume' };
+  // The machine or network said no (EACCES, ENOSPC, EADDRINUSE, ECONNREFUSED...), however deep in the causes.
+  const environment = environmentErrorOf(e);
+  if (environment) {
+    const exitCode = ENVIRONMENT_USAGE_CODES.has(environment.code) ? EXIT_USAGE : EXIT_FAILURE;
+    return { exitCode, code: environment.code, message: environment.message, hint: environment.fix };
+  }
   if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: apiHint(e) };
   if (e instanceof TransportError) {
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: 'check the base URL and the network; committed work is kept and a new run resumes' };
@@ -73,10 +87,49 @@ export function describeError(e: unknown): DescribedError {
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
   }
   const message = e instanceof Error ? e.message : String(e);
-  return { exitCode: EXIT_FAILURE, code: 'QL_INTERNAL', message, hint: 'this looks like a bug in quotelake; run with --log-level debug and report it' };
+  return { exitCode: EXIT_FAILURE, code: 'QL_INTERNAL', message, hint: bugHint(process.argv.slice(2)) };
+}
+
+/** The command line with any --token value masked (the terminal masks known tokens too; this covers every form). */
+export function redactedCommand(argv: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--token' && i + 1 < argv.length) {
+      out.push(a, redactToken(argv[i + 1]!));
+      i++;
+    } else out.push(a.startsWith('--token=') ? `--token=${redactToken(a.slice('--token='.length))}` : a);
+  }
+  return ['quotelake', ...out].map((a) => (/^[\w@%+=:,./…-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+}
+
+/** What a real defect asks of the user: the version, the command (token masked) and the stack. */
+export function bugHint(argv: readonly string[]): string {
+  return (
+    `this looks like a bug in quotelake ${packageVersion()}; please report it with this message, the command ` +
+    `(${redactedCommand(argv)}) and the stack that the same command prints with --log-level debug`
+  );
+}
+
+/**
+ * For --log-level debug: the stack of the error and of each cause beneath it, so a report (or the
+ * user) sees where it came from. Callers print it through the terminal, which masks the token.
+ */
+export function formatErrorDetails(e: unknown): string {
+  return causeChain(e)
+    .map((c, i) => {
+      const text = c instanceof Error ? (c.stack ?? `${c.name}: ${c.message}`) : String(c);
+      const code = (c as { code?: unknown }).code;
+      const tag = typeof code === 'string' && !text.includes(code) ? ` [${code}]` : '';
+      return `${i === 0 ? '' : 'caused by: '}${text}${tag}`;
+    })
+    .join('\n');
 }
 
 /** `quotelake: <message>` and, on its own line, the hint. */
-export function formatError(d: DescribedError): string {
-  return `quotelake: ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}`;
+/** Coloured only when `colors` are on (a terminal): off it, the text is the same byte for byte. */
+export function formatError(d: DescribedError, colors?: Colors): string {
+  const red = colors?.red ?? String;
+  const dim = colors?.dim ?? String;
+  return `${red('quotelake:')} ${d.message}${d.hint ? `\n  ${dim('hint:')} ${d.hint}` : ''}`;
 }

@@ -1,27 +1,68 @@
 /**
  * SIGINT/SIGTERM: the first one aborts the run through its AbortSignal (completed batches are
  * committed and the state saved); a second one exits at once with 130.
+ *
+ * The first one also starts a watchdog: systemd and Kubernetes send one TERM and KILL a few seconds
+ * later, and a graceful stop can hang where no AbortSignal reaches (a file-system call that never
+ * returns: a dead NFS server, a FIFO nobody reads). If the run has not ended after `graceMs`, the
+ * process says so and exits 130 itself. That is safe at any point: every commit is a journal plus
+ * renames that the next run finishes or undoes, so an exit mid-commit loses no committed data.
  */
 import { EXIT_INTERRUPTED } from './exit-codes.js';
+
+/**
+ * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
+ * process.exit(130): Node's exit joins its thread pool, so a thread stuck in a file-system call
+ * (open() of a FIFO, a dead NFS mount) hangs the exit itself. With no listener left the signal's
+ * default action applies, which ends the process whatever its threads are doing. stderr is
+ * written synchronously (pipes, files and terminals on Linux), so the notice is out before.
+ */
+export function exitNow(): void {
+  process.removeAllListeners('SIGINT');
+  process.kill(process.pid, 'SIGINT');
+}
+
+/** Under the 5 s an operator (or an orchestrator's grace period) can expect, with room to flush. */
+export const STOP_GRACE_MS = 4000;
 
 export interface Interrupts {
   readonly signal: AbortSignal;
   /** The signal that stopped the run, if one did. */
   received(): NodeJS.Signals | undefined;
+  /**
+   * Where the notices go while a progress display is up (its `log`, which prints above the bars on a
+   * line of its own); undefined returns them to the plain `say`.
+   */
+  route(say: ((line: string) => void) | undefined): void;
   dispose(): void;
 }
 
-export function handleInterrupts(say: (line: string) => void, exit: (code: number) => void = (c) => process.exit(c)): Interrupts {
+export interface InterruptOptions {
+  readonly exit?: (code: number) => void;
+  readonly graceMs?: number;
+}
+
+export function handleInterrupts(say: (line: string) => void, options: InterruptOptions = {}): Interrupts {
+  const exit = options.exit ?? (() => exitNow());
+  const graceMs = options.graceMs ?? STOP_GRACE_MS;
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
+  let routed: ((line: string) => void) | undefined;
+  const tell = (line: string) => (routed ?? say)(line);
   const on = (sig: NodeJS.Signals) => {
     if (first === undefined) {
       first = sig;
-      say(`quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`);
+      tell(`quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`);
+      // Not cleared by dispose(): what follows the run (closing connections, printing) must not hang either.
+      // unref(): a run that stops in time exits on its own, without waiting for the watchdog.
+      setTimeout(() => {
+        tell(`quotelake: ${sig}: the run did not stop within ${graceMs / 1000} s; exiting now (committed work is safe; the next run resumes from the last commit)`);
+        exit(EXIT_INTERRUPTED);
+      }, graceMs).unref();
       controller.abort();
       return;
     }
-    say(`quotelake: ${sig} again: exiting now; the next run resumes from the last commit`);
+    tell(`quotelake: ${sig} again: exiting now; the next run resumes from the last commit`);
     exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', on);
@@ -29,7 +70,11 @@ export function handleInterrupts(say: (line: string) => void, exit: (code: numbe
   return {
     signal: controller.signal,
     received: () => first,
+    route: (to) => {
+      routed = to;
+    },
     dispose: () => {
+      routed = undefined;
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
     },

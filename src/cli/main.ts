@@ -6,10 +6,13 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
-import { describeError, formatError } from './describe-error.js';
+import { wordCompleter } from './complete-words.js';
+import { withSuggestion } from './usage-suggestions.js';
+import { describeError, formatError, formatErrorDetails } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
-import { PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
+import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 
@@ -33,11 +36,15 @@ export async function main(argv: string[]): Promise<number> {
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
+      if (!err && msg) msg = withSuggestion(msg, argv, Object.keys((cli as unknown as { getOptions(): { key: object } }).getOptions().key));
       throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
     });
+  // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).
+  if (argv.includes('--get-yargs-completions')) cli = cli.completion('completion', false, wordCompleter(cli, argv.slice(argv.indexOf('--get-yargs-completions') + 1)));
+  cli = colorOption(cli);
   for (const command of COMMANDS) cli = cli.command(command);
   process.exitCode = undefined;
-  const terminal = createTerminal();
+  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });
   // Any token on the command line or in the environment is masked in error messages too.
   const tokenAt = argv.findIndex((a) => a === '--token');
   const inline = argv.find((a) => a.startsWith('--token='));
@@ -49,12 +56,18 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     const d = describeError(e);
-    terminal.err(formatError(d));
+    terminal.err(formatError(d, terminal.colors));
+    if (wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);
     }
     return d.exitCode;
   }
+}
+
+/** --log-level debug asked for, read from argv itself: the error may come before (or from) parsing. */
+function wantsDebug(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === '--log-level=debug' || (a === '--log-level' && argv[i + 1] === 'debug'));
 }
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */
@@ -75,7 +88,13 @@ process.on('unhandledRejection', (reason) => {
   const terminal = createTerminal();
   if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   terminal.err(formatError(describeError(reason)));
+  if (wantsDebug(hideBin(process.argv))) terminal.err(formatErrorDetails(reason));
   exitAfterFlush(EXIT_FAILURE);
 });
+
+// An abort rejection ignored above can get its handler a tick later (a read in flight when the
+// signal came, awaited once the run winds down). Node then warns "PromiseRejectionHandledWarning"
+// unless someone listens here: the rejection was expected and is handled, so there is nothing to say.
+process.on('rejectionHandled', () => undefined);
 
 main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));

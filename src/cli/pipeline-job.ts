@@ -7,6 +7,7 @@ import type { PlansDocument } from '../core/plans-file.js';
 import { plansUsageError, readCommandPlans } from './command-plans.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
+import { checkTypeScriptPipeline } from './typescript-support.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
 export interface PipelineJob {
@@ -36,6 +37,7 @@ async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | unde
 
 export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<PipelineJob> {
   const ref = resolvePipelineRef(text, cwd);
+  checkTypeScriptPipeline(ref.display);
   const loaded = await loadPipeline(ref.display, registry);
   const resolved = resolveRunSettings(loaded, args, env, ref.display);
   const plans = await plansOf(resolved);

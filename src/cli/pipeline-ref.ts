@@ -3,8 +3,9 @@
  * the pipelines shipped with quotelake (`quotelake run demo` = `<package>/pipelines/demo.yaml`).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from './usage-error.js';
 
 /** `<package>/pipelines`, beside src/ and dist/ (this file is src/cli/ or dist/cli/). */
@@ -50,10 +51,35 @@ export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shi
     const shipped = byName(shippedDir, ref);
     if (shipped) return { path: shipped, display: display(shipped, cwd), origin: 'shipped' };
   }
+  const suggestion = suggestPipeline(ref, cwd, shippedDir);
+  if (suggestion !== undefined) {
+    const what = suggestion.isPath ? 'no pipeline file' : 'no pipeline named';
+    throw new UsageError(`${what} ${ref}; did you mean ${suggestion.ref}?`, 'run "quotelake list" to see the pipelines by name, or give a path to a .yaml file');
+  }
   throw new UsageError(
     `pipeline "${ref}" not found: it is not a file, nor a pipeline in ./pipelines or among the shipped ones`,
     'run "quotelake list" to see the pipelines by name, or give a path to a .yaml file',
   );
+}
+
+/** Names `quotelake run <name>` accepts from a pipelines folder (`kline-backfill`, `demo/1-kline-latest`), sorted. */
+export function pipelineNames(dir: string): string[] {
+  return pipelineFiles(dir).map((f) => relative(dir, f).slice(0, -extname(f).length).split('\\').join('/'));
+}
+
+/**
+ * The name or path a mistyped reference most likely meant: a name among ./pipelines and the shipped
+ * ones, or, for a path, a pipeline file beside it in the folder it names.
+ */
+function suggestPipeline(ref: string, cwd: string, shippedDir: string): { ref: string; isPath: boolean } | undefined {
+  const looksLikePath = ref.includes('/') && (ref.startsWith('.') || ref.startsWith('/') || PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e)));
+  if (!looksLikePath) {
+    const byName = didYouMean(ref, new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]));
+    if (byName !== undefined) return { ref: byName, isPath: false };
+  }
+  const dir = dirname(resolve(cwd, ref));
+  const file = didYouMean(basename(ref), pipelineFiles(dir, 0).map((f) => basename(f)));
+  return file === undefined ? undefined : { ref: join(dirname(ref), file), isPath: true };
 }
 
 /** Pipeline files of a folder and its direct subfolders (`demo/1-kline-latest.yaml`), sorted; [] when it does not exist. */

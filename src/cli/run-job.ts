@@ -9,7 +9,8 @@ import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
 import type { Checkpoint } from '../core/component.js';
 import type { Interval } from '../core/records.js';
-import { createLogger } from '../runtime/logger.js';
+import { createLogger, type LogFormat } from '../runtime/logger.js';
+import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
 import { resolveTimeSpec } from '../sources/shared/time-spec.js';
@@ -17,7 +18,7 @@ import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runt
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
-import { describeError, formatError, type DescribedError } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
@@ -34,7 +35,12 @@ export interface RunJobOptions {
   readonly progress: ProgressMode;
   readonly progressIntervalMs?: number | undefined;
   readonly logLevel: LogLevel;
+  /** Default pretty. */
+  readonly logFormat?: LogFormat;
+  readonly logColor?: boolean;
   readonly clock?: Clock;
+  /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
+  readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -44,7 +50,22 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const started = clock.now();
   const events = createRunEvents();
   const limits = planLimits(connection.plan, connection.plans);
+  // Known before the run so the client's lines (requests, retries) carry it as well.
+  const runId = createRunId(new Date(started));
+  // Log lines go through the progress display (above its bars), redacted of the token.
+  let progress: ReturnType<typeof startProgress> | undefined;
+  const rootLogger = createLogger({
+    level: options.logLevel,
+    format: options.logFormat ?? 'pretty',
+    color: options.logColor ?? false,
+    clock,
+    redact: [connection.token],
+    write: (line) => (progress ? progress.log(line) : terminal.stderr.write(terminal.redact(line))),
+  });
+  // runPipeline adds the same two fields to its own lines (given rootLogger, so none is doubled).
+  const logger = rootLogger.child({ runId, pipeline: job.pipeline.name });
   const inner = createClient({
+    logger,
     baseUrl: connection.baseUrl,
     token: connection.token,
     plan: connection.plan,
@@ -56,12 +77,13 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   const client = new QuotaWatchingClient(inner);
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
+  let failureDetails: string | undefined;
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
   const positionsBefore = job.pipeline.source.type.startsWith('kline-') ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined) : undefined;
-  const progress = startProgress({
+  progress = startProgress({
     mode: options.progress,
     terminal,
     events,
@@ -71,7 +93,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
-  const logger = createLogger({ level: options.logLevel, clock, redact: [connection.token], write: (line) => progress.log(line) });
+  options.routeNotices?.((line) => progress.log(line));
   try {
     result = await runPipeline(job.pipeline, {
       registry,
@@ -80,15 +102,26 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       stdout: terminal.stdout,
       client,
       signal: options.signal,
-      logger,
+      logger: rootLogger,
       events,
       clock,
+      runId,
     });
   } catch (e) {
     failure = describeError(e);
+    // The message is printed below for a person; a log collector (json) gets it as an error line,
+    // with the stack and cause chain in `err`. On a terminal, --log-level debug prints them below
+    // the failure instead, once.
+    if (options.logFormat === 'json') {
+      logger.error(failure.message, { event: 'run-error', code: failure.code, ...(failure.hint ? { hint: failure.hint } : {}), err: e });
+    } else if (options.logLevel === 'debug') {
+      failureDetails = formatErrorDetails(e);
+    }
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
-    progress.stop();
+    // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
+    progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
+    options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
@@ -119,7 +152,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     status = 'succeeded';
     exitCode = EXIT_OK;
   }
-  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure));
+  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure, terminal.colors));
+  if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
     terminal.err(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,

@@ -1,4 +1,5 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
+import type { Colors } from './colors.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 
 export type SummaryStatus = 'succeeded' | 'rejected-records' | 'incomplete' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
@@ -80,9 +81,16 @@ function table(rows: readonly (readonly [string, string])[]): string[] {
   return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
 }
 
-export function renderSummary(s: RunSummary): string {
+/** How a status reads at a glance on a terminal: green done, red failed, yellow anything between. */
+function statusPaint(status: SummaryStatus, c: Colors): (text: string) => string {
+  if (status === 'succeeded' || status === 'planned') return c.green;
+  return status === 'failed' ? c.red : c.yellow;
+}
+
+/** With `colors` on (a terminal), the name and the status are coloured; off, the text is unchanged byte for byte. */
+export function renderSummary(s: RunSummary, colors?: Colors): string {
   const rows: [string, string][] = [];
-  rows.push(['status', `${STATUS_TEXT[s.status]} (exit ${s.exitCode})`]);
+  rows.push(['status', colors ? statusPaint(s.status, colors)(`${STATUS_TEXT[s.status]} (exit ${s.exitCode})`) : `${STATUS_TEXT[s.status]} (exit ${s.exitCode})`]);
   rows.push(['duration', formatDuration(s.durationMs / 1000)]);
   rows.push(['service', `${s.service.embedded ? 'built-in emulator' : s.service.baseUrl}, plan ${s.service.plan}`]);
   const endpoints = Object.entries(s.requests).sort(([a], [b]) => a.localeCompare(b));
@@ -106,7 +114,7 @@ export function renderSummary(s: RunSummary): string {
   }
   else if (q.resetAt) rows.push(['quota', `resets ${q.resetAt}`]);
   if (s.runId) rows.push(['run', `${s.runId}${s.manifest ? ` (${s.manifest})` : ''}`]);
-  const lines = [`quotelake: ${s.pipeline} (${s.file})`, ...table(rows)];
+  const lines = [`${colors ? colors.bold(`quotelake: ${s.pipeline}`) : `quotelake: ${s.pipeline}`} (${s.file})`, ...table(rows)];
   if (s.notes.length > 0) {
     lines.push('  notes:');
     for (const note of s.notes) lines.push(`    - ${note}`);

@@ -2,9 +2,11 @@
 import type { Argv } from 'yargs';
 import type { LogLevel } from '../core/component.js';
 import { PLAN_NAMES } from '../core/plan-names.js';
+import { UsageError } from './usage-error.js';
 
 export const FORMATS = ['parquet', 'arrow', 'ndjson'] as const;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export const LOG_FORMAT_CHOICES = ['pretty', 'json'] as const;
 
 export interface ServiceArgs {
   'base-url'?: string | undefined;
@@ -33,6 +35,9 @@ export interface ReportArgs {
   json: boolean;
   quiet: boolean;
   'log-level': LogLevel;
+  'log-format'?: (typeof LOG_FORMAT_CHOICES)[number] | undefined;
+  /** false with --no-color. */
+  color?: boolean | undefined;
 }
 
 const SERVICE = 'Service:';
@@ -90,9 +95,31 @@ export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
   return y
     .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
     .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' })
-    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' }) as Argv<
-    T & ReportArgs
-  >;
+    .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' })
+    .option('log-format', {
+      choices: LOG_FORMAT_CHOICES,
+      group: REPORT,
+      describe: 'Log lines as readable text (pretty, the default; coloured on a terminal) or one JSON object per line (json) (env QUOTELAKE_LOG_FORMAT)',
+    }) as Argv<T & ReportArgs>;
+}
+
+/** --log-format, else QUOTELAKE_LOG_FORMAT (a value other than json or pretty is a usage error), else pretty. */
+export function logFormatOf(args: Pick<ReportArgs, 'log-format'>, env: NodeJS.ProcessEnv): (typeof LOG_FORMAT_CHOICES)[number] {
+  if (args['log-format']) return args['log-format'];
+  const fromEnv = env.QUOTELAKE_LOG_FORMAT?.trim().toLowerCase();
+  if (!fromEnv) return 'pretty';
+  if ((LOG_FORMAT_CHOICES as readonly string[]).includes(fromEnv)) return fromEnv as (typeof LOG_FORMAT_CHOICES)[number];
+  throw new UsageError(`QUOTELAKE_LOG_FORMAT must be ${LOG_FORMAT_CHOICES.join(' or ')}, not "${fromEnv}"`);
+}
+
+/** `--no-color`, for every command (its errors are coloured on a terminal too). */
+export function colorOption<T>(y: Argv<T>): Argv<T & { color: boolean }> {
+  return y.option('color', {
+    type: 'boolean',
+    default: true,
+    global: true,
+    describe: 'Colour on a terminal; --no-color (or env NO_COLOR) turns it off, env FORCE_COLOR turns it on off a terminal',
+  }) as Argv<T & { color: boolean }>;
 }
 
 /** The --codes list, split on commas and blanks. */

@@ -4,6 +4,10 @@
  * the same function (exported from the package).
  */
 import { optimizeWasmCompilation } from '../lake/parquet/optimized-wasm.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 // Before the Parquet codec's WebAssembly compiles (zstd compiles when its module is imported).
 optimizeWasmCompilation();
+
+// Before the run allocates: the heap's growth rule applies from the first full collection.
+limitHeapGrowth();

@@ -3,14 +3,28 @@
  * every secret the CLI learned (the token), so no code path can echo it by accident.
  */
 import type { Writable } from 'node:stream';
-import { redactText } from '../api/redact.js';
+import { redactSecrets } from '../core/redact.js';
+import { colorEnabled, colors, type Colors } from './colors.js';
 import type { ServiceArgs } from './shared-options.js';
+
+/** What draws on stderr below the log lines (the progress bars): lines go above it, never through it. */
+export interface StderrOverlay {
+  /** Writes `text` (a line or block, newline added) above the drawing and draws it again below. */
+  log(text: string): void;
+}
 
 export interface Terminal {
   readonly stdout: Writable;
   readonly stderr: Writable;
   /** stderr is a terminal: progress may draw bars. */
   readonly stderrIsTTY: boolean;
+  /** Colours for stderr text; every formatter is the identity when colour is off. */
+  readonly colors: Colors;
+  /**
+   * While set, err() lines go through it (the progress display keeps them above its bars, so a
+   * signal's notice or a log line never lands inside a bar line). Unset with undefined.
+   */
+  setOverlay(overlay: StderrOverlay | undefined): void;
   /** Mask this secret in everything printed from now on. */
   addSecret(secret: string): void;
   redact(text: string): string;
@@ -20,26 +34,27 @@ export interface Terminal {
   out(text: string): void;
 }
 
-export function createTerminal(options: { stdout?: Writable; stderr?: Writable; stderrIsTTY?: boolean } = {}): Terminal {
+export function createTerminal(options: { stdout?: Writable; stderr?: Writable; stderrIsTTY?: boolean; color?: boolean } = {}): Terminal {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const secrets = new Set<string>();
-  const redact = (text: string): string => {
-    let out = text;
-    // Longest first so a secret that contains another is masked whole.
-    for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = redactText(out, s);
-    return out;
-  };
+  let overlay: StderrOverlay | undefined;
+  const redact = (text: string): string => (secrets.size > 0 ? redactSecrets(text, secrets) : text);
   return {
     stdout,
     stderr,
     stderrIsTTY: options.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
+    colors: colors(options.color ?? false),
+    setOverlay(next) {
+      overlay = next;
+    },
     addSecret(secret) {
       if (secret.length > 0) secrets.add(secret);
     },
     redact,
     err(text) {
-      stderr.write(`${redact(text)}\n`);
+      if (overlay) overlay.log(redact(text));
+      else stderr.write(`${redact(text)}\n`);
     },
     out(text) {
       stdout.write(redact(text));
@@ -48,8 +63,8 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
 }
 
 /** Secrets known before anything else happens: masked in every line printed afterwards. */
-export function terminalFor(args: ServiceArgs, env: NodeJS.ProcessEnv): Terminal {
-  const terminal = createTerminal();
+export function terminalFor(args: ServiceArgs & { color?: boolean | undefined }, env: NodeJS.ProcessEnv): Terminal {
+  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env, flag: args.color }) });
   if (args.token) terminal.addSecret(args.token);
   if (env.QUOTELAKE_TOKEN) terminal.addSecret(env.QUOTELAKE_TOKEN.trim());
   return terminal;

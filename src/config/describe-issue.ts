@@ -3,6 +3,7 @@
  * `source.intervals[1]: "2h" is not one of 1m, 5m` or `unknown key "sinkk"`.
  */
 import type { z } from 'zod';
+import { didYouMean } from '../core/did-you-mean.js';
 
 export type IssuePath = readonly PropertyKey[];
 
@@ -62,8 +63,18 @@ export interface DescribedIssue {
   readonly message: string;
 }
 
-/** One plain message per issue; `input` is the raw document so values can be quoted. */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown): DescribedIssue[] {
+/** `; did you mean "x"?` when a candidate is near `word`, else ''. */
+function suggestion(word: unknown, candidates: readonly string[]): string {
+  if (typeof word !== 'string') return '';
+  const near = didYouMean(word, candidates);
+  return near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`;
+}
+
+/**
+ * One plain message per issue; `input` is the raw document so values can be quoted. `knownKeys`
+ * names the keys the mapping at a path accepts, so an unknown key can come with the one it resembles.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys?: (path: IssuePath) => readonly string[]): DescribedIssue[] {
   const path = issue.path;
   const where = formatPath(path);
   const prefix = where === '' ? '' : `${where}: `;
@@ -73,7 +84,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): Describe
       return issue.keys.map((key) => ({
         path: [...path, key],
         atKey: true,
-        message: `${prefix}unknown key ${JSON.stringify(key)}`,
+        message: `${prefix}unknown key ${JSON.stringify(key)}${suggestion(key, knownKeys?.(path) ?? [])}`,
       }));
     case 'invalid_type': {
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
@@ -92,7 +103,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): Describe
       const options = (issue as { options?: unknown[] }).options;
       if (note === 'No matching discriminator' && options) {
         const what = value === undefined ? 'a type is required' : `unknown type ${show(value)}`;
-        return [{ path, atKey: false, message: `${prefix}${what}; expected one of ${options.map(String).join(', ')}` }];
+        const names = options.map(String);
+        return [{ path, atKey: false, message: `${prefix}${what}; expected one of ${names.join(', ')}${suggestion(value, names)}` }];
       }
       return [{ path, atKey: false, message: `${prefix}${issue.message}` }];
     }

@@ -5,6 +5,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { ConfigError } from '../core/errors.js';
 import { describeIssue, type IssuePath } from './describe-issue.js';
+import { knownKeysAt } from './known-keys.js';
 import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
 
 export interface ConfigProblem {
@@ -76,11 +77,13 @@ function validate(
   position: (path: IssuePath, atKey: boolean) => { line?: number; column?: number },
   file: string | undefined,
 ): Pipeline {
-  const result = buildPipelineSchema(registry).safeParse(input);
+  const schema = buildPipelineSchema(registry);
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems: ConfigProblem[] = [];
+  const knownKeys = (path: IssuePath) => knownKeysAt(schema, input, path);
   for (const issue of result.error.issues) {
-    for (const d of describeIssue(issue, input)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
+    for (const d of describeIssue(issue, input, knownKeys)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
   }
   // Report in file order so the first message is the first problem a reader meets.
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));

@@ -3,7 +3,8 @@
  * the directory. A reader sees the old file or the new one, never half of either.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { link, open, readdir, rename, rm } from 'node:fs/promises';
+import { makeDir } from './make-dir.js';
 import { basename, dirname, join } from 'node:path';
 
 /** Temp files carry this marker so a later run can tell them from real files and remove them. */
@@ -27,13 +28,26 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The file an error happened on, added where Node leaves it out: a write or fsync on an open handle
+ * (ENOSPC, EIO) carries no path, and "no space left" without the file leaves the user guessing where.
+ */
+export function withPath<E>(error: E, path: string): E {
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).path === undefined) {
+    (error as NodeJS.ErrnoException).path = path;
+  }
+  return error;
+}
+
 /** Write `data` to `path` and fsync it (no rename: for files not yet visible to readers, e.g. staged). */
 export async function writeDurable(path: string, data: Uint8Array | string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDir(dirname(path));
   const handle = await open(path, 'w');
   try {
     await handle.writeFile(data);
     await handle.sync();
+  } catch (error) {
+    throw withPath(error, path);
   } finally {
     await handle.close();
   }
@@ -45,12 +59,17 @@ export interface AtomicWriteOptions {
    * loss; for records such as an in-progress run manifest, never for state.
    */
   readonly durable?: boolean;
+  /**
+   * true: never replace an existing file; fails with EEXIST instead. The temp file is linked into
+   * place (atomic and exclusive, where a rename would replace) and then removed.
+   */
+  readonly noClobber?: boolean;
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const temp = join(dir, `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(temp, 'w');
   try {
@@ -59,15 +78,17 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
-    throw error;
+    throw withPath(error, temp);
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    if (options.noClobber) await link(temp, path);
+    else await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
   }
+  if (options.noClobber) await rm(temp, { force: true });
   if (durable) await syncDir(dir);
 }
 

@@ -35,11 +35,20 @@ export interface Rejected<T = unknown> {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
+/**
+ * Where components say what they do. Fields are the event's data (JSON-serialisable; an Error
+ * goes under `err`). The optional members let hot paths skip building fields nobody will see and
+ * let a layer add its own fields; src/core/log-helpers.ts covers loggers that lack them.
+ */
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** False when a line at this level would be dropped. */
+  isLevelEnabled?(level: LogLevel): boolean;
+  /** A logger adding these fields to every line. */
+  child?(fields: Record<string, unknown>): Logger;
 }
 
 /** Counts that feed progress bars, the run summary and the manifest. */

@@ -268,3 +268,21 @@ export class PlansFileError extends QuotelakeError {
     this.field = field;
   }
 }
+
+/**
+ * The machine or the network refused what was asked: a folder that is not writable, a full disk, a
+ * port in use, a host that does not resolve, a certificate refused. Not a defect of quotelake, so
+ * never labelled one: `code` says which (see environment-error.ts), `target` names the path or
+ * address, `fix` says what to change. The original Node error is the `cause`.
+ */
+export class EnvironmentError extends QuotelakeError {
+  constructor(
+    code: string,
+    message: string,
+    readonly target: string,
+    readonly fix: string,
+    options: QuotelakeErrorOptions,
+  ) {
+    super(code, message, options);
+  }
+}

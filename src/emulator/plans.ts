@@ -101,7 +101,5 @@ export const DEMO_TOKENS: Readonly<Record<string, PlanName>> = Object.fromEntrie
 );
 
 
-/** Redact a token for messages and logs: first 4 characters and an ellipsis. */
-export function redactToken(token: string): string {
-  return token.length <= 4 ? `${token}…` : `${token.slice(0, 4)}…`;
-}
+/** The project's one redacted form of a token (src/core/redact.ts), for the emulator's messages. */
+export { redactToken } from '../core/redact.js';

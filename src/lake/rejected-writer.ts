@@ -5,7 +5,8 @@
  * Lines are staged under `<output>/_quotelake/staging/<runId>/_rejected/` and made visible at commit by
  * rename (a second commit in the same run appends to a copy of the live file, then renames it).
  */
-import { appendFile, copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { appendFile, copyFile, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { makeDir } from '../core/make-dir.js';
 import { dirname, join, posix } from 'node:path';
 import type { CommittedFile, Rejected, RunContext } from '../core/component.js';
 import { SinkError } from '../core/errors.js';
@@ -36,7 +37,7 @@ export class RejectedWriter {
     const rel = posix.join(REJECTED_DIR, partitionValue(dataset), partitionSegment('date', utcDate(ctx.clock.now())), `rejected-${this.runToken}.ndjson`);
     const staging = posix.join(STAGING_DIR, this.runToken, rel);
     const path = insideRoot(this.outputDir, staging);
-    await mkdir(dirname(path), { recursive: true });
+    await makeDir(dirname(path));
     await appendFile(path, rejected.map(line).join('\n') + '\n');
     this.staged.set(rel, staging);
     this.rows.set(rel, (this.rows.get(rel) ?? 0) + rejected.length);
@@ -49,7 +50,7 @@ export class RejectedWriter {
       const from = insideRoot(this.outputDir, staging);
       const to = insideRoot(this.outputDir, rel);
       try {
-        await mkdir(dirname(to), { recursive: true });
+        await makeDir(dirname(to));
         const live = await stat(to).then(
           () => true,
           () => false,

@@ -1,16 +1,29 @@
 /**
- * A small leveled logger writing one line per entry to stderr, as JSON or as readable text. The API
- * layer redacts the token already; `redact` is a second line of defence for any secret it is given.
+ * The leveled logger behind every log line, built on pino: JSON lines with stable fields (`time`
+ * ISO UTC, `level` by name, `msg`, then the bindings such as `runId` and `pipeline`, then the
+ * event's fields), or the same lines made readable by pino-pretty. Lines are produced
+ * synchronously and handed to `write`, so the CLI can print them above its progress bars.
+ *
+ * Every line is redacted of the secrets it was given (src/core/redact.ts) after it is serialised,
+ * so the message, every field, an error's message, stack and causes are all covered.
  */
+import { pino, type Logger as PinoLogger } from 'pino';
+import { createRequire } from 'node:module';
 import type { LogLevel, Logger } from '../core/component.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { redactSecrets, redactToken } from '../core/redact.js';
+import { errorFields } from './error-fields.js';
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export type LogFormat = 'json' | 'pretty';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
 
 export interface LoggerOptions {
   readonly level?: LogLevel;
-  readonly format?: 'json' | 'pretty';
-  /** Where lines go (default: process.stderr). */
+  /** Default pretty. */
+  readonly format?: LogFormat;
+  /** Colour the pretty lines (the CLI decides: a terminal, no NO_COLOR). Default false. */
+  readonly color?: boolean;
+  /** Where lines go, each ending in a newline (default: process.stderr). */
   readonly write?: (line: string) => void;
   /** Secrets to mask wherever they appear in a line. */
   readonly redact?: readonly string[];
@@ -19,65 +32,90 @@ export interface LoggerOptions {
   readonly base?: Record<string, unknown>;
 }
 
-/** The project's redacted form of a secret: its first 4 characters and an ellipsis. */
-export function redactedForm(secret: string): string {
-  return `${secret.slice(0, 4)}…`;
+const require = createRequire(import.meta.url);
+
+/**
+ * pino-pretty is loaded on the first pretty line, not at start: it costs about 80 ms to import
+ * (measured here), and a run at the default level usually writes no line at all.
+ */
+function prettyFormatter(color: boolean): (line: string) => string {
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
+  return prettyFactory({ colorize: color, singleLine: true, ignore: 'pid,hostname,runId,pipeline', translateTime: false, errorLikeObjectKeys: ['err'] });
 }
 
-function safeJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    typeof v === 'bigint' ? v.toString() : v instanceof Error ? { name: v.name, message: v.message } : v,
-  );
-}
-
-function prettyValue(v: unknown): string {
-  if (typeof v === 'string') return /[\s"=]/.test(v) ? JSON.stringify(v) : v;
-  return safeJson(v) ?? String(v);
-}
+/** The project's redacted form of a secret (see src/core/redact.ts). */
+export const redactedForm = redactToken;
 
 export interface LeveledLogger extends Logger {
   readonly level: LogLevel;
+  isLevelEnabled(level: LogLevel): boolean;
   /** A logger with extra fields on every line. */
   child(fields: Record<string, unknown>): LeveledLogger;
 }
 
-export function createLogger(options: LoggerOptions = {}): LeveledLogger {
-  const level = options.level ?? 'info';
-  const format = options.format ?? 'pretty';
-  const write = options.write ?? ((line: string) => void process.stderr.write(line));
-  const clock = options.clock ?? systemClock;
-  // Longest first so a secret that contains another is masked whole.
-  const secrets = [...new Set(options.redact ?? [])].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
-  const base = options.base ?? {};
-
-  const mask = (line: string): string => {
-    let out = line;
-    for (const s of secrets) out = out.split(s).join(redactedForm(s));
-    return out;
-  };
-
-  const log = (at: LogLevel, message: string, fields?: Record<string, unknown>): void => {
-    if (ORDER[at] < ORDER[level]) return;
-    const time = new Date(clock.now()).toISOString();
-    const all = { ...base, ...(fields ?? {}) };
-    let line: string;
-    if (format === 'json') {
-      line = safeJson({ time, level: at, msg: message, ...all });
-    } else {
-      const extras = Object.entries(all)
-        .map(([k, v]) => `${k}=${prettyValue(v)}`)
-        .join(' ');
-      line = `${time} ${at.toUpperCase().padEnd(5)} ${message}${extras ? ` ${extras}` : ''}`;
+/** Top-level values JSON cannot carry as they are: bigints as strings, errors as error fields. */
+function portable(fields: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'bigint' || (value instanceof Error && key !== 'err')) {
+      out ??= { ...fields };
+      out[key] = typeof value === 'bigint' ? value.toString() : errorFields(value);
     }
-    write(`${mask(line)}\n`);
-  };
+  }
+  return out ?? fields;
+}
 
+function wrap(p: PinoLogger<never>, level: LogLevel): LeveledLogger {
+  const at =
+    (name: LogLevel) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      if (fields === undefined) p[name](message);
+      else p[name](portable(fields), message);
+    };
   return {
     level,
-    debug: (m, f) => log('debug', m, f),
-    info: (m, f) => log('info', m, f),
-    warn: (m, f) => log('warn', m, f),
-    error: (m, f) => log('error', m, f),
-    child: (fields) => createLogger({ ...options, base: { ...base, ...fields } }),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    isLevelEnabled: (l) => p.isLevelEnabled(l),
+    child: (fields) => wrap(p.child(portable(fields)), level),
   };
+}
+
+export function createLogger(options: LoggerOptions = {}): LeveledLogger {
+  const level = options.level ?? 'info';
+  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const clock = options.clock ?? systemClock;
+  const secrets = [...new Set(options.redact ?? [])].filter((s) => s.length > 0);
+  // Lines are masked after JSON serialisation, where a secret with a quote or a backslash appears
+  // escaped: that form is replaced by the escaped redaction, so the line stays valid JSON.
+  const escaped = secrets.map((s) => [JSON.stringify(s).slice(1, -1), JSON.stringify(redactToken(s)).slice(1, -1)] as const).filter(([e], i) => e !== secrets[i]);
+  const mask =
+    secrets.length > 0
+      ? (line: string) => escaped.reduce((out, [from, to]) => out.split(from).join(to), redactSecrets(line, secrets))
+      : (line: string) => line;
+  const pretty = options.format !== 'json';
+  let prettify: ((line: string) => string) | undefined;
+  const destination = {
+    write(json: string): void {
+      const line = mask(json);
+      if (!pretty) return write(line);
+      prettify ??= prettyFormatter(options.color ?? false);
+      write(prettify(line));
+    },
+  };
+  const root = pino(
+    {
+      level,
+      // No pid or hostname: a line carries the run's fields, not the machine's.
+      base: null,
+      timestamp: () => `,"time":"${new Date(clock.now()).toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: (e: unknown) => errorFields(e) },
+    },
+    destination,
+  );
+  const logger = wrap(root as unknown as PinoLogger<never>, level);
+  return options.base && Object.keys(options.base).length > 0 ? logger.child(options.base) : logger;
 }

@@ -16,7 +16,8 @@
  *   removes a lock whose holder is alive, so nothing can slip in between that check and the unlink.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { link, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { makeDir } from '../core/make-dir.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { QuotelakeError } from '../core/errors.js';
@@ -81,7 +82,7 @@ export async function acquireOutputLock(
   outputDir: string,
   owner: { runId: string; pipeline: string; now: Date },
 ): Promise<OutputLock> {
-  await mkdir(outputDir, { recursive: true });
+  await makeDir(outputDir);
   const path = join(outputDir, LOCK_FILE);
   const info: LockInfo = { pid: process.pid, host: hostname(), runId: owner.runId, pipeline: owner.pipeline, startedAt: owner.now.toISOString() };
   const text = JSON.stringify(info);

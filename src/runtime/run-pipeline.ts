@@ -15,6 +15,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { keepsState } from './keeps-state.js';
+import { withFields } from '../core/log-helpers.js';
 import { createLogger } from './logger.js';
 import { createRunEvents, type RunEventsRecorder } from './run-events.js';
 import { createRunId } from './run-id.js';
@@ -22,6 +23,7 @@ import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus
 import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
 import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
+import { checkOutputDir } from '../lake/check-output-dir.js';
 import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { readManifest } from '../lake/commit/manifest.js';
@@ -91,6 +93,24 @@ function withoutType(config: ComponentConfig): Record<string, unknown> {
   return rest;
 }
 
+/** The fields of the `run-end` line. */
+function runEnd(m: RunManifest, manifestPath?: string): Record<string, unknown> {
+  const rows = Object.values(m.rows).reduce(
+    (a, r) => ({ received: a.received + r.received, written: a.written + r.written, merged: a.merged + (r.merged ?? 0), rejected: a.rejected + r.rejected }),
+    { received: 0, written: 0, merged: 0, rejected: 0 },
+  );
+  return {
+    event: 'run-end',
+    status: m.status,
+    durationMs: m.finishedAt ? Date.parse(m.finishedAt) - Date.parse(m.startedAt) : undefined,
+    requests: Object.values(m.requests).reduce((a, b) => a + b, 0),
+    commits: m.commits,
+    files: m.filesCommitted.length,
+    ...rows,
+    ...(manifestPath ? { manifest: manifestPath } : {}),
+  };
+}
+
 function errorSummary(error: unknown): { code: string; message: string } {
   if (error instanceof QuotelakeError) return { code: error.code, message: error.message };
   return { code: 'QL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
@@ -106,7 +126,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   setMaxListeners(0, signal);
   const events = options.events ?? createRunEvents();
   const runId = options.runId ?? createRunId(new Date(clock.now()));
-  const logger = options.logger ?? createLogger({ level: 'warn', clock });
+  // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
+  const logger = withFields(options.logger ?? createLogger({ level: 'warn', clock }), { runId, pipeline: pipeline.name });
   const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
   const stateDir = options.stateDir ?? pipeline.options.stateDir ?? `${outputDir.replace(/\/+$/, '')}/.state`;
   const opts = pipeline.options;
@@ -166,12 +187,23 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
     const migration = await ensureLayout(outputDir, { now: new Date(clock.now()) });
-    if (migration) logger.warn(describeMigration(migration), { output: outputDir });
+    if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
-    await store.cleanStale();
+    const staleState = await store.cleanStale();
+    if (staleState.length > 0) logger.info('removed temp files a killed run left in the state folder', { event: 'recovery', action: 'state-temp-removed', files: staleState.length });
     const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
-    if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { runs: interrupted });
+    // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
+    if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
     await writeRunManifest(stateDir, manifest('running'));
+    logger.info('run started', {
+      event: 'run-start',
+      source: pipeline.source.type,
+      sink: pipeline.sink.type,
+      dataset,
+      output: outputDir,
+      stateDir,
+      keepState,
+    });
 
     let source: Source<unknown>;
     let transforms: Transform<unknown, unknown>[];
@@ -222,16 +254,27 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           events.rows(dataset, 'written', receipt.rows);
         }
         handed = 0;
-        if (rejectedSink) {
-          const diverted = await rejectedSink.commit(quietCtx);
-          files.push(...diverted);
-          events.committed(diverted);
-        }
+        const diverted = rejectedSink ? await rejectedSink.commit(quietCtx) : [];
+        files.push(...diverted);
+        events.committed(diverted);
         commits++;
+        // A commit that made files visible is news; an empty one (a streamed batch) is detail.
+        const visible = receipt.files.length + diverted.length > 0;
+        logger[visible ? 'info' : 'debug']('committed', {
+          event: 'commit',
+          dataset,
+          commit: commits,
+          files: receipt.files.length,
+          rows: receipt.rows,
+          bytes: receipt.files.reduce((n, f) => n + f.bytes, 0),
+          ...(diverted.length > 0 ? { rejectedFiles: diverted.length } : {}),
+        });
         if (keepState && pending.size > 0) {
+          const streams = [...pending.keys()];
           for (const [k, v] of pending) committed.set(k, v);
           pending.clear();
           await store.save(committed, { now: new Date(clock.now()), runId });
+          logger.debug('checkpoint saved', { event: 'checkpoint', path: store.path, streams: streams.length, ...(streams.length <= 5 ? { updated: streams } : {}) });
         }
         batchesSinceCommit = 0;
         lastCommitAt = clock.now();
@@ -329,21 +372,27 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
       // Whatever was written belongs to whole source batches: commit it, aborted or not.
       if (batchesSinceCommit > 0) await commit();
-      if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it', { runId });
+      if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it');
       const final = manifest(status);
       const manifestPath = await writeRunManifest(stateDir, final);
+      logger.info('run finished', runEnd(final, manifestPath));
       return { runId, status, manifestPath, manifest: final };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
       await sink.abort(quietCtx).catch(() => undefined);
       await rejectedSink?.abort(quietCtx).catch(() => undefined);
-      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      const failed = manifest('failed', error);
+      await writeRunManifest(stateDir, failed).catch(() => undefined);
+      // The CLI reports the error itself; this line only closes the run's story (stack at debug).
+      logger.info('run finished', { ...runEnd(failed), code: failed.error?.code });
       throw error;
     } finally {
       await sink.close().catch(() => undefined);
     }
   };
 
+  // Before anything is fetched or touched: a folder the run could never commit to fails now, with its fix.
+  await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
   const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
   try {

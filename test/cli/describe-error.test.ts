@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, formatError } from '../../src/cli/describe-error.js';
+import { bugHint, describeError, formatError, formatErrorDetails, redactedCommand } from '../../src/cli/describe-error.js';
+import { packageVersion } from '../../src/lake/package-version.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED, EXIT_USAGE, worstExitCode } from '../../src/cli/exit-codes.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import { registry } from '../../src/cli/registry.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, TransportError } from '../../src/core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, SinkError, TransportError } from '../../src/core/errors.js';
 
 describe('describeError', () => {
   it('maps every error class to its exit code and a hint', () => {
@@ -59,5 +60,69 @@ describe('worstExitCode', () => {
     expect(worstExitCode([EXIT_REJECTED, EXIT_QUOTA, EXIT_OK])).toBe(EXIT_QUOTA);
     expect(worstExitCode([EXIT_QUOTA, EXIT_FAILURE])).toBe(EXIT_FAILURE);
     expect(worstExitCode([EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED])).toBe(EXIT_USAGE);
+  });
+});
+
+/** A Node error as the runtime makes it: code, syscall, and path or address. */
+function nodeError(code: string, fields: Record<string, unknown>, message = `${code}: something`): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code, ...fields });
+}
+
+describe('errors of the environment', () => {
+  it('get their own code, name the path or address, and say the fix; usage-like ones exit 2', () => {
+    const cases: [unknown, string, number, RegExp, RegExp][] = [
+      [nodeError('EACCES', { syscall: 'open', path: '/srv/lake/x.parquet' }), 'QL_OUTPUT_DENIED', EXIT_USAGE, /cannot open \/srv\/lake\/x\.parquet \(EACCES\)/, /write access to \/srv\/lake\/x\.parquet/],
+      [nodeError('EROFS', { syscall: 'mkdir', path: '/mnt/ro/out' }), 'QL_OUTPUT_DENIED', EXIT_USAGE, /\/mnt\/ro\/out is on a read-only file system/, /writable file system/],
+      [nodeError('ENOTDIR', { syscall: 'mkdir', path: '/tmp/file/out' }), 'QL_OUTPUT_MISSING', EXIT_USAGE, /\/tmp\/file\/out: a part of this path is a file/, /parents are folders/],
+      [nodeError('EADDRINUSE', { syscall: 'listen', address: '127.0.0.1', port: 8080 }), 'QL_PORT_IN_USE', EXIT_USAGE, /127\.0\.0\.1:8080 is already in use/, /another --port/],
+      [nodeError('EACCES', { syscall: 'listen', address: '0.0.0.0', port: 80 }), 'QL_PORT_DENIED', EXIT_USAGE, /listen on 0\.0\.0\.0:80/, /1024/],
+      [new TransportError('/quote-b-api/kline', 'request failed', nodeError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'api.example.invalid' }), false), 'QL_HOST_UNKNOWN', EXIT_USAGE, /^\/quote-b-api\/kline: host api\.example\.invalid is not known/, /--base-url/],
+      [new TransportError('/quote-b-api/kline', 'request failed', nodeError('ECONNREFUSED', { syscall: 'connect', address: '127.0.0.1', port: 9 }), false), 'QL_CONNECTION_REFUSED', EXIT_FAILURE, /^\/quote-b-api\/kline: nothing accepts connections at 127\.0\.0\.1:9/, /service is running/],
+      [new TransportError('/quote-b-api/kline', 'request failed', nodeError('CERT_HAS_EXPIRED', {})), 'QL_TLS', EXIT_USAGE, /TLS connection to the service was refused: CERT_HAS_EXPIRED/, /NODE_EXTRA_CA_CERTS/],
+    ];
+    for (const [error, code, exitCode, message, hint] of cases) {
+      const d = describeError(error);
+      expect(d, String(error)).toMatchObject({ code, exitCode });
+      expect(d.message).toMatch(message);
+      expect(d.hint).toMatch(hint);
+    }
+  });
+
+  it('ENOSPC during a commit: a failure (exit 1) naming the dataset, the file and the code', () => {
+    const enospc = nodeError('ENOSPC', { syscall: 'write', path: '/srv/lake/_quotelake/staging/r1/kline.parquet.journal.json' }, 'ENOSPC: no space left on device, write');
+    const d = describeError(new SinkError(`kline: commit failed: ${enospc.message}`, 'commit', enospc));
+    expect(d).toMatchObject({ code: 'QL_DISK_FULL', exitCode: EXIT_FAILURE });
+    expect(d.message).toBe('kline: commit failed: no space left on the device holding /srv/lake/_quotelake/staging/r1/kline.parquet.journal.json (ENOSPC, write)');
+    expect(d.hint).toMatch(/free space there .* resumes/);
+  });
+
+  it('a missing file that is not a folder to make stays a defect', () => {
+    expect(describeError(nodeError('ENOENT', { syscall: 'open', path: '/srv/lake/_quotelake/manifests/kline.parquet.json' })).code).toBe('QL_INTERNAL');
+  });
+
+  it('a suspension error that names the token points at the token, not at "try again later"', () => {
+    const d = describeError(new ApiError({ code: 'QL_API_TOKEN_INVALID', httpStatus: 500, serviceMessage: 'token invalid', endpoint: '/api/suspension/sse', retryable: false }));
+    expect(d.hint).toMatch(/QUOTELAKE_TOKEN/);
+    const refused = describeError(new ApiError({ httpStatus: 500, serviceMessage: 'invalid size', endpoint: '/api/suspension/sse', retryable: false }));
+    expect(refused.hint).toMatch(/refused this request/);
+  });
+});
+
+describe('a real defect', () => {
+  it('tells how to report it: version, the command with the token masked, the stack', () => {
+    const hint = bugHint(['run', 'demo', '--token', 'secret-token-1234', '--output=o']);
+    expect(hint).toContain(`quotelake ${packageVersion()}`);
+    expect(hint).toContain('(quotelake run demo --token secr… --output=o)');
+    expect(hint).not.toContain('secret-token-1234');
+    expect(hint).toMatch(/--log-level debug/);
+    expect(redactedCommand(['run', '--token=abc', 'a b'])).toBe("quotelake run --token=… 'a b'");
+  });
+
+  it('--log-level debug shows the stack and every cause', () => {
+    const root = nodeError('EIO', { syscall: 'read' }, 'EIO: i/o error, read');
+    const text = formatErrorDetails(new Error('outer', { cause: new SinkError('kline: staging failed', 'write', root) }));
+    expect(text).toMatch(/^Error: outer\n\s+at /);
+    expect(text).toMatch(/\ncaused by: SinkError: kline: staging failed\n\s+at /);
+    expect(text).toMatch(/\ncaused by: Error: EIO: i\/o error, read\n\s+at /);
   });
 });

@@ -46,7 +46,7 @@ describe('per-stream figures', () => {
     const f = progressFigures(events, 0, 2000, undefined);
     expect(f.requests).toBe(6);
     expect(f.streams).toEqual([
-      { stream: 'halt/nyse', label: 'halt nyse', requests: 2, planned: 2, rows: 0, rate: 1, etaSeconds: 0, done: true },
+      { stream: 'halt/nyse', label: 'halt nyse', requests: 2, planned: 2, rows: 0, rate: 1, etaSeconds: undefined, done: true },
       { stream: 'kline/BTCUSDT/1m', label: 'BTCUSDT 1m', requests: 3, planned: 4, rows: 1500, rate: 1.5, etaSeconds: 1 / 1.5, done: false },
       // Rows under a key the source planned nothing for: shown, never done.
       { stream: 'kline/ETHUSDT/1m', label: 'ETHUSDT 1m', requests: 0, planned: 0, rows: 7, rate: 0, etaSeconds: undefined, done: false },
@@ -105,54 +105,5 @@ describe('startProgress', () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-
-  it('draws ANSI bars on a terminal stream', () => {
-    const err = sink();
-    (err.stream as unknown as { isTTY: boolean }).isTTY = true;
-    (err.stream as unknown as { columns: number }).columns = 100;
-    (err.stream as unknown as { cursorTo: () => boolean }).cursorTo = () => true;
-    (err.stream as unknown as { clearLine: () => boolean }).clearLine = () => true;
-    (err.stream as unknown as { moveCursor: () => boolean }).moveCursor = () => true;
-    const terminal = createTerminal({ stdout: sink().stream, stderr: err.stream, stderrIsTTY: true });
-    const events = createRunEvents();
-    const progress = startProgress({ mode: 'bars', terminal, events, clock: new ManualClock(0), label: 'p' });
-    events.planned('s', 4);
-    events.request('/x');
-    events.rows('kline', 'received', 42);
-    progress.stop();
-    expect(err.text()).toContain('quotelake: running p');
-    expect(err.text()).toMatch(/requests \[=+-+\] 1\/4/);
-    expect(err.text()).toContain('kline rows: 42 received');
-  });
-
-  it('draws one bar per stream and sums the rest when there are many', () => {
-    const err = sink();
-    (err.stream as unknown as { isTTY: boolean }).isTTY = true;
-    (err.stream as unknown as { columns: number }).columns = 100;
-    (err.stream as unknown as { cursorTo: () => boolean }).cursorTo = () => true;
-    (err.stream as unknown as { clearLine: () => boolean }).clearLine = () => true;
-    (err.stream as unknown as { moveCursor: () => boolean }).moveCursor = () => true;
-    const terminal = createTerminal({ stdout: sink().stream, stderr: err.stream, stderrIsTTY: true });
-    const events = createRunEvents();
-    const clock = new ManualClock(0);
-    const progress = startProgress({ mode: 'bars', terminal, events, clock, label: 'p', quota: { usedAtStart: 10, limit: 100 } });
-    const codes = Array.from({ length: 20 }, (_, i) => `C${String(i).padStart(2, '0')}USDT`);
-    for (const c of codes) events.planned(`kline/${c}/1m`, 2);
-    events.request('/k', 'kline/C00USDT/1m');
-    events.request('/k', 'kline/C00USDT/1m');
-    events.request('/k', 'kline/C05USDT/1m');
-    events.streamRows('kline/C05USDT/1m', 500);
-    clock.advance(1000);
-    progress.stop();
-    const text = err.text();
-    const last = text.slice(text.lastIndexOf(' requests ['));
-    expect(last).toMatch(/C05USDT 1m \[=+-+\] 1\/2 \| 500 rows \| 1\.0\/s \| ETA 1s/);
-    // C00 is finished: it makes room for unfinished streams and is counted in the summary.
-    expect(last).not.toMatch(/C00USDT 1m \[/);
-    expect(last).toContain('9 more streams: 2/18 requests, 1 done, 0 rows');
-    expect(text).toMatch(/requests \[=+-+\] 3\/40 .*quota 13\/100/);
-    // Eleven stream lines at most, plus the summary.
-    expect(last.match(/C\d\dUSDT 1m/g)).toEqual(codes.slice(1, 12).map((c) => `${c} 1m`));
   });
 });

@@ -54,7 +54,7 @@ describe('parsePipelineYaml', () => {
 
   it('unknown top-level key: points at the key', () => {
     const e = errorOf(`${good}sinkk:\n  type: memory\n`);
-    expect(e.message).toBe('pipelines/x.yaml:10:1: unknown key "sinkk"');
+    expect(e.message).toBe('pipelines/x.yaml:10:1: unknown key "sinkk"; did you mean "sink"?');
     expect([e.file, e.line, e.column]).toEqual([file, 10, 1]);
     expect(e.code).toBe('QL_CONFIG');
   });

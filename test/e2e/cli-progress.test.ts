@@ -5,24 +5,51 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { stripColor } from '../../src/cli/colors.js';
+import { VirtualScreen } from '../cli/helpers/virtual-screen.js';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const ARGS = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
 const ESC = '\u001b[';
+const SGR = /\u001b\[[0-9;]*m/;
 
 describe('progress', () => {
-  it('draws bars on a terminal (stderr is a TTY)', async () => {
+  it('draws bars on a terminal (stderr is a TTY): streams done, the total equal to the summary, the last frame once, in colour', async () => {
     const output = tempDir();
     const cmd = `${process.execPath} ${MAIN} ${ARGS.join(' ')} --output ${output}`;
     const { stdout } = await promisify(execFile)('script', ['-qfec', cmd, '/dev/null'], { cwd: ROOT, env: cleanEnv({ COLUMNS: '100' }) });
     expect(stdout).toContain(ESC);
-    expect(stdout).toMatch(/requests \[[=-]+\] \d+\/\d+/);
-    expect(stdout).toMatch(/requests \[=+\] 7\/7/);
-    expect(stdout).toMatch(/kline rows: [\d,]+ received/);
-    // One bar per stream (kline/BTCUSDT/1m and kline/BTCUSDT/1h), each with its requests of planned and rows.
-    expect(stdout).toMatch(/BTCUSDT 1m \[=+\] 6\/6 \| 2,881 rows \| [\d.]+\/s \| ETA done/);
-    expect(stdout).toMatch(/BTCUSDT 1h \[=+\] 1\/1 \| 49 rows \| [\d.]+\/s \| ETA done/);
-    expect(stdout).toContain('status    ');
+    expect(stdout).toMatch(SGR);
+    const text = stripColor(stdout);
+    expect(text).toMatch(/requests \[[=-]+\] \d+\/\d+/);
+    // What the terminal shows at the end: the last frame, once, then the summary.
+    const screen = new VirtualScreen(100);
+    screen.write(stdout);
+    const lines = screen.lines();
+    const first = lines.findIndex((l) => l.startsWith(' requests ['));
+    expect(lines.slice(first, first + 4)).toEqual([
+      expect.stringMatching(/^ requests \[=+\] 7\/7 \| [\d.]+\/s \| done \| quota 7\/1,728,000$/),
+      // One line per stream (kline/BTCUSDT/1h and kline/BTCUSDT/1m), each with its own requests and rows.
+      ' BTCUSDT 1h [============] 1/1 | 49 rows | done',
+      ' BTCUSDT 1m [============] 6/6 | 2,881 rows | done',
+      ' kline rows: 2,930 received | 2,930 written | 0 rejected',
+    ]);
+    expect(lines.filter((l) => l.startsWith(' requests ['))).toHaveLength(1);
+    expect(lines.find((l) => l.startsWith('  requests '))).toMatch(/^  requests\s+7$/);
+    expect(lines.find((l) => l.startsWith('  status '))).toMatch(/done \(exit 0\)/);
+  }, 60_000);
+
+  it('no colour on a terminal with NO_COLOR or --no-color', async () => {
+    const cmd = (extra: string) => `${process.execPath} ${MAIN} ${ARGS.join(' ')} --output ${tempDir()}${extra}`;
+    const [noColorEnv, noColorFlag] = await Promise.all([
+      promisify(execFile)('script', ['-qfec', cmd(''), '/dev/null'], { cwd: ROOT, env: cleanEnv({ COLUMNS: '100', NO_COLOR: '1' }) }),
+      promisify(execFile)('script', ['-qfec', cmd(' --no-color'), '/dev/null'], { cwd: ROOT, env: cleanEnv({ COLUMNS: '100' }) }),
+    ]);
+    for (const r of [noColorEnv, noColorFlag]) {
+      // Still bars (cursor movements), never a colour.
+      expect(r.stdout).toMatch(/requests \[=+\] 7\/7/);
+      expect(r.stdout).not.toMatch(SGR);
+    }
   }, 60_000);
 
   it('prints plain lines in a pipe, none with --quiet, and stdout stays empty', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from './helpers/cli.js';
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'schema', 'serve'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'schema', 'serve', 'init', 'completion'];
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 
 describe('help and version', () => {
@@ -21,7 +21,7 @@ describe('help and version', () => {
       if (COMMANDS[i] !== 'serve') expect(r.stdout, COMMANDS[i]).toContain('Examples:');
     });
     const run = perCommand[0]!.stdout;
-    for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--state', '--dry-run', '--json', '--quiet', '--log-level']) {
+    for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--state', '--dry-run', '--json', '--quiet', '--log-level', '--log-format']) {
       expect(run).toContain(flag);
     }
     expect(run).toContain('command-line flag > environment variable');

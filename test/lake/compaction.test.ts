@@ -233,7 +233,10 @@ describe('compaction at commit', () => {
     const now = await manifestOf(out);
     for (const f of [...now.files, ...(now.retired ?? [])]) expect((await stat(join(out, 'kline', f.path))).size).toBe(f.bytes);
     expect([300, 400]).toContain(now.files.reduce((n, f) => n + f.rows, 0) / 3);
-    await sink(out, { maxRowsPerFile: 2000 }).recover(c);
+    const logged: unknown[] = [];
+    await sink(out, { maxRowsPerFile: 2000 }).recover({ ...c, logger: { ...c.logger, info: (_m: string, f?: Record<string, unknown>) => void logged.push(f) } });
+    // An operator is told what recovery did: the journal replayed (while it was still there).
+    if (step !== 'journal') expect(logged).toContainEqual(expect.objectContaining({ event: 'recovery', action: 'journal-replayed', dataset: 'kline', journalRun: 'r9' }));
     const m = await manifestOf(out);
     // The commit was decided once its journal was written: recover() finished it, compaction included.
     expect(before.files.length).toBe(4);

@@ -6,7 +6,6 @@ import { ManualClock } from '../../src/core/clock.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../../src/core/atomic-write.js';
 import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
-import { createLogger, redactedForm } from '../../src/runtime/logger.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { createRunId, RUN_ID } from '../../src/runtime/run-id.js';
 import { estimateRecordBytes, rechunk } from '../../src/runtime/rechunk.js';
@@ -129,38 +128,6 @@ describe('createRunEvents', () => {
       files: [],
       quotaLeft: 99,
     });
-  });
-});
-
-describe('createLogger', () => {
-  it('filters by level, writes JSON lines, and redacts given secrets', () => {
-    const lines: string[] = [];
-    const log = createLogger({
-      level: 'info',
-      format: 'json',
-      write: (l) => lines.push(l),
-      redact: ['secret-token-xyz'],
-      clock: new ManualClock('2026-11-22T00:00:00Z'),
-    });
-    log.debug('hidden');
-    log.info('calling with secret-token-xyz', { url: 'http://h/?token=secret-token-xyz', n: 1n });
-    expect(lines).toHaveLength(1);
-    expect(lines[0]!.endsWith('\n')).toBe(true);
-    expect(JSON.parse(lines[0]!)).toEqual({
-      time: '2026-11-22T00:00:00.000Z',
-      level: 'info',
-      msg: 'calling with secr…',
-      url: 'http://h/?token=secr…',
-      n: '1',
-    });
-    expect(redactedForm('abcdefgh')).toBe('abcd…');
-  });
-
-  it('pretty lines, and child loggers carry fields', () => {
-    const lines: string[] = [];
-    const log = createLogger({ level: 'debug', write: (l) => lines.push(l), clock: new ManualClock(0) }).child({ runId: 'r1' });
-    log.warn('slow down', { endpoint: '/kline', note: 'two words' });
-    expect(lines).toEqual(['1970-01-01T00:00:00.000Z WARN  slow down runId=r1 endpoint=/kline note="two words"\n']);
   });
 });
 

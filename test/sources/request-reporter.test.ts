@@ -1,18 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/index.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { reported, requestReporter } from '../../src/sources/shared/request-reporter.js';
+import { useStubClient } from '../api/helpers/stub-client.js';
+import { bar, json, ok } from '../api/helpers/stub-server.js';
 
-/** A client stand-in: only requestCounts() matters to the reporter. */
-function fakeClient(): { client: ServiceClient; send: (endpoint: string, n?: number) => void } {
-  const counts: Record<string, number> = {};
-  return {
-    client: { requestCounts: () => ({ ...counts }) } as unknown as ServiceClient,
-    send: (endpoint, n = 1) => {
-      counts[endpoint] = (counts[endpoint] ?? 0) + n;
-    },
-  };
-}
+const fixture = useStubClient('ql-reporter-');
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -21,37 +15,62 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 describe('requestReporter', () => {
-  it('puts each request on the stream whose call sent it, also when calls overlap', async () => {
-    const { client, send } = fakeClient();
+  it('puts each request on the stream whose call sent it: overlapping calls, retries and calls started ahead', async () => {
+    const holdA = deferred();
+    const seen = new Map<string, number>();
+    const { client } = await fixture.setup(async (req, res: ServerResponse) => {
+      const code = (req.query!.data as { code: string }).code;
+      const n = (seen.get(code) ?? 0) + 1;
+      seen.set(code, n);
+      // B's first two attempts fail (retried by the client, inside B's call); A waits until B is through.
+      if (code === 'EURUSD' && n <= 2) return json(res, { error: 'busy' }, 503);
+      if (code === 'BTCUSDT') await holdA.promise;
+      ok(res, req.query!.trace, { code, kline_type: 1, kline_list: [bar(1767607200)] });
+    });
     const events = createRunEvents();
-    const reporter = requestReporter(client, events);
-    const a = deferred();
-    const b = deferred();
-    const ra = reported(reporter, a.promise, 'kline/A/1m');
-    const rb = reported(reporter, b.promise, 'kline/B/1m');
-    send('/k'); // a's request
-    send('/k'); // b's request, sent before a's call ends
-    a.resolve();
-    await ra;
-    // a ended while b still runs: a takes one, b's request waits for b.
-    expect(events.snapshot().requestsByStream).toEqual({ 'kline/A/1m': 1 });
-    b.resolve();
-    await rb;
-    expect(events.snapshot().requestsByStream).toEqual({ 'kline/A/1m': 1, 'kline/B/1m': 1 });
-    expect(events.snapshot().requests).toEqual({ '/k': 2 });
-    expect(reporter.totals).toEqual({ '/k': 2 });
+    const reporter = requestReporter(client, events, new AbortController().signal);
+    const a = reported(reporter, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), 'kline/BTCUSDT/1m');
+    const b = reported(reporter, (signal) => client.kline({ code: 'EURUSD', klineType: 1, count: 1 }, signal), 'kline/EURUSD/1m');
+    await b;
+    // B ended first with its three attempts; A's request is on the wire and already A's.
+    expect(events.snapshot().requestsByStream).toEqual({ 'kline/BTCUSDT/1m': 1, 'kline/EURUSD/1m': 3 });
+    holdA.resolve();
+    await a;
+    expect(events.snapshot().requestsByStream).toEqual({ 'kline/BTCUSDT/1m': 1, 'kline/EURUSD/1m': 3 });
+    expect(events.snapshot().requests).toEqual({ '/quote-b-api/kline': 4 });
+    expect(reporter.totals).toEqual(client.requestCounts());
+    await client.close();
   });
 
-  it('the last call running takes what is left (retries), and failures are reported too', async () => {
-    const { client, send } = fakeClient();
+  it('re-plans: the plan grows with what is left, never below the start plan until the stream finishes', async () => {
+    const { client } = await fixture.setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(1767607200)] }));
     const events = createRunEvents();
-    const reporter = requestReporter(client, events);
-    const call = (async () => {
-      send('/h', 3); // one request and two retries
-      throw new Error('boom');
-    })();
-    await expect(reported(reporter, call, 'halt/nyse')).rejects.toThrow('boom');
-    expect(events.snapshot().requestsByStream).toEqual({ 'halt/nyse': 3 });
+    const reporter = requestReporter(client, events, new AbortController().signal);
+    const s = 'kline/BTCUSDT/1m';
+    reporter.plan(s, 3);
+    for (let i = 0; i < 2; i++) await reported(reporter, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), s);
+    reporter.replan(s, 4); // short pages: 2 sent, 4 to come
+    expect(events.snapshot().planned[s]).toBe(6);
+    reporter.replan(s, 0);
+    expect(events.snapshot().planned[s]).toBe(3);
+    reporter.finish(s); // the walk ended early (history begins later than planned)
+    expect(events.snapshot().planned[s]).toBe(2);
+    expect(reporter.sent(s)).toBe(2);
+    await client.close();
+  });
+
+  it('a client that knows no scopes: its requests still count, without a stream', async () => {
+    const counts: Record<string, number> = {};
+    const client = { requestCounts: () => ({ ...counts }) } as unknown as ServiceClient;
+    const events = createRunEvents();
+    const reporter = requestReporter(client, events, new AbortController().signal);
+    await expect(
+      reported(reporter, async () => {
+        counts['/h'] = 3;
+        throw new Error('boom');
+      }, 'halt/nyse'),
+    ).rejects.toThrow('boom');
     expect(events.snapshot().requests).toEqual({ '/h': 3 });
+    expect(events.snapshot().requestsByStream).toEqual({});
   });
 });

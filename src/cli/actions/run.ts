@@ -11,7 +11,7 @@ import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
 import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
-import type { ClockArgs, DataArgs, OutputArgs, ReportArgs, ServiceArgs } from '../shared-options.js';
+import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
@@ -28,6 +28,7 @@ function progressInterval(env: NodeJS.ProcessEnv): number {
 export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   const clock = commandClock(args.clock, env);
+  const logFormat = logFormatOf(args, env);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
@@ -56,10 +57,14 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         progress: chooseProgressMode({ quiet: args.quiet, json: args.json, isTTY: terminal.stderrIsTTY }),
         progressIntervalMs: progressInterval(env),
         logLevel: args['log-level'],
+        logFormat,
+        // Colour only for a person at a terminal who did not turn it off.
+        logColor: terminal.stderrIsTTY && !env.NO_COLOR,
         clock,
+        routeNotices: (log) => interrupts.route(log),
       });
       summaries.push(summary);
-      if (!args.quiet && !args.json) terminal.err(renderSummary(summary));
+      if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
       // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the
       // token), and so does a closed stdout (nobody reads what they would write).
       if ([EXIT_FAILURE, EXIT_USAGE, EXIT_QUOTA, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED].includes(summary.exitCode)) break;

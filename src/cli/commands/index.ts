@@ -1,5 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { compactCommand } from './compact.js';
+import { completionCommand } from './completion.js';
+import { initCommand } from './init.js';
 import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { migrateCommand } from './migrate.js';
@@ -22,4 +24,6 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   quotaCommand,
   schemaCommand,
   serveCommand,
+  completionCommand,
+  initCommand,
 ];

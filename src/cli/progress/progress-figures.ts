@@ -8,8 +8,12 @@ export interface QuotaBaseline {
 }
 
 export interface ProgressFigures {
+  /** Requests sent: the same count the run summary gives. */
   readonly requests: number;
-  /** Requests the sources planned (0 while unknown). */
+  /**
+   * Requests the sources planned (0 while unknown), never below what was sent: a stream counts
+   * at least its requests, and requests no stream claimed count as planned too.
+   */
   readonly planned: number;
   readonly rows: Readonly<Record<string, { received: number; written: number; rejected: number }>>;
   /** Requests per second since the start. */
@@ -22,6 +26,10 @@ export interface ProgressFigures {
   readonly streams: readonly StreamFigures[];
   /** Streams whose planned requests are all sent. */
   readonly streamsDone: number;
+  /** The run ended having sent everything it meant to. */
+  readonly finished: boolean;
+  /** The run ended before that (interrupted, failed, quota): nothing more is coming, so no ETA. */
+  readonly stopped: boolean;
 }
 
 /** One stream's share of the run: its requests of planned, rows received, rate and ETA. */
@@ -30,7 +38,10 @@ export interface StreamFigures {
   /** Short name for a bar: `kline/BTCUSDT/1m` → `BTCUSDT 1m`, `halt/nyse` → `halt nyse`. */
   readonly label: string;
   readonly requests: number;
-  /** Requests planned for this stream (0 when the source planned none under this key). */
+  /**
+   * Requests planned for this stream (0 when the source planned none under this key), never below
+   * `requests`: the sources re-plan when the service gives less per request than planned.
+   */
   readonly planned: number;
   readonly rows: number;
   readonly rate: number;
@@ -48,15 +59,22 @@ function etaOf(requests: number, planned: number, rate: number): number | undefi
   return planned > 0 && rate > 0 && requests > 0 ? Math.max(0, (planned - requests) / rate) : undefined;
 }
 
+/**
+ * `finished`: the run ended having sent everything it meant to, so every stream it planned or
+ * sent for is done at what it sent, whatever the plan guessed.
+ */
 export function streamFigures(
   snap: Pick<RunEventsSnapshot, 'planned' | 'requestsByStream' | 'rowsByStream'>,
   seconds: number,
+  finished = false,
 ): StreamFigures[] {
   const keys = new Set([...Object.keys(snap.planned), ...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)]);
   return [...keys].sort().map((stream) => {
     const requests = snap.requestsByStream[stream] ?? 0;
-    const planned = snap.planned[stream] ?? 0;
+    const asked = snap.planned[stream] ?? 0;
+    const planned = finished && (asked > 0 || requests > 0) ? requests : asked > 0 ? Math.max(asked, requests) : 0;
     const rate = requests / seconds;
+    const done = (planned > 0 || (finished && asked > 0)) && requests >= planned;
     return {
       stream,
       label: streamLabel(stream),
@@ -64,8 +82,8 @@ export function streamFigures(
       planned,
       rows: snap.rowsByStream[stream] ?? 0,
       rate,
-      etaSeconds: etaOf(requests, planned, rate),
-      done: planned > 0 && requests >= planned,
+      etaSeconds: done ? undefined : etaOf(requests, planned, rate),
+      done,
     };
   });
 }
@@ -103,14 +121,24 @@ export function visibleStreams(streams: readonly StreamFigures[], max = MAX_STRE
   };
 }
 
-export function progressFigures(events: RunEventsRecorder, startedAt: number, now: number, quota: QuotaBaseline | undefined): ProgressFigures {
+export function progressFigures(
+  events: RunEventsRecorder,
+  startedAt: number,
+  now: number,
+  quota: QuotaBaseline | undefined,
+  outcome: 'running' | 'completed' | 'stopped' = 'running',
+): ProgressFigures {
+  const finished = outcome === 'completed';
+  const stopped = outcome === 'stopped';
   const snap = events.snapshot();
   const requests = Object.values(snap.requests).reduce((a, b) => a + b, 0);
-  const planned = Object.values(snap.planned).reduce((a, b) => a + b, 0);
   const seconds = Math.max(0.001, (now - startedAt) / 1000);
   const rate = requests / seconds;
-  const etaSeconds = etaOf(requests, planned, rate);
-  const streams = streamFigures(snap, seconds);
+  const streams = streamFigures(snap, seconds, finished);
+  // Never below what was sent: a stream sent for without a plan, or requests no stream claimed.
+  const streamPlans = streams.reduce((a, s) => a + Math.max(s.planned, s.requests), 0);
+  const planned = streams.some((s) => s.planned > 0) ? Math.max(streamPlans, requests) : 0;
+  const etaSeconds = finished || stopped ? undefined : etaOf(requests, planned, rate);
   return {
     requests,
     planned,
@@ -121,6 +149,8 @@ export function progressFigures(events: RunEventsRecorder, startedAt: number, no
     quotaLimit: quota?.limit,
     streams,
     streamsDone: streams.filter((s) => s.done).length,
+    finished,
+    stopped,
   };
 }
 

@@ -26,14 +26,15 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
-import { isTempFile } from '../../core/atomic-write.js';
+import { isTempFile, withPath } from '../../core/atomic-write.js';
 import { groupBy } from '../../core/group-by.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
@@ -311,8 +312,10 @@ export class PartitionedSink<R> implements Sink<R> {
     const bytes = tableToIPC(new Table([this.batchOf(builder)]), 'stream');
     const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
     const path = this.scratchPath(key);
-    await mkdir(posix.dirname(path), { recursive: true });
-    await writeFile(path, bytes);
+    await makeDir(posix.dirname(path));
+    await writeFile(path, bytes).catch((error: unknown) => {
+      throw withPath(error, path);
+    });
     const list = this.spills.get(partition);
     if (list) list.push({ key, rows, metadata });
     else this.spills.set(partition, [{ key, rows, metadata }]);
@@ -572,7 +575,7 @@ export class PartitionedSink<R> implements Sink<R> {
       // The journal lists only durable files.
       await this.settle();
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
     const added = [...this.staged.values()].flat();
     await this.publish(ctx, previous, added, [...removed.values()]);
@@ -629,8 +632,11 @@ export class PartitionedSink<R> implements Sink<R> {
       await writeJournal(this.storage, journal);
       await rollForward(this.storage, journal, this.options.hooks);
       for (const f of expired) await this.storage.delete(this.liveKey(f));
+      if (expired.length > 0) {
+        ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });
+      }
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed`, 'commit', error);
+      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
@@ -720,7 +726,10 @@ export class PartitionedSink<R> implements Sink<R> {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
       const { encoder } = this.options;
       const pending = (await pendingJournals(this.storage, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
-      for (const journal of pending) await rollForward(this.storage, journal);
+      for (const journal of pending) {
+        await rollForward(this.storage, journal);
+        _ctx?.logger.info('a decided commit was finished during abort', { event: 'recovery', action: 'journal-replayed', dataset: this.dataset, files: journal.add.length });
+      }
     }
     await this.removeStaging();
   }
@@ -731,6 +740,15 @@ export class PartitionedSink<R> implements Sink<R> {
     for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
       await rollForward(this.storage, journal);
       runs.add(journal.runId);
+      ctx?.logger.info('finished a commit a killed run had decided (journal replayed)', {
+        event: 'recovery',
+        action: 'journal-replayed',
+        dataset: this.dataset,
+        format: encoder.format,
+        journalRun: journal.runId,
+        files: journal.add.length,
+        retired: journal.retire.length,
+      });
     }
     // Stale staging of this dataset and format, whatever run left it (we hold the output).
     const mine = `${this.dataset}-${encoder.format}`;
@@ -739,25 +757,32 @@ export class PartitionedSink<R> implements Sink<R> {
       if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
     }
     for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
+    if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
-    await this.sweepOrphans();
+    const orphans = await this.sweepOrphans();
+    if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
     if (ctx !== undefined) await this.purgeRetired(ctx);
   }
 
   /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */
-  private async sweepOrphans(): Promise<void> {
+  private async sweepOrphans(): Promise<number> {
     const { encoder } = this.options;
     const manifest = await readManifest(this.storage, this.dataset, encoder.format);
     // Without a manifest nothing is known to be live, so only temp files are certainly debris
     // (e.g. the first manifest's own temp file when a run was killed while writing it).
     const live = manifest === undefined ? undefined : new Set([...manifest.files, ...(manifest.retired ?? [])].map((f) => f.path));
+    let swept = 0;
     for (const key of await this.storage.list(`${this.dataset}/`)) {
       const rel = posix.relative(this.dataset, key);
       const base = posix.basename(rel);
       const orphanPart = live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
-      if (orphanPart || isTempFile(base)) await this.storage.delete(key);
+      if (orphanPart || isTempFile(base)) {
+        await this.storage.delete(key);
+        swept++;
+      }
     }
+    return swept;
   }
 
   async close(): Promise<void> {

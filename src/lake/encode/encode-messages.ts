@@ -14,4 +14,9 @@ export interface EncodeRequest {
 
 export type EncodeReply =
   | { readonly id: number; readonly error?: undefined; readonly bytes: number; readonly sha256: string }
-  | { readonly id: number; readonly error: string };
+  | {
+      readonly id: number;
+      readonly error: string;
+      /** A Node error's code, syscall and file (ENOSPC, write, <path>): the CLI names the cause and its fix from them. */
+      readonly errno?: { readonly code: string; readonly syscall?: string; readonly path?: string };
+    };

@@ -109,7 +109,7 @@ export class EncodePool implements StagedFileWriter {
     };
     worker.on('message', (reply: EncodeReply) => {
       const job = settle(reply.id);
-      if (reply.error !== undefined) job?.reject(new Error(reply.error));
+      if (reply.error !== undefined) job?.reject(Object.assign(new Error(reply.error), reply.errno ?? {}));
       else job?.resolve({ bytes: reply.bytes, sha256: reply.sha256 });
     });
     worker.on('error', (error) => failAll(new Error(`encode worker failed: ${error.message}`, { cause: error })));

@@ -28,6 +28,12 @@ async function encodeJob(request: EncodeRequest, resolve: EncoderResolver): Prom
     const written = await encodeAndWrite({ path: request.path, rows: request.rows, columns, metadata: new Map(request.metadata) }, encoder, schema);
     return { id: request.id, ...written };
   } catch (error) {
-    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+    const path = (error as NodeJS.ErrnoException | undefined)?.path ?? request.path;
+    return {
+      id: request.id,
+      error: error instanceof Error ? error.message : String(error),
+      ...(typeof code === 'string' ? { errno: { code, path, ...(typeof syscall === 'string' ? { syscall } : {}) } } : {}),
+    };
   }
 }

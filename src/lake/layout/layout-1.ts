@@ -5,7 +5,8 @@
  *   <output>/<dataset>/_manifest.json          Parquet manifest (`_manifest.<format>.json` otherwise)
  *   <output>/.staging/<run>/<dataset>.<format>.journal.json   and the run's staged files
  */
-import { readdir, readFile, rename, rm, stat, mkdir } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { dirname, join, posix } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { SinkError } from '../../core/errors.js';
@@ -74,7 +75,7 @@ export async function rollForwardLayout1(outputDir: string, path: string, journa
     const src = insideRoot(outputDir, from);
     const dst = insideRoot(outputDir, to);
     if (await exists(src)) {
-      await mkdir(dirname(dst), { recursive: true });
+      await makeDir(dirname(dst));
       await rename(src, dst);
     } else if (!(await exists(dst))) {
       throw new SinkError(`0.1.0 commit journal of run ${journal.runId}: neither ${from} nor ${to} exists`, 'commit');

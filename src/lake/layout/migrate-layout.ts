@@ -14,7 +14,8 @@
  * by the next start (a run, or `quotelake migrate`), which finds the journal and resumes.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { dirname, join, posix } from 'node:path';
 import { makeData, RecordBatch, Struct, Table } from 'apache-arrow';
 import { writeFileAtomic } from '../../core/atomic-write.js';
@@ -171,7 +172,7 @@ async function rewriteFile(outputDir: string, dataset: string, format: string, r
   metadata.set('quotelake.schema_version', SCHEMA_VERSION);
   metadata.set('quotelake.layout_version', '2');
   const staged = insideRoot(outputDir, rewrite.staged);
-  await mkdir(dirname(staged), { recursive: true });
+  await makeDir(dirname(staged));
   await writeFileAtomic(staged, encoder.encode(out, metadata));
 }
 

@@ -4,7 +4,8 @@
  * one atomic write of src/core, and empty folders are removed when their last object is deleted.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { link, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { dirname, join, relative, sep } from 'node:path';
 import { syncDir, TEMP_MARKER, writeDurable, writeFileAtomic } from '../../core/atomic-write.js';
 import { insideRoot } from '../partition-path.js';
@@ -56,7 +57,7 @@ export function localStorage(root: string): LakeStorage {
     },
     async commit(from, to) {
       const dst = path(to);
-      await mkdir(dirname(dst), { recursive: true });
+      await makeDir(dirname(dst));
       await rename(path(from), dst);
       await syncDir(dirname(dst));
     },

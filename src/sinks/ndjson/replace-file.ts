@@ -4,7 +4,8 @@
  * one, never half. A run killed before the rename leaves only its temp file, which removeStaleTemps
  * deletes when the next run starts.
  */
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { makeDir } from '../../core/make-dir.js';
 import { basename, dirname, join } from 'node:path';
 import { syncDir } from '../../core/atomic-write.js';
 import { safeFileToken } from '../../lake/partition-path.js';
@@ -15,7 +16,7 @@ export function tempPathOf(path: string, runId: string): string {
 
 /** Writes `lines` (each without its newline) as the new content of `path`; returns the bytes written. */
 export async function replaceFile(path: string, tmp: string, lines: Iterable<string>, chunkBytes: number): Promise<number> {
-  await mkdir(dirname(path), { recursive: true });
+  await makeDir(dirname(path));
   let bytes = 0;
   try {
     const handle = await open(tmp, 'w');

@@ -72,11 +72,11 @@ class KlineHistorySource implements Source<RawKline> {
 
   read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawKline>> {
     const client = serviceClient(this.env, 'kline-history');
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const now = ctx.clock.now();
     const quota = { exhausted: null };
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
-    for (const s of plan.streams) ctx.events.planned?.(s.stream, s.requests);
+    for (const s of plan.streams) reporter.plan(s.stream, s.requests);
     const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
     for (const code of this.config.codes) {
       const product = findProduct(code);

@@ -12,7 +12,7 @@ import { klineStream } from '../shared/kline-records.js';
 import { resolveTimeSpec } from '../shared/time-spec.js';
 import type { KlineHistoryConfig } from './index.js';
 import { readPosition } from './kline-position.js';
-import { PAGE_BARS } from './read-series.js';
+import { PAGE_BARS, pagesFor } from './page-bars.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -45,7 +45,7 @@ export function planKlineHistory(
         if (!(toMsExclusive > fromSec * 1000)) return;
         const n = countBars(product, interval, fromSec * 1000, toMsExclusive, now);
         bars += n;
-        requests += Math.ceil(n / PAGE_BARS);
+        requests += pagesFor(n);
         for (const p of klinePartitions(interval, fromSec * 1000, Math.min(toMsExclusive, now + 1))) partitions.add(p);
       };
       if (product.endTimestampSupported) {

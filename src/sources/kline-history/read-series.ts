@@ -14,10 +14,10 @@ import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pa
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
 
-/** Bars per /kline request (spec 8.3). */
-export const PAGE_BARS = 500;
+export { PAGE_BARS } from './page-bars.js';
 
 /** More asks for a stock's newest bars when an answer is short (R1). */
 const SHORT_PAGE_RETRIES = 3;
@@ -45,6 +45,8 @@ export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGe
   try {
     if (env.product.endTimestampSupported) yield* walkSeries(env, start);
     else yield* newestBars(env, start);
+    // Nothing more to send for this series in this run, whatever the plan guessed.
+    env.reporter.finish(klineStream(env.product.code, env.interval));
   } catch (error) {
     if (!(error instanceof QuotaExhaustedError)) throw error;
     // Committed pages and their checkpoints are kept; the next run (after the reset) resumes there.
@@ -109,7 +111,8 @@ async function* walk(
   // The position of the last batch yielded: where a stopped walk resumes.
   let last = before;
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
-    const p = client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, ctx.signal);
+    // With the stream's signal, also when it is a page asked for ahead: its requests are this stream's.
+    const p = env.reporter.call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal));
     // A speculative page that is never used must not become an unhandled rejection.
     p.catch(() => undefined);
     return p;
@@ -117,6 +120,9 @@ async function* walk(
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
   // ends are known before the answers arrive. A page whose end turns out different is not used.
   const ahead = new Map<number, Promise<KlineResult>>();
+  // Bars the calendar puts between the floor and the walk's current end: counted once here (as the
+  // planner does), then less each page's stretch, so a re-plan costs a page's bars, not the walk's.
+  let uncovered = countBars(product, interval, floor * 1000, end === 0 ? ctx.clock.now() + 1 : end * 1000 + 1, ctx.clock.now());
   try {
     for (;;) {
       throwIfAborted(ctx.signal);
@@ -133,6 +139,7 @@ async function* walk(
         // Keep `prefetchPages` pages in flight along the predicted chain.
         let e = end;
         let w = want;
+        const chain = new Set<number>();
         for (let i = 1; i < env.prefetchPages; i++) {
           const oldest = nthBarBack(product, interval, e * 1000, w, floor * 1000);
           if (oldest === null) break;
@@ -140,11 +147,15 @@ async function* walk(
           const nextWant = countBarsUpTo(product, interval, floor * 1000, nextEnd * 1000 + 1, PAGE_BARS, now);
           if (nextWant === 0) break;
           if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
+          chain.add(nextEnd);
           e = nextEnd;
           w = nextWant;
         }
+        // Pages asked for along a chain a short page broke are never used: forget them (they are
+        // counted as sent already), so what is ahead is only what the walk will use.
+        for (const key of ahead.keys()) if (!chain.has(key)) ahead.delete(key);
       }
-      const result = await reported(env.reporter, current, stream);
+      const result = await current;
       const answeredAt = ctx.clock.now();
       const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
       if (mismatch) {
@@ -180,6 +191,12 @@ async function* walk(
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
         : withBegins({ watermark: before.watermark, low, walk: state }, before.begins);
       last = position;
+      if (!done) {
+        // Short pages (R1) make a walk longer than planned: what is left below the next end, less
+        // the pages already asked for ahead, is still to come.
+        uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
+        env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
+      }
       yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
       pendingWalk = !done;
       if (done) return position;
@@ -223,7 +240,7 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const want = Math.min(PAGE_BARS, expected);
   const answers: KlinePage[] = [];
   const ask = async (count: number): Promise<void> => {
-    const result = await reported(env.reporter, client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, ctx.signal), stream);
+    const result = await reported(env.reporter, (signal) => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, signal), stream);
     const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
     if (mismatch) noteMismatch(env, mismatch, result.bars.length);
     // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.

@@ -86,7 +86,7 @@ class KlineLatestSource implements Source<RawKline> {
 
   async *read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncGenerator<Batch<RawKline>> {
     const client = serviceClient(this.env, 'kline-latest');
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const series = seriesOf(this.config);
     const byKey = new Map(series.map((s) => [`${s.product.code}\u0000${klineTypeOf(s.interval)}`, s]));
     const positions = new Map(series.map((s) => {
@@ -106,7 +106,7 @@ class KlineLatestSource implements Source<RawKline> {
     for (const offset of roundOffsets(this.config)) {
       throwIfAborted(ctx.signal);
       await sleepUntil(ctx.clock, start + offset, ctx.signal);
-      const result = await reported(reporter, client.batchKline(items, ctx.signal), 'kline-latest');
+      const result = await reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest');
       const answeredAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {
@@ -150,6 +150,7 @@ class KlineLatestSource implements Source<RawKline> {
         yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
       }
     }
+    reporter.finish('kline-latest');
   }
 }
 

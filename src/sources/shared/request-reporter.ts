@@ -1,69 +1,92 @@
 /**
- * Reports the HTTP requests a source caused to ctx.events, taken from the client's own per-endpoint
- * counts, so retries, bisections and batch splits are counted exactly once each, even when several
- * streams share the client.
+ * Reports the HTTP requests a source causes to ctx.events, each on the stream it served.
  *
- * The client counts per endpoint, not per call, so which stream a request served is inferred: a call
- * that ends while other calls are still running takes one request, the last call running takes the
- * rest. One request per call (the usual case) is then attributed exactly; a retry may land on a
- * sibling stream. Totals per endpoint are always exact.
+ * Streams share one client, so the attribution comes from the call, not from the client's counter:
+ * each client call gets its stream's signal, which carries a request scope (core/request-scope.ts),
+ * and the client tells that scope about every request it sends, retries, bisections and pages asked
+ * for ahead included. Requests the client counted outside any scope (a client that does not know
+ * scopes) are still reported, without a stream, when a call ends, so the totals per endpoint stay
+ * exact.
+ *
+ * The reporter also keeps the stream's plan honest: `replan` sets planned = sent + what is still
+ * to come (a short page makes a walk longer than planned), `finish` sets planned = sent.
  */
 import type { ServiceClient } from '../../api/index.js';
 import type { RunEvents } from '../../core/component.js';
+import { scopedSignal } from '../../core/request-scope.js';
 
 export interface RequestReporter {
-  /** A client call for `stream` began (`reported` calls this). */
-  started(stream?: string): void;
   /**
-   * Reports requests sent since the last report, for `stream` when given. Call after each client
-   * call (also on failure).
+   * Runs one client call for `stream` (undefined: a call that serves several streams); the call
+   * must pass the signal it is given to the client.
    */
-  flush(stream?: string): void;
+  call<T>(stream: string | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Requests sent so far for `stream` by calls of this reporter. */
+  sent(stream: string): number;
+  /** The planner's count for `stream` at the start of the run. */
+  plan(stream: string, requests: number): void;
+  /**
+   * `remaining` more requests are expected for `stream` after those already sent: the plan grows
+   * when the service gives less per request than planned (never below the start's plan until
+   * `finish`, which knows).
+   */
+  replan(stream: string, remaining: number): void;
+  /** `stream` sends nothing more in this run: its plan is what it sent. */
+  finish(stream: string): void;
   /** Total requests this source sent, per endpoint. */
   readonly totals: Readonly<Record<string, number>>;
 }
 
-export function requestReporter(client: ServiceClient, events: RunEvents): RequestReporter {
-  const seen: Record<string, number> = { ...client.requestCounts() };
+/** `signal`: the run's; each stream's calls get a signal derived from it. */
+export function requestReporter(client: ServiceClient, events: RunEvents, signal: AbortSignal): RequestReporter {
+  const baseline: Record<string, number> = { ...client.requestCounts() };
   const totals: Record<string, number> = {};
-  // Requests counted by the client but not yet reported, per endpoint.
-  const pool: Record<string, number> = {};
-  let running = 0;
-  const report = (endpoint: string, count: number, stream: string | undefined) => {
-    pool[endpoint] = (pool[endpoint] ?? 0) - count;
-    for (let i = 0; i < count; i++) events.request(endpoint, stream);
+  const byStream = new Map<string, number>();
+  const plans = new Map<string, number>();
+  const signals = new Map<string, AbortSignal>();
+  const signalOf = (stream: string | undefined): AbortSignal => {
+    if (stream === undefined) return signal;
+    let s = signals.get(stream);
+    if (!s) signals.set(stream, (s = scopedSignal(signal, { sent: (endpoint) => count(endpoint, stream) })));
+    return s;
   };
-  return {
+  const count = (endpoint: string, stream: string | undefined) => {
+    totals[endpoint] = (totals[endpoint] ?? 0) + 1;
+    if (stream !== undefined) byStream.set(stream, (byStream.get(stream) ?? 0) + 1);
+    events.request(endpoint, stream);
+  };
+  // What the client counted that no scope reported: sent from outside a scope.
+  const reconcile = () => {
+    for (const [endpoint, n] of Object.entries(client.requestCounts())) {
+      const unreported = n - (baseline[endpoint] ?? 0) - (totals[endpoint] ?? 0);
+      for (let i = 0; i < unreported; i++) count(endpoint, undefined);
+    }
+  };
+  const reporter: RequestReporter = {
     totals,
-    started() {
-      running++;
+    async call(stream, call) {
+      try {
+        return await call(signalOf(stream));
+      } finally {
+        reconcile();
+      }
     },
-    flush(stream) {
-      if (running > 0) running--;
-      const now = client.requestCounts();
-      for (const [endpoint, count] of Object.entries(now)) {
-        const delta = count - (seen[endpoint] ?? 0);
-        if (delta <= 0) continue;
-        seen[endpoint] = count;
-        totals[endpoint] = (totals[endpoint] ?? 0) + delta;
-        pool[endpoint] = (pool[endpoint] ?? 0) + delta;
-      }
-      if (stream === undefined || running === 0) {
-        for (const [endpoint, count] of Object.entries(pool)) if (count > 0) report(endpoint, count, stream);
-        return;
-      }
-      const endpoint = Object.keys(pool).find((e) => (pool[e] ?? 0) > 0);
-      if (endpoint !== undefined) report(endpoint, 1, stream);
+    sent: (stream) => byStream.get(stream) ?? 0,
+    plan(stream, requests) {
+      plans.set(stream, requests);
+      events.planned?.(stream, requests);
+    },
+    replan(stream, remaining) {
+      events.planned?.(stream, Math.max(plans.get(stream) ?? 0, reporter.sent(stream) + Math.max(0, remaining)));
+    },
+    finish(stream) {
+      events.planned?.(stream, reporter.sent(stream));
     },
   };
+  return reporter;
 }
 
-/** Runs one client call and reports its requests whether it succeeds or fails. */
-export async function reported<T>(reporter: RequestReporter, call: Promise<T>, stream?: string): Promise<T> {
-  reporter.started(stream);
-  try {
-    return await call;
-  } finally {
-    reporter.flush(stream);
-  }
+/** Runs one client call for `stream` and reports its requests whether it succeeds or fails. */
+export function reported<T>(reporter: RequestReporter, call: (signal: AbortSignal) => Promise<T>, stream?: string): Promise<T> {
+  return reporter.call(stream, call);
 }

@@ -60,7 +60,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
 
   async *read(ctx: RunContext, _from: ReadonlyMap<string, Checkpoint>): AsyncGenerator<Batch<R>> {
     const client = serviceClient(this.env, this.kind.type);
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const problems = new CodeProblems(this.kind.type);
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
@@ -70,7 +70,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     for (const offset of roundOffsets(this.config)) {
       throwIfAborted(ctx.signal);
       await sleepUntil(ctx.clock, start + offset, ctx.signal);
-      const result = await reported(reporter, this.kind.fetch(client, codes, ctx.signal), this.kind.dataset);
+      const result = await reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset);
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
@@ -85,6 +85,8 @@ export class SnapshotSource<Tick, R> implements Source<R> {
         checkpoint: { stream: this.kind.dataset, position: { fetchedAt, round: seq } },
       };
     }
+    // Bisections of invalid codes may have cost more than planned: the stream is done at what it sent.
+    reporter.finish(this.kind.dataset);
   }
 }
 

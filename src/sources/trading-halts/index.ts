@@ -62,18 +62,20 @@ async function fetchAll(
   ctx: RunContext,
 ): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
   if (config.pageSize === undefined) {
-    const r = await reported(reporter, client.halts(exchange, { timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, (signal) => client.halts(exchange, { timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     return { records: r.data, totalCount: r.totalCount };
   }
   const records: WireHaltRecord[] = [];
   let totalCount = 0;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
-    const r = await reported(reporter, client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, ctx.signal), `halt/${exchange}`);
+    const r = await reported(reporter, (signal) => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     records.push(...r.data);
     totalCount = r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
     if (page >= pages || r.data.length === 0) break;
+    // The first answer tells the page count the plan could only guess: progress follows it.
+    reporter.replan(`halt/${exchange}`, pages - page);
   }
   return { records, totalCount };
 }
@@ -86,16 +88,17 @@ class TradingHaltsSource implements Source<RawHalt> {
 
   read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawHalt>> {
     const client = serviceClient(this.env, 'trading-halts');
-    const reporter = requestReporter(client, ctx.events);
+    const reporter = requestReporter(client, ctx.events, ctx.signal);
     const exchanges = [...new Set(this.config.exchanges)];
     const config = this.config;
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
-      ctx.events.planned?.(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
+      reporter.plan(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
       let fetched: { records: WireHaltRecord[]; totalCount: number };
       try {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
+        reporter.finish(stream);
       } catch (error) {
         if (!(error instanceof QuotaExhaustedError)) throw error;
         ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);

@@ -34,10 +34,11 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(start: string, seed = SEED): Promise<World> {
+/** `behaviours`: what the emulator may show (e.g. `short-pages=0.5`); none by default. */
+export async function startWorld(start: string, seed = SEED, behaviours?: string): Promise<World> {
   const clock = new ManualClock(start);
   const backends = realBackends(seed);
-  const emu = await startEmulator({ clock, seed, backends, log: () => {} });
+  const emu = await startEmulator({ clock, seed, backends, log: () => {}, ...(behaviours !== undefined ? { behaviours } : {}) });
   const dir = await mkdtemp(join(tmpdir(), 'ql-sources-'));
   const clients: ServiceClient[] = [];
   return {
@@ -89,9 +90,9 @@ export async function drain<T>(
   source: Source<T>,
   clock: ManualClock,
   from: ReadonlyMap<string, Checkpoint> = new Map(),
-  options: { maxBatches?: number; signal?: AbortSignal } = {},
+  options: { maxBatches?: number; signal?: AbortSignal; events?: RunEventsRecorder } = {},
 ): Promise<Drained<T>> {
-  const events = createRunEvents();
+  const events = options.events ?? createRunEvents();
   const ctx = runContext(clock, events, options.signal);
   const batches: Batch<T>[] = [];
   const checkpoints = new Map(from);

@@ -1,0 +1,69 @@
+/** `quotelake init`: writes a commented pipeline that validates; loaded only when the command runs. */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parsePipelineYaml } from '../../config/parse-pipeline.js';
+import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
+import { pipelineTemplate } from '../../config/pipeline-template.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { confineName } from '../../core/confine-path.js';
+import { didYouMean } from '../../core/did-you-mean.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { registry } from '../registry.js';
+import { createTerminal } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+
+export interface InitArgs {
+  name?: string | undefined;
+  source: string;
+  sink: string;
+  dir: string;
+  force: boolean;
+}
+
+/** pipeline.schema.json at the package root (this file is src/cli/actions/ or dist/cli/actions/). */
+const SCHEMA_FILE = fileURLToPath(new URL('../../../pipeline.schema.json', import.meta.url));
+
+function typeOf(kind: 'source' | 'sink', given: string): string {
+  const types = registry.filter((d) => d.kind === kind).map((d) => d.type);
+  if (types.includes(given)) return given;
+  const near = didYouMean(given, types);
+  throw new UsageError(`unknown ${kind} "${given}"${near === undefined ? '' : `; did you mean ${near}?`}`, `--${kind} is one of ${types.join(', ')}`);
+}
+
+/** A name as the pipeline schema wants it: lower case, [a-z0-9-], so it can name files and state. */
+function suggestName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'my-pipeline';
+}
+
+export async function initAction(args: InitArgs, cwd: string = process.cwd()): Promise<number> {
+  const terminal = createTerminal();
+  const source = typeOf('source', args.source);
+  const sink = typeOf('sink', args.sink);
+  const name = args.name ?? source;
+  // The name becomes a file name and the state's key: refused rather than changed behind the user's back.
+  if (!PIPELINE_NAME.test(name) || name.length > 200) {
+    throw new UsageError(`pipeline name "${name}" must match [a-z0-9-]+ (at most 200 characters): it names the file and the pipeline's state`, `try "quotelake init ${suggestName(name)}"`);
+  }
+  const dir = resolve(cwd, args.dir);
+  const path = confineName(dir, `${name}.yaml`, 'pipeline file');
+  const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
+  // Relative inside the project (node_modules/quotelake/… moves with it); absolute for a global install.
+  const inProject = !relative(cwd, SCHEMA_FILE).startsWith('..') && !isAbsolute(relative(cwd, SCHEMA_FILE));
+  const schemaPath = !existsSync(SCHEMA_FILE) ? undefined : inProject ? relative(dirname(path), SCHEMA_FILE) : SCHEMA_FILE;
+  const text = pipelineTemplate(registry, { name, source, sink, schemaPath });
+  // What init writes must validate: checked before it lands, so a broken template is a bug report, not a file.
+  parsePipelineYaml(text, { registry, file: shown });
+  try {
+    await writeFileAtomic(path, text, { noClobber: !args.force });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`${shown} exists; init never overwrites a pipeline file`, `pass --force to replace it, or give another name ("quotelake init <name>")`);
+    }
+    throw e;
+  }
+  const byName = resolve(dir) === resolve(cwd, 'pipelines');
+  const ref = byName ? name : shown;
+  terminal.err(`quotelake: wrote ${shown} (pipeline ${name}: source ${source}, sink ${sink})\n  next: quotelake validate ${ref} && quotelake plan ${ref} && quotelake run ${ref}`);
+  return EXIT_OK;
+}

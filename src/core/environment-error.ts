@@ -1,0 +1,182 @@
+/**
+ * Which Node errors are the environment's, and what they say to the user. A Node error carries
+ * `code` (EACCES, ENOSPC, ECONNREFUSED...), `syscall`, and `path` or `address`/`port`/`hostname`;
+ * this turns the first such error in a cause chain into an EnvironmentError that names the path or
+ * address and the fix, keeping the whole original chain as its cause.
+ */
+import { dirname } from 'node:path';
+import { EnvironmentError, QuotelakeError, TransportError, type ErrorStage } from './errors.js';
+
+interface NodeErrorFields {
+  code?: unknown;
+  syscall?: unknown;
+  path?: unknown;
+  dest?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  cause?: unknown;
+  message?: unknown;
+}
+
+/** Certificate and TLS failures (OpenSSL's codes as Node reports them). */
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** Codes whose fix is a change to the command or the machine: running again unchanged will fail again. */
+export const ENVIRONMENT_USAGE_CODES: ReadonlySet<string> = new Set([
+  'QL_OUTPUT_DENIED',
+  'QL_OUTPUT_MISSING',
+  'QL_OUTPUT_UNSUPPORTED',
+  'QL_PORT_IN_USE',
+  'QL_PORT_DENIED',
+  'QL_HOST_UNKNOWN',
+  'QL_TLS',
+]);
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+function networkTarget(e: NodeErrorFields): string {
+  const host = str(e.hostname) ?? str(e.address);
+  const port = typeof e.port === 'number' || typeof e.port === 'string' ? `:${e.port}` : '';
+  return host ? `${host}${port}` : 'the service';
+}
+
+/** What one Node error means for the user, or undefined when it is not the environment's. */
+interface Classified {
+  readonly code: string;
+  readonly message: string;
+  readonly target: string;
+  readonly fix: string;
+}
+
+function classifyOne(e: NodeErrorFields): Classified | undefined {
+  const code = str(e.code);
+  if (!code) return undefined;
+  const syscall = str(e.syscall) ?? 'access';
+  const path = str(e.path) ?? str(e.dest);
+  const listening = syscall === 'listen' || syscall === 'bind';
+  const where = path ?? 'a file under the output';
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      if (listening) {
+        const target = networkTarget(e);
+        return { code: 'QL_PORT_DENIED', target, message: `not allowed to listen on ${target} (${code})`, fix: 'ports below 1024 need privileges: choose --port 1024 or above (0 picks a free one)' };
+      }
+      // A folder that cannot be made needs write access to its parent; a file, to itself.
+      return {
+        code: 'QL_OUTPUT_DENIED',
+        target: where,
+        message: `permission denied: cannot ${syscall} ${where} (${code})`,
+        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another --output`,
+      };
+    case 'EROFS':
+      return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: 'choose an --output on a writable file system' };
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return {
+        code: 'QL_DISK_FULL',
+        target: where,
+        message: `no space left on the device holding ${where} (${code}, ${syscall})`,
+        fix: 'free space there (or choose another --output) and run the same command again: committed work is kept and the run resumes',
+      };
+    case 'ENOTDIR':
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: 'choose an --output whose parents are folders' };
+    case 'ENOENT':
+      // Only a folder that could not be made: a file quotelake expected and did not find is a defect.
+      if (syscall !== 'mkdir') return undefined;
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the folder cannot be created here (ENOENT, mkdir)`, fix: 'choose an --output on a regular file system whose parent folder exists' };
+    case 'EMFILE':
+    case 'ENFILE':
+      return { code: 'QL_TOO_MANY_FILES', target: where, message: `too many open files (${code}, ${syscall} ${where})`, fix: 'raise the open-file limit (ulimit -n) or lower the pipeline\'s concurrency' };
+    case 'EADDRINUSE': {
+      const target = networkTarget(e);
+      return { code: 'QL_PORT_IN_USE', target, message: `${target} is already in use by another process (EADDRINUSE)`, fix: 'choose another --port (0 picks a free one), or stop the process that holds it' };
+    }
+    case 'EADDRNOTAVAIL': {
+      const target = networkTarget(e);
+      return { code: 'QL_PORT_DENIED', target, message: `${target} is not an address of this machine (EADDRNOTAVAIL)`, fix: 'choose a --host this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)' };
+    }
+    case 'ENOTFOUND': {
+      const target = str(e.hostname) ?? networkTarget(e);
+      return { code: 'QL_HOST_UNKNOWN', target, message: `host ${target} is not known (ENOTFOUND: the name does not resolve)`, fix: 'check the host in --base-url (or QUOTELAKE_BASE_URL) for a typo, and the DNS of this machine' };
+    }
+    case 'ECONNREFUSED': {
+      const target = networkTarget(e);
+      return {
+        code: 'QL_CONNECTION_REFUSED',
+        target,
+        message: `nothing accepts connections at ${target} (ECONNREFUSED)`,
+        fix: 'check the port in --base-url (or QUOTELAKE_BASE_URL) and that the service is running; committed work is kept and a new run resumes',
+      };
+    }
+    case 'EAI_AGAIN':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT': {
+      const target = networkTarget(e);
+      return { code: 'QL_NETWORK_UNREACHABLE', target, message: `cannot reach ${target} (${code})`, fix: 'check the network of this machine (and a proxy or firewall), then run the same command again: it resumes' };
+    }
+    default:
+      if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) {
+        const target = networkTarget(e);
+        return {
+          code: 'QL_TLS',
+          target,
+          message: `the TLS connection to ${target} was refused: ${code}`,
+          fix: 'check the host name in --base-url and this machine\'s clock; a private CA goes in NODE_EXTRA_CA_CERTS',
+        };
+      }
+      return undefined;
+  }
+}
+
+/** The errors of a cause chain, outermost first (at most 10, in case of a cycle). */
+export function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let e: unknown = error;
+  while (e !== undefined && e !== null && chain.length < 10 && !chain.includes(e)) {
+    chain.push(e);
+    e = (e as NodeErrorFields).cause;
+  }
+  return chain;
+}
+
+/**
+ * The EnvironmentError for `error` (itself, or built from the first Node error of its cause chain
+ * that the environment explains), or undefined. The outer quotelake error's words (the dataset that
+ * failed to commit, the endpoint asked) lead the message.
+ */
+export function environmentErrorOf(error: unknown, stage: ErrorStage = 'write'): EnvironmentError | undefined {
+  const chain = causeChain(error);
+  const found = chain.find((e): e is EnvironmentError => e instanceof EnvironmentError);
+  if (found) return found;
+  for (const e of chain) {
+    if (e === null || typeof e !== 'object') continue;
+    const hit = classifyOne(e as NodeErrorFields);
+    if (!hit) continue;
+    const outer = chain.find((o): o is QuotelakeError => o instanceof QuotelakeError);
+    // The outer words without the Node message they may already quote ("kline: commit failed: ENOSPC: ...").
+    const inner = `: ${String((e as NodeErrorFields).message ?? '')}`;
+    const outerText = outer && outer !== e ? (outer.message.endsWith(inner) ? outer.message.slice(0, -inner.length) : outer.message) : undefined;
+    const lead = outer instanceof TransportError ? `${outer.endpoint}: ` : outerText !== undefined ? `${outerText}: ` : '';
+    return new EnvironmentError(hit.code, `${lead}${hit.message}`, hit.target, hit.fix, {
+      stage: outer?.stage ?? stage,
+      cause: error,
+    });
+  }
+  return undefined;
+}

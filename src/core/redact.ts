@@ -1,0 +1,68 @@
+/**
+ * The one redaction of secrets (the API token) in text: every message, log line, dump and printed
+ * URL goes through here, whichever layer prints it.
+ *
+ * A secret of LONG_SECRET characters or more is masked wherever it appears, raw or URL-encoded:
+ * nothing else can plausibly contain it, and a token glued to other text (`%3D<token>`, a header
+ * dump) must not slip through. A shorter one (`--token x`) is masked only where it stands whole,
+ * so "unexpected" stays readable: not inside a longer run of letters, digits, `_` or `-`; a `%XX`
+ * escape counts as a separator (`token%3Dx` is masked).
+ */
+
+/** From this length on, a secret is masked wherever it appears. */
+export const LONG_SECRET = 8;
+
+/** `abcd…` (first 4 characters and an ellipsis); tokens of LONG_SECRET characters or fewer show only the ellipsis. */
+export function redactToken(token: string): string {
+  return token.length > LONG_SECRET ? `${token.slice(0, 4)}…` : '…';
+}
+
+/** A URL with the value of its `token` query parameter redacted; other parameters unchanged. */
+export function redactUrl(url: string | URL): string {
+  const text = String(url);
+  return text.replace(/([?&]token=)([^&#]*)/g, (_m, key: string, value: string) => {
+    let token = value;
+    try {
+      token = decodeURIComponent(value);
+    } catch {
+      // keep the raw value: it is redacted either way
+    }
+    return `${key}${encodeURIComponent(redactToken(token))}`;
+  });
+}
+
+const WORD = /[A-Za-z0-9_-]/;
+const ESCAPE_BEFORE = /%[0-9A-Fa-f]{2}$/;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Every whole occurrence of `needle` (see the file comment) replaced by `masked`. */
+function replaceWhole(text: string, needle: string, masked: string): string {
+  if (needle.length >= LONG_SECRET) return text.split(needle).join(masked);
+  return text.replace(new RegExp(escapeRegExp(needle), 'g'), (match, offset: number) => {
+    const before = text[offset - 1];
+    const after = text[offset + match.length];
+    const startsWhole = before === undefined || !WORD.test(before) || ESCAPE_BEFORE.test(text.slice(Math.max(0, offset - 3), offset));
+    const endsWhole = after === undefined || !WORD.test(after);
+    return startsWhole && endsWhole ? masked : match;
+  });
+}
+
+/** Any text with every occurrence of the token (raw and URL-encoded) replaced by its redaction. */
+export function redactText(text: string, token: string): string {
+  if (token.length === 0 || text.length === 0) return text;
+  const masked = redactToken(token);
+  let out = replaceWhole(text, token, masked);
+  const encoded = encodeURIComponent(token);
+  if (encoded !== token) out = replaceWhole(out, encoded, masked);
+  return out;
+}
+
+/** `redactText` for several secrets, longest first so a secret that contains another is masked whole. */
+export function redactSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const s of [...new Set(secrets)].filter((x) => x.length > 0).sort((a, b) => b.length - a.length)) out = redactText(out, s);
+  return out;
+}

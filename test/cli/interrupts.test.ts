@@ -1,0 +1,69 @@
+/** The first signal aborts and arms the watchdog; the second, or the watchdog, exits 130. No real signals: listeners are called with process.emit. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handleInterrupts, STOP_GRACE_MS } from '../../src/cli/interrupts.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setUp(graceMs?: number) {
+  const lines: string[] = [];
+  const exits: number[] = [];
+  const interrupts = handleInterrupts((l) => lines.push(`plain: ${l}`), { exit: (c) => exits.push(c), ...(graceMs !== undefined ? { graceMs } : {}) });
+  return { lines, exits, interrupts };
+}
+
+describe('handleInterrupts', () => {
+  it('the first SIGTERM aborts the run; the watchdog exits 130 if the stop hangs past the grace', () => {
+    vi.useFakeTimers();
+    const { lines, exits, interrupts } = setUp();
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(interrupts.signal.aborted).toBe(true);
+      expect(interrupts.received()).toBe('SIGTERM');
+      expect(lines).toEqual(['plain: quotelake: SIGTERM: stopping after the current batch and committing finished work (send it again to quit at once)']);
+      vi.advanceTimersByTime(STOP_GRACE_MS - 1);
+      expect(exits).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(exits).toEqual([130]);
+      expect(lines[1]).toBe('plain: quotelake: SIGTERM: the run did not stop within 4 s; exiting now (committed work is safe; the next run resumes from the last commit)');
+      expect(STOP_GRACE_MS).toBeLessThan(5000);
+    } finally {
+      interrupts.dispose();
+    }
+  });
+
+  it('a second signal exits at once', () => {
+    vi.useFakeTimers();
+    const { lines, exits, interrupts } = setUp();
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      process.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([130]);
+      expect(lines[1]).toBe('plain: quotelake: SIGINT again: exiting now; the next run resumes from the last commit');
+    } finally {
+      interrupts.dispose();
+    }
+  });
+
+  it('notices go through the progress display while one is up, so they start on their own line', () => {
+    const { lines, interrupts } = setUp(60_000);
+    const viaProgress: string[] = [];
+    try {
+      interrupts.route((l) => viaProgress.push(l));
+      process.emit('SIGINT', 'SIGINT');
+      expect(viaProgress).toEqual(['quotelake: SIGINT: stopping after the current batch and committing finished work (send it again to quit at once)']);
+      expect(lines).toEqual([]);
+    } finally {
+      interrupts.dispose();
+    }
+  });
+
+  it('dispose() lets signals go: nothing of ours listens any more', () => {
+    const before = process.listenerCount('SIGTERM');
+    const { interrupts } = setUp();
+    expect(process.listenerCount('SIGTERM')).toBe(before + 1);
+    interrupts.dispose();
+    expect(process.listenerCount('SIGTERM')).toBe(before);
+  });
+});

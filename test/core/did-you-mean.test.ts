@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { didYouMean } from '../../src/core/did-you-mean.js';
+
+describe('didYouMean', () => {
+  it('offers the nearest candidate within a third of the word (1 to 3 edits)', () => {
+    expect(didYouMean('kline-backfil', ['kline-backfill', 'kline-update', 'halts'])).toBe('kline-backfill');
+    expect(didYouMean('sinc', ['since', 'until', 'codes'])).toBe('since');
+    expect(didYouMean('sinkk', ['name', 'source', 'sink'])).toBe('sink');
+    expect(didYouMean('Since', ['since'])).toBe('since');
+    expect(didYouMean('kline-histroy-long', ['kline-history-long'])).toBe('kline-history-long');
+  });
+
+  it('offers nothing for an unrelated word, the word itself, or no candidates', () => {
+    expect(didYouMean('zzz', ['kline-backfill', 'halts'])).toBeUndefined();
+    expect(didYouMean('compresion', ['decimal', 'maxRowsPerFile', 'rowGroupRows'])).toBeUndefined();
+    expect(didYouMean('since', ['since'])).toBeUndefined();
+    expect(didYouMean('since', [])).toBeUndefined();
+    // Short words allow one edit only: "ab" is not "xy".
+    expect(didYouMean('ab', ['xy', 'ac'])).toBe('ac');
+    expect(didYouMean('ab', ['xy'])).toBeUndefined();
+  });
+
+  it('breaks ties by name, so the answer does not depend on the order of the candidates', () => {
+    expect(didYouMean('cat', ['cut', 'bat'])).toBe('bat');
+    expect(didYouMean('cat', ['bat', 'cut'])).toBe('bat');
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Errors of the machine and the network, produced for real through the built CLI: each gets its own
+ * code, a message naming the path or address with the fix, and the exit code of the README table,
+ * never the "bug" label.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
+
+const CLOCK = ['--clock', '2026-11-20T00:00:00Z'];
+const DEMO = ['run', 'demo', ...CLOCK, '--json'];
+
+interface RunDoc {
+  exitCode: number;
+  runs: { status: string; requestsTotal: number; error?: { code: string; message: string; hint?: string } }[];
+}
+
+function listen(port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+const portOf = (s: Server) => (s.address() as { port: number }).port;
+const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
+
+describe('output folder checked before the run', () => {
+  it('under a regular file (ENOTDIR): exit 2, QL_OUTPUT_MISSING, no request sent', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'file'), 'x');
+    const out = join(dir, 'file', 'out');
+    const r = await runCli([...DEMO, '--output', out]);
+    expect(r.code, r.stderr).toBe(2);
+    const run = (JSON.parse(r.stdout) as RunDoc).runs[0]!;
+    expect(run.error?.code).toBe('QL_OUTPUT_MISSING');
+    expect(run.requestsTotal).toBe(0);
+    expect(r.stderr).toContain(`quotelake: output ${out}: ${out}/_quotelake: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
+    expect(r.stderr).toContain('hint: choose an --output whose parents are folders');
+    expect(r.stderr).not.toMatch(/bug/);
+  }, 30_000);
+
+  it.skipIf(!existsSync('/proc/self'))('under /proc: refused at once (it used to loop in mkdir), exit 2', async () => {
+    const started = Date.now();
+    const r = await runCli([...DEMO, '--output', '/proc/nope']);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.code, r.stderr).toBe(2);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_OUTPUT_UNSUPPORTED');
+    expect(r.stderr).toContain('quotelake: output /proc/nope: /proc is on proc, a kernel file system, not storage');
+  }, 30_000);
+
+  // As root, permissions do not stop writes: the CLI then runs as `nobody` (uid 65534), for real.
+  it('not writable (EACCES): exit 2, QL_OUTPUT_DENIED naming the folder to fix', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o555);
+    const out = join(dir, 'out');
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const r = spawnSync(process.execPath, [MAIN, ...DEMO, '--output', out], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', ...asNobody });
+    expect(r.status, r.stderr).toBe(2);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_OUTPUT_DENIED');
+    expect(r.stderr).toContain(`quotelake: output ${out}: permission denied: cannot mkdir ${out} (EACCES)`);
+    expect(r.stderr).toContain(`hint: give this user write access to ${dir}, or choose another --output`);
+  }, 30_000);
+});
+
+/** A 300 KiB tmpfs, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
+function tinyDisk(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = tempDir('ql-tiny-');
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=300k', 'tmpfs', dir]);
+  return r.status === 0 ? dir : undefined;
+}
+
+describe('a full disk', () => {
+  const disk = tinyDisk();
+  afterAll(() => {
+    if (disk) spawnSync('umount', [disk]);
+  });
+  // Skipped where no tmpfs can be mounted (not root, or a container without CAP_SYS_ADMIN).
+  it.skipIf(disk === undefined)('ENOSPC while writing: exit 1, QL_DISK_FULL naming the file', async () => {
+    const r = await runCli(['run', 'kline-backfill', ...CLOCK, '--json', '--output', join(disk!, 'lake'), '--state-dir', tempDir()]);
+    expect(r.code, r.stderr).toBe(1);
+    const error = (JSON.parse(r.stdout) as RunDoc).runs[0]!.error!;
+    expect(error.code).toBe('QL_DISK_FULL');
+    expect(error.message).toMatch(new RegExp(`no space left on the device holding ${disk}/lake/_quotelake/staging/\\S+\\.parquet \\(ENOSPC, write\\)$`));
+    expect(error.hint).toMatch(/free space there/);
+  }, 60_000);
+});
+
+describe('network', () => {
+  it('serve on a port in use: exit 2, QL_PORT_IN_USE with the address', async () => {
+    const holder = await listen();
+    try {
+      const port = portOf(holder);
+      const r = await runCli(['serve', '--port', String(port)]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`quotelake: 127.0.0.1:${port} is already in use by another process (EADDRINUSE)`);
+      expect(r.stderr).toContain('hint: choose another --port (0 picks a free one)');
+    } finally {
+      await close(holder);
+    }
+  }, 30_000);
+
+  it('a closed port as base URL (ECONNREFUSED): exit 1, QL_CONNECTION_REFUSED with the address', async () => {
+    const free = await listen();
+    const port = portOf(free);
+    await close(free);
+    const r = await runCli([...DEMO, '--output', tempDir(), '--base-url', `http://127.0.0.1:${port}`, '--token', 'a-token-of-some-length']);
+    expect(r.code, r.stderr).toBe(1);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_CONNECTION_REFUSED');
+    expect(r.stderr).toContain(`nothing accepts connections at 127.0.0.1:${port} (ECONNREFUSED)`);
+  }, 60_000);
+
+  it('an unresolvable host (.invalid): exit 2, QL_HOST_UNKNOWN naming the host', async () => {
+    const r = await runCli([...DEMO, '--output', tempDir(), '--base-url', 'http://quotes.example.invalid', '--token', 'a-token-of-some-length']);
+    expect(r.code, r.stderr).toBe(2);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_HOST_UNKNOWN');
+    expect(r.stderr).toContain('host quotes.example.invalid is not known');
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+/**
+ * Logs through the built CLI (issue 15): `--log-level debug --log-format json` gives JSON lines an
+ * operator can query (requests with endpoint, status and latency; commits; the run's start and
+ * end, all with runId and pipeline), and the token is never printed, a one-character one included,
+ * without masking every "x" of every word.
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { serveChild, type ServedEmulator } from './helpers/serve.js';
+
+const NOW = '2026-11-20T00:00:00Z';
+const SPAN = ['--codes', 'BTCUSDT,ETHUSDT', '--since', '2026-11-19T00:00:00Z', '--clock', NOW];
+
+type Line = Record<string, unknown>;
+
+/** Every stderr line that is a log line, parsed; anything else that starts with `{` fails the test. */
+function logLines(stderr: string): Line[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Line);
+}
+
+/** Every string in a parsed line, however deep. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let emu: ServedEmulator | undefined;
+afterEach(async () => {
+  await emu?.stop();
+  emu = undefined;
+});
+
+describe('quotelake run --log-level debug --log-format json', () => {
+  it('against the built-in emulator: request, commit and run lines, stable fields, parseable JSON lines, no token', async () => {
+    const output = tempDir();
+    const r = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output, '--log-level', 'debug', '--log-format', 'json', '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = logLines(r.stderr);
+    // Every other stderr line is the one notice about the built-in emulator.
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'))).toEqual([expect.stringMatching(/^quotelake: no base URL or token given: using the built-in emulator/)]);
+    const start = lines.find((l) => l.event === 'run-start')!;
+    expect(start).toMatchObject({ level: 'info', msg: 'run started', pipeline: 'kline-backfill', source: 'kline-history', sink: 'parquet' });
+    const runId = start.runId as string;
+    expect(runId).toMatch(/^20261120T0000\d\dZ-/);
+    for (const l of lines) {
+      expect(l).toMatchObject({ runId, pipeline: 'kline-backfill' });
+      expect(l.time).toMatch(/^2026-11-20T00:\d\d:\d\d\.\d{3}Z$/);
+      expect(['debug', 'info', 'warn', 'error']).toContain(l.level);
+    }
+    const requests = lines.filter((l) => l.event === 'request');
+    expect(requests.length).toBeGreaterThan(1);
+    for (const q of requests) {
+      expect(q).toMatchObject({ level: 'debug', endpoint: '/quote-b-api/kline', method: 'GET', status: 200, ret: 200, outcome: 'ok', attempt: 1 });
+      expect(q.latencyMs).toEqual(expect.any(Number));
+      expect(q.rows).toEqual(expect.any(Number));
+    }
+    expect(requests.map((q) => q.code).sort()).toContain('ETHUSDT');
+    const commits = lines.filter((l) => l.event === 'commit');
+    expect(commits.length).toBeGreaterThan(0);
+    expect(commits[0]).toMatchObject({ level: 'info', dataset: 'kline', commit: 1 });
+    expect(commits.reduce((n, c) => n + (c.rows as number), 0)).toBeGreaterThan(0);
+    expect(lines.some((l) => l.event === 'checkpoint' && l.level === 'debug')).toBe(true);
+    const end = lines.find((l) => l.event === 'run-end')!;
+    expect(end).toMatchObject({ level: 'info', status: 'succeeded', requests: requests.length });
+    expect(lines.at(-1)).toBe(end);
+    // The built-in emulator's demo token.
+    expect(r.stderr).not.toContain('demo-professional');
+  });
+
+  it('a one-character token on a flaky service: retries logged, "x" never shown as the token, words left whole', async () => {
+    emu = await serveChild([{ token: 'x', plan: 'professional', faults: '5xx=0.4' }], ['--clock', NOW]);
+    const output = tempDir();
+    const r = await runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--token', 'x', '--plan', 'professional', '--output', output, '--log-level', 'debug', '--log-format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = logLines(r.stderr);
+    const retries = lines.filter((l) => l.event === 'retry');
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries[0]).toMatchObject({ level: 'info', endpoint: '/quote-b-api/kline', code: 'QL_API_TRANSPORT' });
+    expect(lines.filter((l) => l.event === 'request' && (l.status as number) >= 500).length).toBe(retries.length);
+    // Not as a value, not in a query string, not as a word of any text.
+    for (const s of lines.flatMap(strings)) {
+      expect(s).not.toBe('x');
+      expect(s).not.toMatch(/(^|[^A-Za-z0-9_-])x($|[^A-Za-z0-9_-])/);
+    }
+    // The summary's words keep their letters ("exit", not "e…it").
+    expect(r.stderr).toContain('done (exit 0)');
+    expect(r.stderr).not.toMatch(/e…it|une…pected/);
+  });
+
+  it('a long token in the environment never appears, pretty lines included', async () => {
+    const token = 'sk-live-0123456789abcdef';
+    emu = await serveChild([{ token, plan: 'professional', faults: '5xx=0.3' }], ['--clock', NOW]);
+    const output = tempDir();
+    const r = await runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--plan', 'professional', '--output', output, '--log-level', 'debug'], {
+      env: { QUOTELAKE_TOKEN: token },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^\[2026-11-20T00:\d\d:\d\d\.\d{3}Z\] DEBUG: request \{"event":"request","endpoint":"\/quote-b-api\/kline"/m);
+    expect(r.stderr).toMatch(/^\[2026-11-20T00:\d\d:\d\d\.\d{3}Z\] INFO: committed \{"event":"commit","dataset":"kline"/m);
+    expect(r.stderr).not.toContain(token);
+    expect(r.stderr).not.toContain('0123456789abcdef');
+  });
+
+  it('QUOTELAKE_LOG_FORMAT chooses the format; a wrong value is a usage error', async () => {
+    const output = tempDir();
+    const json = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output, '--log-level', 'info', '--quiet'], { env: { QUOTELAKE_LOG_FORMAT: 'json' } });
+    expect(json.code, json.stderr).toBe(0);
+    expect(logLines(json.stderr).map((l) => l.event)).toEqual(expect.arrayContaining(['run-start', 'commit', 'run-end']));
+    const wrong = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output], { env: { QUOTELAKE_LOG_FORMAT: 'xml' } });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('QUOTELAKE_LOG_FORMAT must be pretty or json, not "xml"');
+  });
+
+  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty and debug the stack and causes follow the failure', async () => {
+    const token = 'sk-live-0123456789abcdef';
+    const port = await closedPort();
+    const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
+    const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } });
+    expect(json.code, json.stderr).toBe(1);
+    const failed = logLines(json.stderr).find((l) => l.event === 'run-error')!;
+    expect(failed).toMatchObject({ level: 'error', code: 'QL_CONNECTION_REFUSED', pipeline: 'kline-backfill' });
+    const err = failed.err as { type: string; code: string; stack: string; cause: { code: string; message: string } };
+    expect(err).toMatchObject({ type: 'TransportError', code: 'QL_API_TRANSPORT', cause: { code: 'ECONNREFUSED' } });
+    expect(err.stack).toMatch(/^TransportError: .*ECONNREFUSED[^\n]*\n\s+at /);
+    const pretty = await runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } });
+    expect(pretty.code, pretty.stderr).toBe(1);
+    expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: nothing accepts connections at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(pretty.stderr).toMatch(/\nTransportError: \/quote-b-api\/kline: request failed: ECONNREFUSED[^\n]*\n\s+at /);
+    expect(pretty.stderr).toMatch(/\ncaused by: Error: ECONNREFUSED/);
+    for (const r of [json, pretty]) expect(r.stderr).not.toContain(token);
+  });
+});
