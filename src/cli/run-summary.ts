@@ -72,7 +72,7 @@ function requestsText(s: RunSummary): string {
   const extra: string[] = [];
   if (o && o.unknown > 0) extra.push(`${n(o.unknown)} with the answer lost (charged to the quota)`);
   if (o && o.unsent > 0) extra.push(`${n(o.unsent)} attempt${o.unsent === 1 ? '' : 's'} never sent (no connection; not charged)`);
-  return `${n(s.requestsTotal)} sent${extra.length > 0 ? `; ${extra.join(', ')}` : ''}`;
+  return `${n(s.requestsTotal)}${extra.length > 0 ? ` sent; ${extra.join(', ')}` : ''}`;
 }
 
 /** Two aligned columns. */
