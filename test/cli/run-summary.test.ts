@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { emptyWorkNote } from '../../src/cli/run-job.js';
 import { renderSummary, type RunSummary } from '../../src/cli/run-summary.js';
+import { colors } from '../../src/cli/colors.js';
+import { progressFigures } from '../../src/cli/progress/progress-figures.js';
+import { renderFrame } from '../../src/cli/progress/progress-frame.js';
+import { createRunEvents } from '../../src/runtime/run-events.js';
 
 const NOW = Date.parse('2026-11-20T00:00:00Z');
 
@@ -64,5 +68,17 @@ describe('emptyWorkNote', () => {
   it('is silent when the run sent or received anything', () => {
     expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '2026-12-01' }), 1, zero, undefined, NOW)).toBeUndefined();
     expect(emptyWorkNote(job({ codes: ['BTCUSDT'] }), 0, { kline: { received: 2, written: 2, merged: 0, rejected: 0 } }, undefined, NOW)).toBeUndefined();
+  });
+});
+
+describe('the progress frame', () => {
+  it('shows merged rows when there are some, so its counts add up like the summary', () => {
+    const events = createRunEvents();
+    events.rows('kline', 'received', 10);
+    events.rows('kline', 'written', 4);
+    events.rows('kline', 'merged', 5);
+    events.rows('kline', 'rejected', 1);
+    const lines = renderFrame(progressFigures(events, NOW, NOW + 1000, undefined), { columns: 120, colors: colors(false) });
+    expect(lines.at(-1)).toBe(' kline rows: 10 received | 4 written | 5 merged | 1 rejected');
   });
 });
