@@ -49,6 +49,7 @@ import type {
   KlineRequest,
   KlineResult,
   RequestInfo,
+  RequestOutcomes,
   RetryOptions,
   ServiceClient,
   TicksResult,
@@ -158,6 +159,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
   private readonly logger: Logger;
   private readonly counts = new Map<string, number>();
+  private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
   private preparing = 0;
@@ -305,6 +307,10 @@ class QuotelakeClient implements ServiceClient {
 
   requestCounts(): Record<string, number> {
     return Object.fromEntries(this.counts);
+  }
+
+  requestOutcomes(): RequestOutcomes {
+    return { ...this.outcomes };
   }
 
   async close(): Promise<void> {
@@ -553,13 +559,20 @@ class QuotelakeClient implements ServiceClient {
       this.quota.refund();
       throw error;
     }
+    // The service said the day is used up while this one waited for its slot: it must not be sent.
+    const closedDay = this.quota.closedByService();
+    if (closedDay) {
+      permit.cancel();
+      throw closedDay;
+    }
+    // Whether undici handed the request to a connected socket, and whether an answer came back:
+    // together they say whether the service can have counted it (RequestOutcomes).
+    let sent = false;
+    let answered = false;
     try {
       const trace = this.nextTrace();
       const request = op.build(trace);
       const sentAt = this.clock.now();
-      this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
-      // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
-      requestScopeOf(signal)?.sent(op.endpoint);
       const report = (outcome: RequestInfo['outcome'], extra: { status?: number; ret?: number; rows?: number } = {}) =>
         this.report({
           endpoint: op.endpoint,
@@ -583,18 +596,36 @@ class QuotelakeClient implements ServiceClient {
           ...(request.headers ? { headers: request.headers } : {}),
           ...(signal ? { signal } : {}),
           ...(op.timeoutMs !== undefined ? { timeouts: { headersMs: op.timeoutMs, bodyMs: op.timeoutMs } } : {}),
+          onSent: () => {
+            sent = true;
+            this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
+            // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
+            requestScopeOf(signal)?.sent(op.endpoint);
+          },
           // The server stamped the request before answering: its windows can count from here.
-          onHeaders: () => permit.release(),
+          onHeaders: () => {
+            answered = true;
+            permit.release();
+          },
         });
       } catch (error) {
         report(signal?.aborted ? 'aborted' : 'transport-error');
-        if (error instanceof TransportError && !error.reachedServer) {
-          // No connection, so nothing reached a server: no window and no quota is charged.
+        if (!sent || (error instanceof TransportError && !error.reachedServer)) {
+          // Nothing left this process (no connection, or aborted before a socket took it): no
+          // window and no quota is charged.
+          this.outcomes.unsent++;
           permit.cancel();
           this.quota.refund();
+        } else if (!answered) {
+          // Sent, answer lost: the service may have counted it, so it stays charged, and is said so.
+          this.outcomes.unknown++;
+          this.quota.noteUnknown();
+        } else {
+          this.outcomes.answered++;
         }
         throw error;
       }
+      this.outcomes.answered++;
       try {
         const value = op.parse(response, trace);
         report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
@@ -606,7 +637,11 @@ class QuotelakeClient implements ServiceClient {
         if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);
         if (error instanceof QuotaExhaustedError) {
           report('quota-exhausted', extra);
-          throw await this.quota.markExhausted(error.cause);
+          // Stop admitting at once (the quota closes the day before its file is synced): whatever
+          // waits for a slot fails now, unsent.
+          const exhausted = this.quota.markExhausted(error.cause);
+          this.limiter.failWaiting(this.quota.closedByService());
+          throw await exhausted;
         }
         if (isRateLimited(error)) {
           // The server's windows disagree with ours: it counted nothing, so give the quota back,

@@ -3,7 +3,7 @@
  * AbortSignal on every request. Failures become TransportError with redacted text: the request
  * target carries the token, so no raw URL or raw undici message leaves this file.
  */
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { ResponseTooLargeError, TransportError } from '../core/errors.js';
 import { redactText } from './redact.js';
 
@@ -37,6 +37,12 @@ export interface HttpRequest {
   timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
   /** Called once the status line and headers have arrived (the server has seen the request). */
   onHeaders?: () => void;
+  /**
+   * Called when the request is handed to a connected socket. A failure before it means nothing
+   * left this process (no server can have counted it); after it and before onHeaders, the outcome
+   * is unknown (the server may have counted it).
+   */
+  onSent?: () => void;
 }
 
 export interface HttpResponse {
@@ -49,8 +55,35 @@ export interface HttpResponse {
 /** Failures before a connection exists: the server cannot have seen (or counted) the request. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Each request's onSent, found by its options object (undici hands the same object to the interceptor). */
+const sentHooks = new WeakMap<object, () => void>();
+
+/**
+ * An interceptor that reports when undici writes a request to a connected socket: its handler's
+ * onRequestStart is called exactly then (undici's onConnect), never for a request that failed to connect.
+ */
+function reportSent(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
+  return (opts, handler) => {
+    const onSent = sentHooks.get(opts);
+    if (onSent === undefined) return dispatch(opts, handler);
+    const h = handler as Dispatcher.DispatchHandler;
+    const wrapped: Dispatcher.DispatchHandler = {
+      onRequestStart: (controller, context) => {
+        onSent();
+        h.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (...args) => h.onRequestUpgrade?.(...args),
+      onResponseStart: (...args) => h.onResponseStart?.(...args),
+      onResponseData: (...args) => h.onResponseData?.(...args),
+      onResponseEnd: (...args) => h.onResponseEnd?.(...args),
+      onResponseError: (...args) => h.onResponseError?.(...args),
+    };
+    return dispatch(opts, wrapped);
+  };
+}
+
 export class HttpTransport {
-  readonly #pool: Pool;
+  readonly #pool: Dispatcher;
   private readonly timeouts: Timeouts;
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
@@ -68,7 +101,7 @@ export class HttpTransport {
       connectTimeout: timeouts.connectMs,
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
-    });
+    }).compose(reportSent);
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {
@@ -76,7 +109,7 @@ export class HttpTransport {
     let text: string;
     let retryAfter: string | undefined;
     try {
-      const response = await this.#pool.request({
+      const options = {
         method: request.method,
         path: request.target,
         headers: { accept: 'application/json', ...request.headers },
@@ -84,7 +117,9 @@ export class HttpTransport {
         signal: request.signal,
         headersTimeout: request.timeouts?.headersMs ?? this.timeouts.headersMs,
         bodyTimeout: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
-      });
+      };
+      if (request.onSent) sentHooks.set(options, request.onSent);
+      const response = await this.#pool.request(options);
       status = response.statusCode;
       const header = response.headers['retry-after'];
       retryAfter = Array.isArray(header) ? header[0] : header;

@@ -14,6 +14,7 @@ export type {
   KlineResult,
   QuotaStatus,
   RequestInfo,
+  RequestOutcomes,
   RetryOptions,
   ServiceClient,
   TicksResult,

@@ -30,6 +30,11 @@ export interface QuotaStatus {
   /** The quota day, YYYY-MM-DD in `timeZone`. */
   day: string;
   timeZone: string;
+  /**
+   * Of `used`, requests sent whose answer was lost (timeout, reset): the service may or may not
+   * have counted them; they are charged, so the count errs on the side of the cap.
+   */
+  unknown: number;
 }
 
 export interface QuotaStoreOptions {
@@ -50,6 +55,8 @@ interface QuotaFile {
   timeZone: string;
   used: number;
   limit: number;
+  /** Of `used`, requests whose answer was lost (QuotaStatus.unknown); absent in older files. */
+  unknown?: number;
   updatedAt: string;
 }
 
@@ -75,6 +82,10 @@ export class QuotaStore {
   private dayCache: { day: string; startMs: number; resetMs: number } | undefined;
   /** The quota day on which the file was last found used up. */
   private exhaustedDay = '';
+  /** Answers lost since the file was last written (QuotaStatus.unknown), for today. */
+  private unknownPending = 0;
+  /** The quota day the service itself answered `daily limit exceeded`, and the error it became. */
+  private closed: { day: string; error: QuotaExhaustedError } | undefined;
 
   constructor(options: QuotaStoreOptions) {
     this.hash = tokenHash16(options.token);
@@ -113,6 +124,8 @@ export class QuotaStore {
    * when none is left. Call it right before sending.
    */
   take(): Promise<void> {
+    const closed = this.closedByService();
+    if (closed) return Promise.reject(closed);
     if (!this.counted) return Promise.resolve();
     const { day } = this.dayOf();
     if (this.reserveDay === day && this.reserve > 0) {
@@ -158,41 +171,65 @@ export class QuotaStore {
     this.exhaustedDay = '';
   }
 
-  /** Gives back one taken request the service did not count (a 429 rejection counts for nothing). */
+  /**
+   * Gives back one taken request the service did not count (a 429 rejection, or one that never
+   * left). Not once the service closed the day: the count then stays at the limit.
+   */
   refund(): void {
-    if (this.counted && this.reserveDay === this.dayOf().day) this.reserve++;
+    const { day } = this.dayOf();
+    if (this.counted && this.reserveDay === day && this.closed?.day !== day) this.reserve++;
+  }
+
+  /** The service's `daily limit exceeded` of today, if it answered one: nothing more may be sent. */
+  closedByService(): QuotaExhaustedError | undefined {
+    return this.closed !== undefined && this.closed.day === this.dayOf().day ? this.closed.error : undefined;
+  }
+
+  /**
+   * One taken request was sent and its answer lost: it stays charged, and the file says how many
+   * such with its next write (a reservation or close()): no extra lock per request, and nothing
+   * written behind close()'s back.
+   */
+  noteUnknown(): void {
+    if (this.counted) this.unknownPending++;
   }
 
   /**
    * The service said `daily limit exceeded`: today is used up whatever our count says. Syncs the
    * file and returns the error to throw.
    */
-  async markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
-    if (!this.counted) {
-      // The service has a cap our plan does not know: report it, there is no count of ours to sync.
-      const { resetAt } = this.dayOf();
-      return new QuotaExhaustedError({ resetAt, used: 0, limit: 0, cause });
+  markExhausted(cause?: unknown): Promise<QuotaExhaustedError> {
+    // Closed at once, before the file is synced: a request admitted meanwhile must not be sent.
+    const { day, resetAt } = this.dayOf();
+    if (this.closed?.day !== day) {
+      // A plan without a cap of ours has no count to report (the service has a cap our plan does not know).
+      const limit = this.counted ? this.limit : 0;
+      this.closed = { day, error: new QuotaExhaustedError({ resetAt, used: limit, limit, cause }) };
     }
+    const error = this.closed!.error;
+    if (!this.counted) return Promise.resolve(error);
+    this.reserve = 0;
+    this.exhaustedDay = day;
     return this.serial(async () => {
-      const { day, resetAt } = this.dayOf();
-      this.reserve = 0;
-      this.exhaustedDay = day;
-      let used = this.limit;
       await this.update((state) => {
         state.used = Math.max(state.used, this.limit);
-        used = state.used;
       });
-      return new QuotaExhaustedError({ resetAt, used, limit: this.limit, cause });
+      // A block a take() reserved meanwhile is void too.
+      this.reserve = 0;
+      return error;
     });
   }
 
   async status(): Promise<QuotaStatus> {
     const { day, resetAt } = this.dayOf();
-    if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone };
+    if (!this.counted) return { used: 0, limit: this.limit, remaining: this.limit, resetAt, day, timeZone: this.timeZone, unknown: 0 };
+    // After the updates already asked for (an unknown outcome noted, a reserve taken).
+    await this.chain;
     const state = await this.read(day);
     const mine = this.reserveDay === day ? this.reserve : 0;
     const used = Math.max(0, state.used - mine);
-    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone };
+    const unknown = (state.unknown ?? 0) + (this.reserveDay === day ? this.unknownPending : 0);
+    return { used, limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt, day, timeZone: this.timeZone, unknown };
   }
 
   /** Returns this process's unused reserve to the shared count. */
@@ -200,6 +237,7 @@ export class QuotaStore {
     return this.serial(async () => {
       if (this.reserve <= 0 || this.reserveDay !== this.dayOf().day) {
         this.reserve = 0;
+        if (this.unknownPending > 0 && this.reserveDay === this.dayOf().day) await this.update(() => undefined);
         return;
       }
       const give = this.reserve;
@@ -241,7 +279,7 @@ export class QuotaStore {
       return { ...fresh, used: this.limit };
     }
     if (parsed.day !== day || typeof parsed.used !== 'number') return fresh;
-    return { ...fresh, used: parsed.used };
+    return { ...fresh, used: parsed.used, ...(typeof parsed.unknown === 'number' && parsed.unknown > 0 ? { unknown: parsed.unknown } : {}) };
   }
 
   /**
@@ -269,6 +307,9 @@ export class QuotaStore {
       const { day } = this.dayOf();
       const state = await this.read(day);
       change(state);
+      // Lost answers belong to the day of the reservation they were taken from (none across midnight).
+      if (this.unknownPending > 0 && this.reserveDay === day) state.unknown = (state.unknown ?? 0) + this.unknownPending;
+      this.unknownPending = 0;
       state.updatedAt = new Date(this.clock.now()).toISOString();
       // Under the lock, so atomicity is what matters; an fsync per reservation would cost more than it saves.
       await writeFileAtomic(this.file, `${JSON.stringify(state)}\n`, { durable: false });

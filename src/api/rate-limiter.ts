@@ -61,6 +61,7 @@ export interface Permit {
 interface Waiter {
   readonly rules: readonly WindowRule[];
   readonly resolve: (permit: Permit) => void;
+  readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: () => void;
   /** Clock time it started waiting. */
@@ -127,6 +128,7 @@ export class SlidingWindowLimiter {
       const waiter: Waiter = {
         rules,
         resolve,
+        reject,
         signal,
         since: this.clock.now(),
         onAbort: () => {
@@ -148,6 +150,19 @@ export class SlidingWindowLimiter {
   pauseUntil(until: number): void {
     if (until > this.pausedUntil) this.pausedUntil = until;
     this.pump();
+  }
+
+  /**
+   * Fail every request still waiting for a slot with `error` (the service said the day is used up:
+   * nothing queued may be sent). Later acquire() calls queue as usual; the caller stops making them.
+   */
+  failWaiting(error: unknown): void {
+    const waiting = this.queue.splice(0);
+    for (const waiter of waiting) {
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(error);
+    }
+    this.cancelWake();
   }
 
   /**

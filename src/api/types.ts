@@ -45,6 +45,18 @@ export interface RequestInfo {
   durationMs: number;
 }
 
+/**
+ * The quota's view of the attempts: `answered` ones the service counts (all but its 429 refusals),
+ * `unknown` ones sent whose answer was lost (a timeout, a reset): the service may have counted
+ * them, so they are charged; `unsent` ones never left this process (connection refused, aborted
+ * before a socket took them): refunded.
+ */
+export interface RequestOutcomes {
+  answered: number;
+  unknown: number;
+  unsent: number;
+}
+
 export interface ClientOptions {
   /** e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
   baseUrl: string;
@@ -158,8 +170,10 @@ export interface ServiceClient {
   batchKline(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult>;
   halts(exchange: HaltExchange, options?: HaltsOptions, signal?: AbortSignal): Promise<HaltResponse>;
   quotaStatus(): Promise<QuotaStatus>;
-  /** HTTP requests sent so far, per endpoint path (every attempt counts). */
+  /** HTTP requests sent so far, per endpoint path (every attempt that left this process counts). */
   requestCounts(): Record<string, number>;
+  /** What became of the attempts so far (see RequestOutcomes); absent on clients that do not track it. */
+  requestOutcomes?(): RequestOutcomes;
   /** Returns the unused quota reserve and closes the connections. */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import type {
   KlineRequest,
   KlineResult,
   QuotaStatus,
+  RequestOutcomes,
   ServiceClient,
   TicksResult,
   TradeTick,
@@ -67,6 +68,9 @@ export class QuotaWatchingClient implements ServiceClient {
   }
   requestCounts(): Record<string, number> {
     return this.inner.requestCounts();
+  }
+  requestOutcomes(): RequestOutcomes {
+    return this.inner.requestOutcomes?.() ?? { answered: 0, unknown: 0, unsent: 0 };
   }
   close(): Promise<void> {
     return this.inner.close();

@@ -14,7 +14,8 @@ import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
 import { resolveTimeSpec } from '../sources/shared/time-spec.js';
-import { createRunEvents } from '../runtime/run-events.js';
+import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
+import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
@@ -136,7 +137,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
 
   const snap = events.snapshot();
   const manifest = result?.manifest;
-  const rejected = manifest?.rejected ?? Object.values(snap.rows).reduce((a, r) => a + r.rejected, 0);
+  // One count of rejected records, the one the per-dataset rows show too.
+  const rejected = Object.values(snap.rows).reduce((a, r) => a + r.rejected, 0);
   let status: SummaryStatus;
   let exitCode: number;
   if (failure && failure.exitCode !== EXIT_QUOTA) {
@@ -167,10 +169,20 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   }
 
   const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger) : undefined;
-  const files = manifest?.filesCommitted ?? [];
+  // What was committed and sent, from the run's events and the client, which outlive a failure:
+  // the run manifest exists only for a run that got to its end.
+  const files = manifest?.filesCommitted ?? snap.files;
   const finished = clock.now();
-  const requests = manifest?.requests ?? snap.requests;
+  const requests = client.requestCounts();
+  const outcomes = client.requestOutcomes?.();
+  const requestsTotal = Object.values(requests).reduce((a, b) => a + b, 0);
+  const rows = rowsOf(snap.rows, job);
   const notes = [...snap.notes];
+  if (!failure && !quotaError && status !== 'interrupted') {
+    const empty = emptyWorkNote(job, requestsTotal, rows, positionsBefore, started);
+    if (empty !== undefined) notes.push(empty);
+  }
+  const onReject = job.pipeline.options.onReject;
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,
@@ -183,14 +195,17 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     service: { embedded: connection.embedded, plan: connection.plan, baseUrl: redactUrl(connection.baseUrl) },
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     requests,
-    requestsTotal: Object.values(requests).reduce((a, b) => a + b, 0),
-    rows: manifest?.rows ?? snap.rows,
+    requestsTotal,
+    ...(outcomes ? { requestOutcomes: outcomes } : {}),
+    rows,
     files: { count: files.length, bytes: files.reduce((a, f) => a + f.bytes, 0), paths: files.map((f) => f.path) },
     rejected,
+    ...(rejected > 0 ? { rejectedTo: onReject === 'divert' ? `${settings.outputDir.replace(/\/+$/, '')}/_rejected/` : 'dropped' } : {}),
     quota: {
       used: quotaAfter?.used,
       limit: quotaAfter?.limit ?? limits.perDay,
       left: quotaAfter?.remaining,
+      ...(quotaAfter !== undefined && quotaAfter.unknown > 0 ? { unknown: quotaAfter.unknown } : {}),
       resetAt: quotaError ? quotaError.resetAt.toISOString() : quotaAfter?.resetAt.toISOString(),
     },
     notes,
@@ -198,6 +213,64 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     manifest: result?.manifestPath,
     ...(failure ? { error: { code: failure.code, message: terminal.redact(failure.message), hint: failure.hint } } : {}),
   };
+}
+
+/** The row counts per dataset, the pipeline's own dataset always listed (a run that received nothing shows zeros). */
+function rowsOf(rows: RunEventsSnapshot['rows'], job: PipelineJob): Record<string, RowCounts> {
+  const out: Record<string, RowCounts> = {};
+  const dataset = datasetOf(job);
+  if (dataset !== undefined) out[dataset] = { received: 0, written: 0, merged: 0, rejected: 0 };
+  for (const [name, counts] of Object.entries(rows)) out[name] = { ...counts };
+  return out;
+}
+
+function datasetOf(job: PipelineJob): string | undefined {
+  const { type: _type, ...config } = job.pipeline.source;
+  const def = registry.find((d) => d.kind === 'source' && d.type === job.pipeline.source.type) as SourceDefinition | undefined;
+  try {
+    return def?.dataset(config);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A run that sent nothing and received nothing says why, so "0 requests, exit 0" is never silent:
+ * no codes, a window that has not begun (since in the future) or is empty (until not after since),
+ * or every series already up to date with its checkpoint. The exit code stays 0: nothing failed.
+ */
+export function emptyWorkNote(
+  job: Pick<PipelineJob, 'pipeline'>,
+  requestsTotal: number,
+  rows: Readonly<Record<string, RowCounts>>,
+  positionsBefore: ReadonlyMap<string, Checkpoint> | undefined,
+  nowMs: number,
+): string | undefined {
+  const received = Object.values(rows).reduce((a, r) => a + r.received, 0);
+  if (requestsTotal > 0 || received > 0) return undefined;
+  const source = job.pipeline.source as { codes?: unknown; since?: unknown; until?: unknown };
+  const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  if (Array.isArray(source.codes) && source.codes.length === 0) return 'nothing to do: the pipeline lists no codes';
+  const since = typeof source.since === 'string' ? safeTime(source.since, nowMs) : undefined;
+  const until = typeof source.until === 'string' ? safeTime(source.until, nowMs) : undefined;
+  if (since !== undefined && since > nowMs) {
+    return `nothing to do yet: since (${String(source.since)} = ${iso(since)}) is in the future (now ${iso(nowMs)}); no request was sent`;
+  }
+  if (since !== undefined && until !== undefined && until <= since) {
+    return `nothing to do: until (${iso(until)}) is not after since (${iso(since)}); no request was sent`;
+  }
+  if (positionsBefore !== undefined && positionsBefore.size > 0) {
+    return 'nothing new since the last checkpoint: every series is up to date; no request was sent';
+  }
+  return 'nothing to do: no request was sent and no row received';
+}
+
+function safeTime(text: string, nowMs: number): number | undefined {
+  try {
+    return resolveTimeSpec(text, nowMs);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

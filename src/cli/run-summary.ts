@@ -18,14 +18,26 @@ export interface RunSummary {
   /** Requests sent per endpoint path. */
   readonly requests: Readonly<Record<string, number>>;
   readonly requestsTotal: number;
-  /** Rows per dataset: received from the source, written (committed), rejected. */
-  readonly rows: Readonly<Record<string, { received: number; written: number; rejected: number }>>;
+  /**
+   * What became of the attempts: answered (counted by the service), unknown (sent, answer lost:
+   * charged to the quota), unsent (never left: refunded). `requests` counts answered + unknown.
+   */
+  readonly requestOutcomes?: { readonly answered: number; readonly unknown: number; readonly unsent: number } | undefined;
+  /**
+   * Rows per dataset: received from the source = written (new to the dataset) + merged (their key
+   * was held already: they replaced a row) + rejected.
+   */
+  readonly rows: Readonly<Record<string, { received: number; written: number; merged: number; rejected: number }>>;
   readonly files: { readonly count: number; readonly bytes: number; readonly paths: readonly string[] };
   readonly rejected: number;
+  /** Where rejected records went: `<output>/_rejected/` (onReject: divert) or `dropped`; absent when none. */
+  readonly rejectedTo?: string | undefined;
   readonly quota: {
     readonly used?: number | undefined;
     readonly limit?: number | undefined;
     readonly left?: number | undefined;
+    /** Of `used`, requests sent whose answer was lost (charged: the service may have counted them). */
+    readonly unknown?: number | undefined;
     /** When the daily quota resets (always given when the run stopped at the quota). */
     readonly resetAt?: string | undefined;
   };
@@ -54,6 +66,15 @@ function bytes(b: number): string {
   return `${(b / 1024 ** 3).toFixed(2)} GiB`;
 }
 
+/** Requests sent, and those whose fate differs: answer lost (charged) or never sent (refunded). */
+function requestsText(s: RunSummary): string {
+  const o = s.requestOutcomes;
+  const extra: string[] = [];
+  if (o && o.unknown > 0) extra.push(`${n(o.unknown)} with the answer lost (charged to the quota)`);
+  if (o && o.unsent > 0) extra.push(`${n(o.unsent)} attempt${o.unsent === 1 ? '' : 's'} never sent (no connection; not charged)`);
+  return `${n(s.requestsTotal)}${extra.length > 0 ? ` sent; ${extra.join(', ')}` : ''}`;
+}
+
 /** Two aligned columns. */
 function table(rows: readonly (readonly [string, string])[]): string[] {
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -73,16 +94,24 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
   rows.push(['duration', formatDuration(s.durationMs / 1000)]);
   rows.push(['service', `${s.service.embedded ? 'built-in emulator' : s.service.baseUrl}, plan ${s.service.plan}`]);
   const endpoints = Object.entries(s.requests).sort(([a], [b]) => a.localeCompare(b));
-  rows.push(['requests', `${n(s.requestsTotal)}`]);
+  rows.push(['requests', requestsText(s)]);
   for (const [endpoint, count] of endpoints) rows.push([`  ${endpoint}`, n(count)]);
   for (const [dataset, c] of Object.entries(s.rows)) {
-    rows.push([`rows ${dataset}`, `${n(c.written)} written, ${n(c.received)} received, ${n(c.rejected)} rejected`]);
+    // Rows received after the last commit of a run that stopped on an error: the next run fetches them again.
+    const uncommitted = c.received - c.written - c.merged - c.rejected;
+    const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (the next run fetches them again)` : '';
+    rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected${tail}`]);
   }
   rows.push(['files', `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`]);
-  if (s.rejected > 0) rows.push(['rejected', `${n(s.rejected)} records (see ${s.output.dir}/_rejected/ or the log)`]);
+  if (s.rejected > 0) {
+    rows.push(['rejected', s.rejectedTo === 'dropped' ? `${n(s.rejected)} records, dropped (onReject: drop; the log names each reason)` : `${n(s.rejected)} records, diverted to ${s.rejectedTo ?? `${s.output.dir}/_rejected/`}`]);
+  }
   const q = s.quota;
   if (q.limit === Number.POSITIVE_INFINITY) rows.push(['quota', 'no daily cap (the plan lifts it)']);
-  else if (q.left !== undefined && q.limit !== undefined) rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}`]);
+  else if (q.left !== undefined && q.limit !== undefined) {
+    const unknown = q.unknown ? ` (${n(q.unknown)} of today's use had the answer lost: counted)` : '';
+    rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}${unknown}`]);
+  }
   else if (q.resetAt) rows.push(['quota', `resets ${q.resetAt}`]);
   if (s.runId) rows.push(['run', `${s.runId}${s.manifest ? ` (${s.manifest})` : ''}`]);
   const lines = [`${colors ? colors.bold(`quotelake: ${s.pipeline}`) : `quotelake: ${s.pipeline}`} (${s.file})`, ...table(rows)];

@@ -55,7 +55,11 @@ export interface Logger {
 export interface RunEvents {
   /** One HTTP request sent; `stream` names the stream it served (as in the plan), when known. */
   request(endpoint: string, stream?: string): void;
-  rows(dataset: string, kind: 'received' | 'written' | 'rejected', count: number): void;
+  /**
+   * `merged`: rows the sink took whose key the dataset already held (or an earlier row of the same
+   * commit had): they replaced a row instead of adding one, so received = written + merged + rejected.
+   */
+  rows(dataset: string, kind: 'received' | 'written' | 'merged' | 'rejected', count: number): void;
   planned?(stream: string, requests: number): void;
   note?(message: string): void;
   /**
@@ -100,6 +104,12 @@ export interface CommitReceipt {
   readonly files: readonly CommittedFile[];
   /** Rows this commit wrote (upserted), not counting live rows rewritten by a merge. */
   readonly rows: number;
+  /**
+   * Of the rows handed to write() since the last commit, those that added no row to the dataset:
+   * their key was held already (a re-fetch, an overlap) or repeated within the commit. Absent
+   * from a sink that cannot tell (a stream: every row it took is out).
+   */
+  readonly merged?: number;
 }
 
 export interface Sink<T> {

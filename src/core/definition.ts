@@ -18,6 +18,18 @@ export interface ComponentEnv {
   readonly stdout: Writable;
   /** The service client, for sources. Typed by src/api; kept opaque here so core imports nothing of ours. */
   readonly client?: unknown;
+  /**
+   * What the output's dataset holds, from its manifests (the runtime reads them: sources do not
+   * import the lake): per live file, its path under the dataset folder (the hive partition, e.g.
+   * `interval=1m/...`) and its key ranges (per group, e.g. a code, the lowest and highest order
+   * value, e.g. a bar's open ms). Judges "held" by the data, not by a pipeline's own checkpoint.
+   */
+  readonly heldKeys?: (dataset: string) => Promise<readonly HeldFile[]>;
+}
+
+export interface HeldFile {
+  readonly path: string;
+  readonly ranges: Readonly<Record<string, readonly [unknown, unknown]>>;
 }
 
 /** A cross-field problem found by a definition's `lint`; `path` is relative to the component's config. */

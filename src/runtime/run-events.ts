@@ -2,13 +2,17 @@
  * The RunEvents a run hands to its components: counters for the manifest and the summary, and an
  * emitter progress bars can subscribe to.
  */
-import type { RunEvents } from '../core/component.js';
+import type { CommittedFile, RunEvents } from '../core/component.js';
 
-export type RowKind = 'received' | 'written' | 'rejected';
+export type RowKind = 'received' | 'written' | 'merged' | 'rejected';
 
+/** received = written + merged + rejected once every batch received is committed. */
 export interface RowCounts {
   received: number;
+  /** Rows new to the dataset. */
   written: number;
+  /** Rows whose key the dataset already held (or held twice in one commit): they replaced a row. */
+  merged: number;
   rejected: number;
 }
 
@@ -25,6 +29,8 @@ export interface RunEventsSnapshot {
   readonly shortfalls: number;
   /** Requests left today, when the client reported it. */
   readonly quotaLeft?: number;
+  /** Files committed so far (data and diverted records), also when the run fails later. */
+  readonly files: readonly CommittedFile[];
 }
 
 export interface RunEventMap {
@@ -41,6 +47,8 @@ export type RunEventName = keyof RunEventMap;
 export interface RunEventsRecorder extends Required<RunEvents> {
   /** The client reports what is left of today's quota after each request. */
   quota(remaining: number): void;
+  /** Files a commit made visible (the runtime calls it after each commit). */
+  committed(files: readonly CommittedFile[]): void;
   /** Rows received for one stream (the runtime knows each batch's stream; sources need not call this). */
   streamRows(stream: string, count: number): void;
   on<E extends RunEventName>(event: E, listener: (payload: RunEventMap[E]) => void): () => void;
@@ -57,6 +65,7 @@ export function createRunEvents(): RunEventsRecorder {
   const requestsByStream: Record<string, number> = {};
   const rowsByStream: Record<string, number> = {};
   const notes: string[] = [];
+  const files: CommittedFile[] = [];
   let shortfalls = 0;
   let quotaLeft: number | undefined;
   const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
@@ -83,9 +92,12 @@ export function createRunEvents(): RunEventsRecorder {
       emit('streamRows', { stream, count, total: rowsByStream[stream] });
     },
     rows(dataset, kind, count) {
-      const counts = (rows[dataset] ??= { received: 0, written: 0, rejected: 0 });
+      const counts = (rows[dataset] ??= { received: 0, written: 0, merged: 0, rejected: 0 });
       counts[kind] += count;
       emit('rows', { dataset, kind, count, total: counts[kind] });
+    },
+    committed(list) {
+      files.push(...list);
     },
     planned(stream, n) {
       planned[stream] = n;
@@ -120,6 +132,7 @@ export function createRunEvents(): RunEventsRecorder {
         planned: { ...planned },
         notes: [...notes],
         shortfalls,
+        files: [...files],
         ...(quotaLeft !== undefined ? { quotaLeft } : {}),
       };
     },

@@ -26,6 +26,18 @@ import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/in
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
+import { readManifest } from '../lake/commit/manifest.js';
+import type { HeldFile } from '../core/definition.js';
+
+/** Live files of a dataset in every table format the output holds (a lake may hold Parquet and Arrow side by side). */
+async function heldKeys(outputDir: string, dataset: string): Promise<HeldFile[]> {
+  const out: HeldFile[] = [];
+  for (const format of ['parquet', 'arrow']) {
+    const manifest = await readManifest(outputDir, dataset, format).catch(() => undefined);
+    for (const f of manifest?.files ?? []) out.push({ path: f.path, ranges: f.ranges });
+  }
+  return out;
+}
 
 
 /** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
@@ -91,8 +103,8 @@ function withoutType(config: ComponentConfig): Record<string, unknown> {
 /** The fields of the `run-end` line. */
 function runEnd(m: RunManifest, manifestPath?: string): Record<string, unknown> {
   const rows = Object.values(m.rows).reduce(
-    (a, r) => ({ received: a.received + r.received, written: a.written + r.written, rejected: a.rejected + r.rejected }),
-    { received: 0, written: 0, rejected: 0 },
+    (a, r) => ({ received: a.received + r.received, written: a.written + r.written, merged: a.merged + (r.merged ?? 0), rejected: a.rejected + r.rejected }),
+    { received: 0, written: 0, merged: 0, rejected: 0 },
   );
   return {
     event: 'run-end',
@@ -151,6 +163,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     stateDir,
     stdout: options.stdout ?? process.stdout,
     ...(options.client !== undefined ? { client: options.client } : {}),
+    heldKeys: (name) => heldKeys(outputDir, name),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
@@ -174,7 +187,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       ...(status !== 'running' ? { finishedAt: new Date(clock.now()).toISOString() } : {}),
       status,
       requests: snap.requests,
-      rows: { [dataset]: { received: 0, written: 0, rejected: 0 }, ...snap.rows },
+      rows: { [dataset]: { received: 0, written: 0, merged: 0, rejected: 0 }, ...snap.rows },
       streams: perStream(snap),
       commits,
       filesCommitted: [...files],
@@ -244,15 +257,26 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const warnedCodes = new Set<string>();
       let batchesSinceCommit = 0;
       let lastCommitAt = clock.now();
+      // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
+      let handed = 0;
 
       const commit = async (): Promise<void> => {
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
         const receipt = await sink.commit(quietCtx);
         files.push(...receipt.files);
-        events.rows(dataset, 'written', receipt.rows);
+        events.committed(receipt.files);
+        if (receipt.merged !== undefined) {
+          const merged = Math.min(receipt.merged, handed);
+          events.rows(dataset, 'written', handed - merged);
+          events.rows(dataset, 'merged', merged);
+        } else {
+          events.rows(dataset, 'written', receipt.rows);
+        }
+        handed = 0;
         const diverted = rejectedSink ? await rejectedSink.commit(quietCtx) : [];
         files.push(...diverted);
+        events.committed(diverted);
         commits++;
         // A commit that made files visible is news; an empty one (a streamed batch) is detail.
         const visible = receipt.files.length + diverted.length > 0;
@@ -346,6 +370,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         if (output.records.length > 0) {
           for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
             const refused = await sink.write(piece, quietCtx);
+            handed += piece.records.length - ((refused as readonly Rejected[] | undefined | void)?.length ?? 0);
             if (refused) await handleRejected(batch.stream, refused as readonly Rejected[]);
           }
         }

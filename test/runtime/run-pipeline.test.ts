@@ -69,7 +69,7 @@ describe('runPipeline', () => {
       finishedAt: '2026-11-22T00:40:00.000Z',
       status: 'succeeded',
       requests: { '/counter': 10 },
-      rows: { kline: { received: 40, written: 40, rejected: 0 } },
+      rows: { kline: { received: 40, written: 40, merged: 0, rejected: 0 } },
       streams: { 'counter/s0': { requests: 0, rows: 20 }, 'counter/s1': { requests: 0, rows: 20 } },
       commits: 4,
       filesCommitted: [
@@ -96,7 +96,7 @@ describe('runPipeline', () => {
     // 25 s per batch: commit after batches 3 and 6 (75 s, 150 s since the last commit); no final one needed.
     expect(store.commits).toBe(2);
     const again = await runPipeline(pipeline({ batches: 6, rowsPerBatch: 1 }), { registry, outputDir: dir, clock });
-    expect(again.manifest.rows.kline).toEqual({ received: 0, written: 0, rejected: 0 });
+    expect(again.manifest.rows.kline).toEqual({ received: 0, written: 0, merged: 0, rejected: 0 });
     expect(probe.produced).toBe(6);
     expect(keys(store.visible)).toEqual(expectedKeys(1, 6, 1));
   });
@@ -149,7 +149,7 @@ describe('runPipeline', () => {
     // Batches 0..6 were complete (5 by cadence, 2 at abort); batch 7 was never taken.
     expect(keys(store.visible)).toEqual(expectedKeys(1, 7, 3));
     expect(first.manifest.status).toBe('aborted');
-    expect(first.manifest.rows.kline).toEqual({ received: 21, written: 21, rejected: 0 });
+    expect(first.manifest.rows.kline).toEqual({ received: 21, written: 21, merged: 0, rejected: 0 });
     const cps = await new CheckpointStore(join(dir, '.state'), 'test-run').load();
     expect(cps.get('counter/s0')?.position).toEqual({ next: 7 });
 
@@ -231,7 +231,7 @@ describe('runPipeline', () => {
     expect(store.visible).toHaveLength(22);
     expect(store.visible.some((row) => row.i % 4 === 0)).toBe(false);
     expect(r.manifest.rejected).toBe(8);
-    expect(r.manifest.rows.kline).toEqual({ received: 30, written: 22, rejected: 8 });
+    expect(r.manifest.rows.kline).toEqual({ received: 30, written: 22, merged: 0, rejected: 8 });
     const warns = lines.map((l) => JSON.parse(l)).filter((l) => l.msg.startsWith('dropping'));
     expect(warns).toHaveLength(1);
     expect(warns[0]).toMatchObject({ level: 'warn', msg: 'dropping rejected records: value: v0 is a multiple', code: 'QL_TEST_MULTIPLE', field: 'value' });
@@ -272,7 +272,7 @@ describe('runPipeline', () => {
     ]);
     expect(calls).toEqual(['recover', 'write kline 2', 'commit after data commit 1', 'write kline 2', 'commit after data commit 2']);
     expect(r.manifest.rejected).toBe(4);
-    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 6, rejected: 4 });
+    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 6, merged: 0, rejected: 4 });
     expect(r.manifest.filesCommitted.map((f) => f.path)).toEqual(['mem/part-1', '_rejected/kline/x-1.ndjson', 'mem/part-2', '_rejected/kline/x-2.ndjson']);
   });
 
@@ -281,7 +281,7 @@ describe('runPipeline', () => {
     const clock = new ManualClock('2026-11-22T00:40:00Z');
     const p = pipeline({ batches: 2, rowsPerBatch: 5 }, { commitEveryBatches: 1 }, [{ type: 'reject-every', every: 4 }]);
     const r = await runPipeline({ ...p, options: { commitEveryBatches: 1 } }, { registry: testRegistry({ store }), outputDir: dir, clock });
-    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 7, rejected: 3 });
+    expect(r.manifest.rows.kline).toEqual({ received: 10, written: 7, merged: 0, rejected: 3 });
     const file = `_rejected/kline/date=2026-11-22/rejected-${r.runId}.ndjson`;
     expect(r.manifest.filesCommitted.filter((f) => f.path.startsWith('_rejected')).map((f) => [f.path, f.rows])).toEqual([
       [file, 2],
@@ -345,8 +345,8 @@ describe('runPipeline counting', () => {
     } as typeof sinkDef;
     const events = createRunEvents();
     const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry: [registry[0]!, counting], outputDir: dir, events });
-    expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
-    expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, rejected: 0 });
+    expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, merged: 0, rejected: 0 });
+    expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, merged: 0, rejected: 0 });
     // Rows received are also counted per stream (the batch's stream key).
     const byStream = events.snapshot().rowsByStream;
     expect(Object.values(byStream).reduce((a, b) => a + b, 0)).toBe(6);

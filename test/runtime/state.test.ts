@@ -119,12 +119,13 @@ describe('createRunEvents', () => {
     expect(seen).toEqual(['kline:received:5:5', 'kline:received:2:7']);
     expect(ev.snapshot()).toEqual({
       requests: { '/kline': 2 },
-      rows: { kline: { received: 7, written: 7, rejected: 0 } },
+      rows: { kline: { received: 7, written: 7, merged: 0, rejected: 0 } },
       requestsByStream: { 'kline/BTCUSDT/1m': 1 },
       rowsByStream: { 'kline/BTCUSDT/1m': 7 },
       planned: { 'kline/BTCUSDT/1m': 12 },
       notes: ['hello', 'kline AAPL.US 1m: 300 of 500 bars'],
       shortfalls: 1,
+      files: [],
       quotaLeft: 99,
     });
   });

@@ -26,6 +26,8 @@ export interface QuotaEntry {
   readonly timeZone: string;
   /** Requests counted today (0 when the file is from an earlier day). */
   readonly usedToday: number;
+  /** Of usedToday, requests sent whose answer was lost: charged, though the service may not have counted them. */
+  readonly unknownToday: number;
   readonly limit: number;
   readonly remaining: number;
   readonly resetAt: string;
@@ -37,6 +39,7 @@ interface QuotaFile {
   day?: string;
   timeZone?: string;
   used?: number;
+  unknown?: number;
   limit?: number;
   updatedAt?: string;
 }
@@ -65,6 +68,7 @@ export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<stri
       day: file.day ?? '',
       timeZone: zone,
       usedToday: used,
+      unknownToday: file.day === today ? (file.unknown ?? 0) : 0,
       limit,
       remaining: Math.max(0, limit - used),
       resetAt: local.startOf('day').plus({ days: 1 }).toUTC().toISO({ suppressMilliseconds: true }) ?? '',
@@ -96,6 +100,9 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       const lines = [`quotelake: quota under ${join(stateDir, 'quota')}`, `  ${'token'.padEnd(width)}  ${'used today'.padStart(12)}  ${'limit'.padStart(10)}  ${'left'.padStart(10)}  resets`];
       for (const e of entries) {
         lines.push(`  ${e.token.padEnd(width)}  ${n(e.usedToday).padStart(12)}  ${n(e.limit).padStart(10)}  ${n(e.remaining).padStart(10)}  ${e.resetAt} (${e.timeZone} midnight)`);
+      }
+      for (const e of entries) {
+        if (e.unknownToday > 0) lines.push(`  ${e.token}: ${n(e.unknownToday)} of today's ${n(e.usedToday)} had their answer lost (timeout, reset): counted, though the service may not have`);
       }
       terminal.out(`${lines.join('\n')}\n`);
     }

@@ -15,7 +15,7 @@ export interface ProgressFigures {
    * at least its requests, and requests no stream claimed count as planned too.
    */
   readonly planned: number;
-  readonly rows: Readonly<Record<string, { received: number; written: number; rejected: number }>>;
+  readonly rows: Readonly<Record<string, { received: number; written: number; merged?: number; rejected: number }>>;
   /** Requests per second since the start. */
   readonly rate: number;
   /** Seconds left at the current rate, when it can be told. */

@@ -42,7 +42,8 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
   }
   for (const [dataset, r] of Object.entries(f.rows)) {
     lines.push([
-      [` ${dataset} rows: ${n(r.received)} received | ${n(r.written)} written | `],
+      // Merged rows (their key was held already) only when there are some: received = written + merged + rejected.
+      [` ${dataset} rows: ${n(r.received)} received | ${n(r.written)} written | ${r.merged ? `${n(r.merged)} merged | ` : ''}`],
       [`${n(r.rejected)} rejected`, r.rejected > 0 ? c.yellow : undefined],
     ]);
   }

@@ -147,6 +147,8 @@ export class PartitionedSink<R> implements Sink<R> {
   private bufferedRows = 0;
   private bufferedBytes = 0;
   private fileSeq = 0;
+  /** Rows write() took since the last commit; less the rows the commit added, they are the merged ones. */
+  private taken = 0;
   private runToken: string | undefined;
   /** The run's id as the runtime gave it (`quotelake.run_id` of every file this sink writes). */
   private runId: string | undefined;
@@ -220,6 +222,7 @@ export class PartitionedSink<R> implements Sink<R> {
       if (largest === undefined) break;
       await this.flushPartition(largest, true);
     }
+    this.taken += batch.records.length - rejected.length;
     return rejected;
   }
 
@@ -538,10 +541,12 @@ export class PartitionedSink<R> implements Sink<R> {
 
   async commit(ctx: RunContext): Promise<CommitReceipt> {
     await this.flush();
+    const taken = this.taken;
+    this.taken = 0;
     if (this.staged.size === 0) {
       // Nothing written: still delete retired files whose grace has passed.
       await this.purgeRetired(ctx);
-      return { files: [], rows: 0 };
+      return { files: [], rows: 0, merged: taken };
     }
     // The rows this run wrote, before merging with live files: what "rows written" means to a user.
     const ownRows = [...this.staged.values()].flat().reduce((n, f) => n + f.rows, 0);
@@ -579,7 +584,10 @@ export class PartitionedSink<R> implements Sink<R> {
     // In path order, whatever order memory pressure staged them in.
     const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes })).sort(byPath);
     ctx.events.rows(this.dataset, 'written', ownRows);
-    return { files, rows: ownRows };
+    // Merging and compaction keep every distinct key and add none: the dataset grew by the rows
+    // added less the rows of the files they replaced; whatever else this commit took met a held key.
+    const grown = added.reduce((n, f) => n + f.rows, 0) - [...removed.values()].reduce((n, f) => n + f.rows, 0);
+    return { files, rows: ownRows, merged: Math.max(0, taken - grown) };
   }
 
   /**
@@ -710,6 +718,7 @@ export class PartitionedSink<R> implements Sink<R> {
     this.spills.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
+    this.taken = 0;
     // Nothing may still be writing into staging when it is removed below.
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     this.failure = undefined;

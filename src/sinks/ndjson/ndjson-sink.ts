@@ -146,11 +146,14 @@ export class NdjsonSink implements Sink<object> {
       const { path } = this.target;
       // Loaded once a run: later commits of the run build on what the earlier ones wrote.
       const lines = (this.fileLines ??= this.target.accumulate === false ? new MergedLines(this.dataset) : await MergedLines.read(this.dataset, path));
+      const before = lines.size;
       lines.merge(pending);
+      // A row whose key the file (or this commit) held already replaced a line instead of adding one.
+      const merged = Math.max(0, rows - (lines.size - before));
       try {
         const bytes = await replaceFile(path, tempPathOf(path, ctx.runId), lines.values(), this.chunkBytes);
         ctx.events.rows(this.dataset, 'written', rows);
-        return { files: [{ path, rows, bytes }], rows };
+        return { files: [{ path, rows, bytes }], rows, merged };
       } catch (error) {
         // The merged lines were never committed: the next commit reads the file again.
         this.fileLines = undefined;

@@ -93,7 +93,10 @@ class KlineLatestSource implements Source<RawKline> {
       const stream = klineStream(s.product.code, s.interval);
       return [stream, readPosition(from.get(stream))];
     }));
-    const problems = new CodeProblems('kline-latest', 'kline');
+    // The newest bar the dataset holds per series, whoever wrote it (kline-history into the same
+    // output, an earlier run): a gap is judged from the data, never from this pipeline's checkpoint alone.
+    const held = await newestHeld(this.env);
+    const problems = new CodeProblems('kline-latest');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
     const start = ctx.clock.now();
     const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
@@ -128,11 +131,12 @@ class KlineLatestSource implements Source<RawKline> {
         ];
         const before = positions.get(stream)!;
         const oldest = page.bars[0]?.ts ?? null;
-        if (before.watermark !== null && oldest !== null && oldest > before.watermark && !gapNoted.has(stream)) {
-          // Bars between the stored watermark and the two latest are not in this answer.
-          if (!adjacent(target, before.watermark, oldest)) {
+        const newest = maxOf(before.watermark, held.get(stream) ?? null);
+        if (newest !== null && oldest !== null && oldest > newest && !gapNoted.has(stream)) {
+          // Bars between the newest held and the two latest are not in this answer.
+          if (!adjacent(target, newest, oldest)) {
             gapNoted.add(stream);
-            ctx.events.note?.(`kline-latest ${stream}: bars after ${iso(before.watermark)} and before ${iso(oldest)} are not held; run kline-history to fill them`);
+            ctx.events.note?.(`kline-latest ${stream}: bars after ${iso(newest)} and before ${iso(oldest)} are not held; run kline-history to fill them`);
           }
         }
         let top: number | null = null;
@@ -148,6 +152,24 @@ class KlineLatestSource implements Source<RawKline> {
     }
     reporter.finish('kline-latest');
   }
+}
+
+/** The newest bar open (Unix seconds) per kline stream the output holds, from the manifests' key ranges. */
+async function newestHeld(env: ComponentEnv): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const files = (await env.heldKeys?.('kline').catch(() => undefined)) ?? [];
+  for (const file of files) {
+    const interval = /^interval=([^/]+)\//.exec(file.path)?.[1];
+    if (interval === undefined || !(INTERVALS as readonly string[]).includes(interval)) continue;
+    for (const [code, range] of Object.entries(file.ranges)) {
+      const ms = Number(range[1]);
+      if (!Number.isFinite(ms)) continue;
+      const stream = klineStream(code, interval as Interval);
+      const sec = Math.floor(ms / 1000);
+      if (sec > (out.get(stream) ?? Number.NEGATIVE_INFINITY)) out.set(stream, sec);
+    }
+  }
+  return out;
 }
 
 /** Whether `next` is the bar right after `prev` on the series' grid (no bar between them). */

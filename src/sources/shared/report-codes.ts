@@ -1,22 +1,19 @@
 /**
  * Codes the service did not serve (invalid: ret 600 isolated by bisection; missing: asked for,
- * not returned) are reported by name once per run and counted as rejected rows, while every
- * other code is delivered. A missing code is also a shortfall: the run does not end as a plain success.
+ * not returned) are reported by name once per run, while every other code is delivered. They are
+ * not rows: no record was received for them, so they are not counted as rejected rows (a code
+ * left out of six polls once counted six "rejected" rows that the summary's total never showed).
+ * A missing code is also a shortfall: the run does not end as a plain success.
  */
 import type { RunContext } from '../../core/component.js';
 
 export class CodeProblems {
   private readonly noted = new Set<string>();
 
-  constructor(
-    private readonly source: string,
-    private readonly dataset: string,
-  ) {}
+  constructor(private readonly source: string) {}
 
   report(ctx: RunContext, invalid: readonly string[], missing: readonly string[]): void {
-    const n = invalid.length + missing.length;
-    if (n === 0) return;
-    ctx.events.rows(this.dataset, 'rejected', n);
+    if (invalid.length + missing.length === 0) return;
     const fresh = (kind: string, codes: readonly string[]) => codes.filter((c) => !this.noted.has(`${kind}:${c}`));
     const newInvalid = fresh('invalid', invalid);
     const newMissing = fresh('missing', missing);

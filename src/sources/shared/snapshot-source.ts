@@ -61,7 +61,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
   async *read(ctx: RunContext, _from: ReadonlyMap<string, Checkpoint>): AsyncGenerator<Batch<R>> {
     const client = serviceClient(this.env, this.kind.type);
     const reporter = requestReporter(client, ctx.events, ctx.signal);
-    const problems = new CodeProblems(this.kind.type, this.kind.dataset);
+    const problems = new CodeProblems(this.kind.type);
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
     const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
