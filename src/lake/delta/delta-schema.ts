@@ -62,7 +62,7 @@ function deltaTypeOf(type: DataType, column: string): DeltaType {
   }
   if (DataType.isDate(type)) return 'date';
   if (DataType.isTimestamp(type)) {
-    if (type.timezone === null || type.timezone === '') {
+    if (!type.timezone) {
       throw new DeltaLogError(`column ${column}: a timestamp without a time zone needs Delta's timestampNtz feature (reader 3 / writer 7)`, '');
     }
     return 'timestamp';
