@@ -91,6 +91,10 @@ function conflictWith(tableKey: string, winner: DeltaAction[], changes: DeltaCha
 export async function commitDeltaVersion(storage: LakeStorage, tableKey: string, changes: DeltaChanges, options: CommitOptions): Promise<CommitResult> {
   const maxAttempts = options.maxAttempts ?? 10;
   let version = options.expectedVersion;
+  // A version after a missing one would leave a hole no reader can replay across.
+  if (version > 0 && !(await storage.exists(commitKey(tableKey, version - 1)))) {
+    throw new DeltaLogError(`cannot commit version ${version}: version ${version - 1} does not exist`, tableKey);
+  }
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const text = commitText(version, changes, options, options.now());
     if (await storage.putIfAbsent(commitKey(tableKey, version), text)) {

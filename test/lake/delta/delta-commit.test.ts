@@ -94,6 +94,13 @@ describe('commitDeltaVersion', () => {
     expect(taken).toBe(3);
   });
 
+  it('never leaves a hole: a version after a missing one is refused', async () => {
+    const { storage } = await newTable();
+    await write(storage, 0, 'part-0.parquet');
+    await expect(write(storage, 2, 'part-2.parquet')).rejects.toThrow(/cannot commit version 2: version 1 does not exist/);
+    expect(await storage.exists('trade/_delta_log/00000000000000000002.json')).toBe(false);
+  });
+
   it('refuses to create a table without its metaData', async () => {
     const { storage } = await newTable();
     await expect(commitDeltaVersion(storage, 'trade', { add: [file('p.parquet')] }, { expectedVersion: 0, operation: 'WRITE', now })).rejects.toThrow(/needs its metaData/);
