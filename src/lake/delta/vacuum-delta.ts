@@ -5,6 +5,8 @@
  * older snapshot can finish within the retention. Never touched: `_delta_log/`, any hidden path
  * (a segment starting with `_` or `.`, as Delta's vacuum skips them), and any live file. An orphan
  * whose age the store cannot tell is kept (it may be a file being committed right now).
+ * Only `.parquet` files are the table's: the Arrow sink may write `.arrow` files into the same
+ * dataset folder, and they are no orphans of the Delta table.
  */
 import { stat } from 'node:fs/promises';
 import type { LakeStorage } from '../storage/lake-storage.js';
@@ -15,6 +17,8 @@ export interface VacuumOptions {
   now: number;
   /** List what would be deleted, delete nothing. */
   dryRun?: boolean;
+  /** Which keys can be the table's data files; default `.parquet`. */
+  fileSuffix?: string;
   /** When an object was last written, epoch ms; default: the file's mtime for a local backend, unknown otherwise. */
   modifiedAt?: (key: string) => Promise<number | undefined>;
 }
@@ -52,7 +56,7 @@ export async function vacuumDelta(storage: LakeStorage, tableKey: string, option
   const kept: string[] = [];
   for (const key of (await storage.list(prefix)).sort()) {
     const relative = key.slice(prefix.length);
-    if (hidden(relative) || snapshot.files.has(relative)) continue;
+    if (!relative.endsWith(options.fileSuffix ?? '.parquet') || hidden(relative) || snapshot.files.has(relative)) continue;
     const tombstone = snapshot.tombstones.get(relative);
     const since = tombstone !== undefined ? tombstone.deletionTimestamp : await modifiedAt(key);
     if (since === undefined || since > horizon) {

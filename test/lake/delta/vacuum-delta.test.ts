@@ -16,7 +16,10 @@ async function withOrphans() {
   await table.storage.put(`kline/${DAY1}/part-in-flight.parquet`, 'x');
   await utimes(join(table.root, 'kline', DAY1, 'part-in-flight.parquet'), new Date(T0 + HOUR), new Date(T0 + HOUR));
   // Hidden paths are not the table's data (Delta's vacuum skips them too).
-  await table.storage.put('kline/_quotelake_notes/old.txt', 'x');
+  await table.storage.put('kline/_quotelake_notes/old.parquet', 'x');
+  // The Arrow sink's files share the dataset folder; they are not the Delta table's.
+  await table.storage.put(`kline/${DAY1}/part-r1-00001.arrow`, 'x');
+  await utimes(join(table.root, 'kline', DAY1, 'part-r1-00001.arrow'), new Date(T0 - 24 * HOUR), new Date(T0 - 24 * HOUR));
   return table;
 }
 
@@ -41,12 +44,13 @@ describe('vacuumDelta', () => {
     const left = new Set(await storage.list('kline/'));
     for (const path of adds.keys()) expect(left.has(`kline/${path}`)).toBe(true);
     expect(left.has('kline/_delta_log/00000000000000000000.json')).toBe(true);
-    expect(left.has('kline/_quotelake_notes/old.txt')).toBe(true);
+    expect(left.has('kline/_quotelake_notes/old.parquet')).toBe(true);
+    expect(left.has(`kline/${DAY1}/part-r1-00001.arrow`)).toBe(true);
     expect(left.has(`kline/${DAY1}/part-crashed.parquet`)).toBe(false);
 
     const later = await vacuumDelta(storage, 'kline', { retentionMs: 2 * HOUR, now: T0 + 10 * MIN + 3 * HOUR });
     expect(later.deleted).toEqual([`kline/${DAY1}/part-in-flight.parquet`, `kline/${DAY1}/part-r1-00001.parquet`, `kline/${DAY1}/part-r1-00002.parquet`]);
-    expect((await storage.list('kline/')).filter((k) => !k.includes('/_')).sort()).toEqual([...adds.keys()].map((p) => `kline/${p}`).sort());
+    expect((await storage.list('kline/')).filter((k) => k.endsWith('.parquet') && !k.includes('/_')).sort()).toEqual([...adds.keys()].map((p) => `kline/${p}`).sort());
     expect(adds.has(`${DAILY}/part-r1-00003.parquet`)).toBe(true);
   });
 
