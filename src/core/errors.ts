@@ -209,7 +209,7 @@ export class DeltaLogError extends QuotelakeError {
     readonly table: string,
     options: { retryable?: boolean; cause?: unknown } = {},
   ) {
-    super('QL_DELTA_LOG', `${table}: ${message}`, { stage: 'commit', ...options });
+    super('QL_DELTA_LOG', table === '' ? message : `${table}: ${message}`, { stage: 'commit', ...options });
   }
 }
 

@@ -51,12 +51,12 @@ export interface CommitResult {
 
 export const ENGINE_INFO = `quotelake/${PACKAGE_VERSION}`;
 
-function commitText(version: number, changes: DeltaChanges, options: CommitOptions, timestamp: number): string {
+function commitText(tableKey: string, version: number, changes: DeltaChanges, options: CommitOptions, timestamp: number): string {
   const actions: DeltaAction[] = [
     { commitInfo: { timestamp, operation: options.operation, operationParameters: options.operationParameters ?? {}, engineInfo: ENGINE_INFO } },
   ];
   if (version === 0) {
-    if (options.metaData === undefined) throw new DeltaLogError('creating the table (version 0) needs its metaData', '');
+    if (options.metaData === undefined) throw new DeltaLogError('creating the table (version 0) needs its metaData', tableKey);
     actions.push({ protocol: DELTA_PROTOCOL }, { metaData: options.metaData });
   }
   for (const txn of changes.txn ?? []) actions.push({ txn });
@@ -96,7 +96,7 @@ export async function commitDeltaVersion(storage: LakeStorage, tableKey: string,
     throw new DeltaLogError(`cannot commit version ${version}: version ${version - 1} does not exist`, tableKey);
   }
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const text = commitText(version, changes, options, options.now());
+    const text = commitText(tableKey, version, changes, options, options.now());
     if (await storage.putIfAbsent(commitKey(tableKey, version), text)) {
       return { version, attempts: attempt, ...(await maybeCheckpoint(storage, tableKey, version, options)) };
     }
