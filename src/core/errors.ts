@@ -184,6 +184,35 @@ export class LakeReadError extends QuotelakeError {
   }
 }
 
+/**
+ * A Delta commit lost its race to a commit that makes it invalid (it removes a file another commit
+ * already removed): retrying would not help, the caller must re-plan from the new snapshot.
+ */
+export class DeltaConflictError extends QuotelakeError {
+  constructor(
+    readonly table: string,
+    readonly version: number,
+    readonly paths: readonly string[],
+  ) {
+    super(
+      'QL_DELTA_CONFLICT',
+      `${table}: Delta version ${version} already removed ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` (+${paths.length - 3} more)` : ''}; this commit removes them too and cannot be retried`,
+      { stage: 'commit' },
+    );
+  }
+}
+
+/** A Delta log cannot be read or extended: a malformed entry, a missing version, too many lost races. */
+export class DeltaLogError extends QuotelakeError {
+  constructor(
+    message: string,
+    readonly table: string,
+    options: { retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super('QL_DELTA_LOG', table === '' ? message : `${table}: ${message}`, { stage: 'commit', ...options });
+  }
+}
+
 /** A file name built from input (a sink path, a name, a partition value) would land outside its root. */
 export class PathOutsideRootError extends QuotelakeError {
   constructor(

@@ -1,0 +1,130 @@
+/**
+ * Commits one Delta version: `putIfAbsent` of `<table>/_delta_log/<version>.json`, the store's
+ * conditional create (a hard link locally, `If-None-Match: *` on S3) being the only mutual
+ * exclusion. A writer that loses reads the versions that won and checks them against its own
+ * actions (optimistic concurrency, as Delta's writers do):
+ * - appends of different files never conflict: retry at the next version;
+ * - removing a file a winner already removed, a txn for an appId a winner also advanced, or a
+ *   winner's schema change does: DeltaConflictError (re-plan from the new snapshot, don't retry).
+ * Version 0 also carries `protocol` and `metaData`; losing the race to create the table is fine
+ * when the winner created it with the same schema and partition columns.
+ * Every `checkpointInterval` versions the new snapshot is checkpointed (best effort: the version
+ * is committed whatever happens to its checkpoint).
+ */
+import { DeltaConflictError, DeltaLogError } from '../../core/errors.js';
+import { PACKAGE_VERSION } from '../package-version.js';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { actionLine, type AddAction, type CommitInfoAction, type DeltaAction, type MetaDataAction, type RemoveAction, type TxnAction } from './delta-actions.js';
+import { writeDeltaCheckpoint, type CheckpointWritten } from './delta-checkpoint-write.js';
+import { commitKey, decodeDeltaPath } from './delta-paths.js';
+import { readCommit, readDeltaSnapshot } from './delta-snapshot.js';
+import { DELTA_PROTOCOL } from './delta-table-metadata.js';
+
+export interface DeltaChanges {
+  add?: readonly AddAction[];
+  remove?: readonly RemoveAction[];
+  txn?: readonly TxnAction[];
+}
+
+export interface CommitOptions {
+  /** The version this commit means to be: the snapshot version it was planned on, plus one (0: a new table). */
+  expectedVersion: number;
+  /** 'WRITE' for new data, 'OPTIMIZE' for compaction (its adds and removes carry dataChange: false). */
+  operation: CommitInfoAction['operation'];
+  operationParameters?: Record<string, string>;
+  /** Required when the table may not exist yet: the metaData of version 0. */
+  metaData?: MetaDataAction;
+  now: () => number;
+  /** Attempts in all (first try included); default 10. */
+  maxAttempts?: number;
+  /** Checkpoint after every n-th version; default 10, 0 for never. */
+  checkpointInterval?: number;
+}
+
+export interface CommitResult {
+  version: number;
+  attempts: number;
+  checkpoint?: CheckpointWritten;
+  /** The version is committed but its checkpoint failed (readers replay JSON instead). */
+  checkpointError?: unknown;
+}
+
+export const ENGINE_INFO = `quotelake/${PACKAGE_VERSION}`;
+
+function commitText(tableKey: string, version: number, changes: DeltaChanges, options: CommitOptions, timestamp: number): string {
+  const actions: DeltaAction[] = [
+    { commitInfo: { timestamp, operation: options.operation, operationParameters: options.operationParameters ?? {}, engineInfo: ENGINE_INFO } },
+  ];
+  if (version === 0) {
+    if (options.metaData === undefined) throw new DeltaLogError('creating the table (version 0) needs its metaData', tableKey);
+    actions.push({ protocol: DELTA_PROTOCOL }, { metaData: options.metaData });
+  }
+  for (const txn of changes.txn ?? []) actions.push({ txn });
+  for (const remove of changes.remove ?? []) actions.push({ remove });
+  for (const add of changes.add ?? []) actions.push({ add });
+  return actions.map(actionLine).join('\n') + '\n';
+}
+
+/** Why the actions of a winning version forbid ours, or undefined when we can go after it. */
+function conflictWith(tableKey: string, winner: DeltaAction[], changes: DeltaChanges, metaData: MetaDataAction | undefined): string[] | undefined {
+  const ourRemoves = new Set((changes.remove ?? []).map((r) => decodeDeltaPath(tableKey, r.path)));
+  const ourApps = new Set((changes.txn ?? []).map((t) => t.appId));
+  const clashes: string[] = [];
+  for (const action of winner) {
+    if ('remove' in action) {
+      const path = decodeDeltaPath(tableKey, action.remove.path);
+      if (ourRemoves.has(path)) clashes.push(path);
+    } else if ('txn' in action && ourApps.has(action.txn.appId)) {
+      clashes.push(`txn ${action.txn.appId}`);
+    } else if ('metaData' in action) {
+      const same =
+        metaData !== undefined &&
+        action.metaData.schemaString === metaData.schemaString &&
+        JSON.stringify(action.metaData.partitionColumns) === JSON.stringify(metaData.partitionColumns);
+      // A table created by the winner with our schema is the table we meant to create.
+      if (!same) clashes.push('metaData (the schema changed)');
+    }
+  }
+  return clashes.length > 0 ? clashes : undefined;
+}
+
+export async function commitDeltaVersion(storage: LakeStorage, tableKey: string, changes: DeltaChanges, options: CommitOptions): Promise<CommitResult> {
+  const maxAttempts = options.maxAttempts ?? 10;
+  let version = options.expectedVersion;
+  // A version after a missing one would leave a hole no reader can replay across.
+  if (version > 0 && !(await storage.exists(commitKey(tableKey, version - 1)))) {
+    throw new DeltaLogError(`cannot commit version ${version}: version ${version - 1} does not exist`, tableKey);
+  }
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const text = commitText(tableKey, version, changes, options, options.now());
+    if (await storage.putIfAbsent(commitKey(tableKey, version), text)) {
+      return { version, attempts: attempt, ...(await maybeCheckpoint(storage, tableKey, version, options)) };
+    }
+    // Lost: read every version that won since, then go after the newest.
+    for (;;) {
+      const winner = await readCommit(storage, tableKey, version);
+      if (winner === undefined) break;
+      const clashes = conflictWith(tableKey, winner, changes, options.metaData);
+      if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes);
+      version++;
+    }
+  }
+  throw new DeltaLogError(`lost the race for a Delta version ${maxAttempts} times in a row (last tried ${version})`, tableKey, { retryable: true });
+}
+
+async function maybeCheckpoint(
+  storage: LakeStorage,
+  tableKey: string,
+  version: number,
+  options: CommitOptions,
+): Promise<{ checkpoint?: CheckpointWritten; checkpointError?: unknown }> {
+  const every = options.checkpointInterval ?? 10;
+  if (every <= 0 || version === 0 || version % every !== 0) return {};
+  try {
+    const snapshot = await readDeltaSnapshot(storage, tableKey, version);
+    if (snapshot === undefined) return {};
+    return { checkpoint: await writeDeltaCheckpoint(storage, snapshot, { now: options.now() }) };
+  } catch (checkpointError) {
+    return { checkpointError };
+  }
+}

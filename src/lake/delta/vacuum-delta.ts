@@ -1,0 +1,70 @@
+/**
+ * Deletes the files under a table that its newest snapshot no longer references, once they are
+ * older than the retention: a removed file (a tombstone) from its `deletionTimestamp`, a file the
+ * log never named (an orphan of a crashed writer) from its age in the store. A reader holding an
+ * older snapshot can finish within the retention. Never touched: `_delta_log/`, any hidden path
+ * (a segment starting with `_` or `.`, as Delta's vacuum skips them), and any live file. An orphan
+ * whose age the store cannot tell is kept (it may be a file being committed right now).
+ * Only `.parquet` files are the table's: the Arrow sink may write `.arrow` files into the same
+ * dataset folder, and they are no orphans of the Delta table.
+ */
+import { stat } from 'node:fs/promises';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { readDeltaSnapshot } from './delta-snapshot.js';
+
+export interface VacuumOptions {
+  retentionMs: number;
+  now: number;
+  /** List what would be deleted, delete nothing. */
+  dryRun?: boolean;
+  /** Which keys can be the table's data files; default `.parquet`. */
+  fileSuffix?: string;
+  /** When an object was last written, epoch ms; default: the file's mtime for a local backend, unknown otherwise. */
+  modifiedAt?: (key: string) => Promise<number | undefined>;
+}
+
+export interface VacuumResult {
+  /** The snapshot version vacuumed against; undefined: no table. */
+  version?: number;
+  /** Keys deleted (or, on a dry run, that would be). */
+  deleted: string[];
+  /** Unreferenced keys kept because they are younger than the retention or of unknown age. */
+  kept: string[];
+}
+
+function hidden(relative: string): boolean {
+  return relative.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
+}
+
+async function localModifiedAt(storage: LakeStorage, key: string): Promise<number | undefined> {
+  const path = storage.localPath(key);
+  if (path === undefined) return undefined;
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function vacuumDelta(storage: LakeStorage, tableKey: string, options: VacuumOptions): Promise<VacuumResult> {
+  const snapshot = await readDeltaSnapshot(storage, tableKey);
+  if (snapshot === undefined) return { deleted: [], kept: [] };
+  const horizon = options.now - options.retentionMs;
+  const modifiedAt = options.modifiedAt ?? ((key: string) => localModifiedAt(storage, key));
+  const prefix = tableKey === '' ? '' : `${tableKey}/`;
+  const deleted: string[] = [];
+  const kept: string[] = [];
+  for (const key of (await storage.list(prefix)).sort()) {
+    const relative = key.slice(prefix.length);
+    if (!relative.endsWith(options.fileSuffix ?? '.parquet') || hidden(relative) || snapshot.files.has(relative)) continue;
+    const tombstone = snapshot.tombstones.get(relative);
+    const since = tombstone !== undefined ? tombstone.deletionTimestamp : await modifiedAt(key);
+    if (since === undefined || since > horizon) {
+      kept.push(key);
+      continue;
+    }
+    deleted.push(key);
+  }
+  if (!options.dryRun) for (const key of deleted) await storage.delete(key);
+  return { version: snapshot.version, deleted, kept };
+}
