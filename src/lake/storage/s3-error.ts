@@ -56,13 +56,31 @@ export function isNotFound(error: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || (s3Status(error) === 404 && name !== 'NoSuchBucket');
 }
 
+/**
+ * What is kept of an SDK error as the cause: name, message, status, request id, attempts. Not the
+ * error itself: its `$response` holds the request, whose Authorization header names the access key.
+ */
+export function sanitisedCause(error: unknown): Error {
+  const f = fields(error);
+  const message = typeof f.message === 'string' ? f.message : String(error);
+  const cause = new Error(message);
+  cause.name = s3ErrorName(error);
+  const meta = f.$metadata as { httpStatusCode?: number; requestId?: string; attempts?: number } | undefined;
+  const net = networkCode(error);
+  return Object.assign(cause, {
+    ...(meta === undefined ? {} : { $metadata: { httpStatusCode: meta.httpStatusCode, requestId: meta.requestId, attempts: meta.attempts } }),
+    ...(net === undefined ? {} : { code: net }),
+  });
+}
+
 export function s3Error(error: unknown, where: S3Operation): EnvironmentError {
   const name = s3ErrorName(error);
   const status = s3Status(error);
+  const cause = sanitisedCause(error);
   const target = `s3://${where.bucket}${where.key === undefined ? '' : `/${where.key}`}`;
   const what = `${where.op} ${target}`;
   const make = (code: string, message: string, fix: string, retryable: boolean): EnvironmentError =>
-    new EnvironmentError(code, `${what}: ${message}`, target, fix, { stage: where.stage, retryable, cause: error });
+    new EnvironmentError(code, `${what}: ${message}`, target, fix, { stage: where.stage, retryable, cause });
 
   if (name === 'NoSuchBucket') {
     return make('QL_S3_NO_BUCKET', `bucket ${where.bucket} does not exist`, `create bucket ${where.bucket} first, or fix the bucket name in the s3:// URL (and the endpoint, for an S3-compatible store)`, false);

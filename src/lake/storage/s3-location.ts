@@ -92,7 +92,14 @@ export function objectPrefix(location: S3Location, prefix: string): string {
   return `${objectKey(location, prefix.slice(0, -1))}/`;
 }
 
-/** `x-amz-copy-source`: bucket and key, each segment URL-encoded (a `%` or space in a key stays itself). */
+/** Reserved characters a path may carry as they are: left unencoded, so a store that decodes the copy source with decodeURI (s3rver) reads the same key as AWS. */
+const PATH_SAFE: Readonly<Record<string, string>> = { '%3D': '=', '%3A': ':', '%40': '@', '%2C': ',', '%3B': ';', '%24': '$', '%26': '&' };
+
+/**
+ * `x-amz-copy-source`: bucket and key, each segment URL-encoded as S3 requires (a `%` in a partition
+ * value becomes `%25`, so it stays itself); `+`, `?` and `#` are always encoded.
+ */
 export function copySource(bucket: string, objectKeyValue: string): string {
-  return `${bucket}/${objectKeyValue.split('/').map(encodeURIComponent).join('/')}`;
+  const segment = (s: string): string => encodeURIComponent(s).replace(/%(3D|3A|40|2C|3B|24|26)/g, (m) => PATH_SAFE[m]!);
+  return `${bucket}/${objectKeyValue.split('/').map(segment).join('/')}`;
 }

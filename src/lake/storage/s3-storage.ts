@@ -184,11 +184,12 @@ export class S3Storage implements LakeStorage {
     return (await this.size(key)) !== undefined;
   }
 
+  /** Every key under the prefix, page after page (ListObjectsV2 answers at most 1000 keys a page). */
   async list(prefix: string): Promise<string[]> {
     const Prefix = objectPrefix(this.location, prefix);
     const keys: string[] = [];
     let ContinuationToken: string | undefined;
-    do {
+    for (;;) {
       let page;
       try {
         page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ...(ContinuationToken === undefined ? {} : { ContinuationToken }) }));
@@ -198,9 +199,13 @@ export class S3Storage implements LakeStorage {
       for (const object of page.Contents ?? []) {
         if (object.Key !== undefined) keys.push(object.Key.slice(this.location.prefix.length));
       }
-      ContinuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-    } while (ContinuationToken !== undefined);
-    return keys;
+      if (page.IsTruncated !== true) return keys;
+      // A truncated page without a token would list the first page forever.
+      if (page.NextContinuationToken === undefined || page.NextContinuationToken === ContinuationToken) {
+        throw this.fail(Object.assign(new Error('a truncated listing came without a new continuation token'), { name: 'ListingStuck' }), 'ListObjectsV2', Prefix, 'read');
+      }
+      ContinuationToken = page.NextContinuationToken;
+    }
   }
 
   /** DeleteObject answers 204 whether or not the key existed: a missing object is fine. */
