@@ -88,7 +88,8 @@ export function s3Error(error: unknown, where: S3Operation): EnvironmentError {
   if (CREDENTIAL_ERRORS.has(name)) {
     return make('QL_S3_CREDENTIALS', `the credentials were refused or not found (${name})`, 'set credentials for the AWS chain: AWS_PROFILE, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, SSO (aws sso login) or an instance/container role; check the clock too (signatures expire)', false);
   }
-  if (name === 'AccessDenied' || name === 'AllAccessDisabled' || status === 403) {
+  // A bare 403 (HeadObject has no body to name it) is a refusal too; an archived object is not.
+  if (name === 'AccessDenied' || name === 'AllAccessDisabled' || (status === 403 && name !== 'InvalidObjectState')) {
     return make('QL_S3_ACCESS_DENIED', `access denied (${name})`, `grant these credentials s3:ListBucket on ${where.bucket} and s3:GetObject, s3:PutObject, s3:DeleteObject on ${target.replace(/\/[^/]*$/, '/')}*`, false);
   }
   if (typeof fields(error).message === 'string' && /region is missing/i.test(fields(error).message as string)) {
