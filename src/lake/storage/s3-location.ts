@@ -16,7 +16,6 @@ export interface S3Location {
 /** S3's limit on a whole object key, in UTF-8 bytes. */
 export const MAX_S3_KEY_BYTES = 1024;
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why one `/`-separated key (or prefix without its trailing `/`) is not a plain object name. */
