@@ -7,7 +7,18 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { type AddressInfo } from 'node:net';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvironmentError, PathOutsideRootError, S3LocationError } from '../../src/core/errors.js';
@@ -220,6 +231,20 @@ describe('S3Storage answers a real server cannot give here (mocked client)', () 
     expect((error as EnvironmentError).target).toBe('s3://lake-bucket/prod/kline/p.parquet');
     const everything = JSON.stringify(error, Object.getOwnPropertyNames(error)) + JSON.stringify((error as Error).cause, Object.getOwnPropertyNames((error as Error).cause));
     expect(everything).not.toMatch(/mock-secret-never-shown|AKIDMOCK/);
+  });
+
+  it('aborts a multipart upload whose part failed, so no parts linger, and reports the failure', async () => {
+    const client = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'AKIDMOCK', secretAccessKey: 'mock-secret-never-shown' } });
+    const mock = mockClient(client);
+    mock.on(CreateMultipartUploadCommand).resolves({ UploadId: 'upload-1' });
+    mock.on(UploadPartCommand).resolvesOnce({ ETag: '"p1"' }).rejects(serviceError('AccessDenied', 403));
+    mock.on(AbortMultipartUploadCommand).resolves({});
+    const storage = new S3Storage(client, 's3://lake-bucket/prod', { multipartThresholdBytes: MIN_PART_BYTES, partSizeBytes: MIN_PART_BYTES, queueSize: 1 });
+    const error = await storage.put('kline/big.parquet', Buffer.alloc(2 * MIN_PART_BYTES + 1)).catch((e: unknown) => e);
+    expect((error as EnvironmentError).code).toBe('QL_S3_ACCESS_DENIED');
+    expect((error as Error).message).toMatch(/^multipart upload of s3:\/\/lake-bucket\/prod\/kline\/big\.parquet: access denied/);
+    expect(mock.commandCalls(AbortMultipartUploadCommand).map((c) => [c.args[0].input.Key, c.args[0].input.UploadId])).toEqual([['prod/kline/big.parquet', 'upload-1']]);
+    expect(mock.commandCalls(CompleteMultipartUploadCommand)).toHaveLength(0);
   });
 
   it('reads a missing object as undefined, and fails deletePrefix when DeleteObjects reports a key it could not delete', async () => {
