@@ -213,6 +213,24 @@ describe('S3Storage answers a real server cannot give here (mocked client)', () 
     expect(won.mock.commandCalls(PutObjectCommand)).toHaveLength(2);
   });
 
+  it('putIfAbsent: a 412 on an SDK retry is ours when the object holds exactly our bytes (the first answer was lost)', async () => {
+    const retried = (status: number, name: string) => Object.assign(serviceError(name, status), { $metadata: { httpStatusCode: status, attempts: 2 } });
+    const body = (text: string) => ({ Body: { transformToByteArray: async () => new Uint8Array(Buffer.from(text)) } }) as never;
+    const ours = mocked();
+    ours.mock.on(PutObjectCommand).rejects(retried(412, 'PreconditionFailed'));
+    ours.mock.on(GetObjectCommand).resolves(body('{"runId":"r1"}'));
+    expect(await ours.storage.putIfAbsent('_delta_log/00000000000000000003.json', '{"runId":"r1"}')).toBe(true);
+    const theirs = mocked();
+    theirs.mock.on(PutObjectCommand).rejects(retried(412, 'PreconditionFailed'));
+    theirs.mock.on(GetObjectCommand).resolves(body('{"runId":"r2"}'));
+    expect(await theirs.storage.putIfAbsent('_delta_log/00000000000000000003.json', '{"runId":"r1"}')).toBe(false);
+    // A first-attempt 412 is another writer's without reading anything.
+    const plain = mocked();
+    plain.mock.on(PutObjectCommand).rejects(serviceError('PreconditionFailed', 412));
+    expect(await plain.storage.putIfAbsent('_delta_log/00000000000000000003.json', '{"runId":"r1"}')).toBe(false);
+    expect(plain.mock.commandCalls(GetObjectCommand)).toHaveLength(0);
+  });
+
   it.each([
     ['AccessDenied', 403, 'QL_S3_ACCESS_DENIED', /access denied \(AccessDenied\)/],
     ['NoSuchBucket', 404, 'QL_S3_NO_BUCKET', /bucket lake-bucket does not exist/],

@@ -118,7 +118,7 @@ export class S3Storage implements LakeStorage {
         await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.byteLength, IfNoneMatch: '*' }));
         return true;
       } catch (error) {
-        if (s3Status(error) === 412 || s3ErrorName(error) === 'PreconditionFailed') return false;
+        if (s3Status(error) === 412 || s3ErrorName(error) === 'PreconditionFailed') return this.ownedAfterRetry(error, Key, body);
         // 409 ConditionalRequestConflict: another conditional write on this key was in flight. The
         // S3 documentation says to retry; the retry then sees the winner's object and answers 412.
         const conflict = s3Status(error) === 409 || s3ErrorName(error) === 'ConditionalRequestConflict';
@@ -126,6 +126,26 @@ export class S3Storage implements LakeStorage {
         await pause(50 * 2 ** attempt);
       }
     }
+  }
+
+  /**
+   * A 412 normally means another writer created the key first. But when the SDK retried the PUT
+   * (a lost answer, a reset connection), the earlier attempt may have created it: then the object
+   * holds exactly our bytes and the create was ours. Commit markers and locks carry a run id, so two
+   * writers never send identical bytes.
+   */
+  private async ownedAfterRetry(error: unknown, Key: string, body: Uint8Array): Promise<boolean> {
+    const attempts = (error as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1;
+    if (attempts <= 1) return false;
+    let existing: Uint8Array | undefined;
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
+      existing = await answer.Body?.transformToByteArray();
+    } catch (readError) {
+      if (isNotFound(readError)) return false;
+      throw this.fail(readError, 'GetObject (after a retried conditional PutObject)', Key, 'commit');
+    }
+    return existing !== undefined && Buffer.from(existing).equals(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   }
 
   async commit(from: string, to: string): Promise<void> {
