@@ -43,6 +43,11 @@ export const ENVIRONMENT_USAGE_CODES: ReadonlySet<string> = new Set([
   'QL_PORT_DENIED',
   'QL_HOST_UNKNOWN',
   'QL_TLS',
+  // The object store's answers (src/lake/storage/s3-error.ts): fixed by credentials, policy or the URL.
+  'QL_S3_ACCESS_DENIED',
+  'QL_S3_CREDENTIALS',
+  'QL_S3_NO_BUCKET',
+  'QL_S3_REGION',
 ]);
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);

@@ -315,3 +315,17 @@ export class EnvironmentError extends QuotelakeError {
     super(code, message, options);
   }
 }
+
+/**
+ * An `s3://bucket/prefix` location (or an S3 endpoint) that cannot be used as written: a bucket name
+ * S3 refuses, a prefix with `..`, empty segments or control characters, credentials in the URL.
+ * Caught before any request, so the message never depends on what a store would answer.
+ */
+export class S3LocationError extends QuotelakeError {
+  constructor(
+    readonly value: string,
+    readonly problem: string,
+  ) {
+    super('QL_S3_LOCATION', `${value}: ${problem}`, { stage: 'config' });
+  }
+}
