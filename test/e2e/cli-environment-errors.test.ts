@@ -25,6 +25,18 @@ function listen(port = 0): Promise<Server> {
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
 }
+/**
+ * As root, permissions do not stop writes, so the EACCES case runs the CLI as `nobody` (uid 65534).
+ * That needs the checkout to be readable by others: a clone inside a 0700 folder (mktemp -d) is
+ * not, and then the case cannot be produced for real here.
+ */
+const AS_NOBODY = { uid: 65534, gid: 65534 };
+function nobodyCanRunTheCli(): boolean {
+  if (process.getuid?.() !== 0) return true;
+  const probe = `require('fs').accessSync(${JSON.stringify(MAIN)}, require('fs').constants.R_OK)`;
+  return spawnSync(process.execPath, ['-e', probe], { cwd: '/', ...AS_NOBODY }).status === 0;
+}
+
 const portOf = (s: Server) => (s.address() as { port: number }).port;
 const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
 
@@ -52,12 +64,13 @@ describe('output folder checked before the run', () => {
     expect(r.stderr).toContain('quotelake: output /proc/nope: /proc is on proc, a kernel file system, not storage');
   }, 30_000);
 
-  // As root, permissions do not stop writes: the CLI then runs as `nobody` (uid 65534), for real.
-  it('not writable (EACCES): exit 2, QL_OUTPUT_DENIED naming the folder to fix', async () => {
+  // As root, permissions do not stop writes: the CLI then runs as `nobody` (uid 65534), for real;
+  // skipped only where `nobody` cannot read the checkout (see nobodyCanRunTheCli).
+  it.skipIf(!nobodyCanRunTheCli())('not writable (EACCES): exit 2, QL_OUTPUT_DENIED naming the folder to fix', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o555);
     const out = join(dir, 'out');
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const asNobody = process.getuid?.() === 0 ? AS_NOBODY : {};
     const r = spawnSync(process.execPath, [MAIN, ...DEMO, '--output', out], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', ...asNobody });
     expect(r.status, r.stderr).toBe(2);
     expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_OUTPUT_DENIED');
@@ -88,6 +101,30 @@ describe('a full disk', () => {
     expect(error.message).toMatch(new RegExp(`no space left on the device holding ${disk}/lake/_quotelake/staging/\\S+\\.parquet \\(ENOSPC, write\\)$`));
     expect(error.hint).toMatch(/free space there/);
   }, 60_000);
+});
+
+/** A read-only tmpfs, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
+function readOnlyMount(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = tempDir('ql-ro-');
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dir]);
+  return r.status === 0 ? dir : undefined;
+}
+
+describe('a read-only mount', () => {
+  const mount = readOnlyMount();
+  afterAll(() => {
+    if (mount) spawnSync('umount', [mount]);
+  });
+  // Skipped where no tmpfs can be mounted (not root, or a container without CAP_SYS_ADMIN).
+  it.skipIf(mount === undefined)('EROFS: exit 2, QL_OUTPUT_DENIED naming the output', async () => {
+    const out = join(mount!, 'lake');
+    const r = await runCli([...DEMO, '--output', out]);
+    expect(r.code, r.stderr).toBe(2);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_OUTPUT_DENIED');
+    expect(r.stderr).toContain(`quotelake: output ${out}:`);
+    expect(r.stderr).toContain('EROFS');
+  }, 30_000);
 });
 
 describe('network', () => {
