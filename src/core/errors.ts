@@ -184,6 +184,16 @@ export class LakeReadError extends QuotelakeError {
   }
 }
 
+/** A data file the manifest lists is not in the lake (a local file or an object alike). */
+export class LakeObjectMissingError extends QuotelakeError {
+  constructor(
+    readonly root: string,
+    readonly key: string,
+  ) {
+    super('QL_LAKE_MISSING', `${root}/${key}: no such file or object`, { stage: 'read' });
+  }
+}
+
 /**
  * A Delta commit lost its race to a commit that makes it invalid (it removes a file another commit
  * already removed): retrying would not help, the caller must re-plan from the new snapshot.

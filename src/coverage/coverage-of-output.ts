@@ -5,6 +5,7 @@
  * range the run touched: files of other intervals, days, codes or times are skipped unread (path
  * and manifest key ranges).
  */
+import type { LakeLocation } from '../lake/storage/storage-of.js';
 import type { HaltRow, KlineRow } from '../core/records.js';
 import { readLakeRecords, readLakeRows, type LakeFormat } from '../lake/reader/index.js';
 import { bySeries, totalsOf, type CoverageOptions, type CoverageReport, type SeriesCoverage } from './coverage-report.js';
@@ -27,12 +28,12 @@ export interface OutputCoverageOptions extends Omit<CoverageOptions, 'halts'> {
 }
 
 /** Every live kline row as a typed record (exact decimals). */
-export function readKlineRows(outputDir: string, format: OutputFormat = 'parquet'): Promise<KlineRow[]> {
+export function readKlineRows(outputDir: LakeLocation, format: OutputFormat = 'parquet'): Promise<KlineRow[]> {
   return readLakeRecords(outputDir, 'kline', format);
 }
 
 /** Every live halt row as a typed record. */
-export function readHaltRows(outputDir: string, format: OutputFormat = 'parquet'): Promise<HaltRow[]> {
+export function readHaltRows(outputDir: LakeLocation, format: OutputFormat = 'parquet'): Promise<HaltRow[]> {
   return readLakeRecords(outputDir, 'halt', format);
 }
 
@@ -41,7 +42,7 @@ export function readHaltRows(outputDir: string, format: OutputFormat = 'parquet'
  * series (the previous bar, counters, a capped gap list), so its memory does not grow with the lake.
  * The halt dataset is read whole (a few rows per halt, the windows the classification needs).
  */
-export async function coverageOfOutput(outputDir: string, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
+export async function coverageOfOutput(outputDir: LakeLocation, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
   const { format = 'parquet', series, listClosed, symbolMapping, historyBegins } = options;
   const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
   const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;

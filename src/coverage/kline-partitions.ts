@@ -5,6 +5,7 @@
  * lowest and highest `ts`) must meet the wanted ranges; of a file read, only `ts` (and `code` when
  * the file holds several codes). Partitions are read a few ahead, never the whole lake at once.
  */
+import type { LakeLocation } from '../lake/storage/storage-of.js';
 import { groupBy } from '../core/group-by.js';
 import type { Interval } from '../core/records.js';
 import { lakeDataset, readKeyTimes, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
@@ -94,7 +95,7 @@ async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<stri
 }
 
 /** Every wanted bar of the kline dataset, partition by partition: by interval, then in time order. */
-export async function* klinePartitions(outputDir: string, format: LakeFormat, series?: readonly WantedSeries[]): AsyncGenerator<PartitionBars> {
+export async function* klinePartitions(outputDir: LakeLocation, format: LakeFormat, series?: readonly WantedSeries[]): AsyncGenerator<PartitionBars> {
   const ds = await lakeDataset(outputDir, 'kline', format);
   if (!ds) return;
   const wanted = series ? groupBy(series, (s) => s.interval) : undefined;

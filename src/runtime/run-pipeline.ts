@@ -4,8 +4,6 @@
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
 import { setMaxListeners } from 'node:events';
-import { rm, rmdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
@@ -24,7 +22,8 @@ import { rechunk } from './rechunk.js';
 import { acquireOutputLock } from './output-lock.js';
 import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
-import { LAKE_DIR, STAGING_DIR } from '../lake/lake-paths.js';
+import { STAGING_DIR } from '../lake/lake-paths.js';
+import { localStorage } from '../lake/storage/local-storage.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { readManifest } from '../lake/commit/manifest.js';
 import type { HeldFile } from '../core/definition.js';
@@ -242,8 +241,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       await rejectedSink?.recover?.(quietCtx);
       // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
       // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
-      await rm(join(outputDir, STAGING_DIR), { recursive: true, force: true });
-      await rmdir(join(outputDir, LAKE_DIR)).catch(() => undefined);
+      // Through the storage interface (an object store has no folders): the backend drops the
+      // emptied `_quotelake/` folder itself, as the rmdir here used to.
+      await localStorage(outputDir).deletePrefix(`${STAGING_DIR}/`);
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source
       // starts: the same on a normal run, nothing on a full refresh.

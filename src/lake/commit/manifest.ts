@@ -13,6 +13,7 @@ import { DATASETS } from '../../core/records.js';
 import { MANIFESTS_DIR, manifestRelPath } from '../lake-paths.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
+import { storageOf } from '../storage/storage-of.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { MANIFEST_VERSIONS } from './manifest-versions.js';
 
@@ -57,10 +58,6 @@ export function manifestKey(dataset: string, format: string): string {
 /** Absolute path of a local lake's manifest (for readers outside the lake that open it directly). */
 export function manifestPath(outputDir: string, dataset: string, format: string): string {
   return localStorage(outputDir).localPath(manifestKey(dataset, format))!;
-}
-
-function storageOf(where: LakeStorage | string): LakeStorage {
-  return typeof where === 'string' ? localStorage(where) : where;
 }
 
 /** The manifest as written, undefined when the dataset has none. `where`: an output folder or a storage. */

@@ -5,7 +5,6 @@
  * when the caller already knows the file holds one series (the manifest's key ranges say so).
  * Times come as epoch ms in a Float64Array (exact: ms instants fit a double's 53 bits).
  */
-import { open } from 'node:fs/promises';
 import { parquetRead } from 'hyparquet';
 import { LakeReadError } from '../../core/errors.js';
 import { openArrowFile } from './arrow-footer.js';
@@ -26,7 +25,7 @@ function missing(file: LakeFile, column: string): never {
 }
 
 function parquetKeyTimes(file: LakeFile, key: string | null, time: string): Promise<KeyTimes> {
-  return withRangeFile(file.absPath, async (range) => {
+  return withRangeFile(file.storage, file.key, async (range) => {
     const metadata = await readParquetMetadata(range);
     const names = new Set(metadata.schema.slice(1).map((e) => e.name));
     if (!names.has(time)) missing(file, time);
@@ -56,10 +55,9 @@ function parquetKeyTimes(file: LakeFile, key: string | null, time: string): Prom
   });
 }
 
-async function arrowKeyTimes(file: LakeFile, key: string | null, time: string): Promise<KeyTimes> {
-  const handle = await open(file.absPath, 'r');
-  try {
-    const reader = await openArrowFile(handle);
+function arrowKeyTimes(file: LakeFile, key: string | null, time: string): Promise<KeyTimes> {
+  return withRangeFile(file.storage, file.key, async (range) => {
+    const reader = await openArrowFile(range);
     const fields = new Set(reader.schema.fields.map((f) => f.name));
     if (!fields.has(time)) missing(file, time);
     if (key !== null && !fields.has(key)) missing(file, key);
@@ -77,9 +75,7 @@ async function arrowKeyTimes(file: LakeFile, key: string | null, time: string): 
       }
     }
     return { keys, times: Float64Array.from(times) };
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** `time` (and `key`, unless null) of every row of one file, in file order. */

@@ -6,7 +6,6 @@
  * Decimal columns are refused: hyparquet turns them into doubles, and a decimal never passes
  * through a JS number (read them with readLakeRecords, which decodes whole files exactly).
  */
-import { open } from 'node:fs/promises';
 import { DataType, type Vector } from 'apache-arrow';
 import { parquetReadObjects, type Compressors, type FileMetaData } from 'hyparquet';
 import { LakeReadError } from '../../core/errors.js';
@@ -72,10 +71,9 @@ function arrowCell(vector: Vector, i: number): CellValue {
   return cell(vector.get(i));
 }
 
-async function arrowRows(file: LakeFile, columns: readonly string[]): Promise<LakeRow[]> {
-  const handle = await open(file.absPath, 'r');
-  try {
-    const reader = await openArrowFile(handle);
+function arrowRows(file: LakeFile, columns: readonly string[]): Promise<LakeRow[]> {
+  return withRangeFile(file.storage, file.key, async (range) => {
+    const reader = await openArrowFile(range);
     const fields = new Map(reader.schema.fields.map((f) => [f.name, f]));
     const inFile = columns.filter((c) => fields.has(c));
     for (const c of inFile) if (DataType.isDecimal(fields.get(c)!.type)) refuseDecimal(file, c);
@@ -91,13 +89,11 @@ async function arrowRows(file: LakeFile, columns: readonly string[]): Promise<La
       }
     }
     return withHive(file, rows, columns.filter((c) => !fields.has(c)));
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** The named columns of one file, row by row. */
 export async function readFileRows(file: LakeFile, columns: readonly string[]): Promise<LakeRow[]> {
-  if (file.format === 'parquet') return withRangeFile(file.absPath, (range) => parquetRows(file, range, columns));
+  if (file.format === 'parquet') return withRangeFile(file.storage, file.key, (range) => parquetRows(file, range, columns));
   return arrowRows(file, columns);
 }

@@ -3,8 +3,8 @@
  * footer's row count is the manifest's; then its series. A file that fails a check is a problem
  * (a line of text), not an exception: one bad file must not hide what the others hold.
  */
-import { stat } from 'node:fs/promises';
-import { readArrowFooter } from './arrow-footer.js';
+import { LakeObjectMissingError } from '../../core/errors.js';
+import { readArrowFooterOf } from './arrow-footer.js';
 import type { FileFooter } from './file-footer.js';
 import { fileSeries, parseSeriesMetadata, SERIES_METADATA_KEY, seriesName, seriesOfRows, shapeOf, type SeriesRange } from './file-series.js';
 import { parquetRows } from './file-rows.js';
@@ -28,7 +28,7 @@ export interface SummaryOptions {
 }
 
 async function parquetSummary(file: LakeFile, withSeries: boolean): Promise<Omit<FileSummary, 'file' | 'problems'> & { size: number }> {
-  return withRangeFile(file.absPath, async (range) => {
+  return withRangeFile(file.storage, file.key, async (range) => {
     const meta = await readParquetMetadata(range);
     const footer = footerOfMetadata(meta, range.byteLength);
     if (!withSeries) return { footer, size: range.byteLength };
@@ -64,13 +64,15 @@ function renamed(file: LakeFile, byKey: ReadonlyMap<string, SeriesRange>): Map<s
 }
 
 async function arrowSummary(file: LakeFile, withSeries: boolean): Promise<Omit<FileSummary, 'file' | 'problems'> & { size: number }> {
-  const footer = await readArrowFooter(file.absPath);
+  // The footer through one range file; the series (a 0.1.0 file without metadata) open their own.
+  const footer = await withRangeFile(file.storage, file.key, readArrowFooterOf);
   if (!withSeries) return { footer, size: footer.bytes };
   const { series, fromMetadata } = await fileSeries(file, footer.metadata);
   return { footer, size: footer.bytes, series, seriesFromMetadata: fromMetadata };
 }
 
 function describe(error: unknown): string {
+  if (error instanceof LakeObjectMissingError) return 'ENOENT';
   const e = error as NodeJS.ErrnoException;
   return e.code === 'ENOENT' ? 'ENOENT' : (e.message ?? String(error));
 }
@@ -90,7 +92,7 @@ export async function summarizeFile(file: LakeFile, options: SummaryOptions = {}
       problems.push(`${name}: listed in the manifest but missing`);
     } else {
       // A truncated or overwritten file: say its size too, the likelier cause.
-      const size = await stat(file.absPath).then((st) => st.size, () => undefined);
+      const size = await file.storage.size(file.key).catch(() => undefined);
       if (size !== undefined && size !== file.listed.bytes) problems.push(`${name}: ${size} bytes, the manifest says ${file.listed.bytes}`);
       problems.push(`${name}: unreadable (${why})`);
     }

@@ -6,6 +6,7 @@
 import { boundedMap } from './bounded-map.js';
 import { addSeries, type SeriesRange } from './file-series.js';
 import { summarizeFile, type FileSummary } from './file-summary.js';
+import type { LakeLocation } from '../storage/storage-of.js';
 import { lakeDataset, lakeDatasets, type LakeDataset, type LakeFormat } from './lake-files.js';
 
 /** Files read at a time: enough to overlap the I/O of small footers, few enough for any fd limit. */
@@ -65,9 +66,9 @@ export function sumDataset(ds: LakeDataset, perFile: readonly FileSummary[]): Da
 }
 
 /** Summaries of the given datasets (all with a manifest when omitted), progress counted over all their files. */
-export async function summarizeLake(outputDir: string, options: ReadOptions & { datasets?: readonly { dataset: string; format: LakeFormat }[] } = {}): Promise<DatasetSummary[]> {
-  const wanted = options.datasets ?? (await lakeDatasets(outputDir));
-  const loaded = (await Promise.all(wanted.map((w) => lakeDataset(outputDir, w.dataset, w.format)))).filter((d): d is LakeDataset => d !== undefined);
+export async function summarizeLake(where: LakeLocation, options: ReadOptions & { datasets?: readonly { dataset: string; format: LakeFormat }[] } = {}): Promise<DatasetSummary[]> {
+  const wanted = options.datasets ?? (await lakeDatasets(where));
+  const loaded = (await Promise.all(wanted.map((w) => lakeDataset(where, w.dataset, w.format)))).filter((d): d is LakeDataset => d !== undefined);
   const all = loaded.flatMap((d) => d.files);
   const summaries = await boundedMap(all, options.concurrency ?? DEFAULT_CONCURRENCY, (file) => summarizeFile(file, { series: options.series ?? true }), (done) =>
     options.onProgress?.(done, all.length),
