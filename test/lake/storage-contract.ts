@@ -40,6 +40,19 @@ export function storageContract(name: string, backend: () => ContractBackend): v
       expect(s.root.length).toBeGreaterThan(0);
     });
 
+    it('says when an object was last written (to the second, as S3 does), undefined when there is none', async () => {
+      const s = backend().storage;
+      // The backend's own clock stamps the object: bounded by this process's clock around the write
+      // (S3's LastModified drops the milliseconds, hence the second below).
+      const before = Math.floor(Date.now() / 1000) * 1000;
+      await s.put('halt/exchange=SSE/p.parquet', 'x');
+      const after = Date.now();
+      const at = await s.modifiedAt!('halt/exchange=SSE/p.parquet');
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(after);
+      expect(await s.modifiedAt!('halt/exchange=SSE/none.parquet')).toBeUndefined();
+    });
+
     it('reads a range, fewer bytes at the end of the object and none past it', async () => {
       const s = backend().storage;
       await s.put('kline/interval=1m/part-1.parquet', '0123456789PAR1');

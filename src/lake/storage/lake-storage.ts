@@ -26,6 +26,12 @@ export interface LakeStorage {
   /** Size in bytes, or undefined when there is no such object. */
   size(key: string): Promise<number | undefined>;
   exists(key: string): Promise<boolean>;
+  /**
+   * When the object was last written (epoch ms; a file's mtime, an object's LastModified, which S3
+   * gives to the second), or undefined when there is none: what a retention period (vacuum) is
+   * measured against. Optional so a wrapper in a test need not carry it; both backends have it.
+   */
+  modifiedAt?(key: string): Promise<number | undefined>;
   /** Every key under `prefix` (a key prefix ending in `/`, or '' for all), in no particular order. */
   list(prefix: string): Promise<string[]>;
   /** Remove one object; a missing one is not an error. */

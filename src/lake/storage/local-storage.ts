@@ -87,6 +87,14 @@ export function localStorage(root: string): LakeStorage {
         throw error;
       }
     },
+    async modifiedAt(key) {
+      try {
+        return Math.trunc((await stat(path(key))).mtimeMs);
+      } catch (error) {
+        if (code(error) === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
     async exists(key) {
       try {
         await stat(path(key));

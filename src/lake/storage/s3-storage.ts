@@ -200,6 +200,17 @@ export class S3Storage implements LakeStorage {
     }
   }
 
+  async modifiedAt(key: string): Promise<number | undefined> {
+    const Key = objectKey(this.location, key);
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
+      return head.LastModified?.getTime();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw this.fail(error, 'HeadObject', Key, 'read');
+    }
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.size(key)) !== undefined;
   }

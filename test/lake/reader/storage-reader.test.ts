@@ -30,7 +30,8 @@ function counted(client: S3Client): Map<string, number> {
   const counts = new Map<string, number>();
   client.middlewareStack.add(
     (next, context) => (args) => {
-      counts.set(context.commandName, (counts.get(context.commandName) ?? 0) + 1);
+      const name = context.commandName ?? '?';
+      counts.set(name, (counts.get(name) ?? 0) + 1);
       return next(args);
     },
     { step: 'initialize', name: 'countCommands' },
