@@ -19,7 +19,7 @@ export interface VacuumOptions {
   dryRun?: boolean;
   /** Which keys can be the table's data files; default `.parquet`. */
   fileSuffix?: string;
-  /** When an object was last written, epoch ms; default: the file's mtime for a local backend, unknown otherwise. */
+  /** When an object was last written, epoch ms; default: the storage's modifiedAt (mtime, S3 LastModified), else unknown. */
   modifiedAt?: (key: string) => Promise<number | undefined>;
 }
 
@@ -50,7 +50,8 @@ export async function vacuumDelta(storage: LakeStorage, tableKey: string, option
   const snapshot = await readDeltaSnapshot(storage, tableKey);
   if (snapshot === undefined) return { deleted: [], kept: [] };
   const horizon = options.now - options.retentionMs;
-  const modifiedAt = options.modifiedAt ?? ((key: string) => localModifiedAt(storage, key));
+  // The backend's own object times (S3 LastModified) when it has them, else a local file's mtime.
+  const modifiedAt = options.modifiedAt ?? (storage.modifiedAt ? (key: string) => storage.modifiedAt!(key) : (key: string) => localModifiedAt(storage, key));
   const prefix = tableKey === '' ? '' : `${tableKey}/`;
   const deleted: string[] = [];
   const kept: string[] = [];
