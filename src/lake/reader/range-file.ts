@@ -3,8 +3,8 @@
  * at, never the whole file. Shaped as hyparquet's AsyncBuffer; Arrow's reader gets the same bytes
  * through arrowHandle (arrow-footer.ts).
  *
- * Any backend: the size once (`size`), then one `readRange` per slice, so a Parquet footer costs
- * a HEAD and one ranged GET on S3. A key the backend maps to a local file (`localPath`) is read
+ * Any backend: the size once (`size`), the last 8 KiB once (`readRange`), then one `readRange` per
+ * slice before them, so a Parquet footer costs a HEAD and one ranged GET on S3. A key the backend maps to a local file (`localPath`) is read
  * through one open descriptor instead, with synchronous calls on purpose: a footer read is a few
  * KiB from the page cache, and measured on a 3,000-file lake, four thread-pool round trips per file
  * (open, fstat, read, close) cost three times the CPU of the system calls themselves. Each open
@@ -59,17 +59,32 @@ function localRangeFile(path: string): RangeFile {
   }
 }
 
+/**
+ * The last bytes of an object, fetched once and kept: a footer is read in several small pieces
+ * (Arrow: the trailing magic and length, then the footer; a file this small, its head too), each
+ * a request on an object store. The size of hyparquet's first footer read (parquet-footer.ts), so
+ * a Parquet footer stays one ranged GET.
+ */
+const TAIL_BYTES = 8 * 1024;
+
 async function storageRangeFile(storage: LakeStorage, key: string): Promise<RangeFile> {
   const size = await storage.size(key);
   if (size === undefined) throw new LakeObjectMissingError(storage.root, key);
+  const tailFrom = Math.max(0, size - TAIL_BYTES);
+  let tail: Promise<Uint8Array> | undefined;
+  const read = async (from: number, length: number): Promise<Uint8Array> => {
+    const inTail = from >= tailFrom;
+    const bytes = inTail ? (await (tail ??= storage.readRange(key, tailFrom, size - tailFrom))).subarray(from - tailFrom, from - tailFrom + length) : await storage.readRange(key, from, length);
+    // The object shrank or was replaced since its size was read: never hand on a short range.
+    if (bytes.byteLength < length) throw cutShort(from + bytes.byteLength, size, 'object');
+    return bytes;
+  };
   return {
     byteLength: size,
     async slice(start, end = size) {
       const from = Math.max(0, start);
       const length = Math.max(0, Math.min(end, size) - from);
-      const bytes = await storage.readRange(key, from, length);
-      // The object shrank or was replaced since its size was read: never hand on a short range.
-      if (bytes.byteLength < length) throw cutShort(from + bytes.byteLength, size, 'object');
+      const bytes = await read(from, length);
       // A fresh ArrayBuffer of exactly the range (a Buffer may be a view into a shared pool).
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + length) as ArrayBuffer;
     },
