@@ -82,6 +82,8 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         logFormat,
         // Colour only for a person at a terminal who did not turn it off.
         logColor: terminal.stderrIsTTY && !env.NO_COLOR,
+        // `run a.yaml b.yaml`: pretty lines are alike across pipelines unless they name theirs.
+        logPipeline: jobs.length > 1,
         clock,
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
