@@ -13,6 +13,8 @@ export { resolveSettings, type Settings } from './config/resolve-settings.js';
 export { components } from './components.js';
 export { runPipeline } from './runtime/run-pipeline.js';
 export { createRunEvents } from './runtime/run-events.js';
+/** runPipeline logs nothing unless given one: `runPipeline(p, { registry: components, logger: createLogger({ level: 'info' }) })`. */
+export { createLogger, type LoggerOptions, type LeveledLogger } from './runtime/logger.js';
 export { planPipeline, type PipelinePlan } from './plan/index.js';
 export { coverageOfOutput, coverageReport, formatCoverageReport, type CoverageReport } from './coverage/index.js';
 
@@ -25,7 +27,7 @@ export { parquetSink } from './sinks/parquet/index.js';
 export { optimizeWasmCompilation } from './lake/parquet/optimized-wasm.js';
 export { arrowSink } from './sinks/arrow/index.js';
 export { ndjsonSink } from './sinks/ndjson/index.js';
-export type { Batch, Checkpoint, CommitReceipt, Rejected, RunContext, Sink, Source, Transform } from './core/component.js';
+export type { Batch, Checkpoint, CommitReceipt, Logger, LogLevel, Rejected, RunContext, Sink, Source, Transform } from './core/component.js';
 export type { ComponentDefinition, SinkDefinition, SourceDefinition, TransformDefinition } from './core/definition.js';
 export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline, RawTrade, RawDepth, RawHalt } from './core/records.js';
 

@@ -9,6 +9,7 @@
  * renames that the next run finishes or undoes, so an exit mid-commit loses no committed data.
  */
 import { EXIT_INTERRUPTED } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
@@ -37,14 +38,41 @@ export interface Interrupts {
   dispose(): void;
 }
 
+/** What each command says as it stops: a run, a compaction and the emulator stop different work. */
+export interface StopWords {
+  /** The first signal's notice; undefined says nothing (`serve` promises one line on stderr, ever). */
+  stopping(sig: NodeJS.Signals): string | undefined;
+  hung(sig: NodeJS.Signals, seconds: number): string;
+  again(sig: NodeJS.Signals): string;
+}
+
+export const RUN_STOP_WORDS: StopWords = {
+  stopping: (sig) => `quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`,
+  hung: (sig, s) => `quotelake: ${sig}: the run did not stop within ${s} s; exiting now (committed work is safe; the next run resumes from the last commit)`,
+  again: (sig) => `quotelake: ${sig} again: exiting now; the next run resumes from the last commit`,
+};
+
 export interface InterruptOptions {
   readonly exit?: (code: number) => void;
   readonly graceMs?: number;
+  /** Default: a run's (RUN_STOP_WORDS). */
+  readonly words?: StopWords;
+}
+
+/** --stop-timeout, else QUOTELAKE_STOP_TIMEOUT (seconds), else STOP_GRACE_MS: one rule for every command that stops on a signal. */
+export function stopGraceMs(flag: number | undefined, env: NodeJS.ProcessEnv): number {
+  const given = flag ?? (env.QUOTELAKE_STOP_TIMEOUT !== undefined ? Number(env.QUOTELAKE_STOP_TIMEOUT) : undefined);
+  if (given === undefined) return STOP_GRACE_MS;
+  if (!Number.isFinite(given) || given <= 0) {
+    throw new UsageError(`--stop-timeout (or QUOTELAKE_STOP_TIMEOUT) must be a positive number of seconds, not ${String(given)}`, 'e.g. --stop-timeout 30');
+  }
+  return Math.round(given * 1000);
 }
 
 export function handleInterrupts(say: (line: string) => void, options: InterruptOptions = {}): Interrupts {
   const exit = options.exit ?? (() => exitNow());
   const graceMs = options.graceMs ?? STOP_GRACE_MS;
+  const words = options.words ?? RUN_STOP_WORDS;
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
   let routed: ((line: string) => void) | undefined;
@@ -52,17 +80,18 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
   const on = (sig: NodeJS.Signals) => {
     if (first === undefined) {
       first = sig;
-      tell(`quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`);
+      const notice = words.stopping(sig);
+      if (notice !== undefined) tell(notice);
       // Not cleared by dispose(): what follows the run (closing connections, printing) must not hang either.
       // unref(): a run that stops in time exits on its own, without waiting for the watchdog.
       setTimeout(() => {
-        tell(`quotelake: ${sig}: the run did not stop within ${graceMs / 1000} s; exiting now (committed work is safe; the next run resumes from the last commit)`);
+        tell(words.hung(sig, graceMs / 1000));
         exit(EXIT_INTERRUPTED);
       }, graceMs).unref();
       controller.abort();
       return;
     }
-    tell(`quotelake: ${sig} again: exiting now; the next run resumes from the last commit`);
+    tell(words.again(sig));
     exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', on);

@@ -38,6 +38,8 @@ export interface RunJobOptions {
   /** Default pretty. */
   readonly logFormat?: LogFormat;
   readonly logColor?: boolean;
+  /** Pretty log lines name the pipeline (several pipelines run in one command). */
+  readonly logPipeline?: boolean;
   readonly clock?: Clock;
   /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
   readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
@@ -60,6 +62,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     level: options.logLevel,
     format: options.logFormat ?? 'pretty',
     color: options.logColor ?? false,
+    showPipeline: options.logPipeline ?? false,
     clock,
     redact: [connection.token],
     write: (line) => (progress ? progress.log(line) : terminal.stderr.write(terminal.redact(line))),

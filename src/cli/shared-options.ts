@@ -91,16 +91,40 @@ export function clockOptions<T>(y: Argv<T>): Argv<T & ClockArgs> {
   }) as Argv<T & ClockArgs>;
 }
 
-export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
+export interface LogArgs {
+  'log-level': LogLevel;
+  'log-format'?: (typeof LOG_FORMAT_CHOICES)[number] | undefined;
+}
+
+/** --log-level and --log-format: run, compact and migrate log the same way. */
+export function logOptions<T>(y: Argv<T>): Argv<T & LogArgs> {
   return y
-    .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
-    .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' })
     .option('log-level', { choices: LOG_LEVELS, default: 'warn' as LogLevel, group: REPORT, describe: 'Log lines on stderr at or above this level' })
     .option('log-format', {
       choices: LOG_FORMAT_CHOICES,
       group: REPORT,
       describe: 'Log lines as readable text (pretty, the default; coloured on a terminal) or one JSON object per line (json) (env QUOTELAKE_LOG_FORMAT)',
-    }) as Argv<T & ReportArgs>;
+    }) as Argv<T & LogArgs>;
+}
+
+export function reportOptions<T>(y: Argv<T>): Argv<T & ReportArgs> {
+  return logOptions(
+    y
+      .option('json', { type: 'boolean', default: false, group: REPORT, describe: 'Print one JSON document (stdout, or stderr when stdout carries NDJSON data)' })
+      .option('quiet', { type: 'boolean', alias: 'q', default: false, group: REPORT, describe: 'No progress and no summary table (errors still print)' }),
+  ) as Argv<T & ReportArgs>;
+}
+
+export interface StopArgs {
+  'stop-timeout'?: number | undefined;
+}
+
+/** --stop-timeout: `what` is the work a stop finishes before the process ends itself. */
+export function stopTimeoutOption<T>(y: Argv<T>, what: string): Argv<T & StopArgs> {
+  return y.option('stop-timeout', {
+    type: 'number',
+    describe: `Seconds a stop (SIGINT/SIGTERM) may take to ${what} before the process ends itself (default 4, env QUOTELAKE_STOP_TIMEOUT; raise it where the orchestrator allows more, e.g. systemd TimeoutStopSec)`,
+  }) as Argv<T & StopArgs>;
 }
 
 /** --log-format, else QUOTELAKE_LOG_FORMAT (a value other than json or pretty is a usage error), else pretty. */

@@ -42,6 +42,8 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
   const reports: CompactionReport[] = [];
   for (const { dataset, format } of await manifestedTables(storage)) {
     if (options.dataset !== undefined && dataset !== options.dataset) continue;
+    // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
+    if (options.ctx.signal.aborted) break;
     const encoder = await tableCodec(format);
     if (encoder === undefined) continue;
     const manifest = await readManifest(storage, dataset, format);
@@ -58,7 +60,8 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       retiredGraceMs: options.retiredGraceMs,
     });
     try {
-      if (!options.dryRun) await sink.recover();
+      // Its recoveries are logged; expired retired files are left to compactAll, which reports them.
+      if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false });
       reports.push(await sink.compactAll(options.ctx, { dryRun: options.dryRun }));
     } catch (error) {
       throw error instanceof SinkError ? error : new SinkError(`${dataset}.${format}: compaction failed`, 'commit', error);

@@ -13,8 +13,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { keepsState } from './keeps-state.js';
-import { withFields } from '../core/log-helpers.js';
-import { createLogger } from './logger.js';
+import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
@@ -59,6 +58,10 @@ export interface RunOptions {
   readonly client?: unknown;
   /** The CLI wires SIGINT/SIGTERM to it. */
   readonly signal?: AbortSignal;
+  /**
+   * Where the run's log lines go. Default: nowhere (a library prints nothing of its own accord);
+   * the CLI passes createLogger() writing to stderr, and so can any caller who wants the lines.
+   */
   readonly logger?: Logger;
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
@@ -139,7 +142,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const events = options.events ?? createRunEvents();
   const runId = options.runId ?? createRunId(new Date(clock.now()));
   // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
-  const logger = withFields(options.logger ?? createLogger({ level: 'warn', clock }), { runId, pipeline: pipeline.name });
+  const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
   const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
   const stateDir = options.stateDir ?? pipeline.options.stateDir ?? `${outputDir.replace(/\/+$/, '')}/.state`;
   const opts = pipeline.options;

@@ -1,6 +1,7 @@
 /** The first signal aborts and arms the watchdog; the second, or the watchdog, exits 130. No real signals: listeners are called with process.emit. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { handleInterrupts, STOP_GRACE_MS } from '../../src/cli/interrupts.js';
+import { COMPACT_STOP_WORDS } from '../../src/cli/actions/compact.js';
+import { handleInterrupts, STOP_GRACE_MS, stopGraceMs } from '../../src/cli/interrupts.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -65,5 +66,45 @@ describe('handleInterrupts', () => {
     expect(process.listenerCount('SIGTERM')).toBe(before + 1);
     interrupts.dispose();
     expect(process.listenerCount('SIGTERM')).toBe(before);
+  });
+
+  it('each command says what it stops; a command may stay silent at the first signal (serve) and still be bounded by the watchdog', () => {
+    vi.useFakeTimers();
+    const lines: string[] = [];
+    const exits: number[] = [];
+    const silent = handleInterrupts((l) => lines.push(l), {
+      exit: (c) => exits.push(c),
+      graceMs: 2000,
+      words: { stopping: () => undefined, hung: (sig, s) => `${sig} hung ${s}`, again: (sig) => `${sig} again` },
+    });
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(silent.signal.aborted).toBe(true);
+      expect(lines).toEqual([]);
+      vi.advanceTimersByTime(2000);
+      expect(lines).toEqual(['SIGTERM hung 2']);
+      expect(exits).toEqual([130]);
+    } finally {
+      silent.dispose();
+    }
+    const compact = handleInterrupts((l) => lines.push(l), { exit: (c) => exits.push(c), words: COMPACT_STOP_WORDS });
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      process.emit('SIGINT', 'SIGINT');
+      expect(lines.slice(1)).toEqual([
+        'quotelake: SIGINT: stopping after the current partition and committing what is compacted (send it again to quit at once)',
+        'quotelake: SIGINT again: exiting now (the lake stays consistent: the next compact or run finishes or undoes an interrupted commit)',
+      ]);
+    } finally {
+      compact.dispose();
+    }
+  });
+
+  it('stopGraceMs: the flag, else QUOTELAKE_STOP_TIMEOUT, else 4 s; anything but a positive number is a usage error', () => {
+    expect(stopGraceMs(undefined, {})).toBe(STOP_GRACE_MS);
+    expect(stopGraceMs(30, { QUOTELAKE_STOP_TIMEOUT: '10' })).toBe(30_000);
+    expect(stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: '2.5' })).toBe(2500);
+    for (const bad of [0, -1, Number.NaN]) expect(() => stopGraceMs(bad, {})).toThrow(/--stop-timeout \(or QUOTELAKE_STOP_TIMEOUT\) must be a positive number of seconds/);
+    expect(() => stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: 'never' })).toThrow(/not NaN/);
   });
 });

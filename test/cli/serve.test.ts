@@ -138,6 +138,32 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(await order([], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'descending' })).toEqual(down);
   });
 
+  it('SIGTERM with a request in flight: the connection is dropped, exit 0 at once, nothing more on stderr', async () => {
+    // Every answer held for a minute: the stop must not wait for it.
+    const p = run(['serve', '--faults', 'latency=60s@1']);
+    const url = await ready(p);
+    const pending = fetch(`${url}/api/suspension/sse?token=demo-basic`).then(
+      (r) => r.status,
+      (e: unknown) => e,
+    );
+    // Time for the request to reach the server and be held there before the signal.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sent = Date.now();
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toEqual({ code: 0, signal: null });
+    // Well inside the 4 s grace: closing drops the held connection rather than waiting a minute for it.
+    expect(Date.now() - sent).toBeLessThan(4000);
+    expect(await pending).toBeInstanceOf(Error);
+    expect(p.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('--stop-timeout must be a positive number of seconds (exit 2, nothing listens)', async () => {
+    const p = run(['serve', '--stop-timeout', '0']);
+    expect((await p.exit).code).toBe(2);
+    expect(p.stderr).toMatch(/--stop-timeout/);
+    expect(p.stderr).not.toMatch(/listening/);
+  });
+
   it('usage errors exit 2 with a clear message and no readiness line', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['serve', '--bogus'], {}, /Unknown argument: bogus/],

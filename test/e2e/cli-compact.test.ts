@@ -1,5 +1,5 @@
 /** `quotelake compact` through the built CLI: --dry-run changes nothing, then it compacts, and it respects the output lock. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -11,7 +11,7 @@ import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
 import { acquireOutputLock } from '../../src/runtime/output-lock.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext } from '../sinks/helpers.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
 
 /** Three runs of 100 minutes of two codes, committed with a 50-row target: 12 files of 50 rows in one partition. */
 async function smallFileLake(): Promise<string> {
@@ -27,6 +27,49 @@ async function smallFileLake(): Promise<string> {
   }
   return out;
 }
+
+/**
+ * `days` partitions (one a day) of 300 rows in 6 files each: three runs of 50 minutes of two codes
+ * a day, committed with a 50-row target. `quotelake compact` makes each one file.
+ */
+async function manyPartitionLake(days: number): Promise<string> {
+  const out = tempDir();
+  for (let run = 0; run < 3; run++) {
+    const sink = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder: parquetEncoder({ rowGroupRows: 131072 }), decimal: DEFAULT_DECIMAL, maxRowsPerFile: 50, maxBufferedRows: 1_000_000, maxBufferedBytes: 1 << 30 });
+    const ctx = { ...runContext(`r${run}`), clock: new ManualClock('2026-11-21T14:30:00Z') };
+    const raw = [];
+    for (let d = 0; d < days; d++) for (const code of ['BTCUSDT', 'ETHUSDT']) for (let m = run * 50; m < run * 50 + 50; m++) raw.push(rawKline(code, '1m', T0 + 86_400 * d + 60 * m, `${m}`));
+    await sink.write({ stream: 'k', seq: 1, records: klineRows(raw) }, ctx);
+    await sink.commit(ctx);
+    await sink.close();
+  }
+  return out;
+}
+
+interface ManifestView {
+  files: { path: string; rows: number }[];
+  retired: unknown[];
+}
+
+/** The manifest, after checking that it and the disk agree: every listed file exists, no other part file, no staging left. */
+function consistentManifest(out: string): ManifestView {
+  const manifest = JSON.parse(readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as ManifestView;
+  const onDisk = readdirSync(join(out, 'kline'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.parquet'))
+    .sort();
+  expect(onDisk).toEqual(manifest.files.map((f) => f.path).sort());
+  expect(readdirSync(join(out, 'kline'), { recursive: true }).map(String).filter((f) => /\.tmp|tmp-/.test(f))).toEqual([]);
+  const staging = join(out, '_quotelake/staging');
+  expect(existsSync(staging) ? readdirSync(staging, { recursive: true }) : []).toEqual([]);
+  return manifest;
+}
+
+const filesPerPartition = (m: ManifestView) => {
+  const counts = new Map<string, number>();
+  for (const f of m.files) counts.set(f.path.split('/').slice(0, -1).join('/'), (counts.get(f.path.split('/').slice(0, -1).join('/')) ?? 0) + 1);
+  return [...counts.values()];
+};
 
 const tree = (out: string) => JSON.stringify([readdirSync(out, { recursive: true }).sort(), readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')]);
 
@@ -63,4 +106,38 @@ describe('quotelake compact', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('unknown dataset "candles"');
   }, 60_000);
+
+  it('SIGTERM stops it between partitions: exit 130, the partitions done are committed, the lake consistent; the next compact does the rest', async () => {
+    const days = 120;
+    const out = await manyPartitionLake(days);
+    expect(filesPerPartition(consistentManifest(out))).toEqual(Array.from({ length: days }, () => 6));
+    const proc = startCli(['compact', '--output', out, '--grace', '0', '--log-level', 'debug', '--log-format', 'json']);
+    // The first partition compacted (staged, not yet committed): stop now.
+    await proc.waitForStderr(/"event":"compaction"/);
+    proc.child.kill('SIGTERM');
+    const r = await proc.result;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('quotelake: SIGTERM: stopping after the current partition and committing what is compacted');
+    expect(r.stderr).toContain('quotelake: SIGTERM: compact stopped; the partitions it finished are committed; run it again for the rest');
+    expect(r.stdout).toMatch(/^kline\.parquet: \d+ → \d+ files, 36000 rows in 120 partitions \(compacted \d+\);.*; stopped by a signal: the other partitions are left as they were\n$/);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const commit = lines.find((l) => l.event === 'commit')!;
+    expect(commit).toMatchObject({ level: 'info', msg: 'compacted', command: 'compact', operation: 'compact', dataset: 'kline', format: 'parquet', stopped: true });
+    expect(commit.runId).toMatch(/^compact-/);
+    const stopped = consistentManifest(out);
+    const done = filesPerPartition(stopped).filter((n) => n === 1).length;
+    expect(done).toBe(commit.partitions);
+    expect(done).toBeGreaterThanOrEqual(1);
+    // Stopped part-way: the partitions after the signal are as they were.
+    expect(done).toBeLessThan(days);
+    expect(filesPerPartition(stopped).filter((n) => n !== 1).every((n) => n === 6)).toBe(true);
+    expect(stopped.files.reduce((n, f) => n + f.rows, 0)).toBe(days * 300);
+
+    const rest = await runCli(['compact', '--output', out, '--grace', '0', '--log-level', 'info']);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).toMatch(/INFO: compacted \{"command":"compact","event":"commit","operation":"compact","dataset":"kline","format":"parquet","partitions":\d+,"files":\d+,"retired":\d+,"rows":\d+,"bytes":\d+\}\n/);
+    const after = consistentManifest(out);
+    expect(filesPerPartition(after)).toEqual(Array.from({ length: days }, () => 1));
+    expect(after.files.reduce((n, f) => n + f.rows, 0)).toBe(days * 300);
+  }, 120_000);
 });

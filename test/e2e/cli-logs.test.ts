@@ -4,7 +4,9 @@
  * end, all with runId and pipeline), and the token is never printed, a one-character one included,
  * without masking every "x" of every word.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
@@ -115,6 +117,28 @@ describe('quotelake run --log-level debug --log-format json', () => {
     expect(r.stderr).not.toContain(token);
     expect(r.stderr).not.toContain('0123456789abcdef');
   });
+
+  it('several pipelines in one command: pretty lines name their pipeline, a single pipeline\'s do not', async () => {
+    const dir = tempDir();
+    const files = ['btc-hours', 'eth-hours'].map((name, i) => {
+      const file = join(dir, `${name}.yaml`);
+      writeFileSync(file, `name: ${name}\nsource:\n  type: kline-history\n  codes: [${i === 0 ? 'BTCUSDT' : 'ETHUSDT'}]\n  intervals: [1h]\n  since: 1d\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
+      return file;
+    });
+    const both = await runCli(['run', ...files, '--clock', NOW, '--output', join(dir, 'out'), '--log-level', 'info', '--quiet']);
+    expect(both.code, both.stderr).toBe(0);
+    const starts = both.stderr.split('\n').filter((l) => l.includes('run started'));
+    expect(starts).toEqual([
+      expect.stringMatching(/^\[2026-11-20T00:00:\d\d\.\d{3}Z\] INFO: btc-hours: run started \{/),
+      expect.stringMatching(/^\[2026-11-20T00:00:\d\d\.\d{3}Z\] INFO: eth-hours: run started \{/),
+    ]);
+    // Every line of a run is named (commits too), and none carries the field twice.
+    expect(both.stderr.split('\n').filter((l) => / INFO: [a-z]+-hours: committed \{/.test(l)).length).toBeGreaterThanOrEqual(2);
+    for (const l of starts) expect(l).not.toContain('"pipeline"');
+    const one = await runCli(['run', 'kline-backfill', ...SPAN, '--output', tempDir(), '--log-level', 'info', '--quiet']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr.split('\n').filter((l) => l.includes('run started'))).toEqual([expect.stringMatching(/\] INFO: run started \{/)]);
+  }, 60_000);
 
   it('QUOTELAKE_LOG_FORMAT chooses the format; a wrong value is a usage error', async () => {
     const output = tempDir();

@@ -37,4 +37,34 @@ describe('quotelake migrate', () => {
     expect(future.stderr).toContain('lake layout version 3 is newer than this quotelake reads (newest 2)');
     expect(future.stderr).toContain('upgrade quotelake');
   }, 60_000);
+
+  it('--log-level info --log-format json: the migration is one recovery line with its counts; the default level prints none', async () => {
+    const out = await copyOfFixture();
+    const r = await runCli(['migrate', '--output', out, '--clock', '2026-11-20T00:00:00Z', '--log-level', 'info', '--log-format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        time: expect.stringMatching(/^2026-11-20T00:00:\d\d\.\d{3}Z$/),
+        runId: expect.stringMatching(/^20261120T000000Z-[a-z0-9]{6}$/),
+        command: 'migrate',
+        event: 'recovery',
+        action: 'layout-migrated',
+        output: out,
+        from: 1,
+        to: 2,
+        files: 10,
+        kept: 5,
+        resumed: false,
+        msg: expect.stringMatching(/^migrated the lake from layout 1 \(quotelake 0\.1\.0\) to layout 2: 10 file\(s\) rewritten/),
+      },
+    ]);
+    const quiet = await runCli(['migrate', '--output', await copyOfFixture()]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+  }, 60_000);
 });

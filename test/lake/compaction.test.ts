@@ -292,6 +292,25 @@ describe('quotelake compact (compactLake)', () => {
     expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
   });
 
+  it('a stop (the run\'s signal) between partitions commits the partitions done and leaves the rest; a later compact finishes', async () => {
+    const out = await smallFileLake();
+    const clock = new ManualClock('2026-11-22T00:00:00Z');
+    const controller = new AbortController();
+    const lines: [string, Record<string, unknown> | undefined][] = [];
+    const note = (m: string, f?: Record<string, unknown>) => void lines.push([m, f]);
+    // The signal arrives while the first partition is compacted (its debug line is the cue).
+    const logger = { debug: (m: string, f?: Record<string, unknown>) => (note(m, f), f?.event === 'compaction' && controller.abort()), info: note, warn: note, error: note };
+    const ctx: RunContext = { ...ctxAt('compact-stop', clock), signal: controller.signal, logger };
+    const stopped = await compactLake(out, { ctx, dryRun: false, retiredGraceMs: 0 });
+    expect(stopped).toEqual([expect.objectContaining({ partitions: 2, compactedPartitions: 1, filesBefore: 90, filesAfter: 1 + 18, stopped: true })]);
+    expect(lines.find(([, f]) => f?.event === 'commit')).toEqual(['compacted', expect.objectContaining({ operation: 'compact', dataset: 'kline', partitions: 1, files: 1, retired: 72, rows: 4320, stopped: true })]);
+    expect(await dataFiles(out)).toEqual((await manifestOf(out)).files.map((f) => f.path).sort());
+    expect(await readBack(out)).toEqual(expected(1800));
+    const rest = await compactLake(out, { ctx: ctxAt('compact-rest', clock), dryRun: false, retiredGraceMs: 0 });
+    expect(rest).toEqual([expect.objectContaining({ compactedPartitions: 1, filesBefore: 19, filesAfter: 2, stopped: false })]);
+    expect(await readBack(out)).toEqual(expected(1800));
+  });
+
   it('keeps each file\'s metadata merged (source endpoints united)', async () => {
     const out = await tempDir();
     const clock = new ManualClock('2026-11-21T14:30:00Z');

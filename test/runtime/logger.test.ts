@@ -105,6 +105,25 @@ describe('createLogger (pino)', () => {
     expect(lines.join('')).not.toContain('secret-token-xyz');
   });
 
+  it('pretty lines name the pipeline only when asked (several pipelines in one command); JSON lines are unchanged', () => {
+    const lines: string[] = [];
+    const at = (showPipeline: boolean, format: 'pretty' | 'json' = 'pretty') =>
+      createLogger({ level: 'info', format, showPipeline, write: (l) => lines.push(l), clock: new ManualClock(0) }).child({ runId: 'r1', pipeline: 'kline-backfill' });
+    at(false).info('committed', { files: 2 });
+    at(true).info('committed', { files: 2 });
+    // A line without a pipeline (the CLI's own) stays as it was.
+    createLogger({ level: 'info', showPipeline: true, write: (l) => lines.push(l), clock: new ManualClock(0) }).info('hello');
+    at(true, 'json').info('committed', { files: 2 });
+    at(false, 'json').info('committed', { files: 2 });
+    expect(lines.slice(0, 3)).toEqual([
+      '[1970-01-01T00:00:00.000Z] INFO: committed {"files":2}\n',
+      '[1970-01-01T00:00:00.000Z] INFO: kline-backfill: committed {"files":2}\n',
+      '[1970-01-01T00:00:00.000Z] INFO: hello\n',
+    ]);
+    expect(lines[3]).toBe(lines[4]);
+    expect(JSON.parse(lines[3]!)).toEqual({ level: 'info', time: '1970-01-01T00:00:00.000Z', runId: 'r1', pipeline: 'kline-backfill', files: 2, msg: 'committed' });
+  });
+
   it('colour only when asked', () => {
     const plain: string[] = [];
     const coloured: string[] = [];

@@ -5,19 +5,28 @@ import { compactLake } from '../../lake/compact-lake.js';
 import type { CompactionReport } from '../../lake/commit/partitioned-sink.js';
 import { acquireOutputLock } from '../../runtime/output-lock.js';
 import { commandClock } from '../clock-option.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { createTerminal } from '../terminal.js';
+import { commandLogger } from '../command-logger.js';
+import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
+import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
+import type { LogArgs, StopArgs } from '../shared-options.js';
+import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 
-export interface CompactArgs {
+export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
   dataset?: string | undefined;
   'dry-run': boolean;
   grace: number;
   clock?: string | undefined;
+  color?: boolean | undefined;
 }
 
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+/** A compaction stops between partitions: each dataset's finished partitions are committed as one. */
+export const COMPACT_STOP_WORDS: StopWords = {
+  stopping: (sig) => `quotelake: ${sig}: stopping after the current partition and committing what is compacted (send it again to quit at once)`,
+  hung: (sig, s) => `quotelake: ${sig}: compact did not stop within ${s} s; exiting now (the lake stays consistent: the next compact or run finishes or undoes the interrupted commit)`,
+  again: (sig) => `quotelake: ${sig} again: exiting now (the lake stays consistent: the next compact or run finishes or undoes an interrupted commit)`,
+};
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(2)} MB`;
@@ -29,25 +38,36 @@ export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   return (
     `${r.dataset}.${r.format}: ${r.filesBefore} → ${r.filesAfter} files, ${r.rows} rows in ${r.partitions} partitions ` +
     `(${verb} ${r.compactedPartitions}); ${mb(r.bytesBefore)} → ${dryRun ? '~' : ''}${mb(r.bytesAfter)}; ` +
-    `${purge} ${r.purged} retired file${r.purged === 1 ? '' : 's'} past the grace`
+    `${purge} ${r.purged} retired file${r.purged === 1 ? '' : 's'} past the grace` +
+    (r.stopped ? '; stopped by a signal: the other partitions are left as they were' : '')
   );
 }
 
-export async function compactAction(args: CompactArgs): Promise<number> {
-  const terminal = createTerminal();
+export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({ color: args.color }, env);
   if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
-  const clock = commandClock(args.clock, process.env);
+  const clock = commandClock(args.clock, env);
+  const graceMs = stopGraceMs(args['stop-timeout'], env);
   const runId = `compact-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-  const ctx: RunContext = { runId, signal: new AbortController().signal, logger: quiet, events: { request() {}, rows() {} }, clock };
+  const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });
   const dryRun = args['dry-run'];
-  // A dry run reads only (manifests are replaced atomically), so it needs no lock.
-  const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) });
+  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: COMPACT_STOP_WORDS });
   try {
-    const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace });
-    if (reports.length === 0) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-    for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
+    const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
+    // A dry run reads only (manifests are replaced atomically), so it needs no lock.
+    const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) });
+    try {
+      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace });
+      if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+      for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
+    } finally {
+      await lock?.release();
+    }
   } finally {
-    await lock?.release();
+    interrupts.dispose();
   }
-  return EXIT_OK;
+  const sig = interrupts.received();
+  if (sig === undefined) return EXIT_OK;
+  terminal.err(`quotelake: ${sig}: compact stopped; the partitions it finished are committed; run it again for the rest`);
+  return EXIT_INTERRUPTED;
 }

@@ -5,27 +5,34 @@ import { packageVersion } from '../../lake/package-version.js';
 import { acquireOutputLock } from '../../runtime/output-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
+import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
-import type { ClockArgs } from '../shared-options.js';
-import { createTerminal } from '../terminal.js';
+import type { ClockArgs, LogArgs } from '../shared-options.js';
+import { terminalFor } from '../terminal.js';
 
-export interface MigrateArgs extends ClockArgs {
+export interface MigrateArgs extends ClockArgs, LogArgs {
   output: string;
   'dry-run': boolean;
   json: boolean;
+  color?: boolean | undefined;
 }
 
-export async function migrateAction(args: MigrateArgs): Promise<number> {
-  const terminal = createTerminal();
-  const now = new Date(commandClock(args.clock, process.env).now());
+export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({ color: args.color }, env);
+  const clock = commandClock(args.clock, env);
+  const now = new Date(clock.now());
   const outputDir = args.output;
+  const runId = createRunId(now);
+  const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.
-  const lock = args['dry-run'] ? undefined : await acquireOutputLock(outputDir, { runId: createRunId(now), pipeline: 'migrate', now });
+  const lock = args['dry-run'] ? undefined : await acquireOutputLock(outputDir, { runId, pipeline: 'migrate', now });
   let report;
   let before;
   try {
     before = await layoutState(outputDir);
     report = await ensureLayout(outputDir, { now, dryRun: args['dry-run'] });
+    // What a run logs as a warning (nobody asked for it there) is this command's work: info.
+    if (report && !report.dryRun) logger.info(describeMigration(report), { event: 'recovery', action: 'layout-migrated', output: outputDir, from: report.from, to: report.to, files: report.filesRewritten, kept: report.filesKept, resumed: report.resumed });
   } finally {
     await lock?.release();
   }

@@ -3,8 +3,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
-import { handleInterrupts, STOP_GRACE_MS } from '../interrupts.js';
-import { UsageError } from '../usage-error.js';
+import { handleInterrupts, stopGraceMs } from '../interrupts.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
 import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
@@ -28,16 +27,6 @@ export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, Repor
 function progressInterval(env: NodeJS.ProcessEnv): number {
   const v = Number(env.QUOTELAKE_PROGRESS_INTERVAL_MS);
   return Number.isFinite(v) && v >= 10 ? v : DEFAULT_PROGRESS_INTERVAL_MS;
-}
-
-/** --stop-timeout, else QUOTELAKE_STOP_TIMEOUT (seconds), else STOP_GRACE_MS. */
-function stopGraceMs(flag: number | undefined, env: NodeJS.ProcessEnv): number {
-  const given = flag ?? (env.QUOTELAKE_STOP_TIMEOUT !== undefined ? Number(env.QUOTELAKE_STOP_TIMEOUT) : undefined);
-  if (given === undefined) return STOP_GRACE_MS;
-  if (!Number.isFinite(given) || given <= 0) {
-    throw new UsageError(`--stop-timeout (or QUOTELAKE_STOP_TIMEOUT) must be a positive number of seconds, not ${String(given)}`, 'e.g. --stop-timeout 30');
-  }
-  return Math.round(given * 1000);
 }
 
 export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -82,6 +71,8 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         logFormat,
         // Colour only for a person at a terminal who did not turn it off.
         logColor: terminal.stderrIsTTY && !env.NO_COLOR,
+        // `run a.yaml b.yaml`: pretty lines are alike across pipelines unless they name theirs.
+        logPipeline: jobs.length > 1,
         clock,
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,

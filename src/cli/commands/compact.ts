@@ -1,12 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CompactArgs } from '../actions/compact.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
+import { logOptions, stopTimeoutOption } from '../shared-options.js';
 
 export const compactCommand: CommandModule<object, CompactArgs> = {
   command: 'compact',
   describe: 'Merge the small files of every partition of a lake and delete replaced files past their grace period',
   builder: (y: Argv<object>) =>
-    y
+    stopTimeoutOption(logOptions(y), 'commit the partitions already compacted')
       .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
       .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
@@ -16,7 +17,8 @@ export const compactCommand: CommandModule<object, CompactArgs> = {
       .example('$0 compact --dataset kline --dry-run', 'Show what compacting kline would do')
       .epilogue(
         'Takes the output lock (not with --dry-run), so it waits for no run: it fails if a run holds the output. ' +
-          'Exit codes: 0 done, 1 failed, 2 usage.',
+          'SIGINT/SIGTERM stop it between partitions, committing those already compacted. ' +
+          'Exit codes: 0 done, 1 failed, 2 usage, 130 stopped by a signal.',
       ) as unknown as Argv<CompactArgs>,
   handler: async (args) => {
     const { compactAction } = await import('../actions/compact.js');

@@ -1,12 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { MigrateArgs } from '../actions/migrate.js';
-import { clockOptions } from '../shared-options.js';
+import { clockOptions, logOptions } from '../shared-options.js';
 
 export const migrateCommand: CommandModule<object, MigrateArgs> = {
   command: 'migrate',
   describe: 'Bring an output folder to the current lake layout (a lake written by quotelake 0.1.0, or an interrupted migration)',
   builder: (y: Argv<object>) =>
-    clockOptions(y)
+    logOptions(clockOptions(y))
       .option('output', { type: 'string', default: 'output', describe: 'Output root' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Say what would be migrated; change nothing' })
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })

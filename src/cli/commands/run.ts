@@ -1,12 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { RunCommandArgs } from '../actions/run.js';
-import { clockOptions, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions } from '../shared-options.js';
+import { clockOptions, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
 
 export const runCommand: CommandModule<object, RunCommandArgs> = {
   command: 'run <pipeline...>',
   describe: 'Run pipelines: fetch, transform and commit data files (resumable)',
   builder: (y: Argv<object>) =>
-    reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y)))))
+    stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y))))), 'commit finished work')
       .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
       .option('state', {
@@ -19,11 +19,6 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
         type: 'boolean',
         default: false,
         describe: 'Fetch again from since as if nothing were held; each stream\'s checkpoint is replaced at the first commit that covers it (asks first on a terminal)',
-      })
-      .option('stop-timeout', {
-        type: 'number',
-        describe:
-          'Seconds a stop (SIGINT/SIGTERM) may take to commit finished work before the process ends itself (default 4, env QUOTELAKE_STOP_TIMEOUT; raise it where the orchestrator allows more, e.g. systemd TimeoutStopSec)',
       })
       .option('yes', { type: 'boolean', alias: 'y', default: false, describe: 'With --full-refresh: do not ask (required when stdin is not a terminal)' })
       .example('$0 run demo', 'Run the shipped demo pipeline against the built-in emulator')

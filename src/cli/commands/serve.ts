@@ -5,9 +5,11 @@ import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from '../.
 import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
 import { loadPlansFile, PlansFileError, type EmulatorPlans } from '../../emulator/plans-file.js';
 import { startEmulator } from '../../emulator/server.js';
+import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
+import { stopTimeoutOption, type StopArgs } from '../shared-options.js';
 import { UsageError } from '../usage-error.js';
 
-interface ServeArgs {
+interface ServeArgs extends StopArgs {
   host: string;
   port: number;
   seed: number;
@@ -81,24 +83,23 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   };
 }
 
-/** Resolves when SIGTERM or SIGINT arrives. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (sig: NodeJS.Signals) => {
-      process.off('SIGTERM', on);
-      process.off('SIGINT', on);
-      resolve(sig);
-    };
-    process.on('SIGTERM', on);
-    process.on('SIGINT', on);
-  });
-}
+/**
+ * A stopped emulator is a normal end (exit 0, what systemd and a test harness expect of a service
+ * its operator stops), and it says nothing: its stderr holds the readiness line and nothing else.
+ * Closing drops every open connection, so it is quick; if it hangs anyway, the watchdog ends the
+ * process within the grace, as a second signal does at once.
+ */
+const SERVE_STOP_WORDS: StopWords = {
+  stopping: () => undefined,
+  hung: (sig, s) => `quotelake: ${sig}: the emulator did not close within ${s} s; exiting now`,
+  again: (sig) => `quotelake: ${sig} again: exiting now`,
+};
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the local emulator of the market-data query service',
   builder: (y: Argv<object>) =>
-    y
+    stopTimeoutOption(y, 'close the listener and its connections')
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
       .option('port', { type: 'number', default: 0, describe: 'Port; 0 picks a free one' })
       .option('seed', { type: 'number', default: 1, describe: 'Seed of the synthetic data and of the fault draws' })
@@ -129,9 +130,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       }) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     const options = await resolveServeOptions(args, process.env);
+    const graceMs = stopGraceMs(args['stop-timeout'], process.env);
     const emu = await startEmulator(options);
-    process.stderr.write(`quotelake emulator listening on ${emu.url}\n`);
-    await untilSignal();
-    await emu.close();
+    const interrupts = handleInterrupts((line) => void process.stderr.write(`${line}\n`), { graceMs, words: SERVE_STOP_WORDS });
+    try {
+      process.stderr.write(`quotelake emulator listening on ${emu.url}\n`);
+      const { signal } = interrupts;
+      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      await emu.close();
+    } finally {
+      interrupts.dispose();
+    }
   },
 };

@@ -75,6 +75,11 @@ export interface CompactionReport {
   bytesAfter: number;
   /** Retired files past their grace, deleted (dry run: that would be deleted). */
   readonly purged: number;
+  /**
+   * The run's signal stopped it between partitions: what was compacted before is committed, the
+   * partitions after it are left as they were (a later compact takes them).
+   */
+  stopped: boolean;
 }
 
 function byPath(a: { path: string }, b: { path: string }): number {
@@ -680,11 +685,17 @@ export class PartitionedSink<R> implements Sink<R> {
       bytesBefore: files.reduce((n, f) => n + f.bytes, 0),
       bytesAfter: files.reduce((n, f) => n + f.bytes, 0),
       purged: this.splitRetired(previous, ctx.clock.now()).expired.length,
+      stopped: false,
     };
     const byPartition = groupByPartition(files);
     report.partitions = byPartition.size;
     const replaced: ManifestFile[] = [];
     for (const [partition, live] of byPartition) {
+      // Between partitions, never inside one: a stop commits every partition already compacted.
+      if (ctx.signal.aborted) {
+        report.stopped = true;
+        break;
+      }
       if (options.dryRun) {
         const small = planCompaction(live, this.compactionTarget);
         if (small.length > 0) report.compactedPartitions++;
@@ -693,13 +704,30 @@ export class PartitionedSink<R> implements Sink<R> {
       }
       this.staged.set(partition, []);
       const gone = await this.compactPartition(partition, live);
-      if (gone.length > 0) report.compactedPartitions++;
+      if (gone.length > 0) {
+        report.compactedPartitions++;
+        ctx.logger.debug('partition compacted (staged; committed with the dataset)', { event: 'compaction', dataset: this.dataset, format: encoder.format, partition, files: gone.length });
+      }
       replaced.push(...gone);
       await this.settle();
     }
     if (options.dryRun) return report;
     const added = [...this.staged.values()].flat();
-    if (added.length > 0 || report.purged > 0) await this.publish(ctx, previous, added, replaced);
+    if (added.length > 0 || report.purged > 0) {
+      await this.publish(ctx, previous, added, replaced);
+      ctx.logger[added.length > 0 ? 'info' : 'debug']('compacted', {
+        event: 'commit',
+        operation: 'compact',
+        dataset: this.dataset,
+        format: encoder.format,
+        partitions: report.compactedPartitions,
+        files: added.length,
+        retired: replaced.length,
+        rows: added.reduce((n, f) => n + f.rows, 0),
+        bytes: added.reduce((n, f) => n + f.written!.bytes, 0),
+        ...(report.stopped ? { stopped: true } : {}),
+      });
+    }
     this.staged.clear();
     await this.removeStaging();
     report.filesAfter = files.length - replaced.length + added.length;
@@ -734,7 +762,11 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.removeStaging();
   }
 
-  async recover(ctx?: RunContext): Promise<void> {
+  /**
+   * Finish or undo what a killed writer left. With `ctx`, its steps are logged and expired retired
+   * files deleted, unless `purgeRetired` is false (compactAll purges and reports them itself).
+   */
+  async recover(ctx?: RunContext, options: { purgeRetired?: boolean } = {}): Promise<void> {
     const { encoder } = this.options;
     const runs = new Set<string>();
     for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
@@ -762,7 +794,7 @@ export class PartitionedSink<R> implements Sink<R> {
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
     const orphans = await this.sweepOrphans();
     if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
-    if (ctx !== undefined) await this.purgeRetired(ctx);
+    if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);
   }
 
   /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */
