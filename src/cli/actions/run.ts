@@ -69,8 +69,8 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         progressIntervalMs: progressInterval(env),
         logLevel: args['log-level'],
         logFormat,
-        // Colour only for a person at a terminal who did not turn it off.
-        logColor: terminal.stderrIsTTY && !env.NO_COLOR,
+        // Colour only for a person at a terminal who did not turn it off (--no-color, NO_COLOR).
+        logColor: terminal.stderrIsTTY && terminal.colors.isColorSupported,
         // `run a.yaml b.yaml`: pretty lines are alike across pipelines unless they name theirs.
         logPipeline: jobs.length > 1,
         clock,
