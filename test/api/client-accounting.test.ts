@@ -5,24 +5,17 @@
  * still waiting for a slot is sent.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenHash16 } from '../../src/api/quota-store.js';
 import { QuotaExhaustedError, TransportError } from '../../src/core/errors.js';
 import { STUB_TOKEN as TOKEN, useStubClient } from './helpers/stub-client.js';
 import { bar, fail, ok } from './helpers/stub-server.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 const fixture = useStubClient('ql-accounting-');
 const { setup, clientAt } = fixture;
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function quotaFile(): Promise<{ used: number; unknown?: number }> {
   return JSON.parse(await readFile(join(fixture.stateDir(), 'quota', `${tokenHash16(TOKEN)}.json`), 'utf8')) as { used: number; unknown?: number };

@@ -3,25 +3,17 @@
  * permanent ones fail at once, Retry-After is honoured in both forms, and a connection that was
  * never made is charged to no window and no quota.
  */
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/api/client.js';
 import { ApiError, TransportError } from '../../src/core/errors.js';
 import { STUB_T0 as T0, STUB_TOKEN as TOKEN, useStubClient } from './helpers/stub-client.js';
 import { bar, fail, json, ok } from './helpers/stub-server.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 const EMPTY_HALTS = { success: true, timestamp: '2026-01-05T10:00:00', totalCount: 0, data: [] };
 
 const { setup, clientAt, closeStub } = useStubClient('ql-transient-');
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('Retry-After', () => {
   it('reads delta-seconds and HTTP dates; 0, past dates and garbage mean "use the backoff"', () => {

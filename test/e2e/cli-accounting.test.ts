@@ -6,12 +6,12 @@
  * service did not serve never counted as rejected rows.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { tokenHash16 } from '../../src/api/index.js';
 import { ROOT, runCli, startCli, tempDir } from './helpers/cli.js';
 import { serveChild } from './helpers/serve.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 // Several CLI runs per test, each starting its emulator: slow on a shared machine, never waiting on a rate limit.
@@ -46,13 +46,6 @@ function addsUp(rows: Rows): void {
   expect(rows.received).toBe(rows.written + rows.merged + rows.rejected);
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function quotaUsed(stateDir: string, token: string): { used: number; unknown?: number } {
   return JSON.parse(readFileSync(join(stateDir, 'quota', `${tokenHash16(token)}.json`), 'utf8')) as { used: number; unknown?: number };

@@ -5,11 +5,11 @@
  * without masking every "x" of every word.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 const NOW = '2026-11-20T00:00:00Z';
 const SPAN = ['--codes', 'BTCUSDT,ETHUSDT', '--since', '2026-11-19T00:00:00Z', '--clock', NOW];
@@ -32,14 +32,6 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let emu: ServedEmulator | undefined;
 afterEach(async () => {
