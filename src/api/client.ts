@@ -25,7 +25,7 @@ import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } fro
 import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
 import { QuotaStore } from './quota-store.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
-import { redactText } from './redact.js';
+import { redactText } from '../core/redact.js';
 import {
   batchKlineDataSchema,
   depthDataSchema,

@@ -5,7 +5,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import { ResponseTooLargeError, TransportError } from '../core/errors.js';
-import { redactText } from './redact.js';
+import { redactText } from '../core/redact.js';
 
 export interface Timeouts {
   /** TCP connect. */

@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_US
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
 import { packageVersion } from '../lake/package-version.js';
-import { redactToken } from '../api/redact.js';
+import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 
 export interface DescribedError {
