@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll } from 'vitest';
 import { s3ClientFor } from '../../src/lake/storage/s3-client.js';
 
 const MAIN = fileURLToPath(new URL('./s3-server-main.mjs', import.meta.url));
@@ -63,4 +64,16 @@ export async function startS3Server(bucket = 'lake-test'): Promise<S3TestServer>
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** One server for the enclosing suite (started before its first test, stopped after its last). */
+export function useS3Server(): () => S3TestServer {
+  let server: S3TestServer | undefined;
+  beforeAll(async () => {
+    server = await startS3Server();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
 }

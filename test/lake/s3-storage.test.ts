@@ -25,7 +25,7 @@ import { EnvironmentError, PathOutsideRootError, S3LocationError } from '../../s
 import { s3ClientFor } from '../../src/lake/storage/s3-client.js';
 import { copySource, objectKey, parseS3Url } from '../../src/lake/storage/s3-location.js';
 import { MIN_PART_BYTES, S3Storage } from '../../src/lake/storage/s3-storage.js';
-import { startS3Server, type S3TestServer } from '../helpers/s3-server.js';
+import { useS3Server } from '../helpers/s3-server.js';
 
 const serviceError = (name: string, status: number): S3ServiceException =>
   new S3ServiceException({ name, $fault: status >= 500 ? 'server' : 'client', $metadata: { httpStatusCode: status }, message: `${name} (mocked)` });
@@ -122,13 +122,7 @@ describe('s3ClientFor', () => {
 });
 
 describe('S3Storage on an S3 server', () => {
-  let server: S3TestServer;
-  beforeAll(async () => {
-    server = await startS3Server();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useS3Server();
 
   /** The commands a client sends, in order (a middleware at the first step, so each is counted once). */
   function recorded(client: S3Client): string[] {
@@ -141,9 +135,9 @@ describe('S3Storage on an S3 server', () => {
   }
 
   it('uploads a body above the threshold in parts and reads it back byte-identical', async () => {
-    const client = server.client();
+    const client = server().client();
     const commands = recorded(client);
-    const s = new S3Storage(client, `s3://${server.bucket}/multipart`, { multipartThresholdBytes: MIN_PART_BYTES, partSizeBytes: MIN_PART_BYTES, queueSize: 2 });
+    const s = new S3Storage(client, `s3://${server().bucket}/multipart`, { multipartThresholdBytes: MIN_PART_BYTES, partSizeBytes: MIN_PART_BYTES, queueSize: 2 });
     const body = Buffer.alloc(2 * MIN_PART_BYTES + 12345);
     for (let i = 0; i + 4 <= body.length; i += 4) body.writeUInt32LE((i * 2654435761) >>> 0, i); // not compressible, every part distinct
     await s.put('kline/interval=1m/part-r1-00001.parquet', body);
@@ -156,9 +150,9 @@ describe('S3Storage on an S3 server', () => {
   });
 
   it('streams a body that is not in memory in parts, and a small body in one PUT', async () => {
-    const client = server.client();
+    const client = server().client();
     const commands = recorded(client);
-    const s = new S3Storage(client, `s3://${server.bucket}/stream`, { partSizeBytes: MIN_PART_BYTES, queueSize: 1 });
+    const s = new S3Storage(client, `s3://${server().bucket}/stream`, { partSizeBytes: MIN_PART_BYTES, queueSize: 1 });
     const chunk = (i: number) => Buffer.alloc(1024 * 1024, i);
     async function* chunks() {
       for (let i = 0; i < 11; i++) yield chunk(i);
@@ -174,13 +168,13 @@ describe('S3Storage on an S3 server', () => {
   });
 
   it('names its root without credentials and has no local path', () => {
-    const s = new S3Storage(server.client(), `s3://${server.bucket}/a/b/`);
-    expect(s.root).toBe(`s3://${server.bucket}/a/b`);
+    const s = new S3Storage(server().client(), `s3://${server().bucket}/a/b/`);
+    expect(s.root).toBe(`s3://${server().bucket}/a/b`);
     expect(s.localPath()).toBeUndefined();
   });
 
   it('maps a bucket that does not exist to QL_S3_NO_BUCKET, naming it', async () => {
-    const s = new S3Storage(server.client(), 's3://no-such-lake/prod');
+    const s = new S3Storage(server().client(), 's3://no-such-lake/prod');
     const error = await s.put('kline/p.parquet', 'x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EnvironmentError);
     expect((error as EnvironmentError).code).toBe('QL_S3_NO_BUCKET');

@@ -5,25 +5,18 @@
  * the gap audit (coverage), whole records. Footer reads stay ranged: the S3 requests are counted.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coverageOfOutput } from '../../../src/coverage/index.js';
 import { lakeDataset, readKeyTimes, readLakeRecords, summarizeLake, type DatasetSummary, type LakeFormat } from '../../../src/lake/reader/index.js';
 import type { LakeStorage } from '../../../src/lake/storage/lake-storage.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { S3Storage } from '../../../src/lake/storage/s3-storage.js';
-import { startS3Server, type S3TestServer } from '../../helpers/s3-server.js';
+import { useS3Server } from '../../helpers/s3-server.js';
 import { tempDir } from '../../sinks/helpers.js';
 import { writeLake } from './lake-fixture.js';
 
-let server: S3TestServer;
+const server = useS3Server();
 let n = 0;
-
-beforeAll(async () => {
-  server = await startS3Server();
-});
-afterAll(async () => {
-  await server.stop();
-});
 
 /** Requests by command name (GetObjectCommand, HeadObjectCommand, ...) sent through a client. */
 function counted(client: S3Client): Map<string, number> {
@@ -55,9 +48,9 @@ describe.each(['parquet', 'arrow'] as const)('lake reader over S3Storage (s3rver
   async function lakes() {
     const out = await tempDir();
     await writeLake(out, format);
-    const client = server.client();
+    const client = server().client();
     const counts = counted(client);
-    const s3 = new S3Storage(client, `s3://${server.bucket}/reader/case-${++n}`);
+    const s3 = new S3Storage(client, `s3://${server().bucket}/reader/case-${++n}`);
     const objects = await upload(localStorage(out), s3);
     counts.clear();
     return { out, s3, counts, objects };
