@@ -79,16 +79,16 @@ describe('output folder checked before the run', () => {
   }, 30_000);
 });
 
-/** A 300 KiB tmpfs, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
-function tinyDisk(): string | undefined {
+/** A tmpfs mounted with `options`, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
+function tmpfs(options: string): string | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const dir = tempDir('ql-tiny-');
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=300k', 'tmpfs', dir]);
+  const dir = tempDir('ql-tmpfs-');
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]);
   return r.status === 0 ? dir : undefined;
 }
 
 describe('a full disk', () => {
-  const disk = tinyDisk();
+  const disk = tmpfs('size=300k');
   afterAll(() => {
     if (disk) spawnSync('umount', [disk]);
   });
@@ -103,16 +103,8 @@ describe('a full disk', () => {
   }, 60_000);
 });
 
-/** A read-only tmpfs, where this process may mount one (root with CAP_SYS_ADMIN); undefined elsewhere. */
-function readOnlyMount(): string | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const dir = tempDir('ql-ro-');
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dir]);
-  return r.status === 0 ? dir : undefined;
-}
-
 describe('a read-only mount', () => {
-  const mount = readOnlyMount();
+  const mount = tmpfs('ro,size=64k');
   afterAll(() => {
     if (mount) spawnSync('umount', [mount]);
   });
