@@ -58,9 +58,6 @@ function prettyFormatter(color: boolean, showPipeline: boolean): (line: string) 
   });
 }
 
-/** The project's redacted form of a secret (see src/core/redact.ts). */
-export const redactedForm = redactToken;
-
 export interface LeveledLogger extends Logger {
   readonly level: LogLevel;
   isLevelEnabled(level: LogLevel): boolean;

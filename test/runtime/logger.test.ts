@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { ConfigError, SinkError } from '../../src/core/errors.js';
 import { silentLogger, logsAt, withFields } from '../../src/core/log-helpers.js';
-import { createLogger, redactedForm } from '../../src/runtime/logger.js';
+import { redactToken } from '../../src/core/redact.js';
+import { createLogger } from '../../src/runtime/logger.js';
 
 const NOW = '2026-11-22T00:00:00Z';
 
@@ -133,9 +134,9 @@ describe('createLogger (pino)', () => {
     expect(coloured[0]).toContain('\u001b[');
   });
 
-  it('redactedForm is the one redaction', () => {
-    expect(redactedForm('abcdefghijk')).toBe('abcd…');
-    expect(redactedForm('x')).toBe('…');
+  it('the logger masks with the one redaction (core/redact.ts)', () => {
+    expect(redactToken('abcdefghijk')).toBe('abcd…');
+    expect(redactToken('x')).toBe('…');
   });
 });
 
