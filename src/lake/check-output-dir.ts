@@ -5,11 +5,12 @@
  * minutes of requests and quota, fails here at once with the path and the fix.
  */
 import { randomBytes } from 'node:crypto';
-import { open, rmdir, stat, statfs, unlink } from 'node:fs/promises';
+import { open, readdir, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { environmentErrorOf } from '../core/environment-error.js';
 import { EnvironmentError } from '../core/errors.js';
 import { makeDir } from '../core/make-dir.js';
+import { processAlive } from '../core/process-alive.js';
 import { LAKE_DIR } from './lake-paths.js';
 
 /** statfs `type` of kernel file systems that are not storage (linux/magic.h). */
@@ -41,6 +42,17 @@ function refused(outputDir: string, error: unknown): unknown {
   return new EnvironmentError(env.code, `output ${outputDir}: ${env.message}`, env.target, env.fix, { stage: 'plan', cause: error });
 }
 
+const PROBE = /^\.probe-(\d+)-[0-9a-f]+$/;
+
+/** Probes left by a process killed between create and unlink (SIGKILL, power loss): its pid is gone. */
+async function sweepDeadProbes(lakeDir: string): Promise<void> {
+  const names = await readdir(lakeDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = PROBE.exec(name)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) await unlink(join(lakeDir, name)).catch(() => undefined);
+  }
+}
+
 export async function checkOutputDir(outputDir: string): Promise<void> {
   const existing = await nearestExisting(outputDir);
   const fs = await statfs(existing).catch(() => undefined);
@@ -56,6 +68,7 @@ export async function checkOutputDir(outputDir: string): Promise<void> {
   }
   const lakeDir = join(outputDir, LAKE_DIR);
   const lakeDirExisted = (await stat(lakeDir).catch(() => undefined)) !== undefined;
+  if (lakeDirExisted) await sweepDeadProbes(lakeDir);
   const probe = join(lakeDir, `.probe-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await makeDir(lakeDir);

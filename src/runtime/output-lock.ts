@@ -18,6 +18,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { makeDir } from '../core/make-dir.js';
+import { processAlive as alive } from '../core/process-alive.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { QuotelakeError } from '../core/errors.js';
@@ -33,16 +34,6 @@ interface LockInfo {
   readonly runId: string;
   readonly pipeline: string;
   readonly startedAt: string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function code(error: unknown): string | undefined {

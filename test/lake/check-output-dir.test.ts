@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,18 @@ describe('checkOutputDir', () => {
     await checkOutputDir(out);
     writeFileSync(join(out, 'x'), '');
     expect(readdirSync(out)).toEqual(['x']);
+  });
+
+  it('sweeps probes left by a killed process (its pid is gone), not those of a live one', async () => {
+    const out = temp();
+    await checkOutputDir(out);
+    const lake = join(out, '_quotelake');
+    mkdirSync(lake, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid ?? 0;
+    writeFileSync(join(lake, `.probe-${dead}-84a35778`), '');
+    writeFileSync(join(lake, `.probe-${process.pid}-0badf00d`), '');
+    await checkOutputDir(out);
+    expect(readdirSync(lake)).toEqual([`.probe-${process.pid}-0badf00d`]);
   });
 
   it('names the path and the fix when a parent is a file (ENOTDIR)', async () => {
