@@ -1,0 +1,97 @@
+/**
+ * A real Redis for tests: Debian's `redis-server` (installed by .ci/run) on 127.0.0.1, a free port,
+ * persistence off, its own temp folder, stopped by PID. `restart()` stops it and starts a fresh,
+ * empty one on the same port: what a Redis that lost its memory looks like to clients.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll } from 'vitest';
+
+export interface RedisTestServer {
+  readonly port: number;
+  /** `redis://127.0.0.1:PORT` */
+  readonly url: string;
+  readonly pid: () => number;
+  /** Kill (SIGKILL, nothing saved) and start an empty server on the same port. */
+  restart(): Promise<void>;
+  /** Kill without restarting (a lost Redis). */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function launch(port: number, dir: string): Promise<ChildProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = createInterface({ input: child.stdout! });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`redis-server exited (${String(code)}) before it was ready; is it installed (apt-get install redis-server)?`);
+  });
+  const spawnFailed = once(child, 'error').then(([error]) => {
+    throw new Error(`redis-server could not start (${(error as Error).message}); install it with apt-get install redis-server`);
+  });
+  const ready = (async () => {
+    for await (const line of lines) if (line.includes('Ready to accept connections')) return;
+    throw new Error('redis-server closed its output before it was ready');
+  })();
+  await Promise.race([ready, exited, spawnFailed]);
+  lines.close();
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return child;
+}
+
+async function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export async function startRedisServer(): Promise<RedisTestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'ql-redis-'));
+  const port = await freePort();
+  let child = await launch(port, dir);
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    pid: () => child.pid!,
+    async restart() {
+      await killed(child);
+      child = await launch(port, dir);
+    },
+    async kill() {
+      await killed(child);
+    },
+    async stop() {
+      await killed(child);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One server for the enclosing suite (started before its first test, stopped after its last). */
+export function useRedisServer(): () => RedisTestServer {
+  let server: RedisTestServer | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
+}
