@@ -41,6 +41,7 @@ import {
 } from './schemas.js';
 import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
+  AdmissionInfo,
   BatchKlineItem,
   BatchKlineResult,
   ClientOptions,
@@ -157,6 +158,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly familyOf: (code: string) => Family;
   private readonly retry: RetryOptions;
   private readonly onRequest: ((info: RequestInfo) => void) | undefined;
+  private readonly onAdmission: ((info: AdmissionInfo) => void) | undefined;
   private readonly logger: Logger;
   private readonly counts = new Map<string, number>();
   private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
@@ -205,6 +207,7 @@ class QuotelakeClient implements ServiceClient {
     );
     this.retry = { ...DEFAULT_RETRY, random: Math.random, ...options.retry };
     this.onRequest = options.onRequest;
+    this.onAdmission = options.onAdmission;
   }
 
   // ---------------------------------------------------------------- public operations
@@ -543,11 +546,15 @@ class QuotelakeClient implements ServiceClient {
   private async attempt<T>(op: Operation<T>, attempt: number, signal?: AbortSignal): Promise<T> {
     // The quota is taken before waiting for a slot, so its file I/O never holds a window open.
     this.preparing++;
+    const askedAt = this.clock.now();
     let queued: Promise<Permit>;
     try {
       await this.quota.precheck();
       await this.quota.take();
       queued = this.limiter.acquire(op.rules, signal);
+    } catch (error) {
+      this.admission(op.endpoint, askedAt, false, signal);
+      throw error;
     } finally {
       this.preparing--;
       this.wakeIdleWaiters();
@@ -557,8 +564,10 @@ class QuotelakeClient implements ServiceClient {
       permit = await queued;
     } catch (error) {
       this.quota.refund();
+      this.admission(op.endpoint, askedAt, false, signal);
       throw error;
     }
+    this.admission(op.endpoint, askedAt, true, signal);
     // The service said the day is used up while this one waited for its slot: it must not be sent.
     const closedDay = this.quota.closedByService();
     if (closedDay) {
@@ -665,6 +674,16 @@ class QuotelakeClient implements ServiceClient {
     } finally {
       permit.release();
       this.wakeIdleWaiters();
+    }
+  }
+
+  /** Tells onAdmission how long the quota and limiter held an attempt (a stop is no refusal: not told). */
+  private admission(endpoint: string, askedAt: number, admitted: boolean, signal: AbortSignal | undefined): void {
+    if (!this.onAdmission || (!admitted && signal?.aborted)) return;
+    try {
+      this.onAdmission({ endpoint, waitMs: this.clock.now() - askedAt, admitted });
+    } catch {
+      // A metrics callback must not break a request.
     }
   }
 

@@ -1,6 +1,7 @@
 /** The service client's public surface. Everything else in src/api is internal. */
 export { createClient } from './client.js';
 export type {
+  AdmissionInfo,
   BatchKlineItem,
   BatchKlineResult,
   BatchKlineSeries,

@@ -46,6 +46,18 @@ export interface RequestInfo {
 }
 
 /**
+ * One attempt's passage through the daily quota and the limiter, before it is sent. A stop (abort)
+ * while waiting is not reported: it is neither a wait that ended nor a refusal.
+ */
+export interface AdmissionInfo {
+  endpoint: string;
+  /** Clock ms from asking for the quota and a slot to getting them (or being refused). */
+  waitMs: number;
+  /** false: refused before the wire (the daily quota is used up, the limiter failed it); never sent. */
+  admitted: boolean;
+}
+
+/**
  * The quota's view of the attempts: `answered` ones the service counts (all but its 429 refusals),
  * `unknown` ones sent whose answer was lost (a timeout, a reset): the service may have counted
  * them, so they are charged; `unsent` ones never left this process (connection refused, aborted
@@ -92,6 +104,8 @@ export interface ClientOptions {
   logger?: Logger;
   /** Called after every HTTP attempt, for progress and manifests. Must not throw. */
   onRequest?: (info: RequestInfo) => void;
+  /** Called when an attempt leaves the limiter and quota, admitted or refused (for metrics). Must not throw. */
+  onAdmission?: (info: AdmissionInfo) => void;
   /**
    * Extra ms added to every limit window, for clock granularity (see SlidingWindowLimiter, which
    * already stamps a request at its answer, never before the server saw it). Default: 0 with a

@@ -23,6 +23,8 @@ import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QU
 import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
 import { QuotaWatchingClient } from './quota-watch.js';
+import type { QuotelakeMetrics } from '../runtime/metrics/index.js';
+import { meteredClientOptions, meterRun } from './run-metrics.js';
 import { registry } from './registry.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import type { ServiceConnection } from './service-target.js';
@@ -45,6 +47,8 @@ export interface RunJobOptions {
   readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
   /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
   readonly fullRefresh?: boolean;
+  /** --metrics-port / --metrics-textfile: the command's metrics, fed by this run. */
+  readonly metrics?: QuotelakeMetrics | undefined;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -78,8 +82,17 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     stateDir: settings.stateDir,
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+    ...meteredClientOptions(options.metrics),
   });
   const client = new QuotaWatchingClient(inner);
+  const meter = meterRun(options.metrics, {
+    pipeline: job.pipeline.name,
+    dataset: datasetOf(job),
+    events,
+    token: connection.token,
+    plan: connection.plan,
+    quotaStatus: () => client.quotaStatus(),
+  });
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
   let failureDetails: string | undefined;
@@ -176,6 +189,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
   const finished = clock.now();
+  meter.finish({ status, durationMs: finished - started, quota: quotaAfter });
   const requests = client.requestCounts();
   const outcomes = client.requestOutcomes?.();
   const requestsTotal = Object.values(requests).reduce((a, b) => a + b, 0);

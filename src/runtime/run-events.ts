@@ -40,6 +40,8 @@ export interface RunEventMap {
   planned: { stream: string; requests: number };
   note: { message: string };
   quota: { left: number };
+  /** Files a commit made visible (metrics count them as they land). */
+  committed: { files: readonly CommittedFile[] };
 }
 
 export type RunEventName = keyof RunEventMap;
@@ -98,6 +100,7 @@ export function createRunEvents(): RunEventsRecorder {
     },
     committed(list) {
       files.push(...list);
+      if (list.length > 0) emit('committed', { files: list });
     },
     planned(stream, n) {
       planned[stream] = n;

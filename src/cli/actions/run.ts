@@ -14,8 +14,10 @@ import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
+import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
+import { startMetricsExposure } from '../metrics-exposure.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs {
   pipeline: string[];
   state?: boolean | undefined;
   'dry-run': boolean;
@@ -34,6 +36,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
+  const metricsWanted = metricsSettings(args);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
@@ -57,7 +60,9 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs });
   const connections = createConnections((line) => terminal.err(line), clock);
   const summaries: RunSummary[] = [];
+  let exposure: Awaited<ReturnType<typeof startMetricsExposure>> | undefined;
   try {
+    if (metricsWanted) exposure = await startMetricsExposure(metricsWanted, (line) => terminal.err(line));
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
@@ -76,6 +81,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         clock,
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
+        metrics: exposure?.metrics,
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
@@ -86,6 +92,8 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   } finally {
     interrupts.dispose();
     await connections.closeAll().catch(() => undefined);
+    // The textfile's last write holds the final counts; an error here is the command's error.
+    await exposure?.stop();
   }
   const exitCode = worstExitCode(summaries.map((s) => s.exitCode));
   if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries }, dataOnStdout);

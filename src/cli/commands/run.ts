@@ -1,12 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { RunCommandArgs } from '../actions/run.js';
+import { metricsOptions } from '../metrics-options.js';
 import { clockOptions, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
 
 export const runCommand: CommandModule<object, RunCommandArgs> = {
   command: 'run <pipeline...>',
   describe: 'Run pipelines: fetch, transform and commit data files (resumable)',
   builder: (y: Argv<object>) =>
-    stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y))))), 'commit finished work')
+    metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y))))), 'commit finished work'))
       .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
       .option('state', {
@@ -26,6 +27,7 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
       .example('$0 run kline-backfill --codes BTCUSDT,ETHUSDT --since 7d --format ndjson > bars.ndjson', 'Override codes and span; stream NDJSON to stdout (each run writes the whole span)')
       .example('$0 run kline-backfill --format ndjson --state | jq -c .', 'Keep state: each run writes only bars after those the last run\'s reader took')
       .example('$0 run snapshots --json --quiet', 'Machine-readable summary on stdout')
+      .example('$0 run kline-backfill --metrics-textfile /var/lib/node_exporter/textfile/quotelake.prom', 'Metrics for node_exporter\'s textfile collector')
       .epilogue(PRECEDENCE_EPILOGUE) as unknown as Argv<RunCommandArgs>,
   handler: async (args) => {
     const { runHandler } = await import('../actions/run.js');

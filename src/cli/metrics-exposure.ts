@@ -1,0 +1,47 @@
+/**
+ * The metrics of one command, exposed the ways the user asked: a `/metrics` endpoint (with the Node
+ * process metrics, which a scraper of a live process wants) and/or a textfile for node_exporter.
+ * Started before the first run, stopped after the last: the textfile then holds the final counts.
+ */
+import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
+import type { MetricsSettings } from './metrics-options.js';
+
+export interface MetricsExposure {
+  readonly metrics: QuotelakeMetrics;
+  /** The endpoint's URL, when one is served. */
+  readonly url?: string;
+  /** Final textfile write, then the endpoint closes. */
+  stop(): Promise<void>;
+}
+
+export async function startMetricsExposure(settings: MetricsSettings, say: (line: string) => void): Promise<MetricsExposure> {
+  // Process metrics only with an endpoint: in a textfile written at the end they would be stale,
+  // and node_exporter reports the machine's own.
+  const metrics = createMetrics({ processMetrics: settings.port !== undefined });
+  let server: MetricsServer | undefined;
+  let textfile: MetricsTextfile | undefined;
+  if (settings.port !== undefined) {
+    server = await serveMetrics(metrics, { host: settings.host, port: settings.port });
+    say(`quotelake metrics on ${server.url}`);
+  }
+  if (settings.textfile !== undefined) {
+    textfile = startMetricsTextfile(metrics, {
+      path: settings.textfile,
+      intervalMs: settings.intervalMs,
+      onError: (e) => say(`quotelake: could not write the metrics textfile ${settings.textfile}: ${(e as Error).message}`),
+    });
+    // The file exists from the start, so the collector never reports it missing while a run works.
+    await textfile.flush();
+  }
+  return {
+    metrics,
+    ...(server ? { url: server.url } : {}),
+    async stop() {
+      try {
+        await textfile?.stop();
+      } finally {
+        await server?.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The node_exporter textfile collector's way in: the exposition text written to one file, atomically
+ * (a temp file renamed over it: the collector never reads half a file), every `intervalMs` while the
+ * process works and once more when it stops, so the file ends with the final counts of the run.
+ */
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import type { QuotelakeMetrics } from './quotelake-metrics.js';
+
+export interface TextfileOptions {
+  /** node_exporter reads only `*.prom` files of its --collector.textfile.directory. */
+  readonly path: string;
+  /** Between writes while running; 0 or absent: only the final write (and flush() calls). */
+  readonly intervalMs?: number | undefined;
+  /** A periodic write that failed (the final one throws instead). Must not throw. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface MetricsTextfile {
+  readonly path: string;
+  /** Writes the current values now (after any write under way). */
+  flush(): Promise<void>;
+  /** Stops the periodic writes and writes the final values. */
+  stop(): Promise<void>;
+}
+
+export function startMetricsTextfile(metrics: QuotelakeMetrics, options: TextfileOptions): MetricsTextfile {
+  // Writes in a row, never two at once: a later write must not be overtaken by an earlier one.
+  let chain: Promise<void> = Promise.resolve();
+  const write = (): Promise<void> => {
+    const next = chain.then(async () => {
+      // Not fsynced: the file is a view of counters, rewritten soon; the rename keeps it whole.
+      await writeFileAtomic(options.path, await metrics.text(), { durable: false });
+    });
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const intervalMs = options.intervalMs ?? 0;
+  const timer =
+    intervalMs > 0
+      ? setInterval(() => {
+          write().catch((error: unknown) => options.onError?.(error));
+        }, intervalMs)
+      : undefined;
+  // The timer alone must not keep a finished process alive.
+  timer?.unref();
+  let stopped = false;
+  return {
+    path: options.path,
+    flush: write,
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      if (stopped) return chain;
+      stopped = true;
+      return write();
+    },
+  };
+}
