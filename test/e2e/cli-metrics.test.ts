@@ -1,0 +1,216 @@
+/**
+ * Metrics through the built CLI against an emulator child on loopback (issue 17, point 4): the
+ * textfile written at the end of a run says what the run's summary says (requests per endpoint,
+ * rows per dataset and kind, files and bytes, quota), with faults in the way; `/metrics` is scraped
+ * while a run works; the token never appears, only its hash.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tokenHash16 } from '../../src/api/index.js';
+import { REQUEST_OUTCOMES } from '../../src/runtime/metrics/index.js';
+import { parseExposition, samplesOf, sumBy, valueOf, type Exposition } from '../helpers/prom-text.js';
+import { ROOT, runCli, startCli, tempDir } from './helpers/cli.js';
+import { serveChild, type ServedEmulator } from './helpers/serve.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+const NOW = '2026-11-20T00:00:00Z';
+const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
+
+interface Rows {
+  received: number;
+  written: number;
+  merged: number;
+  rejected: number;
+}
+interface Summary {
+  pipeline: string;
+  status: string;
+  durationMs: number;
+  requests: Record<string, number>;
+  requestsTotal: number;
+  rows: Record<string, Rows>;
+  files: { count: number; bytes: number; paths: string[] };
+  quota: { used: number; limit: number; left: number; resetAt: string };
+}
+
+let emu: ServedEmulator | undefined;
+afterEach(async () => {
+  await emu?.stop();
+  emu = undefined;
+});
+
+/** The per-endpoint request counts of the metrics: every outcome but `refused` left the process. */
+function sentByEndpoint(e: Exposition): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of samplesOf(e, 'quotelake_requests_total')) {
+    if (s.labels.outcome === 'refused') continue;
+    out[s.labels.endpoint!] = (out[s.labels.endpoint!] ?? 0) + s.value;
+  }
+  return out;
+}
+
+describe('--metrics-textfile', () => {
+  it('the file written at the end equals the run summary: requests, rows, files, quota, duration; 429s and 5xx counted', async () => {
+    const token = 'tok-metrics-textfile-5f1c2a9e';
+    // Spurious 429s and 5xx answers on the way: retried, each attempt counted once by outcome.
+    emu = await serveChild([{ token, plan: 'professional', faults: '429=0.2,5xx=0.15' }], ['--clock', NOW, '--seed', '7']);
+    const out = tempDir();
+    const textfile = join(out, 'metrics', 'quotelake.prom');
+    const r = await runCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT,EURUSD', '--since', '2d', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
+      { env: { QUOTELAKE_TOKEN: token } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const summary = (JSON.parse(r.stdout) as { runs: Summary[] }).runs[0]!;
+    const text = readFileSync(textfile, 'utf8');
+    const e = parseExposition(text);
+
+    // Requests: what left the process, per endpoint, as the summary counts them.
+    expect(summary.requestsTotal).toBeGreaterThan(4);
+    expect(sentByEndpoint(e)).toEqual(summary.requests);
+    const outcomes = sumBy(e, 'quotelake_requests_total', 'outcome');
+    for (const o of Object.keys(outcomes)) expect(REQUEST_OUTCOMES).toContain(o);
+    expect(outcomes.rate_limited).toBeGreaterThan(0);
+    expect(outcomes.server_error).toBeGreaterThan(0);
+    expect(outcomes.ok).toBeGreaterThan(0);
+    // The 429 counter says the same as the rate_limited outcome, by endpoint.
+    expect(sumBy(e, 'quotelake_rate_limited_total', 'endpoint', { reason: 'window' })).toEqual(
+      sumBy(e, 'quotelake_requests_total', 'endpoint', { outcome: 'rate_limited' }),
+    );
+    // Every admitted attempt waited (maybe 0 s) once: the histogram counts them all.
+    expect(Object.values(sumBy(e, 'quotelake_rate_limiter_wait_seconds_count', 'endpoint')).reduce((a, b) => a + b, 0)).toBe(summary.requestsTotal);
+
+    // Rows by dataset and kind, exactly the summary's (kinds that stayed 0 are absent).
+    for (const [dataset, rows] of Object.entries(summary.rows)) {
+      for (const kind of ['received', 'written', 'merged', 'rejected'] as const) {
+        const found = samplesOf(e, 'quotelake_rows_total', { dataset, kind });
+        expect(found.length === 0 ? 0 : found[0]!.value, `${dataset} ${kind}`).toBe(rows[kind]);
+      }
+    }
+    expect(summary.rows.kline!.received).toBeGreaterThan(0);
+
+    // Files and bytes committed.
+    expect(summary.files.count).toBeGreaterThan(0);
+    expect(valueOf(e, 'quotelake_files_committed_total', { dataset: 'kline', kind: 'data' })).toBe(summary.files.count);
+    expect(valueOf(e, 'quotelake_committed_bytes_total', { dataset: 'kline', kind: 'data' })).toBe(summary.files.bytes);
+
+    // Quota of the token, under its hash (the quota file's name), never the token.
+    const who = { token: tokenHash16(token), plan: 'professional' };
+    expect(valueOf(e, 'quotelake_quota_used_requests', who)).toBe(summary.quota.used);
+    expect(valueOf(e, 'quotelake_quota_left_requests', who)).toBe(summary.quota.left);
+    expect(valueOf(e, 'quotelake_quota_limit_requests', who)).toBe(summary.quota.limit);
+    expect(valueOf(e, 'quotelake_quota_reset_timestamp_seconds', who)).toBe(Date.parse(summary.quota.resetAt) / 1000);
+
+    // The run's duration, once, under its summary status.
+    const run = { pipeline: 'kline-backfill', status: 'succeeded' };
+    expect(valueOf(e, 'quotelake_run_duration_seconds_count', run)).toBe(1);
+    expect(valueOf(e, 'quotelake_run_duration_seconds_sum', run)).toBeCloseTo(summary.durationMs / 1000, 6);
+
+    // Label sets per family, and no process metrics in a textfile.
+    const labelSets = new Map<string, Set<string>>();
+    for (const s of e.samples) {
+      const keys = Object.keys(s.labels).filter((k) => k !== 'le').sort().join(',');
+      labelSets.set(s.name.replace(/_(bucket|sum|count)$/, ''), (labelSets.get(s.name.replace(/_(bucket|sum|count)$/, '')) ?? new Set()).add(keys));
+    }
+    expect(Object.fromEntries([...labelSets].map(([k, v]) => [k, [...v]]))).toEqual({
+      quotelake_requests_total: ['endpoint,outcome'],
+      quotelake_rate_limited_total: ['endpoint,reason'],
+      quotelake_rate_limiter_wait_seconds: ['endpoint'],
+      quotelake_rows_total: ['dataset,kind'],
+      quotelake_files_committed_total: ['dataset,kind'],
+      quotelake_committed_bytes_total: ['dataset,kind'],
+      quotelake_quota_used_requests: ['plan,token'],
+      quotelake_quota_left_requests: ['plan,token'],
+      quotelake_quota_limit_requests: ['plan,token'],
+      quotelake_quota_reset_timestamp_seconds: ['plan,token'],
+      quotelake_run_duration_seconds: ['pipeline,status'],
+    });
+    expect(e.samples.every((s) => s.name.startsWith('quotelake_'))).toBe(true);
+
+    // The token appears nowhere: not in the file, not in the output.
+    expect(text).not.toContain(token);
+    expect(r.stdout + r.stderr).not.toContain(token);
+    // Written atomically: no temp file left beside it.
+    expect(readdirSync(dirname(textfile))).toEqual(['quotelake.prom']);
+  });
+
+  it('a run that fails still writes the file, with the failure status and what was sent', async () => {
+    const token = 'tok-metrics-fail-0b7d3e11';
+    // Every answer a 5xx: the run gives up after its retries.
+    emu = await serveChild([{ token, plan: 'professional', faults: '5xx=1' }], ['--clock', NOW]);
+    const out = tempDir();
+    const textfile = join(out, 'q.prom');
+    const r = await runCli(
+      ['run', join(FIXTURES, 'tiny-trades.yaml'), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
+      { env: { QUOTELAKE_TOKEN: token } },
+    );
+    expect(r.code).not.toBe(0);
+    const summary = (JSON.parse(r.stdout) as { runs: Summary[] }).runs[0]!;
+    const e = parseExposition(readFileSync(textfile, 'utf8'));
+    expect(sentByEndpoint(e)).toEqual(summary.requests);
+    expect(sumBy(e, 'quotelake_requests_total', 'outcome')).toEqual({ server_error: summary.requestsTotal });
+    expect(valueOf(e, 'quotelake_run_duration_seconds_count', { pipeline: 'tiny-trades', status: summary.status })).toBe(1);
+    expect(samplesOf(e, 'quotelake_files_committed_total')).toEqual([]);
+  });
+});
+
+describe('--metrics-port', () => {
+  it('serves /metrics on loopback while the run works: live counts, process metrics, no token', async () => {
+    const token = 'tok-metrics-scrape-93ab44c0';
+    // Slow answers keep the run going long enough to be scraped in the middle.
+    emu = await serveChild([{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
+    const out = tempDir();
+    const cli = startCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '3d', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-port', '0'],
+      { env: { QUOTELAKE_TOKEN: token } },
+    );
+    const m = await cli.waitForStderr(/quotelake metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)\n/);
+    const url = m[1]!;
+    let finished = false;
+    void cli.result.then(() => (finished = true));
+    // Scrape until a request has been counted, with the run still going.
+    let during: string | undefined;
+    while (!finished) {
+      const res = await fetch(url).catch(() => undefined);
+      if (res?.status === 200) {
+        expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+        const text = await res.text();
+        if (/quotelake_requests_total\{[^}]*outcome="ok"\} [1-9]/.test(text)) {
+          during = text;
+          break;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(during, 'no scrape saw a request before the run ended').toBeDefined();
+    expect(finished).toBe(false);
+    const e = parseExposition(during!);
+    expect(e.types.get('quotelake_requests_total')).toBe('counter');
+    expect(e.types.get('quotelake_rate_limiter_wait_seconds')).toBe('histogram');
+    expect(e.types.get('quotelake_quota_used_requests')).toBe('gauge');
+    // Quota read at the scrape, under the token's hash.
+    expect(valueOf(e, 'quotelake_quota_used_requests', { token: tokenHash16(token), plan: 'professional' })).toBeGreaterThan(0);
+    // The Node process metrics come with the endpoint.
+    expect(samplesOf(e, 'process_cpu_user_seconds_total').length).toBe(1);
+    expect(samplesOf(e, 'nodejs_heap_size_used_bytes').length).toBe(1);
+    expect(during).not.toContain(token);
+    expect((await fetch(url.replace('/metrics', '/'))).status).toBe(404);
+
+    const r = await cli.result;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(token);
+    // The endpoint goes away with the process.
+    await expect(fetch(url)).rejects.toThrow();
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it('refuses bad metrics settings as usage errors before any request', async () => {
+    const r1 = await runCli(['run', 'snapshots', '--metrics-host', '0.0.0.0', '--clock', NOW]);
+    expect(r1.code).toBe(2);
+    expect(r1.stderr).toContain('--metrics-host needs --metrics-port');
+    const r2 = await runCli(['run', 'snapshots', '--metrics-port', '70000', '--clock', NOW]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain('--metrics-port must be a port number');
+  });
+});
