@@ -22,8 +22,10 @@ const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/y;
 function parseValue(text: string): number {
   if (text === '+Inf') return Number.POSITIVE_INFINITY;
   if (text === '-Inf') return Number.NEGATIVE_INFINITY;
+  // prom-client writes NaN as `Nan`; Prometheus reads it (Go's ParseFloat ignores the case of NaN).
+  if (text.toLowerCase() === 'nan') return Number.NaN;
   const v = Number(text);
-  if (Number.isNaN(v) && text !== 'NaN') throw new Error(`not a sample value: ${text}`);
+  if (Number.isNaN(v)) throw new Error(`not a sample value: ${text}`);
   return v;
 }
 

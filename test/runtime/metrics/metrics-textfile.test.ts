@@ -1,0 +1,63 @@
+/**
+ * The textfile for node_exporter: written whole (a rename), at every interval while running and
+ * once more at the stop with the final counts; writes never overtake each other.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMetrics, startMetricsTextfile } from '../../../src/runtime/metrics/index.js';
+import { parseExposition, valueOf } from '../../helpers/prom-text.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function okCount(path: string): number {
+  return valueOf(parseExposition(readFileSync(path, 'utf8')), 'quotelake_requests_total', { endpoint: '/e', outcome: 'ok' });
+}
+
+describe('startMetricsTextfile', () => {
+  it('writes every interval (timers driven by hand) and the final counts at stop, leaving no temp file', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const dir = mkdtempSync(join(tmpdir(), 'ql-textfile-'));
+    const path = join(dir, 'sub', 'quotelake.prom');
+    const m = createMetrics();
+    const file = startMetricsTextfile(m, { path, intervalMs: 15_000 });
+    m.request('/e', 'ok');
+    vi.advanceTimersByTime(15_000);
+    // flush() queues behind the periodic write, so once it is done, both are.
+    await file.flush();
+    expect(okCount(path)).toBe(1);
+    m.request('/e', 'ok');
+    m.request('/e', 'ok');
+    vi.advanceTimersByTime(15_000);
+    await file.flush();
+    expect(okCount(path)).toBe(3);
+    m.request('/e', 'ok');
+    await file.stop();
+    expect(okCount(path)).toBe(4);
+    // Stopped: no more periodic writes.
+    m.request('/e', 'ok');
+    vi.advanceTimersByTime(60_000);
+    await file.stop();
+    expect(okCount(path)).toBe(4);
+    expect(readdirSync(join(dir, 'sub'))).toEqual(['quotelake.prom']);
+  });
+
+  it('a failed periodic write is reported and the next one still happens; the final write throws', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const dir = mkdtempSync(join(tmpdir(), 'ql-textfile-'));
+    const m = createMetrics();
+    const errors: unknown[] = [];
+    // A folder where the file should be: every rename onto it fails.
+    const path = join(dir, 'taken');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(path, 'inside'), { recursive: true });
+    const file = startMetricsTextfile(m, { path, intervalMs: 1_000, onError: (e) => errors.push(e) });
+    vi.advanceTimersByTime(1_000);
+    await file.flush().catch(() => undefined);
+    expect(errors).toHaveLength(1);
+    await expect(file.stop()).rejects.toThrow();
+  });
+});
