@@ -33,9 +33,24 @@ export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline
 
 // The service client
 export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
-export type { ServiceClient, ClientOptions } from './api/index.js';
+export type { ServiceClient, ClientOptions, RequestInfo, AdmissionInfo } from './api/index.js';
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
 export { readPlansFile, type CustomPlan, type PlansDocument } from './core/plans-file.js';
+
+// Metrics (Prometheus): `const m = createMetrics(); createClient({ ..., onRequest: (i) => m.request(i.endpoint, requestOutcome(i)) })`
+export {
+  createMetrics,
+  observeRun,
+  requestOutcome,
+  serveMetrics,
+  startMetricsTextfile,
+  type MetricsServer,
+  type MetricsTextfile,
+  type QuotaFigures,
+  type QuotelakeMetrics,
+  type RequestOutcome,
+  type TokenRef,
+} from './runtime/metrics/index.js';
 
 // The product catalog
 export { findProduct, listProducts } from './catalog/index.js';

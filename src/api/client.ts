@@ -567,9 +567,9 @@ class QuotelakeClient implements ServiceClient {
       this.admission(op.endpoint, askedAt, false, signal);
       throw error;
     }
-    this.admission(op.endpoint, askedAt, true, signal);
     // The service said the day is used up while this one waited for its slot: it must not be sent.
     const closedDay = this.quota.closedByService();
+    this.admission(op.endpoint, askedAt, !closedDay, signal);
     if (closedDay) {
       permit.cancel();
       throw closedDay;

@@ -8,6 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tokenHash16, type AdmissionInfo } from '../../src/api/index.js';
 import { QuotaExhaustedError } from '../../src/core/errors.js';
 import { startWorld, type World } from './helpers/emulator.js';
+import { useStubClient } from './helpers/stub-client.js';
+import { fail } from './helpers/stub-server.js';
+
+const stub = useStubClient('ql-admission-');
 
 let world: World | undefined;
 afterEach(async () => {
@@ -41,6 +45,21 @@ describe('onAdmission', () => {
     await expect(client.kline({ code: 'EURUSD', klineType: 1, count: 1 })).rejects.toBeInstanceOf(QuotaExhaustedError);
     expect(admissions.map((a) => a.admitted)).toEqual([true, false]);
     expect(infos).toHaveLength(1);
+  });
+
+  it('after the service closes the day, every attempt still waiting is reported refused; the sent ones admitted', async () => {
+    const admissions: AdmissionInfo[] = [];
+    const { client, requests, infos } = await stub.setup((req, res) => fail(res, req.query!.trace, 429, 'daily limit exceeded'), {
+      onAdmission: (a) => admissions.push(a),
+    });
+    // 60 calls on a plan that admits 20 a second: those not yet sent when the first answer comes are refused.
+    const calls = Array.from({ length: 60 }, () => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }).catch((e: unknown) => e));
+    const errors = await Promise.all(calls);
+    expect(errors.every((e) => e instanceof QuotaExhaustedError)).toBe(true);
+    expect(admissions.filter((a) => a.admitted)).toHaveLength(requests.length);
+    expect(admissions.filter((a) => !a.admitted)).toHaveLength(60 - requests.length);
+    expect(infos).toHaveLength(requests.length);
+    await client.close();
   });
 
   it('a request stopped while it waits for its slot is not reported', async () => {
