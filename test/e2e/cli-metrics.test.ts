@@ -54,7 +54,7 @@ describe('--metrics-textfile', () => {
   it('the file written at the end equals the run summary: requests, rows, files, quota, duration; 429s and 5xx counted', async () => {
     const token = 'tok-metrics-textfile-5f1c2a9e';
     // Spurious 429s and 5xx answers on the way: retried, each attempt counted once by outcome.
-    emu = await serveChild([{ token, plan: 'professional', faults: '429=0.2,5xx=0.15' }], ['--clock', NOW, '--seed', '7']);
+    emu = await serveChild([{ token, plan: 'professional', faults: '429=0.3,5xx=0.2' }], ['--clock', NOW, '--seed', '7']);
     const out = tempDir();
     const textfile = join(out, 'metrics', 'quotelake.prom');
     const r = await runCli(
