@@ -101,14 +101,19 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
   });
 
   // Quota gauges: set directly, or refreshed from the tracked readers at each collection.
-  const tracked = new Map<string, { token: string; plan: string; read: () => Promise<QuotaFigures> }>();
+  // Per token and plan, every reader registered and not yet removed (a worker may run several runs
+  // on one token at once); the newest one is read.
+  type Tracked = { token: string; plan: string; read: () => Promise<QuotaFigures> };
+  const tracked = new Map<string, Set<Tracked>>();
   let refreshing: Promise<void> | undefined;
   const refresh = (): Promise<void> => {
     // The four gauges collect together: one read per token per collection, not four.
     refreshing ??= (async () => {
       try {
         await Promise.all(
-          [...tracked.values()].map(async (t) => {
+          [...tracked.values()].map(async (set) => {
+            const t = [...set].at(-1);
+            if (t === undefined) return;
             try {
               setQuota(t.token, t.plan, await t.read());
             } catch {
@@ -177,10 +182,13 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
     trackQuota(token, plan, read) {
       const label = tokenLabel(token);
       const key = `${label}\u0000${plan}`;
-      const entry = { token: label, plan, read };
-      tracked.set(key, entry);
+      const entry: Tracked = { token: label, plan, read };
+      let set = tracked.get(key);
+      if (!set) tracked.set(key, (set = new Set()));
+      set.add(entry);
       return () => {
-        if (tracked.get(key) === entry) tracked.delete(key);
+        set.delete(entry);
+        if (set.size === 0 && tracked.get(key) === set) tracked.delete(key);
       };
     },
     runFinished(pipeline, status, durationMs) {

@@ -129,6 +129,21 @@ describe('createMetrics', () => {
     expect(text).not.toContain(other);
   });
 
+  it('two runs tracking one token: the quota stays tracked until both have ended', async () => {
+    const m = createMetrics();
+    let used = 1;
+    const read = async () => ({ used, limit: 100, remaining: 100 - used });
+    const first = m.trackQuota({ token: TOKEN }, 'basic', read);
+    const second = m.trackQuota({ token: TOKEN }, 'basic', read);
+    first();
+    used = 2;
+    const at = { token: tokenHash16(TOKEN), plan: 'basic' };
+    expect(valueOf(parseExposition(await m.text()), 'quotelake_quota_used_requests', at)).toBe(2);
+    second();
+    used = 3;
+    expect(valueOf(parseExposition(await m.text()), 'quotelake_quota_used_requests', at)).toBe(2);
+  });
+
   it('a tracked quota that cannot be read keeps its figures and does not fail the collection', async () => {
     const m = createMetrics();
     let fail = false;
