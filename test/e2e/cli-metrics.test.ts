@@ -205,6 +205,40 @@ describe('--metrics-port', () => {
     expect(existsSync(out)).toBe(true);
   });
 
+  it('a run stopped by SIGINT writes its final textfile, the run counted as interrupted', async () => {
+    const token = 'tok-metrics-sigint-61d0a4f2';
+    emu = await serveChild([{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
+    const out = tempDir();
+    const textfile = join(out, 'q.prom');
+    const cli = startCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '5d', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-port', '0', '--metrics-textfile', textfile],
+      { env: { QUOTELAKE_TOKEN: token } },
+    );
+    const url = (await cli.waitForStderr(/quotelake metrics on (\S+)\n/))[1]!;
+    // Stop it once a request has been answered.
+    for (;;) {
+      const text = await (await fetch(url)).text();
+      if (/quotelake_requests_total\{[^}]*outcome="ok"\} [1-9]/.test(text)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    cli.child.kill('SIGINT');
+    const r = await cli.result;
+    expect(r.code, r.stderr).toBe(130);
+    const summary = (JSON.parse(r.stdout) as { runs: Summary[] }).runs[0]!;
+    expect(summary.status).toBe('interrupted');
+    const e = parseExposition(readFileSync(textfile, 'utf8'));
+    expect(valueOf(e, 'quotelake_run_duration_seconds_count', { pipeline: 'kline-backfill', status: 'interrupted' })).toBe(1);
+    // An attempt stopped on its way may or may not have left: it is counted `aborted` either way.
+    const total = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    const aborted = total(sumBy(e, 'quotelake_requests_total', 'endpoint', { outcome: 'aborted' }));
+    expect(total(sentByEndpoint(e)) - aborted).toBeLessThanOrEqual(summary.requestsTotal);
+    expect(total(sentByEndpoint(e))).toBeGreaterThanOrEqual(summary.requestsTotal);
+    expect(Object.keys(sentByEndpoint(e)).sort()).toEqual(Object.keys(summary.requests).sort());
+    expect(sumBy(e, 'quotelake_rows_total', 'kind')).toMatchObject(
+      Object.fromEntries(Object.entries(summary.rows.kline!).filter(([, v]) => v > 0)),
+    );
+  });
+
   it('refuses bad metrics settings as usage errors before any request', async () => {
     const r1 = await runCli(['run', 'snapshots', '--metrics-host', '0.0.0.0', '--clock', NOW]);
     expect(r1.code).toBe(2);
