@@ -11,7 +11,7 @@ import type { RunEventsRecorder } from '../runtime/run-events.js';
 export function meteredClientOptions(metrics: QuotelakeMetrics | undefined): Pick<ClientOptions, 'onRequest' | 'onAdmission'> {
   if (!metrics) return {};
   return {
-    onRequest: (info) => metrics.request(info.endpoint, requestOutcome(info)),
+    onRequest: (info) => metrics.request(info.endpoint, requestOutcome(info), info.durationMs),
     onAdmission: (info) => {
       if (info.admitted) metrics.limiterWait(info.endpoint, info.waitMs);
       else metrics.request(info.endpoint, 'refused');

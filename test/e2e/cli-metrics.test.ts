@@ -78,6 +78,8 @@ describe('--metrics-textfile', () => {
     expect(sumBy(e, 'quotelake_rate_limited_total', 'endpoint', { reason: 'window' })).toEqual(
       sumBy(e, 'quotelake_requests_total', 'endpoint', { outcome: 'rate_limited' }),
     );
+    // Every attempt sent has its latency observed once.
+    expect(sumBy(e, 'quotelake_request_duration_seconds_count', 'endpoint')).toEqual(summary.requests);
     // Every admitted attempt waited (maybe 0 s) once: the histogram counts them all.
     expect(Object.values(sumBy(e, 'quotelake_rate_limiter_wait_seconds_count', 'endpoint')).reduce((a, b) => a + b, 0)).toBe(summary.requestsTotal);
 
@@ -115,6 +117,7 @@ describe('--metrics-textfile', () => {
     }
     expect(Object.fromEntries([...labelSets].map(([k, v]) => [k, [...v]]))).toEqual({
       quotelake_requests_total: ['endpoint,outcome'],
+      quotelake_request_duration_seconds: ['endpoint,outcome'],
       quotelake_rate_limited_total: ['endpoint,reason'],
       quotelake_rate_limiter_wait_seconds: ['endpoint'],
       quotelake_rows_total: ['dataset,kind'],

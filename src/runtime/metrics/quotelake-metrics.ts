@@ -30,8 +30,11 @@ export interface MetricsOptions {
 export interface QuotelakeMetrics {
   /** The registry behind the instruments, for exposition. */
   readonly registry: Registry;
-  /** One HTTP attempt ended (or was refused before the wire: outcome `refused`). */
-  request(endpoint: string, outcome: RequestOutcome): void;
+  /**
+   * One HTTP attempt ended (or was refused before the wire: outcome `refused`); `durationMs`, from
+   * sending to the parsed answer or the failure, when it was sent.
+   */
+  request(endpoint: string, outcome: RequestOutcome, durationMs?: number): void;
   /** An attempt got its quota and rate-limit slot after `waitMs` (clock ms). */
   limiterWait(endpoint: string, waitMs: number): void;
   /** Rows of a dataset by kind, as the run summary counts them. */
@@ -56,6 +59,8 @@ export interface QuotelakeMetrics {
 
 /** Limiter waits: from "no wait" to the minute-long holds of a suspension endpoint (L5). */
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Request latency: a loopback emulator (milliseconds) to a slow halt archive or a timeout (30 s). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Runs and slices: a one-round snapshot (under a second) up to a day-long backfill. */
 const DURATION_BUCKETS = [0.5, 1, 5, 15, 30, 60, 300, 900, 1800, 3600, 7200, 14_400, 43_200, 86_400];
 
@@ -66,6 +71,13 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
     name: 'quotelake_requests_total',
     help: 'HTTP attempts to the service by endpoint path and outcome (refused: stopped before the wire)',
     labelNames: ['endpoint', 'outcome'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'quotelake_request_duration_seconds',
+    help: 'Time from sending an attempt to its parsed answer or failure, by endpoint path and outcome',
+    labelNames: ['endpoint', 'outcome'] as const,
+    buckets: LATENCY_BUCKETS,
     registers,
   });
   const limited = new Counter({
@@ -161,8 +173,9 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
   return {
     registry,
     contentType: registry.contentType,
-    request(endpoint, outcome) {
+    request(endpoint, outcome, durationMs) {
       requests.inc({ endpoint, outcome });
+      if (durationMs !== undefined) latency.observe({ endpoint, outcome }, Math.max(0, durationMs) / 1000);
       if (outcome === 'rate_limited') limited.inc({ endpoint, reason: 'window' });
       else if (outcome === 'quota_exhausted') limited.inc({ endpoint, reason: 'daily' });
     },

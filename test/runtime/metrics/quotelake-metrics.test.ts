@@ -49,6 +49,22 @@ describe('createMetrics', () => {
     expect(valueOf(e, 'quotelake_rate_limited_total', { endpoint: '/quote-b-api/kline', reason: 'daily' })).toBe(1);
     expect(samplesOf(e, 'quotelake_rate_limited_total', { endpoint: '/api/suspension/sse' })).toEqual([]);
     expect(e.types.get('quotelake_requests_total')).toBe('counter');
+    // No duration given (refused, never sent): no latency observed.
+    expect(samplesOf(e, 'quotelake_request_duration_seconds_count')).toEqual([]);
+  });
+
+  it('observes request latency in seconds by endpoint and outcome', async () => {
+    const m = createMetrics();
+    m.request('/quote-b-api/kline', 'ok', 40);
+    m.request('/quote-b-api/kline', 'ok', 1_200);
+    m.request('/quote-b-api/kline', 'server_error', 7);
+    const e = parseExposition(await m.text());
+    const ok = { endpoint: '/quote-b-api/kline', outcome: 'ok' };
+    expect(valueOf(e, 'quotelake_request_duration_seconds_count', ok)).toBe(2);
+    expect(valueOf(e, 'quotelake_request_duration_seconds_sum', ok)).toBe(1.24);
+    expect(valueOf(e, 'quotelake_request_duration_seconds_bucket', { ...ok, le: '0.05' })).toBe(1);
+    expect(valueOf(e, 'quotelake_request_duration_seconds_bucket', { ...ok, le: '2.5' })).toBe(2);
+    expect(valueOf(e, 'quotelake_request_duration_seconds_count', { endpoint: '/quote-b-api/kline', outcome: 'server_error' })).toBe(1);
   });
 
   it('observes limiter waits in seconds', async () => {
