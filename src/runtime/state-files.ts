@@ -4,7 +4,9 @@
  * PUT), so a reader on any host sees the old content or the new. A local folder keeps today's files
  * exactly (same names, same temp-file sweep, in-progress records written without fsync).
  */
-import { writeFileAtomic, isTempFile, removeStaleTempFiles } from '../core/atomic-write.js';
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isTempFile, removeStaleTempFiles, syncDir, writeFileAtomic } from '../core/atomic-write.js';
 import { stateLocationOf, type StateLocation, type StateRef } from './state-location.js';
 
 export class StateFiles {
@@ -36,7 +38,11 @@ export class StateFiles {
   }
 
   async remove(rel: string): Promise<void> {
-    await this.location.storage.delete(this.key(rel));
+    const local = this.location.storage.localPath(this.key(rel));
+    if (local === undefined) return this.location.storage.delete(this.key(rel));
+    // A local folder stays (as it always did); the removal is made durable like a write.
+    await rm(local, { force: true });
+    await syncDir(dirname(local));
   }
 
   /** The names of the files directly in a state folder (`checkpoints`, `runs`), temp files left out. */

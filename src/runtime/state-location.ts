@@ -8,6 +8,7 @@
  * Both are a LakeStorage plus a key prefix: the stores above it do not know which one they write to.
  */
 import { posix } from 'node:path';
+import { ConfigError } from '../core/errors.js';
 import { LAKE_DIR } from '../lake/lake-paths.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
@@ -50,4 +51,16 @@ export function defaultStateLocation(lake: LakeStorage, stateDir: string | undef
   if (stateDir !== undefined) return stateFolder(stateDir);
   if (isLocalLake(lake)) return stateFolder(`${lake.root.replace(/\/+$/, '')}/.state`);
   return stateInLake(lake);
+}
+
+/**
+ * The state location of a run on `lake` with a `stateDir` setting as the CLI or a pipeline gives it.
+ * An `s3://` stateDir can only be the lake's own state prefix (what the settings show as its default
+ * for an S3 output): the state of an S3 lake is in the lake, or in a local folder.
+ */
+export function stateLocationFor(lake: LakeStorage, stateDir: string | undefined): StateLocation {
+  if (stateDir === undefined || !stateDir.startsWith('s3://')) return defaultStateLocation(lake, stateDir);
+  const inLake = stateInLake(lake);
+  if (!isLocalLake(lake) && stateDir.replace(/\/+$/, '') === inLake.where) return inLake;
+  throw new ConfigError(`state dir ${stateDir}: state is kept in the lake (${inLake.where}) or in a local folder, not at another s3:// location`);
 }
