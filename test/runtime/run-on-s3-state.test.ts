@@ -89,4 +89,32 @@ describe('a run on an S3 lake', () => {
     expect(probe.produced).toBe(0);
     await other.release();
   });
+
+  it('a run whose lease ran out unrenewed stops before its next commit (QL_LAKE_LEASE_LOST)', async () => {
+    const url = `s3://${server().bucket}/handoff-${++n}`;
+    const a = await host(url);
+    const frozen = clock();
+    // After the first commit the run's clock jumps past the 60 s lease without a heartbeat having run
+    // (the timer is real, the run's clock is not): the lease is no longer known to be held.
+    const probe: SourceProbe = {
+      produced: 0,
+      beforeYield: (stream, index) => {
+        if (stream === 'counter/s0' && index === 1) frozen.advance(61_000);
+      },
+    };
+    await expect(
+      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: frozen, runId: 'run-late' }),
+    ).rejects.toMatchObject({ code: 'QL_LAKE_LEASE_LOST' });
+    const saved = await new CheckpointStore(stateInLake(a.lake), 'handoff').load();
+    // Only what was committed before the lease ran out: stream s0's first batch.
+    expect(Object.fromEntries([...saved].map(([k, v]) => [k, v.position]))).toEqual({ 'counter/s0': { next: 1 } });
+    expect((await readRunManifests(stateInLake(a.lake))).map((r) => [r.runId, r.status, r.error?.code])).toEqual([['run-late', 'failed', 'QL_LAKE_LEASE_LOST']]);
+  });
+
+  it('an s3:// state dir other than the lake\'s own is refused', async () => {
+    const a = await host(`s3://${server().bucket}/handoff-${++n}`);
+    await expect(
+      runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, stateDir: `s3://${server().bucket}/elsewhere`, clock: clock() }),
+    ).rejects.toMatchObject({ code: 'QL_CONFIG' });
+  });
 });
