@@ -117,4 +117,14 @@ describe('a run on an S3 lake', () => {
       runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, stateDir: `s3://${server().bucket}/elsewhere`, clock: clock() }),
     ).rejects.toMatchObject({ code: 'QL_CONFIG' });
   });
+
+  it('warns that exclusion is not enforced on a store that ignores conditional writes (s3rver)', async () => {
+    const a = await host(`s3://${server().bucket}/handoff-${++n}`);
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, ...(fields ? { fields } : {}) }) };
+    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: clock(), logger });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ message: expect.stringContaining('ignores conditional writes'), fields: expect.objectContaining({ event: 'lock', lease: `${a.lake.root}/_quotelake/lock` }) }),
+    );
+  });
 });
