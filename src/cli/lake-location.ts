@@ -16,6 +16,7 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { s3ClientFor } from '../lake/storage/s3-client.js';
 import { S3Storage } from '../lake/storage/s3-storage.js';
+import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
 import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
 
 export interface CommandLake {
@@ -63,5 +64,34 @@ export async function withCommandState<T>(
     return await act(commandState(lake, stateDir), lake);
   } finally {
     lake.close();
+  }
+}
+
+/**
+ * The lock a writing command (compact, migrate) holds on its output: the pid lock of a folder, the
+ * lease of a lake on S3 (acquireRunLock). Its release also destroys the lake's S3 client.
+ */
+export async function acquireCommandLock(
+  output: string,
+  owner: { runId: string; pipeline: string; now: Date },
+  env: NodeJS.ProcessEnv,
+  options: { clock?: { now(): number }; s3Endpoint?: string | undefined } = {},
+): Promise<RunLock> {
+  const lake = commandLake(output, env, { s3Endpoint: options.s3Endpoint });
+  try {
+    const lock = await acquireRunLock(lake.remote ? lake.storage : output, owner, options.clock ? { clock: options.clock } : {});
+    return {
+      ...lock,
+      async release() {
+        try {
+          await lock.release();
+        } finally {
+          lake.close();
+        }
+      },
+    };
+  } catch (error) {
+    lake.close();
+    throw error;
   }
 }
