@@ -83,7 +83,9 @@ export function describeError(e: unknown): DescribedError {
         ? 'another run is writing to this output; wait for it, or use another --output'
         : e.code === 'QL_FORMAT_VERSION'
           ? 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)'
-          : undefined;
+          : e.code === 'QL_LAKE_LEASE_LOST'
+            ? 'another run took the lake over while this one could not renew its lease; committed work is kept and the other run resumes from it'
+            : undefined;
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
   }
   const message = e instanceof Error ? e.message : String(e);

@@ -6,6 +6,7 @@
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import { confirm } from './confirm.js';
+import { withCommandState } from './lake-location.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { registry } from './registry.js';
 import type { Terminal } from './terminal.js';
@@ -14,7 +15,8 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
   const lines: string[] = [];
   for (const job of jobs) {
     if (!keepsState(job.pipeline, registry)) continue;
-    const saved = await new CheckpointStore(job.resolved.settings.stateDir, job.pipeline.name).load();
+    const { outputDir, stateDir } = job.resolved.settings;
+    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load());
     if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
   }
   if (lines.length === 0) return true;

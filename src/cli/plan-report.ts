@@ -3,6 +3,7 @@ import { planLimits, QuotaStore } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
@@ -24,13 +25,13 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
   const { settings } = job.resolved;
   const limits = planLimits(target.plan, target.plans);
   const quota = await new QuotaStore({
-    stateDir: settings.stateDir,
+    stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
     token: target.token,
     limit: limits.perDay,
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
   }).status();
-  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await new CheckpointStore(settings.stateDir, job.pipeline.name).load() : new Map();
+  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load()) : new Map();
   const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,

@@ -17,6 +17,7 @@ import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import { commandLake, quotaStateDir, withCommandState } from './lake-location.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
@@ -79,7 +80,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     token: connection.token,
     plan: connection.plan,
     ...(connection.plans ? { plans: connection.plans } : {}),
-    stateDir: settings.stateDir,
+    // Quota files stay on this machine (an S3 output without --state-dir: the XDG state folder).
+    stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
     ...meteredClientOptions(options.metrics),
@@ -105,7 +107,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     ? undefined
     : options.fullRefresh === true
       ? new Map<string, Checkpoint>()
-      : await new CheckpointStore(settings.stateDir, job.pipeline.name).load().catch(() => undefined);
+      : await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load()).catch(() => undefined);
   progress = startProgress({
     mode: options.progress,
     terminal,
@@ -117,8 +119,11 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     intervalMs: options.progressIntervalMs,
   });
   options.routeNotices?.((line) => progress.log(line));
+  // An S3 output: the run's state and lease are in the lake (I5); its client is destroyed after the run.
+  const lake = commandLake(settings.outputDir, process.env);
   try {
     result = await runPipeline(job.pipeline, {
+      ...(lake.remote ? { lake: lake.storage } : {}),
       registry,
       outputDir: settings.outputDir,
       stateDir: settings.stateDir,
@@ -143,6 +148,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     }
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
+    lake.close();
     // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     options.routeNotices?.(undefined);
@@ -300,7 +306,7 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
   try {
-    const after = await new CheckpointStore(stateDir, job.pipeline.name).load();
+    const after = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load());
     const historyBegins = historyBeginnings(after);
     const until = (job.pipeline.source as { until?: string }).until;
     const untilMs = until !== undefined ? resolveTimeSpec(until, startedMs) : undefined;

@@ -90,8 +90,9 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     origin.outputDir = 'default';
   }
   if (values.stateDir === undefined) {
-    // I5: the state lives under whichever output directory won.
-    values.stateDir = `${String(values.outputDir).replace(/\/+$/, '')}/.state`;
+    // I5: the state lives under whichever output directory won; a lake on S3 keeps it inside itself.
+    const output = String(values.outputDir).replace(/\/+$/, '');
+    values.stateDir = output.startsWith('s3://') ? `${output}/_quotelake/state` : `${output}/.state`;
     origin.stateDir = 'default';
   }
   return { settings: values as unknown as Settings, origin };

@@ -1,16 +1,19 @@
 /**
- * Checkpoints of one pipeline: `<stateDir>/checkpoints/<pipeline>.json`, one atomic file holding every
- * stream's position. Stream keys are data in the file, never path parts.
+ * Checkpoints of one pipeline: `checkpoints/<pipeline>.json` in the state location (a local state
+ * folder, or `_quotelake/state/` of a lake on S3), one atomic file holding every stream's position.
+ * Stream keys are data in the file, never path parts.
  */
-import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/component.js';
 import { confineName } from '../core/confine-path.js';
 import { ConfigError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
-import { isTempFile, removeStaleTempFiles, syncDir, writeFileAtomic } from '../core/atomic-write.js';
 import { upgradeToNewest } from '../core/version-steps.js';
 import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
+import { StateFiles } from './state-files.js';
+import type { StateRef } from './state-location.js';
+
+const CHECKPOINTS = 'checkpoints';
 
 export interface CheckpointFile {
   readonly version: 1;
@@ -21,17 +24,21 @@ export interface CheckpointFile {
 }
 
 export class CheckpointStore {
+  /** Where the file is, for messages: a local path, or an s3:// URL. */
   readonly path: string;
-  private readonly dir: string;
+  private readonly files: StateFiles;
+  private readonly rel: string;
 
   constructor(
-    stateDir: string,
+    state: StateRef,
     readonly pipeline: string,
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
-    this.dir = join(stateDir, 'checkpoints');
+    this.files = new StateFiles(state);
+    this.rel = `${CHECKPOINTS}/${pipeline}.json`;
+    const dir = this.files.location.dir;
     // The schema allows only [a-z0-9-]; the guard also holds its length and any caller that skipped it.
-    this.path = confineName(this.dir, `${pipeline}.json`, 'checkpoint file');
+    this.path = dir !== undefined ? confineName(join(dir, CHECKPOINTS), `${pipeline}.json`, 'checkpoint file') : this.files.describe(this.rel);
   }
 
   /** Every saved checkpoint, by stream key; empty when the pipeline never committed. */
@@ -43,13 +50,8 @@ export class CheckpointStore {
 
   /** The whole file (when and by which run it was saved, too); undefined when there is none. */
   async loadFile(): Promise<CheckpointFile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const text = await this.files.read(this.rel);
+    if (text === undefined) return undefined;
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -77,13 +79,10 @@ export class CheckpointStore {
     if (removed.length === 0) return [];
     const kept = Object.fromEntries(Object.entries(file.streams).filter(([s]) => !drop.has(s)));
     if (Object.keys(kept).length === 0) {
-      await unlink(this.path).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      });
-      await syncDir(this.dir);
+      await this.files.remove(this.rel);
     } else {
       // updatedAt and runId still say which run saved the positions that are left.
-      await writeFileAtomic(this.path, `${JSON.stringify({ ...file, streams: kept }, null, 2)}\n`);
+      await this.files.write(this.rel, `${JSON.stringify({ ...file, streams: kept }, null, 2)}\n`);
     }
     return removed;
   }
@@ -99,20 +98,20 @@ export class CheckpointStore {
       ...(meta.runId !== undefined ? { runId: meta.runId } : {}),
       streams,
     };
-    await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`);
+    await this.files.write(this.rel, `${JSON.stringify(file, null, 2)}\n`);
   }
 
-  /** Remove temp files a crashed save left behind. */
+  /** Remove temp files a crashed save left behind (a local folder only: an S3 PUT is never half). */
   async cleanStale(): Promise<string[]> {
-    return removeStaleTempFiles(this.dir);
+    return this.files.cleanStale(CHECKPOINTS);
   }
 }
 
-/** The pipelines with a checkpoint file under a state dir, sorted; [] when there is none. */
-export async function checkpointPipelines(stateDir: string): Promise<string[]> {
-  const names = await readdir(join(stateDir, 'checkpoints')).catch(() => [] as string[]);
+/** The pipelines with a checkpoint file in a state location, sorted; [] when there is none. */
+export async function checkpointPipelines(state: StateRef): Promise<string[]> {
+  const names = await new StateFiles(state).names(CHECKPOINTS).catch(() => [] as string[]);
   return names
-    .filter((n) => n.endsWith('.json') && !isTempFile(n))
+    .filter((n) => n.endsWith('.json'))
     .map((n) => n.slice(0, -'.json'.length))
     .filter((n) => PIPELINE_NAME.test(n))
     .sort();

@@ -1,10 +1,13 @@
-/** One JSON file per run, `<stateDir>/runs/<runId>.json`: what the run asked, received, wrote and how it ended. */
-import { readdir, readFile } from 'node:fs/promises';
+/**
+ * One JSON file per run, `runs/<runId>.json` in the state location (`<stateDir>/runs/` locally,
+ * `_quotelake/state/runs/` in a lake on S3): what the run asked, received, wrote and how it ended.
+ */
 import { join } from 'node:path';
 import { confineName } from '../core/confine-path.js';
 import type { CommittedFile } from '../core/component.js';
-import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../core/atomic-write.js';
 import type { RowCounts } from './run-events.js';
+import { StateFiles } from './state-files.js';
+import { stateLocationOf, type StateRef } from './state-location.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'aborted' | 'failed' | 'interrupted';
 
@@ -29,29 +32,47 @@ export interface RunManifest {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+const RUNS = 'runs';
+
 export function runsDir(stateDir: string): string {
-  return join(stateDir, 'runs');
+  return join(stateDir, RUNS);
 }
 
-export async function writeRunManifest(stateDir: string, manifest: RunManifest): Promise<string> {
-  // A run id may come from the API caller: it names a file only through the guard.
-  const path = confineName(runsDir(stateDir), `${manifest.runId}.json`, 'run manifest');
+/** The manifest's name in the state location; a run id may come from the API caller, so it passes the guard. */
+function manifestRel(runId: string): string {
+  // The guard's root is a stand-in: only the name is checked (one plain segment, not too long).
+  confineName('/runs', `${runId}.json`, 'run manifest');
+  return `${RUNS}/${runId}.json`;
+}
+
+/** Writes the manifest; returns where it is (a local path, or an s3:// URL). */
+export async function writeRunManifest(state: StateRef, manifest: RunManifest): Promise<string> {
+  const files = new StateFiles(state);
+  const rel = manifestRel(manifest.runId);
   // In-progress updates are records, not state: atomic but not fsynced; the final one is durable.
-  await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`, { durable: manifest.status !== 'running' });
-  return path;
+  await files.write(rel, `${JSON.stringify(manifest, null, 2)}\n`, { durable: manifest.status !== 'running' });
+  const dir = files.location.dir;
+  return dir !== undefined ? confineName(runsDir(dir), `${manifest.runId}.json`, 'run manifest') : files.describe(rel);
 }
 
-export async function readRunManifests(stateDir: string): Promise<RunManifest[]> {
+/** When a run's manifest was last written (epoch ms), or undefined: orders runs on one frozen clock. */
+export async function runManifestModifiedAt(state: StateRef, runId: string): Promise<number | undefined> {
+  return new StateFiles(state).modifiedAt(manifestRel(runId)).catch(() => undefined);
+}
+
+export async function readRunManifests(state: StateRef): Promise<RunManifest[]> {
+  const files = new StateFiles(state);
   let names: string[];
   try {
-    names = await readdir(runsDir(stateDir));
+    names = await files.names(RUNS);
   } catch {
     return [];
   }
   const out: RunManifest[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json') && !isTempFile(n)).sort()) {
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
     try {
-      out.push(JSON.parse(await readFile(join(runsDir(stateDir), name), 'utf8')) as RunManifest);
+      const text = await files.read(`${RUNS}/${name}`);
+      if (text !== undefined) out.push(JSON.parse(text) as RunManifest);
     } catch {
       // A manifest is a record, not state: a damaged one must not stop a run.
     }
@@ -63,12 +84,13 @@ export async function readRunManifests(stateDir: string): Promise<RunManifest[]>
  * Runs of this pipeline still marked `running` were killed: mark them `interrupted`
  * and remove any half-written manifest temp file.
  */
-export async function markInterruptedRuns(stateDir: string, pipeline: string, now: Date): Promise<string[]> {
-  await removeStaleTempFiles(runsDir(stateDir));
+export async function markInterruptedRuns(state: StateRef, pipeline: string, now: Date): Promise<string[]> {
+  const location = stateLocationOf(state);
+  await new StateFiles(location).cleanStale(RUNS);
   const marked: string[] = [];
-  for (const m of await readRunManifests(stateDir)) {
+  for (const m of await readRunManifests(location)) {
     if (m.pipeline !== pipeline || m.status !== 'running') continue;
-    await writeRunManifest(stateDir, { ...m, status: 'interrupted', finishedAt: now.toISOString() });
+    await writeRunManifest(location, { ...m, status: 'interrupted', finishedAt: now.toISOString() });
     marked.push(m.runId);
   }
   return marked;

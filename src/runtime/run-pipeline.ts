@@ -18,7 +18,9 @@ import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from 
 import { createRunId } from './run-id.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
-import { acquireOutputLock } from './output-lock.js';
+import { acquireRunLock, type RunLock } from './run-lock.js';
+import { stateFolder, stateLocationFor } from './state-location.js';
+import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
@@ -53,6 +55,12 @@ export interface RunOptions {
   /** Resolved settings win over the pipeline file (see resolveSettings). */
   readonly outputDir?: string;
   readonly stateDir?: string;
+  /**
+   * The output as a storage when it is not a local folder (an S3Storage): the run's state then lives
+   * in the lake under `_quotelake/state/` unless a local stateDir is given (I5), and the output lock
+   * is the lake's lease. Default: the local folder outputDir.
+   */
+  readonly lake?: LakeStorage;
   readonly stdout?: Writable;
   /** The service client handed to sources. */
   readonly client?: unknown;
@@ -134,7 +142,11 @@ function perStream(snap: RunEventsSnapshot): Record<string, { requests: number; 
 export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
   const pipeline = validatePipeline(input, { registry: options.registry });
   const clock = options.clock ?? systemClock;
-  const signal = options.signal ?? new AbortController().signal;
+  // A lost lease (another host took the lake over) stops the run like a signal, before its next commit.
+  const leaseLost = new AbortController();
+  const outer = options.signal ?? new AbortController().signal;
+  const signal = AbortSignal.any([outer, leaseLost.signal]);
+  setMaxListeners(0, outer);
   // Every request in flight and every wait for the rate limit listens to the run's signal: their
   // number follows the streams fetched at once (a dozen is common), it does not grow over time, so
   // Node's warning at 11 listeners would only be noise on the terminal.
@@ -144,7 +156,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
   const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
   const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
-  const stateDir = options.stateDir ?? pipeline.options.stateDir ?? `${outputDir.replace(/\/+$/, '')}/.state`;
+  const stateSetting = options.stateDir ?? pipeline.options.stateDir;
+  const state = options.lake !== undefined ? stateLocationFor(options.lake, stateSetting) : stateFolder(stateSetting ?? `${outputDir.replace(/\/+$/, '')}/.state`);
+  const stateDir = state.where;
   const opts = pipeline.options;
 
   const sourceDef = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as
@@ -171,7 +185,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
-  const store = new CheckpointStore(stateDir, pipeline.name);
+  const store = new CheckpointStore(state, pipeline.name);
   // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
   const keepState = keepsState(pipeline, options.registry);
   const startedAt = new Date(clock.now()).toISOString();
@@ -207,10 +221,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
     const staleState = await store.cleanStale();
     if (staleState.length > 0) logger.info('removed temp files a killed run left in the state folder', { event: 'recovery', action: 'state-temp-removed', files: staleState.length });
-    const interrupted = await markInterruptedRuns(stateDir, pipeline.name, new Date(clock.now()));
+    const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()));
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
-    await writeRunManifest(stateDir, manifest('running'));
+    await writeRunManifest(state, manifest('running'));
     logger.info('run started', {
       event: 'run-start',
       source: pipeline.source.type,
@@ -233,7 +247,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
       }
     } catch (error) {
-      await writeRunManifest(stateDir, manifest('failed', error)).catch(() => undefined);
+      await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
       throw error;
     }
 
@@ -264,6 +278,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       let handed = 0;
 
       const commit = async (): Promise<void> => {
+        // Never commit into a lake another run has taken over (its lease was lost or ran out).
+        lock.assertHeld();
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
         const receipt = await sink.commit(quietCtx);
@@ -301,7 +317,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         batchesSinceCommit = 0;
         lastCommitAt = clock.now();
-        await writeRunManifest(stateDir, manifest('running'));
+        await writeRunManifest(state, manifest('running'));
       };
 
       const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
@@ -397,7 +413,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       if (batchesSinceCommit > 0) await commit();
       if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it');
       const final = manifest(status);
-      const manifestPath = await writeRunManifest(stateDir, final);
+      const manifestPath = await writeRunManifest(state, final);
       logger.info('run finished', runEnd(final, manifestPath));
       return { runId, status, manifestPath, manifest: final };
     } catch (error) {
@@ -405,7 +421,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       await sink.abort(quietCtx).catch(() => undefined);
       await rejectedSink?.abort(quietCtx).catch(() => undefined);
       const failed = manifest('failed', error);
-      await writeRunManifest(stateDir, failed).catch(() => undefined);
+      await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).
       logger.info('run finished', { ...runEnd(failed), code: failed.error?.code });
       throw error;
@@ -417,9 +433,18 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // Before anything is fetched or touched: a folder the run could never commit to fails now, with its fix.
   await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
-  const lock = await acquireOutputLock(outputDir, { runId, pipeline: pipeline.name, now: new Date(clock.now()) });
+  const lock: RunLock = await acquireRunLock(
+    options.lake ?? outputDir,
+    { runId, pipeline: pipeline.name, now: new Date(clock.now()) },
+    { clock, onLost: (error) => leaseLost.abort(error) },
+  );
+  if (!lock.enforced) {
+    logger.warn('this object store ignores conditional writes: the lake lease cannot keep a second writer out; run one writer per lake yourself', { event: 'lock', lease: lock.path });
+  }
   try {
     const result = await runLocked();
+    // Stopped because another run took the lake over: that is a failure, not an interrupt.
+    if (leaseLost.signal.aborted) throw leaseLost.signal.reason;
     // A lake this run created records its layout version.
     await recordLayout(outputDir, new Date(clock.now()));
     return result;

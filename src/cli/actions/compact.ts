@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
 import { compactLake } from '../../lake/compact-lake.js';
 import type { CompactionReport } from '../../lake/commit/partitioned-sink.js';
-import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { acquireCommandLock } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
@@ -55,7 +55,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
     // A dry run reads only (manifests are replaced atomically), so it needs no lock.
-    const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) });
+    const lock = dryRun ? undefined : await acquireCommandLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }, env, { clock });
     try {
       const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);

@@ -7,6 +7,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
+import { commandLake, commandState } from '../lake-location.js';
 
 export interface InspectArgs {
   output: string;
@@ -19,7 +20,9 @@ export interface InspectArgs {
 export async function inspectAction(args: InspectArgs): Promise<number> {
   const terminal = createTerminal();
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
-  const stateDir = args['state-dir'] ?? `${args.output.replace(/\/+$/, '')}/.state`;
+  // I5: --state-dir, <output>/.state, or the lake's own _quotelake/state/ on S3.
+  const lake = commandLake(args.output, process.env, { s3Endpoint: (args as { 's3-endpoint'?: string })['s3-endpoint'] });
+  const state = commandState(lake, args['state-dir']);
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(args.output)).version === 1) {
     throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
@@ -27,11 +30,12 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
   let info;
   const progress = inspectProgress(terminal, !args.json);
   try {
-    info = await inspectOutput(args.output, stateDir, args.runs, progress.onProgress);
+    info = await inspectOutput(args.output, state, args.runs, progress.onProgress);
   } catch (e) {
     throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
   } finally {
     progress.stop();
+    lake.close();
   }
   // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
   const kline = info.datasets.find((d) => d.dataset === 'kline');

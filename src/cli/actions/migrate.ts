@@ -2,7 +2,7 @@
 import { describeMigration, ensureLayout, layoutState } from '../../lake/layout/index.js';
 import { LAYOUT_VERSION } from '../../lake/layout-version.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { acquireCommandLock } from '../lake-location.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
@@ -25,7 +25,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const runId = createRunId(now);
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.
-  const lock = args['dry-run'] ? undefined : await acquireOutputLock(outputDir, { runId, pipeline: 'migrate', now });
+  const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env, { clock });
   let report;
   let before;
   try {

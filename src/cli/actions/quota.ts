@@ -6,6 +6,7 @@ import { redactToken, tokenHash16 } from '../../api/index.js';
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
+import { quotaStateDir } from '../lake-location.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
@@ -81,7 +82,8 @@ export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<stri
 export async function quotaAction(args: QuotaArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const output = args.output ?? 'output';
-    const stateDir = args['state-dir'] ?? `${output.replace(/\/+$/, '')}/.state`;
+    // Quota files stay on this machine: for an S3 output without --state-dir, the XDG state folder.
+    const stateDir = quotaStateDir(output, args['state-dir'], process.env);
     const known = new Map<string, string>();
     let plans: PlansDocument | undefined;
     const plansFile = args['plans-file'] ?? (process.env.QUOTELAKE_PLANS_FILE?.trim() || undefined);

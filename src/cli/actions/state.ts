@@ -2,7 +2,7 @@
 import { QuotelakeError } from '../../core/errors.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { CheckpointStore } from '../../runtime/checkpoint-store.js';
-import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { acquireRunLock } from '../../runtime/run-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { confirm } from '../confirm.js';
@@ -27,10 +27,14 @@ export interface StateResetArgs extends StateArgs {
 
 export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({}, env);
-  const { targets, outputDir, stateDir } = await stateTargets(args.pipeline ?? [], args, env);
+  const { targets, outputDir, stateDir, close } = await stateTargets(args.pipeline ?? [], args, env);
   const select = streamMatcher(args.stream);
   const pipelines = [];
-  for (const t of targets) pipelines.push(await readPipelineState(t, select));
+  try {
+    for (const t of targets) pipelines.push(await readPipelineState(t, select));
+  } finally {
+    close();
+  }
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state show', output: outputDir, stateDir, pipelines }, null, 2)}\n`);
   } else if (pipelines.length === 0) {
@@ -49,7 +53,7 @@ interface Selection {
 async function select(targets: readonly StateTarget[], matches: (stream: string) => boolean): Promise<Selection[]> {
   const out: Selection[] = [];
   for (const target of targets) {
-    const file = await new CheckpointStore(target.stateDir, target.pipeline).loadFile();
+    const file = await new CheckpointStore(target.state, target.pipeline).loadFile();
     const streams = Object.keys(file?.streams ?? {}).filter(matches);
     if (streams.length > 0) out.push({ target, streams });
   }
@@ -66,9 +70,17 @@ function commandLine(args: StateResetArgs): string {
 }
 
 export async function stateResetAction(args: StateResetArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const found = await stateTargets(args.pipeline ?? [], args, env);
+  try {
+    return await reset(args, env, found.targets, found.stateDir);
+  } finally {
+    found.close();
+  }
+}
+
+async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: readonly StateTarget[], stateDir: string): Promise<number> {
   const terminal = terminalFor({}, env);
   const clock = commandClock(args.clock, env);
-  const { targets, stateDir } = await stateTargets(args.pipeline ?? [], args, env);
   const matches = streamMatcher(args.stream);
   const chosen = await select(targets, matches);
   const count = chosen.reduce((a, c) => a + c.streams.length, 0);
@@ -80,7 +92,7 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
   }
   const listing = [`quotelake: state reset forgets ${count} checkpoint(s):`];
   for (const c of chosen) {
-    const file = await new CheckpointStore(c.target.stateDir, c.target.pipeline).loadFile();
+    const file = await new CheckpointStore(c.target.state, c.target.pipeline).loadFile();
     listing.push(`  ${c.target.pipeline} (${c.target.stateDir}):`);
     for (const stream of c.streams) {
       const s = describeStream({ stream, position: file?.streams[stream] ?? {} }, c.target.outputDir);
@@ -102,7 +114,9 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
   for (const outputDir of [...new Set(chosen.map((c) => c.target.outputDir))]) {
     let lock;
     try {
-      lock = await acquireOutputLock(outputDir, { runId: createRunId(now), pipeline: 'state-reset', now });
+      // A local output's pid lock, or the lease of a lake on S3 (taken for the few requests of a reset).
+      const lake = chosen.find((c) => c.target.outputDir === outputDir)!.target.lake;
+      lock = await acquireRunLock(lake, { runId: createRunId(now), pipeline: 'state-reset', now }, { clock });
     } catch (e) {
       if (e instanceof QuotelakeError && e.code === 'QL_OUTPUT_LOCKED') {
         throw new QuotelakeError('QL_OUTPUT_LOCKED', `state reset refused, nothing changed under ${outputDir}: ${e.message}`, { stage: 'plan', cause: e });
@@ -111,7 +125,7 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
     }
     try {
       for (const c of chosen.filter((x) => x.target.outputDir === outputDir)) {
-        const store = new CheckpointStore(c.target.stateDir, c.target.pipeline);
+        const store = new CheckpointStore(c.target.state, c.target.pipeline);
         const removed = await store.remove(c.streams);
         if (removed.length > 0) done.push({ pipeline: c.target.pipeline, stateDir: c.target.stateDir, streams: removed });
       }

@@ -8,6 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { summarizeLake, type DatasetSummary, type ReadProgress } from '../../lake/reader/index.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
+import { stateLocationOf, type StateRef } from '../../runtime/state-location.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -76,11 +77,12 @@ async function countFiles(dir: string): Promise<number> {
   return n;
 }
 
-export async function inspectOutput(output: string, stateDir: string, lastRuns = 5, onProgress?: ReadProgress): Promise<OutputInfo> {
+export async function inspectOutput(output: string, state: StateRef, lastRuns = 5, onProgress?: ReadProgress): Promise<OutputInfo> {
+  const stateDir = stateLocationOf(state).where;
   const st = await stat(output).catch(() => undefined);
   if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
   const datasets = (await summarizeLake(output, onProgress ? { onProgress } : {})).map(datasetInfo);
-  const runs = (await readRunManifests(stateDir))
+  const runs = (await readRunManifests(state))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
     .slice(-lastRuns)
     .reverse()

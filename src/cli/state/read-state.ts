@@ -1,8 +1,7 @@
 /** What `state show` reports of one pipeline: its checkpoint file read and joined with its last run. */
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointStore } from '../../runtime/checkpoint-store.js';
-import { readRunManifests, runsDir, type RunManifest, type RunStatus } from '../../runtime/run-manifest.js';
+import { readRunManifests, runManifestModifiedAt, type RunManifest, type RunStatus } from '../../runtime/run-manifest.js';
 import { describeStream, type StreamState } from './describe-stream.js';
 import type { StateTarget } from './state-targets.js';
 
@@ -45,16 +44,16 @@ function lakeOf(target: StateTarget, stream: StreamState): StreamState {
  */
 async function newestRun(target: StateTarget): Promise<RunManifest | undefined> {
   let newest: { run: RunManifest; mtimeMs: number } | undefined;
-  for (const run of await readRunManifests(target.stateDir)) {
+  for (const run of await readRunManifests(target.state)) {
     if (run.pipeline !== target.pipeline) continue;
-    const mtimeMs = await stat(join(runsDir(target.stateDir), `${run.runId}.json`)).then((s) => s.mtimeMs, () => 0);
+    const mtimeMs = (await runManifestModifiedAt(target.state, run.runId)) ?? 0;
     if (!newest || mtimeMs > newest.mtimeMs || (mtimeMs === newest.mtimeMs && run.startedAt > newest.run.startedAt)) newest = { run, mtimeMs };
   }
   return newest?.run;
 }
 
 export async function readPipelineState(target: StateTarget, select: (stream: string) => boolean): Promise<PipelineState> {
-  const store = new CheckpointStore(target.stateDir, target.pipeline);
+  const store = new CheckpointStore(target.state, target.pipeline);
   const file = await store.loadFile();
   const last = await newestRun(target);
   // Runs of quotelake 0.1.0 recorded no per-stream counts.

@@ -7,6 +7,9 @@ import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
 import { DEFAULT_OUTPUT_DIR } from '../../config/resolve-settings.js';
 import { keepsState } from '../../runtime/keeps-state.js';
 import { checkpointPipelines } from '../../runtime/checkpoint-store.js';
+import type { LakeStorage } from '../../lake/storage/lake-storage.js';
+import type { StateLocation } from '../../runtime/state-location.js';
+import { commandLake, commandState, type CommandLake } from '../lake-location.js';
 import { loadJob } from '../pipeline-job.js';
 import { registry } from '../registry.js';
 import type { OutputArgs } from '../shared-options.js';
@@ -15,7 +18,12 @@ import { UsageError } from '../usage-error.js';
 export interface StateTarget {
   readonly pipeline: string;
   readonly outputDir: string;
+  /** Where the state is, for messages: a folder, or the lake's `s3://…/_quotelake/state`. */
   readonly stateDir: string;
+  /** The state itself: a local folder, or the lake's `_quotelake/state/` (I5). */
+  readonly state: StateLocation;
+  /** The output as a storage: the lock of `state reset` is taken on it. */
+  readonly lake: LakeStorage;
   /** The pipeline file, when the argument named one. */
   readonly file?: string;
   /** false for a pipeline that keeps no checkpoints (NDJSON to stdout without --state). */
@@ -24,27 +32,60 @@ export interface StateTarget {
   readonly ndjsonPath?: string;
 }
 
-function defaultStateDir(outputDir: string): string {
-  return `${outputDir.replace(/\/+$/, '')}/.state`;
+export interface StateTargets {
+  readonly targets: StateTarget[];
+  readonly outputDir: string;
+  readonly stateDir: string;
+  /** Destroys the S3 clients the targets opened: call when the command is done. */
+  close(): void;
 }
 
-export async function stateTargets(names: readonly string[], args: OutputArgs, env: NodeJS.ProcessEnv): Promise<{ targets: StateTarget[]; outputDir: string; stateDir: string }> {
+export async function stateTargets(names: readonly string[], args: OutputArgs, env: NodeJS.ProcessEnv): Promise<StateTargets> {
   const outputDir = args.output ?? DEFAULT_OUTPUT_DIR;
-  const stateDir = args['state-dir'] ?? defaultStateDir(outputDir);
-  if (names.length === 0) {
-    const targets = (await checkpointPipelines(stateDir)).map((pipeline) => ({ pipeline, outputDir, stateDir, keepsState: true }));
-    return { targets, outputDir, stateDir };
+  const s3Endpoint = (args as { 's3-endpoint'?: string })['s3-endpoint'];
+  // One storage per output a target names (a pipeline file may name another output than --output).
+  const lakes = new Map<string, CommandLake>();
+  const lakeOf = (output: string): CommandLake => {
+    let lake = lakes.get(output);
+    if (lake === undefined) lakes.set(output, (lake = commandLake(output, env, { s3Endpoint })));
+    return lake;
+  };
+  const close = () => {
+    for (const lake of lakes.values()) lake.close();
+  };
+  const state = commandState(lakeOf(outputDir), args['state-dir']);
+  const stateDir = state.where;
+  const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: lakeOf(outputDir).storage, keepsState: true });
+  try {
+    return { ...(await targetsOf(names, args, env, { state, stateDir, target, lakeOf })), outputDir, stateDir, close };
+  } catch (error) {
+    close();
+    throw error;
   }
+}
+
+async function targetsOf(
+  names: readonly string[],
+  args: OutputArgs,
+  env: NodeJS.ProcessEnv,
+  at: { state: StateLocation; stateDir: string; target: (pipeline: string) => StateTarget; lakeOf: (output: string) => CommandLake },
+): Promise<{ targets: StateTarget[] }> {
+  const { state, stateDir } = at;
+  if (names.length === 0) return { targets: (await checkpointPipelines(state)).map(at.target) };
   const targets: StateTarget[] = [];
   for (const name of names) {
     try {
       const job = await loadJob(name, { output: args.output, 'state-dir': args['state-dir'] }, env);
       const sink = job.pipeline.sink as { type: string; path?: string };
       const path = sink.type === 'ndjson' && sink.path !== undefined && sink.path !== 'stdout' && sink.path !== '-' ? sink.path : undefined;
+      const lake = at.lakeOf(job.resolved.settings.outputDir);
+      const jobState = commandState(lake, job.resolved.settings.stateDir);
       targets.push({
         pipeline: job.pipeline.name,
         outputDir: job.resolved.settings.outputDir,
-        stateDir: job.resolved.settings.stateDir,
+        stateDir: jobState.where,
+        state: jobState,
+        lake: lake.storage,
         file: job.ref.display,
         keepsState: keepsState(job.pipeline, registry),
         ...(path !== undefined ? { ndjsonPath: path } : {}),
@@ -53,15 +94,15 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
       // Not a pipeline file: the name of a pipeline's state (a pipeline file that is gone, say).
       // Neither (a typo): exit 2 naming what there is, not an empty answer.
       if (!(error instanceof UsageError) || !PIPELINE_NAME.test(name)) throw error;
-      const known = await checkpointPipelines(stateDir);
+      const known = await checkpointPipelines(state);
       if (!known.includes(name)) {
         throw new UsageError(
           `pipeline "${name}" not found: no pipeline file of that name, and no checkpoints for it under ${stateDir}`,
           known.length > 0 ? `pipelines with checkpoints there: ${known.join(', ')}` : error.hint,
         );
       }
-      targets.push({ pipeline: name, outputDir, stateDir, keepsState: true });
+      targets.push(at.target(name));
     }
   }
-  return { targets, outputDir, stateDir };
+  return { targets };
 }

@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { EnvironmentError, PathOutsideRootError } from '../../core/errors.js';
+import type { ConditionalWrites, VersionedObject } from './conditional-writes.js';
 import type { LakeStorage } from './lake-storage.js';
 import { isNotFound, s3Error, s3ErrorName, s3Status } from './s3-error.js';
 import { copySource, objectKey, objectPrefix, parseS3Url, s3Root, type S3Location } from './s3-location.js';
@@ -45,7 +46,7 @@ const CONFLICT_ATTEMPTS = 5;
 const bytes = (data: Uint8Array | string): Uint8Array => (typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class S3Storage implements LakeStorage {
+export class S3Storage implements LakeStorage, ConditionalWrites {
   readonly root: string;
   readonly location: S3Location;
   private readonly threshold: number;
@@ -146,6 +147,53 @@ export class S3Storage implements LakeStorage {
       throw this.fail(readError, 'GetObject (after a retried conditional PutObject)', Key, 'commit');
     }
     return existing !== undefined && Buffer.from(existing).equals(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  }
+
+  /** The object with its ETag: the version a conditional replace or delete names (the lake lease). */
+  async readVersioned(key: string): Promise<VersionedObject | undefined> {
+    const Key = objectKey(this.location, key);
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
+      const data = answer.Body === undefined ? new Uint8Array(0) : await answer.Body.transformToByteArray();
+      return { data, version: answer.ETag ?? '' };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw this.fail(error, 'GetObject', Key, 'read');
+    }
+  }
+
+  /**
+   * PutObject with If-Match: S3 answers 412 when the object changed since `version` and 404 when it
+   * is gone; both mean another writer came first. 409 (a conditional write in flight on the key) is
+   * retried as for putIfAbsent. A retry of the SDK after a lost answer may be refused by our own
+   * earlier write: the caller re-reads and compares the bytes (the lease does).
+   */
+  async replaceIf(key: string, data: Uint8Array | string, version: string): Promise<string | undefined> {
+    const Key = objectKey(this.location, key);
+    const body = bytes(data);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: body, ContentLength: body.byteLength, IfMatch: version }));
+        return answer.ETag ?? '';
+      } catch (error) {
+        if (s3Status(error) === 412 || s3ErrorName(error) === 'PreconditionFailed' || isNotFound(error)) return undefined;
+        const conflict = s3Status(error) === 409 || s3ErrorName(error) === 'ConditionalRequestConflict';
+        if (!conflict || attempt >= CONFLICT_ATTEMPTS) throw this.fail(error, 'conditional PutObject (If-Match)', Key, 'commit');
+        await pause(50 * 2 ** attempt);
+      }
+    }
+  }
+
+  /** DeleteObject with If-Match (general purpose buckets take it): false when the object changed. */
+  async deleteIf(key: string, version: string): Promise<boolean> {
+    const Key = objectKey(this.location, key);
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key, IfMatch: version }));
+      return true;
+    } catch (error) {
+      if (s3Status(error) === 412 || s3ErrorName(error) === 'PreconditionFailed' || isNotFound(error)) return false;
+      throw this.fail(error, 'conditional DeleteObject (If-Match)', Key, 'write');
+    }
   }
 
   async commit(from: string, to: string): Promise<void> {

@@ -1,0 +1,97 @@
+/**
+ * The lake and the state a command works on, from `--output` (a folder, or `s3://bucket/prefix`)
+ * and `--state-dir`, following I5: a local output keeps its state in `<output>/.state`, an S3 output
+ * in the lake under `_quotelake/state/` (so any host resumes it), `--state-dir` wins for both.
+ *
+ * The daily-quota files (src/api/quota-store.ts: per token, per machine, with a lock file) always
+ * stay on a local folder: `--state-dir`, `<output>/.state` for a local output, and for an S3 output
+ * the XDG state folder (`$XDG_STATE_HOME/quotelake`, else `~/.local/state/quotelake`).
+ *
+ * The S3 client (credentials and region from the AWS chain, `--s3-endpoint` or AWS_ENDPOINT_URL)
+ * is made here and destroyed by `close()` when the command ends.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { LakeStorage } from '../lake/storage/lake-storage.js';
+import { localStorage } from '../lake/storage/local-storage.js';
+import { s3ClientFor } from '../lake/storage/s3-client.js';
+import { S3Storage } from '../lake/storage/s3-storage.js';
+import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
+import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
+
+export interface CommandLake {
+  readonly storage: LakeStorage;
+  /** True for an object store (the lease, state in the lake). */
+  readonly remote: boolean;
+  close(): void;
+}
+
+export const isS3Output = (output: string): boolean => output.startsWith('s3://');
+
+export function commandLake(output: string, env: NodeJS.ProcessEnv, options: { s3Endpoint?: string | undefined } = {}): CommandLake {
+  if (!isS3Output(output)) return { storage: localStorage(output), remote: false, close: () => undefined };
+  const client = s3ClientFor(options.s3Endpoint !== undefined ? { endpoint: options.s3Endpoint } : {}, env);
+  return { storage: new S3Storage(client, output), remote: true, close: () => client.destroy() };
+}
+
+/** Where a command reads and writes checkpoints and run manifests (see the file's comment). */
+export function commandState(lake: CommandLake, stateDir: string | undefined): StateLocation {
+  return stateLocationFor(lake.storage, stateDir);
+}
+
+/** The XDG state folder of quotelake on this machine. */
+export function xdgStateDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_STATE_HOME?.trim();
+  return join(base !== undefined && base !== '' && base.startsWith('/') ? base : join(env.HOME?.trim() || homedir(), '.local', 'state'), 'quotelake');
+}
+
+/** The local folder holding `quota/` for this output: never a lake on S3 (see the file's comment). */
+export function quotaStateDir(output: string, stateDir: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (stateDir !== undefined && !isS3Output(stateDir)) return stateDir;
+  return isS3Output(output) ? xdgStateDir(env) : `${output.replace(/\/+$/, '')}/.state`;
+}
+
+/** Runs `act` on the state of an output; the lake's S3 client (if any) is destroyed afterwards. */
+export async function withCommandState<T>(
+  output: string,
+  stateDir: string | undefined,
+  env: NodeJS.ProcessEnv,
+  act: (state: StateLocation, lake: CommandLake) => Promise<T>,
+  options: { s3Endpoint?: string | undefined } = {},
+): Promise<T> {
+  const lake = commandLake(output, env, options);
+  try {
+    return await act(commandState(lake, stateDir), lake);
+  } finally {
+    lake.close();
+  }
+}
+
+/**
+ * The lock a writing command (compact, migrate) holds on its output: the pid lock of a folder, the
+ * lease of a lake on S3 (acquireRunLock). Its release also destroys the lake's S3 client.
+ */
+export async function acquireCommandLock(
+  output: string,
+  owner: { runId: string; pipeline: string; now: Date },
+  env: NodeJS.ProcessEnv,
+  options: { clock?: { now(): number }; s3Endpoint?: string | undefined } = {},
+): Promise<RunLock> {
+  const lake = commandLake(output, env, { s3Endpoint: options.s3Endpoint });
+  try {
+    const lock = await acquireRunLock(lake.remote ? lake.storage : output, owner, options.clock ? { clock: options.clock } : {});
+    return {
+      ...lock,
+      async release() {
+        try {
+          await lock.release();
+        } finally {
+          lake.close();
+        }
+      },
+    };
+  } catch (error) {
+    lake.close();
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The small files of a pipeline's state (a checkpoint file, run manifests) on a StateLocation. One
+ * rule for both backends: a file is replaced whole or not at all (`publish`: a local rename, one S3
+ * PUT), so a reader on any host sees the old content or the new. A local folder keeps today's files
+ * exactly (same names, same temp-file sweep, in-progress records written without fsync).
+ */
+import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isTempFile, removeStaleTempFiles, syncDir, writeFileAtomic } from '../core/atomic-write.js';
+import { stateLocationOf, type StateLocation, type StateRef } from './state-location.js';
+
+export class StateFiles {
+  readonly location: StateLocation;
+
+  constructor(ref: StateRef) {
+    this.location = stateLocationOf(ref);
+  }
+
+  private key(rel: string): string {
+    return `${this.location.prefix}${rel}`;
+  }
+
+  /** Where a state file is, for messages: its path on this machine, or its s3:// URL. */
+  describe(rel: string): string {
+    return this.location.storage.localPath(this.key(rel)) ?? `${this.location.where}/${rel}`;
+  }
+
+  async read(rel: string): Promise<string | undefined> {
+    const bytes = await this.location.storage.read(this.key(rel));
+    return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+  }
+
+  /** Replace a file atomically. durable false: a record, not state (no fsync on a local disk). */
+  async write(rel: string, text: string, options: { durable?: boolean } = {}): Promise<void> {
+    const local = this.location.storage.localPath(this.key(rel));
+    if (local !== undefined) await writeFileAtomic(local, text, { durable: options.durable ?? true });
+    else await this.location.storage.publish(this.key(rel), text);
+  }
+
+  async remove(rel: string): Promise<void> {
+    const local = this.location.storage.localPath(this.key(rel));
+    if (local === undefined) return this.location.storage.delete(this.key(rel));
+    // A local folder stays (as it always did); the removal is made durable like a write.
+    await rm(local, { force: true });
+    await syncDir(dirname(local));
+  }
+
+  /** The names of the files directly in a state folder (`checkpoints`, `runs`), temp files left out. */
+  async names(folder: string): Promise<string[]> {
+    const prefix = this.key(`${folder}/`);
+    const keys = await this.location.storage.list(prefix);
+    return keys
+      .map((k) => k.slice(prefix.length))
+      .filter((n) => n !== '' && !n.includes('/') && !isTempFile(n))
+      .sort();
+  }
+
+  async modifiedAt(rel: string): Promise<number | undefined> {
+    return this.location.storage.modifiedAt?.(this.key(rel));
+  }
+
+  /** Temp files a killed save left in a local state folder; an object store has none (a PUT is whole). */
+  async cleanStale(folder: string): Promise<string[]> {
+    const local = this.location.storage.localPath(this.key(folder));
+    return local === undefined ? [] : removeStaleTempFiles(local);
+  }
+}
