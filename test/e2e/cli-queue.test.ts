@@ -7,7 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
+import { sliceQueue } from '../../src/queue/slice-queue.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { useRedisServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
@@ -179,6 +181,23 @@ describe('schedules', () => {
     expect(ok(await runCli(['queue', 'schedules'], { env })).stdout).toBe('no schedules\n');
     expect((await runCli(['queue', 'unschedule', 'nightly'], { env })).code).toBe(1);
   });
+
+  it('a firing enqueues its run\'s slices (a span resolved at the worker\'s clock) and workers run them', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT'], ['1h']);
+    // What BullMQ adds when the schedule fires (waiting for a real cron firing would take a day).
+    const connection = new Redis(redis().url, { maxRetriesPerRequest: null });
+    const queue = sliceQueue(connection);
+    await queue.add('schedule', { kind: 'schedule', pipeline: file, since: '2026-11-19T12:00:00Z', output: tempDir() });
+    await queue.close();
+    connection.disconnect();
+    const worker = ok(await runCli(['worker', '--until-empty', '--clock', CLOCK, '--log-level', 'info'], { env }));
+    expect(worker.stderr).toContain('schedule fired: queued: 2 slices, 2 new');
+    // 2026-11-19T12:00Z .. now (2026-11-20T12:00Z, the forming bar included): two UTC days.
+    expect(worker.stderr).toContain('slice done: BTCUSDT 1h interval=1h/year=2026/date=2026-11-19: 12 rows');
+    expect(worker.stderr).toContain('slice done: BTCUSDT 1h interval=1h/year=2026/date=2026-11-20: 13 rows');
+    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 3, failed: 0 });
+  }, 60_000);
 
   it('a bad cron pattern is a usage error', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
