@@ -21,8 +21,12 @@ export interface SliceOutcome {
   /** Requests the slice sent (taken off the queue's planned requests left). */
   readonly requests: number;
   readonly rows: number;
-  /** The daily quota ran out mid-slice: what was fetched is committed, the rest waits for the reset. */
-  readonly quotaResetAt?: number;
+  /**
+   * The daily quota ran out mid-slice: what was fetched is committed, and the slice waits this long
+   * (until the reset) before it runs again. A delay, not an instant: the reset is on the command's
+   * clock (which --clock may shift), the queue's delays on the machine's.
+   */
+  readonly quotaWaitMs?: number;
 }
 
 export interface SliceWorkerOptions {
@@ -58,9 +62,9 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    if (outcome.quotaResetAt !== undefined) {
+    if (outcome.quotaWaitMs !== undefined) {
       // Run again after the quota's reset (it re-fetches the slice; the merge makes that harmless).
-      await job.moveToDelayed(outcome.quotaResetAt, token);
+      await job.moveToDelayed(Date.now() + outcome.quotaWaitMs, token);
       throw new DelayedError();
     }
     await options.sliceDone?.(slice);

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { sliceQueue } from '../../src/queue/slice-queue.js';
 import type { KlineRow } from '../../src/core/records.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { useRedisServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 
@@ -81,6 +82,16 @@ describe('enqueue and queue status', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--coordinator');
     expect(r.stderr).toContain('QUOTELAKE_REDIS_URL');
+  });
+
+  it('an unreachable coordinator: named (password hidden), exit 1, for enqueue, worker and status alike', async () => {
+    const url = `redis://me:hunter2@127.0.0.1:${await closedPort()}`;
+    for (const args of [['queue', 'status'], ['worker'], ['enqueue', pipelineFile(['BTCUSDT'], ['1m'])]]) {
+      const r = await runCli([...args, '--coordinator', url]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('the coordinator redis://me:***@127.0.0.1:');
+      expect(r.stderr).not.toContain('hunter2');
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { loadJob } from '../pipeline-job.js';
-import { coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
@@ -24,6 +24,7 @@ export interface EnqueueArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArg
 export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
   const clock = commandClock(args.clock, env);
   // Loaded here even for a schedule: a bad file or override fails now, not at 02:00 on a worker.
   const job = await loadJob(args.pipeline, args, env);

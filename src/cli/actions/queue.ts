@@ -8,7 +8,7 @@ import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
 import { readCommandPlans } from '../command-plans.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
-import { coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import type { ClockArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -36,6 +36,7 @@ function duration(seconds: number): string {
 export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
   const redis = redisConnection(url, 'client');
   const queue = sliceQueue(redis);
   try {

@@ -18,7 +18,7 @@ import { createConnections } from '../connections.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { loadJob } from '../pipeline-job.js';
-import { coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import { runSlice } from '../queue/run-slice.js';
 import { registry } from '../registry.js';
@@ -44,6 +44,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
   if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
   const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
   const clock = commandClock(args.clock, env);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const secrets = [args.token, env.QUOTELAKE_TOKEN].filter((t): t is string => t !== undefined);
@@ -58,7 +59,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: WORKER_STOP_WORDS });
   const connections = createConnections((line) => terminal.err(line), clock);
   const clients = new Map<string, Promise<ServiceClient>>();
-  const redis = redisConnection(url, 'client');
+  // Both reconnect and wait through a Redis restart (a long-running worker must outlive one); the
+  // BullMQ worker gets a connection of its own, as it blocks on it.
+  const redis = redisConnection(url, 'worker');
   const workerRedis = redisConnection(url, 'worker');
   const queue = sliceQueue(redis);
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };

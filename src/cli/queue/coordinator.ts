@@ -4,6 +4,8 @@
  * work on their own, and need it (a queue without Redis has nowhere to be).
  */
 import type { Argv } from 'yargs';
+import { EnvironmentError } from '../../core/errors.js';
+import { redisConnection } from '../../queue/redis-connection.js';
 import { UsageError } from '../usage-error.js';
 
 export interface CoordinatorArgs {
@@ -24,4 +26,31 @@ export function coordinatorUrl(args: CoordinatorArgs, env: NodeJS.ProcessEnv): s
   }
   if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--coordinator must be a redis:// or rediss:// URL, not "${url}"`);
   return url;
+}
+
+/** The URL without a password, for messages. */
+export function shownUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, (_m, auth: string) => `//${auth.includes(':') ? `${auth.split(':')[0]}:***` : '***'}@`);
+}
+
+/**
+ * Fails fast, naming the coordinator, when Redis does not answer: without this a refused
+ * connection would read like a problem with the market-data service.
+ */
+export async function checkCoordinator(url: string): Promise<void> {
+  const probe = redisConnection(url, 'client');
+  probe.on('error', () => undefined);
+  try {
+    await probe.ping();
+  } catch (e) {
+    throw new EnvironmentError(
+      'QL_COORDINATOR_UNREACHABLE',
+      `the coordinator ${shownUrl(url)} does not answer (${(e as Error).message})`,
+      shownUrl(url),
+      'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
+      { stage: 'plan', cause: e },
+    );
+  } finally {
+    probe.disconnect();
+  }
 }

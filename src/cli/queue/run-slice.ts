@@ -126,5 +126,5 @@ export async function runSlice(job: PipelineJob, slice: Slice, deps: SliceDeps, 
     ),
   );
   const exhausted = client.exhausted();
-  return { requests, rows: rows.length, ...(exhausted ? { quotaResetAt: exhausted.resetAt.getTime() } : {}) };
+  return { requests, rows: rows.length, ...(exhausted ? { quotaWaitMs: Math.max(1000, exhausted.resetAt.getTime() - deps.clock.now()) } : {}) };
 }
