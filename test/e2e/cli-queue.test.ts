@@ -169,6 +169,30 @@ describe('a worker stopped by SIGTERM', () => {
   }, 60_000);
 });
 
+describe('the daily quota', () => {
+  const redis = useRedisServer();
+
+  it('a slice that meets it commits what it fetched and waits on the queue for the reset', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
+    writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    const output = tempDir();
+    // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
+    ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
+    const worker = startCli(['worker', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    // The reset is the next UTC midnight of the frozen clock: 12 hours on.
+    await worker.waitForStderr(/slice waits for the daily quota: BTCUSDT 1m \S+: \d+ rows committed; it runs again in 720 min/);
+    worker.child.kill('SIGTERM');
+    expect((await worker.result).code).toBe(130);
+    expect(worker.stderr()).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
+    expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
+    const held = await lakeRows(output);
+    expect(held.length).toBeGreaterThan(1440);
+    expect(held.length).toBeLessThan(2880);
+  }, 60_000);
+});
+
 describe('schedules', () => {
   const redis = useRedisServer();
 

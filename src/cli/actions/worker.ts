@@ -97,7 +97,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, code: slice.code, interval: slice.interval, partition: slice.partition });
     const outcome = await runSlice(job, slice, { registry, client, clock, logger, redis }, signal);
     if (outcome === 'aborted') logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
-    else logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
+    else if (outcome.quotaWaitMs !== undefined) {
+      logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
+        event: 'slice-quota',
+        rows: outcome.rows,
+        waitMs: outcome.quotaWaitMs,
+      });
+    } else logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
     return outcome;
   };
 
