@@ -20,7 +20,8 @@ import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js'
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
-import { runSlice } from '../queue/run-slice.js';
+import { fetchSlice } from '../queue/run-slice.js';
+import { createSliceCommitter } from '../queue/slice-committer.js';
 import { registry } from '../registry.js';
 import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
@@ -64,6 +65,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const redis = redisConnection(url, 'worker');
   const workerRedis = redisConnection(url, 'worker');
   const queue = sliceQueue(redis);
+  const committer = createSliceCommitter({ registry, clock, logger, redis });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
 
   const clientFor = async (job: Awaited<ReturnType<typeof loadJob>>): Promise<ServiceClient> => {
@@ -95,9 +97,18 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     const client = await clientFor(job);
     const what = `${slice.code} ${slice.interval} ${slice.partition}`;
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, code: slice.code, interval: slice.interval, partition: slice.partition });
-    const outcome = await runSlice(job, slice, { registry, client, clock, logger, redis }, signal);
-    if (outcome === 'aborted') logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
-    else if (outcome.quotaWaitMs !== undefined) {
+    const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);
+    if (fetched === 'aborted') {
+      logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
+      return 'aborted' as const;
+    }
+    await committer.commit(fetched);
+    const outcome = {
+      requests: fetched.requests,
+      rows: fetched.rows.length,
+      ...(fetched.quotaResetAt !== undefined ? { quotaWaitMs: Math.max(1000, fetched.quotaResetAt - clock.now()) } : {}),
+    };
+    if (outcome.quotaWaitMs !== undefined) {
       logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
         event: 'slice-quota',
         rows: outcome.rows,

@@ -45,19 +45,28 @@ export function captureSink(into: KlineRow[]): SinkDefinition<Record<string, nev
   };
 }
 
-/** `always`: yield a batch even with no rows, so the run commits (diverted records ride on that commit). */
-export function rowsSource(rows: readonly KlineRow[], stream: string, always = false): SourceDefinition<Record<string, never>, KlineRow> {
+/**
+ * The fetched rows of one or more slices, one batch per slice (`always`: a batch even with no rows,
+ * so the run commits: diverted records ride on that commit).
+ */
+export function rowsSource(batches: readonly { readonly stream: string; readonly rows: readonly KlineRow[] }[], always = false): SourceDefinition<Record<string, never>, KlineRow> {
   return {
     kind: 'source',
     type: ROWS_SOURCE,
-    summary: 'The rows a slice fetched, handed to the pipeline\'s sink.',
+    summary: 'The rows slices fetched, handed to the pipeline\'s sink.',
     configSchema: z.strictObject({}),
     examples: [{}],
     dataset: () => 'kline',
     emits: 'kline-row',
     create: (): Source<KlineRow> => ({
       async *read() {
-        if (rows.length > 0 || always) yield { stream, seq: 0, records: rows };
+        let yielded = false;
+        for (const b of batches) {
+          if (b.rows.length === 0) continue;
+          yielded = true;
+          yield { stream: b.stream, seq: 0, records: b.rows };
+        }
+        if (!yielded && always && batches[0]) yield { stream: batches[0].stream, seq: 0, records: [] };
       },
     }),
   };
