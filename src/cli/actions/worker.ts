@@ -20,7 +20,7 @@ import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js'
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
-import { fetchSlice } from '../queue/run-slice.js';
+import { fetchSlice } from '../queue/fetch-slice.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { registry } from '../registry.js';
 import { chooseTarget } from '../service-target.js';

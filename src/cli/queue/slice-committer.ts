@@ -15,7 +15,7 @@ import { withLakeLock } from '../../queue/lake-lock.js';
 import type { RejectedOutput } from '../../runtime/run-pipeline.js';
 import { runPipeline } from '../../runtime/run-pipeline.js';
 import { klineStream } from '../../sources/shared/kline-records.js';
-import type { FetchedSlice, HeldRejected } from './run-slice.js';
+import type { FetchedSlice, HeldRejected } from './fetch-slice.js';
 import { ROWS_SOURCE, rowsSource } from './slice-components.js';
 
 export interface CommitDeps {
