@@ -155,7 +155,7 @@ describe('a worker stopped by SIGTERM', () => {
     const file = pipelineFile(['ETHUSDT'], ['1m']);
     const span = ['--since', '2026-11-15T00:00:00Z', '--until', '2026-11-16T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
     ok(await runCli(['enqueue', file, ...span, '--output', tempDir()], { env }));
-    const worker = startCli(['worker', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    const worker = startCli(['worker', '--concurrency', '1', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info', '--stop-timeout', '20'], { env });
     await worker.waitForStderr(/slice started/);
     worker.child.kill('SIGTERM');
     const r = await worker.result;

@@ -8,7 +8,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
   describe: 'Run slices from the Redis queue into the lake (on any host; start as many as you like)',
   builder: (y: Argv<object>) =>
     stopTimeoutOption(logOptions(coordinatorOption(clockOptions(serviceOptions(y)))), 'finish its running slices (or put them back on the queue)')
-      .option('concurrency', { type: 'number', default: 1, describe: 'Slices fetched side by side in this process (commits to the lake still go one at a time)' })
+      .option('concurrency', { type: 'number', default: 4, describe: 'Slices fetched side by side in this process; those fetched while the lake is busy are committed together' })
       .option('stalled-timeout', {
         type: 'number',
         default: 30,
