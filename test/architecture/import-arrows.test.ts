@@ -25,6 +25,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   coverage: ['core', 'catalog', 'lake'],
   components: ['core', 'sources', 'transforms', 'sinks'],
   emulator: ['core', 'catalog'],
+  // The work queue (BullMQ on the coordinator's Redis): slices, schedules, the lake lock. The CLI
+  // wires it to the run loop; it knows nothing of pipelines, the client or the lake format.
+  queue: ['core'],
   // The CLI and the public barrel sit on top: they may use everything.
   cli: ['*'],
   index: ['*'],

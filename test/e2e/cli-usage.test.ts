@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from './helpers/cli.js';
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'schema', 'serve', 'init', 'completion'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'enqueue', 'worker', 'queue', 'schema', 'serve', 'init', 'completion'];
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 
 describe('help and version', () => {

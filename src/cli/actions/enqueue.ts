@@ -1,0 +1,67 @@
+/** `quotelake enqueue`: a run split into slices on the queue, now or on a cron schedule. */
+import { enqueueSlices } from '../../queue/enqueue-slices.js';
+import { redisConnection } from '../../queue/redis-connection.js';
+import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
+import { sliceQueue } from '../../queue/slice-queue.js';
+import { commandClock } from '../clock-option.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { loadJob } from '../pipeline-job.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { jobSlices } from '../queue/job-slices.js';
+import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import { emitJson, terminalFor } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+import { packageVersion } from '../../lake/package-version.js';
+
+export interface EnqueueArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, CoordinatorArgs {
+  pipeline: string;
+  every?: string | undefined;
+  tz?: string | undefined;
+  name?: string | undefined;
+  json: boolean;
+}
+
+export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor(args, env);
+  const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
+  const clock = commandClock(args.clock, env);
+  // Loaded here even for a schedule: a bad file or override fails now, not at 02:00 on a worker.
+  const job = await loadJob(args.pipeline, args, env);
+  const target = { pipeline: args.pipeline, output: args.output, format: args.format };
+  if (args.every === undefined && (args.tz !== undefined || args.name !== undefined)) throw new UsageError('--tz and --name go with --every');
+  const redis = redisConnection(url, 'client');
+  const queue = sliceQueue(redis);
+  try {
+    if (args.every !== undefined) {
+      const tz = args.tz ?? 'UTC';
+      let next: number[];
+      try {
+        next = nextFirings(args.every, tz, clock.now());
+      } catch (e) {
+        throw new UsageError(`--every "${args.every}" --tz ${tz}: ${(e as Error).message}`, 'give a cron pattern such as "0 2 * * *" (02:00 daily) and an IANA zone such as Europe/London');
+      }
+      jobSlices(job, target, clock.now()); // the pipeline can be sliced at all
+      const name = args.name ?? job.pipeline.name;
+      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output: args.output, format: args.format } });
+      const nextIso = next.map((ms) => new Date(ms).toISOString());
+      if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', schedule: { name, cron: args.every, tz, next: nextIso } }, false);
+      else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);
+      return EXIT_OK;
+    }
+    const slices = jobSlices(job, target, clock.now());
+    const counts = await enqueueSlices(queue, redis, slices);
+    const requests = slices.reduce((a, s) => a + s.requests, 0);
+    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', pipeline: job.pipeline.name, slices: slices.length, ...counts, requests }, false);
+    else {
+      terminal.out(
+        `${job.pipeline.name}: ${slices.length} slices (${requests} requests planned): ${counts.added} new, ${counts.queued} already queued, ${counts.completed} already done` +
+          `${counts.retried > 0 ? `, ${counts.retried} failed ones retried` : ''}\n`,
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}

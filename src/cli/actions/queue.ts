@@ -1,0 +1,84 @@
+/** `quotelake queue status|schedules|unschedule`: what the queue holds, its ETA, and its schedules. */
+import { planLimits } from '../../api/index.js';
+import { packageVersion } from '../../lake/package-version.js';
+import { queueStatus } from '../../queue/queue-counts.js';
+import { redisConnection } from '../../queue/redis-connection.js';
+import { listSchedules, removeSchedule } from '../../queue/schedules.js';
+import { sliceQueue } from '../../queue/slice-queue.js';
+import { commandClock } from '../clock-option.js';
+import { readCommandPlans } from '../command-plans.js';
+import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import type { ClockArgs, ServiceArgs } from '../shared-options.js';
+import { emitJson, terminalFor } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+
+export interface QueueArgs extends ServiceArgs, ClockArgs, CoordinatorArgs {
+  action: 'status' | 'schedules' | 'unschedule';
+  name?: string | undefined;
+  json: boolean;
+}
+
+/** Requests per second the plan sustains: the tighter of its per-second and per-minute windows. */
+export function planRate(limits: ReturnType<typeof planLimits>): number {
+  const perSecond = (limits.perSecond.limit * 1000) / limits.perSecond.windowMs;
+  const perMinute = (limits.perMinute.limit * 1000) / limits.perMinute.windowMs;
+  return Math.min(perSecond, perMinute);
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${seconds % 60} s`;
+}
+
+export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor(args, env);
+  const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
+  const redis = redisConnection(url, 'client');
+  const queue = sliceQueue(redis);
+  try {
+    if (args.action === 'status') {
+      const plan = args.plan ?? env.QUOTELAKE_PLAN ?? 'professional';
+      const plansFile = args['plans-file'] ?? env.QUOTELAKE_PLANS_FILE;
+      const plans = plansFile !== undefined ? await readCommandPlans(plansFile, 'name a plan the file defines, or a built-in one') : undefined;
+      let limits;
+      try {
+        limits = planLimits(plan, plans);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      const rate = planRate(limits);
+      const s = await queueStatus(queue, redis, rate);
+      const eta = { seconds: s.etaSeconds, requestsLeft: s.requestsLeft, plan: limits.name, requestsPerSecond: rate };
+      if (args.json) emitJson(terminal, { waiting: s.waiting, active: s.active, completed: s.completed, failed: s.failed, eta }, false);
+      else {
+        terminal.out(
+          `waiting ${s.waiting}, active ${s.active}, completed ${s.completed}, failed ${s.failed}\n` +
+            `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`,
+        );
+      }
+      return EXIT_OK;
+    }
+    if (args.action === 'schedules') {
+      const list = await listSchedules(queue, commandClock(args.clock, env).now());
+      if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'queue schedules', schedules: list }, false);
+      else if (list.length === 0) terminal.out('no schedules\n');
+      else for (const s of list) terminal.out(`${s.name}: ${s.pipeline} at "${s.cron}" in ${s.tz}; next ${s.next.join(', ')}\n`);
+      return EXIT_OK;
+    }
+    if (args.name === undefined) throw new UsageError('name the schedule to remove', 'see "quotelake queue schedules"');
+    const removed = await removeSchedule(queue, args.name);
+    if (!removed) {
+      terminal.err(`quotelake: no schedule named ${args.name}`);
+      return EXIT_FAILURE;
+    }
+    terminal.out(`schedule ${args.name} removed\n`);
+    return EXIT_OK;
+  } finally {
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}

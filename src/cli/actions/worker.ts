@@ -1,0 +1,167 @@
+/**
+ * `quotelake worker`: runs slices off the queue until stopped (or, with --until-empty, until the
+ * queue holds nothing to do). One client per token and plan for all its slices, so its slices
+ * share one limiter; across processes and hosts the coordinator's shared limiter paces them.
+ */
+import { createClient, type ServiceClient } from '../../api/index.js';
+import type { LogLevel } from '../../core/component.js';
+import { enqueueSlices } from '../../queue/enqueue-slices.js';
+import { queueStatus } from '../../queue/queue-counts.js';
+import { redisConnection } from '../../queue/redis-connection.js';
+import { addRequestsLeft } from '../../queue/requests-left.js';
+import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
+import { startSliceWorker } from '../../queue/slice-worker.js';
+import type { Slice } from '../../queue/slice.js';
+import { createLogger } from '../../runtime/logger.js';
+import { commandClock } from '../clock-option.js';
+import { createConnections } from '../connections.js';
+import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
+import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
+import { loadJob } from '../pipeline-job.js';
+import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { jobSlices } from '../queue/job-slices.js';
+import { fetchSlice } from '../queue/fetch-slice.js';
+import { createSliceCommitter } from '../queue/slice-committer.js';
+import { registry } from '../registry.js';
+import { chooseTarget } from '../service-target.js';
+import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
+import { terminalFor } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+
+export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs {
+  concurrency: number;
+  'stalled-timeout': number;
+  'until-empty': boolean;
+}
+
+const WORKER_STOP_WORDS: StopWords = {
+  stopping: (sig) => `quotelake worker: ${sig}: taking no new slice; the running ones finish or go back to the queue (send it again to quit at once)`,
+  hung: (sig, s) => `quotelake worker: ${sig}: not stopped within ${s} s; exiting now (its slices are redelivered once their lock expires)`,
+  again: (sig) => `quotelake worker: ${sig} again: exiting now; its slices are redelivered once their lock expires`,
+};
+
+export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor(args, env);
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
+  if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
+  const url = coordinatorUrl(args, env);
+  await checkCoordinator(url);
+  const clock = commandClock(args.clock, env);
+  const graceMs = stopGraceMs(args['stop-timeout'], env);
+  const secrets = [args.token, env.QUOTELAKE_TOKEN].filter((t): t is string => t !== undefined);
+  const logger = createLogger({
+    level: args['log-level'] as LogLevel,
+    format: logFormatOf(args, env),
+    color: terminal.stderrIsTTY && terminal.colors.isColorSupported,
+    clock,
+    redact: secrets,
+    write: (line) => terminal.stderr.write(terminal.redact(line)),
+  });
+  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: WORKER_STOP_WORDS });
+  const connections = createConnections((line) => terminal.err(line), clock);
+  const clients = new Map<string, Promise<ServiceClient>>();
+  // Both reconnect and wait through a Redis restart (a long-running worker must outlive one); the
+  // BullMQ worker gets a connection of its own, as it blocks on it.
+  const redis = redisConnection(url, 'worker');
+  const workerRedis = redisConnection(url, 'worker');
+  const queue = sliceQueue(redis);
+  const committer = createSliceCommitter({ registry, clock, logger, redis });
+  const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
+
+  const clientFor = async (job: Awaited<ReturnType<typeof loadJob>>): Promise<ServiceClient> => {
+    const target = chooseTarget(job.resolved, job.plans);
+    terminal.addSecret(target.token);
+    const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', target.token, target.plan]);
+    let client = clients.get(key);
+    if (client === undefined) {
+      client = (async () => {
+        const connection = await connections.get(target, job.pipeline.service?.quotaTimeZone);
+        return createClient({
+          logger,
+          baseUrl: connection.baseUrl,
+          token: connection.token,
+          plan: connection.plan,
+          ...(connection.plans ? { plans: connection.plans } : {}),
+          stateDir: job.resolved.settings.stateDir,
+          clock,
+          ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+        });
+      })();
+      clients.set(key, client);
+    }
+    return client;
+  };
+
+  const runOne = async (slice: Slice, signal: AbortSignal) => {
+    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env);
+    const client = await clientFor(job);
+    const what = `${slice.code} ${slice.interval} ${slice.partition}`;
+    logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, code: slice.code, interval: slice.interval, partition: slice.partition });
+    const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);
+    if (fetched === 'aborted') {
+      logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
+      return 'aborted' as const;
+    }
+    await committer.commit(fetched);
+    const outcome = {
+      requests: fetched.requests,
+      rows: fetched.rows.length,
+      ...(fetched.quotaResetAt !== undefined ? { quotaWaitMs: Math.max(1000, fetched.quotaResetAt - clock.now()) } : {}),
+    };
+    if (outcome.quotaWaitMs !== undefined) {
+      logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
+        event: 'slice-quota',
+        rows: outcome.rows,
+        waitMs: outcome.quotaWaitMs,
+      });
+    } else logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
+    return outcome;
+  };
+
+  const expand = async (run: ScheduledRun) => {
+    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env);
+    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, clock.now());
+    const counts = await enqueueSlices(queue, redis, slices);
+    logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
+  };
+
+  const worker = startSliceWorker({
+    connection: workerRedis,
+    concurrency: args.concurrency,
+    stalledMs: Math.round(args['stalled-timeout'] * 1000),
+    runSlice: runOne,
+    expandSchedule: expand,
+    sliceDone: (slice) => addRequestsLeft(redis, -slice.requests),
+    log: (line) => logger.warn(line),
+  });
+
+  try {
+    await new Promise<void>((resolve) => {
+      if (interrupts.signal.aborted) return resolve();
+      interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
+      if (!args['until-empty']) return;
+      const poll = setInterval(() => {
+        void queueStatus(queue, redis, 1).then(
+          (s) => {
+            if (s.waiting === 0 && s.active === 0) {
+              clearInterval(poll);
+              resolve();
+            }
+          },
+          () => undefined,
+        );
+      }, 500);
+      interrupts.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
+    });
+    // Slices still running get half the stop timeout to finish, then go back to the queue.
+    await worker.stop(interrupts.signal.aborted ? Math.floor(graceMs / 2) : 2_147_483_647);
+  } finally {
+    interrupts.dispose();
+    for (const c of clients.values()) await (await c).close().catch(() => undefined);
+    await queue.close().catch(() => undefined);
+    redis.disconnect();
+    workerRedis.disconnect();
+    await connections.closeAll().catch(() => undefined);
+  }
+  return interrupts.received() !== undefined ? EXIT_INTERRUPTED : EXIT_OK;
+}

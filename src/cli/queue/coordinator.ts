@@ -1,0 +1,56 @@
+/**
+ * --coordinator / QUOTELAKE_REDIS_URL: the Redis the queue lives on. The shared limiter and quota
+ * (issue 17, point 1) read the same option and variable; the queue commands read it here so they
+ * work on their own, and need it (a queue without Redis has nowhere to be).
+ */
+import type { Argv } from 'yargs';
+import { EnvironmentError } from '../../core/errors.js';
+import { redisConnection } from '../../queue/redis-connection.js';
+import { UsageError } from '../usage-error.js';
+
+export interface CoordinatorArgs {
+  coordinator?: string | undefined;
+}
+
+export function coordinatorOption<T>(y: Argv<T>): Argv<T & CoordinatorArgs> {
+  return y.option('coordinator', {
+    type: 'string',
+    describe: 'Redis URL of the coordinator holding the queue, e.g. redis://127.0.0.1:6379 (env QUOTELAKE_REDIS_URL)',
+  }) as Argv<T & CoordinatorArgs>;
+}
+
+export function coordinatorUrl(args: CoordinatorArgs, env: NodeJS.ProcessEnv): string {
+  const url = args.coordinator ?? env.QUOTELAKE_REDIS_URL?.trim();
+  if (url === undefined || url === '') {
+    throw new UsageError('the queue needs a Redis coordinator: none is set', 'give --coordinator redis://HOST:6379 or set QUOTELAKE_REDIS_URL');
+  }
+  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--coordinator must be a redis:// or rediss:// URL, not "${url}"`);
+  return url;
+}
+
+/** The URL without a password, for messages. */
+export function shownUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, (_m, auth: string) => `//${auth.includes(':') ? `${auth.split(':')[0]}:***` : '***'}@`);
+}
+
+/**
+ * Fails fast, naming the coordinator, when Redis does not answer: without this a refused
+ * connection would read like a problem with the market-data service.
+ */
+export async function checkCoordinator(url: string): Promise<void> {
+  const probe = redisConnection(url, 'client');
+  probe.on('error', () => undefined);
+  try {
+    await probe.ping();
+  } catch (e) {
+    throw new EnvironmentError(
+      'QL_COORDINATOR_UNREACHABLE',
+      `the coordinator ${shownUrl(url)} does not answer (${(e as Error).message})`,
+      shownUrl(url),
+      'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
+      { stage: 'plan', cause: e },
+    );
+  } finally {
+    probe.disconnect();
+  }
+}

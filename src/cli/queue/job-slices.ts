@@ -1,0 +1,50 @@
+/**
+ * The slices of one `enqueue`: the K-line pipeline's series split along the lake's partitions
+ * (src/queue/plan-slices.ts), each with the requests it needs as the planner counts them (the
+ * queue's ETA). `since`/`until` are resolved once, here, against the command's clock, so every
+ * worker fetches the same absolute range whatever its own clock says.
+ */
+import { findProduct } from '../../catalog/index.js';
+import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
+import type { Interval } from '../../core/records.js';
+import { planSlices, type SeriesSpan } from '../../queue/plan-slices.js';
+import type { Slice } from '../../queue/slice.js';
+import { planKlineHistory } from '../../sources/kline-history/plan-kline-history.js';
+import { resolveTimeSpec } from '../../sources/shared/time-spec.js';
+import type { PipelineJob } from '../pipeline-job.js';
+import { UsageError } from '../usage-error.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export interface SliceTarget {
+  /** The pipeline argument as given (every worker loads it the same way). */
+  readonly pipeline: string;
+  readonly output?: string | undefined;
+  readonly format?: string | undefined;
+}
+
+export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number): Slice[] {
+  const source = job.pipeline.source as { type: string; codes?: string[]; intervals?: Interval[]; since?: string; until?: string };
+  if (source.type !== 'kline-history') {
+    throw new UsageError(
+      `${job.ref.display}: only kline-history pipelines are split into slices (this one's source is ${source.type})`,
+      'run snapshot and halt pipelines with "quotelake run" (on a schedule of your own), or queue a kline-history pipeline',
+    );
+  }
+  const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, nowMs) : nowMs;
+  const out: Slice[] = [];
+  for (const code of source.codes ?? []) {
+    const product = findProduct(code);
+    if (!product) continue; // the pipeline's lint has named it already
+    const fromMs = Math.max(source.since !== undefined ? resolveTimeSpec(source.since, nowMs) : listedStartMs(product), listedStartMs(product));
+    const series: SeriesSpan[] = (source.intervals ?? [])
+      .filter((interval) => intervalSupported(product, interval))
+      .map((interval) => ({ code, interval, walkable: product.endTimestampSupported }));
+    for (const r of planSlices(series, fromMs, untilMs)) {
+      const plan = planKlineHistory({ codes: [r.code], intervals: [r.interval], since: iso(r.fromMs), until: iso(r.untilMs) }, { nowMs, checkpoints: new Map() });
+      const requests = plan.streams.reduce((a, s) => a + s.requests, 0);
+      out.push({ pipeline: target.pipeline, name: job.pipeline.name, ...r, requests, output: target.output, format: target.format });
+    }
+  }
+  return out;
+}

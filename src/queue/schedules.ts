@@ -1,0 +1,64 @@
+/**
+ * Scheduled exports: BullMQ job schedulers with a cron pattern and a time zone. Each firing is a
+ * `schedule` job; the worker that takes it enqueues that run's slices (so `since: 1d` means a day
+ * before the firing). The next firings are computed with BullMQ's own rule from an injectable
+ * `now`, so they can be shown (and tested) for any instant.
+ */
+import { defaultRepeatStrategy, type Queue } from 'bullmq';
+import type { QueueJobData, ScheduledRun } from './slice-queue.js';
+
+export interface ScheduleSpec {
+  /** The scheduler's id: upserting the same name replaces it. */
+  readonly name: string;
+  readonly cron: string;
+  /** IANA zone the cron pattern is read in (default UTC). */
+  readonly tz: string;
+  readonly run: ScheduledRun;
+}
+
+export interface ScheduleInfo {
+  readonly name: string;
+  readonly cron: string;
+  readonly tz: string;
+  readonly pipeline: string;
+  /** Next firings after `now`, ISO (UTC). */
+  readonly next: string[];
+}
+
+/** The next `count` firings of `cron` in `tz` after `nowMs`. Throws on a pattern cron-parser refuses. */
+export function nextFirings(cron: string, tz: string, nowMs: number, count = 3): number[] {
+  const out: number[] = [];
+  let at = nowMs;
+  for (let i = 0; i < count; i++) {
+    const next = defaultRepeatStrategy(at, { pattern: cron, tz });
+    if (next === undefined) break;
+    out.push(next);
+    at = next;
+  }
+  return out;
+}
+
+export async function upsertSchedule(queue: Queue<QueueJobData>, spec: ScheduleSpec): Promise<void> {
+  await queue.upsertJobScheduler(spec.name, { pattern: spec.cron, tz: spec.tz }, { name: 'schedule', data: { kind: 'schedule', ...spec.run } });
+}
+
+export async function listSchedules(queue: Queue<QueueJobData>, nowMs: number): Promise<ScheduleInfo[]> {
+  const out: ScheduleInfo[] = [];
+  for (const s of await queue.getJobSchedulers(0, -1, true)) {
+    const cron = s.pattern ?? '';
+    const tz = s.tz ?? 'UTC';
+    const data = s.template?.data as QueueJobData | undefined;
+    out.push({
+      name: s.key,
+      cron,
+      tz,
+      pipeline: data?.kind === 'schedule' ? data.pipeline : '?',
+      next: cron ? nextFirings(cron, tz, nowMs).map((ms) => new Date(ms).toISOString()) : [],
+    });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function removeSchedule(queue: Queue<QueueJobData>, name: string): Promise<boolean> {
+  return queue.removeJobScheduler(name);
+}

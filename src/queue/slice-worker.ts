@@ -1,0 +1,95 @@
+/**
+ * The worker: takes slices (and schedule firings) off the queue and hands them to `runSlice` /
+ * `expandSchedule`, which the command line supplies (they need the pipeline loader, the client
+ * and the run loop).
+ *
+ * Redelivery: BullMQ holds each active job by a lock the worker renews every `stalledMs / 2`; a
+ * worker that dies (SIGKILL, a lost host) stops renewing, and the stalled-job check (every
+ * `stalledMs`, on any live worker) moves the job back to waiting. `maxStalledCount` 2: a slice that
+ * kills its worker twice in a row is failed rather than passed on for ever.
+ *
+ * Stop: `stop()` takes no new job and lets the running slices finish; past `graceMs` they are
+ * aborted (their fetched rows are not committed) and put back to waiting for another worker, with
+ * no attempt counted against them.
+ */
+import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData, type ScheduledRun } from './slice-queue.js';
+import type { Slice } from './slice.js';
+
+export interface SliceOutcome {
+  /** Requests the slice sent (taken off the queue's planned requests left). */
+  readonly requests: number;
+  readonly rows: number;
+  /**
+   * The daily quota ran out mid-slice: what was fetched is committed, and the slice waits this long
+   * (until the reset) before it runs again. A delay, not an instant: the reset is on the command's
+   * clock (which --clock may shift), the queue's delays on the machine's.
+   */
+  readonly quotaWaitMs?: number;
+}
+
+export interface SliceWorkerOptions {
+  readonly connection: Redis;
+  readonly concurrency: number;
+  /** Lock duration and stalled-check interval of BullMQ (ms). */
+  readonly stalledMs: number;
+  runSlice(slice: Slice, signal: AbortSignal): Promise<SliceOutcome | 'aborted'>;
+  expandSchedule(run: ScheduledRun): Promise<void>;
+  /** Called after each slice with its planned requests, to update the ETA counter. */
+  sliceDone?(slice: Slice): Promise<void>;
+  log?(line: string): void;
+}
+
+export interface SliceWorker {
+  readonly worker: Worker<QueueJobData>;
+  /** Graceful stop: no new slices; running ones finish, or after `graceMs` are put back. */
+  stop(graceMs: number): Promise<void>;
+}
+
+export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
+  const stopping = new AbortController();
+  const processor = async (job: Job<QueueJobData>, token?: string): Promise<SliceOutcome | undefined> => {
+    const data = job.data;
+    if (data.kind === 'schedule') {
+      await options.expandSchedule(data);
+      return undefined;
+    }
+    const { kind: _kind, ...slice } = data;
+    const outcome = await options.runSlice(slice, stopping.signal);
+    if (outcome === 'aborted') {
+      // Back to waiting, untouched: the next worker fetches it whole.
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    if (outcome.quotaWaitMs !== undefined) {
+      // Run again after the quota's reset (it re-fetches the slice; the merge makes that harmless).
+      await job.moveToDelayed(Date.now() + outcome.quotaWaitMs, token);
+      throw new DelayedError();
+    }
+    await options.sliceDone?.(slice);
+    return outcome;
+  };
+  const worker = new Worker<QueueJobData>(QUEUE_NAME, processor, {
+    connection: options.connection,
+    prefix: QUEUE_PREFIX,
+    concurrency: options.concurrency,
+    lockDuration: options.stalledMs,
+    stalledInterval: options.stalledMs,
+    maxStalledCount: 2,
+  });
+  worker.on('failed', (job, error) => options.log?.(`slice ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
+  worker.on('error', (error) => options.log?.(`queue error: ${error.message}`));
+  return {
+    worker,
+    async stop(graceMs) {
+      const closing = worker.close();
+      const timer = setTimeout(() => stopping.abort(), graceMs);
+      try {
+        await closing;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

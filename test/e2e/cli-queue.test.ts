@@ -1,0 +1,243 @@
+/**
+ * The queue through the built CLI: a real redis-server on loopback, the built-in emulator of each
+ * process on a frozen clock. Slices enqueued twice are queued once; workers drain the queue into a
+ * lake equal to an uninterrupted single `quotelake run`; a SIGKILLed worker's slice is redelivered;
+ * `queue status --json`; schedules with a time zone.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { readLakeRecords } from '../../src/lake/reader/index.js';
+import { sliceQueue } from '../../src/queue/slice-queue.js';
+import type { KlineRow } from '../../src/core/records.js';
+import { closedPort } from '../helpers/closed-port.js';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
+
+const CLOCK = '2026-11-20T12:00:00Z';
+const SPAN = ['--since', '2026-11-17T00:00:00Z', '--until', '2026-11-19T06:30:00Z', '--clock', CLOCK];
+
+function pipelineFile(codes: readonly string[], intervals: readonly string[]): string {
+  const file = join(tempDir('ql-queue-p-'), 'queued.yaml');
+  writeFileSync(
+    file,
+    ['name: queued', 'source:', '  type: kline-history', `  codes: [${codes.join(', ')}]`, `  intervals: [${intervals.join(', ')}]`, 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'),
+  );
+  return file;
+}
+
+function ok(r: CliResult): CliResult {
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  return r;
+}
+
+/** Every row of the lake, in one order, exact (decimals as text). */
+async function lakeRows(output: string): Promise<KlineRow[]> {
+  const rows = await readLakeRecords(output, 'kline', 'parquet');
+  return rows
+    .map(({ source: _source, ...r }) => r as KlineRow)
+    .sort((a, b) => a.code.localeCompare(b.code) || a.interval.localeCompare(b.interval) || a.ts - b.ts);
+}
+
+interface Status {
+  waiting: number;
+  active: number;
+  completed: number;
+  failed: number;
+  eta: { seconds: number; requestsLeft: number; plan: string; requestsPerSecond: number };
+}
+
+async function status(env: Record<string, string>, extra: string[] = []): Promise<Status> {
+  return JSON.parse(ok(await runCli(['queue', 'status', '--json', ...extra], { env })).stdout) as Status;
+}
+
+describe('enqueue and queue status', () => {
+  const redis = useRedisServer();
+
+  it('enqueueing the same run twice adds its slices once; status --json has the four counts and the ETA', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT', 'EURUSD'], ['1m', '1h']);
+    const output = tempDir();
+    const first = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', output, '--json'], { env })).stdout) as Record<string, number>;
+    // 2 codes x 2 intervals x 3 UTC days (17, 18, 19 up to 06:30).
+    expect(first).toMatchObject({ slices: 12, added: 12, queued: 0, completed: 0, retried: 0 });
+    const second = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', output, '--json'], { env })).stdout) as Record<string, number>;
+    expect(second).toMatchObject({ slices: 12, added: 0, queued: 12 });
+    const text = ok(await runCli(['enqueue', file, ...SPAN, '--output', output], { env })).stdout;
+    expect(text).toBe(`queued: 12 slices (${first.requests} requests planned): 0 new, 12 already queued, 0 already done\n`);
+
+    const s = await status(env);
+    expect(Object.keys(s).sort()).toEqual(['active', 'completed', 'eta', 'failed', 'waiting']);
+    expect(s).toMatchObject({ waiting: 12, active: 0, completed: 0, failed: 0 });
+    // 1m days: 1440 bars = 3 pages (the 19th to 06:30: 391 bars, 1 page); 1h days: 1 page each.
+    expect(s.eta).toEqual({ seconds: Math.ceil(first.requests! / 20), requestsLeft: first.requests, plan: 'professional', requestsPerSecond: 20 });
+    expect(first.requests).toBe(2 * (3 + 3 + 1) + 2 * 3);
+    // The basic plan sustains 1 request a second.
+    expect((await status(env, ['--plan', 'basic'])).eta.seconds).toBe(first.requests);
+  });
+
+  it('without a coordinator: a usage error naming the option and the variable', async () => {
+    const r = await runCli(['queue', 'status']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--coordinator');
+    expect(r.stderr).toContain('QUOTELAKE_REDIS_URL');
+  });
+
+  it('an unreachable coordinator: named (password hidden), exit 1, for enqueue, worker and status alike', async () => {
+    const url = `redis://me:hunter2@127.0.0.1:${await closedPort()}`;
+    for (const args of [['queue', 'status'], ['worker'], ['enqueue', pipelineFile(['BTCUSDT'], ['1m'])]]) {
+      const r = await runCli([...args, '--coordinator', url]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('the coordinator redis://me:***@127.0.0.1:');
+      expect(r.stderr).not.toContain('hunter2');
+    }
+  });
+});
+
+describe('workers', () => {
+  const redis = useRedisServer();
+
+  it('3 worker processes drain the queue into the lake an uninterrupted single run writes', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT', 'EURUSD', 'GOLD'], ['1m', '1h']);
+    const single = tempDir();
+    ok(await runCli(['run', file, ...SPAN, '--output', single, '--quiet']));
+    const shared = tempDir();
+    ok(await runCli(['enqueue', file, ...SPAN, '--output', shared], { env }));
+    const workers = [0, 1, 2].map(() => startCli(['worker', '--until-empty', '--concurrency', '2', '--clock', CLOCK, '--log-level', 'info'], { env }));
+    const results = await Promise.all(workers.map((w) => w.result));
+    for (const r of results) ok(r);
+    // Every slice ran once, and the work was spread (more than one worker ran slices).
+    const ran = results.map((r) => (r.stderr.match(/slice done:/g) ?? []).length);
+    expect(ran.reduce((a, b) => a + b, 0)).toBe(18);
+    expect(ran.filter((n) => n > 0).length).toBeGreaterThan(1);
+    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 18, failed: 0, eta: { seconds: 0, requestsLeft: 0 } });
+    const expected = await lakeRows(single);
+    expect(expected.length).toBeGreaterThan(5000);
+    expect(await lakeRows(shared)).toEqual(expected);
+  }, 120_000);
+});
+
+describe('a worker killed mid-slice (scenario c)', () => {
+  const redis = useRedisServer();
+
+  it('its slice is redelivered to another worker and the lake equals the single run', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    // The basic plan (1 request a second) makes a 1m day (3 requests) last long enough to kill it inside.
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    const span = ['--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
+    const single = tempDir();
+    ok(await runCli(['run', file, ...span, '--output', single, '--quiet']));
+    const shared = tempDir();
+    ok(await runCli(['enqueue', file, ...span, '--output', shared], { env }));
+    const victim = startCli(['worker', '--clock', CLOCK, '--plan', 'basic', '--stalled-timeout', '2', '--log-level', 'info'], { env });
+    await victim.waitForStderr(/slice started/);
+    victim.child.kill('SIGKILL');
+    const killed = await victim.result;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.stderr).not.toMatch(/slice done/);
+    // The killed worker's slice is still "active" (its lock not yet expired): the next worker waits for it.
+    const rescuer = ok(await runCli(['worker', '--until-empty', '--clock', CLOCK, '--plan', 'basic', '--stalled-timeout', '2', '--log-level', 'info'], { env }));
+    expect((rescuer.stderr.match(/slice done:/g) ?? []).length).toBe(2);
+    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 2, failed: 0 });
+    const expected = await lakeRows(single);
+    expect(expected.length).toBe(2 * 1440);
+    expect(await lakeRows(shared)).toEqual(expected);
+  }, 120_000);
+});
+
+describe('a worker stopped by SIGTERM', () => {
+  const redis = useRedisServer();
+
+  it('SIGTERM: the worker takes no new slice, finishes or puts back its own, and exits 130', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['ETHUSDT'], ['1m']);
+    const span = ['--since', '2026-11-15T00:00:00Z', '--until', '2026-11-16T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
+    ok(await runCli(['enqueue', file, ...span, '--output', tempDir()], { env }));
+    const worker = startCli(['worker', '--concurrency', '1', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    await worker.waitForStderr(/slice started/);
+    worker.child.kill('SIGTERM');
+    const r = await worker.result;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('quotelake worker: SIGTERM: taking no new slice');
+    // One slice ran (finished, or put back whole); the other was never taken.
+    const s = await status(env);
+    expect(s.active).toBe(0);
+    expect(s.waiting + s.completed).toBe(2);
+    expect(s.waiting).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
+
+describe('the daily quota', () => {
+  const redis = useRedisServer();
+
+  it('a slice that meets it commits what it fetched and waits on the queue for the reset', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
+    writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    const output = tempDir();
+    // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
+    ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
+    const worker = startCli(['worker', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    // The reset is the next UTC midnight of the frozen clock: 12 hours on.
+    await worker.waitForStderr(/slice waits for the daily quota: BTCUSDT 1m \S+: \d+ rows committed; it runs again in 720 min/);
+    worker.child.kill('SIGTERM');
+    expect((await worker.result).code).toBe(130);
+    expect(worker.stderr()).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
+    expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
+    const held = await lakeRows(output);
+    expect(held.length).toBeGreaterThan(1440);
+    expect(held.length).toBeLessThan(2880);
+  }, 60_000);
+});
+
+describe('schedules', () => {
+  const redis = useRedisServer();
+
+  it('a cron schedule in Europe/London: next firings across the DST change, listed and removed', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    // British Summer Time starts on Sunday 2026-03-29: 09:00 London is 09:00 UTC before, 08:00 UTC after.
+    const at = '2026-03-27T12:00:00Z';
+    const made = JSON.parse(
+      ok(await runCli(['enqueue', file, '--since', '2d', '--every', '0 9 * * *', '--tz', 'Europe/London', '--name', 'nightly', '--clock', at, '--json'], { env })).stdout,
+    ) as { schedule: { name: string; cron: string; tz: string; next: string[] } };
+    expect(made.schedule).toEqual({ name: 'nightly', cron: '0 9 * * *', tz: 'Europe/London', next: ['2026-03-28T09:00:00.000Z', '2026-03-29T08:00:00.000Z', '2026-03-30T08:00:00.000Z'] });
+    const listed = JSON.parse(ok(await runCli(['queue', 'schedules', '--json', '--clock', '2026-10-24T06:00:00Z'], { env })).stdout) as { schedules: unknown[] };
+    // Back to GMT on Sunday 2026-10-25.
+    expect(listed.schedules).toEqual([
+      { name: 'nightly', cron: '0 9 * * *', tz: 'Europe/London', pipeline: file, next: ['2026-10-24T08:00:00.000Z', '2026-10-25T09:00:00.000Z', '2026-10-26T09:00:00.000Z'] },
+    ]);
+    // A schedule's pending firing is not a waiting slice.
+    expect((await status(env)).waiting).toBe(0);
+    ok(await runCli(['queue', 'unschedule', 'nightly'], { env }));
+    expect(ok(await runCli(['queue', 'schedules'], { env })).stdout).toBe('no schedules\n');
+    expect((await runCli(['queue', 'unschedule', 'nightly'], { env })).code).toBe(1);
+  });
+
+  it('a firing enqueues its run\'s slices (a span resolved at the worker\'s clock) and workers run them', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT'], ['1h']);
+    // What BullMQ adds when the schedule fires (waiting for a real cron firing would take a day).
+    const connection = new Redis(redis().url, { maxRetriesPerRequest: null });
+    const queue = sliceQueue(connection);
+    await queue.add('schedule', { kind: 'schedule', pipeline: file, since: '2026-11-19T12:00:00Z', output: tempDir() });
+    await queue.close();
+    connection.disconnect();
+    const worker = ok(await runCli(['worker', '--until-empty', '--clock', CLOCK, '--log-level', 'info'], { env }));
+    expect(worker.stderr).toContain('schedule fired: queued: 2 slices, 2 new');
+    // 2026-11-19T12:00Z .. now (2026-11-20T12:00Z, the forming bar included): two UTC days.
+    expect(worker.stderr).toContain('slice done: BTCUSDT 1h interval=1h/year=2026/date=2026-11-19: 12 rows');
+    expect(worker.stderr).toContain('slice done: BTCUSDT 1h interval=1h/year=2026/date=2026-11-20: 13 rows');
+    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 3, failed: 0 });
+  }, 60_000);
+
+  it('a bad cron pattern is a usage error', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const r = await runCli(['enqueue', pipelineFile(['BTCUSDT'], ['1m']), '--every', '61 * * * *', '--clock', CLOCK], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--every');
+  });
+});
