@@ -14,8 +14,9 @@ import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
+import { checkTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, TokenPoolArgs {
   pipeline: string[];
   state?: boolean | undefined;
   'dry-run': boolean;
@@ -36,7 +37,11 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
-  const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
+  // Several tokens (QUOTELAKE_TOKENS, --tokens-file): each pipeline spreads its streams over them.
+  const pool = await resolveTokenPool(args, env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
+  for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
+  if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token);
+  const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans, pool?.tokens));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
 
