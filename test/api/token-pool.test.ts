@@ -28,7 +28,7 @@ interface Sent extends RequestInfo {
   stream: number;
 }
 
-function poolOn(w: World, tokens: PoolToken[], plans?: PlansDocument) {
+function poolOn(w: World, tokens: PoolToken[], plans?: PlansDocument, hook?: (info: RequestInfo, token: number) => void) {
   const sent: Sent[] = [];
   let current = -1;
   const pool = createTokenPool({
@@ -39,7 +39,10 @@ function poolOn(w: World, tokens: PoolToken[], plans?: PlansDocument) {
     clock: w.clock,
     sleep: manualSleep(w.clock),
     retry: { random: seededRandom(7) },
-    onRequest: (info, token) => sent.push({ ...info, token, stream: current }),
+    onRequest: (info, token) => {
+      sent.push({ ...info, token, stream: current });
+      hook?.(info, token);
+    },
   });
   pools.push(pool);
   return { pool, sent, setStream: (s: number) => (current = s) };
@@ -153,6 +156,40 @@ describe('token pool against the emulator', () => {
     expect(usage[0]!.rows + usage[1]!.rows).toBe(4 * 30 * 5);
     const [a, b] = await pool.tokenQuotas();
     expect([a!.remaining, b!.remaining]).toEqual([0, PLANS.professional.perDay - 95]);
+  });
+
+  it('a token held by a 429 (another process on it) hands the stream over at its next call', async () => {
+    world = await startWorld({ plans: [{ token: TOKEN_A, plan: 'professional' }, { token: TOKEN_B, plan: 'professional' }] });
+    // Another process on token A has just used its whole second: the pool's limiter cannot know.
+    const other = world.client('professional', { token: TOKEN_A }).client;
+    await Promise.all(Array.from({ length: 20 }, () => other.kline({ code: 'EURUSD', klineType: 1, count: 1 })));
+    const signal = new AbortController().signal;
+    let second: Promise<unknown> | undefined;
+    const { pool, sent } = poolOn(
+      world,
+      [
+        { token: TOKEN_A, plan: 'professional' },
+        { token: TOKEN_B, plan: 'professional' },
+      ],
+      undefined,
+      (info, token) => {
+        // The stream's next call, asked while its token is in the hold the 429 started.
+        if (info.outcome === 'rate-limited' && token === 0) second ??= pool.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal);
+      },
+    );
+    await pool.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal);
+    await second;
+    // The first call waits out its hold on A and is sent again there; the second went to B. (Which
+    // of the two is answered first depends on the two clients' waits, not on the pool.)
+    expect(sent[0]).toMatchObject({ token: 0, outcome: 'rate-limited' });
+    expect(sent.slice(1).map((i) => [i.token, i.outcome]).sort()).toEqual([
+      [0, 'ok'],
+      [1, 'ok'],
+    ]);
+    expect(pool.tokenUsage()).toMatchObject([
+      { rateLimited: 1, streams: 1, streamsHandedOff: 1 },
+      { rateLimited: 0, streams: 0, streamsTakenOver: 1 },
+    ]);
   });
 
   it('every token used up: QuotaExhaustedError with the earliest reset, no request over a cap', async () => {
