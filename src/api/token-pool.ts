@@ -9,8 +9,9 @@
  *   every stream its own, see core/request-scope.ts), and a stream sticks to the token it was given.
  *   Round-robin per request would spread one series over every token's windows and make a 429 on one
  *   token stall pages of a walk that another token is serving.
- * - A new stream goes to the token with budget left that serves the fewest live streams for its
- *   rate (a premium token gets half the streams of a professional one).
+ * - A new stream goes to the token with budget left that carries the least work for its rate
+ *   (calls in flight, and streams between two calls): a premium token gets half the work of a
+ *   professional one, and a walk asking pages ahead weighs more than a one-page series.
  * - A stream moves only when its token is exhausted (today's quota used up: the call is asked again
  *   on another token, so nothing is lost) or limited (the service answered 429 and the token is in
  *   its hold, or a call gave up after its 429 re-queues): then it moves at its next call.
@@ -346,13 +347,13 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     to.takenOver++;
   }
 
-  /** The usable member (not used up, not held) with the fewest live streams for its rate; never `except`. */
+  /** The usable member (not used up, not held) with the least work for its rate; never `except`. */
   #pick(except?: Member): Member | undefined {
     let best: Member | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
     for (const m of this.#members) {
       if (m === except || !this.#usable(m)) continue;
-      const load = (this.#liveStreams(m) + 1) / m.rate;
+      const load = (this.#load(m) + 1) / m.rate;
       if (load < bestLoad) {
         best = m;
         bestLoad = load;
@@ -361,10 +362,15 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     return best;
   }
 
-  /** Streams with a call in flight on `m`, or one that ended less than IDLE_MS ago (older ones are forgotten). */
-  #liveStreams(m: Member): number {
+  /**
+   * The work `m` carries: its calls in flight (a walk asking pages ahead weighs more than a series
+   * of one page), plus one for each of its streams between two calls, seen less than IDLE_MS ago
+   * (older ones are forgotten).
+   */
+  #load(m: Member): number {
     const now = this.#clock.now();
-    let n = m.live.size;
+    let n = 0;
+    for (const calls of m.live.values()) n += calls;
     for (const [key, at] of m.lastSeen) {
       if (now - at > IDLE_MS || this.#assigned.get(key) !== m) m.lastSeen.delete(key);
       else if (!m.live.has(key)) n++;

@@ -102,7 +102,7 @@ describe('tokens file', () => {
 
   it('a YAML error does not quote the file', async () => {
     const file = write(join(home, 'bad'), 'tokens:\n  - token: "SECRET-QQQQQQQQ\n', 0o600);
-    const e = await readTokensFile(file, []).catch((x: unknown) => x as Error);
+    const e = (await readTokensFile(file, []).catch((x: unknown) => x)) as Error;
     expect(e.message).toContain('is not valid YAML');
     expect(e.message).not.toContain('SECRET');
   });
