@@ -101,15 +101,17 @@ function sustainedRate(limits: PlanLimits): number {
 }
 
 /**
- * The limits a source plans with: caps of the most restricted member (a request built for it fits
- * every token), rates and daily totals of the whole pool.
+ * The limits a pool plans with (a source's request sizes, the planner's time estimate): caps of the
+ * most restricted token (a request built for it fits every token), rates and daily totals of the
+ * whole pool (the estimate assumes the streams spread over the tokens, as they do when there are
+ * enough of them).
  */
-function poolLimits(members: readonly Member[]): PlanLimits {
-  const all = members.map((m) => m.limits);
+export function poolPlanLimits(all: readonly PlanLimits[]): PlanLimits {
+  if (all.length === 1) return all[0]!;
   const sum = (f: (l: PlanLimits) => number) => all.reduce((a, l) => a + f(l), 0);
   const caps = all.map((l) => l.tickCodesCap).filter((c): c is number => c !== null);
   return Object.freeze({
-    name: all.length === 1 ? all[0]!.name : `pool of ${all.length}`,
+    name: `pool of ${all.length}`,
     perSecond: Object.freeze({ limit: sum((l) => (l.perSecond.limit * 1000) / l.perSecond.windowMs), windowMs: 1000 }),
     perMinute: Object.freeze({ limit: sum((l) => l.perMinute.limit), windowMs: 60_000 }),
     perDay: sum((l) => l.perDay),
@@ -182,7 +184,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       });
       return member;
     });
-    this.limits = poolLimits(this.#members);
+    this.limits = poolPlanLimits(this.#members.map((m) => m.limits));
     this.plan = this.limits.name;
   }
 

@@ -136,6 +136,14 @@ describe('a token pool through the CLI', () => {
     const entries = (JSON.parse(quotaJson.stdout) as { tokens: { tokenHash: string; usedToday: number }[] }).tokens;
     expect(entries.map((e) => e.tokenHash).sort()).toEqual(s.tokens.map((t) => t.tokenHash).sort());
 
+    // The plan counts both tokens' rates and days.
+    const plan = await run(['plan', 'kline-backfill', ...WINDOW, '--output', output, '--json'], { QUOTELAKE_TOKENS_FILE: file });
+    expect(plan.code, plan.stderr).toBe(0);
+    const report = (JSON.parse(plan.stdout) as { plans: { service: { plan: string }; quota: { limit: number; used: number } }[] }).plans[0]!;
+    expect(report.service.plan).toBe('pool of 2');
+    expect(report.quota.limit).toBe(2 * PLANS.professional.perDay);
+    expect(report.quota.used).toBe(s.tokens.reduce((a, t) => a + t.quota.used, 0) + (await usedByTextRun(text.stderr)));
+
     expectNoToken(output);
   }, 120_000);
 
@@ -211,6 +219,11 @@ describe('a token pool through the CLI', () => {
     for (const t of secretForms()) expect(all).not.toContain(t);
   });
 });
+
+/** Requests of the text summary's two token rows. */
+async function usedByTextRun(stderr: string): Promise<number> {
+  return [...stderr.matchAll(/professional: (\d+) requests/g)].reduce((a, m) => a + Number(m[1]), 0);
+}
 
 function secretForms(): string[] {
   return [...TOKENS, `${TOKEN_A}-tiny`].flatMap((t) => [t, encodeURIComponent(t), JSON.stringify(t).slice(1, -1)]);
