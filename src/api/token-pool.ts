@@ -77,6 +77,7 @@ interface Member {
   handedOff: number;
   /** Clock ms until which the member is in a 429 hold (no new or moving stream is given to it). */
   heldUntil: number;
+  /** Today's quota used up (until its resetAt: a process running past midnight takes the token up again). */
   exhausted: QuotaExhaustedError | undefined;
 }
 
@@ -260,7 +261,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
         streams: m.streams,
         streamsTakenOver: m.takenOver,
         streamsHandedOff: m.handedOff,
-        exhausted: m.exhausted !== undefined,
+        exhausted: this.#usedUp(m),
       };
     });
   }
@@ -285,7 +286,8 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   async #route<T>(signal: AbortSignal | undefined, call: (client: ServiceClient) => Promise<T>, rows: (value: T) => number): Promise<T> {
     const key: object = signal ?? UNSCOPED;
     let member = this.#memberFor(key);
-    for (;;) {
+    // Each move follows a token found used up or limited; more moves than that cannot help.
+    for (let moves = 0; ; moves++) {
       // The member this attempt runs on counts the stream as live until the attempt ends.
       const holder = member;
       holder.live.set(key, (holder.live.get(key) ?? 0) + 1);
@@ -296,13 +298,14 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof QuotaExhaustedError) {
-          holder.exhausted ??= error;
+          if (!this.#usedUp(holder)) holder.exhausted = error;
         } else if (error instanceof ApiError && error.ret === 429) {
           // Gave up after its re-queues: this token is limited beyond its hold.
           holder.heldUntil = Math.max(holder.heldUntil, this.#clock.now() + holder.limits.perMinute.windowMs);
         } else {
           throw error;
         }
+        if (moves >= 2 * this.#members.length) throw this.#lastError(error);
         // Another call of the same stream may have moved it already (pages asked for ahead fail together).
         const moved = this.#assigned.get(key);
         if (moved !== undefined && moved !== holder && this.#usable(moved)) {
@@ -340,7 +343,12 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   }
 
   #usable(m: Member): boolean {
-    return m.exhausted === undefined && m.heldUntil <= this.#clock.now();
+    return !this.#usedUp(m) && m.heldUntil <= this.#clock.now();
+  }
+
+  #usedUp(m: Member): boolean {
+    if (m.exhausted !== undefined && this.#clock.now() >= m.exhausted.resetAt.getTime()) m.exhausted = undefined;
+    return m.exhausted !== undefined;
   }
 
   #move(key: object, from: Member, to: Member): void {
@@ -382,14 +390,14 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
 
   /** Every token is held or used up: a new stream waits on the held token that frees first, or the first token. */
   #fallback(): Member {
-    const open = this.#members.filter((m) => m.exhausted === undefined);
+    const open = this.#members.filter((m) => !this.#usedUp(m));
     if (open.length === 0) return this.#members[0]!;
     return open.reduce((a, m) => (m.heldUntil < a.heldUntil ? m : a), open[0]!);
   }
 
   /** With no token left: the exhaustion that resets first (a stream can resume then), else `error`. */
   #lastError(error: unknown): unknown {
-    const used = this.#members.map((m) => m.exhausted).filter((e): e is QuotaExhaustedError => e !== undefined);
+    const used = this.#members.filter((m) => this.#usedUp(m)).map((m) => m.exhausted!);
     if (used.length === this.#members.length) return used.reduce((a, e) => (e.resetAt < a.resetAt ? e : a), used[0]!);
     return error;
   }

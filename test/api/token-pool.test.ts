@@ -52,7 +52,8 @@ function poolOn(w: World, tokens: PoolToken[], plans?: PlansDocument, hook?: (in
 async function drive(pool: TokenPool, streams: number, perStream: number, depth = 2): Promise<Map<AbortSignal, number>> {
   const codes = ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'GOLD', 'USDJPY', 'Silver', 'USOIL', 'SHIBUSDT'];
   const signals = new Map<AbortSignal, number>();
-  await Promise.all(
+  // Every stream to its end (a failed one stops only itself), then the first failure, if any.
+  const settled = await Promise.allSettled(
     Array.from({ length: streams }, async (_, s) => {
       const signal = new AbortController().signal;
       signals.set(signal, s);
@@ -66,6 +67,8 @@ async function drive(pool: TokenPool, streams: number, perStream: number, depth 
       await Promise.all(Array.from({ length: depth }, lane));
     }),
   );
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return signals;
 }
 
@@ -216,6 +219,11 @@ describe('token pool against the emulator', () => {
     expect(world.emu.usage(TOKEN_A)?.day.used).toBe(5);
     expect(world.emu.usage(TOKEN_B)?.day.used).toBe(7);
     expect(pool.tokenUsage().map((u) => u.exhausted)).toEqual([true, true]);
+    // After midnight (UTC, both sides) the same pool takes its tokens up again.
+    world.clock.set(Date.parse('2026-03-03T00:00:01.000Z'));
+    await pool.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, new AbortController().signal);
+    expect(pool.tokenUsage().map((u) => u.exhausted)).toEqual([false, false]);
+    expect(world.emu.usage(TOKEN_A)?.day).toMatchObject({ date: '2026-03-03', used: 1 });
   });
 
   it('no token in any message, counter or quota file name', async () => {
