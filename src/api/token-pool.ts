@@ -21,6 +21,8 @@
 import { ApiError, QuotaExhaustedError } from '../core/errors.js';
 import { redactSecrets, redactToken } from '../core/redact.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/component.js';
+import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
 import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
@@ -134,6 +136,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   readonly #members: readonly Member[];
   readonly #secrets: readonly string[];
   readonly #clock: Clock;
+  readonly #logger: Logger;
   readonly #assigned = new WeakMap<object, Member>();
 
   constructor(options: TokenPoolOptions) {
@@ -147,6 +150,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       seen.add(t.token);
     }
     this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
     this.runId = options.runId ?? `ql${Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0')}`;
     this.#secrets = tokens.map((t) => t.token);
     const make = createMember ?? createClient;
@@ -298,7 +302,16 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof QuotaExhaustedError) {
-          if (!this.#usedUp(holder)) holder.exhausted = error;
+          if (!this.#usedUp(holder)) {
+            holder.exhausted = error;
+            // News once per token and day: from here its streams run on the others.
+            this.#logger.info('a token of the pool has used up its day: its streams move to the others', {
+              event: 'token-exhausted',
+              token: holder.label,
+              tokenIndex: holder.index + 1,
+              resetAt: error.resetAt.toISOString(),
+            });
+          }
         } else if (error instanceof ApiError && error.ret === 429) {
           // Gave up after its re-queues: this token is limited beyond its hold.
           holder.heldUntil = Math.max(holder.heldUntil, this.#clock.now() + holder.limits.perMinute.windowMs);
@@ -352,6 +365,12 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   }
 
   #move(key: object, from: Member, to: Member): void {
+    this.#logger.debug('stream moved to another token of the pool', {
+      event: 'stream-moved',
+      from: from.index + 1,
+      to: to.index + 1,
+      reason: this.#usedUp(from) ? 'exhausted' : 'limited',
+    });
     this.#assigned.set(key, to);
     from.handedOff++;
     to.takenOver++;

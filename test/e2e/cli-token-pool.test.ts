@@ -157,8 +157,10 @@ describe('a token pool through the CLI', () => {
       { token: `${TOKEN_A}-tiny`, plan: 'tiny' },
       { token: TOKEN_B, plan: 'professional' },
     ]);
-    const r = await run(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json', '--plans-file', plansFile], { QUOTELAKE_TOKENS: pool });
+    const r = await run(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json', '--plans-file', plansFile, '--log-level', 'debug'], { QUOTELAKE_TOKENS: pool });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('a token of the pool has used up its day: its streams move to the others');
+    expect(r.stderr).toContain('stream moved to another token of the pool');
     const s = (JSON.parse(r.stdout) as { runs: Summary[] }).runs[0]!;
     const arrivals = proxy.log.slice(from);
     // The tiny token sent its 10 and not one more; the service refused nothing.
