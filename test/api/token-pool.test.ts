@@ -101,9 +101,15 @@ describe('token pool against the emulator', () => {
     expect(usage.map((u) => u.requestsTotal)).toEqual([n / 2, n / 2]);
     expect(usage.map((u) => u.rows)).toEqual([(n / 2) * 5, (n / 2) * 5]);
     // Twice one token's throughput: the time one professional token needs for half the requests.
+    // Two clients move one virtual clock, each after its own requests were answered (bounded in
+    // real time): on a loaded machine one may move it while the other's answer is on the wire,
+    // which stamps that request a window later. So: at least the theoretical time, at most one
+    // per-second window more, and half of what one token needs for all of them.
     const professional = [PLANS.professional.perSecond, PLANS.professional.perMinute];
-    expect(elapsed).toBe(theoreticalLastAdmission(n / 2, professional));
-    expect(elapsed * 2).toBeLessThanOrEqual(theoreticalLastAdmission(n, professional) + 1000);
+    const half = theoreticalLastAdmission(n / 2, professional);
+    expect(elapsed).toBeGreaterThanOrEqual(half);
+    expect(elapsed).toBeLessThanOrEqual(half + PLANS.professional.perSecond.windowMs);
+    expect(elapsed * 2).toBeLessThanOrEqual(theoreticalLastAdmission(n, professional) + 2 * PLANS.professional.perSecond.windowMs);
   });
 
   it('a stream sticks to its token: never round-robin per request', async () => {
