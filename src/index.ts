@@ -34,6 +34,8 @@ export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline
 // The service client
 export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
 export type { ServiceClient, ClientOptions, RequestInfo, AdmissionInfo } from './api/index.js';
+/** Several tokens, each on its plan: `createTokenPool({ tokens: [{ token, plan }, ...], baseUrl, stateDir })` is a ServiceClient. */
+export { createTokenPool, tokenUsageOf, type PoolToken, type TokenPoolOptions, type TokenUsage } from './api/index.js';
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
 export { readPlansFile, type CustomPlan, type PlansDocument } from './core/plans-file.js';
 

@@ -21,7 +21,7 @@ export function createConnections(announce: (line: string) => void, clock?: Cloc
       }
       const shared = await started;
       // One emulator knows every demo token: only the token and plan differ per pipeline.
-      return { ...shared, token: target.token, plan: target.plan, close: async () => undefined };
+      return { ...shared, token: target.token, plan: target.plan, pool: target.pool, close: async () => undefined };
     },
     async closeAll() {
       for (const started of embedded.values()) await (await started).close();

@@ -1,5 +1,5 @@
 /** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
-import { planLimits, QuotaStore } from '../api/index.js';
+import { planLimits, poolPlanLimits, QuotaStore, type PoolToken } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
@@ -19,24 +19,36 @@ export interface PlanReport {
   readonly plan: PipelinePlan;
 }
 
-export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean } = {}): Promise<PlanReport> {
+/** `pool`: several tokens (token-pool-settings.ts): the plan counts their rates and their days together. */
+export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean; pool?: readonly PoolToken[] | undefined } = {}): Promise<PlanReport> {
   const now = clock.now();
-  const target = chooseTarget(job.resolved, job.plans);
+  const target = chooseTarget(job.resolved, job.plans, options.pool);
   const { settings } = job.resolved;
-  const limits = planLimits(target.plan, target.plans);
-  const quota = await new QuotaStore({
-    stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
-    token: target.token,
-    limit: limits.perDay,
-    clock,
-    ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
-  }).status();
+  const tokens = target.pool ?? [{ token: target.token, plan: target.plan }];
+  const statuses = await Promise.all(
+    tokens.map((t) =>
+      new QuotaStore({
+        stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
+        token: t.token,
+        limit: planLimits(t.plan, target.plans).perDay,
+        clock,
+        ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
+      }).status(),
+    ),
+  );
+  const limits = poolPlanLimits(tokens.map((t) => planLimits(t.plan, target.plans)));
+  const quota = {
+    used: statuses.reduce((a, q) => a + q.used, 0),
+    limit: statuses.reduce((a, q) => a + q.limit, 0),
+    remaining: statuses.reduce((a, q) => a + q.remaining, 0),
+    resetAt: statuses.reduce((a, q) => (q.resetAt < a ? q.resetAt : a), statuses[0]!.resetAt),
+  };
   const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load()) : new Map();
   const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,
-    service: { embedded: target.kind === 'embedded', plan: target.plan },
+    service: { embedded: target.kind === 'embedded', plan: limits.name },
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     quota: { used: quota.used, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt.toISOString() },
     plan,

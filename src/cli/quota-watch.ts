@@ -17,7 +17,9 @@ import type {
   ServiceClient,
   TicksResult,
   TradeTick,
+  TokenUsage,
 } from '../api/index.js';
+import { tokenUsageOf } from '../api/index.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 
 export class QuotaWatchingClient implements ServiceClient {
@@ -71,6 +73,10 @@ export class QuotaWatchingClient implements ServiceClient {
   }
   requestOutcomes(): RequestOutcomes {
     return this.inner.requestOutcomes?.() ?? { answered: 0, unknown: 0, unsent: 0 };
+  }
+  /** Per-token counters of a token pool (for metrics); empty with one token. */
+  tokenUsage(): readonly TokenUsage[] {
+    return tokenUsageOf(this.inner) ?? [];
   }
   close(): Promise<void> {
     return this.inner.close();

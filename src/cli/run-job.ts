@@ -2,7 +2,7 @@
  * One pipeline run from the command line: connect (or start the built-in emulator), create the
  * client, show progress, run, and sum it up with the exit code a scheduler can act on.
  */
-import { createClient, planLimits, redactUrl } from '../api/index.js';
+import { createClient, createTokenPool, planLimits, redactUrl, TokenPool, type ServiceClient } from '../api/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
@@ -25,9 +25,10 @@ import type { PipelineJob } from './pipeline-job.js';
 import { startProgress, type ProgressMode } from './progress/progress.js';
 import { QuotaWatchingClient } from './quota-watch.js';
 import type { QuotelakeMetrics } from '../runtime/metrics/index.js';
-import { meteredClientOptions, meterRun } from './run-metrics.js';
+import { meteredClientOptions, meterRun, type MeteredToken } from './run-metrics.js';
 import { registry } from './registry.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
+import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 
@@ -69,37 +70,38 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     color: options.logColor ?? false,
     showPipeline: options.logPipeline ?? false,
     clock,
-    redact: [connection.token],
+    redact: [connection.token, ...(connection.pool ?? []).map((t) => t.token)],
     write: (line) => (progress ? progress.log(line) : terminal.stderr.write(terminal.redact(line))),
   });
   // runPipeline adds the same two fields to its own lines (given rootLogger, so none is doubled).
   const logger = rootLogger.child({ runId, pipeline: job.pipeline.name });
-  const inner = createClient({
+  const shared = {
     logger,
     baseUrl: connection.baseUrl,
-    token: connection.token,
-    plan: connection.plan,
     ...(connection.plans ? { plans: connection.plans } : {}),
     // Quota files stay on this machine (an S3 output without --state-dir: the XDG state folder).
     stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
     ...meteredClientOptions(options.metrics),
-  });
+  };
+  // Several tokens: streams spread over them (token-pool.ts); one token: the client of I4 as before.
+  const inner = connection.pool
+    ? createTokenPool({ ...shared, tokens: connection.pool })
+    : createClient({ ...shared, token: connection.token, plan: connection.plan });
   const client = new QuotaWatchingClient(inner);
   const meter = meterRun(options.metrics, {
     pipeline: job.pipeline.name,
     dataset: datasetOf(job),
     events,
-    token: connection.token,
-    plan: connection.plan,
-    quotaStatus: () => client.quotaStatus(),
+    tokens: meteredTokens(inner, connection),
   });
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
   let failureDetails: string | undefined;
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
+  let tokens: TokenSummary[] | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
   // (A full refresh starts from nothing, so its coverage is the whole range it fetched.)
@@ -153,6 +155,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
+    tokens = inner instanceof TokenPool ? await tokenSummaries(inner).catch(() => undefined) : undefined;
     await client.close().catch(() => undefined);
   }
   quotaError ??= client.exhausted();
@@ -215,7 +218,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date(finished).toISOString(),
     durationMs: finished - started,
-    service: { embedded: connection.embedded, plan: connection.plan, baseUrl: redactUrl(connection.baseUrl) },
+    service: { embedded: connection.embedded, plan: inner.plan, baseUrl: redactUrl(connection.baseUrl) },
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     requests,
     requestsTotal,
@@ -231,6 +234,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       ...(quotaAfter !== undefined && quotaAfter.unknown > 0 ? { unknown: quotaAfter.unknown } : {}),
       resetAt: quotaError ? quotaError.resetAt.toISOString() : quotaAfter?.resetAt.toISOString(),
     },
+    ...(tokens ? { tokens } : {}),
     notes,
     ...(coverage ? { coverage } : {}),
     manifest: result?.manifestPath,
@@ -239,6 +243,15 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
 }
 
 /** The row counts per dataset, the pipeline's own dataset always listed (a run that received nothing shows zeros). */
+/** The tokens whose quota the metrics follow: each of a pool's, or the one token. */
+function meteredTokens(inner: ServiceClient, connection: ServiceConnection): MeteredToken[] {
+  if (inner instanceof TokenPool && connection.pool) {
+    const pool = inner;
+    return connection.pool.map((t, i) => ({ token: t.token, plan: t.plan, quotaStatus: async () => (await pool.tokenQuotas())[i]! }));
+  }
+  return [{ token: connection.token, plan: connection.plan, quotaStatus: () => inner.quotaStatus() }];
+}
+
 function rowsOf(rows: RunEventsSnapshot['rows'], job: PipelineJob): Record<string, RowCounts> {
   const out: Record<string, RowCounts> = {};
   const dataset = datasetOf(job);

@@ -24,26 +24,34 @@ export interface RunMeter {
   finish(end: { status: string; durationMs: number; quota?: QuotaStatus | undefined }): void;
 }
 
+/** One token whose quota the metrics follow (a pool has several), read at each collection. */
+export interface MeteredToken {
+  readonly token: string;
+  readonly plan: string;
+  readonly quotaStatus: () => Promise<QuotaStatus>;
+}
+
 export function meterRun(
   metrics: QuotelakeMetrics | undefined,
   run: {
     pipeline: string;
     dataset: string | undefined;
     events: Pick<RunEventsRecorder, 'on'>;
-    token: string;
-    plan: string;
-    quotaStatus: () => Promise<QuotaStatus>;
+    tokens: readonly MeteredToken[];
   },
 ): RunMeter {
   if (!metrics) return { finish: () => undefined };
   const offEvents = observeRun(metrics, run.events, run.dataset ?? 'unknown');
   // Hashed inside; the token is not kept by the metrics.
-  const untrack = metrics.trackQuota({ token: run.token }, run.plan, run.quotaStatus);
+  const untrack = run.tokens.map((t) => metrics.trackQuota({ token: t.token }, t.plan, t.quotaStatus));
   return {
     finish(end) {
       offEvents();
-      untrack();
-      if (end.quota) metrics.quota({ token: run.token }, run.plan, end.quota);
+      for (const u of untrack) u();
+      // One token: the run's last reading. A pool: each token's own, read once more.
+      const only = run.tokens.length === 1 ? run.tokens[0] : undefined;
+      if (only && end.quota) metrics.quota({ token: only.token }, only.plan, end.quota);
+      else for (const t of run.tokens) void t.quotaStatus().then((q) => metrics.quota({ token: t.token }, t.plan, q), () => undefined);
       metrics.runFinished(run.pipeline, end.status, end.durationMs);
     },
   };

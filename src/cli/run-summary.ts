@@ -1,6 +1,7 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
 import type { Colors } from './colors.js';
 import { formatDuration, n } from './progress/progress-figures.js';
+import { renderTokenSummaries, type TokenSummary } from './token-summary.js';
 
 export type SummaryStatus = 'succeeded' | 'rejected-records' | 'incomplete' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
 
@@ -41,6 +42,8 @@ export interface RunSummary {
     /** When the daily quota resets (always given when the run stopped at the quota). */
     readonly resetAt?: string | undefined;
   };
+  /** Per token of a pool (QUOTELAKE_TOKENS, --tokens-file): its use in this run, redacted; absent with one token. */
+  readonly tokens?: readonly TokenSummary[] | undefined;
   /** What the sources reported: codes missing or invalid, history that cannot reach `since`, ... */
   readonly notes: readonly string[];
   readonly coverage?: unknown;
@@ -113,6 +116,7 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
     rows.push(['quota left', `${n(q.left)} of ${n(q.limit)} today${q.resetAt ? `, resets ${q.resetAt}` : ''}${unknown}`]);
   }
   else if (q.resetAt) rows.push(['quota', `resets ${q.resetAt}`]);
+  if (s.tokens) rows.push(...renderTokenSummaries(s.tokens));
   if (s.runId) rows.push(['run', `${s.runId}${s.manifest ? ` (${s.manifest})` : ''}`]);
   const lines = [`${colors ? colors.bold(`quotelake: ${s.pipeline}`) : `quotelake: ${s.pipeline}`} (${s.file})`, ...table(rows)];
   if (s.notes.length > 0) {

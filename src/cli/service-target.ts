@@ -4,6 +4,7 @@
  * same custom plans). A base URL needs a token and a plan; a token needs a base URL (there is no
  * default real URL). A token never comes from the plans file.
  */
+import type { PoolToken } from '../api/index.js';
 import type { Clock } from '../core/clock.js';
 import { demoToken, PLAN_NAMES } from '../core/plan-names.js';
 import type { PlansDocument } from '../core/plans-file.js';
@@ -16,6 +17,8 @@ interface TargetPlan {
   readonly plan: string;
   /** The plans file the plan may come from (custom plans only are read from it). */
   readonly plans?: PlansDocument | undefined;
+  /** Several tokens, each on its plan (`token` and `plan` are then the first's); see token-pool-settings.ts. */
+  readonly pool?: readonly PoolToken[] | undefined;
 }
 
 export type ServiceTarget =
@@ -24,10 +27,16 @@ export type ServiceTarget =
 
 const WHERE = { flag: 'flag', env: 'environment', file: 'pipeline file', default: 'default' } as const;
 
-export function chooseTarget(resolved: ResolvedSettings, plans?: PlansDocument): ServiceTarget {
+export function chooseTarget(resolved: ResolvedSettings, plans?: PlansDocument, pool?: readonly PoolToken[]): ServiceTarget {
   const { settings, origin } = resolved;
-  const plan = settings.plan ?? 'professional';
   const withPlans = plans ? { plans } : {};
+  if (pool !== undefined && pool.length > 0) {
+    // Each token has its plan: --plan and QUOTELAKE_PLAN do not apply. No base URL: the built-in emulator (demo tokens).
+    const first = pool[0]!;
+    const common = { token: first.token, plan: first.plan, pool, ...withPlans };
+    return settings.baseUrl === undefined ? { kind: 'embedded', ...common } : { kind: 'remote', baseUrl: baseUrlOf(settings.baseUrl), ...common };
+  }
+  const plan = settings.plan ?? 'professional';
   if (settings.baseUrl === undefined && settings.token === undefined) return { kind: 'embedded', token: demoToken(plan), plan, ...withPlans };
   if (settings.token === undefined) {
     throw new UsageError(
@@ -44,14 +53,18 @@ export function chooseTarget(resolved: ResolvedSettings, plans?: PlansDocument):
   if (origin.plan === 'default') {
     throw new UsageError('the token\'s plan is not set, and the client paces requests by it', `set QUOTELAKE_PLAN (or --plan, or service.plan in the pipeline): ${PLAN_NAMES.join(', ')}`);
   }
+  return { kind: 'remote', baseUrl: baseUrlOf(settings.baseUrl), token: settings.token, plan, ...withPlans };
+}
+
+function baseUrlOf(text: string): string {
   let url: URL;
   try {
-    url = new URL(settings.baseUrl);
+    url = new URL(text);
   } catch {
-    throw new UsageError(`base URL "${settings.baseUrl}" is not a URL`, 'give it as http://host:port or https://host');
+    throw new UsageError(`base URL "${text}" is not a URL`, 'give it as http://host:port or https://host');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL "${settings.baseUrl}" must be http or https`);
-  return { kind: 'remote', baseUrl: settings.baseUrl, token: settings.token, plan, ...withPlans };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL "${text}" must be http or https`);
+  return text;
 }
 
 export interface ServiceConnection extends TargetPlan {
@@ -64,7 +77,7 @@ export interface ServiceConnection extends TargetPlan {
 /** Starts the built-in emulator when the target says so; `announce` gets the one stderr line. */
 export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; clock?: Clock; announce: (line: string) => void }): Promise<ServiceConnection> {
   if (target.kind === 'remote') {
-    return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, plans: target.plans, embedded: false, close: async () => undefined };
+    return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, plans: target.plans, pool: target.pool, embedded: false, close: async () => undefined };
   }
   const emu = await startEmulator({
     host: '127.0.0.1',
@@ -76,7 +89,9 @@ export async function connect(target: ServiceTarget, options: { quotaTimeZone?: 
     log: () => undefined,
   });
   options.announce(
-    `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
+    target.pool
+      ? `quotelake: no base URL given: using the built-in emulator at ${emu.url} with a pool of ${target.pool.length} tokens (it knows the demo tokens only; set QUOTELAKE_BASE_URL for a real service)`
+      : `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
   );
-  return { baseUrl: emu.url, token: target.token, plan: target.plan, plans: target.plans, embedded: true, close: () => emu.close() };
+  return { baseUrl: emu.url, token: target.token, plan: target.plan, plans: target.plans, pool: target.pool, embedded: true, close: () => emu.close() };
 }

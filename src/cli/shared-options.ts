@@ -13,6 +13,7 @@ export interface ServiceArgs {
   token?: string | undefined;
   plan?: string | undefined;
   'plans-file'?: string | undefined;
+  'tokens-file'?: string | undefined;
 }
 
 export interface OutputArgs {
@@ -66,6 +67,11 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
       type: 'string',
       group: SERVICE,
       describe: 'YAML or JSON file of custom plans (its plans: section; tokens: is the emulator\'s and never read here) (env QUOTELAKE_PLANS_FILE)',
+    })
+    .option('tokens-file', {
+      type: 'string',
+      group: SERVICE,
+      describe: 'Secrets file of several tokens, each with its plan (tokens: [{token, plan}]), outside the project and not world-readable (env QUOTELAKE_TOKENS_FILE; or QUOTELAKE_TOKENS=token:plan,token:plan)',
     }) as Argv<T & ServiceArgs>;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { didYouMean } from '../core/did-you-mean.js';
+import { isSecretKey, TOKENS_GO_ELSEWHERE } from './secret-keys.js';
 
 export type IssuePath = readonly PropertyKey[];
 
@@ -84,7 +85,9 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       return issue.keys.map((key) => ({
         path: [...path, key],
         atKey: true,
-        message: `${prefix}unknown key ${JSON.stringify(key)}${suggestion(key, knownKeys?.(path) ?? [])}`,
+        message: isSecretKey(key)
+          ? `${prefix}${JSON.stringify(key)} is not accepted: ${TOKENS_GO_ELSEWHERE}`
+          : `${prefix}unknown key ${JSON.stringify(key)}${suggestion(key, knownKeys?.(path) ?? [])}`,
       }));
     case 'invalid_type': {
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];

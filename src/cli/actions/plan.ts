@@ -7,8 +7,9 @@ import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
 import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
+import { checkTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
-export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs {
+export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, TokenPoolArgs {
   pipeline: string[];
   json: boolean;
 }
@@ -17,9 +18,13 @@ export async function planAction(args: PlanArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const clock = commandClock(args.clock, process.env);
     const jobs = await loadJobs(args.pipeline, args, process.env);
-    for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans).token);
+    // Several tokens: the estimate counts their rates and their days together.
+    const pool = await resolveTokenPool(args, process.env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
+    for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
+    if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token);
+    for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock));
+    for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens }));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;

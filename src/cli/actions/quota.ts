@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { redactToken, tokenHash16 } from '../../api/index.js';
+import { planLimits, redactToken, tokenHash16 } from '../../api/index.js';
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
@@ -13,6 +13,7 @@ import { n } from '../progress/progress-figures.js';
 import { terminalFor } from '../terminal.js';
 import { commandClock } from '../clock-option.js';
 import type { ClockArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import { resolveTokenPool } from '../token-pool-settings.js';
 
 export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs {
   json: boolean;
@@ -79,6 +80,23 @@ export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<stri
   return out;
 }
 
+/** A token with no quota file: nothing counted today (UTC day). */
+function emptyEntry(now: number): QuotaEntry {
+  const local = DateTime.fromMillis(now, { zone: 'UTC' });
+  return {
+    token: '',
+    tokenHash: '',
+    day: local.toISODate() ?? '',
+    timeZone: 'UTC',
+    usedToday: 0,
+    unknownToday: 0,
+    limit: 0,
+    remaining: 0,
+    resetAt: local.startOf('day').plus({ days: 1 }).toISO({ suppressMilliseconds: true }) ?? '',
+    updatedAt: null,
+  };
+}
+
 export async function quotaAction(args: QuotaArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const output = args.output ?? 'output';
@@ -92,7 +110,24 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     for (const plan of knownPlanNames(plans)) known.set(tokenHash16(demoToken(plan)), `${demoToken(plan)} (built-in emulator)`);
     const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
     if (token) known.set(tokenHash16(token), redactToken(token));
-    const entries = await readQuotaEntries(stateDir, known, commandClock(args.clock, process.env).now());
+    // A pool's tokens (QUOTELAKE_TOKENS, --tokens-file): one line each, redacted, the hash telling alike ones apart.
+    const pool = await resolveTokenPool(args, process.env, { cwd: process.cwd() });
+    for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
+    pool?.tokens.forEach((t, i) => known.set(tokenHash16(t.token), `${redactToken(t.token)} [${tokenHash16(t.token).slice(0, 8)}] (pool token ${i + 1}, ${t.plan})`));
+    const now = commandClock(args.clock, process.env).now();
+    const entries = await readQuotaEntries(stateDir, known, now);
+    for (const t of pool?.tokens ?? []) {
+      const hash = tokenHash16(t.token);
+      if (entries.some((e) => e.tokenHash === hash)) continue;
+      // Nothing sent with it from this state dir yet: its whole day is left.
+      let limit: number;
+      try {
+        limit = planLimits(t.plan, plans).perDay;
+      } catch {
+        continue;
+      }
+      entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
+    }
     if (args.json) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries }, null, 2)}\n`);
     } else if (entries.length === 0) {

@@ -16,8 +16,9 @@ import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
+import { checkTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs {
   pipeline: string[];
   state?: boolean | undefined;
   'dry-run': boolean;
@@ -39,14 +40,18 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const metricsWanted = metricsSettings(args);
   const jobs = await loadJobs(args.pipeline, args, env);
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
-  const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
+  // Several tokens (QUOTELAKE_TOKENS, --tokens-file): each pipeline spreads its streams over them.
+  const pool = await resolveTokenPool(args, env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
+  for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
+  if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token);
+  const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans, pool?.tokens));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh }));
+    for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh, pool: pool?.tokens }));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;

@@ -1,0 +1,64 @@
+/**
+ * The token pool as written in QUOTELAKE_TOKENS (or as the entries of a tokens file), checked
+ * without ever quoting a token back: a message names the entry by its position and where it came
+ * from, never its text.
+ *
+ * Two forms, so any token can be written:
+ * - `token:plan,token:plan`: entries split on commas and line breaks, each split at its LAST colon
+ *   (plan names have none), so a token may hold colons, `=`, `/`, `%` or `+` as they are.
+ * - JSON, when the value starts with `[`: `[{"token": "...", "plan": "premium"}, ...]`, for tokens
+ *   with commas, blanks or anything else; a tokens file takes the same list in YAML.
+ */
+import { z } from 'zod';
+import type { PoolToken } from '../api/index.js';
+import { UsageError } from './usage-error.js';
+
+const entrySchema = z.strictObject({ token: z.string().min(1), plan: z.string().min(1) });
+
+/** Which entry, counted from 1, of which source (`QUOTELAKE_TOKENS`, a file's path). */
+function entryName(where: string, i: number, count: number): string {
+  return `${where}: entry ${i + 1} of ${count}`;
+}
+
+/** Entries of the JSON or YAML form, already parsed: `[{token, plan}, ...]`. */
+export function tokensFromList(raw: unknown, where: string, hint: string): PoolToken[] {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw new UsageError(`${where}: expected a list of {token, plan} entries`, hint);
+  }
+  return raw.map((entry: unknown, i) => {
+    const parsed = entrySchema.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      // The path and the kind of problem only: a value here may be a token.
+      const field = issue?.path.length ? `"${issue.path.join('.')}"` : 'the entry';
+      const problem = issue?.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `${field} is missing or not a non-empty string`;
+      throw new UsageError(`${entryName(where, i, raw.length)}: ${problem} (each entry is {token, plan})`, hint);
+    }
+    return { token: parsed.data.token, plan: parsed.data.plan.trim() };
+  });
+}
+
+/** QUOTELAKE_TOKENS: `token:plan,...`, or the JSON list. */
+export function parseTokenList(text: string, where = 'QUOTELAKE_TOKENS'): PoolToken[] {
+  const hint = 'write token:plan pairs separated by commas (QUOTELAKE_TOKENS=tokenA:professional,tokenB:premium), a JSON list [{"token":"…","plan":"…"}] for tokens with commas or blanks, or use --tokens-file';
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(trimmed);
+    } catch {
+      // JSON's own message quotes the text around the error: a token could be in it.
+      throw new UsageError(`${where}: starts with "[" but is not valid JSON`, hint);
+    }
+    return tokensFromList(raw, where, hint);
+  }
+  const entries = trimmed.split(/[,\n\r]+/).map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.length === 0) throw new UsageError(`${where} is set but lists no token`, hint);
+  return entries.map((entry, i) => {
+    const colon = entry.lastIndexOf(':');
+    if (colon <= 0 || colon === entry.length - 1) {
+      throw new UsageError(`${entryName(where, i, entries.length)} is not token:plan`, hint);
+    }
+    return { token: entry.slice(0, colon), plan: entry.slice(colon + 1).trim() };
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * Where a command's token pool comes from: --tokens-file, else QUOTELAKE_TOKENS_FILE, else
+ * QUOTELAKE_TOKENS; never a pipeline file. Each token's plan is checked here (built in, or a
+ * custom plan of the plans file), so a wrong one stops the command before any request.
+ */
+import { planLimits, type PoolToken } from '../api/index.js';
+import type { PlansDocument } from '../core/plans-file.js';
+import { knownPlanNames } from '../core/plans-file.js';
+import { parseTokenList } from './token-list.js';
+import { projectFolders, readTokensFile } from './tokens-file.js';
+import { UsageError } from './usage-error.js';
+
+export interface TokenPoolSettings {
+  readonly tokens: readonly PoolToken[];
+  /** Where the pool came from, for messages: `--tokens-file <path>`, `QUOTELAKE_TOKENS_FILE`, `QUOTELAKE_TOKENS`. */
+  readonly from: string;
+}
+
+export interface TokenPoolArgs {
+  'tokens-file'?: string | undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** The pool the command line and environment give, or undefined (then the single token of I4 applies). */
+export async function resolveTokenPool(
+  args: TokenPoolArgs,
+  env: NodeJS.ProcessEnv,
+  options: { cwd: string; pipelineFiles?: readonly string[] },
+): Promise<TokenPoolSettings | undefined> {
+  const fileFlag = nonEmpty(args['tokens-file']);
+  const fileEnv = nonEmpty(env.QUOTELAKE_TOKENS_FILE);
+  const file = fileFlag ?? fileEnv;
+  if (file !== undefined) {
+    const folders = await projectFolders(options.cwd, options.pipelineFiles ?? []);
+    return { tokens: await readTokensFile(file, folders), from: fileFlag !== undefined ? `--tokens-file ${file}` : 'QUOTELAKE_TOKENS_FILE' };
+  }
+  const list = nonEmpty(env.QUOTELAKE_TOKENS);
+  if (list !== undefined) return { tokens: parseTokenList(list), from: 'QUOTELAKE_TOKENS' };
+  return undefined;
+}
+
+/** Each token's plan known (built in or in `plans`), no token twice, and no single token beside the pool. */
+export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | undefined, singleToken: string | undefined): void {
+  if (singleToken !== undefined) {
+    throw new UsageError(
+      `both a single token (--token or QUOTELAKE_TOKEN) and a token pool (${pool.from}) are set`,
+      'unset one of them: a pool lists every token it uses, with its plan',
+    );
+  }
+  const seen = new Set<string>();
+  pool.tokens.forEach((t, i) => {
+    const which = `${pool.from}: entry ${i + 1} of ${pool.tokens.length}`;
+    if (seen.has(t.token)) throw new UsageError(`${which} repeats an earlier token`, 'list each token once: one token has one set of limits');
+    seen.add(t.token);
+    try {
+      planLimits(t.plan, plans);
+    } catch {
+      // Not quoted: with token and plan swapped, the "plan" would be the token.
+      throw new UsageError(`${which}: its plan is not a known plan (the entry is token:plan)`, `plans: ${knownPlanNames(plans).join(', ')} (a custom plan needs --plans-file)`);
+    }
+  });
+}

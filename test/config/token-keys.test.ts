@@ -1,0 +1,51 @@
+/** A token in a pipeline file is refused wherever it is put, with where tokens go, and its value is never echoed. */
+import { describe, expect, it } from 'vitest';
+import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
+import { components } from '../../src/components.js';
+import { isSecretKey } from '../../src/config/secret-keys.js';
+
+function problems(text: string): string[] {
+  try {
+    parsePipelineYaml(text, { registry: components, file: 'p.yaml' });
+  } catch (e) {
+    expect(e).toBeInstanceOf(PipelineConfigError);
+    return (e as PipelineConfigError).describeAll().split('\n');
+  }
+  throw new Error('expected a config error');
+}
+
+describe('token keys in a pipeline file', () => {
+  it('service.token, service.tokens, a top-level token and a source apiKey: each says where tokens go', () => {
+    const text = [
+      'name: x', // 1
+      'token: SECRET-VALUE-1', // 2
+      'source:', // 3
+      '  type: kline-history', // 4
+      '  codes: [BTCUSDT]', // 5
+      '  intervals: [1m]', // 6
+      '  apiKey: SECRET-VALUE-2', // 7
+      'transforms:', // 8
+      '  - type: parse-decimals', // 9
+      'sink:', // 10
+      '  type: parquet', // 11
+      'service:', // 12
+      '  token: SECRET-VALUE-3', // 13
+      '  tokens: [SECRET-VALUE-4]', // 14
+    ].join('\n');
+    const lines = problems(text);
+    const where =
+      'tokens never go in a pipeline file: set QUOTELAKE_TOKEN (or --token) for one token, or QUOTELAKE_TOKENS=token:plan,token:plan or --tokens-file (a secrets file outside the project, chmod 600) for several';
+    expect(lines).toEqual([
+      `p.yaml:2:1: "token" is not accepted: ${where}`,
+      `p.yaml:7:3: source: "apiKey" is not accepted: ${where}`,
+      `p.yaml:13:3: service: "token" is not accepted: ${where}`,
+      `p.yaml:14:3: service: "tokens" is not accepted: ${where}`,
+    ]);
+    expect(lines.join('\n')).not.toContain('SECRET');
+  });
+
+  it('tells secret keys from ordinary ones', () => {
+    for (const k of ['token', 'tokens', 'Token', 'apiToken', 'api_token', 'apiKey', 'api-key', 'secret', 'tokensFile', 'tokenPool', 'tokenList']) expect(isSecretKey(k), k).toBe(true);
+    for (const k of ['codes', 'plan', 'keepState', 'keyColumns', 'tokenizer', 'monkey', 'plansFile']) expect(isSecretKey(k), k).toBe(false);
+  });
+});
