@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
+import { isS3Url } from '../core/s3-url.js';
 
 export interface Settings {
   readonly baseUrl?: string | undefined;
@@ -43,6 +44,12 @@ export interface ResolvedSettings {
 }
 
 export const DEFAULT_OUTPUT_DIR = 'output';
+
+/** Where state lives when nothing says: `<output>/.state`; for `s3://bucket/prefix`, `.quotelake-state/bucket/prefix`. */
+export function stateDirFor(outputDir: string): string {
+  const root = outputDir.replace(/\/+$/, '');
+  return isS3Url(root) ? `.quotelake-state/${root.slice('s3://'.length)}` : `${root}/.state`;
+}
 
 function envSettings(env: Readonly<Record<string, string | undefined>>): Loose {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
@@ -90,8 +97,9 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
     origin.outputDir = 'default';
   }
   if (values.stateDir === undefined) {
-    // I5: the state lives under whichever output directory won.
-    values.stateDir = `${String(values.outputDir).replace(/\/+$/, '')}/.state`;
+    // I5: the state lives under whichever output directory won. An s3:// output keeps its state in
+    // a local folder named after the bucket and prefix until state moves into the lake itself.
+    values.stateDir = stateDirFor(String(values.outputDir));
     origin.stateDir = 'default';
   }
   return { settings: values as unknown as Settings, origin };
