@@ -27,6 +27,7 @@ import { registry } from './registry.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
+import type { LakeStorage } from '../lake/storage/lake-storage.js';
 
 export interface RunJobOptions {
   readonly terminal: Terminal;
@@ -45,6 +46,8 @@ export interface RunJobOptions {
   readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
   /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
   readonly fullRefresh?: boolean;
+  /** The output's storage when it is not a local folder (an s3:// output; see output-storage.ts). */
+  readonly storage?: LakeStorage | undefined;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -117,6 +120,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       clock,
       runId,
       fullRefresh: options.fullRefresh === true,
+      ...(options.storage !== undefined ? { storage: options.storage } : {}),
     });
   } catch (e) {
     failure = describeError(e);
@@ -171,7 +175,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger) : undefined;
+  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger, options.storage) : undefined;
   // What was committed and sent, from the run's events and the client, which outlive a failure:
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
@@ -281,7 +285,7 @@ function safeTime(text: string, nowMs: number): number | undefined {
  * market closed, halted or unexplained, over the range the run touched (from its checkpoints before
  * and after), never the whole history: a minute updater on a year-old lake reads a day's files.
  */
-async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }, lake?: LakeStorage) {
   const { outputDir, stateDir } = job.resolved.settings;
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
@@ -298,7 +302,7 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
       return from === undefined ? [] : [{ ...s, from, ...(untilMs !== undefined ? { to: untilMs } : {}) }];
     });
     if (series.length === 0) return undefined;
-    const report = await coverageOfOutput(outputDir, { format, historyBegins, series });
+    const report = await coverageOfOutput(lake ?? outputDir, { format, historyBegins, series });
     if (report.series.length === 0) return undefined;
     return {
       totals: report.totals,

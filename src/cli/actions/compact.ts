@@ -11,9 +11,12 @@ import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js'
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { openOutput } from '../output-storage.js';
+import { stateDirFor } from '../../config/resolve-settings.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
+  's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
   'dry-run': boolean;
   grace: number;
@@ -54,14 +57,21 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: COMPACT_STOP_WORDS });
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
-    // A dry run reads only (manifests are replaced atomically), so it needs no lock.
-    const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) });
+    const output = openOutput(args.output, args['s3-endpoint'], env);
+    // A dry run reads only (manifests are replaced atomically), so it needs no lock. On an object
+    // store the lock is in the local state folder, as a run takes it (run-pipeline.ts).
+    const lockDir = output.storage === undefined ? args.output : stateDirFor(args.output);
+    const lock = dryRun ? undefined : await acquireOutputLock(lockDir, { runId, pipeline: 'compact', now: new Date(clock.now()) }).catch((e: unknown) => {
+      output.close();
+      throw e;
+    });
     try {
-      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace });
+      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, ...(output.storage !== undefined ? { storage: output.storage } : {}) });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
     } finally {
       await lock?.release();
+      output.close();
     }
   } finally {
     interrupts.dispose();

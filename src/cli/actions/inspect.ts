@@ -7,27 +7,41 @@ import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
+import { openOutput } from '../output-storage.js';
+import { stateDirFor } from '../../config/resolve-settings.js';
+import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 
 export interface InspectArgs {
   output: string;
+  's3-endpoint'?: string | undefined;
   'state-dir'?: string | undefined;
   runs: number;
   json: boolean;
   coverage: boolean;
 }
 
-export async function inspectAction(args: InspectArgs): Promise<number> {
-  const terminal = createTerminal();
+export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
-  const stateDir = args['state-dir'] ?? `${args.output.replace(/\/+$/, '')}/.state`;
+  const output = openOutput(args.output, args['s3-endpoint'], env);
+  try {
+    return await inspectLake(args, output.storage);
+  } finally {
+    output.close();
+  }
+}
+
+async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined): Promise<number> {
+  const terminal = createTerminal();
+  const stateDir = args['state-dir'] ?? stateDirFor(args.output);
+  const lake = storage ?? args.output;
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
-  if ((await layoutState(args.output)).version === 1) {
+  if ((await layoutState(lake)).version === 1) {
     throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
   }
   let info;
   const progress = inspectProgress(terminal, !args.json);
   try {
-    info = await inspectOutput(args.output, stateDir, args.runs, progress.onProgress);
+    info = await inspectOutput(args.output, stateDir, args.runs, progress.onProgress, storage);
   } catch (e) {
     throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
   } finally {
@@ -37,7 +51,7 @@ export async function inspectAction(args: InspectArgs): Promise<number> {
   const kline = info.datasets.find((d) => d.dataset === 'kline');
   // Loaded on request only: the calendar and halt matching cost start-up time a plain inspect does not need.
   const coverage = args.coverage ? await import('../../coverage/index.js') : undefined;
-  const report = coverage && kline ? await coverage.coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  const report = coverage && kline ? await coverage.coverageOfOutput(lake, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
   } else {

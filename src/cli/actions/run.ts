@@ -14,6 +14,7 @@ import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
+import { openOutput } from '../output-storage.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
   pipeline: string[];
@@ -61,7 +62,9 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
+      const output = openOutput(job.resolved.settings.outputDir, args['s3-endpoint'], env);
       const summary = await runJob(job, {
+        storage: output.storage,
         terminal,
         connection,
         signal: interrupts.signal,
@@ -76,7 +79,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         clock,
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
-      });
+      }).finally(() => output.close());
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
       // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the
