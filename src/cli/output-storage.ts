@@ -21,6 +21,10 @@ export function openOutput(output: string, s3Endpoint: string | undefined, env: 
   if (!isS3Url(output)) return { storage: undefined, close: () => undefined };
   // The URL first: a bad one is a usage error (S3LocationError) before any client exists.
   const location = parseS3Url(output);
+  // The SDK warns once per process, on stderr, that its releases after January 2027 need Node 22:
+  // news about future SDK releases, not about this run, and quotelake supports Node 20 (engines),
+  // so on every s3:// command it would be noise between our lines. Set the variable to false to see it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const client = s3ClientFor({ ...(s3Endpoint !== undefined ? { endpoint: s3Endpoint } : {}) }, env);
   return { storage: new S3Storage(client, location), close: () => client.destroy() };
 }
