@@ -4,9 +4,9 @@
  * it through these helpers, so one body checks both backends (a `describe.each` over BACKENDS).
  */
 import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { SCRATCH_PREFIX } from '../../src/lake/commit/local-scratch.js';
 import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
@@ -29,6 +29,8 @@ export interface TestLakes {
   top(out: string): Promise<string[]>;
   read(out: string, key: string): Promise<Uint8Array>;
   write(out: string, key: string, data: string): Promise<void>;
+  /** A local folder with the lake's objects, for DuckDB: the folder itself, or a download of the prefix. */
+  localCopy(out: string): Promise<string>;
   /** Spill files of a run (local: under the lake's staging; S3: in the run's local scratch folder). */
   spills(out: string, runToken: string): Promise<string[]>;
 }
@@ -74,6 +76,17 @@ export function useTestLakes(backend: Backend): TestLakes {
     },
     async write(out, key, data) {
       await storeOf(out).put(key, data);
+    },
+    async localCopy(out) {
+      if (backend === 'local') return out;
+      const dir = await tempDir('ql-s3-copy-');
+      const storage = storeOf(out);
+      for (const key of await storage.list('')) {
+        const path = join(dir, key);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, (await storage.read(key))!);
+      }
+      return dir;
     },
     async spills(out, runToken) {
       const files = backend === 'local' ? (await filesUnder(join(out, '_quotelake'))) : await filesUnder(join(tmpdir(), `${SCRATCH_PREFIX}${runToken}`));
