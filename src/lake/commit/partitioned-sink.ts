@@ -62,6 +62,9 @@ import type { TableEncoder } from '../encode/table-encoder.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 
+/** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
+const MAX_UPLOADS_IN_FLIGHT = 4;
+
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
 
@@ -398,6 +401,9 @@ export class PartitionedSink<R> implements Sink<R> {
     // The writer (possibly a worker thread) writes the file itself, so it needs a local path: a
     // remote backend stages in local scratch and uploads the file to its staging key once written.
     const scratch = this.scratch;
+    // The writer bounds files being encoded, not uploads after them: a remote backend bounds those
+    // here, so a store slower than the encoder holds back the run instead of piling up uploads.
+    while (scratch.remote && this.inFlight.size >= MAX_UPLOADS_IN_FLIGHT) await Promise.race(this.inFlight);
     const path = scratch.path(file.stagingPath);
     const done = this.writer
       .write({ path, rows, columns, metadata })
