@@ -124,31 +124,37 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
   });
 
-  it('halts: the same rows as a run into a folder', async () => {
-    const localOut = tempDir('ql-s3-local-');
-    const [s3, local] = await Promise.all([
-      s3Run('demo/4-trading-halts', 'halts'),
-      runCli(['run', pipeline('demo/4-trading-halts'), '--output', localOut, '--clock', NOW, '--json'], { cwd: work }),
-    ]);
-    expect(s3.code, s3.stderr).toBe(0);
-    expect(local.code, local.stderr).toBe(0);
-    const fromS3 = await rowsOf(await download(server().client(), 'lake-test', 'halts/'), 'halt');
-    expect(fromS3.length).toBeGreaterThan(0);
-    expect(fromS3).toEqual(await rowsOf(localOut, 'halt'));
-  }, 60_000);
+  describe('halts, depth and trade (run side by side)', () => {
+    const localHalts = tempDir('ql-s3-local-');
+    const runs = new Map<string, CliResult>();
+    beforeAll(async () => {
+      const named = async (key: string, run: Promise<CliResult>) => runs.set(key, await run);
+      await Promise.all([
+        named('halt', s3Run('demo/4-trading-halts', 'halts')),
+        named('halt-local', runCli(['run', pipeline('demo/4-trading-halts'), '--output', localHalts, '--clock', NOW, '--json'], { cwd: work })),
+        named('depth', s3Run('demo/2-depth-snapshot', 'snap-depth')),
+        named('trade', s3Run('demo/3-trade-snapshot', 'snap-trade')),
+      ]);
+    }, 120_000);
 
-  // Polling snapshots: the rows depend on the rounds' timing, so each is checked against its own run.
-  it.each([
-    ['demo/2-depth-snapshot', 'depth'],
-    ['demo/3-trade-snapshot', 'trade'],
-  ])('%s: what the run wrote is what the bucket holds', async (name, dataset) => {
-    const result = await s3Run(name, `snap-${dataset}`);
-    expect(result.code, result.stderr).toBe(0);
-    const keys = await keysUnder(server().client(), 'lake-test', `snap-${dataset}/`);
-    expect(keys.filter((k) => k.includes('staging'))).toEqual([]);
-    const rows = await rowsOf(await download(server().client(), 'lake-test', `snap-${dataset}/`), dataset);
-    expect(rows.length).toBe(docOf(result).runs[0]!.rows[dataset]!.written);
-  }, 60_000);
+    it('halts: the same rows as a run into a folder', async () => {
+      expect(runs.get('halt')!.code, runs.get('halt')!.stderr).toBe(0);
+      expect(runs.get('halt-local')!.code, runs.get('halt-local')!.stderr).toBe(0);
+      const fromS3 = await rowsOf(await download(server().client(), 'lake-test', 'halts/'), 'halt');
+      expect(fromS3.length).toBeGreaterThan(0);
+      expect(fromS3).toEqual(await rowsOf(localHalts, 'halt'));
+    });
+
+    // Polling snapshots: the rows depend on the rounds' timing, so each is checked against its own run.
+    it.each(['depth', 'trade'])('%s: what the run wrote is what the bucket holds, nothing staged', async (dataset) => {
+      const result = runs.get(dataset)!;
+      expect(result.code, result.stderr).toBe(0);
+      const keys = await keysUnder(server().client(), 'lake-test', `snap-${dataset}/`);
+      expect(keys.filter((k) => k.includes('staging'))).toEqual([]);
+      const rows = await rowsOf(await download(server().client(), 'lake-test', `snap-${dataset}/`), dataset);
+      expect(rows.length).toBe(docOf(result).runs[0]!.rows[dataset]!.written);
+    });
+  });
 
   describe('an unusable store fails before any request', () => {
     it('a bucket that does not exist: a usage error (exit 2), the bucket named, no request sent', async () => {
