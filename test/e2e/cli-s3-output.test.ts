@@ -181,6 +181,9 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       const endpoint = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', 'ftp://127.0.0.1:1', '--clock', NOW], { cwd: work, env: CREDENTIALS });
       expect(endpoint.code).toBe(2);
       expect(endpoint.stderr).toContain('an S3 endpoint is http:// or https://');
+      const migrate = await runCli(['migrate', '--output', 's3://lake-test/x'], { cwd: work, env: CREDENTIALS });
+      expect(migrate.code).toBe(2);
+      expect(migrate.stderr).toContain('never in layout 1');
     });
 
     it('an s3:// outputDir in a pipeline file is checked with its line and column', async () => {
