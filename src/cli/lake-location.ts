@@ -14,8 +14,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
-import { s3ClientFor } from '../lake/storage/s3-client.js';
-import { S3Storage } from '../lake/storage/s3-storage.js';
+import { isS3Url } from '../core/s3-url.js';
+import { openOutput } from './output-storage.js';
 import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
 import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
 
@@ -26,12 +26,12 @@ export interface CommandLake {
   close(): void;
 }
 
-export const isS3Output = (output: string): boolean => output.startsWith('s3://');
+export const isS3Output = isS3Url;
 
 export function commandLake(output: string, env: NodeJS.ProcessEnv, options: { s3Endpoint?: string | undefined } = {}): CommandLake {
-  if (!isS3Output(output)) return { storage: localStorage(output), remote: false, close: () => undefined };
-  const client = s3ClientFor(options.s3Endpoint !== undefined ? { endpoint: options.s3Endpoint } : {}, env);
-  return { storage: new S3Storage(client, output), remote: true, close: () => client.destroy() };
+  const opened = openOutput(output, options.s3Endpoint, env);
+  if (opened.storage === undefined) return { storage: localStorage(output), remote: false, close: () => undefined };
+  return { storage: opened.storage, remote: true, close: () => opened.close() };
 }
 
 /** Where a command reads and writes checkpoints and run manifests (see the file's comment). */

@@ -8,6 +8,7 @@ import { plansUsageError, readCommandPlans } from './command-plans.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
 import { checkTypeScriptPipeline } from './typescript-support.js';
+import { isS3Url, parseS3Url } from '../core/s3-url.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
 export interface PipelineJob {
@@ -40,6 +41,8 @@ export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEn
   checkTypeScriptPipeline(ref.display);
   const loaded = await loadPipeline(ref.display, registry);
   const resolved = resolveRunSettings(loaded, args, env, ref.display);
+  // An s3:// --output is checked like the pipeline's outputDir is by its schema: before anything runs.
+  if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);
   const plans = await plansOf(resolved);
   const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state });
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };

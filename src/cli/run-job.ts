@@ -17,7 +17,9 @@ import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
-import { commandLake, quotaStateDir, withCommandState } from './lake-location.js';
+import { quotaStateDir } from './lake-location.js';
+import { localStorage } from '../lake/storage/local-storage.js';
+import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
 import { runPipeline, type RunResult } from '../runtime/run-pipeline.js';
 import { describeError, formatError, formatErrorDetails, type DescribedError } from './describe-error.js';
 import { EXIT_INCOMPLETE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_REJECTED } from './exit-codes.js';
@@ -31,6 +33,7 @@ import type { RunSummary, SummaryStatus } from './run-summary.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
+import type { LakeStorage } from '../lake/storage/lake-storage.js';
 
 export interface RunJobOptions {
   readonly terminal: Terminal;
@@ -51,6 +54,8 @@ export interface RunJobOptions {
   readonly fullRefresh?: boolean;
   /** --metrics-port / --metrics-textfile: the command's metrics, fed by this run. */
   readonly metrics?: QuotelakeMetrics | undefined;
+  /** The output's storage when it is not a local folder (an s3:// output; see output-storage.ts). */
+  readonly storage?: LakeStorage | undefined;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -109,7 +114,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     ? undefined
     : options.fullRefresh === true
       ? new Map<string, Checkpoint>()
-      : await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load()).catch(() => undefined);
+      : await new CheckpointStore(runState(job, options.storage), job.pipeline.name).load().catch(() => undefined);
   progress = startProgress({
     mode: options.progress,
     terminal,
@@ -121,11 +126,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     intervalMs: options.progressIntervalMs,
   });
   options.routeNotices?.((line) => progress.log(line));
-  // An S3 output: the run's state and lease are in the lake (I5); its client is destroyed after the run.
-  const lake = commandLake(settings.outputDir, process.env);
   try {
     result = await runPipeline(job.pipeline, {
-      ...(lake.remote ? { lake: lake.storage } : {}),
       registry,
       outputDir: settings.outputDir,
       stateDir: settings.stateDir,
@@ -137,6 +139,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       clock,
       runId,
       fullRefresh: options.fullRefresh === true,
+      ...(options.storage !== undefined ? { storage: options.storage } : {}),
     });
   } catch (e) {
     failure = describeError(e);
@@ -150,7 +153,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     }
     if (e instanceof QuotaExhaustedError) quotaError = e;
   } finally {
-    lake.close();
     // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     options.routeNotices?.(undefined);
@@ -193,7 +195,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger) : undefined;
+  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger, options.storage) : undefined;
   // What was committed and sent, from the run's events and the client, which outlive a failure:
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
@@ -243,6 +245,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
 }
 
 /** The row counts per dataset, the pipeline's own dataset always listed (a run that received nothing shows zeros). */
+/** Where the run's checkpoints live: `--state-dir`, `<output>/.state`, or the S3 lake's `_quotelake/state/` (I5). */
+function runState(job: PipelineJob, storage: LakeStorage | undefined): StateLocation {
+  const { outputDir, stateDir } = job.resolved.settings;
+  return stateLocationFor(storage ?? localStorage(outputDir), stateDir);
+}
+
 /** The tokens whose quota the metrics follow: each of a pool's, or the one token. */
 function meteredTokens(inner: ServiceClient, connection: ServiceConnection): MeteredToken[] {
   if (inner instanceof TokenPool && connection.pool) {
@@ -314,12 +322,12 @@ function safeTime(text: string, nowMs: number): number | undefined {
  * market closed, halted or unexplained, over the range the run touched (from its checkpoints before
  * and after), never the whole history: a minute updater on a year-old lake reads a day's files.
  */
-async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }) {
+async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }, lake?: LakeStorage) {
   const { outputDir, stateDir } = job.resolved.settings;
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
   try {
-    const after = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load());
+    const after = await new CheckpointStore(runState(job, lake), job.pipeline.name).load();
     const historyBegins = historyBeginnings(after);
     const until = (job.pipeline.source as { until?: string }).until;
     const untilMs = until !== undefined ? resolveTimeSpec(until, startedMs) : undefined;
@@ -331,7 +339,7 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
       return from === undefined ? [] : [{ ...s, from, ...(untilMs !== undefined ? { to: untilMs } : {}) }];
     });
     if (series.length === 0) return undefined;
-    const report = await coverageOfOutput(outputDir, { format, historyBegins, series });
+    const report = await coverageOfOutput(lake ?? outputDir, { format, historyBegins, series });
     if (report.series.length === 0) return undefined;
     return {
       totals: report.totals,

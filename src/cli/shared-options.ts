@@ -19,6 +19,7 @@ export interface ServiceArgs {
 export interface OutputArgs {
   output?: string | undefined;
   'state-dir'?: string | undefined;
+  's3-endpoint'?: string | undefined;
 }
 
 export interface DataArgs {
@@ -77,9 +78,17 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
 
 export function outputOptions<T>(y: Argv<T>): Argv<T & OutputArgs> {
   return y
-    .option('output', { type: 'string', group: OUTPUT, describe: 'Output root (default: the pipeline\'s outputDir, else output/)' })
-    .option('state-dir', { type: 'string', group: OUTPUT, describe: 'State directory (default: <output>/.state)' }) as Argv<T & OutputArgs>;
+    .option('output', { type: 'string', group: OUTPUT, describe: 'Output root: a folder or s3://bucket/prefix (default: the pipeline\'s outputDir, else output/)' })
+    .option('state-dir', { type: 'string', group: OUTPUT, describe: 'State directory (default: <output>/.state; for s3:// .quotelake-state/<bucket>/<prefix>)' })
+    .option('s3-endpoint', s3EndpointOption) as Argv<T & OutputArgs>;
 }
+
+/** `--s3-endpoint`, shared by every command that takes an --output. */
+export const s3EndpointOption = {
+  type: 'string',
+  group: OUTPUT,
+  describe: 'S3-compatible store for an s3:// output, http(s)://host[:port] (env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL); credentials from the AWS chain',
+} as const;
 
 export function dataOptions<T>(y: Argv<T>): Argv<T & DataArgs> {
   return y

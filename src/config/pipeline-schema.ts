@@ -7,6 +7,7 @@ import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
+import { isS3Url, s3UrlProblem } from '../core/s3-url.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 
@@ -115,7 +116,16 @@ export const serviceSchema = z
 
 export const optionsSchema = z
   .strictObject({
-    outputDir: z.string().min(1).optional().describe('Output root (default output).'),
+    outputDir: z
+      .string()
+      .min(1)
+      .optional()
+      // An object store is named by URL; a bad one fails here, at its line, before any request.
+      .superRefine((v, ctx) => {
+        const problem = v !== undefined && isS3Url(v) ? s3UrlProblem(v) : undefined;
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('Output root: a folder, or s3://bucket/prefix (default output).'),
     stateDir: z.string().min(1).optional().describe('State directory (default <outputDir>/.state).'),
     onReject: z.enum(ON_REJECT).default('divert').describe('What to do with a rejected record.'),
     batchMaxRows: z.int().positive().default(DEFAULT_BATCH_MAX_ROWS).describe('Largest batch handed to the sink, in rows.'),

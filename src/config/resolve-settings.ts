@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
+import { isS3Url } from '../core/s3-url.js';
 
 export interface Settings {
   readonly baseUrl?: string | undefined;
@@ -43,6 +44,12 @@ export interface ResolvedSettings {
 }
 
 export const DEFAULT_OUTPUT_DIR = 'output';
+
+/** Where state lives when nothing says: `<output>/.state` (I5); for `s3://bucket/prefix`, the lake's own `_quotelake/state/`. */
+export function stateDirFor(outputDir: string): string {
+  const root = outputDir.replace(/\/+$/, '');
+  return isS3Url(root) ? `${root}/_quotelake/state` : `${root}/.state`;
+}
 
 function envSettings(env: Readonly<Record<string, string | undefined>>): Loose {
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
@@ -91,8 +98,7 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   }
   if (values.stateDir === undefined) {
     // I5: the state lives under whichever output directory won; a lake on S3 keeps it inside itself.
-    const output = String(values.outputDir).replace(/\/+$/, '');
-    values.stateDir = output.startsWith('s3://') ? `${output}/_quotelake/state` : `${output}/.state`;
+    values.stateDir = stateDirFor(String(values.outputDir));
     origin.stateDir = 'default';
   }
   return { settings: values as unknown as Settings, origin };

@@ -10,8 +10,13 @@ import type { KindOf } from './record-kinds.js';
 
 /** What a component may use when it is created; everything else reaches it through RunContext. */
 export interface ComponentEnv {
-  /** Output root (I5). */
+  /** Output root (I5): a folder, or an `s3://bucket/prefix` URL when `storage` is an object store. */
   readonly outputDir: string;
+  /**
+   * Where the output lives (a LakeStorage of src/lake; opaque here so core imports nothing of ours).
+   * Undefined: the local folder `outputDir`.
+   */
+  readonly storage?: unknown;
   /** State directory (I5: default `<output>/.state`). */
   readonly stateDir: string;
   /** Where the ndjson sink writes when told `stdout`. */

@@ -25,20 +25,37 @@ import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/in
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
 import { localStorage } from '../lake/storage/local-storage.js';
+import type { LakeLocation } from '../lake/storage/storage-of.js';
+import { checkOutputStorage } from '../lake/check-output-storage.js';
+import { safeFileToken } from '../lake/partition-path.js';
+import { stateDirFor } from '../config/resolve-settings.js';
+import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { readManifest } from '../lake/commit/manifest.js';
 import type { HeldFile } from '../core/definition.js';
 
 /** Live files of a dataset in every table format the output holds (a lake may hold Parquet and Arrow side by side). */
-async function heldKeys(outputDir: string, dataset: string): Promise<HeldFile[]> {
+async function heldKeys(storage: LakeStorage, dataset: string): Promise<HeldFile[]> {
   const out: HeldFile[] = [];
   for (const format of ['parquet', 'arrow']) {
-    const manifest = await readManifest(outputDir, dataset, format).catch(() => undefined);
+    const manifest = await readManifest(storage, dataset, format).catch(() => undefined);
     for (const f of manifest?.files ?? []) out.push({ path: f.path, ranges: f.ranges });
   }
   return out;
 }
 
+
+/** The output's storage: the one given, else the local folder; an s3:// output needs one given. */
+function outputStorage(outputDir: string, given: LakeStorage | undefined): LakeStorage {
+  if (given !== undefined) return given;
+  if (isS3Url(outputDir)) throw new ConfigError(`output ${outputDir}: an s3:// output needs its storage (RunOptions.storage; the CLI builds it from --s3-endpoint and the AWS chain)`);
+  return localStorage(outputDir);
+}
+
+/** An output that is not a local folder (an object store). */
+function isRemote(storage: LakeStorage): boolean {
+  return storage.localPath(STAGING_DIR) === undefined;
+}
 
 /** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
 export interface RejectedOutput {
@@ -54,13 +71,14 @@ export interface RunOptions {
   readonly registry: Registry;
   /** Resolved settings win over the pipeline file (see resolveSettings). */
   readonly outputDir?: string;
-  readonly stateDir?: string;
   /**
-   * The output as a storage when it is not a local folder (an S3Storage): the run's state then lives
-   * in the lake under `_quotelake/state/` unless a local stateDir is given (I5), and the output lock
-   * is the lake's lease. Default: the local folder outputDir.
+   * Where the output lives when it is not the local folder `outputDir`: an object store for an
+   * `s3://` output (the CLI builds it from its flags and the AWS chain, and destroys its client).
+   * The run's state then lives in the lake under `_quotelake/state/` unless a local stateDir is
+   * given (I5), and the output lock is the lake's lease.
    */
-  readonly lake?: LakeStorage;
+  readonly storage?: LakeStorage;
+  readonly stateDir?: string;
   readonly stdout?: Writable;
   /** The service client handed to sources. */
   readonly client?: unknown;
@@ -82,7 +100,7 @@ export interface RunOptions {
    */
   readonly fullRefresh?: boolean;
   /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
-  readonly createRejectedWriter?: (outputDir: string) => RejectedOutput;
+  readonly createRejectedWriter?: (output: LakeLocation) => RejectedOutput;
 }
 
 export interface RunResult {
@@ -157,8 +175,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
   const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
   const stateSetting = options.stateDir ?? pipeline.options.stateDir;
-  const state = options.lake !== undefined ? stateLocationFor(options.lake, stateSetting) : stateFolder(stateSetting ?? `${outputDir.replace(/\/+$/, '')}/.state`);
+  const state = options.storage !== undefined ? stateLocationFor(options.storage, stateSetting) : stateFolder(stateSetting ?? stateDirFor(outputDir));
   const stateDir = state.where;
+  const storage = outputStorage(outputDir, options.storage);
+  // A remote output has no folder of ours: the lake goes through `storage`.
+  const lake: LakeLocation = options.storage ?? outputDir;
   const opts = pipeline.options;
 
   const sourceDef = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as
@@ -177,9 +198,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const env: ComponentEnv = {
     outputDir,
     stateDir,
+    ...(options.storage !== undefined ? { storage } : {}),
     stdout: options.stdout ?? process.stdout,
     ...(options.client !== undefined ? { client: options.client } : {}),
-    heldKeys: (name) => heldKeys(outputDir, name),
+    heldKeys: (name) => heldKeys(storage, name),
   };
   const ctx: RunContext = { runId, signal, logger, events, clock };
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
@@ -216,7 +238,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const runLocked = async (): Promise<RunResult> => {
     // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
-    const migration = await ensureLayout(outputDir, { now: new Date(clock.now()) });
+    const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
     if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
     const staleState = await store.cleanStale();
@@ -244,7 +266,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       transforms = transformDefs.map(({ def, config }) => def.create(config, env));
       sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
       if (opts.onReject === 'divert') {
-        rejectedSink = (options.createRejectedWriter ?? ((dir: string) => new RejectedWriter(dir)))(outputDir);
+        rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where)))(lake);
       }
     } catch (error) {
       await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
@@ -260,7 +282,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
       // Through the storage interface (an object store has no folders): the backend drops the
       // emptied `_quotelake/` folder itself, as the rmdir here used to.
-      await localStorage(outputDir).deletePrefix(`${STAGING_DIR}/`);
+      await storage.deletePrefix(`${STAGING_DIR}/`);
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source
       // starts: the same on a normal run, nothing on a full refresh.
@@ -431,10 +453,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   };
 
   // Before anything is fetched or touched: a folder the run could never commit to fails now, with its fix.
-  await checkOutputDir(outputDir);
+  if (isRemote(storage)) await checkOutputStorage(storage, safeFileToken(runId));
+  else await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
   const lock: RunLock = await acquireRunLock(
-    options.lake ?? outputDir,
+    options.storage ?? outputDir,
     { runId, pipeline: pipeline.name, now: new Date(clock.now()) },
     { clock, onLost: (error) => leaseLost.abort(error) },
   );
@@ -446,7 +469,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Stopped because another run took the lake over: that is a failure, not an interrupt.
     if (leaseLost.signal.aborted) throw leaseLost.signal.reason;
     // A lake this run created records its layout version.
-    await recordLayout(outputDir, new Date(clock.now()));
+    await recordLayout(lake, new Date(clock.now()));
     return result;
   } finally {
     await lock.release();

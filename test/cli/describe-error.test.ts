@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import { registry } from '../../src/cli/registry.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, SinkError, TransportError } from '../../src/core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, S3LocationError, SinkError, TransportError } from '../../src/core/errors.js';
 
 describe('describeError', () => {
   it('maps every error class to its exit code and a hint', () => {
@@ -18,6 +18,7 @@ describe('describeError', () => {
       [new ApiError({ ret: 401, serviceMessage: 'token invalid', endpoint: '/quote-b-api/kline', retryable: false }), EXIT_FAILURE, /QUOTELAKE_TOKEN/],
       [new ApiError({ ret: 604, serviceMessage: 'code unauthorized', endpoint: '/quote-b-api/kline', retryable: false }), EXIT_FAILURE, /plan does not cover/],
       [new TransportError('/quote-b-api/kline', 'connect ECONNREFUSED'), EXIT_FAILURE, /base URL/],
+      [new S3LocationError('s3://Bad_Bucket', 'a bucket name has only lowercase letters'), EXIT_USAGE, /s3:\/\/bucket\/prefix/],
       [new Error('boom'), EXIT_FAILURE, /bug/],
     ];
     for (const [error, code, hint] of cases) {

@@ -1,6 +1,7 @@
 /**
  * Compliance of the partitioned sinks (parquet and arrow share the writer; both are run, and parquet
- * also with its files encoded in a worker thread).
+ * also with its files encoded in a worker thread), each on both backends: a local folder and an S3
+ * prefix on s3rver (staged files go up from a local scratch folder; test-lakes.ts reads either).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -18,6 +19,8 @@ import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import type { RollForwardHooks } from '../../src/lake/commit/commit-journal.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../sinks/helpers.js';
+import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
+import { BACKENDS, readText, useTestLakes, type TestLakes } from './test-lakes.js';
 
 /** [name, encoder, encode workers (0: on the calling thread)] */
 const encoders: [string, () => TableEncoder, number][] = [
@@ -31,9 +34,9 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-function makeSink(out: string, encoder: TableEncoder, workers: number, hooks?: RollForwardHooks, maxBufferedRows = 200_000, maxBufferedBytes = 1 << 30) {
+function makeSink(out: string, encoder: TableEncoder, workers: number, hooks?: RollForwardHooks, maxBufferedRows = 200_000, maxBufferedBytes = 1 << 30, storage?: LakeStorage) {
   const writer = workers > 0 ? parquetPool(workers, { dataset: 'kline', decimal: DEFAULT_DECIMAL, rowGroupRows: 131072 }) : undefined;
-  const s = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes, hooks, writer });
+  const s = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 1_000_000, maxBufferedRows, maxBufferedBytes, hooks, writer, ...(storage ? { storage } : {}) });
   opened.push(s);
   return s;
 }
@@ -45,7 +48,16 @@ async function files(dir: string): Promise<string[]> {
   return entries.map((e) => e.split('\\').join('/')).filter((e) => /\.(parquet|arrow|json|ndjson)$|tmp-/.test(e)).sort();
 }
 
-async function readAll(out: string, encoder: TableEncoder): Promise<KlineRow[]> {
+async function readAll(out: string, encoder: TableEncoder, lakes?: TestLakes): Promise<KlineRow[]> {
+  if (lakes !== undefined) {
+    const manifest = JSON.parse(await readText(lakes, out, `_quotelake/manifests/kline.${encoder.format}.json`)) as Manifest;
+    const stored = (await lakes.keys(out, 'kline')).filter((f) => f.endsWith(encoder.extension));
+    // Replaced files stay in the lake, listed as retired, for the grace period.
+    expect(stored).toEqual([...manifest.files, ...manifest.retired].map((f) => f.path).sort());
+    const rows: KlineRow[] = [];
+    for (const f of manifest.files) rows.push(...klineSpec.fromTable(encoder.decode(await lakes.read(out, `kline/${f.path}`)), posix.dirname(f.path)));
+    return rows.sort((a, b) => a.code.localeCompare(b.code) || a.ts - b.ts);
+  }
   const manifest = JSON.parse(await readFile(join(out, '_quotelake/manifests', `kline.${encoder.format}.json`), 'utf8')) as Manifest;
   const onDisk = (await files(join(out, 'kline'))).filter((f) => f.endsWith(encoder.extension));
   // Replaced files stay on disk, listed as retired, for the grace period.
@@ -57,25 +69,28 @@ async function readAll(out: string, encoder: TableEncoder): Promise<KlineRow[]> 
 
 const bars = (pairs: [number, string, boolean][], code = 'BTCUSDT') => klineRows(pairs.map(([m, close, final]) => rawKline(code, '1m', T0 + 60 * m, close, final)));
 
-describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
+const cases = BACKENDS.flatMap((backend) => encoders.map(([name, makeEncoder, workers]) => [name, backend, makeEncoder, workers] as const));
+
+describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, workers) => {
   const encoder = makeEncoder();
   const format = encoder.format;
-  const sink = (out: string, enc: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows?: number, maxBufferedBytes?: number) => makeSink(out, enc, workers, hooks, maxBufferedRows, maxBufferedBytes);
+  const lakes = useTestLakes(backend);
+  const sink = (out: string, enc: TableEncoder, hooks?: RollForwardHooks, maxBufferedRows?: number, maxBufferedBytes?: number) => makeSink(out, enc, workers, hooks, maxBufferedRows, maxBufferedBytes, lakes.storage(out));
 
   it('shows nothing before commit and leaves nothing after abort', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const ctx = runContext('r1');
     const s = sink(out, encoder);
     await s.write({ stream: 'k', seq: 1, records: bars([[0, '1', true]]) }, ctx);
     await s.flush(ctx);
-    expect((await files(out)).filter((f) => !f.startsWith('_quotelake'))).toEqual([]);
-    expect((await files(out)).some((f) => f.startsWith('_quotelake/staging/r1/kline-'))).toBe(true);
+    expect((await lakes.keys(out)).filter((f) => !f.startsWith('_quotelake'))).toEqual([]);
+    expect((await lakes.keys(out)).some((f) => f.startsWith('_quotelake/staging/r1/kline-'))).toBe(true);
     await s.abort(ctx);
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.top(out)).toEqual([]);
   });
 
   it('merges a partition written again: newest wins, forming → final, never duplicates', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s1 = sink(out, encoder);
     const c1 = runContext('r1');
     await s1.write({ stream: 'k', seq: 1, records: bars([[0, '1', true], [1, '2', true], [2, '3.1', false]]) }, c1);
@@ -89,7 +104,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     // The run wrote 2 rows; the merged file holds 4 (the live rows it absorbed are not "written" again).
     expect(receipt.rows).toBe(2);
     expect(receipt.files.map((f) => f.rows)).toEqual([4]);
-    let rows = await readAll(out, encoder);
+    let rows = await readAll(out, encoder, lakes);
     expect(rows.map((r) => [r.ts, r.close, r.final])).toEqual([
       [T0 * 1000, '1', true],
       [(T0 + 60) * 1000, '2', true],
@@ -101,7 +116,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const c3 = runContext('r3');
     await s3.write({ stream: 'k', seq: 1, records: bars([[2, '9', false], [3, '4', false], [3, '4.5', true]]) }, c3);
     await s3.commit(c3);
-    rows = await readAll(out, encoder);
+    rows = await readAll(out, encoder, lakes);
     expect(rows.map((r) => [r.ts, r.close, r.final])).toEqual([
       [T0 * 1000, '1', true],
       [(T0 + 60) * 1000, '2', true],
@@ -114,21 +129,21 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const c4 = runContext('r4');
     await s4.write({ stream: 'k', seq: 1, records: [...bars([[10, '11', true]]), ...bars([[0, '7', true]], 'ETHUSDT')] }, c4);
     await s4.commit(c4);
-    const manifest = JSON.parse(await readFile(join(out, '_quotelake/manifests', `kline.${format}.json`), 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readText(lakes, out, `_quotelake/manifests/kline.${format}.json`)) as Manifest;
     expect(manifest.files.map((f) => [f.path, f.rows])).toEqual([[`interval=1m/year=2025/date=2025-11-19/part-r4-00002${encoder.extension}`, 6]]);
     expect(manifest.retired.map((f) => f.path.split('/').pop())).toEqual([`part-r1-00001${encoder.extension}`, `part-r2-00002${encoder.extension}`, `part-r3-00002${encoder.extension}`]);
-    expect((await readAll(out, encoder)).length).toBe(6);
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
+    expect((await readAll(out, encoder, lakes)).length).toBe(6);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('de-duplicates within one run, across flushes', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s = sink(out, encoder, undefined, 2);
     const c = runContext('r1');
     await s.write({ stream: 'k', seq: 1, records: bars([[0, '1', false], [1, '2', true], [2, '3', true]]) }, c);
     await s.write({ stream: 'k', seq: 2, records: bars([[0, '1.5', true], [1, '2', true]]) }, c);
     await s.commit(c);
-    expect((await readAll(out, encoder)).map((r) => [r.close, r.final])).toEqual([
+    expect((await readAll(out, encoder, lakes)).map((r) => [r.close, r.final])).toEqual([
       ['1.5', true],
       ['2', true],
       ['3', true],
@@ -136,7 +151,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
   });
 
   it('compacts the small disjoint files of memory-bounded flushes into one per partition', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s = sink(out, encoder, undefined, 100, 3 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
     const c = runContext('r1');
     for (let k = 0; k < 4; k++) {
@@ -147,18 +162,18 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       ['interval=1m/year=2025/date=2025-11-19', 8],
       ['interval=1m/year=2025/date=2025-11-20', 4],
     ]);
-    const rows = await readAll(out, encoder);
+    const rows = await readAll(out, encoder, lakes);
     expect(rows.map((r) => `${r.code} ${r.ts} ${r.close} ${r.turnover}`)).toEqual(
       ['BTCUSDT', 'ETHUSDT', 'XRPUSDT'].flatMap((code) => [0, 1, 2, 3].map((k) => `${code} ${(T0 + 60 * (k + (code === 'XRPUSDT' ? 1440 : 0))) * 1000} ${k} 1175337.4468315`)),
     );
   });
 
   it('newest-first pages under memory pressure: spilled, then one file per partition, duplicates gone, no scratch left', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     // Room for 5 rows' bytes: every page pushes older ones out as spills.
     const s = sink(out, encoder, undefined, 10_000, 5 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
     const c = runContext('r1');
-    const spills = async () => (await readdir(join(out, '_quotelake'), { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.arrows'));
+    const spills = () => lakes.spills(out, 'r1');
     let seq = 0;
     for (let end = 1440 + 30; end > 0; end -= 4) {
       // Each page overlaps the next older one by a bar, two codes interleaved. BTCUSDT's shared bar
@@ -175,7 +190,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       ['interval=1m/year=2025/date=2025-11-20', 900],
     ]);
     expect(await spills()).toEqual([]);
-    const rows = await readAll(out, encoder);
+    const rows = await readAll(out, encoder, lakes);
     expect(rows).toHaveLength(2940);
     // Every bar once, the final version where one came (the newest ETHUSDT bar only ever came forming).
     expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * 1469) * 1000]]);
@@ -184,16 +199,16 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
   });
 
   it('an aborted run with spills leaves nothing', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s = sink(out, encoder, undefined, 10_000, 2 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
     const c = runContext('r1');
     for (let k = 10; k > 0; k--) await s.write({ stream: 'k', seq: 10 - k, records: bars([[k * 3, '1', true], [k * 3 + 1, '1', true], [k * 3 + 2, '1', true]]) }, c);
     await s.abort(c);
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.top(out)).toEqual([]);
   });
 
   it('compaction keeps the metadata of every compacted file (source endpoints united)', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     // A one-row memory bound: the two rows of 2025-11-19 are staged as two files, one per endpoint.
     const s = sink(out, encoder, undefined, 100, klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
     const c = runContext('r1');
@@ -203,7 +218,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const receipt = await s.commit(c);
     const day1 = receipt.files.find((f) => f.path.includes('date=2025-11-19'))!;
     expect(day1.rows).toBe(2);
-    const metadata = encoder.decode(await readFile(join(out, day1.path))).schema.metadata;
+    const metadata = encoder.decode(await lakes.read(out, day1.path)).schema.metadata;
     expect(metadata.get('quotelake.source_endpoint')).toBe('/kline,/kline/latest');
     expect(metadata.get('quotelake.dataset')).toBe('kline');
     expect(metadata.get('quotelake.ts')).toBe('bar open time (UTC)');
@@ -211,7 +226,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
 
   const steps = ['add:0', 'add:1', 'manifest', 'journal'];
   it.each(steps)('recover() rolls a commit forward after a crash after step %s', async (crashAfter) => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s1 = sink(out, encoder);
     const c1 = runContext('r1');
     await s1.write({ stream: 'k', seq: 1, records: [...bars([[0, '1', true], [1, '2', false]]), ...klineRows([rawKline('BTCUSDT', '1d', T0, '5')])] }, c1);
@@ -230,7 +245,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     await expect(s2.commit(c2)).rejects.toThrow('commit failed');
     const next = sink(out, encoder);
     await next.recover(runContext('r3'));
-    const rows = (await readAll(out, encoder)).map((r) => `${r.interval} ${new Date(r.ts).toISOString()} ${r.close}`).sort();
+    const rows = (await readAll(out, encoder, lakes)).map((r) => `${r.interval} ${new Date(r.ts).toISOString()} ${r.close}`).sort();
     expect(rows).toEqual([
       '1d 2025-11-19T07:00:00.000Z 5',
       '1d 2026-12-24T07:00:00.000Z 6',
@@ -238,11 +253,11 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       '1m 2025-11-19T07:01:00.000Z 2.5',
       '1m 2025-11-19T07:02:00.000Z 3',
     ]);
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('abort() after a commit failed past its journal finishes that commit instead of stranding it', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     let crashed = false;
     const s = sink(out, encoder, {
       afterStep(step) {
@@ -256,12 +271,12 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     await s.write({ stream: 'k', seq: 1, records: [...bars([[0, '1', true]]), ...klineRows([rawKline('BTCUSDT', '1d', T0, '5')])] }, c);
     await expect(s.commit(c)).rejects.toThrow('commit failed');
     await s.abort(c);
-    expect((await readAll(out, encoder)).map((r) => r.close).sort()).toEqual(['1', '5']);
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
+    expect((await readAll(out, encoder, lakes)).map((r) => r.close).sort()).toEqual(['1', '5']);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('recover() discards a run that crashed before its journal and sweeps orphans', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const c1 = runContext('r1');
     const s1 = sink(out, encoder);
     await s1.write({ stream: 'k', seq: 1, records: bars([[0, '1', true]]) }, c1);
@@ -270,43 +285,39 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
     const c2 = runContext('r2');
     await s2.write({ stream: 'k', seq: 1, records: bars([[5, '1', true]]) }, c2);
     await s2.flush(c2); // staged, never committed: the process "dies" here
-    const { writeFile, mkdir } = await import('node:fs/promises');
-    await mkdir(join(out, 'kline/interval=1m/year=2025/date=2025-11-19'), { recursive: true });
-    await writeFile(join(out, `kline/interval=1m/year=2025/date=2025-11-19/part-zz-00001${encoder.extension}`), 'half a file');
+    await lakes.write(out, `kline/interval=1m/year=2025/date=2025-11-19/part-zz-00001${encoder.extension}`, 'half a file');
     await sink(out, encoder).recover(runContext('r3'));
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
-    expect((await readAll(out, encoder)).map((r) => r.close)).toEqual(['1']);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
+    expect((await readAll(out, encoder, lakes)).map((r) => r.close)).toEqual(['1']);
   });
 
   it('recover() removes the temp file of a first manifest whose writer was killed', async () => {
-    const out = await tempDir();
-    const { writeFile, mkdir } = await import('node:fs/promises');
-    await mkdir(join(out, '_quotelake/manifests'), { recursive: true });
-    await writeFile(join(out, '_quotelake/manifests/kline.parquet.json.tmp-12345-abc'), '{"files": [');
+    const out = await lakes.fresh();
+    await lakes.write(out, '_quotelake/manifests/kline.parquet.json.tmp-12345-abc', '{"files": [');
     await sink(out, encoder).recover(runContext('r2'));
     // The temp file is gone, and with it the folders it alone held.
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.top(out)).toEqual([]);
   });
 
   it('sanitises partition values: nothing escapes the dataset folder', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const c = runContext('../../r1');
     const s = sink(out, encoder);
     const evil = { ...bars([[0, '1', true]])[0]!, interval: '../../etc' as never, code: '../../etc/passwd' };
     await s.write({ stream: 'k', seq: 1, records: [evil] }, c);
     const receipt = await s.commit(c);
     expect(receipt.files.map((f) => f.path)).toEqual([`kline/interval=%2E%2E%2F%2E%2E%2Fetc/year=2025/date=2025-11-19/part-%2E%2E%2F%2E%2E%2Fr1-00001${encoder.extension}`.replaceAll('part-%2E%2E%2F%2E%2E%2F', 'part-_2E_2E_2F_2E_2E_2F')]);
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
-    expect((await readAll(out, encoder))[0]!.code).toBe('../../etc/passwd');
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
+    expect((await readAll(out, encoder, lakes))[0]!.code).toBe('../../etc/passwd');
   });
 
   it(`${name}: files read back through apache-arrow with the decimal and timestamp types`, async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const c = runContext('r1');
     const s = sink(out, encoder);
     await s.write({ stream: 'k', seq: 1, records: bars([[0, '0.000018712345600000', true]]) }, c);
     const receipt = await s.commit(c);
-    const table = encoder.decode(await readFile(join(out, receipt.files[0]!.path)));
+    const table = encoder.decode(await lakes.read(out, receipt.files[0]!.path));
     expect(table.schema.fields.map((f) => `${f.name}:${String(f.type)}`)).toEqual([
       'code:Utf8',
       'ts:Timestamp<MILLISECOND, UTC>',
@@ -319,7 +330,7 @@ describe.each(encoders)('%s sink compliance', (name, makeEncoder, workers) => {
       'final:Bool',
     ]);
     if (format === 'arrow') {
-      const t = tableFromIPC(await readFile(join(out, receipt.files[0]!.path)));
+      const t = tableFromIPC(await lakes.read(out, receipt.files[0]!.path));
       expect(t.schema.metadata.get('quotelake.ts')).toBe('bar open time (UTC)');
       expect(t.schema.metadata.get('quotelake.schema_version')).toBe('2');
     }

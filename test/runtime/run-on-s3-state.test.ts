@@ -49,7 +49,7 @@ describe('a run on an S3 lake', () => {
     const url = `s3://${server().bucket}/handoff-${++n}`;
     const a = await host(url);
     const probeA: SourceProbe = { produced: 0 };
-    const first = await runPipeline(pipeline, { registry: testRegistry({ probe: probeA, store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: clock(), runId: 'run-a' });
+    const first = await runPipeline(pipeline, { registry: testRegistry({ probe: probeA, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: clock(), runId: 'run-a' });
     expect(probeA.produced).toBe(6);
     expect(first.manifestPath).toBe(`${url}/_quotelake/state/runs/run-a.json`);
     expect((await a.lake.list('_quotelake/')).sort()).toEqual(['_quotelake/state/checkpoints/handoff.json', '_quotelake/state/runs/run-a.json']);
@@ -59,7 +59,7 @@ describe('a run on an S3 lake', () => {
 
     const b = await host(url);
     const probeB: SourceProbe = { produced: 0 };
-    const second = await runPipeline(pipeline, { registry: testRegistry({ probe: probeB, store: new MemoryStore() }), outputDir: b.dir, lake: b.lake, clock: clock(), runId: 'run-b' });
+    const second = await runPipeline(pipeline, { registry: testRegistry({ probe: probeB, store: new MemoryStore() }), outputDir: b.dir, storage: b.lake, clock: clock(), runId: 'run-b' });
     expect(second.status).toBe('succeeded');
     expect(probeB.produced).toBe(0); // resumed: everything was already committed by host A
     const positions = Object.fromEntries([...(await new CheckpointStore(stateInLake(b.lake), 'handoff').load())].map(([k, v]) => [k, v.position]));
@@ -73,7 +73,7 @@ describe('a run on an S3 lake', () => {
   it('with --state-dir, keeps the state in that local folder (I5)', async () => {
     const url = `s3://${server().bucket}/handoff-${++n}`;
     const a = await host(url);
-    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, stateDir: join(a.dir, 'st'), clock: clock(), runId: 'run-a' });
+    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, stateDir: join(a.dir, 'st'), clock: clock(), runId: 'run-a' });
     expect(await readdir(join(a.dir, 'st', 'checkpoints'))).toEqual(['handoff.json']);
     expect(await a.lake.list('_quotelake/state/')).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe('a run on an S3 lake', () => {
     const other = await acquireLakeLease(a.lake, { runId: 'run-live', pipeline: 'other' }, { clock: clock(), host: 'host-x', pid: 4242, every: () => () => undefined });
     const probe: SourceProbe = { produced: 0 };
     await expect(
-      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: clock(), runId: 'run-b' }),
+      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: clock(), runId: 'run-b' }),
     ).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('run-live of pipeline other (pid 4242 on host-x)') });
     expect(probe.produced).toBe(0);
     await other.release();
@@ -103,7 +103,7 @@ describe('a run on an S3 lake', () => {
       },
     };
     await expect(
-      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: frozen, runId: 'run-late' }),
+      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: frozen, runId: 'run-late' }),
     ).rejects.toMatchObject({ code: 'QL_LAKE_LEASE_LOST' });
     const saved = await new CheckpointStore(stateInLake(a.lake), 'handoff').load();
     // Only what was committed before the lease ran out: stream s0's first batch.
@@ -114,7 +114,7 @@ describe('a run on an S3 lake', () => {
   it('an s3:// state dir other than the lake\'s own is refused', async () => {
     const a = await host(`s3://${server().bucket}/handoff-${++n}`);
     await expect(
-      runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, stateDir: `s3://${server().bucket}/elsewhere`, clock: clock() }),
+      runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, stateDir: `s3://${server().bucket}/elsewhere`, clock: clock() }),
     ).rejects.toMatchObject({ code: 'QL_CONFIG' });
   });
 
@@ -122,7 +122,7 @@ describe('a run on an S3 lake', () => {
     const a = await host(`s3://${server().bucket}/handoff-${++n}`);
     const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
     const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, ...(fields ? { fields } : {}) }) };
-    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, lake: a.lake, clock: clock(), logger });
+    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: clock(), logger });
     expect(warnings).toContainEqual(
       expect.objectContaining({ message: expect.stringContaining('ignores conditional writes'), fields: expect.objectContaining({ event: 'lock', lease: `${a.lake.root}/_quotelake/lock` }) }),
     );

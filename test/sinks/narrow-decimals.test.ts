@@ -20,6 +20,8 @@ import { parseDecimals, ParseDecimals, resolveColumnTypes } from '../../src/tran
 import { z } from 'zod';
 import { startWorld, type World } from '../sources/helpers/world.js';
 import { duck, tempDir } from './helpers.js';
+import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
+import { useTestLakes } from '../lake/test-lakes.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -143,5 +145,41 @@ describe('a sink narrower than parse-decimals', () => {
     }
     expect((await rejectedLines(outArrow)).map((r) => `${r.field} ${r.value}`).sort()).toEqual(rejected.map((r) => `${r.field} ${r.value}`).sort());
 
+  }, 60_000);
+});
+
+describe('the same pipeline into S3 (s3rver)', () => {
+  const lakes = useTestLakes('s3');
+
+  it('holds the same rows and the same diverted records as a run into a folder', async () => {
+    const runIn = async (outputDir: string, storage?: LakeStorage) => {
+      world = await startWorld('2026-11-23T13:00:00.000Z');
+      try {
+        return await runPipeline(pipeline('parquet'), {
+          registry,
+          outputDir,
+          ...(storage ? { storage } : {}),
+          stateDir: await tempDir('ql-state-'),
+          client: world.client('professional'),
+          clock: world.clock,
+          events: createRunEvents(),
+          stdout: new PassThrough(),
+        });
+      } finally {
+        await world.close();
+        world = undefined;
+      }
+    };
+    const local = await tempDir();
+    const remote = await lakes.fresh();
+    expect((await runIn(local)).status).toBe('succeeded');
+    const s3 = await runIn(remote, lakes.storage(remote));
+    expect(s3.status).toBe('succeeded');
+    expect((await lakes.keys(remote)).filter((k) => k.includes('staging'))).toEqual([]);
+    const copy = await lakes.localCopy(remote);
+    expect(await parquetRows(copy)).toEqual(await parquetRows(local));
+    const text = (rows: { field: string; value: string }[]) => rows.map((r) => `${r.field} ${r.value}`).sort();
+    expect(text(await rejectedLines(copy))).toEqual(text(await rejectedLines(local)));
+    expect(s3.manifest.rejected).toBeGreaterThan(0);
   }, 60_000);
 });

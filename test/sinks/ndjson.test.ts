@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sink } from '../../src/core/component.js';
 import { OutputClosedError } from '../../src/core/errors.js';
 import { ndjsonSink, NdjsonSink } from '../../src/sinks/ndjson/index.js';
+import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
 import { depthRows, haltRows, klineRows, rawKline, SHIB_CLOSE, T0, BIG_TURNOVER, tradeRows } from './fixtures.js';
 import { duck, runContext, sinkEnv, tempDir } from './helpers.js';
 
@@ -237,5 +238,16 @@ process.stderr.write(ok ? '' : 'unexpected: ' + String(error) + '\\n');
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toEqual({ code: 'BTCUSDT', ts: '2023-11-14T22:13:20.000Z', seq: '0', price: '1.5', volume: '2', turnover: '3', direction: 1, fetched_at: '2023-11-14T22:13:20.000Z' });
+  });
+});
+
+describe('ndjson sink on an object store', () => {
+  it('a file target is refused with a clear message (no append or rename on S3); stdout still works', () => {
+    const remote = { root: 's3://lake/x', localPath: () => undefined } as unknown as LakeStorage;
+    const env = { ...sinkEnv('s3://lake/x', 'kline'), storage: remote };
+    expect(() => ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), env)).toThrow(
+      'ndjson: a file target (exports/kline.ndjson) cannot be written to s3://lake/x: on an object store use the parquet or arrow sink, or path: stdout',
+    );
+    expect(ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'stdout' }), env)).toBeInstanceOf(NdjsonSink);
   });
 });

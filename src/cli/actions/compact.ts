@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
 import { compactLake } from '../../lake/compact-lake.js';
 import type { CompactionReport } from '../../lake/commit/partitioned-sink.js';
-import { acquireCommandLock } from '../lake-location.js';
+import { acquireRunLock } from '../../runtime/run-lock.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
@@ -11,9 +11,11 @@ import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js'
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { openOutput } from '../output-storage.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
+  's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
   'dry-run': boolean;
   grace: number;
@@ -54,14 +56,20 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: COMPACT_STOP_WORDS });
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
-    // A dry run reads only (manifests are replaced atomically), so it needs no lock.
-    const lock = dryRun ? undefined : await acquireCommandLock(args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }, env, { clock });
+    const output = openOutput(args.output, args['s3-endpoint'], env);
+    // A dry run reads only (manifests are replaced atomically), so it needs no lock. A folder gets
+    // the pid lock, a lake on S3 the lease (run-lock.ts), as a run takes them.
+    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }, { clock }).catch((e: unknown) => {
+      output.close();
+      throw e;
+    });
     try {
-      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace });
+      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, ...(output.storage !== undefined ? { storage: output.storage } : {}) });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
     } finally {
       await lock?.release();
+      output.close();
     }
   } finally {
     interrupts.dispose();

@@ -7,41 +7,54 @@ import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
-import { commandLake, commandState } from '../lake-location.js';
+import { openOutput } from '../output-storage.js';
+import type { LakeStorage } from '../../lake/storage/lake-storage.js';
+import { localStorage } from '../../lake/storage/local-storage.js';
+import { stateDirFor } from '../../config/resolve-settings.js';
+import { stateLocationFor } from '../../runtime/state-location.js';
 
 export interface InspectArgs {
   output: string;
+  's3-endpoint'?: string | undefined;
   'state-dir'?: string | undefined;
   runs: number;
   json: boolean;
   coverage: boolean;
 }
 
-export async function inspectAction(args: InspectArgs): Promise<number> {
-  const terminal = createTerminal();
+export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
+  const output = openOutput(args.output, args['s3-endpoint'], env);
+  try {
+    return await inspectLake(args, output.storage);
+  } finally {
+    output.close();
+  }
+}
+
+async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined): Promise<number> {
+  const terminal = createTerminal();
   // I5: --state-dir, <output>/.state, or the lake's own _quotelake/state/ on S3.
-  const lake = commandLake(args.output, process.env, { s3Endpoint: (args as { 's3-endpoint'?: string })['s3-endpoint'] });
-  const state = commandState(lake, args['state-dir']);
+  const state = stateLocationFor(storage ?? localStorage(args.output), args['state-dir'] ?? stateDirFor(args.output));
+  const lake = storage ?? args.output;
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
-  if ((await layoutState(args.output)).version === 1) {
+  if ((await layoutState(lake)).version === 1) {
     throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
   }
   let info;
   const progress = inspectProgress(terminal, !args.json);
   try {
-    info = await inspectOutput(args.output, state, args.runs, progress.onProgress);
+    info = await inspectOutput(args.output, state, args.runs, progress.onProgress, storage);
   } catch (e) {
     throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
   } finally {
     progress.stop();
-    lake.close();
   }
   // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
   const kline = info.datasets.find((d) => d.dataset === 'kline');
   // Loaded on request only: the calendar and halt matching cost start-up time a plain inspect does not need.
   const coverage = args.coverage ? await import('../../coverage/index.js') : undefined;
-  const report = coverage && kline ? await coverage.coverageOfOutput(args.output, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  const report = coverage && kline ? await coverage.coverageOfOutput(lake, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
   } else {

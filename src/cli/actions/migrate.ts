@@ -9,6 +9,8 @@ import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { ClockArgs, LogArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
+import { isS3Url } from '../../core/s3-url.js';
+import { UsageError } from '../usage-error.js';
 
 export interface MigrateArgs extends ClockArgs, LogArgs {
   output: string;
@@ -22,6 +24,8 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const clock = commandClock(args.clock, env);
   const now = new Date(clock.now());
   const outputDir = args.output;
+  // Layout 1 was written to folders only (quotelake 0.1.0 had no S3 output): never a folder named "s3:".
+  if (isS3Url(outputDir)) throw new UsageError(`${outputDir}: a lake on object storage was never in layout 1, so there is nothing to migrate`, 'migrate takes an output folder written by quotelake 0.1.0');
   const runId = createRunId(now);
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.

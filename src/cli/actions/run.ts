@@ -17,6 +17,7 @@ import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
 import { checkTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
+import { openOutput } from '../output-storage.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs {
   pipeline: string[];
@@ -71,7 +72,9 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
+      const output = openOutput(job.resolved.settings.outputDir, args['s3-endpoint'], env);
       const summary = await runJob(job, {
+        storage: output.storage,
         terminal,
         connection,
         signal: interrupts.signal,
@@ -87,7 +90,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
         metrics: exposure?.metrics,
-      });
+      }).finally(() => output.close());
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
       // A failed, interrupted or quota-stopped pipeline stops the ones after it (they share the

@@ -1,14 +1,15 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CompactArgs } from '../actions/compact.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
-import { logOptions, stopTimeoutOption } from '../shared-options.js';
+import { logOptions, s3EndpointOption, stopTimeoutOption } from '../shared-options.js';
 
 export const compactCommand: CommandModule<object, CompactArgs> = {
   command: 'compact',
   describe: 'Merge the small files of every partition of a lake and delete replaced files past their grace period',
   builder: (y: Argv<object>) =>
     stopTimeoutOption(logOptions(y), 'commit the partitions already compacted')
-      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
+      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake): a folder or s3://bucket/prefix' })
+      .option('s3-endpoint', s3EndpointOption)
       .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
       .option('grace', { type: 'number', default: TABLE_DEFAULTS.retiredGraceMs, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })

@@ -1,12 +1,14 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { InspectArgs } from '../actions/inspect.js';
+import { s3EndpointOption } from '../shared-options.js';
 
 export const inspectCommand: CommandModule<object, InspectArgs> = {
   command: 'inspect [output]',
   describe: 'Show what an output folder holds: datasets, partitions, rows and time range per series, last runs',
   builder: (y: Argv<object>) =>
     y
-      .positional('output', { type: 'string', default: 'output', describe: 'Output root' })
+      .positional('output', { type: 'string', default: 'output', describe: 'Output root: a folder or s3://bucket/prefix' })
+      .option('s3-endpoint', s3EndpointOption)
       .option('state-dir', { type: 'string', describe: 'State directory (default <output>/.state)' })
       .option('runs', { type: 'number', default: 5, describe: 'How many of the last runs to show' })
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { summarizeLake, type DatasetSummary, type ReadProgress } from '../../lake/reader/index.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
 import { stateLocationOf, type StateRef } from '../../runtime/state-location.js';
+import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -77,17 +78,21 @@ async function countFiles(dir: string): Promise<number> {
   return n;
 }
 
-export async function inspectOutput(output: string, state: StateRef, lastRuns = 5, onProgress?: ReadProgress): Promise<OutputInfo> {
+/** `storage`: the output's, when it is not a local folder (an s3:// output). */
+export async function inspectOutput(output: string, state: StateRef, lastRuns = 5, onProgress?: ReadProgress, storage?: LakeStorage): Promise<OutputInfo> {
   const stateDir = stateLocationOf(state).where;
-  const st = await stat(output).catch(() => undefined);
-  if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
-  const datasets = (await summarizeLake(output, onProgress ? { onProgress } : {})).map(datasetInfo);
+  if (storage === undefined) {
+    const st = await stat(output).catch(() => undefined);
+    if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
+  }
+  const datasets = (await summarizeLake(storage ?? output, onProgress ? { onProgress } : {})).map(datasetInfo);
   const runs = (await readRunManifests(state))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
     .slice(-lastRuns)
     .reverse()
     .map(runInfo);
-  return { output, stateDir, datasets, rejectedFiles: await countFiles(join(output, '_rejected')), runs };
+  const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
+  return { output, stateDir, datasets, rejectedFiles, runs };
 }
 
 function runInfo(m: RunManifest): RunInfo {

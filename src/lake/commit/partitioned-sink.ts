@@ -18,7 +18,9 @@
  *   forward (commit-journal.ts): replaced files are retired, not deleted, and deleted by a later
  *   commit once `retiredGraceMs` has passed, so readers of an older manifest can finish.
  * - storage: everything but the staged files' bytes goes through a LakeStorage (local folder by
- *   default); the writer (possibly a worker thread) writes staged files at the storage's local path.
+ *   default); the writer (possibly a worker thread) writes staged files at the storage's local path,
+ *   or, on a remote backend, in a local scratch folder from which they are uploaded to their staging
+ *   keys (local-scratch.ts); spills stay in that scratch folder.
  * - recover: rolls forward any journal a crashed run left, deletes stale staging, any part file
  *   the manifest lists neither as live nor as retired, and retired files past the grace. It must
  *   run while this process holds the output (the runtime's lock).
@@ -27,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { readFile, writeFile } from 'node:fs/promises';
+import { LocalScratch, removeStaleScratch } from './local-scratch.js';
 import { makeDir } from '../../core/make-dir.js';
 import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
@@ -58,6 +61,9 @@ import { inThreadWriter, type StagedFileWriter, type WrittenFile } from '../enco
 import type { TableEncoder } from '../encode/table-encoder.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
+
+/** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
+const MAX_UPLOADS_IN_FLIGHT = 4;
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
@@ -166,6 +172,7 @@ export class PartitionedSink<R> implements Sink<R> {
   private readonly decimalCheck: DecimalCheck<R> | undefined;
   private readonly storage: LakeStorage;
   private readonly retiredGraceMs: number;
+  private scratchFolder: LocalScratch | undefined;
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.storage = options.storage ?? localStorage(options.outputDir);
@@ -304,11 +311,14 @@ export class PartitionedSink<R> implements Sink<R> {
     return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children: builder.columns() }));
   }
 
-  /** Scratch lives on local disk whatever the lake's storage (like the encode workers' staged files). */
+  /** Local files of this run (staged files before upload, spills): on local disk whatever the lake's storage. */
+  private get scratch(): LocalScratch {
+    this.scratchFolder ??= new LocalScratch(this.storage, this.runToken!, `${this.dataset}-${this.options.encoder.format}`);
+    return this.scratchFolder;
+  }
+
   private scratchPath(key: string): string {
-    const path = this.storage.localPath(key);
-    if (path === undefined) throw new SinkError(`${this.options.encoder.format}: spilling needs a local path; ${this.storage.root} has none`, 'write');
-    return path;
+    return this.scratch.path(key);
   }
 
   private async spill(partition: string, builder: ColumnBuilder<R>): Promise<void> {
@@ -334,7 +344,7 @@ export class PartitionedSink<R> implements Sink<R> {
       const table = tableFromIPC(await readFile(this.scratchPath(s.key)));
       for (const b of table.batches) batches.push(new RecordBatch(this.schema, b.data));
       metadata.push(new Map(Object.entries(s.metadata)));
-      await this.storage.delete(s.key);
+      await this.scratch.discard(s.key);
     }
     if (builder !== undefined) {
       metadata.push(new Map(Object.entries(builder.metadata())));
@@ -389,18 +399,22 @@ export class PartitionedSink<R> implements Sink<R> {
     const columns = content.columns();
     const file = this.newStagedFile(partition, rows, ranges, metadata);
     // The writer (possibly a worker thread) writes the file itself, so it needs a local path: a
-    // remote backend stages on local disk and puts the bytes (not built yet, see lake-storage.ts).
-    const path = this.storage.localPath(file.stagingPath);
-    if (path === undefined) throw new SinkError(`${encoder.format}: staging needs a local path; ${this.storage.root} has none`, 'write');
-    const done = this.writer.write({ path, rows, columns, metadata }).then(
-      (written) => {
+    // remote backend stages in local scratch and uploads the file to its staging key once written.
+    const scratch = this.scratch;
+    // The writer bounds files being encoded, not uploads after them: a remote backend bounds those
+    // here, so a store slower than the encoder holds back the run instead of piling up uploads.
+    while (scratch.remote && this.inFlight.size >= MAX_UPLOADS_IN_FLIGHT) await Promise.race(this.inFlight);
+    const path = scratch.path(file.stagingPath);
+    const done = this.writer
+      .write({ path, rows, columns, metadata })
+      .then(async (written) => {
+        await scratch.upload(file.stagingPath);
         file.written = written;
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
         this.failure ??= new SinkError(`${encoder.format}: cannot stage ${rows} ${this.dataset} rows for ${partition}: ${why}`, 'write', error);
-      },
-    );
+      });
     this.inFlight.add(done);
     void done.then(() => this.inFlight.delete(done));
     // Let the event loop breathe (and the GC reclaim the WASM/IPC buffers) between files.
@@ -738,6 +752,7 @@ export class PartitionedSink<R> implements Sink<R> {
   private async removeStaging(): Promise<void> {
     if (this.runToken === undefined) return;
     await this.storage.deletePrefix(`${this.stagingRoot}/`);
+    await this.scratchFolder?.remove();
   }
 
   async abort(_ctx?: RunContext): Promise<void> {
@@ -789,6 +804,7 @@ export class PartitionedSink<R> implements Sink<R> {
       if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
     }
     for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
+    if (this.storage.localPath(STAGING_DIR) === undefined) await removeStaleScratch(runs);
     if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
@@ -822,5 +838,7 @@ export class PartitionedSink<R> implements Sink<R> {
     this.spills.clear();
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     await this.writer.close();
+    // Spills and files never committed leave this machine's temp folder with the sink.
+    await this.scratchFolder?.remove();
   }
 }

@@ -6,7 +6,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFESTS_DIR } from '../lake-paths.js';
+import { LAKE_DIR, MANIFESTS_DIR } from '../lake-paths.js';
+import { storageOf, type LakeLocation } from '../storage/storage-of.js';
 import { LAYOUT_VERSION } from '../layout-version.js';
 import { readLayoutFile, writeLayoutFile } from './layout-file.js';
 import { hasLayout1Markers, hasMigrationJournal, migrateLayout1To2, type MigrationHooks, type MigrationReport } from './migrate-layout.js';
@@ -19,8 +20,22 @@ export interface LayoutState {
   readonly hasLayoutFile: boolean;
 }
 
-export async function layoutState(outputDir: string): Promise<LayoutState> {
-  const file = await readLayoutFile(outputDir);
+/**
+ * An output given as a folder, or as a storage: a remote one (an object store) never held a
+ * layout-1 lake (0.1.0 wrote folders only), so it has nothing to migrate.
+ */
+function localFolder(output: LakeLocation): string | undefined {
+  return typeof output === 'string' ? output : output.localPath(LAKE_DIR) === undefined ? undefined : output.root;
+}
+
+export async function layoutState(output: LakeLocation): Promise<LayoutState> {
+  const file = await readLayoutFile(output);
+  const outputDir = localFolder(output);
+  if (outputDir === undefined) {
+    if (file) return { version: file.version, migrationPending: false, hasLayoutFile: true };
+    const hasManifests = (await storageOf(output).list(`${MANIFESTS_DIR}/`)).length > 0;
+    return { version: hasManifests ? LAYOUT_VERSION : undefined, migrationPending: false, hasLayoutFile: false };
+  }
   const migrationPending = await hasMigrationJournal(outputDir);
   if (file) return { version: file.version, migrationPending, hasLayoutFile: true };
   if (migrationPending || (await hasLayout1Markers(outputDir))) return { version: 1, migrationPending, hasLayoutFile: false };
@@ -48,15 +63,16 @@ export function describeMigration(report: MigrationReport): string {
  * Bring the lake to the current layout. Returns the migration's report when one ran (or, with
  * `dryRun`, would run); undefined when the lake was already current or is new.
  */
-export async function ensureLayout(outputDir: string, options: { now: Date; dryRun?: boolean; hooks?: MigrationHooks }): Promise<MigrationReport | undefined> {
-  const state = await layoutState(outputDir);
-  if (state.version === 1 || state.migrationPending) return migrateLayout1To2(outputDir, options);
-  if (!options.dryRun && state.version !== undefined && !state.hasLayoutFile) await writeLayoutFile(outputDir, options.now);
+export async function ensureLayout(output: LakeLocation, options: { now: Date; dryRun?: boolean; hooks?: MigrationHooks }): Promise<MigrationReport | undefined> {
+  const state = await layoutState(output);
+  const outputDir = localFolder(output);
+  if (outputDir !== undefined && (state.version === 1 || state.migrationPending)) return migrateLayout1To2(outputDir, options);
+  if (!options.dryRun && state.version !== undefined && !state.hasLayoutFile) await writeLayoutFile(output, options.now);
   return undefined;
 }
 
 /** After a run: a lake that has come to hold data records its layout. */
-export async function recordLayout(outputDir: string, now: Date): Promise<void> {
-  const state = await layoutState(outputDir);
-  if (state.version !== undefined && !state.hasLayoutFile) await writeLayoutFile(outputDir, now);
+export async function recordLayout(output: LakeLocation, now: Date): Promise<void> {
+  const state = await layoutState(output);
+  if (state.version !== undefined && !state.hasLayoutFile) await writeLayoutFile(output, now);
 }

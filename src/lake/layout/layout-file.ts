@@ -3,14 +3,13 @@
  * migrated. Its `version` is the layout version (layout-version.ts); a lake of a newer layout is
  * refused before anything in it is touched.
  */
-import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-write.js';
 import { SinkError } from '../../core/errors.js';
 import { versionOf, type VersionChain } from '../../core/version-steps.js';
 import { LAKE_DIR } from '../lake-paths.js';
 import { LAYOUT_VERSION } from '../layout-version.js';
 import { PACKAGE_VERSION } from '../package-version.js';
+import { storageOf, type LakeLocation } from '../storage/storage-of.js';
 
 export const LAYOUT_FILE = posix.join(LAKE_DIR, 'layout.json');
 
@@ -34,13 +33,15 @@ export function layoutFilePath(outputDir: string): string {
 }
 
 /** The layout file, or undefined when there is none; a future layout version is refused (FormatVersionError). */
-export async function readLayoutFile(outputDir: string): Promise<LayoutFile | undefined> {
-  const path = layoutFilePath(outputDir);
+export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile | undefined> {
+  const storage = storageOf(output);
+  const path = typeof output === 'string' ? layoutFilePath(output) : `${storage.root}/${LAYOUT_FILE}`;
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const bytes = await storage.read(LAYOUT_FILE);
+    if (bytes === undefined) return undefined;
+    text = Buffer.from(bytes).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SinkError(`cannot read ${path}`, 'commit', error);
   }
   let parsed: unknown;
@@ -53,13 +54,14 @@ export async function readLayoutFile(outputDir: string): Promise<LayoutFile | un
   return parsed as LayoutFile;
 }
 
-export async function writeLayoutFile(outputDir: string, now: Date, migratedFrom?: number): Promise<LayoutFile> {
+export async function writeLayoutFile(output: LakeLocation, now: Date, migratedFrom?: number): Promise<LayoutFile> {
   const file: LayoutFile = {
     version: LAYOUT_VERSION,
     quotelakeVersion: PACKAGE_VERSION,
     updatedAt: now.toISOString(),
     ...(migratedFrom !== undefined ? { migratedFrom } : {}),
   };
-  await writeFileAtomic(layoutFilePath(outputDir), `${JSON.stringify(file, null, 2)}\n`);
+  // publish: atomic on every backend (a rename locally, one PUT on an object store).
+  await storageOf(output).publish(LAYOUT_FILE, `${JSON.stringify(file, null, 2)}\n`);
   return file;
 }

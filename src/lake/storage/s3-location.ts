@@ -4,74 +4,10 @@
  * (Spark, DuckDB globs) would resolve differently, so both the prefix and every key are refused
  * unless each segment is a plain name. The checks are pure, so nothing unsanitised reaches a request.
  */
-import { pathProblem } from '../../core/confine-path.js';
-import { PathOutsideRootError, S3LocationError } from '../../core/errors.js';
+import { PathOutsideRootError } from '../../core/errors.js';
+import { MAX_S3_KEY_BYTES, objectKeyProblem, s3Root, type S3Location } from '../../core/s3-url.js';
 
-export interface S3Location {
-  readonly bucket: string;
-  /** '' or a key prefix ending in '/' (`lake/prod/`). */
-  readonly prefix: string;
-}
-
-/** S3's limit on a whole object key, in UTF-8 bytes. */
-export const MAX_S3_KEY_BYTES = 1024;
-
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** Why one `/`-separated key (or prefix without its trailing `/`) is not a plain object name. */
-export function objectKeyProblem(key: string): string | undefined {
-  const base = pathProblem(key); // empty, NUL, backslash, absolute, over-long segment, escaping
-  if (base !== undefined) return base;
-  if (CONTROL.test(key)) return 'contains a control character';
-  for (const segment of key.split('/')) {
-    if (segment === '') return 'has an empty segment (// or a leading or trailing /)';
-    if (segment === '.' || segment === '..') return `has a "${segment}" segment (object stores do not resolve them)`;
-  }
-  return undefined;
-}
-
-/**
- * Bucket naming rules of S3 (general purpose buckets): 3-63 characters of lowercase letters, digits,
- * dots and hyphens, starting and ending with a letter or digit, no `..`, not an IP address, none of
- * the reserved prefixes and suffixes.
- */
-export function bucketProblem(bucket: string): string | undefined {
-  if (bucket.length < 3 || bucket.length > 63) return 'a bucket name has 3 to 63 characters';
-  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(bucket)) return 'a bucket name has only lowercase letters, digits, dots and hyphens, and starts and ends with a letter or digit';
-  if (bucket.includes('..')) return 'a bucket name has no two dots in a row';
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return 'a bucket name is not an IP address';
-  if (/^(xn--|sthree-|amzn-s3-demo-)/.test(bucket)) return 'a bucket name cannot start with xn--, sthree- or amzn-s3-demo-';
-  if (/(-s3alias|--ol-s3|\.mrap|--x-s3)$/.test(bucket)) return 'a bucket name cannot end with -s3alias, --ol-s3, .mrap or --x-s3';
-  return undefined;
-}
-
-/** `s3://bucket`, `s3://bucket/`, `s3://bucket/a/b` or `s3://bucket/a/b/` → bucket and prefix (`a/b/`). */
-export function parseS3Url(url: string): S3Location {
-  const scheme = 's3://';
-  if (!url.startsWith(scheme)) throw new S3LocationError(JSON.stringify(url.slice(0, 80)), 'an S3 location starts with s3:// (s3://bucket/prefix)');
-  const rest = url.slice(scheme.length);
-  const slash = rest.indexOf('/');
-  const bucket = slash === -1 ? rest : rest.slice(0, slash);
-  // Never echo what looks like credentials (s3://KEY:SECRET@bucket): name the problem only.
-  if (bucket.includes('@') || bucket.includes(':')) {
-    throw new S3LocationError('s3://…', 'the bucket part must be a bare bucket name: credentials and ports do not belong in the URL (credentials come from the AWS chain, an endpoint from --s3-endpoint or AWS_ENDPOINT_URL)');
-  }
-  const bucketIssue = bucketProblem(bucket);
-  if (bucketIssue !== undefined) throw new S3LocationError(`s3://${bucket}`, bucketIssue);
-  let prefix = slash === -1 ? '' : rest.slice(slash + 1);
-  if (prefix.endsWith('/')) prefix = prefix.slice(0, -1);
-  if (prefix !== '') {
-    if (/[?#]/.test(prefix)) throw new S3LocationError(url, 'a prefix with ? or # is refused (an S3 URL has no query or fragment)');
-    const issue = objectKeyProblem(prefix);
-    if (issue !== undefined) throw new S3LocationError(url, `the prefix ${issue}`);
-  }
-  return { bucket, prefix: prefix === '' ? '' : `${prefix}/` };
-}
-
-/** The location as a URL for messages: `s3://bucket/prefix` (never carries credentials). */
-export function s3Root(location: S3Location): string {
-  return `s3://${location.bucket}${location.prefix === '' ? '' : `/${location.prefix.slice(0, -1)}`}`;
-}
+export { bucketProblem, MAX_S3_KEY_BYTES, objectKeyProblem, parseS3Url, s3Root, type S3Location } from '../../core/s3-url.js';
 
 /** The object key of a lake key, refused (PathOutsideRootError) unless every segment is a plain name. */
 export function objectKey(location: S3Location, key: string): string {

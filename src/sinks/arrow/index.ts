@@ -8,6 +8,7 @@ import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../../lake/datasets/index.js';
 import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
+import { envStorage } from '../shared/env-storage.js';
 import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
 
 export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape });
@@ -32,6 +33,7 @@ export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
       retiredGraceMs: config.retiredGraceMs,
+      storage: envStorage(env),
     });
   },
 };

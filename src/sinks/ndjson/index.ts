@@ -5,9 +5,10 @@ import { z } from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../../lake/datasets/index.js';
-import { SinkError } from '../../core/errors.js';
+import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { NdjsonSink } from './ndjson-sink.js';
+import { envIsRemote } from '../shared/env-storage.js';
 
 export { NdjsonSink } from './ndjson-sink.js';
 
@@ -68,6 +69,11 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
       return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
     }
     const path = config.path.replaceAll('{dataset}', env.dataset);
+    // The file is merged and replaced by rename, on local disk; an object store has neither a rename
+    // nor an append, and a whole-object rewrite per commit would upload the dataset again each time.
+    if (envIsRemote(env)) {
+      throw new ConfigError(`ndjson: a file target (${path}) cannot be written to ${env.outputDir}: on an object store use the parquet or arrow sink, or path: stdout`);
+    }
     // Without state a run starts from nothing, so its file must too, or rows would pile up run after run.
     const accumulate = ndjsonKeepsState(config);
     // Guarded again at run time: a config that skipped validation still cannot write outside.

@@ -8,6 +8,7 @@ import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../../lake/datasets/index.js';
 import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
+import { envStorage } from '../shared/env-storage.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../lake/parquet/parquet-pool.js';
@@ -42,6 +43,7 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
       retiredGraceMs: config.retiredGraceMs,
+      storage: envStorage(env),
       writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows }) : undefined,
     });
   },
