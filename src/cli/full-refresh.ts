@@ -11,12 +11,12 @@ import type { PipelineJob } from './pipeline-job.js';
 import { registry } from './registry.js';
 import type { Terminal } from './terminal.js';
 
-export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { pipeline: string[]; yes?: boolean | undefined }, terminal: Terminal): Promise<boolean> {
+export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { pipeline: string[]; yes?: boolean | undefined; 's3-endpoint'?: string | undefined }, terminal: Terminal): Promise<boolean> {
   const lines: string[] = [];
   for (const job of jobs) {
     if (!keepsState(job.pipeline, registry)) continue;
     const { outputDir, stateDir } = job.resolved.settings;
-    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load());
+    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load(), { s3Endpoint: args['s3-endpoint'] });
     if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
   }
   if (lines.length === 0) return true;

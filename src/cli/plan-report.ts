@@ -20,7 +20,7 @@ export interface PlanReport {
 }
 
 /** `pool`: several tokens (token-pool-settings.ts): the plan counts their rates and their days together. */
-export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean; pool?: readonly PoolToken[] | undefined } = {}): Promise<PlanReport> {
+export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean; pool?: readonly PoolToken[] | undefined; s3Endpoint?: string | undefined } = {}): Promise<PlanReport> {
   const now = clock.now();
   const target = chooseTarget(job.resolved, job.plans, options.pool);
   const { settings } = job.resolved;
@@ -43,7 +43,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     remaining: statuses.reduce((a, q) => a + q.remaining, 0),
     resetAt: statuses.reduce((a, q) => (q.resetAt < a ? q.resetAt : a), statuses[0]!.resetAt),
   };
-  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load()) : new Map();
+  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load(), { s3Endpoint: options.s3Endpoint }) : new Map();
   const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, checkpoints, registry });
   return {
     pipeline: job.pipeline.name,

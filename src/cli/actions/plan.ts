@@ -24,7 +24,7 @@ export async function planAction(args: PlanArgs): Promise<number> {
     if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens }));
+    for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;

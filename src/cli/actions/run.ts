@@ -52,7 +52,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
     const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh, pool: pool?.tokens }));
+    for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
     return EXIT_OK;
