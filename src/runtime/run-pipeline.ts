@@ -163,6 +163,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const env: ComponentEnv = {
     outputDir,
     stateDir,
+    pipeline: pipeline.name,
     stdout: options.stdout ?? process.stdout,
     ...(options.client !== undefined ? { client: options.client } : {}),
     heldKeys: (name) => heldKeys(outputDir, name),

@@ -9,8 +9,9 @@ import { datasetSpec } from '../../lake/datasets/index.js';
 import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
 import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
+import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 
-export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape });
+export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape, table: tableKindSchema });
 
 export type ArrowSinkConfig = z.infer<typeof arrowSinkConfigSchema>;
 
@@ -22,6 +23,7 @@ export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
   // Their dataset specs map the typed rows' columns; raw records have none of them.
   takes: ROW_KINDS,
   examples: [{}, { maxRowsPerFile: 500000 }],
+  lint: (config) => refuseDelta(config, 'arrow'),
   create(config, env) {
     return new PartitionedSink({
       outputDir: env.outputDir,
