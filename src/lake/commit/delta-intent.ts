@@ -14,6 +14,7 @@
  */
 import { posix } from 'node:path';
 import type { DecimalType } from '../../core/decimal.js';
+import { DeltaConflictError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import type { AddAction, MetaDataAction, RemoveAction, TxnAction } from '../delta/delta-actions.js';
 import { commitDeltaVersion, type CommitResult } from '../delta/commit-delta-version.js';
@@ -104,6 +105,9 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
     };
     if (intent.add.some((a) => named(a.path))) return undefined;
   }
+  // The files it replaces were planned from the manifest: one another writer removed since is gone.
+  const gone = intent.remove.map((r) => decodeDeltaPath(intent.tableKey, r.path)).filter((path) => !snapshot?.files.has(path));
+  if (gone.length > 0) throw new DeltaConflictError(intent.tableKey, snapshot?.version ?? 0, gone);
   const txn: TxnAction[] = [];
   for (const [appId, ms] of Object.entries(intent.watermarks).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const held = snapshot?.txns.get(appId)?.version;

@@ -62,7 +62,7 @@ import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
@@ -667,7 +667,8 @@ export class PartitionedSink<R> implements Sink<R> {
         ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });
       }
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+      // A Delta conflict or log error keeps its code (the CLI tells what to do about each).
+      throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
