@@ -41,7 +41,7 @@ export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEn
   const loaded = await loadPipeline(ref.display, registry);
   const resolved = resolveRunSettings(loaded, args, env, ref.display);
   const plans = await plansOf(resolved);
-  const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state });
+  const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state, table: args.table });
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }
 

@@ -18,6 +18,7 @@ import { confirmFullRefresh } from '../full-refresh.js';
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
   pipeline: string[];
   state?: boolean | undefined;
+  table?: 'delta' | 'hive' | undefined;
   'dry-run': boolean;
   'full-refresh'?: boolean | undefined;
   yes?: boolean | undefined;

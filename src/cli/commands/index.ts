@@ -11,6 +11,7 @@ import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
 import { stateCommand } from './state.js';
+import { vacuumCommand } from './vacuum.js';
 import { validateCommand } from './validate.js';
 
 /** Every command of the CLI. Adding one: import it and append it here. */
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   inspectCommand,
   migrateCommand,
   compactCommand,
+  vacuumCommand,
   quotaCommand,
   stateCommand,
   schemaCommand,
