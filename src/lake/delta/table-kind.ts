@@ -6,12 +6,14 @@
  */
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { logPrefix } from './delta-paths.js';
+import { MANIFESTS_DIR } from '../lake-paths.js';
 
 export const TABLE_KINDS = ['delta', 'hive'] as const;
 export type TableKind = (typeof TABLE_KINDS)[number];
 
 export function defaultTableFor(storage: LakeStorage): TableKind {
-  return storage.localPath('') === undefined ? 'delta' : 'hive';
+  // Any key will do (the root itself is no key): a remote backend has no local path for any.
+  return storage.localPath(MANIFESTS_DIR) === undefined ? 'delta' : 'hive';
 }
 
 /** Whether the dataset's folder holds a Delta log (any entry under `<dataset>/_delta_log/`). */
