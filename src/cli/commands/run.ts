@@ -18,7 +18,7 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
       .option('table', {
         choices: ['delta', 'hive'] as const,
         group: 'Output:',
-        describe: 'Parquet: also keep a Delta Lake log per dataset (delta), or plain hive files (hive); default: the pipeline\'s sink.table, else delta on object storage and hive in a folder',
+        describe: 'Parquet: also keep a Delta Lake log per dataset (delta), or plain hive files (hive); default: the pipeline\'s sink.table, else what the dataset already is, else delta on object storage and hive in a folder',
       })
       .option('full-refresh', {
         type: 'boolean',

@@ -66,14 +66,17 @@ export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
   const watermarks: Record<string, number> = {};
   const add = o.added.map((f) => {
     const series = parseSeries(f.metadata.get(SERIES_KEY));
+    const relativeKey = posix.relative(o.dataset, f.finalPath);
+    // A kline file's series key is the code; its interval is in the path: one watermark per
+    // code and interval (`BTCUSDT/1m`, as the run's streams name them), not one for all intervals.
+    const interval = o.dataset === 'kline' ? partitionValuesOf('kline', relativeKey).interval : undefined;
     if (dataChange) {
       for (const [key, s] of series ?? []) {
         if (s.last === null) continue;
-        const appId = watermarkAppId(o.pipeline, key);
+        const appId = watermarkAppId(o.pipeline, interval ? `${key}/${interval}` : key);
         watermarks[appId] = Math.max(watermarks[appId] ?? -Infinity, s.last);
       }
     }
-    const relativeKey = posix.relative(o.dataset, f.finalPath);
     return addAction(o.dataset, { relativeKey, size: f.bytes, modificationTime: o.now, ...(series !== undefined ? { series } : {}) }, dataChange);
   });
   const remove: RemoveAction[] = o.replaced.map((f) => ({

@@ -36,7 +36,7 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   create(config, env) {
     const spec = datasetSpec(env.dataset);
     const { decimal, rowGroupRows, encodeWorkers } = config;
-    const table = tableKindOf(config, localStorage(env.outputDir));
+    const table = tableKindOf(config, localStorage(env.outputDir), spec.dataset);
     // A Delta table's `timestamp` is microseconds: its files store TIMESTAMP(MICROS, UTC).
     const timestampUnit = table === 'delta' ? 'us' : 'ms';
     return new PartitionedSink({

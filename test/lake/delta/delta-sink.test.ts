@@ -106,7 +106,7 @@ describe.each([0, 1])('a Delta table from the parquet sink (encode workers: %i)'
     expect(v1.filter((a) => a.add).map((a) => a.add!.dataChange)).toEqual([true]);
     const replayed = await replayJsonLog(join(out, 'kline'));
     const ms = (m: number) => (T0 + 60 * m) * 1000;
-    expect(replayed.txns).toEqual({ [watermarkAppId('btc-1m', 'BTCUSDT')]: ms(3), [watermarkAppId('btc-1m', 'SHIBUSDT')]: ms(1) });
+    expect(replayed.txns).toEqual({ [watermarkAppId('btc-1m', 'BTCUSDT/1m')]: ms(3), [watermarkAppId('btc-1m', 'SHIBUSDT/1m')]: ms(1) });
     const stats = JSON.parse(v1.find((a) => a.add)!.add!.stats as string) as { numRecords: number; minValues: Record<string, string> };
     expect(stats.numRecords).toBe(6);
     expect(stats.minValues.ts).toBe(new Date(ms(0)).toISOString());
