@@ -19,6 +19,8 @@ import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../../src/lake/parquet/parquet-pool.js';
 import { compactLake } from '../../../src/lake/compact-lake.js';
 import { watermarkAppId } from '../../../src/lake/delta/delta-txn.js';
+import { readDeltaSnapshot } from '../../../src/lake/delta/delta-snapshot.js';
+import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, BIG_TURNOVER, SHIB_CLOSE } from '../../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../../sinks/helpers.js';
 import { replayJsonLog } from './protocol-replay.js';
@@ -251,6 +253,28 @@ describe('a Delta table: crashes, conflicts, compaction, kinds', () => {
     await expectLogMatchesManifest(out);
     const files = (await manifestOf(out)).files.map((f) => join(out, 'kline', f.path));
     expect((await duck(`SELECT count(*)::INT n FROM ${sql(files)}`))[0]!.n).toBe(3);
+  });
+
+  it('checkpoints every 10 versions; a snapshot read from the checkpoint equals the JSON replay and the manifest', async () => {
+    const out = await tempDir('ql-delta-ckpt-');
+    for (let i = 0; i < 12; i++) {
+      const s = sinkOf(out, klineSpec);
+      const c = runContext(`r${String(i).padStart(2, '0')}`);
+      await s.write({ stream: 'k', seq: 1, records: bars([i * 2], String(i + 1)) }, c);
+      await s.commit(c);
+      await s.close();
+    }
+    const names = await readdir(join(out, 'kline/_delta_log'));
+    expect(names.filter((n) => n.endsWith('.json')).length).toBe(12);
+    expect(names).toContain('00000000000000000010.checkpoint.parquet');
+    expect(JSON.parse(await readFile(join(out, 'kline/_delta_log/_last_checkpoint'), 'utf8'))).toMatchObject({ version: 10 });
+    const live = await expectLogMatchesManifest(out);
+    const snapshot = await readDeltaSnapshot(localStorage(out), 'kline');
+    expect(snapshot!.fromCheckpoint).toBe(10);
+    expect([...snapshot!.files.keys()].sort()).toEqual([...live.keys()].sort());
+    const ckpt = await duck(`SELECT count(add) AS adds, count(txn) AS txns FROM '${join(out, 'kline/_delta_log/00000000000000000010.checkpoint.parquet')}'`);
+    expect(Number(ckpt[0]!.txns)).toBe(1);
+    expect(Number(ckpt[0]!.adds)).toBeGreaterThan(0);
   });
 
   it('a dataset keeps its kind: delta over hive files, or hive over a Delta log, is a config error', async () => {
