@@ -61,6 +61,7 @@ import type { TableEncoder } from '../encode/table-encoder.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
+import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
 import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
@@ -181,7 +182,10 @@ export class PartitionedSink<R> implements Sink<R> {
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.storage = options.storage ?? localStorage(options.outputDir);
-    this.retiredGraceMs = options.retiredGraceMs ?? DEFAULT_RETIRED_GRACE_MS;
+    // A Delta table's removed files serve readers of older versions (and time travel) for Delta's
+    // retention, 7 days by default: they stay at least that long; `quotelake vacuum` may go sooner.
+    const grace = options.retiredGraceMs ?? DEFAULT_RETIRED_GRACE_MS;
+    this.retiredGraceMs = options.table === 'delta' ? Math.max(grace, DEFAULT_TOMBSTONE_RETENTION_MS) : grace;
     this.dataset = options.spec.dataset;
     this.decimalCheck = options.spec.decimalCheck?.(options.decimal);
     this.schema = datasetSchema(this.dataset, options.decimal);

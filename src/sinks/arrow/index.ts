@@ -11,7 +11,7 @@ import { tableSinkConfigShape } from '../shared/table-sink-config.js';
 import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
 import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 
-export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape, table: tableKindSchema });
+export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape, table: tableKindSchema.describe('Only `hive`: Arrow IPC files are no Delta data files (`delta` is refused; use the parquet sink).') });
 
 export type ArrowSinkConfig = z.infer<typeof arrowSinkConfigSchema>;
 

@@ -32,7 +32,7 @@ export const ndjsonSinkConfigSchema = z.strictObject({
       'Read and save checkpoints, so each run writes only what is new. Default: true for a file (it accumulates: rows merged by key), false on stdout (every run writes everything in its window; with state, only rows after those the last reader took). false on a file: each run rewrites the file with exactly its own window. `quotelake run --state` / `--no-state` set it.',
     ),
   /** Only `hive`: lines are no Delta data files (the key exists so `delta` gets a clear message). */
-  table: tableKindSchema,
+  table: tableKindSchema.describe('Only `hive`: lines are no Delta data files (`delta` is refused; use the parquet sink).'),
 });
 
 const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
