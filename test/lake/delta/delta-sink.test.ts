@@ -233,6 +233,32 @@ describe('a Delta table: crashes, conflicts, compaction, kinds', () => {
     expect((await logLines(out)).length).toBe(2);
   });
 
+  it('a lost race to a harmless version (another writer\'s append) is re-read and the commit goes after it', async () => {
+    const out = await tempDir('ql-delta-race-');
+    const s1 = sinkOf(out, klineSpec);
+    const c1 = runContext('r1');
+    await s1.write({ stream: 'k', seq: 1, records: bars([0, 1], '1') }, c1);
+    await s1.commit(c1);
+    const foreign = 'interval=1m/year=2025/date=2025-11-20/part-other-00001.parquet';
+    const s2 = sinkOf(out, klineSpec, {
+      hooks: {
+        afterStep(step) {
+          if (!step.startsWith('add:')) return;
+          const add = { add: { path: foreign, partitionValues: { interval: '1m', year: '2025', date: '2025-11-20' }, size: 1, modificationTime: 1, dataChange: true } };
+          return writeFile(join(out, 'kline/_delta_log/00000000000000000001.json'), JSON.stringify({ commitInfo: { timestamp: 1, operation: 'WRITE' } }) + '\n' + JSON.stringify(add) + '\n', { flag: 'wx' }).catch(() => undefined) as never;
+        },
+      },
+    });
+    const c2 = runContext('r2');
+    await s2.write({ stream: 'k', seq: 1, records: bars([5], '2') }, c2);
+    await s2.commit(c2);
+    const log = await logLines(out);
+    expect(log).toHaveLength(3);
+    const replayed = await replayJsonLog(join(out, 'kline'));
+    const manifest = (await manifestOf(out)).files.map((f) => f.path);
+    expect([...replayed.live.keys()].sort()).toEqual([...manifest, foreign].sort());
+  });
+
   it('compaction logs OPTIMIZE with dataChange false, and the log still replays to the manifest', async () => {
     const out = await tempDir('ql-delta-compact-');
     for (const [i, m] of [0, 5, 10].entries()) {
