@@ -1,7 +1,7 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
 import { PipelineConfigError } from '../config/parse-pipeline.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, TransportError } from '../core/errors.js';
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE } from './exit-codes.js';
+import { AbortedError, ApiError, ConfigError, DeltaConflictError, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, TransportError } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -66,6 +66,22 @@ export function describeError(e: unknown): DescribedError {
   if (environment) {
     const exitCode = ENVIRONMENT_USAGE_CODES.has(environment.code) ? EXIT_USAGE : EXIT_FAILURE;
     return { exitCode, code: environment.code, message: environment.message, hint: environment.fix };
+  }
+  if (e instanceof DeltaConflictError || (e instanceof DeltaLogError && e.retryable)) {
+    return {
+      exitCode: EXIT_TABLE_CONFLICT,
+      code: e.code,
+      message: e.message,
+      hint: 'another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it)',
+    };
+  }
+  if (e instanceof DeltaLogError) {
+    return {
+      exitCode: EXIT_FAILURE,
+      code: e.code,
+      message: e.message,
+      hint: 'the table\'s _delta_log/ cannot be read or extended as named above; nothing was committed past it: restore the missing or damaged log file (or write to a new --output) and run again',
+    };
   }
   if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: apiHint(e) };
   if (e instanceof TransportError) {

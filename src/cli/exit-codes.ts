@@ -14,6 +14,11 @@ export const EXIT_REJECTED = 3;
  * stock's newest page stayed short, for one); the notes name each series. Rerun later.
  */
 export const EXIT_INCOMPLETE = 4;
+/**
+ * Another writer changed a Delta table under this commit (QL_DELTA_CONFLICT, or the race for a log
+ * version lost again and again): the commit was undone and nothing is lost; run again, it resumes.
+ */
+export const EXIT_TABLE_CONFLICT = 5;
 /** Stopped at the daily quota; completed work is committed and the next run resumes after the reset. */
 export const EXIT_QUOTA = 75;
 /** Stopped by SIGINT/SIGTERM (128 + SIGINT); completed work is committed. */
@@ -31,13 +36,14 @@ export type ExitCode =
   | typeof EXIT_USAGE
   | typeof EXIT_REJECTED
   | typeof EXIT_INCOMPLETE
+  | typeof EXIT_TABLE_CONFLICT
   | typeof EXIT_QUOTA
   | typeof EXIT_INTERRUPTED
   | typeof EXIT_OUTPUT_CLOSED;
 
-/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > output closed > quota > incomplete > rejected > ok. */
+/** Of several pipelines' codes, the one that says the most: usage > failure > interrupted > output closed > table conflict > quota > incomplete > rejected > ok. */
 export function worstExitCode(codes: readonly number[]): number {
-  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE, EXIT_QUOTA, EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
+  const rank = [EXIT_OK, EXIT_REJECTED, EXIT_INCOMPLETE, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_OUTPUT_CLOSED, EXIT_INTERRUPTED, EXIT_FAILURE, EXIT_USAGE];
   let worst = EXIT_OK;
   for (const c of codes) if (rank.indexOf(c) > rank.indexOf(worst)) worst = c;
   return worst;

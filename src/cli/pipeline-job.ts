@@ -44,7 +44,7 @@ export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEn
   // An s3:// --output is checked like the pipeline's outputDir is by its schema: before anything runs.
   if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);
   const plans = await plansOf(resolved);
-  const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state });
+  const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state, table: args.table });
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }
 

@@ -12,7 +12,7 @@ import { PLAN_NAMES } from '../core/plan-names.js';
 import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
 import { UsageError } from './usage-error.js';
 
-export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs> & { state?: boolean | undefined };
+export type RunArgs = ServiceArgs & OutputArgs & Partial<DataArgs> & { state?: boolean | undefined; table?: 'delta' | 'hive' | undefined };
 
 function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): Set<string> {
   const def = registry.find((d) => d.kind === kind && d.type === type);
@@ -66,7 +66,7 @@ export function applyOverrides(
   resolved: ResolvedSettings,
   registry: Registry,
   file: string,
-  flags: { readonly state?: boolean | undefined } = {},
+  flags: { readonly state?: boolean | undefined; readonly table?: 'delta' | 'hive' | undefined } = {},
 ): Pipeline {
   const { settings, origin } = resolved;
   let source: ComponentConfig = pipeline.source;
@@ -105,6 +105,11 @@ export function applyOverrides(
       // Files merged by key are always resumed; there is no stateless run of them to ask for.
       throw new UsageError(`--no-state does not apply: the "${sink.type}" sink always keeps its checkpoints`, 'drop --no-state, or add --format ndjson');
     }
+  }
+  if (flags.table !== undefined) {
+    // Every dataset sink has the key; the Arrow and NDJSON sinks refuse delta when validated below.
+    sink = { ...sink, table: flags.table };
+    overrides.push(`--table ${flags.table}`);
   }
   if (overrides.length === 0) return pipeline;
   // Data sent to another sink must not advance the checkpoints of the pipeline's own sink (a

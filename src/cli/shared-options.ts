@@ -174,4 +174,4 @@ export function parseCodes(text: string | undefined): string[] | undefined {
 export const PRECEDENCE_EPILOGUE =
   'Settings precedence: command-line flag > environment variable (QUOTELAKE_BASE_URL, QUOTELAKE_TOKEN, QUOTELAKE_PLAN, QUOTELAKE_PLANS_FILE) > pipeline file > default. ' +
   'With no base URL and no token, quotelake starts its built-in emulator on a free loopback port and uses the demo token of the plan (default professional; a custom plan\'s is demo-<name>, the emulator getting the same plans file). ' +
-  'Exit codes: 0 done, 1 failed, 2 usage or pipeline error, 3 rejected records dropped or diverted, 4 the service delivered less than asked for (see the notes), 75 daily quota used up (run again after the reset), 130 interrupted, 141 stdout closed by its reader with rows left unwritten.';
+  'Exit codes: 0 done, 1 failed, 2 usage or pipeline error, 3 rejected records dropped or diverted, 4 the service delivered less than asked for (see the notes), 5 another writer changed a Delta table (commit undone: run again), 75 daily quota used up (run again after the reset), 130 interrupted, 141 stdout closed by its reader with rows left unwritten.';

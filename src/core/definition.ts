@@ -21,6 +21,8 @@ export interface ComponentEnv {
   readonly stateDir: string;
   /** Where the ndjson sink writes when told `stdout`. */
   readonly stdout: Writable;
+  /** The pipeline's name (a Delta table's series watermarks are keyed by it). */
+  readonly pipeline?: string;
   /** The service client, for sources. Typed by src/api; kept opaque here so core imports nothing of ours. */
   readonly client?: unknown;
   /**

@@ -16,6 +16,7 @@ import { tableCodec } from './table-codec.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
+import { hasDeltaLog } from './delta/table-kind.js';
 
 export interface CompactLakeOptions {
   readonly ctx: RunContext;
@@ -44,7 +45,9 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
     if (options.dataset !== undefined && dataset !== options.dataset) continue;
     // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
     if (options.ctx.signal.aborted) break;
-    const encoder = await tableCodec(format);
+    // A Delta table's compaction is logged too (OPTIMIZE, dataChange false), in its file format.
+    const delta = format === 'parquet' && (await hasDeltaLog(storage, dataset));
+    const encoder = await tableCodec(format, delta ? 'us' : 'ms');
     if (encoder === undefined) continue;
     const manifest = await readManifest(storage, dataset, format);
     const first = manifest?.files[0];
@@ -58,6 +61,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
       retiredGraceMs: options.retiredGraceMs,
+      table: delta ? 'delta' : 'hive',
     });
     try {
       // Its recoveries are logged; expired retired files are left to compactAll, which reports them.

@@ -5,10 +5,11 @@
  */
 import type { TableEncoder } from './encode/table-encoder.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
+import type { TimestampUnit } from './parquet/timestamp-units.js';
 
-/** The codec of `format`; undefined for a format the lake does not write. */
-export async function tableCodec(format: string): Promise<TableEncoder | undefined> {
-  if (format === 'parquet') return (await import('./parquet/parquet-encoder.js')).parquetEncoder({ rowGroupRows: TABLE_DEFAULTS.rowGroupRows });
+/** The codec of `format`; undefined for a format the lake does not write. `timestampUnit` 'us': a Delta table's Parquet files. */
+export async function tableCodec(format: string, timestampUnit: TimestampUnit = 'ms'): Promise<TableEncoder | undefined> {
+  if (format === 'parquet') return (await import('./parquet/parquet-encoder.js')).parquetEncoder({ rowGroupRows: TABLE_DEFAULTS.rowGroupRows, timestampUnit });
   if (format === 'arrow') return (await import('./arrow/arrow-encoder.js')).arrowEncoder();
   return undefined;
 }

@@ -199,6 +199,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     outputDir,
     stateDir,
     ...(options.storage !== undefined ? { storage } : {}),
+    pipeline: pipeline.name,
     stdout: options.stdout ?? process.stdout,
     ...(options.client !== undefined ? { client: options.client } : {}),
     heldKeys: (name) => heldKeys(storage, name),

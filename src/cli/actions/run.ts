@@ -22,6 +22,7 @@ import { openOutput } from '../output-storage.js';
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs {
   pipeline: string[];
   state?: boolean | undefined;
+  table?: 'delta' | 'hive' | undefined;
   'dry-run': boolean;
   'full-refresh'?: boolean | undefined;
   yes?: boolean | undefined;

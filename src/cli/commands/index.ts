@@ -13,6 +13,7 @@ import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
 import { stateCommand } from './state.js';
+import { vacuumCommand } from './vacuum.js';
 import { validateCommand } from './validate.js';
 import { workerCommand } from './worker.js';
 
@@ -25,6 +26,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   inspectCommand,
   migrateCommand,
   compactCommand,
+  vacuumCommand,
   quotaCommand,
   enqueueCommand,
   workerCommand,

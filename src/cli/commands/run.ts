@@ -16,6 +16,11 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
         describe:
           'NDJSON: keep checkpoints, so the next run writes only rows after those this run\'s reader took (default on stdout: none, every run writes its whole window; an NDJSON file keeps them unless --no-state, which rewrites it with the run\'s window)',
       })
+      .option('table', {
+        choices: ['delta', 'hive'] as const,
+        group: 'Output:',
+        describe: 'Parquet: also keep a Delta Lake log per dataset (delta), or plain hive files (hive); default: the pipeline\'s sink.table, else what the dataset already is, else delta on object storage and hive in a folder',
+      })
       .option('full-refresh', {
         type: 'boolean',
         default: false,

@@ -8,13 +8,19 @@
  * on disk for the grace period, so a reader that loaded the previous manifest can still open every
  * file it lists, and a reader of the new manifest never sees a replaced file. Retired files whose
  * grace has passed are dropped from the manifest by a later commit and deleted after it is published.
+ *
+ * A table with a Delta log adds one step between the files and the manifest: its version is
+ * committed from `delta` (delta-intent.ts, which says why that order). A version another writer's
+ * commit forbids (DeltaConflictError) undoes the journal: the files it renamed are named by no log
+ * and no manifest, so they are deleted with it, and the run's checkpoint was never saved.
  */
-import { SinkError } from '../../core/errors.js';
+import { DeltaConflictError, SinkError } from '../../core/errors.js';
 import { journalRelPath, STAGING_DIR } from '../lake-paths.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { writeManifest, type Manifest } from './manifest.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { journalVersions } from './journal-versions.js';
+import { applyDeltaIntent, type DeltaIntent } from './delta-intent.js';
 
 export interface CommitJournal {
   readonly version: 2;
@@ -26,6 +32,8 @@ export interface CommitJournal {
   /** Paths relative to the output root: listed as retired by `manifest` (not deleted). */
   readonly retire: readonly string[];
   readonly manifest: Manifest;
+  /** The Delta version this commit logs (tables with a log only). */
+  readonly delta?: DeltaIntent;
 }
 
 export async function writeJournal(storage: LakeStorage, journal: CommitJournal): Promise<string> {
@@ -48,10 +56,28 @@ export async function rollForward(storage: LakeStorage, journal: CommitJournal, 
     }
     await hooks.afterStep?.(`add:${to}`);
   }
+  if (journal.delta !== undefined) {
+    try {
+      await applyDeltaIntent(storage, journal.delta);
+    } catch (error) {
+      if (error instanceof DeltaConflictError) await undoJournal(storage, journal);
+      throw error;
+    }
+    await hooks.afterStep?.('delta');
+  }
   await writeManifest(storage, journal.manifest);
   await hooks.afterStep?.('manifest');
   await storage.delete(journalRelPath(journal.runId, journal.dataset, journal.format));
   await hooks.afterStep?.('journal');
+}
+
+/** Drop a journal whose Delta version cannot be committed: its renamed files are referenced nowhere. */
+async function undoJournal(storage: LakeStorage, journal: CommitJournal): Promise<void> {
+  for (const { from, to } of journal.add) {
+    await storage.delete(to);
+    await storage.delete(from);
+  }
+  await storage.delete(journalRelPath(journal.runId, journal.dataset, journal.format));
 }
 
 const JOURNAL_SUFFIX = (dataset: string, format: string) => `/${dataset}.${format}.journal.json`;

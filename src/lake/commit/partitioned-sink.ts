@@ -24,6 +24,8 @@
  * - recover: rolls forward any journal a crashed run left, deletes stale staging, any part file
  *   the manifest lists neither as live nor as retired, and retired files past the grace. It must
  *   run while this process holds the output (the runtime's lock).
+ * - table: 'delta' adds a Delta Lake log to the dataset folder: every commit also logs one version
+ *   (its adds, removes and series watermarks) between the renames and the manifest (delta-intent.ts).
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
@@ -61,6 +63,10 @@ import { inThreadWriter, type StagedFileWriter, type WrittenFile } from '../enco
 import type { TableEncoder } from '../encode/table-encoder.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
+import { planDeltaIntent } from './delta-intent.js';
+import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
+import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
 const MAX_UPLOADS_IN_FLIGHT = 4;
@@ -109,6 +115,13 @@ export interface PartitionedSinkOptions<R> {
   readonly storage?: LakeStorage;
   /** How long a replaced file stays on disk for readers of an older manifest (default 300000). */
   readonly retiredGraceMs?: number;
+  /**
+   * 'delta': also keep a Delta Lake log of the dataset (the encoder must then store microsecond
+   * instants); 'hive' (default): plain hive files. A dataset's kind never changes (checked at recover and commit).
+   */
+  readonly table?: TableKind;
+  /** The pipeline's name: the appId of its series watermarks in the Delta log (delta-txn.ts). */
+  readonly pipeline?: string;
   /** Tests only: called after each roll-forward step (to simulate a crash). */
   readonly hooks?: RollForwardHooks;
 }
@@ -176,7 +189,10 @@ export class PartitionedSink<R> implements Sink<R> {
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.storage = options.storage ?? localStorage(options.outputDir);
-    this.retiredGraceMs = options.retiredGraceMs ?? DEFAULT_RETIRED_GRACE_MS;
+    // A Delta table's removed files serve readers of older versions (and time travel) for Delta's
+    // retention, 7 days by default: they stay at least that long; `quotelake vacuum` may go sooner.
+    const grace = options.retiredGraceMs ?? DEFAULT_RETIRED_GRACE_MS;
+    this.retiredGraceMs = options.table === 'delta' ? Math.max(grace, DEFAULT_TOMBSTONE_RETENTION_MS) : grace;
     this.dataset = options.spec.dataset;
     this.decimalCheck = options.spec.decimalCheck?.(options.decimal);
     this.schema = datasetSchema(this.dataset, options.decimal);
@@ -571,6 +587,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const ownRows = [...this.staged.values()].flat().reduce((n, f) => n + f.rows, 0);
     const { spec } = this.options;
     const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    await this.checkTableKind(previous);
     const liveByPartition = groupByPartition(previous?.files ?? []);
     const removed = new Map<string, ManifestFile>();
     try {
@@ -614,9 +631,21 @@ export class PartitionedSink<R> implements Sink<R> {
    * (replaced now, or earlier and still within the grace); files whose grace has passed leave the
    * manifest first and are deleted after it is published, so no manifest ever lists a missing file.
    */
-  private async publish(ctx: RunContext, previous: Manifest | undefined, added: readonly StagedFile[], retire: readonly ManifestFile[]): Promise<void> {
+  private async publish(ctx: RunContext, previous: Manifest | undefined, added: readonly StagedFile[], retire: readonly ManifestFile[], operation: 'WRITE' | 'OPTIMIZE' = 'WRITE'): Promise<void> {
     const { encoder } = this.options;
     const now = ctx.clock.now();
+    const delta =
+      this.options.table === 'delta'
+        ? planDeltaIntent({
+            dataset: this.dataset,
+            operation,
+            added: added.map((f) => ({ finalPath: f.finalPath, bytes: f.written!.bytes, metadata: f.metadata })),
+            replaced: retire,
+            pipeline: this.options.pipeline ?? this.dataset,
+            decimal: this.options.decimal,
+            now,
+          })
+        : undefined;
     const gone = new Set(retire.map((f) => f.path));
     const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !gone.has(f.path));
     for (const f of added) {
@@ -646,6 +675,7 @@ export class PartitionedSink<R> implements Sink<R> {
       add: added.map((f) => ({ from: f.stagingPath, to: f.finalPath })),
       retire: retire.map((f) => this.liveKey(f)),
       manifest,
+      ...(delta !== undefined ? { delta } : {}),
     };
     try {
       await writeJournal(this.storage, journal);
@@ -655,7 +685,8 @@ export class PartitionedSink<R> implements Sink<R> {
         ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });
       }
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+      // A Delta conflict or log error keeps its code (the CLI tells what to do about each).
+      throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
@@ -687,6 +718,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const { encoder } = this.options;
     this.runToken ??= safeFileToken(ctx.runId);
     const previous = await readManifest(this.storage, this.dataset, encoder.format);
+    if (!options.dryRun) await this.checkTableKind(previous);
     const files = previous?.files ?? [];
     const report: CompactionReport = {
       dataset: this.dataset,
@@ -728,7 +760,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (options.dryRun) return report;
     const added = [...this.staged.values()].flat();
     if (added.length > 0 || report.purged > 0) {
-      await this.publish(ctx, previous, added, replaced);
+      await this.publish(ctx, previous, added, replaced, 'OPTIMIZE');
       ctx.logger[added.length > 0 ? 'info' : 'debug']('compacted', {
         event: 'commit',
         operation: 'compact',
@@ -747,6 +779,26 @@ export class PartitionedSink<R> implements Sink<R> {
     report.filesAfter = files.length - replaced.length + added.length;
     report.bytesAfter = report.bytesBefore - replaced.reduce((n, f) => n + f.bytes, 0) + added.reduce((n, f) => n + f.written!.bytes, 0);
     return report;
+  }
+
+  /**
+   * A dataset is a Delta table from its first commit or never: files committed without a log (or
+   * a log left stale by a hive commit) would make the two views of the data disagree.
+   */
+  private async checkTableKind(manifest: Manifest | undefined): Promise<void> {
+    // Arrow IPC files are no Delta data files (the config refuses table: delta for them).
+    if (this.options.encoder.format !== 'parquet') return;
+    const logged = await hasDeltaLog(this.storage, this.dataset);
+    const where = `${this.storage.root}/${this.dataset}`;
+    if (this.options.table === 'delta' && !logged && (manifest?.files.length ?? 0) > 0) {
+      throw new ConfigError(
+        `${where} already holds ${manifest!.files.length} Parquet files written without a Delta log (sink.table: hive); ` +
+          'a Delta table starts empty: write it to a new output, or keep sink.table: hive here',
+      );
+    }
+    if (this.options.table !== 'delta' && logged) {
+      throw new ConfigError(`${where} is a Delta table (it has a _delta_log/): set sink.table: delta (or --table delta), or its log would miss this commit`);
+    }
   }
 
   private async removeStaging(): Promise<void> {
@@ -808,6 +860,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
+    await this.checkTableKind(await readManifest(this.storage, this.dataset, encoder.format));
     const orphans = await this.sweepOrphans();
     if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
     if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);

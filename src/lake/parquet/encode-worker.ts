@@ -15,11 +15,11 @@ import type { ParquetEncoderKey } from './parquet-pool.js';
 const built = new Map<string, { encoder: TableEncoder; schema: Schema }>();
 
 serveEncodeJobs((key) => {
-  const { dataset, decimal, rowGroupRows } = key as ParquetEncoderKey;
-  const id = JSON.stringify([dataset, decimal.precision, decimal.scale, rowGroupRows]);
+  const { dataset, decimal, rowGroupRows, timestampUnit } = key as ParquetEncoderKey;
+  const id = JSON.stringify([dataset, decimal.precision, decimal.scale, rowGroupRows, timestampUnit]);
   let entry = built.get(id);
   if (entry === undefined) {
-    entry = { encoder: parquetEncoder({ rowGroupRows }), schema: datasetSchema(dataset, decimal) };
+    entry = { encoder: parquetEncoder({ rowGroupRows, ...(timestampUnit !== undefined ? { timestampUnit } : {}) }), schema: datasetSchema(dataset, decimal) };
     built.set(id, entry);
   }
   return entry;

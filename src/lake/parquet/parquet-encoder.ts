@@ -12,12 +12,15 @@ import type { TableEncoder } from '../encode/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
 import { parquetWasm } from './parquet-wasm.js';
 import { CREATED_BY_KEY, createdBy } from '../file-provenance.js';
+import { toMicros, toMillis, type TimestampUnit } from './timestamp-units.js';
 
 export interface ParquetEncoderOptions {
   readonly rowGroupRows: number;
   readonly compressionLevel?: number;
   /** Tests and comparisons only: force parquet-wasm for every table (default: direct when it can). */
   readonly writer?: 'auto' | 'parquet-wasm';
+  /** How instants are stored: 'ms' (default, hive tables) or 'us' (Delta tables); decoding always gives ms. */
+  readonly timestampUnit?: TimestampUnit;
 }
 
 /** The footer's `created_by` when the metadata names none (a table encoded outside a sink). */
@@ -37,7 +40,8 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
   return {
     format: 'parquet',
     extension: '.parquet',
-    encode(table, metadata) {
+    encode(input, metadata) {
+      const table = options.timestampUnit === 'us' ? toMicros(input) : input;
       if (options.writer !== 'parquet-wasm' && directParquetSupports(table.schema)) {
         return encodeDirectParquet(table, metadata, { rowGroupRows: options.rowGroupRows, createdBy: createdByOf(metadata) });
       }
@@ -76,7 +80,8 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       // a merge or compaction reads whole files back.
       const wasmTable = parquetWasm().readParquet(bytes, { batchSize: options.rowGroupRows });
       try {
-        return tableFromIPC(wasmTable.intoIPCStream());
+        // A Delta table's microsecond instants come back as the sink's milliseconds (exact).
+        return toMillis(tableFromIPC(wasmTable.intoIPCStream()));
       } finally {
         free(wasmTable);
       }

@@ -9,12 +9,15 @@ import type { Dataset } from '../../core/records.js';
 import { compiledUrl } from '../encode/compiled-url.js';
 import { EncodePool } from '../encode/encode-pool.js';
 import type { StagedFileWriter } from '../encode/staged-file-writer.js';
+import type { TimestampUnit } from './timestamp-units.js';
 
 /** Which encoder a file needs: enough for a worker to build the dataset's schema and the encoder (sent with every file). */
 export interface ParquetEncoderKey {
   readonly dataset: Dataset;
   readonly decimal: DecimalType;
   readonly rowGroupRows: number;
+  /** 'us' for a Delta table's files (timestamp-units.ts); default 'ms'. */
+  readonly timestampUnit?: TimestampUnit;
 }
 
 const IDLE_STOP_MS = 5000;
@@ -51,7 +54,7 @@ function release(workers: number, shared: Shared): void {
 /** A sink's writer on the process's pool of `workers` encode threads; close() ends the lease. */
 export function parquetPool(workers: number, data: ParquetEncoderKey): StagedFileWriter {
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
-  const key: ParquetEncoderKey = { dataset: data.dataset, decimal: { precision: data.decimal.precision, scale: data.decimal.scale }, rowGroupRows: data.rowGroupRows };
+  const key: ParquetEncoderKey = { dataset: data.dataset, decimal: { precision: data.decimal.precision, scale: data.decimal.scale }, rowGroupRows: data.rowGroupRows, timestampUnit: data.timestampUnit ?? 'ms' };
   let shared: Shared | undefined;
   const held = () => (shared ??= lease(workers));
   return {

@@ -10,8 +10,9 @@ import { PartitionedSink } from '../../lake/commit/partitioned-sink.js';
 import { tableSinkConfigShape } from '../shared/table-sink-config.js';
 import { envStorage } from '../shared/env-storage.js';
 import { arrowEncoder } from '../../lake/arrow/arrow-encoder.js';
+import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 
-export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape });
+export const arrowSinkConfigSchema = z.strictObject({ ...tableSinkConfigShape, table: tableKindSchema.describe('Only `hive`: Arrow IPC files are no Delta data files (`delta` is refused; use the parquet sink).') });
 
 export type ArrowSinkConfig = z.infer<typeof arrowSinkConfigSchema>;
 
@@ -23,6 +24,7 @@ export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
   // Their dataset specs map the typed rows' columns; raw records have none of them.
   takes: ROW_KINDS,
   examples: [{}, { maxRowsPerFile: 500000 }],
+  lint: (config) => refuseDelta(config, 'arrow'),
   create(config, env) {
     return new PartitionedSink({
       outputDir: env.outputDir,

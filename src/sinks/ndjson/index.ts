@@ -9,6 +9,7 @@ import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { NdjsonSink } from './ndjson-sink.js';
 import { envIsRemote } from '../shared/env-storage.js';
+import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 
 export { NdjsonSink } from './ndjson-sink.js';
 
@@ -31,6 +32,8 @@ export const ndjsonSinkConfigSchema = z.strictObject({
     .describe(
       'Read and save checkpoints, so each run writes only what is new. Default: true for a file (it accumulates: rows merged by key), false on stdout (every run writes everything in its window; with state, only rows after those the last reader took). false on a file: each run rewrites the file with exactly its own window. `quotelake run --state` / `--no-state` set it.',
     ),
+  /** Only `hive`: lines are no Delta data files (the key exists so `delta` gets a clear message). */
+  table: tableKindSchema.describe('Only `hive`: lines are no Delta data files (`delta` is refused; use the parquet sink).'),
 });
 
 const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
@@ -52,6 +55,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }, { path: 'exports/{dataset}.ndjson', keepState: false }],
   keepsState: ndjsonKeepsState,
   lint(config) {
+    const table = refuseDelta(config, 'ndjson');
+    if (table.length > 0) return table;
     if (isStdout(config.path)) return [];
     // Dataset names are fixed safe words, so any one stands in for `{dataset}` here.
     const problem = pathProblem(config.path.replaceAll('{dataset}', 'kline'));

@@ -12,12 +12,15 @@ import { envStorage } from '../shared/env-storage.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../lake/parquet/parquet-pool.js';
+import { tableKindOf, tableKindSchema } from '../shared/table-kind-config.js';
+import { localStorage } from '../../lake/storage/local-storage.js';
 
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,
   /** Rows per Parquet row group. */
   rowGroupRows: z.number().int().min(1024).default(TABLE_DEFAULTS.rowGroupRows).describe('Rows per Parquet row group.'),
   /** Worker threads that encode and write files while the main thread goes on parsing; 0 encodes on the main thread. */
+  table: tableKindSchema,
   encodeWorkers: z.number().int().min(0).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread.'),
 });
 
@@ -30,21 +33,28 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   configSchema: parquetSinkConfigSchema,
   // Their dataset specs map the typed rows' columns; raw records have none of them.
   takes: ROW_KINDS,
-  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }],
+  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }, { table: 'delta' }],
   create(config, env) {
     const spec = datasetSpec(env.dataset);
     const { decimal, rowGroupRows, encodeWorkers } = config;
+    const storage = envStorage(env);
+    // Unset: a dataset that has a log stays Delta; otherwise Delta on S3, hive in a folder.
+    const table = tableKindOf(config, storage ?? localStorage(env.outputDir), spec.dataset);
+    // A Delta table's `timestamp` is microseconds: its files store TIMESTAMP(MICROS, UTC).
+    const timestampUnit = table === 'delta' ? 'us' : 'ms';
     return new PartitionedSink({
       outputDir: env.outputDir,
+      table,
+      ...(env.pipeline !== undefined ? { pipeline: env.pipeline } : {}),
       spec: spec as never,
-      encoder: parquetEncoder({ rowGroupRows }),
+      encoder: parquetEncoder({ rowGroupRows, timestampUnit }),
       decimal,
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
       retiredGraceMs: config.retiredGraceMs,
-      storage: envStorage(env),
-      writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows }) : undefined,
+      storage,
+      writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows, timestampUnit }) : undefined,
     });
   },
 };

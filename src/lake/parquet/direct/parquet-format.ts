@@ -6,7 +6,7 @@
 import { encodeStruct, T, type Struct } from './thrift-compact.js';
 
 export const PhysicalType = { BOOLEAN: 0, INT32: 1, INT64: 2, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7 } as const;
-export const ConvertedType = { UTF8: 0, DECIMAL: 5, TIMESTAMP_MILLIS: 9, INT_8: 15 } as const;
+export const ConvertedType = { UTF8: 0, DECIMAL: 5, TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, INT_8: 15 } as const;
 const Encoding = { PLAIN: 0, RLE: 3 } as const;
 const CODEC_ZSTD = 6;
 const REQUIRED = 0;
@@ -18,6 +18,8 @@ export const LogicalType = {
   decimal: (scale: number, precision: number): Struct => [[5, T.STRUCT, [[1, T.I32, scale], [2, T.I32, precision]]]],
   /** TIMESTAMP(isAdjustedToUTC = true, unit = MILLIS) */
   timestampMillisUtc: (): Struct => [[8, T.STRUCT, [[1, T.BOOL, true], [2, T.STRUCT, [[1, T.STRUCT, []]]]]]],
+  /** TIMESTAMP(isAdjustedToUTC = true, unit = MICROS): TimeUnit's field 2 (what a Delta table's `timestamp` requires) */
+  timestampMicrosUtc: (): Struct => [[8, T.STRUCT, [[1, T.BOOL, true], [2, T.STRUCT, [[2, T.STRUCT, []]]]]]],
   int: (bitWidth: number, signed: boolean): Struct => [[10, T.STRUCT, [[1, T.I8, bitWidth], [2, T.BOOL, signed]]]],
 };
 

@@ -4,7 +4,7 @@
  * are the ones parquet-rs picks for the same Arrow type, so a file reads back with the same schema
  * whichever writer made it:
  *
- * - Utf8 → BYTE_ARRAY (STRING); Timestamp(ms, UTC) → INT64 (TIMESTAMP(MILLIS, UTC));
+ * - Utf8 → BYTE_ARRAY (STRING); Timestamp(ms or µs, UTC) → INT64 (TIMESTAMP(MILLIS or MICROS, UTC));
  *   Int8 → INT32 (INT(8, signed)); Bool → BOOLEAN;
  * - Decimal128(p, s) → INT32 for p ≤ 9, INT64 for p ≤ 18, else FIXED_LEN_BYTE_ARRAY of the fewest
  *   bytes that hold p digits, big-endian two's complement. Decimals carry no statistics (as with
@@ -130,10 +130,13 @@ function numericStatistics(bytesOf: (v: number) => Uint8Array): { add(v: number)
   };
 }
 
-function timestampEncoder(name: string): PlainColumnEncoder {
+function timestampEncoder(name: string, micros: boolean): PlainColumnEncoder {
   const stats = numericStatistics(int64Bytes);
+  const unit = micros ? 'µs' : 'ms';
   return {
-    schema: { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MILLIS, logical: LogicalType.timestampMillisUtc() },
+    schema: micros
+      ? { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MICROS, logical: LogicalType.timestampMicrosUtc() }
+      : { name, physical: PhysicalType.INT64, converted: ConvertedType.TIMESTAMP_MILLIS, logical: LogicalType.timestampMillisUtc() },
     encode(slices) {
       const out = new Uint8Array(8 * total(slices));
       let at = 0;
@@ -146,7 +149,7 @@ function timestampEncoder(name: string): PlainColumnEncoder {
       for (let i = 0; i < out.length / 8; i++) {
         const ms = view.getUint32(8 * i, true) + view.getInt32(8 * i + 4, true) * 4294967296;
         // Statistics are kept as doubles: past 2^53 they would round (and be wrong), so refuse.
-        if (!Number.isSafeInteger(ms)) throw new RangeError(`parquet: column ${name}: instant ${view.getBigInt64(8 * i, true)} ms is beyond ±(2^53 - 1)`);
+        if (!Number.isSafeInteger(ms)) throw new RangeError(`parquet: column ${name}: instant ${view.getBigInt64(8 * i, true)} ${unit} is beyond ±(2^53 - 1)`);
         stats.add(ms);
       }
       return out;
@@ -277,7 +280,8 @@ export function plainColumnEncoder(field: Field): PlainColumnEncoder | undefined
   if (DataType.isUtf8(type)) return utf8Encoder(field.name);
   if (DataType.isBool(type)) return boolEncoder(field.name);
   if (DataType.isInt(type) && type.bitWidth === 8 && type.isSigned) return int8Encoder(field.name);
-  if (DataType.isTimestamp(type) && type.unit === 1 && (type.timezone === 'UTC' || type.timezone === '+00:00')) return timestampEncoder(field.name);
+  // TimeUnit 1 = MILLISECOND (hive tables), 2 = MICROSECOND (Delta tables: timestamp-units.ts)
+  if (DataType.isTimestamp(type) && (type.unit === 1 || type.unit === 2) && (type.timezone === 'UTC' || type.timezone === '+00:00')) return timestampEncoder(field.name, type.unit === 2);
   if (DataType.isDecimal(type) && type.bitWidth === 128) return decimalEncoder(field.name, type.precision, type.scale);
   return undefined;
 }

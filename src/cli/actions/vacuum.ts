@@ -1,0 +1,70 @@
+/**
+ * `quotelake vacuum`: loaded only when the command runs. Deletes the files of each Delta table that
+ * its newest version no longer references, once older than the retention (the lake does the work:
+ * vacuum-lake.ts). A retention shorter than the default would break readers of older snapshots
+ * (and time travel) within it, so it needs --force, as Delta's own VACUUM asks.
+ */
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
+import { localStorage } from '../../lake/storage/local-storage.js';
+import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
+import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { commandClock } from '../clock-option.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { terminalFor } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+
+export interface VacuumArgs {
+  output: string;
+  dataset?: string | undefined;
+  retention: string;
+  'dry-run': boolean;
+  force: boolean;
+  clock?: string | undefined;
+  color?: boolean | undefined;
+}
+
+const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `168h`, `7d`, `30m`, `0h`: a whole number and a unit. */
+export function parseRetention(text: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!m) throw new UsageError(`--retention ${JSON.stringify(text)} is not a duration`, 'give a whole number and a unit: 168h, 7d, 30m');
+  return Number(m[1]) * UNITS[m[2]!]!;
+}
+
+export function formatVacuum(r: TableVacuum, dryRun: boolean): string {
+  if (r.skipped !== undefined) return `${r.dataset}: skipped: ${r.skipped}\n`;
+  const verb = dryRun ? 'would delete' : 'deleted';
+  const lines = r.deleted.map((key) => `${verb} ${key}\n`);
+  lines.push(
+    `${r.dataset}: Delta version ${r.version}: ${verb} ${r.deleted.length} unreferenced file${r.deleted.length === 1 ? '' : 's'}` +
+      `${r.kept.length > 0 ? `; kept ${r.kept.length} younger than the retention` : ''}\n`,
+  );
+  return lines.join('');
+}
+
+export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({ color: args.color }, env);
+  const retentionMs = parseRetention(args.retention);
+  if (retentionMs < DEFAULT_TOMBSTONE_RETENTION_MS && !args.force) {
+    throw new UsageError(
+      `--retention ${args.retention} is shorter than the default 168h: a reader of an older snapshot (or a time-travel query) within it would find files gone`,
+      'keep --retention at 168h or more, or add --force when no reader needs older snapshots',
+    );
+  }
+  const clock = commandClock(args.clock, env);
+  const now = clock.now();
+  const dryRun = args['dry-run'];
+  const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
+  const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'vacuum', now: new Date(now) });
+  try {
+    const results = await vacuumLake(localStorage(args.output), { retentionMs, now, dryRun, dataset: args.dataset });
+    if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+    for (const r of results) terminal.out(formatVacuum(r, dryRun));
+  } finally {
+    await lock?.release();
+  }
+  return EXIT_OK;
+}

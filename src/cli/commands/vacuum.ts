@@ -1,0 +1,26 @@
+import type { Argv, CommandModule } from 'yargs';
+import type { VacuumArgs } from '../actions/vacuum.js';
+
+export const vacuumCommand: CommandModule<object, VacuumArgs> = {
+  command: 'vacuum',
+  describe: 'Delete the files of each Delta table that its log no longer references, once older than the retention',
+  builder: (y: Argv<object>) =>
+    y
+      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
+      .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
+      .option('retention', { type: 'string', default: '168h', describe: 'Keep unreferenced files younger than this (168h, 7d, 30m); shorter than 168h needs --force' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be deleted; delete nothing' })
+      .option('force', { type: 'boolean', default: false, describe: 'Allow a retention shorter than 168h' })
+      .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the retention)' })
+      .example('$0 vacuum --output /data/lake --dry-run', 'List what vacuum would delete')
+      .example('$0 vacuum --output /data/lake --retention 720h', 'Keep 30 days of older snapshots')
+      .epilogue(
+        'Only Delta tables (datasets with a _delta_log/): removed files (tombstones) older than the retention and files no log names ' +
+          '(left by a killed writer) older than the retention. Never the log, hidden paths nor a live file. ' +
+          'Takes the output lock (not with --dry-run). Exit codes: 0 done, 1 failed, 2 usage.',
+      ) as unknown as Argv<VacuumArgs>,
+  handler: async (args) => {
+    const { vacuumAction } = await import('../actions/vacuum.js');
+    process.exitCode = await vacuumAction(args);
+  },
+};

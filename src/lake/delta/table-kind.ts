@@ -1,0 +1,22 @@
+/**
+ * Whether a dataset is a Delta table (hive files plus a `_delta_log/`) or plain hive files, and
+ * which one a sink writes when the pipeline does not say: a Delta log on object storage (where no
+ * rename swaps a partition and readers need the log for snapshots), plain hive on a local folder
+ * (no change for the lakes that exist). A storage without a local path is remote.
+ */
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { logPrefix } from './delta-paths.js';
+import { MANIFESTS_DIR } from '../lake-paths.js';
+
+export const TABLE_KINDS = ['delta', 'hive'] as const;
+export type TableKind = (typeof TABLE_KINDS)[number];
+
+export function defaultTableFor(storage: LakeStorage): TableKind {
+  // Any key will do (the root itself is no key): a remote backend has no local path for any.
+  return storage.localPath(MANIFESTS_DIR) === undefined ? 'delta' : 'hive';
+}
+
+/** Whether the dataset's folder holds a Delta log (any entry under `<dataset>/_delta_log/`). */
+export async function hasDeltaLog(storage: LakeStorage, tableKey: string): Promise<boolean> {
+  return (await storage.list(logPrefix(tableKey))).length > 0;
+}

@@ -1,0 +1,43 @@
+/**
+ * `quotelake vacuum` over a whole lake: every dataset that is a Delta table has the files its
+ * newest snapshot no longer references, and that are older than the retention, deleted
+ * (delta/vacuum-delta.ts says which are kept). Plain hive datasets are left alone: their replaced
+ * files are the commit's own business (retired, then deleted after `retiredGraceMs`).
+ * The caller holds the output (its lock) unless it is a dry run.
+ */
+import { DATASETS } from '../core/records.js';
+import { hasDeltaLog } from './delta/table-kind.js';
+import { vacuumDelta, type VacuumResult } from './delta/vacuum-delta.js';
+import type { LakeStorage } from './storage/lake-storage.js';
+import { pendingJournals } from './commit/commit-journal.js';
+
+export interface VacuumLakeOptions {
+  readonly retentionMs: number;
+  readonly now: number;
+  readonly dryRun: boolean;
+  /** Only this dataset. */
+  readonly dataset?: string | undefined;
+}
+
+export interface TableVacuum extends VacuumResult {
+  readonly dataset: string;
+  /** Why the table was left alone (a killed run's commit is pending: its files are in no log yet). */
+  readonly skipped?: string;
+}
+
+export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOptions): Promise<TableVacuum[]> {
+  const out: TableVacuum[] = [];
+  for (const dataset of DATASETS) {
+    if (options.dataset !== undefined && dataset !== options.dataset) continue;
+    if (!(await hasDeltaLog(storage, dataset))) continue;
+    // A decided commit not yet logged names files vacuum would take for orphans: the next run or
+    // `quotelake compact` finishes it first.
+    if ((await pendingJournals(storage, dataset, 'parquet')).length > 0) {
+      out.push({ dataset, deleted: [], kept: [], skipped: 'an interrupted commit is pending (the next run or `quotelake compact` finishes it)' });
+      continue;
+    }
+    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun });
+    out.push({ dataset, ...result });
+  }
+  return out;
+}
