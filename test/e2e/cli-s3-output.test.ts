@@ -84,7 +84,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       second = await s3Run('demo', 'some/prefix');
     }, 120_000);
 
-    it('succeeds, with its state in a local folder named after the bucket and prefix', () => {
+    it('succeeds, with the rows of a run into a folder', () => {
       expect(first.code, first.stderr).toBe(0);
       const doc = docOf(first);
       expect(doc.runs[0]!.rows.kline!.written).toBeGreaterThan(10_000);
@@ -94,8 +94,13 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     it('leaves only data and bookkeeping: no staged object, nothing but part files under the dataset', async () => {
       const keys = await keysUnder(server().client(), 'lake-test', 'some/prefix/');
       expect(keys.filter((k) => k.includes('staging') || k.includes('probe'))).toEqual([]);
-      expect(keys.filter((k) => k.startsWith('_quotelake/'))).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json']);
-      const data = keys.filter((k) => !k.startsWith('_quotelake/'));
+      // Bookkeeping: the layout, the manifest, and the state (checkpoints, two runs) in the lake; the lease is released.
+      const bookkeeping = keys.filter((k) => k.startsWith('_quotelake/')).map((k) => k.replace(/runs\/[^/]+\.json$/, 'runs/RUN.json'));
+      expect(bookkeeping.sort()).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json', '_quotelake/state/checkpoints/demo.json', '_quotelake/state/runs/RUN.json', '_quotelake/state/runs/RUN.json']);
+      // On S3 the table is Delta by default: its log, and hive part files.
+      const log = keys.filter((k) => k.startsWith('kline/_delta_log/'));
+      expect(log).toContain('kline/_delta_log/00000000000000000000.json');
+      const data = keys.filter((k) => !k.startsWith('_quotelake/') && !k.startsWith('kline/_delta_log/'));
       expect(data.length).toBeGreaterThan(0);
       for (const k of data) expect(k).toMatch(/^kline\/interval=\w+\/year=\d{4}\/date=[^/]+\/part-[\w-]+\.parquet$/);
     });
@@ -113,7 +118,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
 
     it('inspect and compact read the bucket', async () => {
-      const inspect = await runCli(['inspect', 's3://lake-test/some/prefix', '--s3-endpoint', server().endpoint, '--state-dir', join(work, '.quotelake-state/lake-test/some/prefix'), '--json'], { env: CREDENTIALS });
+      const inspect = await runCli(['inspect', 's3://lake-test/some/prefix', '--s3-endpoint', server().endpoint, '--json'], { env: CREDENTIALS });
       expect(inspect.code, inspect.stderr).toBe(0);
       const info = JSON.parse(inspect.stdout) as { datasets: { dataset: string; rows: number; problems: string[] }[]; runs: unknown[] };
       expect(info.datasets.map((d) => [d.dataset, d.rows, d.problems])).toEqual([['kline', docOf(first).runs[0]!.rows.kline!.written, []]]);
