@@ -106,7 +106,14 @@ export class RedisLimiter implements LimiterPort {
     }
   }
 
-  /** One admission script call: a permit, or the ms to wait before asking again. */
+  /**
+   * One admission script call, no waiting: a permit, or the ms to wait before asking again (throws
+   * QuotaExhaustedError when the day is used up). Ignores this process's in-flight cap and pause.
+   */
+  tryAcquire(rules: readonly WindowRule[]): Promise<Permit | number> {
+    return this.tryAdmit(rules.filter((r) => Number.isFinite(r.limit)));
+  }
+
   private async tryAdmit(rules: readonly WindowRule[]): Promise<Permit | number> {
     const { context, keys } = this;
     const day = this.quota.dayArgs();
