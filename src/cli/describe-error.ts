@@ -83,7 +83,9 @@ export function describeError(e: unknown): DescribedError {
         ? 'another run is writing to this output; wait for it, or use another --output'
         : e.code === 'QL_FORMAT_VERSION'
           ? 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)'
-          : undefined;
+          : e.code === 'QL_COORDINATOR_DOWN'
+            ? 'start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded'
+            : undefined;
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
   }
   const message = e instanceof Error ? e.message : String(e);

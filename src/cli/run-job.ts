@@ -3,6 +3,7 @@
  * client, show progress, run, and sum it up with the exit code a scheduler can act on.
  */
 import { createClient, planLimits, redactUrl } from '../api/index.js';
+import type { Coordinator } from '../api/admission.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
@@ -45,6 +46,8 @@ export interface RunJobOptions {
   readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
   /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
   readonly fullRefresh?: boolean;
+  /** `--coordinator`: the plan's limits and daily count shared through Redis. */
+  readonly coordinator?: Coordinator;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -78,6 +81,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     stateDir: settings.stateDir,
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+    ...(options.coordinator ? { coordinator: options.coordinator } : {}),
   });
   const client = new QuotaWatchingClient(inner);
   let result: RunResult | undefined;

@@ -11,11 +11,14 @@ import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
 import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
-import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
+import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
+import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
+import { describeError, formatError } from '../describe-error.js';
+import type { Coordinator } from '../../api/admission.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, CoordinatorArgs {
   pipeline: string[];
   state?: boolean | undefined;
   'dry-run': boolean;
@@ -39,6 +42,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
+  const coordinatorUrl = coordinatorUrlOf(args, env);
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
@@ -52,6 +56,19 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {
     terminal.err('quotelake: not confirmed; nothing was run');
     return EXIT_FAILURE;
+  }
+
+  // A coordinator that is not there fails before anything is sent or written (fail closed).
+  let coordinator: Coordinator | undefined;
+  if (coordinatorUrl !== undefined) {
+    try {
+      coordinator = await openCoordinator(coordinatorUrl);
+    } catch (error) {
+      const described = describeError(error);
+      terminal.err(formatError(described, terminal.colors));
+      if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode: described.exitCode, error: { code: described.code, message: described.message, hint: described.hint } }, dataOnStdout);
+      return described.exitCode;
+    }
   }
 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs });
@@ -76,6 +93,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         clock,
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
+        ...(coordinator ? { coordinator } : {}),
       });
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
@@ -86,6 +104,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   } finally {
     interrupts.dispose();
     await connections.closeAll().catch(() => undefined);
+    await coordinator?.close().catch(() => undefined);
   }
   const exitCode = worstExitCode(summaries.map((s) => s.exitCode));
   if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries }, dataOnStdout);
