@@ -14,6 +14,8 @@ export interface TokenKeys {
   stamps(rule: string): string;
   /** Admitted, unreleased permits of one window rule, scored by the end of their lease. */
   flight(rule: string): string;
+  /** Pub/sub channel: a permit of this token was released (its waiters everywhere ask again). */
+  readonly released: string;
 }
 
 export function tokenKeys(tokenHash: string): TokenKeys {
@@ -23,6 +25,7 @@ export function tokenKeys(tokenHash: string): TokenKeys {
     day: (day) => `${base}:day:${day}`,
     stamps: (rule) => `${base}:w:${rule}`,
     flight: (rule) => `${base}:f:${rule}`,
+    released: `${base}:released`,
   };
 }
 

@@ -4,9 +4,9 @@
  * when all allow it, takes a slot and a request of the day in the same atomic step.
  *
  * A refused request is told when to ask again (the script knows the oldest stamp that must leave a
- * window) and sleeps until then: no busy loop. A release by this process wakes its waiters at once;
- * a release elsewhere is seen at the next asked-for time (at most POLL_MS while only in-flight
- * requests fill a window, since nothing says when they end).
+ * window) and sleeps until then: no busy loop. While only in-flight requests fill a window nobody
+ * knows when they end: it waits for a release, which the release script publishes on the token's
+ * channel (so every process's waiters ask again at once), at most POLL_MS as a safety net.
  *
  * What stays local: the cap on this process's in-flight requests, and a pause after a 429 (the
  * service disagreed with the shared windows: this process backs off; the others learn it from
@@ -21,8 +21,11 @@ import type { RedisLink } from './redis-link.js';
 import type { TokenKeys } from './redis-keys.js';
 import type { RedisQuota } from './redis-quota.js';
 
-/** Longest wait before asking again while in-flight requests (of any process) fill a window. */
-export const POLL_MS = 50;
+/**
+ * Longest wait (real time) before asking again while in-flight requests fill a window: releases are
+ * published, so this only bounds the delay of a message lost while reconnecting.
+ */
+export const POLL_MS = 250;
 
 interface Waiter {
   /** Cuts the current wait short: a local release, an abort, failWaiting. */
@@ -43,7 +46,10 @@ export class RedisLimiter implements LimiterPort {
     private readonly keys: TokenKeys,
     private readonly quota: RedisQuota,
     private readonly context: AdmissionContext,
-  ) {}
+  ) {
+    // Releases by other processes wake this one's waiters (those waiting on in-flight requests).
+    link.listen(keys.released, () => this.wakeAll());
+  }
 
   get inFlight(): number {
     return this.inFlightCount;
@@ -89,13 +95,15 @@ export class RedisLimiter implements LimiterPort {
           await this.nap(waiter, this.pausedUntil - now);
           continue;
         }
-        const permit = await this.tryAdmit(finite);
-        if (typeof permit !== 'number') {
+        const answer = await this.admitOrWait(finite);
+        if ('permit' in answer) {
           this.logWait(finite, since);
-          return permit;
+          return answer.permit;
         }
-        // Asked again at the time the script gave (in its own clock: the wait is a duration).
-        await this.nap(waiter, permit);
+        // Asked again at the time the script gave (in its own clock: the wait is a duration), or,
+        // while only in-flight requests fill a window, at the first release anywhere.
+        if (answer.release) await this.nap(waiter, Math.min(answer.waitMs, POLL_MS), true);
+        else await this.nap(waiter, answer.waitMs);
       }
     } catch (error) {
       this.quota.notCharged();
@@ -110,11 +118,12 @@ export class RedisLimiter implements LimiterPort {
    * One admission script call, no waiting: a permit, or the ms to wait before asking again (throws
    * QuotaExhaustedError when the day is used up). Ignores this process's in-flight cap and pause.
    */
-  tryAcquire(rules: readonly WindowRule[]): Promise<Permit | number> {
-    return this.tryAdmit(rules.filter((r) => Number.isFinite(r.limit)));
+  async tryAcquire(rules: readonly WindowRule[]): Promise<Permit | number | 'release'> {
+    const answer = await this.admitOrWait(rules.filter((r) => Number.isFinite(r.limit)));
+    return 'permit' in answer ? answer.permit : answer.release ? 'release' : answer.waitMs;
   }
 
-  private async tryAdmit(rules: readonly WindowRule[]): Promise<Permit | number> {
+  private async admitOrWait(rules: readonly WindowRule[]): Promise<{ permit: Permit } | { waitMs: number; release: boolean }> {
     const { context, keys } = this;
     const day = this.quota.dayArgs();
     const id = `${day.field}:${++this.permits}`;
@@ -122,14 +131,20 @@ export class RedisLimiter implements LimiterPort {
     const ruleArgs = rules.flatMap((r) => [r.limit, r.windowMs]);
     const [status, now, value] = await this.link.admit(
       [keys.epoch, day.key, ...ruleKeys],
-      [this.timeArg(), id, context.requestTimeoutMs, context.marginMs, day.limit, day.field, day.own, day.ttlMs, POLL_MS, day.zone, day.resetMs, ...ruleArgs],
+      [this.timeArg(), id, context.requestTimeoutMs, context.marginMs, day.limit, day.field, day.own, day.ttlMs, '', day.zone, day.resetMs, ...ruleArgs],
     );
     if (status === 2) throw this.quota.usedUp(day.day, value);
-    if (status !== 0) return Math.max(1, value - now);
+    if (status !== 0) {
+      // On Redis TIME the wait is a duration from the script's instant (the local clock is another
+      // clock). On a virtual clock the script's instant is ours, and other clients may have moved
+      // it while the reply travelled: count from where it is now.
+      const from = context.virtualClock ? context.clock.now() : now;
+      return { waitMs: Math.max(1, value - from), release: status === 3 };
+    }
     this.quota.charged(day.day);
     this.inFlightCount++;
     this.admittedCount++;
-    return this.permit(id, rules, ruleKeys, ruleArgs);
+    return { permit: this.permit(id, rules, ruleKeys, ruleArgs) };
   }
 
   private permit(id: string, rules: readonly WindowRule[], ruleKeys: string[], ruleArgs: number[]): Permit {
@@ -140,14 +155,18 @@ export class RedisLimiter implements LimiterPort {
       this.inFlightCount--;
       if (rules.length > 0) {
         // Sent before any admission a wake-up below makes, on the same connection: Redis applies it first.
-        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, ...ruleArgs]).catch((error: unknown) => {
+        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, this.keys.released, ...ruleArgs]).catch((error: unknown) => {
           // The lease frees the slot later; admissions fail closed meanwhile anyway.
           this.context.logger?.debug('could not release a permit in the coordinator', { event: 'coordinator-release-failed', error: String(error) });
         });
       }
-      for (const waiter of this.waiters) waiter.nap?.abort();
+      this.wakeAll();
     };
     return { admittedAt: this.context.clock.now(), release: () => finish(false), cancel: () => finish(true) };
+  }
+
+  private wakeAll(): void {
+    for (const waiter of this.waiters) waiter.nap?.abort();
   }
 
   /** The caller's time for a virtual clock (tests), else '' (the script reads Redis TIME). */
@@ -155,14 +174,26 @@ export class RedisLimiter implements LimiterPort {
     return this.context.virtualClock ? this.context.clock.now() : '';
   }
 
-  /** Waits `ms` (or until woken); a wake-up or an abort ends it early without throwing. */
-  private async nap(waiter: Waiter, ms: number): Promise<void> {
+  /**
+   * Waits `ms` of the clock (or until woken); a wake-up or an abort ends it early without throwing.
+   * `realTime`: waiting for a release, which takes no time on a virtual clock, so the wait must
+   * not move it: a real timer bounds it instead.
+   */
+  private async nap(waiter: Waiter, ms: number, realTime = false): Promise<void> {
     // Aborted or failed while the script ran: the loop throws without waiting.
     if (waiter.signal?.aborted || waiter.failure !== undefined) return;
     const controller = new AbortController();
     waiter.nap = controller;
     try {
-      if (Number.isFinite(ms)) {
+      if (realTime) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          controller.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          }, { once: true });
+        });
+      } else if (Number.isFinite(ms)) {
         await this.context.sleep(ms, controller.signal).catch(() => undefined);
       } else {
         await new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -41,6 +41,9 @@ export class RedisLink {
   readonly target: string;
   readonly redis: Redis;
   private lastError = '';
+  /** A second connection in subscriber mode (Redis requires it), made at the first listener. */
+  private subscriber: Redis | undefined;
+  private readonly listeners = new Map<string, Set<() => void>>();
 
   constructor(url: string, options: RedisLinkOptions = {}) {
     this.target = describeRedisUrl(url);
@@ -106,10 +109,36 @@ export class RedisLink {
     });
   }
 
+  /**
+   * Calls `wake` on every message of `channel` (releases by any process). Best effort: a message
+   * lost while reconnecting only delays a waiter until its next poll. ioredis subscribes again
+   * after a reconnect. Returns the function that stops listening.
+   */
+  listen(channel: string, wake: () => void): () => void {
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false });
+      this.subscriber.on('error', () => undefined);
+      this.subscriber.on('message', (name: string) => {
+        for (const listener of this.listeners.get(name) ?? []) listener();
+      });
+    }
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      this.subscriber.subscribe(channel).catch(() => undefined);
+    }
+    set.add(wake);
+    return () => {
+      set.delete(wake);
+    };
+  }
+
   async close(): Promise<void> {
     // quit() waits for replies to what was sent; a dead server gets disconnect() instead.
     if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
     this.redis.disconnect();
+    this.subscriber?.disconnect();
   }
 
   private commands(): ScriptCommands {

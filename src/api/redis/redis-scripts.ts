@@ -39,8 +39,10 @@ end
 /**
  * KEYS: epoch, day, then per rule its stamps (w:) and in-flight (f:) sets.
  * ARGV: now|'', permit id, leaseMs, marginMs, day limit (-1: none), process field, own count today,
- * day ttl ms, poll ms, quota zone, day reset (ms), then per rule: limit, windowMs.
- * Returns {0, now, used} admitted; {1, now, retryAt} wait; {2, now, used} the day is used up.
+ * day ttl ms, (unused), quota zone, day reset (ms), then per rule: limit, windowMs.
+ * Returns {0, now, used} admitted; {1, now, retryAt} wait until then; {2, now, used} the day is used
+ * up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release (published on the
+ * token's channel), at the latest until the oldest lease ends.
  */
 export const ADMIT_LUA = `${NOW}
 local permit = ARGV[2]
@@ -50,7 +52,6 @@ local dayLimit = tonumber(ARGV[5])
 local field = ARGV[6]
 local own = tonumber(ARGV[7])
 local dayTtl = tonumber(ARGV[8])
-local poll = tonumber(ARGV[9])
 local zone = ARGV[10]
 local resetAt = ARGV[11]
 
@@ -83,6 +84,7 @@ if dayLimit >= 0 then
 end
 
 local earliest = now
+local blocked = nil
 local rules = (#KEYS - 2) / 2
 for i = 1, rules do
   local limit = tonumber(ARGV[10 + 2 * i])
@@ -94,10 +96,10 @@ for i = 1, rules do
   redis.call('ZREMRANGEBYSCORE', flight, '-inf', now)
   local room = limit - redis.call('ZCARD', flight)
   if room <= 0 then
-    -- Only a release (or the oldest lease's end) frees it: ask again then, or after a poll.
+    -- Only a release (or the oldest lease's end) frees it: nobody knows when.
     local first = redis.call('ZRANGE', flight, 0, 0, 'WITHSCORES')
-    local at = math.min(tonumber(first[2]), now + poll)
-    if at > earliest then earliest = at end
+    local ends = tonumber(first[2])
+    if blocked == nil or ends < blocked then blocked = ends end
   else
     redis.call('ZREMRANGEBYSCORE', stamps, '-inf', now - window - margin)
     local count = redis.call('ZCARD', stamps)
@@ -110,6 +112,9 @@ for i = 1, rules do
 end
 if earliest > now then
   return {1, now, earliest}
+end
+if blocked ~= nil then
+  return {3, now, blocked}
 end
 
 if dayLimit >= 0 then
@@ -128,7 +133,8 @@ return {0, now, used}
 
 /**
  * KEYS: per rule its stamps (w:) and in-flight (f:) sets.
- * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), then per rule: limit, windowMs.
+ * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), release channel, then per rule: limit, windowMs.
+ * Publishes on the channel, so waiters of every process ask again at once.
  */
 export const RELEASE_LUA = `${NOW}
 local permit = ARGV[2]
@@ -136,8 +142,8 @@ local margin = tonumber(ARGV[3])
 local cancel = ARGV[4] == '1'
 local rules = #KEYS / 2
 for i = 1, rules do
-  local limit = tonumber(ARGV[3 + 2 * i])
-  local window = tonumber(ARGV[4 + 2 * i])
+  local limit = tonumber(ARGV[4 + 2 * i])
+  local window = tonumber(ARGV[5 + 2 * i])
   local stamps = KEYS[2 * i - 1]
   local flight = KEYS[2 * i]
   redis.call('ZREM', flight, permit)
@@ -152,6 +158,7 @@ for i = 1, rules do
     redis.call('PEXPIRE', stamps, window + margin + 1000)
   end
 end
+redis.call('PUBLISH', ARGV[5], '1')
 return 1
 `;
 
