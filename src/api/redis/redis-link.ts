@@ -149,8 +149,9 @@ export class RedisLink {
     try {
       return await work();
     } catch (error) {
+      // "Not connected" says less than the connection's own last error (ECONNREFUSED...), when there is one.
       const reason = reasonOf(error);
-      throw new CoordinatorDownError(this.target, reason === '' ? this.lastError || 'no connection' : reason);
+      throw new CoordinatorDownError(this.target, (reason === '' || reason === 'not connected') && this.lastError !== '' ? this.lastError : reason || 'not connected');
     }
   }
 }
