@@ -38,6 +38,12 @@ export class RedisLimiter implements LimiterPort {
   private inFlightCount = 0;
   private pausedUntil = Number.NEGATIVE_INFINITY;
   private readonly waiters = new Set<Waiter>();
+  /**
+   * Waiters in line per rule set, first come first served: only the head of a line asks Redis (the
+   * others would get the same answer), so a crowd of waiters costs one script call per slot, not
+   * one each. Lines of different rules (a gap-held batch, a plain request) do not wait on each other.
+   */
+  private readonly lines = new Map<string, Waiter[]>();
   private permits = 0;
   private admittedCount = 0;
 
@@ -81,8 +87,20 @@ export class RedisLimiter implements LimiterPort {
     const onAbort = () => waiter.nap?.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     this.waiters.add(waiter);
+    const lineKey = finite.map((r) => `${r.key}/${r.limit}/${r.windowMs}`).join('|');
+    let line = this.lines.get(lineKey);
+    if (!line) {
+      line = [];
+      this.lines.set(lineKey, line);
+    }
+    line.push(waiter);
     const since = this.context.clock.now();
     try {
+      while (line[0] !== waiter) {
+        if (signal?.aborted) throw abortReason(signal);
+        if (waiter.failure !== undefined) throw waiter.failure;
+        await this.nap(waiter, Number.POSITIVE_INFINITY);
+      }
       for (;;) {
         if (signal?.aborted) throw abortReason(signal);
         if (waiter.failure !== undefined) throw waiter.failure;
@@ -111,6 +129,10 @@ export class RedisLimiter implements LimiterPort {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.waiters.delete(waiter);
+      line.splice(line.indexOf(waiter), 1);
+      // The next in line asks at once (it may be admitted in the same instant).
+      if (line.length === 0) this.lines.delete(lineKey);
+      else line[0]!.nap?.abort();
     }
   }
 
