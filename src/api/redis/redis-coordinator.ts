@@ -45,6 +45,7 @@ export class RedisCoordinator implements Coordinator {
     const keys = tokenKeys(context.tokenHash);
     const quota = new RedisQuota(this.link, keys, context);
     const limiter = new RedisLimiter(this.link, keys, quota, context);
+    quota.onClose = limiter.unlisten;
     return { limiter, quota };
   }
 

@@ -54,8 +54,11 @@ export class RedisLimiter implements LimiterPort {
     private readonly context: AdmissionContext,
   ) {
     // Releases by other processes wake this one's waiters (those waiting on in-flight requests).
-    link.listen(keys.released, () => this.wakeAll());
+    this.unlisten = link.listen(keys.released, () => this.wakeAll());
   }
+
+  /** Stops listening for releases (the client is closed). */
+  readonly unlisten: () => void;
 
   get inFlight(): number {
     return this.inFlightCount;

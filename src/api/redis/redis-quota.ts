@@ -162,7 +162,12 @@ export class RedisQuota implements QuotaPort {
     return { ...base, used, remaining: Math.max(0, this.limit - used), unknown };
   }
 
+  /** Called by close(): the limiter's release listener (set by the coordinator). */
+  onClose: (() => void) | undefined;
+
   async close(): Promise<void> {
-    // Nothing reserved ahead: every charge was made at its admission.
+    // Nothing reserved ahead: every charge was made at its admission. Only the listener goes.
+    this.onClose?.();
+    this.onClose = undefined;
   }
 }
