@@ -126,7 +126,8 @@ describe('a lost coordinator fails the run closed', () => {
   it('one killed mid-run: exit 1 with the message, nothing half-written; the same command then resumes', async () => {
     await settle(server.url);
     const output = tempDir();
-    const args = ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-10-20T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', output, '--coordinator', server.url];
+    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-10-20T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
+    const args = argsFor(output);
     const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
     const run = startCli(args);
     for (let i = 0; i < 400 && (emulator.usage(TOKEN)?.day.used ?? 0) - usedBefore < 30; i++) await new Promise((r) => setTimeout(r, 25));
@@ -134,15 +135,22 @@ describe('a lost coordinator fails the run closed', () => {
     const r = await run.result;
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/quotelake: coordinator redis:\/\/127\.0\.0\.1:\d+ is unreachable \([^)]+\): no request is admitted without it/);
-    const summary = (JSON.parse(r.stdout) as { runs: { status: string; error: { code: string } }[] }).runs[0]!;
+    const summary = (JSON.parse(r.stdout) as { runs: { status: string; error: { code: string }; files: { count: number }; requestsTotal: number }[] }).runs[0]!;
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'QL_COORDINATOR_DOWN' } });
-    // Nothing staged or half-written is left: only committed files.
+    // What was read whole before Redis went is committed; nothing staged or half-written is left.
+    expect(summary.files.count).toBeGreaterThan(0);
     expect(allFiles(output).filter((f) => f.includes('/_quotelake/staging/') || f.includes('.tmp-'))).toEqual([]);
 
     await server.restart();
     await settle(server.url);
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
-  }, 120_000);
+    // It resumed: the second run fetched what the first had not committed, not everything again.
+    const whole = tempDir();
+    const fresh = await runCli(argsFor(whole));
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const requests = (out: string) => (JSON.parse(out) as { runs: { requestsTotal: number }[] }).runs[0]!.requestsTotal;
+    expect(requests(again.stdout)).toBeLessThan(requests(fresh.stdout));
+  }, 180_000);
 });
 
