@@ -190,8 +190,9 @@ export class RedisLimiter implements LimiterPort {
     return { admittedAt: this.context.clock.now(), release: () => finish(false), cancel: () => finish(true) };
   }
 
+  /** A slot may be free: the head of each line asks again (the others wait for their turn, untouched). */
   private wakeAll(): void {
-    for (const waiter of this.waiters) waiter.nap?.abort();
+    for (const line of this.lines.values()) line[0]?.nap?.abort();
   }
 
   /** The caller's time for a virtual clock (tests), else '' (the script reads Redis TIME). */
