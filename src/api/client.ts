@@ -23,7 +23,8 @@ import { groupBy } from '../core/group-by.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
-import { QuotaStore } from './quota-store.js';
+import type { LimiterPort, QuotaPort } from './admission.js';
+import { QuotaStore, tokenHash16 } from './quota-store.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from '../core/redact.js';
 import {
@@ -151,8 +152,9 @@ class QuotelakeClient implements ServiceClient {
   readonly #token: string;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
-  private readonly limiter: SlidingWindowLimiter;
-  private readonly quota: QuotaStore;
+  /** In-process, or shared through options.coordinator (the same rules). */
+  private readonly limiter: LimiterPort;
+  private readonly quota: QuotaPort;
   private readonly http: HttpTransport;
   private readonly basePath: string;
   private readonly familyOf: (code: string) => Family;
@@ -181,25 +183,42 @@ class QuotelakeClient implements ServiceClient {
     this.sleep = options.sleep ?? (isVirtualClock(options.clock) ? manualSleep(options.clock) : systemSleep);
     const settle = options.settleBeforeSleep ?? virtual;
     this.logger = options.logger ?? silentLogger;
-    this.limiter = new SlidingWindowLimiter({
-      clock: this.clock,
-      logger: this.logger,
-      sleep: settle ? this.settledSleep.bind(this) : this.sleep,
-      marginMs: options.marginMs ?? (virtual ? 0 : 1),
-      // As many in flight as the per-second window admits.
-      maxInFlight: this.inFlightCap(),
-    });
-    this.quota = new QuotaStore({
-      stateDir: options.stateDir,
-      token: options.token,
-      limit: this.limits.perDay,
-      clock: this.clock,
-      timeZone: options.quotaTimeZone ?? 'UTC',
-      blockSize: options.quotaBlockSize ?? this.inFlightCap(),
-    });
+    const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    if (options.coordinator) {
+      const shared = options.coordinator.admission({
+        tokenHash: tokenHash16(options.token),
+        limits: this.limits,
+        clock: this.clock,
+        virtualClock: virtual,
+        sleep: settle ? this.settledSleep.bind(this) : this.sleep,
+        marginMs: options.marginMs ?? (virtual ? 0 : 1),
+        maxInFlight: this.inFlightCap(),
+        timeZone: options.quotaTimeZone ?? 'UTC',
+        requestTimeoutMs: timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs,
+        logger: this.logger,
+      });
+      this.limiter = shared.limiter;
+      this.quota = shared.quota;
+    } else {
+      this.limiter = new SlidingWindowLimiter({
+        clock: this.clock,
+        logger: this.logger,
+        sleep: settle ? this.settledSleep.bind(this) : this.sleep,
+        marginMs: options.marginMs ?? (virtual ? 0 : 1),
+        // As many in flight as the per-second window admits.
+        maxInFlight: this.inFlightCap(),
+      });
+      this.quota = new QuotaStore({
+        stateDir: options.stateDir,
+        token: options.token,
+        limit: this.limits.perDay,
+        clock: this.clock,
+        timeZone: options.quotaTimeZone ?? 'UTC',
+        blockSize: options.quotaBlockSize ?? this.inFlightCap(),
+      });
+    }
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.http = new HttpTransport(base.origin, this.#token, this.inFlightCap(), timeouts, options.maxResponseBytes);
     this.familyOf = createFamilyResolver(
       options.familyLookup ?? ((code) => findProduct(code)?.family),

@@ -1,4 +1,5 @@
 /** Public shapes of the service client. Prices stay the wire strings. */
+import type { Coordinator } from './admission.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import type { Family } from './family.js';
@@ -120,6 +121,11 @@ export interface ClientOptions {
   settleBeforeSleep?: boolean;
   /** Daily-quota requests reserved per file lock; default the plan's per-second limit. */
   quotaBlockSize?: number;
+  /**
+   * Shares the plan's windows and the daily count with every process on the token (Redis,
+   * `--coordinator`); `stateDir`'s quota file is then not used. Default: this process alone.
+   */
+  coordinator?: Coordinator;
 }
 
 export interface KlineRequest {

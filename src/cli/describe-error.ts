@@ -103,6 +103,8 @@ export function describeError(e: unknown): DescribedError {
           ? 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)'
           : e.code === 'QL_LAKE_LEASE_LOST'
             ? 'another run took the lake over while this one could not renew its lease; committed work is kept and the other run resumes from it'
+          : e.code === 'QL_COORDINATOR_DOWN'
+            ? 'start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded'
             : undefined;
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
   }

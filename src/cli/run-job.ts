@@ -3,6 +3,7 @@
  * client, show progress, run, and sum it up with the exit code a scheduler can act on.
  */
 import { createClient, createTokenPool, planLimits, redactUrl, TokenPool, type ServiceClient } from '../api/index.js';
+import type { Coordinator } from '../api/admission.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
@@ -56,6 +57,8 @@ export interface RunJobOptions {
   readonly metrics?: QuotelakeMetrics | undefined;
   /** The output's storage when it is not a local folder (an s3:// output; see output-storage.ts). */
   readonly storage?: LakeStorage | undefined;
+  /** `--coordinator`: the plan's limits and daily count shared through Redis. */
+  readonly coordinator?: Coordinator;
 }
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
@@ -89,6 +92,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
     ...meteredClientOptions(options.metrics),
+    ...(options.coordinator ? { coordinator: options.coordinator } : {}),
   };
   // Several tokens: streams spread over them (token-pool.ts); one token: the client of I4 as before.
   const inner = connection.pool

@@ -76,6 +76,20 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
     }) as Argv<T & ServiceArgs>;
 }
 
+export interface CoordinatorArgs {
+  coordinator?: string | undefined;
+}
+
+/** --coordinator: run, quota (and the worker) share one plan's limits and daily count through Redis. */
+export function coordinatorOption<T>(y: Argv<T>): Argv<T & CoordinatorArgs> {
+  return y.option('coordinator', {
+    type: 'string',
+    group: SERVICE,
+    describe:
+      'redis://host:port[/db]: share the plan\'s rate limits and daily quota with every process and host using the token (env QUOTELAKE_REDIS_URL). Without it: this process alone',
+  }) as Argv<T & CoordinatorArgs>;
+}
+
 export function outputOptions<T>(y: Argv<T>): Argv<T & OutputArgs> {
   return y
     .option('output', { type: 'string', group: OUTPUT, describe: 'Output root: a folder or s3://bucket/prefix (default: the pipeline\'s outputDir, else output/)' })

@@ -339,3 +339,21 @@ export class S3LocationError extends QuotelakeError {
     super('QL_S3_LOCATION', `${value}: ${problem}`, { stage: 'config' });
   }
 }
+
+/**
+ * The shared limiter's Redis (`--coordinator`) cannot be reached or refused a command. Nothing is
+ * admitted without it (fail closed: a request it cannot count could exceed the plan), so the run
+ * stops; committed work is kept. Retryable: the same command works once Redis is back. `target` is
+ * the coordinator's address without any password.
+ */
+export class CoordinatorDownError extends QuotelakeError {
+  constructor(
+    readonly target: string,
+    reason: string,
+  ) {
+    super('QL_COORDINATOR_DOWN', `coordinator ${target} is unreachable (${reason}): no request is admitted without it`, {
+      stage: 'read',
+      retryable: true,
+    });
+  }
+}

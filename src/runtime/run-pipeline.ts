@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { ConfigError, QuotelakeError, RejectedRecordError } from '../core/errors.js';
+import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
@@ -364,6 +364,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // A copy: the store's map moves on as commits land, the source's starting point must not.
       iterator = source.read(ctx, startFrom)[Symbol.asyncIterator]();
       let status: 'succeeded' | 'aborted' = 'succeeded';
+      /** The shared limiter's Redis went away: no more requests, but the whole batches read so far are committed. */
+      let stopped: CoordinatorDownError | undefined;
       for (;;) {
         if (signal.aborted) {
           status = 'aborted';
@@ -380,7 +382,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         } catch (error) {
           // A source that stops by throwing on abort has still delivered only whole batches.
           if (signal.aborted) step = { kind: 'aborted' };
-          else throw error;
+          else if (error instanceof CoordinatorDownError) {
+            stopped = error;
+            inFlight = false;
+            break;
+          } else throw error;
         } finally {
           aborted.dispose();
         }
@@ -434,6 +440,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
       // Whatever was written belongs to whole source batches: commit it, aborted or not.
       if (batchesSinceCommit > 0) await commit();
+      // Committed first, then the run fails (nothing staged is left for the abort below).
+      if (stopped) throw stopped;
       if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it');
       const final = manifest(status);
       const manifestPath = await writeRunManifest(state, final);

@@ -12,10 +12,13 @@ import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
 import { terminalFor } from '../terminal.js';
 import { commandClock } from '../clock-option.js';
-import type { ClockArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import type { ClockArgs, CoordinatorArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
+import { describeError, formatError } from '../describe-error.js';
+import { readSharedQuota, renderSharedQuota, type SharedQuotaEntry } from '../shared-quota.js';
 import { resolveTokenPool } from '../token-pool-settings.js';
 
-export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs {
+export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs, CoordinatorArgs {
   json: boolean;
 }
 
@@ -128,9 +131,29 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       }
       entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
     }
+    // --coordinator: the counts every process shares, read from Redis (fails with exit 1 when it is down).
+    const coordinatorUrl = coordinatorUrlOf(args, process.env);
+    let shared: { target: string; tokens: SharedQuotaEntry[] } | undefined;
+    if (coordinatorUrl !== undefined) {
+      try {
+        const coordinator = await openCoordinator(coordinatorUrl);
+        try {
+          shared = { target: coordinator.target, tokens: await readSharedQuota(coordinator, known, now) };
+        } finally {
+          await coordinator.close();
+        }
+      } catch (error) {
+        const described = describeError(error);
+        terminal.err(formatError(described, terminal.colors));
+        return described.exitCode;
+      }
+    }
     if (args.json) {
-      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries }, null, 2)}\n`);
-    } else if (entries.length === 0) {
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries, ...(shared ? { coordinator: shared } : {}) }, null, 2)}\n`);
+      return EXIT_OK;
+    }
+    if (shared) terminal.out(`${renderSharedQuota(shared.target, shared.tokens)}\n`);
+    if (entries.length === 0) {
       terminal.out(`quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir)\n`);
     } else {
       const width = Math.max(5, ...entries.map((e) => e.token.length));

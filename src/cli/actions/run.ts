@@ -11,7 +11,10 @@ import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
 import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
-import { logFormatOf, type ClockArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
+import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
+import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
+import { describeError, formatError } from '../describe-error.js';
+import type { Coordinator } from '../../api/admission.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
@@ -19,7 +22,7 @@ import { startMetricsExposure } from '../metrics-exposure.js';
 import { checkTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 import { openOutput } from '../output-storage.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs, CoordinatorArgs {
   pipeline: string[];
   state?: boolean | undefined;
   table?: 'delta' | 'hive' | undefined;
@@ -49,6 +52,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans, pool?.tokens));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
+  const coordinatorUrl = coordinatorUrlOf(args, env);
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
@@ -62,6 +66,19 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {
     terminal.err('quotelake: not confirmed; nothing was run');
     return EXIT_FAILURE;
+  }
+
+  // A coordinator that is not there fails before anything is sent or written (fail closed).
+  let coordinator: Coordinator | undefined;
+  if (coordinatorUrl !== undefined) {
+    try {
+      coordinator = await openCoordinator(coordinatorUrl);
+    } catch (error) {
+      const described = describeError(error);
+      terminal.err(formatError(described, terminal.colors));
+      if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode: described.exitCode, error: { code: described.code, message: described.message, hint: described.hint } }, dataOnStdout);
+      return described.exitCode;
+    }
   }
 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs });
@@ -91,6 +108,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         routeNotices: (log) => interrupts.route(log),
         fullRefresh,
         metrics: exposure?.metrics,
+        ...(coordinator ? { coordinator } : {}),
       }).finally(() => output.close());
       summaries.push(summary);
       if (!args.quiet && !args.json) terminal.err(renderSummary(summary, terminal.colors));
@@ -101,6 +119,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   } finally {
     interrupts.dispose();
     await connections.closeAll().catch(() => undefined);
+    await coordinator?.close().catch(() => undefined);
     // The textfile's last write holds the final counts; an error here is the command's error.
     await exposure?.stop();
   }

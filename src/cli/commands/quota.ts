@@ -1,15 +1,16 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { QuotaArgs } from '../actions/quota.js';
-import { clockOptions, outputOptions, serviceOptions } from '../shared-options.js';
+import { clockOptions, coordinatorOption, outputOptions, serviceOptions } from '../shared-options.js';
 
 export const quotaCommand: CommandModule<object, QuotaArgs> = {
   command: 'quota',
   describe: 'Show today\'s request use and the reset time per token (from the quota files in the state dir)',
   builder: (y: Argv<object>) =>
-    clockOptions(outputOptions(serviceOptions(y)))
+    clockOptions(outputOptions(coordinatorOption(serviceOptions(y))))
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })
       .example('$0 quota', 'Use per token under output/.state/quota/')
       .example('QUOTELAKE_TOKEN=… $0 quota --state-dir /data/state', 'Name your token (redacted) instead of its hash')
+      .example('$0 quota --coordinator redis://127.0.0.1:6379', 'Also the counts every process and host shares through Redis')
       .epilogue(
         'Quota files are keyed by a hash of the token; the token itself is never stored. Tokens given by --token or QUOTELAKE_TOKEN, the tokens of a pool (QUOTELAKE_TOKENS, --tokens-file: one line each, also before their first request), and the demo tokens of the built-in emulator are shown redacted; others by their hash. Counts are what this machine sent; the service\'s own count can be higher if the token is used elsewhere.',
       ) as unknown as Argv<QuotaArgs>,

@@ -1,13 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { RunCommandArgs } from '../actions/run.js';
 import { metricsOptions } from '../metrics-options.js';
-import { clockOptions, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
+import { clockOptions, coordinatorOption, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, reportOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
 
 export const runCommand: CommandModule<object, RunCommandArgs> = {
   command: 'run <pipeline...>',
   describe: 'Run pipelines: fetch, transform and commit data files (resumable)',
   builder: (y: Argv<object>) =>
-    metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(serviceOptions(y))))), 'commit finished work'))
+    metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(coordinatorOption(serviceOptions(y)))))), 'commit finished work'))
       .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
       .option('state', {

@@ -1,0 +1,24 @@
+/**
+ * The quota day at an instant: its date in the quota zone (L4) and the next midnight there. The
+ * same rule as QuotaStore.dayOf, for counts kept elsewhere than its file (the shared Redis count).
+ * Luxon only when the day changes: this runs before every request.
+ */
+import { DateTime } from 'luxon';
+
+export class QuotaDay {
+  private cache: { day: string; startMs: number; resetMs: number } | undefined;
+
+  constructor(readonly timeZone: string) {
+    if (!DateTime.now().setZone(timeZone).isValid) throw new RangeError(`invalid quotaTimeZone "${timeZone}"`);
+  }
+
+  at(ms: number): { day: string; resetAt: Date } {
+    const cached = this.cache;
+    if (cached && ms >= cached.startMs && ms < cached.resetMs) return { day: cached.day, resetAt: new Date(cached.resetMs) };
+    const local = DateTime.fromMillis(ms, { zone: this.timeZone });
+    const start = local.startOf('day');
+    const resetMs = start.plus({ days: 1 }).toMillis();
+    this.cache = { day: local.toISODate() ?? '', startMs: start.toMillis(), resetMs };
+    return { day: this.cache.day, resetAt: new Date(resetMs) };
+  }
+}

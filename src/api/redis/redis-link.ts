@@ -1,0 +1,167 @@
+/**
+ * One connection to the coordinating Redis, with the limiter's scripts defined on it.
+ *
+ * Fail closed: no offline queue (a command while disconnected fails at once instead of waiting
+ * to be sent later, when its answer would be stale) and a command timeout (a Redis that hangs is a
+ * Redis that is down). Every failure becomes CoordinatorDownError, which the client retries with its
+ * backoff like a transport error and then gives up with: nothing is admitted without Redis.
+ * ioredis keeps reconnecting meanwhile, so a restarted Redis is picked up by the next attempt, and
+ * `defineCommand` sends EVALSHA and falls back to EVAL on NOSCRIPT (an empty, restarted Redis).
+ */
+import { Redis } from 'ioredis';
+import { CoordinatorDownError } from '../../core/errors.js';
+import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
+
+export type ScriptReply = [number, number, number];
+
+interface ScriptCommands {
+  qlAdmit(numKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
+  qlRelease(numKeys: number, ...args: (string | number)[]): Promise<number>;
+  qlDay(numKeys: number, ...args: (string | number)[]): Promise<number>;
+}
+
+export interface RedisLinkOptions {
+  /** A command (or the first connection) that takes longer fails as "down". Default 2000 ms. */
+  commandTimeoutMs?: number;
+}
+
+/** `redis://host:port/db` without user or password, for messages. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis (unparsable URL)';
+  }
+}
+
+export class RedisLink {
+  readonly target: string;
+  readonly redis: Redis;
+  private lastError = '';
+  /** A second connection in subscriber mode (Redis requires it), made at the first listener. */
+  private subscriber: Redis | undefined;
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  constructor(url: string, options: RedisLinkOptions = {}) {
+    this.target = describeRedisUrl(url);
+    const timeout = options.commandTimeoutMs ?? 2000;
+    this.redis = new Redis(url, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: timeout,
+      connectTimeout: timeout,
+      // Keep trying to reconnect (a restart is picked up), never faster than every 100 ms.
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+      // Only our scripts and reads: no ready check that would delay the first command.
+      enableReadyCheck: false,
+    });
+    // ioredis prints unhandled 'error' events; the reason is kept for the next message instead.
+    this.redis.on('error', (error: Error) => {
+      this.lastError = reasonOf(error);
+    });
+    this.redis.defineCommand('qlAdmit', { lua: ADMIT_LUA });
+    this.redis.defineCommand('qlRelease', { lua: RELEASE_LUA });
+    this.redis.defineCommand('qlDay', { lua: DAY_LUA });
+  }
+
+  /** Connects and checks with a PING: fails with CoordinatorDownError when Redis is not there. */
+  async open(): Promise<void> {
+    await this.call(async () => {
+      if (this.redis.status === 'wait') await this.redis.connect();
+      await this.redis.ping();
+    });
+  }
+
+  admit(keys: readonly string[], args: readonly (string | number)[]): Promise<ScriptReply> {
+    return this.call(async () => {
+      const reply = await this.commands().qlAdmit(keys.length, ...keys, ...args);
+      return [Number(reply[0]), Number(reply[1]), Number(reply[2])];
+    });
+  }
+
+  release(keys: readonly string[], args: readonly (string | number)[]): Promise<number> {
+    return this.call(() => this.commands().qlRelease(keys.length, ...keys, ...args));
+  }
+
+  day(key: string, args: readonly (string | number)[]): Promise<number> {
+    return this.call(() => this.commands().qlDay(1, key, ...args));
+  }
+
+  hgetall(key: string): Promise<Record<string, string>> {
+    return this.call(() => this.redis.hgetall(key));
+  }
+
+  /** Every key matching `pattern` (SCAN, never KEYS: it does not block the server). */
+  scan(pattern: string): Promise<string[]> {
+    return this.call(async () => {
+      const found = new Set<string>();
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        for (const key of keys) found.add(key);
+        cursor = next;
+      } while (cursor !== '0');
+      return [...found].sort();
+    });
+  }
+
+  /**
+   * Calls `wake` on every message of `channel` (releases by any process). Best effort: a message
+   * lost while reconnecting only delays a waiter until its next poll. ioredis subscribes again
+   * after a reconnect. Returns the function that stops listening.
+   */
+  listen(channel: string, wake: () => void): () => void {
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false });
+      this.subscriber.on('error', () => undefined);
+      this.subscriber.on('message', (name: string) => {
+        for (const listener of this.listeners.get(name) ?? []) listener();
+      });
+    }
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      this.subscriber.subscribe(channel).catch(() => undefined);
+    }
+    set.add(wake);
+    return () => {
+      set.delete(wake);
+    };
+  }
+
+  async close(): Promise<void> {
+    // quit() waits for replies to what was sent; a dead server gets disconnect() instead.
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
+    this.redis.disconnect();
+    this.subscriber?.disconnect();
+  }
+
+  private commands(): ScriptCommands {
+    return this.redis as unknown as ScriptCommands;
+  }
+
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      // "Not connected" says less than the connection's own last error (ECONNREFUSED...), when there is one.
+      const reason = reasonOf(error);
+      throw new CoordinatorDownError(this.target, (reason === '' || reason === 'not connected') && this.lastError !== '' ? this.lastError : reason || 'not connected');
+    }
+  }
+}
+
+/** A short reason without addresses repeated or anything of the URL (which may hold a password). */
+function reasonOf(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (/enableOfflineQueue|Stream isn't writeable|Connection is closed/i.test(message)) return 'not connected';
+  if (/timed? ?out/i.test(message)) return 'no answer in time';
+  return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+}
