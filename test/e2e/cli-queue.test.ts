@@ -13,6 +13,9 @@ import { sliceQueue } from '../../src/queue/slice-queue.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { useRedisServer } from '../helpers/redis-server.js';
+
+/** The workers share these tokens' plans through the coordinator; a first run on a long-running Redis. */
+const DEMO_TOKENS = ['demo-professional', 'demo-basic', 'demo-tiny'];
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -53,7 +56,7 @@ async function status(env: Record<string, string>, extra: string[] = []): Promis
 }
 
 describe('enqueue and queue status', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('enqueueing the same run twice adds its slices once; status --json has the four counts and the ETA', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
@@ -96,7 +99,7 @@ describe('enqueue and queue status', () => {
 });
 
 describe('workers', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('3 worker processes drain the queue into the lake an uninterrupted single run writes', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
@@ -120,7 +123,7 @@ describe('workers', () => {
 });
 
 describe('a worker killed mid-slice (scenario c)', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('its slice is redelivered to another worker and the lake equals the single run', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
@@ -148,7 +151,7 @@ describe('a worker killed mid-slice (scenario c)', () => {
 });
 
 describe('a worker stopped by SIGTERM', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('SIGTERM: the worker takes no new slice, finishes or puts back its own, and exits 130', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
@@ -170,7 +173,7 @@ describe('a worker stopped by SIGTERM', () => {
 });
 
 describe('the daily quota', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('a slice that meets it commits what it fetched and waits on the queue for the reset', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
@@ -180,7 +183,8 @@ describe('the daily quota', () => {
     const output = tempDir();
     // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
     ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
-    const worker = startCli(['worker', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    const worker = startCli(['worker', '--concurrency', '1', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info', '--stop-timeout', '20'], { env });
+    // One slice at a time: the day's 4 requests go to the first slice (3) and the second (1), in queue order.
     // The reset is the next UTC midnight of the frozen clock: 12 hours on.
     await worker.waitForStderr(/slice waits for the daily quota: BTCUSDT 1m \S+: \d+ rows committed; it runs again in 720 min/);
     worker.child.kill('SIGTERM');
@@ -194,7 +198,7 @@ describe('the daily quota', () => {
 });
 
 describe('schedules', () => {
-  const redis = useRedisServer();
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('a cron schedule in Europe/London: next firings across the DST change, listed and removed', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };

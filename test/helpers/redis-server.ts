@@ -10,7 +10,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { tokenHash16 } from '../../src/api/quota-store.js';
+import { tokenKeys } from '../../src/api/redis/redis-keys.js';
 
 export interface RedisTestServer {
   readonly port: number;
@@ -84,11 +87,29 @@ export async function startRedisServer(): Promise<RedisTestServer> {
   };
 }
 
-/** One server for the enclosing suite (started before its first test, stopped after its last). */
-export function useRedisServer(): () => RedisTestServer {
+/**
+ * Mark `tokens` as coordinated on this server for long: the shared limiter's restart guard (see
+ * src/api/redis/redis-scripts.ts) then does not hold a fresh server's windows for its first minute,
+ * which is what a first run on a long-running Redis meets.
+ */
+export async function settleTokens(url: string, tokens: readonly string[]): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    for (const token of tokens) await redis.set(tokenKeys(tokenHash16(token)).epoch, '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * One server for the enclosing suite (started before its first test, stopped after its last);
+ * `settled`: tokens whose restart guard is lifted (settleTokens) once it has started.
+ */
+export function useRedisServer(options: { settled?: readonly string[] } = {}): () => RedisTestServer {
   let server: RedisTestServer | undefined;
   beforeAll(async () => {
     server = await startRedisServer();
+    if (options.settled) await settleTokens(server.url, options.settled);
   });
   afterAll(async () => {
     await server?.stop();

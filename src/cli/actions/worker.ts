@@ -19,6 +19,7 @@ import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
+import { openCoordinator } from '../coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
@@ -46,6 +47,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
+  // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
+  const shared = await openCoordinator(url);
   const clock = commandClock(args.clock, env);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const secrets = [args.token, env.QUOTELAKE_TOKEN].filter((t): t is string => t !== undefined);
@@ -85,6 +88,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
           stateDir: job.resolved.settings.stateDir,
           clock,
           ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+          coordinator: shared,
         });
       })();
       clients.set(key, client);
@@ -162,6 +166,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     redis.disconnect();
     workerRedis.disconnect();
     await connections.closeAll().catch(() => undefined);
+    await shared.close().catch(() => undefined);
   }
   return interrupts.received() !== undefined ? EXIT_INTERRUPTED : EXIT_OK;
 }

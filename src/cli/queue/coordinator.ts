@@ -3,28 +3,20 @@
  * (issue 17, point 1) read the same option and variable; the queue commands read it here so they
  * work on their own, and need it (a queue without Redis has nowhere to be).
  */
-import type { Argv } from 'yargs';
 import { EnvironmentError } from '../../core/errors.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { UsageError } from '../usage-error.js';
+import { coordinatorUrlOf } from '../coordinator.js';
+import type { CoordinatorArgs } from '../shared-options.js';
 
-export interface CoordinatorArgs {
-  coordinator?: string | undefined;
-}
+export { coordinatorOption, type CoordinatorArgs } from '../shared-options.js';
 
-export function coordinatorOption<T>(y: Argv<T>): Argv<T & CoordinatorArgs> {
-  return y.option('coordinator', {
-    type: 'string',
-    describe: 'Redis URL of the coordinator holding the queue, e.g. redis://127.0.0.1:6379 (env QUOTELAKE_REDIS_URL)',
-  }) as Argv<T & CoordinatorArgs>;
-}
-
+/** The queue's Redis: the coordinator's URL (coordinator.ts checks it), which the queue commands need. */
 export function coordinatorUrl(args: CoordinatorArgs, env: NodeJS.ProcessEnv): string {
-  const url = args.coordinator ?? env.QUOTELAKE_REDIS_URL?.trim();
-  if (url === undefined || url === '') {
+  const url = coordinatorUrlOf(args, env);
+  if (url === undefined) {
     throw new UsageError('the queue needs a Redis coordinator: none is set', 'give --coordinator redis://HOST:6379 or set QUOTELAKE_REDIS_URL');
   }
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--coordinator must be a redis:// or rediss:// URL, not "${url}"`);
   return url;
 }
 
