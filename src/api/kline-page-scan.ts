@@ -224,7 +224,9 @@ class PageScanner {
       return start;
     }
     storeScaled(v, SCANNED_SCALE - fracLen, neg, page.words, (row * 6 + slot) * 4);
-    const canonical = v === 0 ? 0 : fracLen === 0 || lastNonZero === i ? i - start : (lastNonZero > intEnd + 1 ? lastNonZero : intEnd) - start;
+    // parseDecimalWords' canonical text: '0' for zero (length 0 here), else without trailing
+    // fractional zeros (and without the point when nothing is left after it).
+    const canonical = v === 0 ? 0 : fracLen === 0 || lastNonZero === i ? i - start : (lastNonZero > intEnd ? lastNonZero : intEnd) - start;
     page.folded(row, slot, canonical, intLen);
     this.i = i + 1;
     return start;
