@@ -40,6 +40,7 @@ import {
   type HaltResponse,
   type TradeTick,
 } from './schemas.js';
+import { scanKlinePage } from './kline-page-scan.js';
 import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
   AdmissionInfo,
@@ -250,7 +251,10 @@ class QuotelakeClient implements ServiceClient {
         build: (trace) => ({ target: this.getTarget(endpoint, { trace, data }) }),
         parse: (response, trace) => {
           lastTrace = trace;
-          return this.parseMarket(endpoint, [request.code], response, trace, klineDataSchema);
+          // The documented answer is scanned straight from its text; anything else (errors, odd
+          // shapes) takes the schema path, so its messages are the same whichever way it came.
+          const scanned = response.status === 200 ? scanKlinePage(response.text) : undefined;
+          return scanned ?? this.parseMarket(endpoint, [request.code], response, trace, klineDataSchema);
         },
         rows: (value) => value.kline_list.length,
       },

@@ -10,7 +10,7 @@
  * to the text. Rows are immutable by contract (`readonly` fields), which is what keeps text and
  * words in step.
  */
-import type { DecimalString } from './decimal.js';
+import { decimalWordsFit, type DecimalString } from './decimal.js';
 import type { Interval, KlineRow, TradeRow } from './records.js';
 
 /**
@@ -112,6 +112,20 @@ export abstract class RowWithWords {
     const batch = (row as RowWithWords).#batch;
     if (batch.scales[k] !== scale || !batch.current) return false;
     copyWord4(batch.words, (row as RowWithWords).#at + 4 * k, dest, destOff);
+    return true;
+  }
+
+  /**
+   * Whether the row carries current words for all `columns` of its decimals at `scale` and each
+   * fits DECIMAL(precision, scale): true lets a sink skip reading the texts; false says nothing.
+   */
+  static allWordsFit(row: object, columns: number, scale: number, precision: number): boolean {
+    if (!(#batch in row)) return false;
+    const batch = (row as RowWithWords).#batch;
+    if (batch.uniformScale !== scale || batch.columns !== columns || !batch.current) return false;
+    const w = batch.words;
+    const at = (row as RowWithWords).#at;
+    for (let k = 0; k < columns; k++) if (!decimalWordsFit(w, at + 4 * k, precision)) return false;
     return true;
   }
 

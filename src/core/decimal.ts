@@ -204,9 +204,10 @@ function writeSmallDecimalWords(text: string, scale: number, words: Uint32Array,
 
 /**
  * words[off..off+3] = ±(v * 10^pad) for an integer v < 10^15 and pad <= 18: one 3x3-limb product
- * in base 2^24, every partial sum below 2^51 (exact in a double).
+ * in base 2^24, every partial sum below 2^51 (exact in a double). Exported for the K-line page
+ * scanner, which folds the digits itself while it reads the body.
  */
-function storeScaled(v: number, pad: number, neg: boolean, words: Uint32Array, off: number): void {
+export function storeScaled(v: number, pad: number, neg: boolean, words: Uint32Array, off: number): void {
   // v < 10^15 < 2^50: limbs a0, a1 < 2^24, a2 < 2^2; 10^pad: b0, b1 < 2^24, b2 < 2^12.
   const a2 = Math.floor(v * INV48);
   const rest = v - a2 * P48;

@@ -5,6 +5,7 @@
  * words, so it wrapped). A value that does not fit makes its row a rejected record, never a
  * rounding or a wrap.
  */
+import { RowWithWords } from '../../core/carried-words.js';
 import type { Rejected } from '../../core/component.js';
 import { canonicalDecimal, DECIMAL_OVERFLOW, type DecimalType } from '../../core/decimal.js';
 import { isFieldFailure } from '../../core/field-failure.js';
@@ -60,6 +61,8 @@ export function decimalMisfit<R>(row: R, stream: string, field: string, value: s
 /** A check of the named decimal fields of a flat row. */
 export function flatDecimalCheck<R>(fields: readonly (keyof R & string)[], type: DecimalType): DecimalCheck<R> {
   return (row, stream) => {
+    // Rows that carry their words (in `fields` order) at the sink's scale are checked on them.
+    if (RowWithWords.allWordsFit(row as object, fields.length, type.scale, type.precision)) return undefined;
     for (const field of fields) {
       const bad = decimalMisfit(row, stream, field, row[field] as string | null | undefined, type);
       if (bad) return bad;

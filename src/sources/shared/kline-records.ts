@@ -35,11 +35,43 @@ function sameBar(a: WireKline, b: WireKline): boolean {
  * are all rejected, since nothing says which one is true.
  */
 export function pageOf(bars: readonly WireKline[]): KlinePage {
+  return orderedPage(bars) ?? anyOrderPage(bars);
+}
+
+/** A bar's `timestamp` as Unix seconds, or NaN when it is not 1 to 12 digits. */
+function stampOf(bar: WireKline): number {
+  const stamp = (bar as unknown as { timestamp?: unknown } | null)?.timestamp;
+  return typeof stamp === 'string' && /^\d{1,12}$/.test(stamp) ? Number(stamp) : Number.NaN;
+}
+
+/**
+ * The common answer, strictly ascending or strictly descending with every stamp valid: nothing to
+ * de-duplicate, so no map and no sort (the same page as anyOrderPage gives). Undefined otherwise.
+ */
+function orderedPage(bars: readonly WireKline[]): KlinePage | undefined {
+  const n = bars.length;
+  const out = new Array<{ ts: number; bar: WireKline }>(n);
+  let direction = 0;
+  for (let i = 0; i < n; i++) {
+    const bar = bars[i]!;
+    const ts = stampOf(bar);
+    if (!Number.isSafeInteger(ts)) return undefined;
+    if (i > 0) {
+      const step = Math.sign(ts - out[i - 1]!.ts);
+      if (step === 0 || (direction !== 0 && step !== direction)) return undefined;
+      direction = step;
+    }
+    out[i] = { ts, bar };
+  }
+  if (direction < 0) out.reverse();
+  return { bars: out, malformed: [] };
+}
+
+function anyOrderPage(bars: readonly WireKline[]): KlinePage {
   const byTs = new Map<number, WireKline[]>();
   const malformed: MalformedBar[] = [];
   for (const bar of bars) {
-    const stamp = (bar as unknown as { timestamp?: unknown } | null)?.timestamp;
-    const ts = typeof stamp === 'string' && /^\d{1,12}$/.test(stamp) ? Number(stamp) : Number.NaN;
+    const ts = stampOf(bar);
     if (!Number.isSafeInteger(ts)) {
       malformed.push({ bar });
       continue;

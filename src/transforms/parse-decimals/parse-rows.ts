@@ -11,6 +11,7 @@ import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../cor
 import { compareDecimal, compareWords128, isNegativeDecimal } from '../../core/decimal-compare.js';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
+import { ScannedBar } from '../../core/scanned-bar.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
 import { NEGATIVE_AMOUNT, OHLC_INCONSISTENT, RECORD_MALFORMED, TIME_UNIT, VALUE_MALFORMED } from '../../core/reject-codes.js';
 import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
@@ -77,6 +78,15 @@ function decimal(field: string, value: unknown, type: DecimalType, w: Uint32Arra
   if (typeof value !== 'string') return notText(field, value);
   const out = parseDecimalWords(value, type, w, at);
   return typeof out === 'string' ? out : err(field, value, out);
+}
+
+/** A K-line decimal (slot k of KLINE_DECIMALS): the words the client's scanner folded when it did, else read from the text. */
+function barDecimal(bar: object, k: number, field: string, value: unknown, type: DecimalType, w: Uint32Array, at: number): string | FieldError {
+  if (typeof value === 'string') {
+    const scanned = ScannedBar.takeDecimal(bar, k, value, type, w, at);
+    if (scanned !== undefined) return scanned;
+  }
+  return decimal(field, value, type, w, at);
 }
 
 function nonNegative(field: string, value: string): FieldError | undefined {
@@ -170,17 +180,17 @@ export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords
   if (typeof ts !== 'number') return ts;
   const w = words === undefined ? SCRATCH : words.words;
   const at = words === undefined ? 0 : words.offset(row);
-  const open = decimal('open_price', b.open_price, types.open, w, at);
+  const open = barDecimal(b, 0, 'open_price', b.open_price, types.open, w, at);
   if (typeof open !== 'string') return open;
-  const high = decimal('high_price', b.high_price, types.high, w, at + 4);
+  const high = barDecimal(b, 1, 'high_price', b.high_price, types.high, w, at + 4);
   if (typeof high !== 'string') return high;
-  const low = decimal('low_price', b.low_price, types.low, w, at + 8);
+  const low = barDecimal(b, 2, 'low_price', b.low_price, types.low, w, at + 8);
   if (typeof low !== 'string') return low;
-  const close = decimal('close_price', b.close_price, types.close, w, at + 12);
+  const close = barDecimal(b, 3, 'close_price', b.close_price, types.close, w, at + 12);
   if (typeof close !== 'string') return close;
-  const volume = decimal('volume', b.volume, types.volume, w, at + 16);
+  const volume = barDecimal(b, 4, 'volume', b.volume, types.volume, w, at + 16);
   if (typeof volume !== 'string') return volume;
-  const turnover = decimal('turnover', b.turnover, types.turnover, w, at + 20);
+  const turnover = barDecimal(b, 5, 'turnover', b.turnover, types.turnover, w, at + 20);
   if (typeof turnover !== 'string') return turnover;
   // The words say whether the bar is consistent; the texts name what is wrong when it is not.
   const wrong = (ohlcConsistent(types, w, at) === true ? undefined : ohlcProblem(open, high, low, close)) ?? nonNegative('volume', volume) ?? nonNegative('turnover', turnover);

@@ -1,0 +1,321 @@
+/**
+ * A /kline answer read straight from its text (issue 14): the envelope and the bar objects are
+ * scanned in one pass, each decimal's digits folded into its Decimal128 words at scale 18 while
+ * they are read (see core/scanned-bar.ts), with no generic JSON tree and no schema walk. Only the
+ * shape the service documents is taken: `{ret: 200, msg, trace?, data: {code, kline_type,
+ * kline_list: [bar...]}}` with the keys in any order and any JSON whitespace, each bar exactly the
+ * seven string fields. Anything else (another `ret`, an unknown or repeated key, an escape, a
+ * non-ASCII or control character, a number that is not a plain integer, a bar field that is not a
+ * string, a missing field, invalid JSON) answers undefined, and the caller takes the JSON.parse +
+ * zod path, so every error, rejection and message stays exactly what that path says. A value that
+ * is a string but not a plain decimal is passed on as text, unfolded: parse-decimals rejects it
+ * by code, field and value as before. test/api/kline-page-scan-fuzz.test.ts holds it to three
+ * independent readers.
+ */
+import { storeScaled } from '../core/decimal.js';
+import { SCANNED_SCALE, ScannedBar, ScannedWords } from '../core/scanned-bar.js';
+import type { WireKline } from '../core/wire.js';
+
+/** What the schema path returns for a /kline answer (klineDataSchema's output). */
+export interface ScannedKlineData {
+  code: string;
+  kline_type: number;
+  kline_list: WireKline[];
+}
+
+/** Thrown inside the scanner for anything it does not take; never leaves this file. */
+const UNEXPECTED = Symbol('unexpected');
+
+const ENVELOPE_KEYS = ['ret', 'msg', 'trace', 'data'] as const;
+const DATA_KEYS = ['code', 'kline_type', 'kline_list'] as const;
+/** Bar keys in the schema path's order (KLINE_FIELDS), which is ScannedBar's constructor order. */
+const BAR_KEYS = ['timestamp', 'open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
+/** The words slot (KLINE_DECIMALS order: open, high, low, close, volume, turnover) of each bar key; -1 for the timestamp. */
+const DECIMAL_SLOT = [-1, 0, 3, 1, 2, 4, 5] as const;
+const ALL_BAR_KEYS = (1 << BAR_KEYS.length) - 1;
+/** Each bar key as the service writes it, with its colon and the value's opening quote. */
+const COMPACT_KEYS = BAR_KEYS.map((k) => `"${k}":"`);
+
+/** Most digits folded here: 15 are exact in a double (the common case); longer values are read from their text later. */
+const MAX_FOLDED_DIGITS = 15;
+
+export function scanKlinePage(text: string): ScannedKlineData | undefined {
+  try {
+    return new PageScanner(text).page();
+  } catch (error) {
+    if (error === UNEXPECTED) return undefined;
+    throw error;
+  }
+}
+
+class PageScanner {
+  private i = 0;
+  private readonly fields: string[] = new Array<string>(BAR_KEYS.length).fill('');
+
+  constructor(private readonly s: string) {}
+
+  page(): ScannedKlineData {
+    let seen = 0;
+    let data: ScannedKlineData | undefined;
+    this.expect(123);
+    if (this.peek() === 125) throw UNEXPECTED;
+    for (;;) {
+      const key = this.key(ENVELOPE_KEYS);
+      if (seen & (1 << key)) throw UNEXPECTED;
+      seen |= 1 << key;
+      this.expect(58);
+      if (key === 0) {
+        if (this.integer() !== 200) throw UNEXPECTED;
+      } else if (key === 3) {
+        data = this.data();
+      } else {
+        this.string();
+      }
+      if (!this.more(125)) break;
+    }
+    this.ws();
+    // ret, msg and data are required (trace is optional); nothing may follow the envelope.
+    if ((seen & 0b1011) !== 0b1011 || data === undefined || this.i !== this.s.length) throw UNEXPECTED;
+    return data;
+  }
+
+  private data(): ScannedKlineData {
+    let seen = 0;
+    let code = '';
+    let klineType = 0;
+    let bars: WireKline[] = [];
+    this.expect(123);
+    if (this.peek() === 125) throw UNEXPECTED;
+    for (;;) {
+      const key = this.key(DATA_KEYS);
+      if (seen & (1 << key)) throw UNEXPECTED;
+      seen |= 1 << key;
+      this.expect(58);
+      if (key === 0) code = this.s.slice(this.string(), this.i - 1);
+      else if (key === 1) klineType = this.integer();
+      else bars = this.list();
+      if (!this.more(125)) break;
+    }
+    if (seen !== 0b111) throw UNEXPECTED;
+    return { code, kline_type: klineType, kline_list: bars };
+  }
+
+  private list(): WireKline[] {
+    const bars: WireKline[] = [];
+    this.expect(91);
+    if (this.peek() === 93) {
+      this.i++;
+      return bars;
+    }
+    const page = new ScannedWords(64);
+    for (;;) {
+      bars.push(this.bar(page, bars.length));
+      if (!this.more(93)) break;
+    }
+    return bars;
+  }
+
+  private bar(page: ScannedWords, row: number): ScannedBar {
+    page.reserve(row);
+    this.ws();
+    return this.compactBar(page, row) ?? this.anyBar(page, row);
+  }
+
+  /**
+   * The service's own layout, the common case: no whitespace, the keys in the documented order
+   * (each matched with its colon and quote in one compare). Undefined, with `i` back where it
+   * was, at the first difference: anyBar then reads the bar whatever its layout.
+   */
+  private compactBar(page: ScannedWords, row: number): ScannedBar | undefined {
+    const s = this.s;
+    const from = this.i;
+    if (s.charCodeAt(from) !== 123) return undefined;
+    this.i = from + 1;
+    const fields = this.fields;
+    for (let key = 0; key < COMPACT_KEYS.length; key++) {
+      const head = COMPACT_KEYS[key]!;
+      if (!s.startsWith(head, this.i)) {
+        this.i = from;
+        return undefined;
+      }
+      this.i += head.length - 1;
+      const slot = DECIMAL_SLOT[key]!;
+      const start = slot < 0 ? this.string() : this.decimal(page, row, slot);
+      fields[key] = s.slice(start, this.i - 1);
+      if (s.charCodeAt(this.i++) !== (key === COMPACT_KEYS.length - 1 ? 125 : 44)) {
+        this.i = from;
+        return undefined;
+      }
+    }
+    return new ScannedBar(page, row, fields);
+  }
+
+  /** A bar in any key order and any whitespace. */
+  private anyBar(page: ScannedWords, row: number): ScannedBar {
+    const s = this.s;
+    const fields = this.fields;
+    let seen = 0;
+    this.expect(123);
+    if (this.peek() === 125) throw UNEXPECTED;
+    for (;;) {
+      const key = this.key(BAR_KEYS);
+      if (seen & (1 << key)) throw UNEXPECTED;
+      seen |= 1 << key;
+      this.expect(58);
+      const slot = DECIMAL_SLOT[key]!;
+      const start = slot < 0 ? this.string() : this.decimal(page, row, slot);
+      fields[key] = s.slice(start, this.i - 1);
+      if (!this.more(125)) break;
+    }
+    if (seen !== ALL_BAR_KEYS) throw UNEXPECTED;
+    return new ScannedBar(page, row, fields);
+  }
+
+  /**
+   * A string value that should be a decimal: its digits folded into words at scale 18 when it is
+   * one parseDecimalWords takes on its fast path (the same conditions, so the same words and the
+   * same canonical text); any other string is only checked and left to be read from its text.
+   * Returns where the text starts; `i` ends past the closing quote.
+   */
+  private decimal(page: ScannedWords, row: number, slot: number): number {
+    this.expect(34);
+    const s = this.s;
+    const start = this.i;
+    let i = start;
+    let c = s.charCodeAt(i);
+    let neg = false;
+    if (c === 45) {
+      neg = true;
+      c = s.charCodeAt(++i);
+    }
+    const intStart = i;
+    let v = 0;
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      c = s.charCodeAt(++i);
+    }
+    const intEnd = i;
+    let lastNonZero = i;
+    let fracLen = 0;
+    let point = false;
+    if (c === 46) {
+      point = true;
+      c = s.charCodeAt(++i);
+      while (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        if (c !== 48) lastNonZero = i + 1;
+        c = s.charCodeAt(++i);
+      }
+      fracLen = i - intEnd - 1;
+    }
+    const intLen = intEnd - intStart;
+    if (
+      c !== 34 ||
+      intLen === 0 ||
+      (point && fracLen === 0) ||
+      intLen + fracLen > MAX_FOLDED_DIGITS ||
+      fracLen > SCANNED_SCALE ||
+      (intLen > 1 && s.charCodeAt(intStart) === 48)
+    ) {
+      // Not a plain decimal: the text goes on as it is (after the same checks as any string).
+      page.notFolded(row, slot);
+      this.i = start;
+      this.skipString();
+      return start;
+    }
+    storeScaled(v, SCANNED_SCALE - fracLen, neg, page.words, (row * 6 + slot) * 4);
+    // parseDecimalWords' canonical text: '0' for zero (length 0 here), else without trailing
+    // fractional zeros (and without the point when nothing is left after it).
+    const canonical = v === 0 ? 0 : fracLen === 0 || lastNonZero === i ? i - start : (lastNonZero > intEnd ? lastNonZero : intEnd) - start;
+    page.folded(row, slot, canonical, intLen);
+    this.i = i + 1;
+    return start;
+  }
+
+  /** A string value: returns where its text starts; `i` ends past the closing quote. */
+  private string(): number {
+    this.expect(34);
+    const start = this.i;
+    this.skipString();
+    return start;
+  }
+
+  /** From inside a string to past its closing quote; only printable ASCII without escapes is taken. */
+  private skipString(): void {
+    const s = this.s;
+    let i = this.i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 34) break;
+      // NaN (past the end) fails the range test too.
+      if (!(c >= 32 && c < 127) || c === 92) throw UNEXPECTED;
+      i++;
+    }
+    this.i = i + 1;
+  }
+
+  /** An object key among `names` (its index); any other key is not taken. */
+  private key(names: readonly string[]): number {
+    const start = this.string();
+    const length = this.i - 1 - start;
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k]!;
+      if (name.length === length && this.s.startsWith(name, start)) return k;
+    }
+    throw UNEXPECTED;
+  }
+
+  /** A plain JSON integer of at most 15 digits (no fraction, no exponent: those take the schema path). */
+  private integer(): number {
+    this.ws();
+    const s = this.s;
+    let i = this.i;
+    let neg = false;
+    if (s.charCodeAt(i) === 45) {
+      neg = true;
+      i++;
+    }
+    const first = i;
+    let v = 0;
+    let c = s.charCodeAt(i);
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      c = s.charCodeAt(++i);
+    }
+    const digits = i - first;
+    if (digits === 0 || digits > 15 || (digits > 1 && s.charCodeAt(first) === 48) || c === 46 || c === 101 || c === 69) throw UNEXPECTED;
+    this.i = i;
+    return neg ? -v : v;
+  }
+
+  /** After a member or element: true for a comma (more follow), false for `close`. */
+  private more(close: number): boolean {
+    this.ws();
+    const c = this.s.charCodeAt(this.i++);
+    if (c === 44) return true;
+    if (c === close) return false;
+    throw UNEXPECTED;
+  }
+
+  private expect(code: number): void {
+    this.ws();
+    if (this.s.charCodeAt(this.i) !== code) throw UNEXPECTED;
+    this.i++;
+  }
+
+  private peek(): number {
+    this.ws();
+    return this.s.charCodeAt(this.i);
+  }
+
+  private ws(): void {
+    const s = this.s;
+    let i = this.i;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.i = i;
+  }
+}

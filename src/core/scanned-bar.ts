@@ -1,0 +1,102 @@
+/**
+ * A wire K-line read by the client's page scanner (src/api/kline-page-scan.ts) rather than by
+ * JSON.parse: the same seven string fields, in the order the schema path gives them, plus the
+ * Decimal128 words of its six decimals at scale 18, folded from the digits while the body was
+ * scanned. parse-decimals takes those words instead of reading each decimal a second time when
+ * its column is DECIMAL(p,18) and the value fits; for anything else it reads the text as always.
+ *
+ * The words live in private fields (invisible to JSON, spreads, `Object.keys` and equality), so a
+ * copy of the bar carries none. The bar is frozen: its text can never drift from its words.
+ */
+import type { DecimalString, DecimalType } from './decimal.js';
+import type { WireKline } from './wire.js';
+
+/** Scale the scanner folds every decimal to (the default column type, DECIMAL(38,18)). */
+export const SCANNED_SCALE = 18;
+
+/** Per decimal of a bar, in `META_SLOTS` Int16 slots: canonical length (-1: not folded, 0: zero), integer digits. */
+const META_SLOTS = 2;
+
+/** Words and facts of one page's decimals, six per bar in KLINE_DECIMALS order (open, high, low, close, volume, turnover). */
+export class ScannedWords {
+  /** Grown while the page is scanned (bars reference this object, not the arrays), final after. */
+  words: Uint32Array;
+  meta: Int16Array;
+  constructor(bars: number) {
+    this.words = new Uint32Array(bars * 24);
+    this.meta = new Int16Array(bars * 6 * META_SLOTS);
+  }
+
+  /** Room for bar `row`: doubled when full. */
+  reserve(row: number): void {
+    if ((row + 1) * 24 <= this.words.length) return;
+    const bars = Math.max(2 * (this.words.length / 24), row + 1);
+    const words = new Uint32Array(bars * 24);
+    words.set(this.words);
+    const meta = new Int16Array(bars * 6 * META_SLOTS);
+    meta.set(this.meta);
+    this.words = words;
+    this.meta = meta;
+  }
+
+  /** Decimal k of bar `row` was folded: its canonical text is the first `canonicalLength` chars of the wire text ('0' when 0). */
+  folded(row: number, k: number, canonicalLength: number, intDigits: number): void {
+    const m = (row * 6 + k) * META_SLOTS;
+    this.meta[m] = canonicalLength;
+    this.meta[m + 1] = intDigits;
+  }
+
+  /** Decimal k of bar `row` was not folded (more than 15 digits, not a plain decimal...): read its text. */
+  notFolded(row: number, k: number): void {
+    this.meta[(row * 6 + k) * META_SLOTS] = -1;
+  }
+}
+
+export class ScannedBar implements WireKline {
+  readonly timestamp: string;
+  readonly open_price: string;
+  readonly close_price: string;
+  readonly high_price: string;
+  readonly low_price: string;
+  readonly volume: string;
+  readonly turnover: string;
+  readonly #page: ScannedWords;
+  readonly #row: number;
+
+  constructor(page: ScannedWords, row: number, fields: readonly string[]) {
+    // The schema path's field order (KLINE_FIELDS), so JSON of a rejected bar reads the same.
+    this.timestamp = fields[0]!;
+    this.open_price = fields[1]!;
+    this.close_price = fields[2]!;
+    this.high_price = fields[3]!;
+    this.low_price = fields[4]!;
+    this.volume = fields[5]!;
+    this.turnover = fields[6]!;
+    this.#page = page;
+    this.#row = row;
+    Object.freeze(this);
+  }
+
+  /**
+   * Decimal k (KLINE_DECIMALS order) of a scanned bar, whose wire text is `text`, for a column of
+   * `type`: its words copied to dest[off..off+3] and its canonical text returned, exactly as
+   * parseDecimalWords would; undefined when the bar was not scanned, the value was not folded, or
+   * the column's type is not one the folded words answer for (the caller then reads the text).
+   */
+  static takeDecimal(bar: object, k: number, text: string, type: DecimalType, dest: Uint32Array, off: number): DecimalString | undefined {
+    if (type.scale !== SCANNED_SCALE || !(#page in bar)) return undefined;
+    const page = (bar as ScannedBar).#page;
+    const at = (bar as ScannedBar).#row * 6 + k;
+    const m = at * META_SLOTS;
+    const length = page.meta[m]!;
+    if (length < 0 || page.meta[m + 1]! > type.precision - SCANNED_SCALE) return undefined;
+    const w = page.words;
+    const from = at * 4;
+    dest[off] = w[from]!;
+    dest[off + 1] = w[from + 1]!;
+    dest[off + 2] = w[from + 2]!;
+    dest[off + 3] = w[from + 3]!;
+    if (length === 0) return '0';
+    return length === text.length ? text : text.slice(0, length);
+  }
+}
