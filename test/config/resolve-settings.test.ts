@@ -69,9 +69,9 @@ describe('resolveSettings', () => {
     const byFile = resolveSettings({ flags: { plansFile: 'flag.yaml' }, file: { plan: 'replay', plansFile: '/p/plans.yaml' } });
     expect(byFile.settings).toMatchObject({ plan: 'replay', plansFile: 'flag.yaml' });
   });
-  it('an s3:// output keeps its state in a local folder named after the bucket and prefix (a folder output: <output>/.state)', () => {
-    expect(resolveSettings({ flags: { outputDir: 's3://lake/prod/quotes/' } }).settings.stateDir).toBe('.quotelake-state/lake/prod/quotes');
-    expect(resolveSettings({ flags: { outputDir: 's3://lake' } }).settings.stateDir).toBe('.quotelake-state/lake');
+  it('an s3:// output keeps its state in the lake, under _quotelake/state (a folder output: <output>/.state)', () => {
+    expect(resolveSettings({ flags: { outputDir: 's3://lake/prod/quotes/' } }).settings.stateDir).toBe('s3://lake/prod/quotes/_quotelake/state');
+    expect(resolveSettings({ flags: { outputDir: 's3://lake' } }).settings.stateDir).toBe('s3://lake/_quotelake/state');
     expect(resolveSettings({ flags: { outputDir: 'out/' } }).settings.stateDir).toBe('out/.state');
     expect(resolveSettings({ flags: { outputDir: 's3://lake/p', stateDir: '/var/lib/ql' } }).settings.stateDir).toBe('/var/lib/ql');
   });

@@ -43,8 +43,10 @@ describe.each(cases)('parquet sink, %s (%s)', (_mode, backend, encodeWorkers) =>
       'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__/part-r1-00002.parquet',
       'kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet',
     ]);
+    // On S3 a table is Delta unless the pipeline says otherwise: its log beside the hive files.
     expect(await lakes.keys(out)).toEqual([
       '_quotelake/manifests/kline.parquet.json',
+      ...(backend === 's3' ? ['kline/_delta_log/00000000000000000000.json'] : []),
       'kline/interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__/part-r1-00002.parquet',
       'kline/interval=1m/year=2025/date=2025-11-19/part-r1-00001.parquet',
     ]);
