@@ -28,6 +28,7 @@ import { localStorage } from '../lake/storage/local-storage.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import { checkOutputStorage } from '../lake/check-output-storage.js';
 import { safeFileToken } from '../lake/partition-path.js';
+import { removeStaleScratch } from '../lake/commit/local-scratch.js';
 import { stateDirFor } from '../config/resolve-settings.js';
 import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
@@ -247,6 +248,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()));
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
+    // A run killed on this host before it staged anything left its local scratch folder (files
+    // before upload, spills) where no staging names it: its run id does.
+    if (isRemote(storage)) await removeStaleScratch(interrupted.map(safeFileToken));
     await writeRunManifest(state, manifest('running'));
     logger.info('run started', {
       event: 'run-start',
