@@ -150,11 +150,12 @@ async function partitionsOverBound(out: string, target: number): Promise<string[
 
 describe.each(BACKENDS)('compaction at commit (%s)', (backend) => {
   onBackend(backend);
+  // The bound is the same code on both backends: S3 runs the case that cuts and rewrites the most files.
   it.each([
     ['one file per day (target = maxRowsPerFile)', { maxRowsPerFile: 100_000 }, 100_000],
     ['files of maxRowsPerFile rows', { maxRowsPerFile: 1000 }, 1000],
     ['memory-bounded: files of maxBufferedRows rows', { maxRowsPerFile: 100_000, maxBufferedRows: 500 }, 500],
-  ])('resumed runs leave no partition over ceil(rows / target): %s', async (_name, options, target) => {
+  ].filter(([name]) => backend === 'local' || name === 'files of maxRowsPerFile rows') as [string, SinkOptions, number][])('resumed runs leave no partition over ceil(rows / target): %s', async (_name, options, target) => {
     const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     // 16 runs of 3 hours each over two days, each re-fetching its predecessor's last (forming) bar,
