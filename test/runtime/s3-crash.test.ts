@@ -182,7 +182,6 @@ describe('crash safety on S3 (parquet sink, Delta log by default)', () => {
     const random = mulberry32(SEED);
     let kills = 0;
     let scenarios = 0;
-    let orphansSeen = 0;
     while (kills < MIN_KILLS) {
       scenarios++;
       const { url, lake } = lakeOf(`crash-${scenarios}`);
@@ -200,12 +199,9 @@ describe('crash safety on S3 (parquet sink, Delta log by default)', () => {
         // What the kill left: a reader of the log sees whole files only; no object is partial.
         const { keys, dir } = await snapshot(lake);
         await expectWhole(dir, dataKeys(keys));
-        const live = await expectReaderSeesWhole(dir, keys);
-        // Objects neither live in the log nor kept as retired by the manifest: a plain glob sees them
-        // until the next run finishes the commit (journal) or deletes them (orphan sweep).
-        const manifest = keys.includes(MANIFEST_KEY) ? (JSON.parse(Buffer.from((await lake.read(MANIFEST_KEY))!).toString('utf8')) as Manifest) : undefined;
-        const kept = new Set([...(manifest?.files ?? []), ...(manifest?.retired ?? [])].map((f) => `kline/${f.path}`));
-        orphansSeen += dataKeys(keys).filter((k) => !live.includes(k) && !kept.has(k)).length;
+        // Objects the log does not name yet (a commit copied, not logged) are left for the next run:
+        // it finishes that commit from its journal or deletes them (checked after the final run).
+        await expectReaderSeesWhole(dir, keys);
       }
       const done = await runChild(url, run * LEASE_PAST_MS);
       expect(done.code, done.stderr).toBe(0);
@@ -214,6 +210,5 @@ describe('crash safety on S3 (parquet sink, Delta log by default)', () => {
       expect(scenarios).toBeLessThan(20);
     }
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
-    if (process.env.QL_S3CRASH_DEBUG) console.log({ kills, scenarios, orphansSeen });
-  }, 120_000);
+  }, 240_000);
 });
