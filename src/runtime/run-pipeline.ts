@@ -28,6 +28,9 @@ import { localStorage } from '../lake/storage/local-storage.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import { checkOutputStorage } from '../lake/check-output-storage.js';
 import { safeFileToken } from '../lake/partition-path.js';
+import { removeStaleScratch } from '../lake/commit/local-scratch.js';
+import { removeStaleProbes } from '../lake/stale-probes.js';
+import { DEFAULT_LEASE_MS } from './lake-lease.js';
 import { stateDirFor } from '../config/resolve-settings.js';
 import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
@@ -247,6 +250,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()));
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
+    // A run killed on this host before it staged anything left its local scratch folder (files
+    // before upload, spills) where no staging names it: its run id does.
+    if (isRemote(storage)) {
+      await removeStaleScratch(interrupted.map(safeFileToken));
+      const probes = await removeStaleProbes(storage, clock.now(), DEFAULT_LEASE_MS);
+      if (probes > 0) logger.info('removed probe objects a killed run left', { event: 'recovery', action: 'probes-removed', objects: probes });
+    }
     await writeRunManifest(state, manifest('running'));
     logger.info('run started', {
       event: 'run-start',

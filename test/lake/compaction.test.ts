@@ -4,10 +4,10 @@
  * over a lake (dry run changes nothing), crashes during a compacting commit, and a concurrent
  * DuckDB reader that never sees an error, a partial file, a doubled or a missing row.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import type { RunContext } from '../../src/core/component.js';
 import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
@@ -22,11 +22,27 @@ import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
 import type { TableEncoder } from '../../src/lake/encode/table-encoder.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
+import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from './test-lakes.js';
 
 const encoder = parquetEncoder({ rowGroupRows: 131072 });
 const CODES = ['BTCUSDT', 'ETHUSDT', 'XRPUSDT'];
 /** 2025-11-19T00:00:00Z: minute m of the test is T_DAY + 60 m (two whole UTC days = 2880 minutes). */
 const T_DAY = T0 - (T0 % 86400);
+
+/** The lakes of the backend whose describe block runs now (the blocks of a file run one after another). */
+let lakes: TestLakes;
+function onBackend(backend: Backend): void {
+  const mine = useTestLakes(backend);
+  beforeAll(() => {
+    lakes = mine;
+  });
+}
+
+/** The lake's storage for a sink or compactLake: none on the local backend (its default). */
+const storageOf = (out: string) => {
+  const storage = lakes.storage(out);
+  return storage === undefined ? {} : { storage };
+};
 
 const opened: PartitionedSink<KlineRow>[] = [];
 afterEach(async () => {
@@ -52,6 +68,7 @@ function sink(out: string, o: SinkOptions = {}): PartitionedSink<KlineRow> {
     maxBufferedBytes: 1 << 30,
     retiredGraceMs: o.retiredGraceMs,
     hooks: o.hooks,
+    ...storageOf(out),
   });
   opened.push(s);
   return s;
@@ -69,12 +86,11 @@ function ctxAt(runId: string, clock: ManualClock): RunContext {
 }
 
 async function manifestOf(out: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as Manifest;
+  return JSON.parse(await readText(lakes, out, '_quotelake/manifests/kline.parquet.json')) as Manifest;
 }
 
 async function dataFiles(out: string): Promise<string[]> {
-  const entries = await readdir(join(out, 'kline'), { recursive: true }).catch(() => [] as string[]);
-  return entries.filter((e) => e.endsWith('.parquet')).sort();
+  return (await lakes.keys(out, 'kline')).filter((e) => e.endsWith('.parquet')).sort();
 }
 
 let db: DuckDBInstance | undefined;
@@ -88,15 +104,27 @@ async function query(sql: string): Promise<unknown[][]> {
   }
 }
 
-/** The files the manifest lists, as read_parquet's list: what a reader following the manifest opens. */
-function listed(out: string, m: Manifest): string {
-  return `read_parquet([${m.files.map((f) => `'${join(out, 'kline', f.path)}'`).join(', ')}], hive_partitioning = true)`;
+/**
+ * The files the manifest lists, as read_parquet's list: what a reader following the manifest opens
+ * (on S3 downloaded first, keeping their keys: DuckDB's httpfs is not installed here).
+ */
+async function listed(out: string, m: Manifest): Promise<string> {
+  const keys = m.files.map((f) => `kline/${f.path}`);
+  let dir = out;
+  if (lakes.storage(out) !== undefined) {
+    dir = await tempDir('ql-s3-read-');
+    for (const key of keys) {
+      await mkdir(dirname(join(dir, key)), { recursive: true });
+      await writeFile(join(dir, key), await lakes.read(out, key));
+    }
+  }
+  return `read_parquet([${keys.map((k) => `'${join(dir, k)}'`).join(', ')}], hive_partitioning = true)`;
 }
 
 /** Every row as `code minute close final`, in key order. */
 async function readBack(out: string): Promise<string[]> {
   const m = await manifestOf(out);
-  const rows = await query(`SELECT code, epoch_ms(ts)::VARCHAR, close::VARCHAR, final::VARCHAR FROM ${listed(out, m)} ORDER BY code, ts`);
+  const rows = await query(`SELECT code, epoch_ms(ts)::VARCHAR, close::VARCHAR, final::VARCHAR FROM ${await listed(out, m)} ORDER BY code, ts`);
   return rows.map(([code, ts, close, final]) => `${String(code)} ${(Number(ts) / 1000 - T_DAY) / 60} ${String(close)} ${String(final)}`);
 }
 
@@ -120,13 +148,15 @@ async function partitionsOverBound(out: string, target: number): Promise<string[
   return [...by].filter(([, e]) => e.files > Math.max(1, Math.ceil(e.rows / target))).map(([p, e]) => `${p}: ${e.files} files, ${e.rows} rows`);
 }
 
-describe('compaction at commit', () => {
+describe.each(BACKENDS)('compaction at commit (%s)', (backend) => {
+  onBackend(backend);
+  // The bound is the same code on both backends: S3 runs the case that cuts and rewrites the most files.
   it.each([
     ['one file per day (target = maxRowsPerFile)', { maxRowsPerFile: 100_000 }, 100_000],
     ['files of maxRowsPerFile rows', { maxRowsPerFile: 1000 }, 1000],
     ['memory-bounded: files of maxBufferedRows rows', { maxRowsPerFile: 100_000, maxBufferedRows: 500 }, 500],
-  ])('resumed runs leave no partition over ceil(rows / target): %s', async (_name, options, target) => {
-    const out = await tempDir();
+  ].filter(([name]) => backend === 'local' || name === 'files of maxRowsPerFile rows') as [string, SinkOptions, number][])('resumed runs leave no partition over ceil(rows / target): %s', async (_name, options, target) => {
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     // 16 runs of 3 hours each over two days, each re-fetching its predecessor's last (forming) bar,
     // committing twice (a checkpointed run commits as it goes).
@@ -153,7 +183,7 @@ describe('compaction at commit', () => {
   });
 
   it('arrow files are cut at the target the same way (sliced batches), values unchanged', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const arrow = arrowEncoder();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     for (let run = 0; run < 5; run++) {
@@ -162,11 +192,11 @@ describe('compaction at commit', () => {
       await s.write({ stream: 'k', seq: 1, records: minutes(run * 70, run * 70 + 70) }, ctx);
       await s.commit(ctx);
     }
-    const m = JSON.parse(await readFile(join(out, '_quotelake/manifests/kline.arrow.json'), 'utf8')) as Manifest;
+    const m = JSON.parse(await readText(lakes, out, '_quotelake/manifests/kline.arrow.json')) as Manifest;
     expect(m.files.map((f) => f.rows)).toEqual([400, 400, 250]);
     const rows: string[] = [];
     for (const f of m.files) {
-      const got = klineSpec.fromTable(arrow.decode(await readFile(join(out, 'kline', f.path))), dirname(f.path));
+      const got = klineSpec.fromTable(arrow.decode(await lakes.read(out, `kline/${f.path}`)), dirname(f.path));
       // Each file's manifest ranges are exactly its rows' keys.
       for (const code of CODES) {
         const ts = got.filter((r) => r.code === code).map((r) => r.ts);
@@ -178,7 +208,7 @@ describe('compaction at commit', () => {
   });
 
   it('keeps replaced files for the grace period, then a later commit deletes them', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     const grace = 300_000;
     const c1 = ctxAt('r1', clock);
@@ -208,7 +238,7 @@ describe('compaction at commit', () => {
   });
 
   it.each(['add:0', 'manifest', 'journal'])('a crash after step %s of a compacting commit leaves a consistent lake', async (step) => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     for (let run = 0; run < 3; run++) {
       const c = ctxAt(`r${run}`, clock);
@@ -231,7 +261,7 @@ describe('compaction at commit', () => {
     await expect(s.commit(c)).rejects.toThrow('commit failed');
     // Whatever a reader of the manifest sees now is complete: the previous snapshot or the new one.
     const now = await manifestOf(out);
-    for (const f of [...now.files, ...(now.retired ?? [])]) expect((await stat(join(out, 'kline', f.path))).size).toBe(f.bytes);
+    for (const f of [...now.files, ...(now.retired ?? [])]) expect((await lakes.read(out, `kline/${f.path}`)).byteLength).toBe(f.bytes);
     expect([300, 400]).toContain(now.files.reduce((n, f) => n + f.rows, 0) / 3);
     const logged: unknown[] = [];
     await sink(out, { maxRowsPerFile: 2000 }).recover({ ...c, logger: { ...c.logger, info: (_m: string, f?: Record<string, unknown>) => void logged.push(f) } });
@@ -244,14 +274,15 @@ describe('compaction at commit', () => {
     expect(m.retired.map((f) => f.path).sort()).toEqual([...before.retired, ...before.files].map((f) => f.path).sort());
     expect(await readBack(out)).toEqual(expected(400));
     expect(await dataFiles(out)).toEqual([...m.files, ...m.retired].map((f) => f.path).sort());
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
 });
 
-describe('quotelake compact (compactLake)', () => {
+describe.each(BACKENDS)('quotelake compact (compactLake, %s)', (backend) => {
+  onBackend(backend);
   /** A lake of many small files: commits with a 60-row target leave files of 60 rows. */
   async function smallFileLake(): Promise<string> {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     for (let run = 0; run < 6; run++) {
       const c = ctxAt(`r${run}`, clock);
@@ -263,8 +294,7 @@ describe('quotelake compact (compactLake)', () => {
   }
 
   async function snapshot(out: string): Promise<string> {
-    const entries = (await readdir(out, { recursive: true })).sort();
-    return JSON.stringify([entries, await readFile(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')]);
+    return JSON.stringify([await lakes.keys(out), await readText(lakes, out, '_quotelake/manifests/kline.parquet.json')]);
   }
 
   it('--dry-run prints the plan and changes nothing; compact then meets it, values unchanged', async () => {
@@ -273,12 +303,12 @@ describe('quotelake compact (compactLake)', () => {
     expect(before.files.length).toBe(1800 * 3 / 60);
     const tree = await snapshot(out);
     const clock = new ManualClock('2026-11-22T00:00:00Z');
-    const plan = await compactLake(out, { ctx: ctxAt('compact-1', clock), dryRun: true, retiredGraceMs: 300_000 });
+    const plan = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-1', clock), dryRun: true, retiredGraceMs: 300_000 });
     expect(await snapshot(out)).toBe(tree);
     expect(plan).toEqual([
       expect.objectContaining({ dataset: 'kline', format: 'parquet', partitions: 2, compactedPartitions: 2, filesBefore: 90, filesAfter: 2, rows: 5400, purged: 0 }),
     ]);
-    const done = await compactLake(out, { ctx: ctxAt('compact-2', clock), dryRun: false, retiredGraceMs: 300_000 });
+    const done = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-2', clock), dryRun: false, retiredGraceMs: 300_000 });
     expect(done).toEqual([expect.objectContaining({ filesBefore: 90, filesAfter: 2, rows: 5400, compactedPartitions: 2 })]);
     const after = await manifestOf(out);
     expect(after.files.map((f) => f.rows)).toEqual([1440 * 3, 360 * 3]);
@@ -286,10 +316,10 @@ describe('quotelake compact (compactLake)', () => {
     expect(await readBack(out)).toEqual(expected(1800));
     // A second pass has nothing to compact; past the grace it deletes the retired files.
     clock.set(clock.now() + 300_000);
-    const again = await compactLake(out, { ctx: ctxAt('compact-3', clock), dryRun: false, retiredGraceMs: 300_000 });
+    const again = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-3', clock), dryRun: false, retiredGraceMs: 300_000 });
     expect(again).toEqual([expect.objectContaining({ filesBefore: 2, filesAfter: 2, compactedPartitions: 0, purged: 90 })]);
     expect(await dataFiles(out)).toEqual((await manifestOf(out)).files.map((f) => f.path).sort());
-    expect(await readdir(out)).toEqual(['_quotelake', 'kline']);
+    expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
 
   it('a stop (the run\'s signal) between partitions commits the partitions done and leaves the rest; a later compact finishes', async () => {
@@ -301,18 +331,18 @@ describe('quotelake compact (compactLake)', () => {
     // The signal arrives while the first partition is compacted (its debug line is the cue).
     const logger = { debug: (m: string, f?: Record<string, unknown>) => (note(m, f), f?.event === 'compaction' && controller.abort()), info: note, warn: note, error: note };
     const ctx: RunContext = { ...ctxAt('compact-stop', clock), signal: controller.signal, logger };
-    const stopped = await compactLake(out, { ctx, dryRun: false, retiredGraceMs: 0 });
+    const stopped = await compactLake(out, { ...storageOf(out), ctx, dryRun: false, retiredGraceMs: 0 });
     expect(stopped).toEqual([expect.objectContaining({ partitions: 2, compactedPartitions: 1, filesBefore: 90, filesAfter: 1 + 18, stopped: true })]);
     expect(lines.find(([, f]) => f?.event === 'commit')).toEqual(['compacted', expect.objectContaining({ operation: 'compact', dataset: 'kline', partitions: 1, files: 1, retired: 72, rows: 4320, stopped: true })]);
     expect(await dataFiles(out)).toEqual((await manifestOf(out)).files.map((f) => f.path).sort());
     expect(await readBack(out)).toEqual(expected(1800));
-    const rest = await compactLake(out, { ctx: ctxAt('compact-rest', clock), dryRun: false, retiredGraceMs: 0 });
+    const rest = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-rest', clock), dryRun: false, retiredGraceMs: 0 });
     expect(rest).toEqual([expect.objectContaining({ compactedPartitions: 1, filesBefore: 19, filesAfter: 2, stopped: false })]);
     expect(await readBack(out)).toEqual(expected(1800));
   });
 
   it('keeps each file\'s metadata merged (source endpoints united)', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     const c1 = ctxAt('r1', clock);
     const s1 = sink(out, { maxRowsPerFile: 3 });
@@ -323,10 +353,10 @@ describe('quotelake compact (compactLake)', () => {
     await s2.write({ stream: 'k', seq: 1, records: minutes(1, 2).map((r) => ({ ...r, source: '/kline/latest' })) }, c2);
     await s2.commit(c2);
     expect((await manifestOf(out)).files.length).toBe(2);
-    await compactLake(out, { ctx: ctxAt('c', clock), dryRun: false, retiredGraceMs: 0 });
+    await compactLake(out, { ...storageOf(out), ctx: ctxAt('c', clock), dryRun: false, retiredGraceMs: 0 });
     const m = await manifestOf(out);
     expect(m.files.length).toBe(1);
-    const table = encoder.decode(await readFile(join(out, 'kline', m.files[0]!.path)));
+    const table = encoder.decode(await lakes.read(out, `kline/${m.files[0]!.path}`));
     expect(table.schema.metadata.get('quotelake.source_endpoint')).toBe('/kline,/kline/latest');
     expect(table.schema.metadata.get('quotelake.dataset')).toBe('kline');
     // Grace 0: the replaced files are gone with the same pass.
@@ -334,9 +364,10 @@ describe('quotelake compact (compactLake)', () => {
   });
 });
 
-describe('a reader following the manifest during commits and compaction', () => {
+describe.each(BACKENDS)('a reader following the manifest during commits and compaction (%s)', (backend) => {
+  onBackend(backend);
   it('DuckDB querying in a loop sees no error, no partial file, no doubled or missing row', async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     // Totals a reader may see: one per committed snapshot (each run adds 40 minutes of 3 codes).
     const snapshots = new Set<number>();
@@ -351,7 +382,7 @@ describe('a reader following the manifest during commits and compaction', () => 
           await new Promise((r) => setImmediate(r));
           continue; // no manifest yet
         }
-        const [[n, keys, forming]] = (await query(`SELECT count(*)::INT, count(DISTINCT (code, ts))::INT, count(*) FILTER (WHERE NOT final)::INT FROM ${listed(out, m)}`)) as [[number, number, number]];
+        const [[n, keys, forming]] = (await query(`SELECT count(*)::INT, count(DISTINCT (code, ts))::INT, count(*) FILTER (WHERE NOT final)::INT FROM ${await listed(out, m)}`)) as [[number, number, number]];
         expect(n).toBe(keys);
         expect(forming).toBe(3);
         reads.totals.add(n);
@@ -365,7 +396,7 @@ describe('a reader following the manifest during commits and compaction', () => 
       await s.write({ stream: 'k', seq: 1, records: [...minutes(Math.max(0, run * 40 - 1), run * 40 + 39), ...minutes(run * 40 + 39, run * 40 + 40, 0, false)] }, c);
       await s.commit(c);
       snapshots.add((run + 1) * 40 * 3);
-      if (run % 4 === 3) await compactLake(out, { ctx: ctxAt(`compact-${run}`, clock), dryRun: false, retiredGraceMs: 300_000, maxRowsPerFile: 500 });
+      if (run % 4 === 3) await compactLake(out, { ...storageOf(out), ctx: ctxAt(`compact-${run}`, clock), dryRun: false, retiredGraceMs: 300_000, maxRowsPerFile: 500 });
       clock.set(clock.now() + 1000);
       await new Promise((r) => setTimeout(r, 5));
     }

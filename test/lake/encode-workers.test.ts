@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KlineRow } from '../../src/core/records.js';
 import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import { SinkError } from '../../src/core/errors.js';
@@ -21,9 +21,22 @@ import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import type { StagedFileWriter } from '../../src/lake/encode/staged-file-writer.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../sinks/helpers.js';
+import { BACKENDS, useTestLakes, type Backend, type TestLakes } from './test-lakes.js';
 
 const encoder = parquetEncoder({ rowGroupRows: 131072 });
 const klineWorkerData = { dataset: 'kline' as const, decimal: DEFAULT_DECIMAL, rowGroupRows: 131072 };
+
+/** The lakes of the backend whose describe block runs now (the blocks of a file run one after another). */
+let lakes: TestLakes;
+function onBackend(backend: Backend): void {
+  const mine = useTestLakes(backend);
+  beforeAll(() => {
+    lakes = mine;
+  });
+}
+
+/** A local folder with the lake's objects, for reading files back (a download on S3). */
+const here = (out: string): Promise<string> => lakes.localCopy(out);
 
 const opened: PartitionedSink<KlineRow>[] = [];
 afterEach(async () => {
@@ -40,6 +53,7 @@ function sink(out: string, writer: StagedFileWriter | undefined, limits: { maxRo
     maxBufferedRows: limits.maxBufferedRows ?? 5500,
     maxBufferedBytes: 1 << 30,
     writer,
+    ...(lakes?.storage(out) ? { storage: lakes.storage(out)! } : {}),
   });
   opened.push(s);
   return s;
@@ -105,12 +119,14 @@ async function writeRun(out: string, writer: StagedFileWriter | undefined, runs:
   }
 }
 
-describe('parquet files encoded in worker threads', () => {
+describe.each(BACKENDS)('parquet files encoded in worker threads (%s)', (backend) => {
+  onBackend(backend);
   it('are the files the calling thread writes, with every value back', async () => {
     const rows = threeDays();
-    const [inThread, inWorker] = [await tempDir(), await tempDir()];
-    await writeRun(inThread, undefined, [rows]);
-    await writeRun(inWorker, parquetPool(1, klineWorkerData), [rows]);
+    const [thread, worker] = [await lakes.fresh(), await lakes.fresh()];
+    await writeRun(thread, undefined, [rows]);
+    await writeRun(worker, parquetPool(1, klineWorkerData), [rows]);
+    const [inThread, inWorker] = [await here(thread), await here(worker)];
     const files = (await manifest(inWorker)).files;
     expect(files.length).toBeGreaterThan(3);
     expect(files.reduce((n, f) => n + f.rows, 0)).toBe(17_280);
@@ -128,9 +144,10 @@ describe('parquet files encoded in worker threads', () => {
     // rewrites day 2 with other closes: a merge with the live files.
     const first = [...rows.filter((r) => inDay(r, 0)).map((r) => ({ ...r, final: false, close: '1' })), ...rows];
     const second = rows.filter((r) => inDay(r, 1)).map((r) => ({ ...r, close: '2.5' }));
-    const [inThread, inWorker] = [await tempDir(), await tempDir()];
-    await writeRun(inThread, undefined, [first, second]);
-    await writeRun(inWorker, parquetPool(1, klineWorkerData), [first, second]);
+    const [thread, worker] = [await lakes.fresh(), await lakes.fresh()];
+    await writeRun(thread, undefined, [first, second]);
+    await writeRun(worker, parquetPool(1, klineWorkerData), [first, second]);
+    const [inThread, inWorker] = [await here(thread), await here(worker)];
     await expectSameFiles(inWorker, inThread);
     const expected = rows.map((r) => (inDay(r, 1) ? { ...r, close: '2.5' } : r));
     expect(await readBack(inWorker)).toEqual(expected.map(key).sort());
@@ -149,7 +166,7 @@ describe('parquet files encoded in worker threads', () => {
       },
       close: () => pool.close(),
     };
-    const out = await tempDir();
+    const out = await lakes.fresh();
     await writeRun(out, counting, [threeDays()]);
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(2);
@@ -172,7 +189,7 @@ describe('parquet files encoded in worker threads', () => {
       },
       close: () => pool.close(),
     };
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s = sink(out, gated);
     const ctx = runContext('r1');
     await s.write({ stream: 'k', seq: 1, records: threeDays() }, ctx);
@@ -185,12 +202,12 @@ describe('parquet files encoded in worker threads', () => {
     await aborting;
     expect(abortedEarly).toBe(false);
     expect(inFlight).toBe(0);
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.keys(out)).toEqual([]);
   });
 
   it('an error inside the worker becomes a SinkError naming the partition', async () => {
     // A worker told the wrong dataset refuses kline columns while it rebuilds them.
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const s = sink(out, parquetPool(1, { ...klineWorkerData, dataset: 'trade' }));
     const ctx = runContext('r1');
     await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '1.5')]) }, ctx);
@@ -200,10 +217,11 @@ describe('parquet files encoded in worker threads', () => {
     // The sink stays failed until aborted; abort() leaves nothing.
     await expect(s.write({ stream: 'k', seq: 2, records: [] }, ctx)).rejects.toBe(failed);
     await s.abort(ctx);
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.keys(out)).toEqual([]);
   });
 
-  it.each([
+  // A file in the way of the lake's staging folder: local only (on S3 staged files are written in a scratch folder).
+  it.skipIf(backend === 's3').each([
     ['in a worker', 1],
     ['on the calling thread', 0],
   ])('a staged file that cannot be written (%s) is a SinkError naming the partition', async (_mode, workers) => {
@@ -218,7 +236,7 @@ describe('parquet files encoded in worker threads', () => {
   });
 
   it('a worker that dies fails its files with a SinkError instead of hanging', { timeout: 10_000 }, async () => {
-    const out = await tempDir();
+    const out = await lakes.fresh();
     const dying = new EncodePool({ url: new URL('../fixtures/dying-encode-worker.mjs', import.meta.url), workers: 1 });
     const s = sink(out, dying);
     const ctx = runContext('r1');
@@ -227,7 +245,7 @@ describe('parquet files encoded in worker threads', () => {
     expect(failed).toBeInstanceOf(SinkError);
     expect((failed as Error).message).toMatch(/^parquet: cannot stage 1 kline rows for interval=1(m|d)\/year=2025\/date=[^:]+: encode worker stopped \(exit code 7\)$/);
     await s.abort(ctx);
-    expect(await readdir(out)).toEqual([]);
+    expect(await lakes.keys(out)).toEqual([]);
   });
 });
 
