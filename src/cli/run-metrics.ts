@@ -4,7 +4,10 @@
  * while the run lasts, then its final figures) and the run's duration by status.
  */
 import type { ClientOptions, QuotaStatus } from '../api/index.js';
-import { observeRun, requestOutcome, type QuotelakeMetrics } from '../runtime/metrics/index.js';
+// Not the metrics barrel: it loads prom-client, which a run without metrics never needs.
+import { observeRun } from '../runtime/metrics/observe-run.js';
+import type { QuotelakeMetrics } from '../runtime/metrics/quotelake-metrics.js';
+import { requestOutcome } from '../runtime/metrics/request-outcome.js';
 import type { RunEventsRecorder } from '../runtime/run-events.js';
 
 /** The client options that report each attempt's outcome and each admission's wait. */

@@ -9,7 +9,6 @@ import type { Clock } from '../core/clock.js';
 import { demoToken, PLAN_NAMES } from '../core/plan-names.js';
 import type { PlansDocument } from '../core/plans-file.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
-import { startEmulator } from '../emulator/server.js';
 import { UsageError } from './usage-error.js';
 
 interface TargetPlan {
@@ -79,6 +78,8 @@ export async function connect(target: ServiceTarget, options: { quotaTimeZone?: 
   if (target.kind === 'remote') {
     return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, plans: target.plans, pool: target.pool, embedded: false, close: async () => undefined };
   }
+  // Loaded only here: a run against a remote service never pays for the emulator's ~40 modules.
+  const { startEmulator } = await import('../emulator/server.js');
   const emu = await startEmulator({
     host: '127.0.0.1',
     port: 0,

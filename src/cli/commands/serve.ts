@@ -1,10 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
 import { IANAZone } from 'luxon';
 import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
-import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
-import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
-import { loadPlansFile, PlansFileError, type EmulatorPlans } from '../../emulator/plans-file.js';
-import { startEmulator } from '../../emulator/server.js';
+// The emulator loads with `serve` only (see resolveServeOptions): every other command's start-up
+// would pay for its modules otherwise.
+import type { BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
+import type { FaultSpec } from '../../emulator/faults/fault-spec.js';
+import type { EmulatorPlans } from '../../emulator/plans-file.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { stopTimeoutOption, type StopArgs } from '../shared-options.js';
 import { UsageError } from '../usage-error.js';
@@ -35,6 +36,11 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     }
     clock = new ManualClock(ms);
   }
+  const [{ FaultSpecError, parseFaultSpec }, { BehaviourSpecError, parseBehaviourSpec }, { loadPlansFile, PlansFileError }] = await Promise.all([
+    import('../../emulator/faults/fault-spec.js'),
+    import('../../emulator/behaviours/behaviour-spec.js'),
+    import('../../emulator/plans-file.js'),
+  ]);
   const faultText = args.faults ?? env.QUOTELAKE_EMULATOR_FAULTS;
   let faults: FaultSpec | undefined;
   if (faultText !== undefined && faultText !== '') {
@@ -131,6 +137,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   handler: async (args) => {
     const options = await resolveServeOptions(args, process.env);
     const graceMs = stopGraceMs(args['stop-timeout'], process.env);
+    const { startEmulator } = await import('../../emulator/server.js');
     const emu = await startEmulator(options);
     const interrupts = handleInterrupts((line) => void process.stderr.write(`${line}\n`), { graceMs, words: SERVE_STOP_WORDS });
     try {

@@ -4,7 +4,6 @@
  * work on their own, and need it (a queue without Redis has nowhere to be).
  */
 import { EnvironmentError } from '../../core/errors.js';
-import { redisConnection } from '../../queue/redis-connection.js';
 import { UsageError } from '../usage-error.js';
 import { coordinatorUrlOf } from '../coordinator.js';
 import type { CoordinatorArgs } from '../shared-options.js';
@@ -30,6 +29,9 @@ export function shownUrl(url: string): string {
  * connection would read like a problem with the market-data service.
  */
 export async function checkCoordinator(url: string): Promise<void> {
+  // Loaded here, not at the top: every command's options import this file, and ioredis costs
+  // ~0.05-0.09 CPU-s to load, which a run without the queue should not pay.
+  const { redisConnection } = await import('../../queue/redis-connection.js');
   const probe = redisConnection(url, 'client');
   probe.on('error', () => undefined);
   try {

@@ -9,7 +9,8 @@ import type { Product } from '../../catalog/index.js';
 import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import { countBars, countBarsUpTo, klineTypeOf, nthBarBack } from '../../catalog/bar-grid.js';
+import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
+import { WalkCalendar } from './walk-calendar.js';
 import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pageOf, placed, toRawKlines, type KlinePage } from '../shared/kline-records.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
@@ -120,6 +121,8 @@ async function* walk(
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
   // ends are known before the answers arrive. A page whose end turns out different is not used.
   const ahead = new Map<number, Promise<KlineResult>>();
+  // Pages asked for ahead ask the calendar the same questions again: each is answered once.
+  const calendar = new WalkCalendar(product, interval, floor * 1000);
   // Bars the calendar puts between the floor and the walk's current end: counted once here (as the
   // planner does), then less each page's stretch, so a re-plan costs a page's bars, not the walk's.
   let uncovered = countBars(product, interval, floor * 1000, end === 0 ? ctx.clock.now() + 1 : end * 1000 + 1, ctx.clock.now());
@@ -128,7 +131,7 @@ async function* walk(
       throwIfAborted(ctx.signal);
       const now = ctx.clock.now();
       const toMs = end === 0 ? now + 1 : end * 1000 + 1;
-      const expected = countBarsUpTo(product, interval, floor * 1000, toMs, PAGE_BARS, now);
+      const expected = calendar.countUpTo(toMs, PAGE_BARS, now);
       if (expected === 0) break;
       // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
       // still give the last bar above the floor.
@@ -141,10 +144,10 @@ async function* walk(
         let w = want;
         const chain = new Set<number>();
         for (let i = 1; i < env.prefetchPages; i++) {
-          const oldest = nthBarBack(product, interval, e * 1000, w, floor * 1000);
+          const oldest = calendar.nthBack(e * 1000, w);
           if (oldest === null) break;
           const nextEnd = oldest / 1000 - 1;
-          const nextWant = countBarsUpTo(product, interval, floor * 1000, nextEnd * 1000 + 1, PAGE_BARS, now);
+          const nextWant = calendar.countUpTo(nextEnd * 1000 + 1, PAGE_BARS, now);
           if (nextWant === 0) break;
           if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
           chain.add(nextEnd);
@@ -185,7 +188,7 @@ async function* walk(
         oldest === null ||
         oldest <= floor ||
         // The calendar says nothing is left between the floor and the next end: no empty request.
-        countBarsUpTo(product, interval, floor * 1000, (oldest - 1) * 1000 + 1, 1, answeredAt) === 0;
+        calendar.countUpTo((oldest - 1) * 1000 + 1, 1, answeredAt) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
       const position: KlinePosition = done
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
