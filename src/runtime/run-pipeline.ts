@@ -253,7 +253,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // A run killed on this host before it staged anything left its local scratch folder (files
     // before upload, spills) where no staging names it: its run id does.
     if (isRemote(storage)) {
-      await removeStaleScratch(interrupted.map(safeFileToken));
+      await removeStaleScratch(storage, interrupted.map(safeFileToken));
       const probes = await removeStaleProbes(storage, clock.now(), DEFAULT_LEASE_MS);
       if (probes > 0) logger.info('removed probe objects a killed run left', { event: 'recovery', action: 'probes-removed', objects: probes });
     }

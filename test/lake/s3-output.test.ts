@@ -12,7 +12,7 @@ import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import { EnvironmentError } from '../../src/core/errors.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { checkOutputStorage } from '../../src/lake/check-output-storage.js';
-import { SCRATCH_PREFIX } from '../../src/lake/commit/local-scratch.js';
+import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
@@ -77,7 +77,7 @@ describe('a killed run on S3', () => {
     await dead.write({ stream: 'e', seq: 11, records: klineRows([rawKline('ETHUSDT', '1m', T0 + 86_400 * 3, '2')]) }, ctx);
     await dead.flush(ctx);
     // The process "dies" here: nothing is closed.
-    const scratch = join(tmpdir(), `${SCRATCH_PREFIX}${token}`);
+    const scratch = join(tmpdir(), scratchFolderName(lakes.storage(out)!, token));
     expect(existsSync(scratch)).toBe(true);
     expect((await lakes.keys(out)).some((k) => k.startsWith(`_quotelake/staging/${token}/`))).toBe(true);
     expect((await lakes.keys(out)).filter((k) => !k.startsWith('_quotelake/'))).toEqual([]);
@@ -92,7 +92,7 @@ describe('a killed run on S3', () => {
     const s = sink(out);
     await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '1')]) }, runContext(token));
     await s.commit(runContext(token));
-    expect(existsSync(join(tmpdir(), `${SCRATCH_PREFIX}${token}`))).toBe(false);
+    expect(existsSync(join(tmpdir(), scratchFolderName(lakes.storage(out)!, token)))).toBe(false);
     expect((await lakes.keys(out)).filter((k) => k.startsWith('_quotelake/staging'))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { SCRATCH_PREFIX } from '../../src/lake/commit/local-scratch.js';
+import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
 import { localStorage } from '../../src/lake/storage/local-storage.js';
 import { S3Storage } from '../../src/lake/storage/s3-storage.js';
@@ -89,7 +89,7 @@ export function useTestLakes(backend: Backend): TestLakes {
       return dir;
     },
     async spills(out, runToken) {
-      const files = backend === 'local' ? (await filesUnder(join(out, '_quotelake'))) : await filesUnder(join(tmpdir(), `${SCRATCH_PREFIX}${runToken}`));
+      const files = backend === 'local' ? (await filesUnder(join(out, '_quotelake'))) : await filesUnder(join(tmpdir(), scratchFolderName(storeOf(out), runToken)));
       return files.filter((f) => f.endsWith('.arrows'));
     },
   };

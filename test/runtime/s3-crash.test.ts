@@ -21,7 +21,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
 import type { Manifest } from '../../src/lake/commit/manifest.js';
-import { SCRATCH_PREFIX } from '../../src/lake/commit/local-scratch.js';
+import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import { safeFileToken } from '../../src/lake/partition-path.js';
 import { S3Storage } from '../../src/lake/storage/s3-storage.js';
 import { useS3Server } from '../helpers/s3-server.js';
@@ -160,7 +160,7 @@ async function checkCompleted(lake: S3Storage): Promise<unknown[][]> {
   // The runs' local scratch folders (spills, files before upload) are gone too.
   const runTokens = bookkeeping.filter((k) => k.startsWith('_quotelake/state/runs/')).map((k) => safeFileToken(k.slice('_quotelake/state/runs/'.length, -'.json'.length)));
   const scratch = new Set(await readdir(tmpdir()));
-  expect(runTokens.filter((t) => scratch.has(`${SCRATCH_PREFIX}${t}`))).toEqual([]);
+  expect(runTokens.filter((t) => scratch.has(scratchFolderName(lake, t)))).toEqual([]);
   return rowsOf(listed.map((k) => join(dir, k)));
 }
 

@@ -1,13 +1,15 @@
 /**
  * Where a sink's encode workers and spills write files of their own. On the local backend that is
  * the staging key's own path (the commit is then a rename). A remote backend (an object store) has
- * no local path, so each run gets a scratch folder `<tmpdir>/quotelake-<runToken>/<owner>/` (owner:
+ * no local path, so each run gets a scratch folder `<tmpdir>/quotelake-<lake>-<runToken>/<owner>/` (lake:
+ * a hash of the storage's root, so two lakes' runs never share one even with equal run ids; owner:
  * the sink's `<dataset>-<format>`, so two sinks of one run never remove each other's) mirroring the
  * staging keys: a staged file is written there, streamed to its staging key (multipart above one
  * part, so memory stays near the store's part size × queue whatever the file's length) and removed;
  * spills never leave the machine. The folder is removed at commit, abort and close, and by
  * `removeStale` when a later run finds what a killed one left.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm, rmdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,13 @@ interface StreamingStorage extends LakeStorage {
 const canStream = (storage: LakeStorage): storage is StreamingStorage => typeof (storage as Partial<StreamingStorage>).putStream === 'function';
 
 /** The prefix of every scratch folder under the system's temp folder. */
-export const SCRATCH_PREFIX = 'quotelake-';
+const SCRATCH_PREFIX = 'quotelake-';
+
+/** The scratch folder's name of one run on one lake (see the file's comment). */
+export function scratchFolderName(storage: Pick<LakeStorage, 'root'>, runToken: string): string {
+  const lake = createHash('sha256').update(storage.root).digest('hex').slice(0, 8);
+  return `${SCRATCH_PREFIX}${lake}-${runToken}`;
+}
 
 export class LocalScratch {
   /** Undefined on the local backend: staging keys are written in place. */
@@ -39,7 +47,7 @@ export class LocalScratch {
     owner: string,
     base: string = tmpdir(),
   ) {
-    this.runFolder = storage.localPath(LAKE_DIR) === undefined ? join(base, `${SCRATCH_PREFIX}${runToken}`) : undefined;
+    this.runFolder = storage.localPath(LAKE_DIR) === undefined ? join(base, scratchFolderName(storage, runToken)) : undefined;
     this.folder = this.runFolder === undefined ? undefined : insideRoot(this.runFolder, owner);
   }
 
@@ -81,10 +89,10 @@ export class LocalScratch {
  * Scratch folders of runs that died before removing theirs, given the run tokens whose staging a
  * recovery found: only those (a live run on another lake has a token of its own and is left alone).
  */
-export async function removeStaleScratch(runTokens: Iterable<string>, base: string = tmpdir()): Promise<void> {
+export async function removeStaleScratch(storage: Pick<LakeStorage, 'root'>, runTokens: Iterable<string>, base: string = tmpdir()): Promise<void> {
   const names = new Set(await readdir(base).catch(() => [] as string[]));
   for (const token of runTokens) {
-    const name = `${SCRATCH_PREFIX}${token}`;
+    const name = scratchFolderName(storage, token);
     if (names.has(name)) await rm(join(base, name), { recursive: true, force: true });
   }
 }

@@ -856,7 +856,7 @@ export class PartitionedSink<R> implements Sink<R> {
       if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
     }
     for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
-    if (this.storage.localPath(STAGING_DIR) === undefined) await removeStaleScratch(runs);
+    if (this.storage.localPath(STAGING_DIR) === undefined) await removeStaleScratch(this.storage, runs);
     if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
