@@ -17,7 +17,8 @@ export function settingsFromPipeline(pipeline: Pipeline): NonNullable<SettingsIn
     baseUrl: pipeline.service?.baseUrl,
     plan: pipeline.service?.plan,
     plansFile: pipeline.service?.plansFile,
-    outputDir: pipeline.options.outputDir,
+    // `sink.output` or `options.outputDir` (the schema refuses two different ones).
+    outputDir: (pipeline.sink as { output?: string }).output ?? pipeline.options.outputDir,
     stateDir: pipeline.options.stateDir,
     format: pipeline.sink.type,
     since: typeof source.since === 'string' ? source.since : undefined,
@@ -48,8 +49,10 @@ export function applySettings(pipeline: Pipeline, settings: Settings, registry: 
     }
     source[key] = value;
   }
-  const sink: ComponentConfig =
+  const chosen: ComponentConfig =
     settings.format !== undefined && settings.format !== pipeline.sink.type ? { type: settings.format } : pipeline.sink;
+  // The resolved output lives in options.outputDir alone (a --output flag may have replaced sink.output).
+  const { output: _output, ...sink } = chosen as ComponentConfig & { output?: unknown };
   const service = { ...(pipeline.service ?? {}) };
   if (settings.baseUrl !== undefined) service.baseUrl = settings.baseUrl;
   if (settings.plan !== undefined) service.plan = settings.plan;

@@ -7,7 +7,7 @@ import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
-import { isS3Url, s3UrlProblem } from '../core/s3-url.js';
+import { outputSetting } from '../core/output-setting.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 
@@ -116,15 +116,8 @@ export const serviceSchema = z
 
 export const optionsSchema = z
   .strictObject({
-    outputDir: z
-      .string()
-      .min(1)
+    outputDir: outputSetting
       .optional()
-      // An object store is named by URL; a bad one fails here, at its line, before any request.
-      .superRefine((v, ctx) => {
-        const problem = v !== undefined && isS3Url(v) ? s3UrlProblem(v) : undefined;
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-      })
       .describe('Output root: a folder, or s3://bucket/prefix (default output).'),
     stateDir: z.string().min(1).optional().describe('State directory (default <outputDir>/.state).'),
     onReject: z.enum(ON_REJECT).default('divert').describe('What to do with a rejected record.'),
@@ -218,6 +211,12 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
         runLint(findDefinition(registry, 'transform', t.type), t, ['transforms', i], ctx),
       );
       runLint(findDefinition(registry, 'sink', sink.type), sink, ['sink'], ctx);
+      // One output root: `sink.output` and `options.outputDir` name the same setting.
+      const sinkOutput = (sink as { output?: unknown }).output;
+      const optionsOutput = (p.options as { outputDir?: unknown }).outputDir;
+      if (sinkOutput !== undefined && optionsOutput !== undefined && sinkOutput !== optionsOutput) {
+        ctx.addIssue({ code: 'custom', path: ['sink', 'output'], message: `names another output than options.outputDir (${String(optionsOutput)}); give the output in one place` });
+      }
       // Stages against each other (each stage's own keys have passed the schema by now).
       for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
         ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });

@@ -2,6 +2,7 @@
  * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
  */
 import { z } from 'zod';
+import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../../lake/datasets/index.js';
@@ -14,6 +15,7 @@ import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 export { NdjsonSink } from './ndjson-sink.js';
 
 export const ndjsonSinkConfigSchema = z.strictObject({
+  output: outputSetting.optional().describe(SINK_OUTPUT_DESCRIPTION),
   /** `stdout`, or a file path inside the output dir; `{dataset}` is replaced. */
   path: z
     .string()

@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import { DEFAULT_DECIMAL } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';
+import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 
 export const tableSinkConfigShape = {
+  output: outputSetting.optional().describe(SINK_OUTPUT_DESCRIPTION),
   /** Physical type of every decimal column; the transform may validate narrower. */
   decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }).describe('Physical DECIMAL(precision, scale) of every decimal column (default 38,18).'),
   /** Rows per file at most (a partition with more is split). */
