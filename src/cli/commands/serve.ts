@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { IANAZone } from 'luxon';
-import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
+import { ManualClock, shiftedClock, systemClock, type Clock } from '../../core/clock.js';
 import { BehaviourSpecError, parseBehaviourSpec, type BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
 import { FaultSpecError, parseFaultSpec, type FaultSpec } from '../../emulator/faults/fault-spec.js';
 import { loadPlansFile, PlansFileError, type EmulatorPlans } from '../../emulator/plans-file.js';
@@ -14,6 +14,7 @@ interface ServeArgs extends StopArgs {
   port: number;
   seed: number;
   clock?: string;
+  'clock-runs'?: boolean;
   faults?: string;
   behaviours?: string;
   'plans-file'?: string;
@@ -33,7 +34,10 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     if (!/^\d{4}-\d{2}-\d{2}T/.test(args.clock) || !Number.isFinite(ms)) {
       throw new UsageError(`--clock must be an ISO instant such as 2026-03-02T15:00:00Z, got "${args.clock}"`);
     }
-    clock = new ManualClock(ms);
+    // A running clock lets the rate windows pass (workers paced against it); a frozen one does not.
+    clock = args['clock-runs'] === true ? shiftedClock(ms) : new ManualClock(ms);
+  } else if (args['clock-runs'] === true) {
+    throw new UsageError('--clock-runs needs --clock (the instant the clock starts from)');
   }
   const faultText = args.faults ?? env.QUOTELAKE_EMULATOR_FAULTS;
   let faults: FaultSpec | undefined;
@@ -106,6 +110,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('clock', {
         type: 'string',
         describe: 'Freeze the clock at this ISO instant (enables POST /_emulator/clock)',
+      })
+      .option('clock-runs', {
+        type: 'boolean',
+        describe: 'With --clock: start the clock at that instant and let it run (rate windows pass as in real time), instead of freezing it',
       })
       .option('faults', {
         type: 'string',
