@@ -6,9 +6,10 @@
  * each token inside its own plan, both tokens used, each worker's log naming each token's use.
  * Utilisation is a bench figure (bench/worker-scale.bench.mjs): tests never assert on time.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokenHash16 } from '../../src/api/index.js';
 import { useRedisServer } from '../helpers/redis-server.js';
 import { windowViolations } from '../helpers/sliding-window-oracle.js';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
@@ -60,12 +61,14 @@ describe('workers against one emulator, through the coordinator', () => {
     await served.stop();
   });
 
-  async function drain(workers: number, env: Record<string, string>): Promise<{ planned: number; logs: string[] }> {
+  async function drain(workers: number, env: Record<string, string>, firstExtra: string[] = []): Promise<{ planned: number; logs: string[] }> {
     const all = { ...env, QUOTELAKE_REDIS_URL: redis().url, QUOTELAKE_BASE_URL: proxy.url };
     const queued = JSON.parse(ok(await runCli(['enqueue', pipelineFile(), ...SPAN, '--output', tempDir(), '--json'], { env: all })).stdout) as { slices: number; requests: number };
     expect(queued.slices).toBeGreaterThanOrEqual(CODES.length * 6);
     proxy.log.length = 0;
-    const procs = Array.from({ length: workers }, () => startCli(['worker', '--until-empty', '--concurrency', '2', '--clock', CLOCK, '--log-level', 'info'], { env: all }));
+    const procs = Array.from({ length: workers }, (_, i) =>
+      startCli(['worker', '--until-empty', '--concurrency', '2', '--clock', CLOCK, '--log-level', 'info', ...(i === 0 ? firstExtra : [])], { env: all }),
+    );
     // A worker that never drains (e.g. a service whose windows never pass) fails with its log, not a timeout.
     const timer = setTimeout(() => procs.forEach((p) => p.child.kill('SIGKILL')), 60_000);
     const results = await Promise.all(procs.map((p) => p.result));
@@ -86,7 +89,8 @@ describe('workers against one emulator, through the coordinator', () => {
   }, 120_000);
 
   it('(e) two tokens x two workers: each token inside its own plan, both used, each token\'s use in the log', async () => {
-    const { planned, logs } = await drain(2, { QUOTELAKE_TOKENS: POOL.map((t) => `${t}:professional`).join(',') });
+    const textfile = join(tempDir('ql-scale-m-'), 'worker.prom');
+    const { planned, logs } = await drain(2, { QUOTELAKE_TOKENS: POOL.map((t) => `${t}:professional`).join(',') }, ['--metrics-textfile', textfile]);
     expect(proxy.log.length).toBe(planned);
     for (const token of POOL) {
       const mine = proxy.log.filter((a) => a.token === token);
@@ -105,5 +109,10 @@ describe('workers against one emulator, through the coordinator', () => {
       summed += lines.reduce((a, m) => a + Number(m[2]!.replace(/,/g, '')), 0);
     }
     expect(summed).toBe(planned);
+    // The first worker's metrics: each pool token's quota (labelled by hash), its slices' durations.
+    const metrics = readFileSync(textfile, 'utf8');
+    for (const token of POOL) expect(metrics).toContain(`quotelake_quota_used_requests{token="${tokenHash16(token)}",plan="professional"}`);
+    expect(metrics).toMatch(/quotelake_slice_duration_seconds_count\{pipeline="scaled",status="done"\} [1-9]/);
+    expect(metrics).not.toContain(POOL[0]);
   }, 120_000);
 });

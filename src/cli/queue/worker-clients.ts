@@ -38,7 +38,7 @@ export interface WorkerClientsOptions {
 
 export function workerClients(options: WorkerClientsOptions): WorkerClients {
   const clients = new Map<string, Promise<ServiceClient>>();
-  const untrack: (() => void)[] = [];
+  const tracked: { token: string; plan: string; read: () => ReturnType<ServiceClient['quotaStatus']>; untrack: () => void }[] = [];
 
   const build = async (job: PipelineJob): Promise<ServiceClient> => {
     const target = chooseTarget(job.resolved, job.plans, options.pool?.tokens);
@@ -60,7 +60,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       const m = options.metrics;
       pool.forEach((t, i) => {
         const read = client instanceof TokenPool ? async () => (await client.tokenQuotas())[i]! : () => client.quotaStatus();
-        untrack.push(m.trackQuota({ token: t.token }, t.plan, read));
+        tracked.push({ token: t.token, plan: t.plan, read, untrack: m.trackQuota({ token: t.token }, t.plan, read) });
       });
     }
     return client;
@@ -91,7 +91,13 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       return out;
     },
     async closeAll() {
-      for (const u of untrack) u();
+      // Each token's final figures, read once more before its client closes: the last textfile
+      // write comes after, and a short-lived worker may never have been scraped.
+      for (const t of tracked) {
+        const q = await t.read().catch(() => undefined);
+        if (q) options.metrics?.quota({ token: t.token }, t.plan, q);
+        t.untrack();
+      }
       for (const c of clients.values()) await (await c.catch(() => undefined))?.close().catch(() => undefined);
     },
   };
