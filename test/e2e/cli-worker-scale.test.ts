@@ -116,3 +116,15 @@ describe('workers against one emulator, through the coordinator', () => {
     expect(metrics).not.toContain(POOL[0]);
   }, 120_000);
 });
+
+describe('a worker given both a single token and a pool', () => {
+  it('is a usage error before it takes any slice (exit 2), the tokens unprinted', async () => {
+    const r = await runCli(['worker', '--until-empty'], {
+      env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:1', QUOTELAKE_TOKEN: 'scale-single-token', QUOTELAKE_TOKENS: `${POOL[0]}:professional` },
+    });
+    expect(r.stderr).toContain('both a single token (--token or QUOTELAKE_TOKEN) and a token pool (QUOTELAKE_TOKENS) are set');
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain('scale-single-token');
+    expect(r.stderr).not.toContain(POOL[0]);
+  });
+});

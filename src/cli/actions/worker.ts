@@ -26,7 +26,7 @@ import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
-import { resolveTokenPool } from '../token-pool-settings.js';
+import { checkTokenPool, resolveTokenPool } from '../token-pool-settings.js';
 import { renderTokenSummaries } from '../token-summary.js';
 import { registry } from '../registry.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
@@ -51,6 +51,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
+  // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
+  if (pool && (args.token ?? env.QUOTELAKE_TOKEN) !== undefined) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
