@@ -31,7 +31,8 @@ const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const NOW = '2026-11-20T12:00:00Z';
 const SLOW = { name: 'bench-5rps', base: 'professional', perSecond: 5, perMinute: 300 };
 const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3'];
-// 30 days: 720 requests, so the start and the drained queue's tail weigh little (10 days read 0.06-0.1 lower).
+// 30 days (218 slices, 558 requests as enqueue plans them), so the first second and the drained
+// queue's tail weigh little (10 days read 0.06-0.2 lower).
 const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
 // Slices fetched side by side per worker: those fetched while the lake is busy commit together.
 const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
@@ -92,7 +93,7 @@ function cli(args, env) {
   });
 }
 
-/** Enqueues 8 series x DAYS days of 1m bars (3 pages a day) into a fresh queue and drains it with `workers` processes. */
+/** Enqueues 8 series x DAYS days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
 async function drain(scratch, redisUrl, proxy, workers, env, label) {
   const redis = new Redis(redisUrl);
   await redis.flushall();
@@ -103,9 +104,12 @@ async function drain(scratch, redisUrl, proxy, workers, env, label) {
   const pipeline = join(scratch, 'scaled.yaml');
   const codes = 'BTCUSDT, ETHUSDT, EURUSD, GOLD, USDJPY, USOIL, Silver, SHIBUSDT';
   await writeFile(pipeline, `name: scaled\nsource:\n  type: kline-history\n  codes: [${codes}]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
-  const until = new Date(Date.parse('2026-11-02T00:00:00Z') + DAYS * 86_400_000).toISOString();
+  // Whole days ending before NOW (a span past the clock's now would be cut short at it).
+  const until = '2026-11-19T00:00:00Z';
+  const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
   const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: proxy.url };
-  await cli(['enqueue', pipeline, '--since', '2026-11-02T00:00:00Z', '--until', until, '--clock', NOW, '--output', join(scratch, label)], all);
+  const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
+  if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
   proxy.arrivals.length = 0;
   await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
   return [...proxy.arrivals];
