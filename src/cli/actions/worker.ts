@@ -1,9 +1,9 @@
 /**
  * `quotelake worker`: runs slices off the queue until stopped (or, with --until-empty, until the
  * queue holds nothing to do). One client per token and plan for all its slices, so its slices
- * share one limiter; across processes and hosts the coordinator's shared limiter paces them.
+ * share one limiter; across processes and hosts the coordinator's shared limiter paces them. A
+ * token pool (QUOTELAKE_TOKENS, --tokens-file) works as in `run` (see queue/worker-clients.ts).
  */
-import { createClient, type ServiceClient } from '../../api/index.js';
 import type { LogLevel } from '../../core/component.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
@@ -23,13 +23,17 @@ import { openCoordinator } from '../coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
+import { workerClients } from '../queue/worker-clients.js';
+import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
+import { startMetricsExposure } from '../metrics-exposure.js';
+import { checkTokenPool, resolveTokenPool } from '../token-pool-settings.js';
+import { renderTokenSummaries } from '../token-summary.js';
 import { registry } from '../registry.js';
-import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 
-export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs {
+export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
   'stalled-timeout': number;
   'until-empty': boolean;
@@ -45,13 +49,18 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const terminal = terminalFor(args, env);
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
   if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
+  const metricsWanted = metricsSettings(args);
+  const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
+  // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
+  if (pool && (args.token ?? env.QUOTELAKE_TOKEN) !== undefined) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
   const shared = await openCoordinator(url);
   const clock = commandClock(args.clock, env);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
-  const secrets = [args.token, env.QUOTELAKE_TOKEN].filter((t): t is string => t !== undefined);
+  const secrets = [args.token, env.QUOTELAKE_TOKEN, ...(pool?.tokens ?? []).map((t) => t.token)].filter((t): t is string => t !== undefined);
+  for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
   const logger = createLogger({
     level: args['log-level'] as LogLevel,
     format: logFormatOf(args, env),
@@ -62,7 +71,6 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   });
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: WORKER_STOP_WORDS });
   const connections = createConnections((line) => terminal.err(line), clock);
-  const clients = new Map<string, Promise<ServiceClient>>();
   // Both reconnect and wait through a Redis restart (a long-running worker must outlive one); the
   // BullMQ worker gets a connection of its own, as it blocks on it.
   const redis = redisConnection(url, 'worker');
@@ -70,40 +78,27 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const queue = sliceQueue(redis);
   const committer = createSliceCommitter({ registry, clock, logger, redis });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
-
-  const clientFor = async (job: Awaited<ReturnType<typeof loadJob>>): Promise<ServiceClient> => {
-    const target = chooseTarget(job.resolved, job.plans);
-    terminal.addSecret(target.token);
-    const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', target.token, target.plan]);
-    let client = clients.get(key);
-    if (client === undefined) {
-      client = (async () => {
-        const connection = await connections.get(target, job.pipeline.service?.quotaTimeZone);
-        return createClient({
-          logger,
-          baseUrl: connection.baseUrl,
-          token: connection.token,
-          plan: connection.plan,
-          ...(connection.plans ? { plans: connection.plans } : {}),
-          stateDir: job.resolved.settings.stateDir,
-          clock,
-          ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
-          coordinator: shared,
-        });
-      })();
-      clients.set(key, client);
-    }
-    return client;
-  };
+  const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line) => terminal.err(line)) : undefined;
+  const clients = workerClients({
+    logger,
+    clock,
+    connections,
+    pool,
+    coordinator: shared,
+    metrics: exposure?.metrics,
+    addSecret: (t) => terminal.addSecret(t),
+  });
 
   const runOne = async (slice: Slice, signal: AbortSignal) => {
     const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env);
-    const client = await clientFor(job);
+    const client = await clients.clientFor(job);
+    const startedAt = clock.now();
     const what = `${slice.code} ${slice.interval} ${slice.partition}`;
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, code: slice.code, interval: slice.interval, partition: slice.partition });
     const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);
     if (fetched === 'aborted') {
       logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
+      exposure?.metrics.sliceFinished(slice.name, 'released', clock.now() - startedAt);
       return 'aborted' as const;
     }
     await committer.commit(fetched);
@@ -118,7 +113,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         rows: outcome.rows,
         waitMs: outcome.quotaWaitMs,
       });
-    } else logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
+    }
+    exposure?.metrics.sliceFinished(slice.name, outcome.quotaWaitMs !== undefined ? 'quota' : 'done', clock.now() - startedAt);
+    if (outcome.quotaWaitMs === undefined) logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
     return outcome;
   };
 
@@ -161,7 +158,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     await worker.stop(interrupts.signal.aborted ? Math.floor(graceMs / 2) : 2_147_483_647);
   } finally {
     interrupts.dispose();
-    for (const c of clients.values()) await (await c).close().catch(() => undefined);
+    // Each pool token's use in this process: what it sent, its 429s, what is left of its day.
+    for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries())) logger.info(`${label}: ${line}`, { event: 'token-use' });
+    await clients.closeAll();
+    await exposure?.stop().catch(() => undefined);
     await queue.close().catch(() => undefined);
     redis.disconnect();
     workerRedis.disconnect();

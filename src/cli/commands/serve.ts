@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { IANAZone } from 'luxon';
-import { ManualClock, systemClock, type Clock } from '../../core/clock.js';
+import { ManualClock, shiftedClock, systemClock, type Clock } from '../../core/clock.js';
 // The emulator loads with `serve` only (see resolveServeOptions): every other command's start-up
 // would pay for its modules otherwise.
 import type { BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
@@ -15,6 +15,7 @@ interface ServeArgs extends StopArgs {
   port: number;
   seed: number;
   clock?: string;
+  'clock-runs'?: boolean;
   faults?: string;
   behaviours?: string;
   'plans-file'?: string;
@@ -34,7 +35,10 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     if (!/^\d{4}-\d{2}-\d{2}T/.test(args.clock) || !Number.isFinite(ms)) {
       throw new UsageError(`--clock must be an ISO instant such as 2026-03-02T15:00:00Z, got "${args.clock}"`);
     }
-    clock = new ManualClock(ms);
+    // A running clock lets the rate windows pass (workers paced against it); a frozen one does not.
+    clock = args['clock-runs'] === true ? shiftedClock(ms) : new ManualClock(ms);
+  } else if (args['clock-runs'] === true) {
+    throw new UsageError('--clock-runs needs --clock (the instant the clock starts from)');
   }
   const [{ FaultSpecError, parseFaultSpec }, { BehaviourSpecError, parseBehaviourSpec }, { loadPlansFile, PlansFileError }] = await Promise.all([
     import('../../emulator/faults/fault-spec.js'),
@@ -112,6 +116,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('clock', {
         type: 'string',
         describe: 'Freeze the clock at this ISO instant (enables POST /_emulator/clock)',
+      })
+      .option('clock-runs', {
+        type: 'boolean',
+        describe: 'With --clock: start the clock at that instant and let it run (rate windows pass as in real time), instead of freezing it',
       })
       .option('faults', {
         type: 'string',

@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { WorkerArgs } from '../actions/worker.js';
+import { metricsOptions } from '../metrics-options.js';
 import { coordinatorOption } from '../queue/coordinator.js';
 import { clockOptions, logOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
 
@@ -7,7 +8,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
   command: 'worker',
   describe: 'Run slices from the Redis queue into the lake (on any host; start as many as you like)',
   builder: (y: Argv<object>) =>
-    stopTimeoutOption(logOptions(coordinatorOption(clockOptions(serviceOptions(y)))), 'finish its running slices (or put them back on the queue)')
+    metricsOptions(stopTimeoutOption(logOptions(coordinatorOption(clockOptions(serviceOptions(y)))), 'finish its running slices (or put them back on the queue)'))
       .option('concurrency', { type: 'number', default: 4, describe: 'Slices fetched side by side in this process; those fetched while the lake is busy are committed together' })
       .option('stalled-timeout', {
         type: 'number',
@@ -16,7 +17,8 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
       })
       .option('until-empty', { type: 'boolean', default: false, describe: 'Exit once the queue holds no waiting or running slice (batch use); default: run until stopped' })
       .example('QUOTELAKE_REDIS_URL=redis://10.0.0.5:6379 $0 worker --concurrency 4', 'A worker on this host')
-      .example('$0 worker --until-empty', 'Drain the queue, then exit 0') as unknown as Argv<WorkerArgs>,
+      .example('$0 worker --until-empty', 'Drain the queue, then exit 0')
+      .example('QUOTELAKE_TOKENS=tokenA:professional,tokenB:premium $0 worker', 'Slices spread over a token pool, each token paced by its own plan') as unknown as Argv<WorkerArgs>,
   handler: async (args) => {
     const { workerHandler } = await import('../actions/worker.js');
     process.exitCode = await workerHandler(args);

@@ -1,0 +1,174 @@
+/**
+ * Issue 17 scenarios (a) and (e) as figures: BUILT `quotelake worker` processes draining one queue
+ * against ONE emulator (`quotelake serve --clock NOW --clock-runs` as a child process, as a user
+ * would start it; its clock starts at NOW and runs), with the Redis
+ * coordinator (Debian's redis-server on a free loopback port, marked long-running: no restart
+ * guard, see src/api/redis/redis-scripts.ts), measured at the service's door (a pass-through proxy
+ * recording each request's arrival, token and any 429).
+ *
+ * - (a) 3 workers on one professional token: the plan's utilisation and the 429s.
+ * - (e) 2 workers on one token, then 2 workers sharing a pool of two tokens (each worker holds
+ *   both): each token's utilisation, and the throughput ratio of two tokens over one. The plan is a
+ *   custom one of 5 requests a second, so the figure is bound by the plan, not by this machine's
+ *   CPU (two professional tokens' 40 requests a second are more than a shared two-core machine
+ *   writes Parquet for, with four processes on it).
+ *
+ * Utilisation = steady-state rate / plan rate, where steady-state rate = (arrivals after the
+ * first second's burst) / (time from first to last arrival), as in shared-limiter.bench.mjs.
+ * Throughput = arrivals / (time from first to last arrival).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const { Redis } = createRequire(import.meta.url)('ioredis');
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const NOW = '2026-11-20T12:00:00Z';
+const SLOW = { name: 'bench-5rps', base: 'professional', perSecond: 5, perMinute: 300 };
+const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3'];
+// 30 days (218 slices, 558 requests as enqueue plans them), so the first second and the drained
+// queue's tail weigh little (10 days read 0.06-0.2 lower).
+const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
+// Slices fetched side by side per worker: those fetched while the lake is busy commit together.
+const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function startRedis(dir) {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (d) => d.toString().includes('Ready to accept connections') && resolve());
+  });
+  child.stdout.resume();
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
+
+async function startProxy(target) {
+  const upstream = new URL(target);
+  const arrivals = [];
+  const server = createServer((req, res) => {
+    const at = Date.now();
+    const token = new URL(req.url ?? '/', 'http://proxy').searchParams.get('token') ?? '';
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      const chunks = [];
+      answer.on('data', (c) => chunks.push(c));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        arrivals.push({ at, token, limited: answer.statusCode === 429 || /"ret"\s*:\s*429/.test(body.subarray(0, 200).toString()) });
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(body);
+      });
+    });
+    req.pipe(forward);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${server.address().port}`, arrivals, close: () => server.close() };
+}
+
+function cli(args, env) {
+  return new Promise((resolve, reject) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('QUOTELAKE_')));
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`quotelake ${args[0]} exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
+/** Enqueues 8 series x DAYS days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
+async function drain(scratch, redisUrl, proxy, workers, env, label) {
+  const redis = new Redis(redisUrl);
+  await redis.flushall();
+  const { tokenHash16 } = await import('../dist/api/index.js');
+  const { tokenKeys } = await import('../dist/api/redis/index.js');
+  for (const t of ['demo-professional', `demo-${SLOW.name}`, ...POOL]) await redis.set(tokenKeys(tokenHash16(t)).epoch, '0');
+  redis.disconnect();
+  const pipeline = join(scratch, 'scaled.yaml');
+  const codes = 'BTCUSDT, ETHUSDT, EURUSD, GOLD, USDJPY, USOIL, Silver, SHIBUSDT';
+  await writeFile(pipeline, `name: scaled\nsource:\n  type: kline-history\n  codes: [${codes}]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
+  // Whole days ending before NOW (a span past the clock's now would be cut short at it).
+  const until = '2026-11-19T00:00:00Z';
+  const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
+  const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: proxy.url };
+  const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
+  if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
+  proxy.arrivals.length = 0;
+  await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
+  return [...proxy.arrivals];
+}
+
+async function serve(plansFile) {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--clock', NOW, '--clock-runs', '--plans-file', plansFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`quotelake serve exited ${code}: ${err}`)));
+    child.stderr.setEncoding('utf8').on('data', (c) => {
+      err += c;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+  });
+  child.removeAllListeners('exit');
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function measure(arrivals, perSecond) {
+  const times = arrivals.map((a) => a.at).sort((a, b) => a - b);
+  const span = (times[times.length - 1] - times[0]) / 1000;
+  return {
+    utilisation: (times.length - perSecond) / span / perSecond,
+    throughput: times.length / span,
+    rejected: arrivals.filter((a) => a.limited).length,
+  };
+}
+
+export async function run() {
+  const scratch = await mkdtemp(join(tmpdir(), 'ql-bench-scale-'));
+  const redis = await startRedis(scratch);
+  const plansFile = join(scratch, 'plans.json');
+  // The service's file: the custom plan and the pool's tokens on it (the workers read its plans only).
+  await writeFile(plansFile, JSON.stringify({ plans: [SLOW], tokens: POOL.map((token) => ({ token, plan: SLOW.name })) }));
+  const emulator = await serve(plansFile);
+  const proxy = await startProxy(emulator.url);
+  const r4 = (x) => Number(x.toFixed(4));
+  try {
+    const a = measure(await drain(scratch, redis.url, proxy, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a'), 20);
+    const one = measure(await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one'), SLOW.perSecond);
+    const twoArrivals = await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two');
+    const two = measure(twoArrivals, 2 * SLOW.perSecond);
+    const perToken = POOL.slice(1).map((t) => measure(twoArrivals.filter((x) => x.token === t), SLOW.perSecond));
+    if (process.env.BENCH_DEBUG) process.stderr.write(`${JSON.stringify({ a, one, two, perToken })}\n`);
+    return [
+      { name: 'workers: 3 processes, one professional token, utilisation of the plan', value: r4(a.utilisation), unit: 'x plan', target: 0.99 },
+      { name: 'workers: 3 processes, one professional token, 429 rejections at the service', value: a.rejected, unit: 'requests', target: 0 },
+      { name: 'workers: 2 processes, one 5 req/s token, utilisation of the plan', value: r4(one.utilisation), unit: 'x plan', target: 0.99 },
+      { name: 'workers: 2 processes x 2 tokens of 5 req/s, least-used token\'s utilisation', value: r4(Math.min(...perToken.map((p) => p.utilisation))), unit: 'x plan', target: 0.99 },
+      { name: 'workers: 2 processes x 2 tokens, 429 rejections at the service', value: two.rejected, unit: 'requests', target: 0 },
+      { name: 'workers: throughput of 2 tokens over 1 (2 processes each)', value: r4(two.throughput / one.throughput), unit: 'x', target: 2 },
+    ];
+  } finally {
+    proxy.close();
+    emulator.stop();
+    redis.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
