@@ -8,6 +8,8 @@
 //    middleware on the client: the cost per commit a bill shows).
 // 3. Rows/s of the same sink workload (parse-decimals → Parquet, 200k 1m bars of 100 codes) into a
 //    folder and into S3: what moving the lake to a store costs end to end.
+// 4. Rows/s of a backfill through the built CLI (the shipped kline-backfill pipeline, 7 days, the
+//    embedded emulator with an unthrottled replay plan on both sides) into a folder and into S3.
 // QUOTELAKE_BENCH_S3_ROWS changes the rows of 3.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,6 +24,7 @@ import { batches, context, pageBatch, pages } from './sink-workload.mjs';
 import { parseDecimals } from '../dist/transforms/parse-decimals/index.js';
 import { parquetSink } from '../dist/sinks/parquet/index.js';
 import { s3ClientFor } from '../dist/lake/storage/s3-client.js';
+import { writeReplayPlans } from './backfill/pipeline-files.mjs';
 import { S3Storage } from '../dist/lake/storage/s3-storage.js';
 
 // The SDK's notice that its 2027 releases need Node 22 is not a figure (the CLI keeps it off too).
@@ -116,6 +119,24 @@ async function rowsPerSecond(outputDir, storage) {
   return receipt.rows / ((performance.now() - started) / 1000);
 }
 
+const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+/** One `quotelake run kline-backfill` into `output`; rows written per wall second of the process. */
+async function cliBackfill(output, endpoint, plansFile) {
+  const args = [CLI, 'run', 'kline-backfill', '--since', '7d', '--clock', '2026-11-20T00:00:00Z', '--plans-file', plansFile, '--plan', 'replay', '--output', output, '--json', '--quiet'];
+  if (output.startsWith('s3://')) args.push('--s3-endpoint', endpoint);
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' };
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const [code] = await once(child, 'exit');
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`quotelake run into ${output} exited ${code}`);
+  const rows = JSON.parse(out).runs[0].rows.kline.written;
+  return { rows, perSecond: rows / seconds };
+}
+
 export async function run() {
   const scratch = await mkdtemp(join(tmpdir(), 'ql-bench-s3-'));
   const { child, endpoint } = await startServer(join(scratch, 's3rver'));
@@ -128,12 +149,17 @@ export async function run() {
     const intoDir = await rowsPerSecond(join(scratch, 'lake-1'), undefined);
     const intoS3 = Math.max(await rowsPerSecond('s3://bench/rows-1', storage('rows-1')), await rowsPerSecond('s3://bench/rows-2', storage('rows-2')));
     const intoDir2 = await rowsPerSecond(join(scratch, 'lake-2'), undefined);
+    const plansFile = await writeReplayPlans(scratch);
+    const cliDir = await cliBackfill(join(scratch, 'cli-lake'), endpoint, plansFile);
+    const cliS3 = await cliBackfill(`s3://${BUCKET}/cli-lake`, endpoint, plansFile);
     return [
       { name: 's3 upload (64 MiB staged file, multipart, loopback s3rver)', value: Math.round(upload * 10) / 10, unit: 'MB/s', target: null },
       { name: 's3 commit latency (one new 500-row file, median)', value: Math.round(commit.ms * 10) / 10, unit: 'ms', target: null },
       { name: 's3 requests per commit (one new file, median)', value: commit.requests, unit: 'requests', target: null },
       { name: `sink rows/s into a folder (${ROWS} 1m bars, parquet)`, value: Math.round(Math.max(intoDir, intoDir2)), unit: 'rows/s', target: null },
       { name: `sink rows/s into s3 (${ROWS} 1m bars, parquet)`, value: Math.round(intoS3), unit: 'rows/s', target: null },
+      { name: `backfill through the CLI into a folder (kline-backfill, 7 d, ${cliDir.rows} rows, hive)`, value: Math.round(cliDir.perSecond), unit: 'rows/s', target: null },
+      { name: `backfill through the CLI into s3 (kline-backfill, 7 d, ${cliS3.rows} rows, Delta)`, value: Math.round(cliS3.perSecond), unit: 'rows/s', target: null },
     ];
   } finally {
     client.destroy();
