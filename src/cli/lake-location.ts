@@ -28,8 +28,8 @@ export interface CommandLake {
 
 export const isS3Output = isS3Url;
 
-export function commandLake(output: string, env: NodeJS.ProcessEnv, options: { s3Endpoint?: string | undefined } = {}): CommandLake {
-  const opened = openOutput(output, options.s3Endpoint, env);
+export async function commandLake(output: string, env: NodeJS.ProcessEnv, options: { s3Endpoint?: string | undefined } = {}): Promise<CommandLake> {
+  const opened = await openOutput(output, options.s3Endpoint, env);
   if (opened.storage === undefined) return { storage: localStorage(output), remote: false, close: () => undefined };
   return { storage: opened.storage, remote: true, close: () => opened.close() };
 }
@@ -59,7 +59,7 @@ export async function withCommandState<T>(
   act: (state: StateLocation, lake: CommandLake) => Promise<T>,
   options: { s3Endpoint?: string | undefined } = {},
 ): Promise<T> {
-  const lake = commandLake(output, env, options);
+  const lake = await commandLake(output, env, options);
   try {
     return await act(commandState(lake, stateDir), lake);
   } finally {
@@ -77,7 +77,7 @@ export async function acquireCommandLock(
   env: NodeJS.ProcessEnv,
   options: { clock?: { now(): number }; s3Endpoint?: string | undefined } = {},
 ): Promise<RunLock> {
-  const lake = commandLake(output, env, { s3Endpoint: options.s3Endpoint });
+  const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
   try {
     const lock = await acquireRunLock(lake.remote ? lake.storage : output, owner, options.clock ? { clock: options.clock } : {});
     return {

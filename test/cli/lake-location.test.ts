@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { commandLake, commandState, quotaStateDir, xdgStateDir } from '../../src/cli/lake-location.js';
 
 describe('state and quota folders of a command', () => {
-  it('a local output: <output>/.state, or --state-dir', () => {
-    const lake = commandLake('out/', {});
+  it('a local output: <output>/.state, or --state-dir', async () => {
+    const lake = await commandLake('out/', {});
     expect(lake.remote).toBe(false);
     expect(commandState(lake, undefined)).toMatchObject({ prefix: '', dir: 'out/.state' });
     expect(commandState(lake, '/srv/st')).toMatchObject({ prefix: '', dir: '/srv/st' });
@@ -12,8 +12,8 @@ describe('state and quota folders of a command', () => {
     expect(quotaStateDir('out', '/srv/st', {})).toBe('/srv/st');
   });
 
-  it('an S3 output: state in the lake, quota in the XDG state folder', () => {
-    const lake = commandLake('s3://lake-bucket/prod', { AWS_REGION: 'us-east-1' });
+  it('an S3 output: state in the lake, quota in the XDG state folder', async () => {
+    const lake = await commandLake('s3://lake-bucket/prod', { AWS_REGION: 'us-east-1' });
     try {
       expect(lake.remote).toBe(true);
       expect(commandState(lake, undefined)).toMatchObject({ prefix: '_quotelake/state/', where: 's3://lake-bucket/prod/_quotelake/state' });

@@ -56,7 +56,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: COMPACT_STOP_WORDS });
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
-    const output = openOutput(args.output, args['s3-endpoint'], env);
+    const output = await openOutput(args.output, args['s3-endpoint'], env);
     // A dry run reads only (manifests are replaced atomically), so it needs no lock. A folder gets
     // the pid lock, a lake on S3 the lease (run-lock.ts), as a run takes them.
     const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }, { clock }).catch((e: unknown) => {

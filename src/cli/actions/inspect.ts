@@ -24,7 +24,7 @@ export interface InspectArgs {
 
 export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
-  const output = openOutput(args.output, args['s3-endpoint'], env);
+  const output = await openOutput(args.output, args['s3-endpoint'], env);
   try {
     return await inspectLake(args, output.storage);
   } finally {

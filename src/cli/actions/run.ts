@@ -91,7 +91,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
-      const output = openOutput(job.resolved.settings.outputDir, args['s3-endpoint'], env);
+      const output = await openOutput(job.resolved.settings.outputDir, args['s3-endpoint'], env);
       const summary = await runJob(job, {
         storage: output.storage,
         terminal,

@@ -45,17 +45,18 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
   const s3Endpoint = (args as { 's3-endpoint'?: string })['s3-endpoint'];
   // One storage per output a target names (a pipeline file may name another output than --output).
   const lakes = new Map<string, CommandLake>();
-  const lakeOf = (output: string): CommandLake => {
+  const lakeOf = async (output: string): Promise<CommandLake> => {
     let lake = lakes.get(output);
-    if (lake === undefined) lakes.set(output, (lake = commandLake(output, env, { s3Endpoint })));
+    if (lake === undefined) lakes.set(output, (lake = await commandLake(output, env, { s3Endpoint })));
     return lake;
   };
   const close = () => {
     for (const lake of lakes.values()) lake.close();
   };
-  const state = commandState(lakeOf(outputDir), args['state-dir']);
+  const main = await lakeOf(outputDir);
+  const state = commandState(main, args['state-dir']);
   const stateDir = state.where;
-  const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: lakeOf(outputDir).storage, keepsState: true });
+  const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: main.storage, keepsState: true });
   try {
     return { ...(await targetsOf(names, args, env, { state, stateDir, target, lakeOf })), outputDir, stateDir, close };
   } catch (error) {
@@ -68,7 +69,7 @@ async function targetsOf(
   names: readonly string[],
   args: OutputArgs,
   env: NodeJS.ProcessEnv,
-  at: { state: StateLocation; stateDir: string; target: (pipeline: string) => StateTarget; lakeOf: (output: string) => CommandLake },
+  at: { state: StateLocation; stateDir: string; target: (pipeline: string) => StateTarget; lakeOf: (output: string) => Promise<CommandLake> },
 ): Promise<{ targets: StateTarget[] }> {
   const { state, stateDir } = at;
   if (names.length === 0) return { targets: (await checkpointPipelines(state)).map(at.target) };
@@ -78,7 +79,7 @@ async function targetsOf(
       const job = await loadJob(name, { output: args.output, 'state-dir': args['state-dir'] }, env);
       const sink = job.pipeline.sink as { type: string; path?: string };
       const path = sink.type === 'ndjson' && sink.path !== undefined && sink.path !== 'stdout' && sink.path !== '-' ? sink.path : undefined;
-      const lake = at.lakeOf(job.resolved.settings.outputDir);
+      const lake = await at.lakeOf(job.resolved.settings.outputDir);
       const jobState = commandState(lake, job.resolved.settings.stateDir);
       targets.push({
         pipeline: job.pipeline.name,
