@@ -4,7 +4,6 @@
  * of an uninterrupted run: no gap, no duplicate key, no partial, temp or unlisted file in the tree.
  * The same for the NDJSON file sink: the file's lines equal those of an uninterrupted run, as a set.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
+import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');
@@ -20,36 +20,8 @@ const BEHAVING = join(root, 'test/fixtures/crash-run-service.mjs');
 const SEED = 20261122;
 const MIN_KILLS = 20;
 
-interface ChildResult {
-  killed: boolean;
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** From "started" to exit. */
-  ms: number;
-}
-
 function runChild(fixture: string, outputDir: string, killAfterMs?: number, args: readonly string[] = []): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fixture, outputDir, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let startedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (startedAt === 0 && stdout.includes('started\n')) {
-        startedAt = performance.now();
-        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
-    });
-  });
+  return runCrashChild([fixture, outputDir, ...args], killAfterMs);
 }
 
 async function walk(dir: string): Promise<string[]> {

@@ -6,7 +6,6 @@
  * twice); versions are contiguous; the series watermarks reach the last bar; and the table read
  * through the log with DuckDB equals an uninterrupted hive run, value for value (no gap, no duplicate).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
+import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
 import { replayJsonLog } from '../lake/delta/protocol-replay.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,27 +21,8 @@ const FIXTURE = join(root, 'test/fixtures/crash-run.mjs');
 const SEED = 20261124;
 const MIN_KILLS = 8;
 
-function runChild(outputDir: string, sink: string, killAfterMs?: number): Promise<{ killed: boolean; code: number | null; stdout: string; stderr: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FIXTURE, outputDir, sink], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let startedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (startedAt === 0 && stdout.includes('started\n')) {
-        startedAt = performance.now();
-        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
-    });
-  });
+function runChild(outputDir: string, sink: string, killAfterMs?: number): Promise<ChildResult> {
+  return runCrashChild([FIXTURE, outputDir, sink], killAfterMs);
 }
 
 let db: DuckDBInstance;

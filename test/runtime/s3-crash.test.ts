@@ -12,7 +12,6 @@
  * decimals). Each run after a kill starts on a clock moved past the dead run's lease (60 s), so it
  * takes the lease over as it would after waiting.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
+import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
 import type { Manifest } from '../../src/lake/commit/manifest.js';
 import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import { safeFileToken } from '../../src/lake/partition-path.js';
@@ -37,37 +37,10 @@ const MANIFEST_KEY = '_quotelake/manifests/kline.parquet.json';
 
 const server = useS3Server();
 
-interface ChildResult {
-  killed: boolean;
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 function runChild(output: string, aheadMs: number, killAfterMs?: number): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const args = [FIXTURE, output, 'parquet', '--s3-endpoint', server().endpoint, '--clock-ahead-ms', String(aheadMs)];
-    const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let startedAt = 0;
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (startedAt === 0 && stdout.includes('started\n')) {
-        startedAt = performance.now();
-        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
-    });
-  });
+  const args = [FIXTURE, output, 'parquet', '--s3-endpoint', server().endpoint, '--clock-ahead-ms', String(aheadMs)];
+  const env = { ...process.env, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  return runCrashChild(args, killAfterMs, env);
 }
 
 let db: DuckDBInstance;

@@ -1,0 +1,42 @@
+/**
+ * One run of a crash fixture (test/fixtures/crash-run*.mjs) in a child Node, SIGKILLed
+ * `killAfterMs` after it prints "started" (or left to finish without it): what the crash tests of
+ * every sink and backend repeat.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ChildResult {
+  killed: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** From "started" to exit. */
+  ms: number;
+}
+
+/** `args`: the fixture's path and its arguments; `env`: the child's environment (default this process's). */
+export function runCrashChild(args: readonly string[], killAfterMs?: number, env?: NodeJS.ProcessEnv): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, ...(env ? { env } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let startedAt = 0;
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (startedAt === 0 && stdout.includes('started\n')) {
+        startedAt = performance.now();
+        if (killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
+    });
+  });
+}
