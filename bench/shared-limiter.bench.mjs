@@ -19,30 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { tokenHash16 } from '../dist/api/index.js';
 import { tokenKeys } from '../dist/api/redis/index.js';
 import { startEmulator } from '../dist/emulator/index.js';
+import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
 const CHILD = fileURLToPath(new URL('./shared-limiter-child.mjs', import.meta.url));
 const PER_PROCESS = Number(process.env.QUOTELAKE_BENCH_SHARED_REQUESTS ?? 200);
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function startRedis(dir) {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.stdout.on('data', (d) => d.toString().includes('Ready to accept connections') && resolve());
-  });
-  child.stdout.resume();
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
-}
 
 async function startProxy(target) {
   const upstream = new URL(target);

@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
@@ -36,26 +37,6 @@ const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3
 const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
 // Slices fetched side by side per worker: those fetched while the lake is busy commit together.
 const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-async function startRedis(dir) {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.stdout.on('data', (d) => d.toString().includes('Ready to accept connections') && resolve());
-  });
-  child.stdout.resume();
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
-}
 
 async function startProxy(target) {
   const upstream = new URL(target);
