@@ -39,7 +39,10 @@ async function freePort(): Promise<number> {
 
 async function launch(port: number, dir: string): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Redis keeps the machine's time: a date check under libfaketime (which Redis cannot run under)
+  // moves quotelake's clock, not the coordinator's.
+  const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
+  const child = spawn('redis-server', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! });
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`redis-server exited (${String(code)}) before it was ready; is it installed (apt-get install redis-server)?`);
