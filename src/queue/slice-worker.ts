@@ -15,7 +15,7 @@
 import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData, type ScheduledRun } from './slice-queue.js';
-import type { Slice } from './slice.js';
+import { sliceOfJobData, type Slice } from './slice.js';
 
 export interface SliceOutcome {
   /** Requests the slice sent (taken off the queue's planned requests left). */
@@ -55,7 +55,8 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       await options.expandSchedule(data);
       return undefined;
     }
-    const { kind: _kind, ...slice } = data;
+    const { kind: _kind, ...stored } = data;
+    const slice = sliceOfJobData(stored);
     const outcome = await options.runSlice(slice, stopping.signal);
     if (outcome === 'aborted') {
       // Back to waiting, untouched: the next worker fetches it whole.

@@ -1,7 +1,7 @@
 /**
- * A slice: one series (code × interval) over one lake partition's span, the unit of work the queue
- * hands to workers. Its job id is derived from what it covers, so enqueueing the same run twice
- * adds nothing the second time.
+ * A slice: one or more series of one interval (codes × interval) over one lake partition's span,
+ * the unit of work the queue hands to workers. Its job id is derived from what it covers, so
+ * enqueueing the same run twice adds nothing the second time.
  */
 import { createHash } from 'node:crypto';
 import type { Interval } from '../core/records.js';
@@ -11,7 +11,8 @@ export interface Slice {
   readonly pipeline: string;
   /** The pipeline's own name (its state and run manifests go under it). */
   readonly name: string;
-  readonly code: string;
+  /** The codes fetched, each over the same span (group-slices.ts). */
+  readonly codes: readonly string[];
   readonly interval: Interval;
   /** Oldest bar open (ms, inclusive). */
   readonly fromMs: number;
@@ -30,7 +31,15 @@ export interface Slice {
  * Stable id: the same pipeline, series, range and lake always give the same id. A hash, because
  * BullMQ refuses ids with `:` (ISO times) and codes may hold any character.
  */
-export function sliceJobId(s: Pick<Slice, 'name' | 'code' | 'interval' | 'fromMs' | 'untilMs' | 'output' | 'format'>): string {
-  const key = JSON.stringify([s.name, s.code, s.interval, s.fromMs, s.untilMs, s.output ?? '', s.format ?? '']);
+export function sliceJobId(s: Pick<Slice, 'name' | 'codes' | 'interval' | 'fromMs' | 'untilMs' | 'output' | 'format'>): string {
+  // One code keeps the id of a slice of one series (what 0.x enqueued), so no range is queued twice.
+  const codes = s.codes.length === 1 ? s.codes[0] : s.codes;
+  const key = JSON.stringify([s.name, codes, s.interval, s.fromMs, s.untilMs, s.output ?? '', s.format ?? '']);
   return `slice-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+}
+
+/** A slice as a worker reads it off the queue: one enqueued by a version of one code per slice says `code`. */
+export function sliceOfJobData(data: Omit<Slice, 'codes'> & { readonly codes?: readonly string[]; readonly code?: string }): Slice {
+  const { code, codes, ...rest } = data;
+  return { ...rest, codes: codes ?? (code === undefined ? [] : [code]) };
 }

@@ -63,21 +63,28 @@ describe('enqueue and queue status', () => {
     const file = pipelineFile(['BTCUSDT', 'EURUSD'], ['1m', '1h']);
     const output = tempDir();
     const first = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', output, '--json'], { env })).stdout) as Record<string, number>;
-    // 2 codes x 2 intervals x 3 UTC days (17, 18, 19 up to 06:30).
-    expect(first).toMatchObject({ slices: 12, added: 12, queued: 0, completed: 0, retried: 0 });
+    // 2 intervals x 3 UTC days (17, 18, 19 up to 06:30), both codes in each slice (within 32 requests).
+    expect(first).toMatchObject({ slices: 6, added: 6, queued: 0, completed: 0, retried: 0 });
     const second = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', output, '--json'], { env })).stdout) as Record<string, number>;
-    expect(second).toMatchObject({ slices: 12, added: 0, queued: 12 });
+    expect(second).toMatchObject({ slices: 6, added: 0, queued: 6 });
     const text = ok(await runCli(['enqueue', file, ...SPAN, '--output', output], { env })).stdout;
-    expect(text).toBe(`queued: 12 slices (${first.requests} requests planned): 0 new, 12 already queued, 0 already done\n`);
+    expect(text).toBe(`queued: 6 slices (${first.requests} requests planned): 0 new, 6 already queued, 0 already done\n`);
 
     const s = await status(env);
     expect(Object.keys(s).sort()).toEqual(['active', 'completed', 'eta', 'failed', 'waiting']);
-    expect(s).toMatchObject({ waiting: 12, active: 0, completed: 0, failed: 0 });
+    expect(s).toMatchObject({ waiting: 6, active: 0, completed: 0, failed: 0 });
     // 1m days: 1440 bars = 3 pages (the 19th to 06:30: 391 bars, 1 page); 1h days: 1 page each.
     expect(s.eta).toEqual({ seconds: Math.ceil(first.requests! / 20), requestsLeft: first.requests, plan: 'professional', requestsPerSecond: 20 });
     expect(first.requests).toBe(2 * (3 + 3 + 1) + 2 * 3);
     // The basic plan sustains 1 request a second.
     expect((await status(env, ['--plan', 'basic'])).eta.seconds).toBe(first.requests);
+
+    // A budget of 3 requests: a full 1m day (3 pages) is a slice alone, the 19th's and the 1h days' pages pair up.
+    const small = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', tempDir(), '--slice-requests', '3', '--json'], { env })).stdout) as Record<string, number>;
+    expect(small).toMatchObject({ slices: 2 + 2 + 1 + 3, added: 8, requests: first.requests });
+    const bad = await runCli(['enqueue', file, ...SPAN, '--output', output, '--slice-requests', '0'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--slice-requests 0');
   });
 
   it('without a coordinator: a usage error naming the option and the variable', async () => {
@@ -113,9 +120,10 @@ describe('workers', () => {
     for (const r of results) ok(r);
     // Every slice ran once, and the work was spread (more than one worker ran slices).
     const ran = results.map((r) => (r.stderr.match(/slice done:/g) ?? []).length);
-    expect(ran.reduce((a, b) => a + b, 0)).toBe(18);
+    // 2 intervals x 3 days, the three codes together in each.
+    expect(ran.reduce((a, b) => a + b, 0)).toBe(6);
     expect(ran.filter((n) => n > 0).length).toBeGreaterThan(1);
-    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 18, failed: 0, eta: { seconds: 0, requestsLeft: 0 } });
+    expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 6, failed: 0, eta: { seconds: 0, requestsLeft: 0 } });
     const expected = await lakeRows(single);
     expect(expected.length).toBeGreaterThan(5000);
     expect(await lakeRows(shared)).toEqual(expected);

@@ -18,6 +18,7 @@ export interface EnqueueArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArg
   every?: string | undefined;
   tz?: string | undefined;
   name?: string | undefined;
+  'slice-requests': number;
   json: boolean;
 }
 
@@ -29,6 +30,8 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
   // Loaded here even for a schedule: a bad file or override fails now, not at 02:00 on a worker.
   const job = await loadJob(args.pipeline, args, env);
   const target = { pipeline: args.pipeline, output: args.output, format: args.format };
+  const budget = args['slice-requests'];
+  if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`--slice-requests ${String(budget)}: not a whole number of requests`, 'give a whole number of 1 or more, e.g. --slice-requests 32');
   if (args.every === undefined && (args.tz !== undefined || args.name !== undefined)) throw new UsageError('--tz and --name go with --every');
   const redis = redisConnection(url, 'client');
   const queue = sliceQueue(redis);
@@ -41,15 +44,15 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       } catch (e) {
         throw new UsageError(`--every "${args.every}" --tz ${tz}: ${(e as Error).message}`, 'give a cron pattern such as "0 2 * * *" (02:00 daily) and an IANA zone such as Europe/London');
       }
-      jobSlices(job, target, clock.now()); // the pipeline can be sliced at all
+      jobSlices(job, target, clock.now(), budget); // the pipeline can be sliced at all
       const name = args.name ?? job.pipeline.name;
-      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output: args.output, format: args.format } });
+      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output: args.output, format: args.format, sliceRequests: budget } });
       const nextIso = next.map((ms) => new Date(ms).toISOString());
       if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', schedule: { name, cron: args.every, tz, next: nextIso } }, false);
       else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);
       return EXIT_OK;
     }
-    const slices = jobSlices(job, target, clock.now());
+    const slices = jobSlices(job, target, clock.now(), budget);
     const counts = await enqueueSlices(queue, redis, slices);
     const requests = slices.reduce((a, s) => a + s.requests, 0);
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', pipeline: job.pipeline.name, slices: slices.length, ...counts, requests }, false);

@@ -93,8 +93,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env);
     const client = await clients.clientFor(job);
     const startedAt = clock.now();
-    const what = `${slice.code} ${slice.interval} ${slice.partition}`;
-    logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, code: slice.code, interval: slice.interval, partition: slice.partition });
+    const what = `${slice.codes.join(',')} ${slice.interval} ${slice.partition}`;
+    logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, codes: slice.codes, interval: slice.interval, partition: slice.partition });
     const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);
     if (fetched === 'aborted') {
       logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
@@ -121,7 +121,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
 
   const expand = async (run: ScheduledRun) => {
     const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env);
-    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, clock.now());
+    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, clock.now(), run.sliceRequests);
     const counts = await enqueueSlices(queue, redis, slices);
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
   };

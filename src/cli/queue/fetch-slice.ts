@@ -80,7 +80,7 @@ export async function fetchSlice(job: PipelineJob, slice: Slice, deps: FetchDeps
     const fetched = await runPipeline(
       {
         ...pipeline,
-        source: { ...pipeline.source, codes: [slice.code], intervals: [slice.interval], since: iso(slice.fromMs), until: iso(slice.untilMs) },
+        source: { ...pipeline.source, codes: [...slice.codes], intervals: [slice.interval], since: iso(slice.fromMs), until: iso(slice.untilMs) },
         sink: { type: CAPTURE_SINK },
         options: { ...pipeline.options, outputDir: scratch, stateDir: join(scratch, '.state') },
       },

@@ -7,6 +7,7 @@
 import { findProduct } from '../../catalog/index.js';
 import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import type { Interval } from '../../core/records.js';
+import { groupSlices, SLICE_REQUESTS, type SlicePiece } from '../../queue/group-slices.js';
 import { planSlices, type SeriesSpan } from '../../queue/plan-slices.js';
 import type { Slice } from '../../queue/slice.js';
 import { planKlineHistory } from '../../sources/kline-history/plan-kline-history.js';
@@ -23,7 +24,8 @@ export interface SliceTarget {
   readonly format?: string | undefined;
 }
 
-export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number): Slice[] {
+/** `budget`: planned requests a slice of several codes may hold (group-slices.ts). */
+export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number, budget = SLICE_REQUESTS): Slice[] {
   const source = job.pipeline.source as { type: string; codes?: string[]; intervals?: Interval[]; since?: string; until?: string };
   if (source.type !== 'kline-history') {
     throw new UsageError(
@@ -32,7 +34,7 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number):
     );
   }
   const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, nowMs) : nowMs;
-  const out: Slice[] = [];
+  const pieces: SlicePiece[] = [];
   for (const code of source.codes ?? []) {
     const product = findProduct(code);
     if (!product) continue; // the pipeline's lint has named it already
@@ -43,8 +45,8 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number):
     for (const r of planSlices(series, fromMs, untilMs)) {
       const plan = planKlineHistory({ codes: [r.code], intervals: [r.interval], since: iso(r.fromMs), until: iso(r.untilMs) }, { nowMs, checkpoints: new Map() });
       const requests = plan.streams.reduce((a, s) => a + s.requests, 0);
-      out.push({ pipeline: target.pipeline, name: job.pipeline.name, ...r, requests, output: target.output, format: target.format });
+      pieces.push({ ...r, requests });
     }
   }
-  return out;
+  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format }));
 }

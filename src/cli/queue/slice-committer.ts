@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.js';
+import { groupBy } from '../../core/group-by.js';
 import type { Logger } from '../../core/component.js';
 import type { Registry } from '../../config/pipeline-schema.js';
 import { RejectedWriter } from '../../lake/rejected-writer.js';
@@ -48,7 +49,12 @@ async function commitGroup(group: readonly FetchedSlice[], deps: CommitDeps): Pr
   const { pipeline } = group[0]!.job;
   const { outputDir, stateDir } = group[0]!.job.resolved.settings;
   const held = group.flatMap((f) => f.diverted);
-  const batches = group.map((f) => ({ stream: klineStream(f.slice.code, f.slice.interval), rows: f.rows }));
+  // One batch per series, as a run's source yields them (an empty slice still rides as its first code's batch).
+  const batches = group.flatMap((f) => {
+    const byCode = groupBy(f.rows, (r) => r.code);
+    const codes = f.slice.codes.filter((c) => !byCode.has(c));
+    return [...byCode.entries(), ...codes.map((c) => [c, []] as const)].map(([code, rows]) => ({ stream: klineStream(code, f.slice.interval), rows }));
+  });
   await runPipeline(
     { ...pipeline, source: { type: ROWS_SOURCE }, transforms: [] },
     // Its own signal: a commit, once begun, ends (a stop waits for it).

@@ -1,8 +1,9 @@
 /**
  * The two components a slice runs through besides the pipeline's own: a sink that keeps the
  * fetched rows in memory (the fetch of a slice, which needs no lock), and a source that hands
- * those rows to the pipeline's real sink (the commit, under the lake lock). A slice is one series
- * over one partition (at most a day of 1m bars, a year of daily bars), so its rows fit in memory.
+ * those rows to the pipeline's real sink (the commit, under the lake lock). A slice is codes of one
+ * interval over one partition within a request budget (group-slices.ts: at most 500 bars a
+ * request), so its rows fit in memory.
  */
 import { z } from 'zod';
 import type { Batch, Sink, Source } from '../../core/component.js';
