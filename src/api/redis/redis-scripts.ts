@@ -15,7 +15,8 @@
  *
  * The restart guard: a Redis that lost its memory (restarted without persistence) no longer knows
  * the stamps and in-flight requests of the last minute. The first admission to find no `epoch` key
- * stores the server's start instant (now - uptime); every window then stays closed until that
+ * stores the server's start instant (now - uptime + 1 s: the uptime is counted in whole seconds,
+ * so the start may be up to a second later; earlier would reopen too soon); every window then stays closed until that
  * instant + max(window, lease): a window can only reopen once everything it forgot has left it. On a
  * Redis that has been up longer than that (the usual case, and a first run), this costs nothing.
  *
@@ -59,7 +60,8 @@ local guard = redis.call('GET', KEYS[1])
 if not guard then
   local info = redis.call('INFO', 'server')
   local up = tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) or 0
-  guard = now - up * 1000
+  -- A difference of whole seconds: the start may lie up to 1 s after now - uptime (a later guard only holds longer).
+  guard = now - up * 1000 + 1000
   redis.call('SET', KEYS[1], tostring(guard))
 else
   guard = tonumber(guard)
