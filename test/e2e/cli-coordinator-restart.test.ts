@@ -25,9 +25,9 @@ const PER_SECOND = 20;
 const LEASE_MS = 3000;
 const CRYPTO = ['BTCUSDT', 'ETHUSDT', 'SHIBUSDT'];
 const OTHERS = ['EURUSD', 'GOLD', 'Silver', 'USDJPY', 'USOIL'];
-/** Requests the service has seen when Redis is restarted (of about 100). */
-const RESTART_AFTER = 40;
-const SPAN = ['--since', '2026-11-06T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
+/** Requests the service has seen when Redis is restarted (of about 85). */
+const RESTART_AFTER = 35;
+const SPAN = ['--since', '2026-11-07T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
 
 /** Plans for both sides: the emulator reads the tokens, the client the plans. */
 function plansFile(dir: string): string {
