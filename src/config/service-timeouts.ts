@@ -22,7 +22,7 @@ export const serviceTimeoutsSchema = z
     headersMs: ms('Longest wait for the answer\'s headers', 30_000),
     bodyMs: ms('Longest pause between two chunks of the answer\'s body', 30_000),
   })
-  .describe('Request timeouts; their sum is also how long a slot of a request that never ended stays taken in a shared limiter (--coordinator).');
+  .describe('Request timeouts: connectMs (default 5000), headersMs (30000), bodyMs (30000). Their sum is also how long a slot of a request that never ended stays taken in a shared limiter (--coordinator).');
 
 /** Only the timeouts that are set (an explicit undefined from TypeScript must not replace a default). */
 export function definedTimeouts(timeouts: ServiceTimeouts | undefined): { connectMs?: number; headersMs?: number; bodyMs?: number } {
