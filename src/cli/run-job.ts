@@ -35,6 +35,7 @@ import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
+import { definedTimeouts } from '../config/service-timeouts.js';
 
 export interface RunJobOptions {
   readonly terminal: Terminal;
@@ -91,6 +92,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     stateDir: quotaStateDir(settings.outputDir, settings.stateDir, process.env),
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+    // service.timeouts: also the lease of a slot in the shared limiter.
+    timeouts: definedTimeouts(job.pipeline.service?.timeouts),
     ...meteredClientOptions(options.metrics),
     ...(options.coordinator ? { coordinator: options.coordinator } : {}),
   };

@@ -10,6 +10,7 @@ import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/
 import { outputSetting } from '../core/output-setting.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
+import { serviceTimeoutsSchema, type ServiceTimeouts } from './service-timeouts.js';
 
 
 export const ON_REJECT = ['fail', 'drop', 'divert'] as const;
@@ -37,6 +38,8 @@ export interface ServiceConfig {
   /** Plans file defining custom plans, relative to the pipeline file (only its `plans:` is read). */
   readonly plansFile?: string | undefined;
   readonly quotaTimeZone?: string | undefined;
+  /** Request timeouts (their sum is the shared limiter's lease); unset ones keep the client's defaults. */
+  readonly timeouts?: ServiceTimeouts | undefined;
 }
 
 export interface PipelineOptions {
@@ -100,6 +103,7 @@ export const serviceSchema = z
       .refine(isIanaZone, { message: 'is not an IANA time zone (e.g. UTC, Asia/Shanghai)' })
       .optional()
       .describe('Zone whose midnight resets the daily quota (default UTC).'),
+    timeouts: serviceTimeoutsSchema.optional(),
   })
   .superRefine((s, ctx) => {
     // A custom plan travels with the file that defines it, so the pipeline file alone says what it means.

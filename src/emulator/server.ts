@@ -124,7 +124,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const target = req.url ?? '/';
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
-    const route = resolveRoute(path, manual !== undefined);
+    // Usage is read-only: shown on any test clock (a running one too), never on the real time.
+    const route = resolveRoute(path, manual !== undefined, clock !== systemClock);
     if (route === undefined) return sendJson(res, { status: 404, body: { error: `no such path: ${path.slice(0, 200)}` } });
     const method = req.method ?? 'GET';
     if (!route.methods.includes(method)) {

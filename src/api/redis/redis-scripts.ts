@@ -15,7 +15,8 @@
  *
  * The restart guard: a Redis that lost its memory (restarted without persistence) no longer knows
  * the stamps and in-flight requests of the last minute. The first admission to find no `epoch` key
- * stores the server's start instant (now - uptime); every window then stays closed until that
+ * stores the server's start instant (the latest it can be: the uptime counts whole seconds, and an
+ * instant before the real start would reopen a window too soon); every window then stays closed until that
  * instant + max(window, lease): a window can only reopen once everything it forgot has left it. On a
  * Redis that has been up longer than that (the usual case, and a first run), this costs nothing.
  *
@@ -59,7 +60,9 @@ local guard = redis.call('GET', KEYS[1])
 if not guard then
   local info = redis.call('INFO', 'server')
   local up = tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) or 0
-  guard = now - up * 1000
+  -- The uptime is a difference of whole seconds: the start lies before now - (uptime - 1 s), and
+  -- never after now. The latest instant it can be (a later guard only holds longer).
+  guard = now - math.max(up - 1, 0) * 1000
   redis.call('SET', KEYS[1], tostring(guard))
 else
   guard = tonumber(guard)

@@ -17,6 +17,7 @@ import { meteredClientOptions } from '../run-metrics.js';
 import { chooseTarget } from '../service-target.js';
 import { checkTokenPool, type TokenPoolSettings } from '../token-pool-settings.js';
 import { tokenSummaries, type TokenSummary } from '../token-summary.js';
+import { definedTimeouts } from '../../config/service-timeouts.js';
 
 export interface WorkerClients {
   clientFor(job: PipelineJob): Promise<ServiceClient>;
@@ -50,6 +51,8 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       stateDir: job.resolved.settings.stateDir,
       clock: options.clock,
       ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
+      // service.timeouts: also the lease of a slot in the shared limiter.
+      timeouts: definedTimeouts(job.pipeline.service?.timeouts),
       ...(options.coordinator ? { coordinator: options.coordinator } : {}),
       ...meteredClientOptions(options.metrics),
     };
@@ -72,7 +75,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       const target = chooseTarget(job.resolved, job.plans, options.pool?.tokens);
       for (const t of target.pool ?? [{ token: target.token }]) options.addSecret(t.token);
       const tokens = (target.pool ?? [{ token: target.token, plan: target.plan }]).map((t) => [t.token, t.plan]);
-      const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', tokens, target.plans?.file ?? '']);
+      const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', tokens, target.plans?.file ?? '', definedTimeouts(job.pipeline.service?.timeouts)]);
       let client = clients.get(key);
       if (client === undefined) {
         client = build(job);

@@ -15,8 +15,11 @@ const EXCHANGES: readonly HaltExchange[] = ['sse', 'nyse', 'nasdaq'];
 const GET = ['GET'] as const;
 const POST = ['POST'] as const;
 
-/** Map a path to its route; undefined = 404. The admin routes exist only when `adminClock` (manual clock). */
-export function resolveRoute(path: string, adminClock: boolean): Route | undefined {
+/**
+ * Map a path to its route; undefined = 404. The clock route exists only when `adminClock` (manual
+ * clock); the read-only usage route also on any test clock (`usage`: a running `--clock-runs` one).
+ */
+export function resolveRoute(path: string, adminClock: boolean, usage = adminClock): Route | undefined {
   const market = /^\/(quote-stock-b-api|quote-b-api)\/([a-z-]+)$/.exec(path);
   if (market) {
     const family = FAMILY_PREFIX[market[1]!];
@@ -30,6 +33,6 @@ export function resolveRoute(path: string, adminClock: boolean): Route | undefin
     return exchange === undefined ? undefined : { kind: 'suspension', exchange, methods: GET };
   }
   if (adminClock && path === '/_emulator/clock') return { kind: 'clock', methods: ['GET', 'POST'] };
-  if (adminClock && path === '/_emulator/usage') return { kind: 'usage', methods: GET };
+  if (usage && path === '/_emulator/usage') return { kind: 'usage', methods: GET };
   return undefined;
 }

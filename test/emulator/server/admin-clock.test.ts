@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/core/clock.js';
+import { shiftedClock, systemClock } from '../../../src/core/clock.js';
 import { CLOCK_MAX_MS, MAX_ADVANCE_MS } from '../../../src/emulator/routes/clock-route.js';
 import { START, startHarness, type Harness } from './harness.js';
 
@@ -39,6 +39,12 @@ describe('admin clock endpoint', () => {
     h = await startHarness({ clock: systemClock as never });
     expect((await h.get('/_emulator/clock')).status).toBe(404);
     expect((await h.get('/_emulator/usage', { token: 'demo-free' })).status).toBe(404);
+  });
+  it('on a running test clock (serve --clock-runs): usage only, the clock cannot be moved', async () => {
+    h = await startHarness({ clock: shiftedClock(Date.parse(START)) as never });
+    expect((await h.get('/_emulator/clock')).status).toBe(404);
+    await h.get('/api/suspension/sse', { token: 'demo-free' });
+    expect((await h.get('/_emulator/usage', { token: 'demo-free' })).json).toMatchObject({ token: 'demo…', known: true, usage: { day: { used: 1 } } });
   });
   it('GET /_emulator/usage shows a token\'s counters, token redacted', async () => {
     h = await startHarness();
