@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { warmEmulator } from './backfill/emulator-process.mjs';
 import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
@@ -32,6 +33,7 @@ const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const NOW = '2026-11-20T12:00:00Z';
 const SLOW = { name: 'bench-5rps', base: 'professional', perSecond: 5, perMinute: 300 };
 const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3'];
+const CODES = ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'GOLD', 'USDJPY', 'USOIL', 'Silver', 'SHIBUSDT'];
 // 30 days (218 slices, 558 requests as enqueue plans them), so the first second and the drained
 // queue's tail weigh little (10 days read 0.06-0.2 lower).
 const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
@@ -83,7 +85,7 @@ async function drain(scratch, redisUrl, proxy, workers, env, label) {
   for (const t of ['demo-professional', `demo-${SLOW.name}`, ...POOL]) await redis.set(tokenKeys(tokenHash16(t)).epoch, '0');
   redis.disconnect();
   const pipeline = join(scratch, 'scaled.yaml');
-  const codes = 'BTCUSDT, ETHUSDT, EURUSD, GOLD, USDJPY, USOIL, Silver, SHIBUSDT';
+  const codes = CODES.join(', ');
   await writeFile(pipeline, `name: scaled\nsource:\n  type: kline-history\n  codes: [${codes}]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
   // Whole days ending before NOW (a span past the clock's now would be cut short at it).
   const until = '2026-11-19T00:00:00Z';
@@ -129,6 +131,9 @@ export async function run() {
   // The service's file: the custom plan and the pool's tokens on it (the workers read its plans only).
   await writeFile(plansFile, JSON.stringify({ plans: [SLOW], tokens: POOL.map((token) => ({ token, plan: SLOW.name })) }));
   const emulator = await serve(plansFile);
+  // A real service is warm: its first pages (JIT, generators) must not count against the workers.
+  // On another token, with bars from before every measured span.
+  await warmEmulator(emulator.url, 'demo-premium', CODES, Date.parse('2026-09-01T00:00:00Z') / 1000);
   const proxy = await startProxy(emulator.url);
   const r4 = (x) => Number(x.toFixed(4));
   try {

@@ -40,6 +40,7 @@ import {
   type HaltResponse,
   type TradeTick,
 } from './schemas.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { scanKlinePage } from './kline-page-scan.js';
 import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
@@ -658,6 +659,9 @@ class QuotelakeClient implements ServiceClient {
         throw error;
       }
       this.outcomes.answered++;
+      // Parsed after the other answers already in: their headers release their slots first (a
+      // busy parse must not delay a stamp the shared windows wait on).
+      await yieldToLoop();
       try {
         const value = op.parse(response, trace);
         report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
