@@ -1,5 +1,5 @@
 /**
- * Issue 17 scenarios (a) and (e) as figures: BUILT `quotelake worker` processes draining one queue
+ * Issue 17 scenarios (a), (b) and (e) as figures: BUILT `quotelake worker` processes draining one queue
  * against ONE emulator (`quotelake serve --clock NOW --clock-runs` as a child process, as a user
  * would start it; its clock starts at NOW and runs), with the Redis
  * coordinator (Debian's redis-server on a free loopback port, marked long-running: no restart
@@ -7,6 +7,7 @@
  * recording each request's arrival, token and any 429).
  *
  * - (a) 3 workers on one professional token: the plan's utilisation and the 429s.
+ * - (b) two `quotelake run` processes of different pipelines on one professional token: the same.
  * - (e) 2 workers on one token, then 2 workers sharing a pool of two tokens (each worker holds
  *   both): each token's utilisation, and the throughput ratio of two tokens over one. The plan is a
  *   custom one of 5 requests a second, so the figure is bound by the plan, not by this machine's
@@ -33,6 +34,8 @@ const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const NOW = '2026-11-20T12:00:00Z';
 const SLOW = { name: 'bench-5rps', base: 'professional', perSecond: 5, perMinute: 300 };
 const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3'];
+// Scenario (b)'s token: professional, never used by another case (its windows start empty).
+const RUNS_TOKEN = 'bench-scale-runs';
 const CODES = ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'GOLD', 'USDJPY', 'USOIL', 'Silver', 'SHIBUSDT'];
 // 30 days (218 slices, 558 requests as enqueue plans them), so the first second and the drained
 // queue's tail weigh little (10 days read 0.06-0.2 lower).
@@ -82,7 +85,7 @@ async function drain(scratch, redisUrl, proxy, workers, env, label) {
   await redis.flushall();
   const { tokenHash16 } = await import('../dist/api/index.js');
   const { tokenKeys } = await import('../dist/api/redis/index.js');
-  for (const t of ['demo-professional', `demo-${SLOW.name}`, ...POOL]) await redis.set(tokenKeys(tokenHash16(t)).epoch, '0');
+  for (const t of ['demo-professional', `demo-${SLOW.name}`, RUNS_TOKEN, ...POOL]) await redis.set(tokenKeys(tokenHash16(t)).epoch, '0');
   redis.disconnect();
   const pipeline = join(scratch, 'scaled.yaml');
   const codes = CODES.join(', ');
@@ -95,6 +98,26 @@ async function drain(scratch, redisUrl, proxy, workers, env, label) {
   if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
   proxy.arrivals.length = 0;
   await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
+  return [...proxy.arrivals];
+}
+
+/**
+ * Scenario (b): two `quotelake run` processes of different pipelines (half the codes each) on one
+ * professional token through the coordinator, each into its own lake; their arrivals together.
+ */
+async function twoRuns(scratch, redisUrl, proxy, token) {
+  const halves = [CODES.slice(0, CODES.length / 2), CODES.slice(CODES.length / 2)];
+  const until = '2026-11-19T00:00:00Z';
+  const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
+  const env = { QUOTELAKE_TOKEN: token, QUOTELAKE_PLAN: 'professional', QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: proxy.url };
+  proxy.arrivals.length = 0;
+  await Promise.all(
+    halves.map(async (codes, i) => {
+      const pipeline = join(scratch, `half-${i}.yaml`);
+      await writeFile(pipeline, `name: half-${i}\nsource:\n  type: kline-history\n  codes: [${codes.join(', ')}]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
+      return cli(['run', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, `b-${i}`), '-q'], env);
+    }),
+  );
   return [...proxy.arrivals];
 }
 
@@ -129,7 +152,7 @@ export async function run() {
   const redis = await startRedis(scratch);
   const plansFile = join(scratch, 'plans.json');
   // The service's file: the custom plan and the pool's tokens on it (the workers read its plans only).
-  await writeFile(plansFile, JSON.stringify({ plans: [SLOW], tokens: POOL.map((token) => ({ token, plan: SLOW.name })) }));
+  await writeFile(plansFile, JSON.stringify({ plans: [SLOW], tokens: [...POOL.map((token) => ({ token, plan: SLOW.name })), { token: RUNS_TOKEN, plan: 'professional' }] }));
   const emulator = await serve(plansFile);
   // A real service is warm: its first pages (JIT, generators) must not count against the workers.
   // On another token, with bars from before every measured span.
@@ -138,14 +161,17 @@ export async function run() {
   const r4 = (x) => Number(x.toFixed(4));
   try {
     const a = measure(await drain(scratch, redis.url, proxy, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a'), 20);
+    const b = measure(await twoRuns(scratch, redis.url, proxy, RUNS_TOKEN), 20);
     const one = measure(await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one'), SLOW.perSecond);
     const twoArrivals = await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two');
     const two = measure(twoArrivals, 2 * SLOW.perSecond);
     const perToken = POOL.slice(1).map((t) => measure(twoArrivals.filter((x) => x.token === t), SLOW.perSecond));
-    if (process.env.BENCH_DEBUG) process.stderr.write(`${JSON.stringify({ a, one, two, perToken })}\n`);
+    if (process.env.BENCH_DEBUG) process.stderr.write(`${JSON.stringify({ a, b, one, two, perToken })}\n`);
     return [
       { name: 'workers: 3 processes, one professional token, utilisation of the plan', value: r4(a.utilisation), unit: 'x plan', target: 0.99 },
       { name: 'workers: 3 processes, one professional token, 429 rejections at the service', value: a.rejected, unit: 'requests', target: 0 },
+      { name: 'runs: 2 processes of different pipelines, one professional token, utilisation of the plan', value: r4(b.utilisation), unit: 'x plan', target: 0.99 },
+      { name: 'runs: 2 processes of different pipelines, one professional token, 429 rejections at the service', value: b.rejected, unit: 'requests', target: 0 },
       { name: 'workers: 2 processes, one 5 req/s token, utilisation of the plan', value: r4(one.utilisation), unit: 'x plan', target: 0.99 },
       { name: 'workers: 2 processes x 2 tokens of 5 req/s, least-used token\'s utilisation', value: r4(Math.min(...perToken.map((p) => p.utilisation))), unit: 'x plan', target: 0.99 },
       { name: 'workers: 2 processes x 2 tokens, 429 rejections at the service', value: two.rejected, unit: 'requests', target: 0 },
