@@ -126,7 +126,8 @@ describe('a lost coordinator fails the run closed', () => {
   it('one killed mid-run: exit 1 with the message, nothing half-written; the same command then resumes', async () => {
     await settle(server.url);
     const output = tempDir();
-    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-10-20T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
+    // Ten days (about 124 requests, 6 s at the plan's 20 a second): the kill after 30 still lands mid-run.
+    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-11-02T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
     const args = argsFor(output);
     const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
     const run = startCli(args);

@@ -81,13 +81,15 @@ beforeAll(async () => {
   first = await run(base);
 }, 60_000);
 
+// Every test works on its own copy of that output (or a folder of its own): they run at once, each a
+// chain of CLI processes that mostly waits on Node's start-up and the disk.
 function copy(): string {
   const dir = join(tempDir('ql-state-'), 'out');
   cpSync(base, dir, { recursive: true });
   return dir;
 }
 
-describe('quotelake state show', () => {
+describe.concurrent('quotelake state show', () => {
   it('shows each stream at the last bar held, the run that saved it and where its rows are', async () => {
     const out = copy();
     const doc = await show(out);
@@ -146,7 +148,7 @@ describe('quotelake state show', () => {
   });
 });
 
-describe('quotelake state reset', () => {
+describe.concurrent('quotelake state reset', () => {
   it('--stream BTC* --yes forgets only the BTC series; data stays; the next run refetches them without duplicates', async () => {
     const out = copy();
     const before = (await show(out)).pipelines[0]!.streams;
@@ -208,7 +210,7 @@ describe('quotelake state reset', () => {
   });
 });
 
-describe('quotelake run --full-refresh', () => {
+describe.concurrent('quotelake run --full-refresh', () => {
   it('needs --yes without a terminal, then refetches everything while a plain rerun sends nothing; no duplicates after', async () => {
     const out = copy();
     const rowsBefore = await series(out);
@@ -242,7 +244,7 @@ describe('quotelake run --full-refresh', () => {
   });
 });
 
-describe('quotelake state (usage)', () => {
+describe.concurrent('quotelake state (usage)', () => {
   it('lists show and reset; no subcommand is exit 2 naming them', async () => {
     const help = await runCli(['state', '--help']);
     expect(help.code).toBe(0);
@@ -268,7 +270,7 @@ function onTerminal(args: readonly string[], answer: string): Promise<{ code: nu
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-describe.skipIf(!HAS_SCRIPT)('on a terminal (skipped: no util-linux script for a pseudo-terminal)', () => {
+describe.skipIf(!HAS_SCRIPT).concurrent('on a terminal (skipped: no util-linux script for a pseudo-terminal)', () => {
   it('state reset asks y/N: n changes nothing (exit 1), y resets', async () => {
     const out = copy();
     const file = readFileSync(checkpointFile(out), 'utf8');
