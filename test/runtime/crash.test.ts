@@ -161,7 +161,8 @@ async function killRepeatedly(
   expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
 }
 
-describe('crash safety (parquet sink)', () => {
+// The three kill loops have their own folders: they run at once (limits for a loaded machine).
+describe.concurrent('crash safety (parquet sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments never loses, duplicates or exposes partial data`, async () => {
     await killRepeatedly(SIMULATED, SEED, dataset, async (rows, baselineDir) => {
       // 2 codes x 96 one-minute bars, all final, across two dates.
@@ -169,7 +170,7 @@ describe('crash safety (parquet sink)', () => {
       const [dates] = await query(`SELECT count(DISTINCT date)::VARCHAR FROM ${scan(baselineDir)}`);
       expect(dates).toEqual(['2']);
     });
-  }, 120_000);
+  }, 240_000);
 
   it(`the same against a service showing every behaviour of R (real source, client and emulator)`, async () => {
     // The final bars and which bars exist: a forming bar's values depend on when it was fetched.
@@ -179,7 +180,7 @@ describe('crash safety (parquet sink)', () => {
       // 3 codes: a day and six hours of 1m bars (EURUSD too: a Tuesday), and their 1h bars, some minutes missing.
       expect(rows.length).toBeGreaterThan(5000);
     });
-  }, 180_000);
+  }, 240_000);
 });
 
 const NDJSON_FILE = 'exports/kline.ndjson';
@@ -205,7 +206,7 @@ async function checkNdjson(outputDir: string): Promise<void> {
   expect(new Set(keys).size).toBe(keys.length);
 }
 
-describe('crash safety (ndjson file sink)', () => {
+describe.concurrent('crash safety (ndjson file sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments: the file ends with every line once, as an uninterrupted run writes it`, async () => {
     await killRepeatedly(
       SIMULATED,
@@ -218,5 +219,5 @@ describe('crash safety (ndjson file sink)', () => {
       },
       { args: ['ndjson'], verify: checkNdjson },
     );
-  }, 120_000);
+  }, 240_000);
 });
