@@ -6,10 +6,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { duck } from '../sinks/helpers.js';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
+// Up to eight CLI processes per test, the tests at once: slow on a loaded machine, never waiting on a rate limit.
+vi.setConfig({ testTimeout: 120_000 });
 const NOW = '2026-11-12T15:00:00Z';
 const WINDOW = ['--codes', 'BTCUSDT,ETHUSDT,EURUSD', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--clock', NOW];
 const STREAMS = ['kline/BTCUSDT/1h', 'kline/BTCUSDT/1m', 'kline/ETHUSDT/1h', 'kline/ETHUSDT/1m', 'kline/EURUSD/1h', 'kline/EURUSD/1m'];
