@@ -6,12 +6,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { duck } from '../sinks/helpers.js';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
-// Up to eight CLI processes per test, the tests at once: slow on a loaded machine, never waiting on a rate limit.
-vi.setConfig({ testTimeout: 120_000 });
 const NOW = '2026-11-12T15:00:00Z';
 const WINDOW = ['--codes', 'BTCUSDT,ETHUSDT,EURUSD', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--clock', NOW];
 const STREAMS = ['kline/BTCUSDT/1h', 'kline/BTCUSDT/1m', 'kline/ETHUSDT/1h', 'kline/ETHUSDT/1m', 'kline/EURUSD/1h', 'kline/EURUSD/1m'];
@@ -83,15 +81,13 @@ beforeAll(async () => {
   first = await run(base);
 }, 60_000);
 
-// Every test works on its own copy of that output (or a folder of its own): they run at once, each a
-// chain of CLI processes that mostly waits on Node's start-up and the disk.
 function copy(): string {
   const dir = join(tempDir('ql-state-'), 'out');
   cpSync(base, dir, { recursive: true });
   return dir;
 }
 
-describe.concurrent('quotelake state show', () => {
+describe('quotelake state show', () => {
   it('shows each stream at the last bar held, the run that saved it and where its rows are', async () => {
     const out = copy();
     const doc = await show(out);
@@ -150,7 +146,7 @@ describe.concurrent('quotelake state show', () => {
   });
 });
 
-describe.concurrent('quotelake state reset', () => {
+describe('quotelake state reset', () => {
   it('--stream BTC* --yes forgets only the BTC series; data stays; the next run refetches them without duplicates', async () => {
     const out = copy();
     const before = (await show(out)).pipelines[0]!.streams;
@@ -212,7 +208,7 @@ describe.concurrent('quotelake state reset', () => {
   });
 });
 
-describe.concurrent('quotelake run --full-refresh', () => {
+describe('quotelake run --full-refresh', () => {
   it('needs --yes without a terminal, then refetches everything while a plain rerun sends nothing; no duplicates after', async () => {
     const out = copy();
     const rowsBefore = await series(out);
@@ -246,7 +242,7 @@ describe.concurrent('quotelake run --full-refresh', () => {
   });
 });
 
-describe.concurrent('quotelake state (usage)', () => {
+describe('quotelake state (usage)', () => {
   it('lists show and reset; no subcommand is exit 2 naming them', async () => {
     const help = await runCli(['state', '--help']);
     expect(help.code).toBe(0);
@@ -272,7 +268,7 @@ function onTerminal(args: readonly string[], answer: string): Promise<{ code: nu
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
-describe.skipIf(!HAS_SCRIPT).concurrent('on a terminal (skipped: no util-linux script for a pseudo-terminal)', () => {
+describe.skipIf(!HAS_SCRIPT)('on a terminal (skipped: no util-linux script for a pseudo-terminal)', () => {
   it('state reset asks y/N: n changes nothing (exit 1), y resets', async () => {
     const out = copy();
     const file = readFileSync(checkpointFile(out), 'utf8');
