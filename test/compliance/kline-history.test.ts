@@ -18,14 +18,16 @@ const SINCE_SEC = START_SEC - 2 * 86_400;
 const WALKED = ['BTCUSDT', 'SHIBUSDT', 'EURUSD'] as const;
 const INTERVALS = ['1m', '1h'] as const;
 
-describe.each(SEEDS)('kline-history conformance, seed %i', (seed) => {
+// Each seed has its own emulator, clock and folder: the seeds run at once (a run waits much on the
+// disk and its encode workers); within a seed, in order (its tests share the seed's clock).
+describe.concurrent.each(SEEDS)('kline-history conformance, seed %i', (seed) => {
   let c: Conformance;
   beforeAll(async () => {
     c = await startConformance(seed);
   });
   afterAll(async () => c?.close());
 
-  it.each(BEHAVIOURS.map((b) => [b.name, b] as const))('%s: walked series complete, exact, no duplicate', async (_name, behaviour) => {
+  it.sequential.each(BEHAVIOURS.map((b) => [b.name, b] as const))('%s: walked series complete, exact, no duplicate', async (_name, behaviour) => {
     c.clock.set(START_MS);
     const out = join(c.dir, `walk-${behaviour.name.replace(/\W+/g, '-')}`);
     const result = await c.run(behaviour, {
@@ -60,7 +62,7 @@ describe.each(SEEDS)('kline-history conformance, seed %i', (seed) => {
     expect({ missing, dups, wrong, status, rejected: result.manifest.rejected }).toEqual({ missing: 0, dups: 0, wrong: 0, status: 'succeeded', rejected: 0 });
   });
 
-  it.each(BEHAVIOURS.map((b) => [b.name, b] as const))('%s: a stock gives its newest bars, none repeated, none wrong', async (_name, behaviour) => {
+  it.sequential.each(BEHAVIOURS.map((b) => [b.name, b] as const))('%s: a stock gives its newest bars, none repeated, none wrong', async (_name, behaviour) => {
     c.clock.set(START_MS);
     const out = join(c.dir, `stock-${behaviour.name.replace(/\W+/g, '-')}`);
     const result = await c.run(behaviour, {

@@ -15,6 +15,7 @@ import { closedPort } from '../helpers/closed-port.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 // Several CLI runs per test, each starting its emulator: slow on a shared machine, never waiting on a rate limit.
+// Every test has its own folders, tokens and emulators: they run at once (each mostly waits on its processes).
 vi.setConfig({ testTimeout: 120_000 });
 const NOW = '2026-11-20T00:00:00Z';
 
@@ -51,7 +52,7 @@ function quotaUsed(stateDir: string, token: string): { used: number; unknown?: n
   return JSON.parse(readFileSync(join(stateDir, 'quota', `${tokenHash16(token)}.json`), 'utf8')) as { used: number; unknown?: number };
 }
 
-describe('the quota is charged for what the service can have counted', () => {
+describe.concurrent('the quota is charged for what the service can have counted', () => {
   it('a closed port: nothing sent, nothing charged (the quota file and `quota` say 0)', async () => {
     const out = tempDir();
     const token = 'tok-accounting-refused';
@@ -94,7 +95,7 @@ describe('the quota is charged for what the service can have counted', () => {
   });
 });
 
-describe('received = written + merged + rejected', () => {
+describe.concurrent('received = written + merged + rejected', () => {
   it('rows fetched again into the same output are counted as merged, not written', async () => {
     const out = tempDir();
     const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', out, '--clock', NOW, '--json'];
@@ -154,7 +155,7 @@ describe('received = written + merged + rejected', () => {
   });
 });
 
-describe('empty work gets a note', () => {
+describe.concurrent('empty work gets a note', () => {
   it('since in the future: 0 requests, exit 0, and a note that says why', async () => {
     const r = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-12-01', '--output', tempDir(), '--clock', NOW, '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -175,7 +176,7 @@ describe('empty work gets a note', () => {
   });
 });
 
-describe('kline-latest judges held bars from the dataset', () => {
+describe.concurrent('kline-latest judges held bars from the dataset', () => {
   it('after kline-history filled the output, kline-latest does not call its bars missing', async () => {
     const out = tempDir();
     const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--json']);
@@ -204,7 +205,7 @@ describe('kline-latest judges held bars from the dataset', () => {
   });
 });
 
-describe('a failed run reports what it committed and sent', () => {
+describe.concurrent('a failed run reports what it committed and sent', () => {
   it('the service goes away mid-run: files and requests as committed and charged', async () => {
     const token = 'tok-accounting-failed';
     const emu = await serveChild([{ token, plan: 'professional' }], ['--clock', NOW]);

@@ -45,7 +45,9 @@ function inPlan(arrivals: readonly { at: number }[]) {
   return { second: windowViolations(times, 20, 1000), minute: windowViolations(times, 1200, 60_000) };
 }
 
-describe('two processes on one token through --coordinator', () => {
+// The two describes have their own emulator and Redis: they run at once (their runs mostly wait on
+// the plan's request rate). The first one's tests share one proxy's arrivals: one after the other.
+describe.concurrent('two processes on one token through --coordinator', () => {
   const redis = useRedisServer();
   let emulator: EmulatorHandle;
   let proxy: RecordingProxy;
@@ -68,14 +70,14 @@ describe('two processes on one token through --coordinator', () => {
     return { dir, results: await Promise.all([a.result, b.result]) };
   }
 
-  it('without it, the two runs together exceed the plan (the service answers 429)', async () => {
+  it.sequential('without it, the two runs together exceed the plan (the service answers 429)', async () => {
     proxy.arrivals.length = 0;
     const { results } = await twoRuns([]);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     expect(proxy.arrivals.filter((a) => a.rateLimited).length).toBeGreaterThan(0);
   }, 60_000);
 
-  it('with it: no 429, every window within the plan, and the shared count equals the service\'s', async () => {
+  it.sequential('with it: no 429, every window within the plan, and the shared count equals the service\'s', async () => {
     await settle(redis().url);
     proxy.arrivals.length = 0;
     const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
@@ -95,7 +97,7 @@ describe('two processes on one token through --coordinator', () => {
   }, 60_000);
 });
 
-describe('a lost coordinator fails the run closed', () => {
+describe.concurrent('a lost coordinator fails the run closed', () => {
   let server: RedisTestServer;
   let emulator: EmulatorHandle;
 
@@ -126,7 +128,8 @@ describe('a lost coordinator fails the run closed', () => {
   it('one killed mid-run: exit 1 with the message, nothing half-written; the same command then resumes', async () => {
     await settle(server.url);
     const output = tempDir();
-    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-10-20T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
+    // Ten days (about 124 requests, 6 s at the plan's 20 a second): the kill after 30 still lands mid-run.
+    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-11-02T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
     const args = argsFor(output);
     const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
     const run = startCli(args);

@@ -21,6 +21,9 @@ import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 const CLOCK = '2026-11-20T12:00:00Z';
 const SPAN = ['--since', '2026-11-17T00:00:00Z', '--until', '2026-11-19T06:30:00Z', '--clock', CLOCK];
 
+// Each describe has its own Redis and each process its own emulator: all but the schedules (which
+// share one queue) run at once; most of their time is spent waiting on the plans' request rates.
+
 function pipelineFile(codes: readonly string[], intervals: readonly string[]): string {
   const file = join(tempDir('ql-queue-p-'), 'queued.yaml');
   writeFileSync(
@@ -55,7 +58,7 @@ async function status(env: Record<string, string>, extra: string[] = []): Promis
   return JSON.parse(ok(await runCli(['queue', 'status', '--json', ...extra], { env })).stdout) as Status;
 }
 
-describe('enqueue and queue status', () => {
+describe.concurrent('enqueue and queue status', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('enqueueing the same run twice adds its slices once; status --json has the four counts and the ETA', async () => {
@@ -70,22 +73,25 @@ describe('enqueue and queue status', () => {
     const text = ok(await runCli(['enqueue', file, ...SPAN, '--output', output], { env })).stdout;
     expect(text).toBe(`queued: 6 slices (${first.requests} requests planned): 0 new, 6 already queued, 0 already done\n`);
 
-    const s = await status(env);
+    // Two reads of the same queue: at once.
+    const [s, basic] = await Promise.all([status(env), status(env, ['--plan', 'basic'])]);
     expect(Object.keys(s).sort()).toEqual(['active', 'completed', 'eta', 'failed', 'waiting']);
     expect(s).toMatchObject({ waiting: 6, active: 0, completed: 0, failed: 0 });
     // 1m days: 1440 bars = 3 pages (the 19th to 06:30: 391 bars, 1 page); 1h days: 1 page each.
     expect(s.eta).toEqual({ seconds: Math.ceil(first.requests! / 20), requestsLeft: first.requests, plan: 'professional', requestsPerSecond: 20 });
     expect(first.requests).toBe(2 * (3 + 3 + 1) + 2 * 3);
     // The basic plan sustains 1 request a second.
-    expect((await status(env, ['--plan', 'basic'])).eta.seconds).toBe(first.requests);
+    expect(basic.eta.seconds).toBe(first.requests);
 
     // A budget of 3 requests: a full 1m day (3 pages) is a slice alone, the 19th's and the 1h days' pages pair up.
-    const small = JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', tempDir(), '--slice-requests', '3', '--json'], { env })).stdout) as Record<string, number>;
-    expect(small).toMatchObject({ slices: 2 + 2 + 1 + 3, added: 8, requests: first.requests });
-    const bad = await runCli(['enqueue', file, ...SPAN, '--output', output, '--slice-requests', '0'], { env });
+    const [smallRun, bad] = await Promise.all([
+      runCli(['enqueue', file, ...SPAN, '--output', tempDir(), '--slice-requests', '3', '--json'], { env }),
+      runCli(['enqueue', file, ...SPAN, '--output', output, '--slice-requests', '0'], { env }),
+    ]);
+    expect(JSON.parse(ok(smallRun).stdout)).toMatchObject({ slices: 2 + 2 + 1 + 3, added: 8, requests: first.requests });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--slice-requests 0');
-  });
+  }, 60_000);
 
   it('without a coordinator: a usage error naming the option and the variable', async () => {
     const r = await runCli(['queue', 'status']);
@@ -96,8 +102,9 @@ describe('enqueue and queue status', () => {
 
   it('an unreachable coordinator: named (password hidden), exit 1, for enqueue, worker and status alike', async () => {
     const url = `redis://me:hunter2@127.0.0.1:${await closedPort()}`;
-    for (const args of [['queue', 'status'], ['worker'], ['enqueue', pipelineFile(['BTCUSDT'], ['1m'])]]) {
-      const r = await runCli([...args, '--coordinator', url]);
+    const commands = [['queue', 'status'], ['worker'], ['enqueue', pipelineFile(['BTCUSDT'], ['1m'])]];
+    // Independent processes: run at once.
+    for (const r of await Promise.all(commands.map((args) => runCli([...args, '--coordinator', url])))) {
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('the coordinator redis://me:***@127.0.0.1:');
       expect(r.stderr).not.toContain('hunter2');
@@ -105,19 +112,21 @@ describe('enqueue and queue status', () => {
   });
 });
 
-describe('workers', () => {
+describe.concurrent('workers', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('3 worker processes drain the queue into the lake an uninterrupted single run writes', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
     const file = pipelineFile(['BTCUSDT', 'EURUSD', 'GOLD'], ['1m', '1h']);
+    // The single run has its own emulator and no coordinator: it runs while the workers drain the queue.
     const single = tempDir();
-    ok(await runCli(['run', file, ...SPAN, '--output', single, '--quiet']));
+    const singleRun = runCli(['run', file, ...SPAN, '--output', single, '--quiet']);
     const shared = tempDir();
     ok(await runCli(['enqueue', file, ...SPAN, '--output', shared], { env }));
     const workers = [0, 1, 2].map(() => startCli(['worker', '--until-empty', '--concurrency', '2', '--clock', CLOCK, '--log-level', 'info'], { env }));
     const results = await Promise.all(workers.map((w) => w.result));
     for (const r of results) ok(r);
+    ok(await singleRun);
     // Every slice ran once, and the work was spread (more than one worker ran slices).
     const ran = results.map((r) => (r.stderr.match(/slice done:/g) ?? []).length);
     // 2 intervals x 3 days, the three codes together in each.
@@ -130,7 +139,7 @@ describe('workers', () => {
   }, 120_000);
 });
 
-describe('a worker killed mid-slice (scenario c)', () => {
+describe.concurrent('a worker killed mid-slice (scenario c)', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('its slice is redelivered to another worker and the lake equals the single run', async () => {
@@ -138,8 +147,9 @@ describe('a worker killed mid-slice (scenario c)', () => {
     // The basic plan (1 request a second) makes a 1m day (3 requests) last long enough to kill it inside.
     const file = pipelineFile(['BTCUSDT'], ['1m']);
     const span = ['--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
+    // The single run has its own emulator and no coordinator: it runs alongside the workers.
     const single = tempDir();
-    ok(await runCli(['run', file, ...span, '--output', single, '--quiet']));
+    const singleRun = runCli(['run', file, ...span, '--output', single, '--quiet']);
     const shared = tempDir();
     ok(await runCli(['enqueue', file, ...span, '--output', shared], { env }));
     const victim = startCli(['worker', '--clock', CLOCK, '--plan', 'basic', '--stalled-timeout', '2', '--log-level', 'info'], { env });
@@ -152,13 +162,14 @@ describe('a worker killed mid-slice (scenario c)', () => {
     const rescuer = ok(await runCli(['worker', '--until-empty', '--clock', CLOCK, '--plan', 'basic', '--stalled-timeout', '2', '--log-level', 'info'], { env }));
     expect((rescuer.stderr.match(/slice done:/g) ?? []).length).toBe(2);
     expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 2, failed: 0 });
+    ok(await singleRun);
     const expected = await lakeRows(single);
     expect(expected.length).toBe(2 * 1440);
     expect(await lakeRows(shared)).toEqual(expected);
   }, 120_000);
 });
 
-describe('a worker stopped by SIGTERM', () => {
+describe.concurrent('a worker stopped by SIGTERM', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('SIGTERM: the worker takes no new slice, finishes or puts back its own, and exits 130', async () => {
@@ -180,7 +191,7 @@ describe('a worker stopped by SIGTERM', () => {
   }, 60_000);
 });
 
-describe('the daily quota', () => {
+describe.concurrent('the daily quota', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('a slice that meets it commits what it fetched and waits on the queue for the reset', async () => {

@@ -50,11 +50,15 @@ async function seriesOf(output: string): Promise<Series[]> {
 const WINDOW = ['--codes', 'BTCUSDT,ETHUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
 const LIMIT = 1_728_000;
 
-describe('the daily quota of the client (shared quota file)', () => {
+// The two describes share nothing (own outputs, own emulators): at once.
+describe.concurrent('the daily quota of the client (shared quota file)', () => {
   it('stops at the quota with exit 75 and the reset instant, then resumes to the same data', async () => {
     const output = tempDir();
     const stateDir = join(output, '.state');
     writeQuota(stateDir, 'demo-professional', LIMIT - 6, LIMIT, utcDay(Date.parse(NOW)));
+    // The uninterrupted run to compare with has its own output and quota file: it runs meanwhile.
+    const fresh = tempDir();
+    const wholeRun = runCli(['run', 'kline-backfill', ...WINDOW, '--output', fresh, '--json', '--clock', NOW]);
 
     const first = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', output, '--json', '--clock', NOW]);
     expect(first.code, first.stderr).toBe(75);
@@ -75,18 +79,18 @@ describe('the daily quota of the client (shared quota file)', () => {
     expect(second.code, second.stderr).toBe(0);
     const s2 = (JSON.parse(second.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!;
 
-    const fresh = tempDir();
-    const whole = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', fresh, '--json', '--clock', NOW]);
+    const whole = await wholeRun;
     expect(whole.code, whole.stderr).toBe(0);
     const total = (JSON.parse(whole.stdout) as { runs: { requestsTotal: number }[] }).runs[0]!.requestsTotal;
     // Resumed, not restarted: the two halves send what one run sends (a page may be re-read once per series).
     expect(6 + s2.requestsTotal).toBeGreaterThanOrEqual(total);
     expect(6 + s2.requestsTotal).toBeLessThanOrEqual(total + 4);
-    expect(await seriesOf(output)).toEqual(await seriesOf(fresh));
+    const [resumed, uninterrupted] = await Promise.all([seriesOf(output), seriesOf(fresh)]);
+    expect(resumed).toEqual(uninterrupted);
   }, 120_000);
 });
 
-describe('the daily limit of the service', () => {
+describe.concurrent('the daily limit of the service', () => {
   let emu: EmulatorHandle | undefined;
   afterAll(async () => {
     await emu?.close();

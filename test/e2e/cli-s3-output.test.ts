@@ -70,7 +70,9 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
   const s3Run = (name: string, prefix: string, extra: string[] = []): Promise<CliResult> =>
     runCli(['run', pipeline(name), '--output', `s3://lake-test/${prefix}`, '--s3-endpoint', server().endpoint, '--clock', NOW, '--json', ...extra], { cwd: work, env: CREDENTIALS });
 
-  describe('the demo K-line backfill', () => {
+  // The three describes use their own prefixes of the one server: they run at once (their CLI runs
+  // mostly wait on start-up, the store and the disk). The demo's tests read what the last one compacts: in order.
+  describe.concurrent('the demo K-line backfill', () => {
     let first: CliResult;
     let second: CliResult;
     let local: CliResult;
@@ -84,14 +86,14 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       second = await s3Run('demo', 'some/prefix');
     }, 120_000);
 
-    it('succeeds, with the rows of a run into a folder', () => {
+    it.sequential('succeeds, with the rows of a run into a folder', () => {
       expect(first.code, first.stderr).toBe(0);
       const doc = docOf(first);
       expect(doc.runs[0]!.rows.kline!.written).toBeGreaterThan(10_000);
       expect(doc.runs[0]!.rows).toEqual(docOf(local).runs[0]!.rows);
     });
 
-    it('leaves only data and bookkeeping: no staged object, nothing but part files under the dataset', async () => {
+    it.sequential('leaves only data and bookkeeping: no staged object, nothing but part files under the dataset', async () => {
       const keys = await keysUnder(server().client(), 'lake-test', 'some/prefix/');
       expect(keys.filter((k) => k.includes('staging') || k.includes('probe'))).toEqual([]);
       // Bookkeeping: the layout, the manifest, and the state (checkpoints, two runs) in the lake; the lease is released.
@@ -105,7 +107,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       for (const k of data) expect(k).toMatch(/^kline\/interval=\w+\/year=\d{4}\/date=[^/]+\/part-[\w-]+\.parquet$/);
     });
 
-    it('holds exactly the rows a run into a folder writes (decimals compared as text), and a second run adds none', async () => {
+    it.sequential('holds exactly the rows a run into a folder writes (decimals compared as text), and a second run adds none', async () => {
       expect(second.code, second.stderr).toBe(0);
       expect(docOf(second).runs[0]!.rows.kline!.written).toBe(0);
       const downloaded = await download(server().client(), 'lake-test', 'some/prefix/');
@@ -117,7 +119,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       expect(String(fromS3[0]!.close)).toMatch(/^\d+\.\d{18}$/);
     });
 
-    it('inspect and compact read the bucket', async () => {
+    it.sequential('inspect and compact read the bucket', async () => {
       const inspect = await runCli(['inspect', 's3://lake-test/some/prefix', '--s3-endpoint', server().endpoint, '--json'], { env: CREDENTIALS });
       expect(inspect.code, inspect.stderr).toBe(0);
       const info = JSON.parse(inspect.stdout) as { datasets: { dataset: string; rows: number; problems: string[] }[]; runs: unknown[] };
@@ -129,7 +131,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
   });
 
-  describe('halts, depth and trade (run side by side)', () => {
+  describe.concurrent('halts, depth and trade (run side by side)', () => {
     const localHalts = tempDir('ql-s3-local-');
     const runs = new Map<string, CliResult>();
     beforeAll(async () => {
@@ -161,7 +163,7 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
   });
 
-  describe('an unusable store fails before any request', () => {
+  describe.concurrent('an unusable store fails before any request', () => {
     it('a bucket that does not exist: a usage error (exit 2), the bucket named, no request sent', async () => {
       const result = await runCli(['run', pipeline('demo'), '--output', 's3://no-such-bucket/x', '--s3-endpoint', server().endpoint, '--clock', NOW, '--json'], { cwd: work, env: CREDENTIALS });
       expect(result.code).toBe(2);
@@ -178,15 +180,18 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
 
     it('a bad s3:// URL or endpoint is a usage error (exit 2)', async () => {
-      const bad = await runCli(['run', pipeline('demo'), '--output', 's3://Bad_Bucket/x', '--clock', NOW], { cwd: work, env: CREDENTIALS });
+      // Four refusals before any request: at once.
+      const [bad, dots, endpoint, migrate] = await Promise.all([
+        runCli(['run', pipeline('demo'), '--output', 's3://Bad_Bucket/x', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
+        runCli(['run', pipeline('demo'), '--output', 's3://lake-test/a/../b', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
+        runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', 'ftp://127.0.0.1:1', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
+        runCli(['migrate', '--output', 's3://lake-test/x'], { cwd: work, env: CREDENTIALS }),
+      ]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('s3://Bad_Bucket: a bucket name has only lowercase letters');
-      const dots = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/a/../b', '--clock', NOW], { cwd: work, env: CREDENTIALS });
       expect(dots.code).toBe(2);
-      const endpoint = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', 'ftp://127.0.0.1:1', '--clock', NOW], { cwd: work, env: CREDENTIALS });
       expect(endpoint.code).toBe(2);
       expect(endpoint.stderr).toContain('an S3 endpoint is http:// or https://');
-      const migrate = await runCli(['migrate', '--output', 's3://lake-test/x'], { cwd: work, env: CREDENTIALS });
       expect(migrate.code).toBe(2);
       expect(migrate.stderr).toContain('never in layout 1');
     });

@@ -126,18 +126,21 @@ describe('a token pool through the CLI', () => {
     expect(text.stderr).toMatch(new RegExp(`token 1\\s+pool… \\[${s.tokens[0]!.tokenHash.slice(0, 8)}\\] professional: \\d+ requests`));
     expect(text.stderr).toMatch(new RegExp(`token 2\\s+pool… \\[${s.tokens[1]!.tokenHash.slice(0, 8)}\\] professional: \\d+ requests`));
 
+    // Three readers of what the two runs left (no request sent): at once.
+    const [quota, quotaJson, plan] = await Promise.all([
+      run(['quota', '--output', output, '--clock', NOW], { QUOTELAKE_TOKENS_FILE: file }),
+      run(['quota', '--output', output, '--clock', NOW, '--json'], { QUOTELAKE_TOKENS_FILE: file }),
+      run(['plan', 'kline-backfill', ...WINDOW, '--output', output, '--json'], { QUOTELAKE_TOKENS_FILE: file }),
+    ]);
     // `quotelake quota`: one line per token of the pool.
-    const quota = await run(['quota', '--output', output, '--clock', NOW], { QUOTELAKE_TOKENS_FILE: file });
     expect(quota.code, quota.stderr).toBe(0);
     for (const t of s.tokens) {
       expect(quota.stdout).toMatch(new RegExp(`pool… \\[${t.tokenHash.slice(0, 8)}\\] \\(pool token \\d, professional\\)\\s+[\\d,]+\\s+1,728,000`));
     }
-    const quotaJson = await run(['quota', '--output', output, '--clock', NOW, '--json'], { QUOTELAKE_TOKENS_FILE: file });
     const entries = (JSON.parse(quotaJson.stdout) as { tokens: { tokenHash: string; usedToday: number }[] }).tokens;
     expect(entries.map((e) => e.tokenHash).sort()).toEqual(s.tokens.map((t) => t.tokenHash).sort());
 
     // The plan counts both tokens' rates and days.
-    const plan = await run(['plan', 'kline-backfill', ...WINDOW, '--output', output, '--json'], { QUOTELAKE_TOKENS_FILE: file });
     expect(plan.code, plan.stderr).toBe(0);
     const report = (JSON.parse(plan.stdout) as { plans: { service: { plan: string }; quota: { limit: number; used: number } }[] }).plans[0]!;
     expect(report.service.plan).toBe('pool of 2');
@@ -185,31 +188,34 @@ describe('a token pool through the CLI', () => {
     const inside = join(project, 'secrets', 'tokens.yaml');
     writeFileSync(inside, `tokens:\n  - token: ${JSON.stringify(TOKEN_A)}\n    plan: professional\n`);
     chmodSync(inside, 0o600);
-    const r1 = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', inside], { cwd: project, env: { QUOTELAKE_BASE_URL: proxy.url } });
+    const open = secretsFile([{ token: TOKEN_A, plan: 'professional' }], 0o644);
+    const dir = tempDir('ql-pipe-');
+    const pipeline = join(dir, 'p.yaml');
+    writeFileSync(pipeline, `name: p\nservice:\n  tokens: [${JSON.stringify(TOKEN_A)}]\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
+    // Five refusals before any request: at once.
+    const [r1, r2, r3, r4, r5] = await Promise.all([
+      runCli(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', inside], { cwd: project, env: { QUOTELAKE_BASE_URL: proxy.url } }),
+      run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', open], {}),
+      run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_B}:professional`, QUOTELAKE_TOKEN: TOKEN_A }),
+      // A comma inside a token in the short form splits it: the parts are named by position, never quoted.
+      run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_A}:professional` }),
+      run(['validate', pipeline], {}),
+    ]);
     printed.push(r1.stdout, r1.stderr);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`tokens file ${inside} is inside the project folder`);
 
-    const open = secretsFile([{ token: TOKEN_A, plan: 'professional' }], 0o644);
-    const r2 = await run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', open], {});
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('can be read or written by every user on this machine (mode 644)');
     expect(r2.stderr).toContain(`chmod 600 ${open}`);
 
-    const r3 = await run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_B}:professional`, QUOTELAKE_TOKEN: TOKEN_A });
     expect(r3.code).toBe(2);
     expect(r3.stderr).toContain('both a single token (--token or QUOTELAKE_TOKEN) and a token pool (QUOTELAKE_TOKENS) are set');
 
-    // A comma inside a token in the short form splits it: the parts are named by position, never quoted.
-    const r4 = await run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_A}:professional` });
     expect(r4.code).toBe(2);
     expect(r4.stderr).toContain('QUOTELAKE_TOKENS: entry 1 of 2: its plan is not a known plan (the entry is token:plan)');
     expect(r4.stderr).toContain('hint: plans: free, basic');
 
-    const dir = tempDir('ql-pipe-');
-    const pipeline = join(dir, 'p.yaml');
-    writeFileSync(pipeline, `name: p\nservice:\n  tokens: [${JSON.stringify(TOKEN_A)}]\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
-    const r5 = await run(['validate', pipeline], {});
     expect(r5.code).toBe(2);
     expect(r5.stderr).toContain('service: "tokens" is not accepted: tokens never go in a pipeline file');
     expect(r5.stderr).toContain('--tokens-file');

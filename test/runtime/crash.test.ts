@@ -101,8 +101,15 @@ interface KillOptions {
 }
 
 /**
+ * Scenarios at once: a run spends much of its time waiting on fsync and its encode workers, so two
+ * scenarios in their own folders overlap well; each still runs its own runs one after another.
+ */
+const LANES = 2;
+
+/**
  * Kills runs of `fixture` at seeded random moments (3 to 5 per scenario) until `MIN_KILLS` kills,
  * then finishes each scenario with a normal run and compares its dataset with an uninterrupted one.
+ * Each scenario draws its kill moments from the seeded sequence in scenario order, whichever lane runs it.
  */
 async function killRepeatedly(
   fixture: string,
@@ -120,28 +127,42 @@ async function killRepeatedly(
   await verify(baselineDir);
 
   const random = mulberry32(seed);
+  /** Scenario n's kill moments, drawn in scenario order. */
+  const moments: number[][] = [];
+  const momentsOf = (n: number): number[] => {
+    while (moments.length <= n) {
+      const killsHere = 3 + Math.floor(random() * 3);
+      moments.push(Array.from({ length: killsHere }, () => Math.floor(random() * base.ms * 0.9)));
+    }
+    return moments[n]!;
+  };
   let kills = 0;
   let scenarios = 0;
-  while (kills < MIN_KILLS) {
-    scenarios++;
-    const dir = await mkdtemp(join(tmpdir(), `ql-crash-${scenarios}-`));
-    const killsHere = 3 + Math.floor(random() * 3);
-    for (let k = 0; k < killsHere; k++) {
-      const r = await runChild(fixture, dir, Math.floor(random() * base.ms * 0.9), args);
-      if (r.killed) kills++;
-      else expect(r.code, r.stderr).toBe(0);
+  let failed = false;
+  const lane = async () => {
+    while (kills < MIN_KILLS && !failed) {
+      const n = scenarios++;
+      expect(n).toBeLessThan(40);
+      const dir = await mkdtemp(join(tmpdir(), `ql-crash-${n + 1}-`));
+      for (const killAfterMs of momentsOf(n)) {
+        const r = await runChild(fixture, dir, killAfterMs, args);
+        if (r.killed) kills++;
+        else expect(r.code, r.stderr).toBe(0);
+      }
+      const done = await runChild(fixture, dir, undefined, args);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/done succeeded/);
+      expect(await compare(dir)).toEqual(expected);
+      await verify(dir);
     }
-    const done = await runChild(fixture, dir, undefined, args);
-    expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toMatch(/done succeeded/);
-    expect(await compare(dir)).toEqual(expected);
-    await verify(dir);
-    expect(scenarios).toBeLessThan(40);
-  }
+  };
+  // A failed lane stops the others at their next scenario.
+  await Promise.all(Array.from({ length: LANES }, () => lane().catch((e: unknown) => ((failed = true), Promise.reject(e)))));
   expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
 }
 
-describe('crash safety (parquet sink)', () => {
+// The three kill loops have their own folders: they run at once (limits for a loaded machine).
+describe.concurrent('crash safety (parquet sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments never loses, duplicates or exposes partial data`, async () => {
     await killRepeatedly(SIMULATED, SEED, dataset, async (rows, baselineDir) => {
       // 2 codes x 96 one-minute bars, all final, across two dates.
@@ -149,7 +170,7 @@ describe('crash safety (parquet sink)', () => {
       const [dates] = await query(`SELECT count(DISTINCT date)::VARCHAR FROM ${scan(baselineDir)}`);
       expect(dates).toEqual(['2']);
     });
-  }, 120_000);
+  }, 240_000);
 
   it(`the same against a service showing every behaviour of R (real source, client and emulator)`, async () => {
     // The final bars and which bars exist: a forming bar's values depend on when it was fetched.
@@ -159,7 +180,7 @@ describe('crash safety (parquet sink)', () => {
       // 3 codes: a day and six hours of 1m bars (EURUSD too: a Tuesday), and their 1h bars, some minutes missing.
       expect(rows.length).toBeGreaterThan(5000);
     });
-  }, 180_000);
+  }, 240_000);
 });
 
 const NDJSON_FILE = 'exports/kline.ndjson';
@@ -185,7 +206,7 @@ async function checkNdjson(outputDir: string): Promise<void> {
   expect(new Set(keys).size).toBe(keys.length);
 }
 
-describe('crash safety (ndjson file sink)', () => {
+describe.concurrent('crash safety (ndjson file sink)', () => {
   it(`SIGKILL at ${MIN_KILLS}+ seeded random moments: the file ends with every line once, as an uninterrupted run writes it`, async () => {
     await killRepeatedly(
       SIMULATED,
@@ -198,5 +219,5 @@ describe('crash safety (ndjson file sink)', () => {
       },
       { args: ['ndjson'], verify: checkNdjson },
     );
-  }, 120_000);
+  }, 240_000);
 });
