@@ -7,9 +7,10 @@
  *   takes the EARLIER instant, i.e. the daylight-saving offset (01:30 EDT = 05:30Z); luxon's default
  *   would take the later one, so both candidates are checked here explicitly.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import { TIME_MALFORMED } from '../../core/time.js';
+import { zoneOffset } from './zone-offset.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2}):(\d{2})$/;
@@ -17,9 +18,14 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 function wallClockMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number | undefined {
-  // luxon validates the calendar (no 2024-02-30, no hour 24).
-  const dt = DateTime.utc(y, mo, d, h, mi, s);
-  return dt.isValid ? dt.toMillis() : undefined;
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d);
+  // A day out of its month rolls over into the next (2024-02-30 is March 1st): refused.
+  if (at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d) return undefined;
+  // As luxon read it: 24:00:00 is the end of the day (the next midnight), no other hour 24.
+  if (mi > 59 || s > 59 || h > 24 || (h === 24 && (mi > 0 || s > 0))) return undefined;
+  return at.setUTCHours(h, mi, s, 0);
 }
 
 export function zoneOrThrow(name: string): IANAZone {
@@ -30,12 +36,12 @@ export function zoneOrThrow(name: string): IANAZone {
 
 /** Resolve a wall-clock time (given as if it were UTC millis) in `zone` by the rule above. */
 export function resolveLocal(localMs: number, zone: IANAZone): number {
-  const before = zone.offset(localMs - DAY_MS);
-  const after = zone.offset(localMs + DAY_MS);
+  const before = zoneOffset(zone, localMs - DAY_MS);
+  const after = zoneOffset(zone, localMs + DAY_MS);
   let best: number | undefined;
   for (const offset of before === after ? [before] : [before, after]) {
     const instant = localMs - offset * 60_000;
-    if (zone.offset(instant) === offset && (best === undefined || instant < best)) best = instant;
+    if (zoneOffset(zone, instant) === offset && (best === undefined || instant < best)) best = instant;
   }
   return best ?? localMs - before * 60_000;
 }
