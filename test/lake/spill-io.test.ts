@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { tableFromArrays, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { tableFromArrays, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { SpillReader, writeSpill } from '../../src/lake/commit/spill-io.js';
 import { tempDir } from '../sinks/helpers.js';
@@ -17,7 +17,7 @@ function sample(rows: number, seed: number) {
   return tableFromArrays({ code, ts, n });
 }
 
-const valuesOf = (t: ReturnType<typeof sample>) => t.schema.fields.map((f) => [...t.getChild(f.name)!.toArray()]);
+const valuesOf = (t: Table) => t.schema.fields.map((f) => [...(t.getChild(f.name)!.toArray() as ArrayLike<unknown>)]);
 
 describe('spill files', () => {
   it('write the same bytes as tableToIPC and read back exactly, several files into one reused buffer', async () => {
