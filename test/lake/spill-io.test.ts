@@ -17,7 +17,7 @@ function sample(rows: number, seed: number) {
   return tableFromArrays({ code, ts, n });
 }
 
-const valuesOf = (t: Table) => t.schema.fields.map((f) => [...(t.getChild(f.name)!.toArray() as ArrayLike<unknown>)]);
+const valuesOf = (t: Table) => t.schema.fields.map((f) => Array.from(t.getChild(f.name)!.toArray() as ArrayLike<unknown>));
 
 describe('spill files', () => {
   it('write the same bytes as tableToIPC and read back exactly, several files into one reused buffer', async () => {
