@@ -30,16 +30,16 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { readFile, writeFile } from 'node:fs/promises';
 import { LocalScratch, removeStaleScratch } from './local-scratch.js';
+import { SpillReader, writeSpill } from './spill-io.js';
 import { makeDir } from '../../core/make-dir.js';
-import { makeData, RecordBatch, Struct, Table, tableFromIPC, tableToIPC, type Data, type Schema } from 'apache-arrow';
+import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
-import { isTempFile, withPath } from '../../core/atomic-write.js';
+import { isTempFile } from '../../core/atomic-write.js';
 import { groupBy } from '../../core/group-by.js';
 import type { DecimalCheck } from '../columns/decimal-misfit.js';
 import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-compaction.js';
@@ -168,6 +168,7 @@ export class PartitionedSink<R> implements Sink<R> {
   /** Buffers set aside under memory pressure, by partition, until the partition is finished. */
   private readonly spills = new Map<string, Spill[]>();
   private spillSeq = 0;
+  private readonly spillReader = new SpillReader();
   private bufferedRows = 0;
   private bufferedBytes = 0;
   private fileSeq = 0;
@@ -340,13 +341,10 @@ export class PartitionedSink<R> implements Sink<R> {
   private async spill(partition: string, builder: ColumnBuilder<R>): Promise<void> {
     const rows = builder.length;
     const metadata = builder.metadata();
-    const bytes = tableToIPC(new Table([this.batchOf(builder)]), 'stream');
     const key = posix.join(this.stagingRoot, 'spill', partition, `spill-${String(++this.spillSeq).padStart(5, '0')}.arrows`);
     const path = this.scratchPath(key);
     await makeDir(posix.dirname(path));
-    await writeFile(path, bytes).catch((error: unknown) => {
-      throw withPath(error, path);
-    });
+    await writeSpill(path, new Table([this.batchOf(builder)]));
     const list = this.spills.get(partition);
     if (list) list.push({ key, rows, metadata });
     else this.spills.set(partition, [{ key, rows, metadata }]);
@@ -356,9 +354,10 @@ export class PartitionedSink<R> implements Sink<R> {
     this.spills.delete(partition);
     const batches: RecordBatch[] = [];
     const metadata: Map<string, string>[] = [];
-    for (const s of spills) {
-      const table = tableFromIPC(await readFile(this.scratchPath(s.key)));
-      for (const b of table.batches) batches.push(new RecordBatch(this.schema, b.data));
+    // Views of the reader's buffer: stageKeyed below copies every row out before the next partition's read.
+    const tables = await this.spillReader.read(spills.map((s) => this.scratchPath(s.key)));
+    for (const [i, s] of spills.entries()) {
+      for (const b of tables[i]!.batches) batches.push(new RecordBatch(this.schema, b.data));
       metadata.push(new Map(Object.entries(s.metadata)));
       await this.scratch.discard(s.key);
     }

@@ -8,6 +8,7 @@ import type { Schema } from 'apache-arrow';
 import { unpackColumns } from './column-transfer.js';
 import type { EncodeReply, EncodeRequest } from './encode-messages.js';
 import { encodeAndWrite } from './staged-file-writer.js';
+import { minorCollection } from './minor-collection.js';
 import type { TableEncoder } from './table-encoder.js';
 
 /** The encoder and schema for a job's `encoder` key. */
@@ -17,7 +18,11 @@ export function serveEncodeJobs(resolve: EncoderResolver): void {
   const port = parentPort;
   if (port === null) throw new Error('serveEncodeJobs runs in a worker thread');
   port.on('message', (request: EncodeRequest) => {
-    void encodeJob(request, resolve).then((reply) => port.postMessage(reply));
+    void encodeJob(request, resolve).then((reply) => {
+      port.postMessage(reply);
+      // The job's moved buffers are dead now: free them (minor-collection.ts says why).
+      minorCollection();
+    });
   });
 }
 

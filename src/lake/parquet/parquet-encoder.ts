@@ -10,6 +10,7 @@ import { DataType, tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { assertDecimalsFit } from '../columns/decimal-guard.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
+import { decodeDirectParquet } from './direct/direct-parquet-reader.js';
 import { parquetWasm } from './parquet-wasm.js';
 import { CREATED_BY_KEY, createdBy } from '../file-provenance.js';
 import { toMicros, toMillis, type TimestampUnit } from './timestamp-units.js';
@@ -17,7 +18,7 @@ import { toMicros, toMillis, type TimestampUnit } from './timestamp-units.js';
 export interface ParquetEncoderOptions {
   readonly rowGroupRows: number;
   readonly compressionLevel?: number;
-  /** Tests and comparisons only: force parquet-wasm for every table (default: direct when it can). */
+  /** Tests and comparisons only: force parquet-wasm for every table, written or read (default: direct when it can). */
   readonly writer?: 'auto' | 'parquet-wasm';
   /** How instants are stored: 'ms' (default, hive tables) or 'us' (Delta tables); decoding always gives ms. */
   readonly timestampUnit?: TimestampUnit;
@@ -76,6 +77,10 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       }
     },
     decode(bytes): Table {
+      // Files of the direct writer's shape (every kline and trade file) are read without
+      // parquet-wasm: a backfill's mid-run compactions then never load it (direct-parquet-reader.ts).
+      const direct = options.writer !== 'parquet-wasm' ? decodeDirectParquet(bytes) : undefined;
+      if (direct !== undefined) return toMillis(direct);
       // Batches of a row group's size, not parquet-rs's 1,024 rows: far fewer Arrow objects when
       // a merge or compaction reads whole files back.
       const wasmTable = parquetWasm().readParquet(bytes, { batchSize: options.rowGroupRows });

@@ -3,7 +3,8 @@
  * writes (strings with "" and multi-byte text, booleans, int8, UTC millisecond instants, DECIMAL as
  * INT32, INT64 and FIXED_LEN_BYTE_ARRAY narrow and wide, each at its extremes), in one or many
  * Arrow batches, pages and row groups, with 0 to a few thousand rows, read back by three
- * independent readers: DuckDB, hyparquet and parquet-wasm. Every value must come back identical
+ * independent readers: DuckDB, hyparquet and parquet-wasm (and by quotelake's own reader of these
+ * files, direct-parquet-reader.ts, held to the same values). Every value must come back identical
  * (decimals as their exact unscaled integers: nothing wraps or rounds), and every filter DuckDB
  * prunes with row-group statistics (=, <, <=, >, >= on each column that has them) must return what
  * a scan of the values returns.
@@ -20,6 +21,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wordsToBigInt } from '../../../src/core/decimal.js';
 import { encodeDirectParquet } from '../../../src/lake/parquet/direct/direct-parquet-writer.js';
+import { decodeDirectParquet } from '../../../src/lake/parquet/direct/direct-parquet-reader.js';
 import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
 import { fileProvenance } from '../../../src/lake/file-provenance.js';
 import { fileMetadataOf } from '../random-metadata.js';
@@ -79,7 +81,7 @@ async function query(sql: string): Promise<unknown[][]> {
   return (await conn.runAndReadAll(sql)).getRows() as unknown[][];
 }
 
-const wasm = parquetEncoder({ rowGroupRows: 131072 });
+const wasm = parquetEncoder({ rowGroupRows: 131072, writer: 'parquet-wasm' });
 
 async function check(k: Case, dir: string, index: number): Promise<void> {
   const { columns, rows } = k;
@@ -117,19 +119,25 @@ async function check(k: Case, dir: string, index: number): Promise<void> {
   const [[duckCreatedBy]] = (await query(`SELECT created_by FROM parquet_file_metadata('${path}')`)) as [[string]];
   expect(duckCreatedBy).toBe(createdBy);
 
-  // 2. parquet-wasm (parquet-rs), through the Arrow schema it restores.
-  const back = wasm.decode(bytes);
-  expect(back.numRows).toBe(rows);
-  expect(new Map(back.schema.metadata), 'parquet-wasm key-value metadata').toEqual(kv);
-  columns.forEach((col, c) => {
-    const vector = back.getChild(name(c))!;
-    const got: Cell[] = [];
-    for (let i = 0; i < rows; i++) {
-      const v = vector.get(i) as unknown;
-      got.push(col.kind === 'dec' ? wordsToBigInt(v as Uint32Array) : col.kind === 'ts' ? BigInt(v as number | bigint) : (v as Cell));
-    }
-    expect(got, `parquet-wasm ${name(c)} ${JSON.stringify(col)}`).toEqual(expected(c));
-  });
+  // 2. parquet-wasm (parquet-rs), through the Arrow schema it restores; and quotelake's own reader
+  // of these files (what merges and compactions use), which must give the same table.
+  const wasmBack = wasm.decode(bytes);
+  const directBack = decodeDirectParquet(bytes);
+  expect(directBack, 'the direct reader reads every file of the direct writer').toBeDefined();
+  for (const [reader, back] of [['parquet-wasm', wasmBack], ['direct reader', directBack!]] as const) {
+    expect(back.numRows).toBe(rows);
+    expect(new Map(back.schema.metadata), `${reader} key-value metadata`).toEqual(kv);
+    expect(back.schema.fields.map(String), `${reader} Arrow schema`).toEqual(table.schema.fields.map(String));
+    columns.forEach((col, c) => {
+      const vector = back.getChild(name(c))!;
+      const got: Cell[] = [];
+      for (let i = 0; i < rows; i++) {
+        const v = vector.get(i) as unknown;
+        got.push(col.kind === 'dec' ? wordsToBigInt(v as Uint32Array) : col.kind === 'ts' ? BigInt(v as number | bigint) : (v as Cell));
+      }
+      expect(got, `${reader} ${name(c)} ${JSON.stringify(col)}`).toEqual(expected(c));
+    });
+  }
 
   // 3. hyparquet: values at their physical type (its DECIMAL conversion goes through a double, so
   // the decimal annotation is taken off and the unscaled integers decoded here, by the format's rule).

@@ -19,7 +19,8 @@ import { DEFAULT_DECIMAL } from '../../../src/core/decimal.js';
 import { klineRows, rawKline, T0, tradeRows } from '../../sinks/fixtures.js';
 import { duck, tempDir } from '../../sinks/helpers.js';
 
-const reader = parquetEncoder({ rowGroupRows: 131072 });
+// parquet-wasm reads (an independent reader; the default decode reads these files itself).
+const reader = parquetEncoder({ rowGroupRows: 131072, writer: 'parquet-wasm' });
 const OPTIONS = { rowGroupRows: 1024, createdBy: 'quotelake' };
 
 function tableOf(schema: Schema, batches: Data[][]): Table {
