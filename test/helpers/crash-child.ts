@@ -40,3 +40,19 @@ export function runCrashChild(args: readonly string[], killAfterMs?: number, env
     });
   });
 }
+
+/**
+ * Each scenario's kill moments (ms after its start), drawn from one seeded sequence in scenario
+ * order, so a scenario gets the same moments whichever lane runs it: `runs` from `minRuns` to
+ * `minRuns + extraRuns - 1` kills, each before `spanMs`.
+ */
+export function seededKillMoments(random: () => number, spanMs: number, minRuns = 3, extraRuns = 3): (scenario: number) => number[] {
+  const moments: number[][] = [];
+  return (n) => {
+    while (moments.length <= n) {
+      const runs = minRuns + Math.floor(random() * extraRuns);
+      moments.push(Array.from({ length: runs }, () => Math.floor(random() * spanMs)));
+    }
+    return moments[n]!;
+  };
+}

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
-import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
+import { runCrashChild, seededKillMoments, type ChildResult } from '../helpers/crash-child.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');
@@ -127,15 +127,7 @@ async function killRepeatedly(
   await verify(baselineDir);
 
   const random = mulberry32(seed);
-  /** Scenario n's kill moments, drawn in scenario order. */
-  const moments: number[][] = [];
-  const momentsOf = (n: number): number[] => {
-    while (moments.length <= n) {
-      const killsHere = 3 + Math.floor(random() * 3);
-      moments.push(Array.from({ length: killsHere }, () => Math.floor(random() * base.ms * 0.9)));
-    }
-    return moments[n]!;
-  };
+  const momentsOf = seededKillMoments(random, base.ms * 0.9);
   let kills = 0;
   let scenarios = 0;
   let failed = false;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
-import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
+import { runCrashChild, seededKillMoments, type ChildResult } from '../helpers/crash-child.js';
 import { replayJsonLog } from '../lake/delta/protocol-replay.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -81,15 +81,7 @@ describe('crash safety of a Delta table', () => {
     expect(expected).toHaveLength(192);
 
     const random = mulberry32(SEED);
-    /** Scenario n's kill moments, drawn from the seeded sequence in scenario order, whichever lane runs it. */
-    const moments: number[][] = [];
-    const momentsOf = (n: number): number[] => {
-      while (moments.length <= n) {
-        const runs = 3 + Math.floor(random() * 3);
-        moments.push(Array.from({ length: runs }, () => Math.floor(random() * base.ms * 1.2)));
-      }
-      return moments[n]!;
-    };
+    const momentsOf = seededKillMoments(random, base.ms * 1.2);
     let kills = 0;
     let scenarios = 0;
     let failed = false;

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
-import { runCrashChild, type ChildResult } from '../helpers/crash-child.js';
+import { runCrashChild, seededKillMoments, type ChildResult } from '../helpers/crash-child.js';
 import type { Manifest } from '../../src/lake/commit/manifest.js';
 import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import { safeFileToken } from '../../src/lake/partition-path.js';
@@ -153,15 +153,7 @@ describe('crash safety on S3 (parquet sink, Delta log by default)', () => {
     expect(expected[0]).toEqual(['BTCUSDT', '1m', String(Date.UTC(2026, 10, 20, 23, 12)), '107.000000000000000000', '108.000000000000000000', '106.000000000000000000', '107.500000000000000000', '0.000123000000000000', '0.500000000000000000', 'true']);
 
     const random = mulberry32(SEED);
-    /** Scenario n's kill moments, drawn from the seeded sequence in scenario order, whichever lane runs it. */
-    const moments: number[][] = [];
-    const momentsOf = (n: number): number[] => {
-      while (moments.length <= n) {
-        const runs = 3 + Math.floor(random() * 2);
-        moments.push(Array.from({ length: runs }, () => Math.floor(random() * first.ms * 0.9)));
-      }
-      return moments[n]!;
-    };
+    const momentsOf = seededKillMoments(random, first.ms * 0.9, 3, 2);
     let kills = 0;
     let scenarios = 0;
     let failed = false;
