@@ -49,7 +49,8 @@ async function commitGroup(group: readonly FetchedSlice[], deps: CommitDeps): Pr
   const { pipeline } = group[0]!.job;
   const { outputDir, stateDir } = group[0]!.job.resolved.settings;
   const held = group.flatMap((f) => f.diverted);
-  // One batch per series, as a run's source yields them (an empty slice still rides as its first code's batch).
+  // One batch per series, as a run's source yields them; a code that fetched nothing gets an empty
+  // one, so a slice with no rows at all still commits (its diverted records ride on that commit).
   const batches = group.flatMap((f) => {
     const byCode = groupBy(f.rows, (r) => r.code);
     const codes = f.slice.codes.filter((c) => !byCode.has(c));
