@@ -35,14 +35,23 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
-  /** Called once the status line and headers have arrived (the server has seen the request). */
-  onHeaders?: () => void;
+  /**
+   * Called once the status line and headers have arrived (the server has seen the request), with
+   * process.hrtime.bigint() of that moment (a monotonic clock every thread of the process shares).
+   */
+  onHeaders?: (at: bigint) => void;
   /**
    * Called when the request is handed to a connected socket. A failure before it means nothing
    * left this process (no server can have counted it); after it and before onHeaders, the outcome
    * is unknown (the server may have counted it).
    */
   onSent?: () => void;
+}
+
+/** What the client needs of a transport: this file's, or the same run on its own thread (threaded-transport.ts). */
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
 }
 
 export interface HttpResponse {
@@ -82,13 +91,14 @@ function reportSent(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
   };
 }
 
-export class HttpTransport {
+export class HttpTransport implements Transport {
   readonly #pool: Dispatcher;
   private readonly timeouts: Timeouts;
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
 
   private readonly maxBytes: number;
+  #closing: Promise<void> | undefined;
 
   constructor(origin: string, token: string, connections: number, timeouts: Timeouts, maxBytes = DEFAULT_MAX_RESPONSE_BYTES) {
     this.#token = token;
@@ -123,7 +133,7 @@ export class HttpTransport {
       status = response.statusCode;
       const header = response.headers['retry-after'];
       retryAfter = Array.isArray(header) ? header[0] : header;
-      request.onHeaders?.();
+      request.onHeaders?.(process.hrtime.bigint());
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBytes) {
         discard(response.body);
@@ -138,8 +148,10 @@ export class HttpTransport {
     return { status, text, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
 
+  /** Waits for the requests in flight, then closes the connections; a second call does nothing. */
   close(): Promise<void> {
-    return this.#pool.close();
+    this.#closing ??= this.#pool.close();
+    return this.#closing;
   }
 
   /** A TransportError whose message and cause are free of the token. */

@@ -174,20 +174,23 @@ export class RedisLimiter implements LimiterPort {
 
   private permit(id: string, rules: readonly WindowRule[], ruleKeys: string[], ruleArgs: number[]): Permit {
     let done = false;
-    const finish = (cancel: boolean) => {
+    const admittedAt = performance.now();
+    const finish = (cancel: boolean, agoMs = 0) => {
       if (done) return;
       done = true;
       this.inFlightCount--;
       if (rules.length > 0) {
+        // Whole ms, never more than this permit's own age: the stamp stays after the request's arrival.
+        const ago = this.context.virtualClock ? 0 : Math.floor(Math.min(Math.max(0, agoMs), performance.now() - admittedAt));
         // Sent before any admission a wake-up below makes, on the same connection: Redis applies it first.
-        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, this.keys.released, ...ruleArgs]).catch((error: unknown) => {
+        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, this.keys.released, ago, ...ruleArgs]).catch((error: unknown) => {
           // The lease frees the slot later; admissions fail closed meanwhile anyway.
           this.context.logger?.debug('could not release a permit in the coordinator', { event: 'coordinator-release-failed', error: String(error) });
         });
       }
       this.wakeAll();
     };
-    return { admittedAt: this.context.clock.now(), release: () => finish(false), cancel: () => finish(true) };
+    return { admittedAt: this.context.clock.now(), release: (agoMs?: number) => finish(false, agoMs), cancel: () => finish(true) };
   }
 
   /** A slot may be free: the head of each line asks again (the others wait for their turn, untouched). */

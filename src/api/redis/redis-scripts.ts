@@ -6,7 +6,7 @@
  * (`w:`) and a sorted set of admitted, unreleased permits (`f:`, scored by when their lease ends).
  * A request is admitted iff, for every rule, (limit - in flight) > 0 and fewer than that many
  * stamps lie in (now - window - margin, now]. An in-flight permit counts as "just arrived" until it
- * is released (stamped at its release time, never before the previous stamp) or cancelled (no
+ * is released (stamped when its answer's headers arrived, which is after it reached the server) or cancelled (no
  * stamp: it never reached the server). A holder that crashed never releases: its lease (the longest
  * a request can take) ends, and the slot is freed then.
  *
@@ -136,24 +136,27 @@ return {0, now, used}
 
 /**
  * KEYS: per rule its stamps (w:) and in-flight (f:) sets.
- * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), release channel, then per rule: limit, windowMs.
+ * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), release channel, agoMs (the answer's
+ * headers arrived that long before the caller sent this: measured on the caller's monotonic clock,
+ * so no clock offset between hosts enters it; the script runs later still, so now - agoMs is never
+ * before that arrival), then per rule: limit, windowMs.
  * Publishes on the channel, so waiters of every process ask again at once.
  */
 export const RELEASE_LUA = `${NOW}
 local permit = ARGV[2]
 local margin = tonumber(ARGV[3])
 local cancel = ARGV[4] == '1'
+local ago = tonumber(ARGV[6])
 local rules = #KEYS / 2
 for i = 1, rules do
-  local limit = tonumber(ARGV[4 + 2 * i])
-  local window = tonumber(ARGV[5 + 2 * i])
+  local limit = tonumber(ARGV[5 + 2 * i])
+  local window = tonumber(ARGV[6 + 2 * i])
   local stamps = KEYS[2 * i - 1]
   local flight = KEYS[2 * i]
   redis.call('ZREM', flight, permit)
   if not cancel then
-    local stamp = now
-    local last = redis.call('ZRANGE', stamps, -1, -1, 'WITHSCORES')
-    if last[2] and tonumber(last[2]) > stamp then stamp = tonumber(last[2]) end
+    -- A sorted set: a stamp earlier than another process's newer one takes its place by score.
+    local stamp = now - ago
     redis.call('ZADD', stamps, stamp, permit)
     redis.call('ZREMRANGEBYSCORE', stamps, '-inf', now - window - margin)
     local count = redis.call('ZCARD', stamps)
