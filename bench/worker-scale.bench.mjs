@@ -3,8 +3,9 @@
  * against ONE emulator (`quotelake serve --clock NOW --clock-runs` as a child process, as a user
  * would start it; its clock starts at NOW and runs), with the Redis
  * coordinator (Debian's redis-server on a free loopback port, marked long-running: no restart
- * guard, see src/api/redis/redis-scripts.ts), measured at the service's door (a pass-through proxy
- * recording each request's arrival, token and any 429).
+ * guard, see src/api/redis/redis-scripts.ts), measured at the service itself: the emulator's log of
+ * each token's admitted arrivals and 429s, as its limits saw them (GET /_emulator/arrivals; every
+ * case runs on tokens of its own, so each token's log is one case).
  *
  * - (a) 3 workers on one professional token: the plan's utilisation and the 429s.
  * - (b) two `quotelake run` processes of different pipelines on one professional token: the same.
@@ -24,7 +25,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,27 +46,13 @@ const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
 // Slices fetched side by side per worker: those fetched while the lake is busy commit together.
 const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
 
-async function startProxy(target) {
-  const upstream = new URL(target);
-  const arrivals = [];
-  const server = createServer((req, res) => {
-    const at = Date.now();
-    const token = new URL(req.url ?? '/', 'http://proxy').searchParams.get('token') ?? '';
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      const chunks = [];
-      answer.on('data', (c) => chunks.push(c));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        arrivals.push({ at, token, limited: answer.statusCode === 429 || /"ret"\s*:\s*429/.test(body.subarray(0, 200).toString()) });
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(body);
-      });
-    });
-    req.pipe(forward);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, arrivals, close: () => server.close() };
+/** The emulator's own log of one token's admitted arrival instants and its 429s (GET /_emulator/arrivals). */
+async function arrivalsAt(emulatorUrl, token) {
+  const answer = await fetch(`${emulatorUrl}/_emulator/arrivals?token=${encodeURIComponent(token)}`);
+  const { arrivals } = await answer.json();
+  if (arrivals === null) return { times: [], rejected: 0 };
+  if (arrivals.dropped > 0) throw new Error(`the emulator dropped ${arrivals.dropped} arrivals of a case`);
+  return { times: arrivals.admitted, rejected: arrivals.refused.rate + arrivals.refused.daily };
 }
 
 function cli(args, env) {
@@ -83,7 +69,7 @@ function cli(args, env) {
 }
 
 /** Enqueues 8 series x DAYS days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
-async function drain(scratch, redisUrl, proxy, workers, env, label) {
+async function drain(scratch, redisUrl, baseUrl, workers, env, label) {
   const redis = new Redis(redisUrl);
   await redis.flushall();
   const { tokenHash16 } = await import('../dist/api/index.js');
@@ -96,24 +82,21 @@ async function drain(scratch, redisUrl, proxy, workers, env, label) {
   // Whole days ending before NOW (a span past the clock's now would be cut short at it).
   const until = '2026-11-19T00:00:00Z';
   const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
-  const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: proxy.url };
+  const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: baseUrl };
   const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
   if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
-  proxy.arrivals.length = 0;
   await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
-  return [...proxy.arrivals];
 }
 
 /**
  * Scenario (b): two `quotelake run` processes of different pipelines (half the codes each) on one
  * professional token through the coordinator, each into its own lake; their arrivals together.
  */
-async function twoRuns(scratch, redisUrl, proxy, token) {
+async function twoRuns(scratch, redisUrl, baseUrl, token) {
   const halves = [CODES.slice(0, CODES.length / 2), CODES.slice(CODES.length / 2)];
   const until = '2026-11-19T00:00:00Z';
   const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
-  const env = { QUOTELAKE_TOKEN: token, QUOTELAKE_PLAN: 'professional', QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: proxy.url };
-  proxy.arrivals.length = 0;
+  const env = { QUOTELAKE_TOKEN: token, QUOTELAKE_PLAN: 'professional', QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: baseUrl };
   await Promise.all(
     halves.map(async (codes, i) => {
       const pipeline = join(scratch, `half-${i}.yaml`);
@@ -121,7 +104,6 @@ async function twoRuns(scratch, redisUrl, proxy, token) {
       return cli(['run', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, `b-${i}`), '-q'], env);
     }),
   );
-  return [...proxy.arrivals];
 }
 
 async function serve(plansFile) {
@@ -158,14 +140,14 @@ function occupancy(times, perSecond) {
   return sum / samples / perSecond;
 }
 
-function measure(arrivals, perSecond) {
-  const times = arrivals.map((a) => a.at).sort((a, b) => a - b);
+function measure({ times: unsorted, rejected }, perSecond) {
+  const times = [...unsorted].sort((a, b) => a - b);
   const span = (times[times.length - 1] - times[0]) / 1000;
   return {
     utilisation: (times.length - perSecond) / span / perSecond,
     occupancy: occupancy(times, perSecond),
     throughput: times.length / span,
-    rejected: arrivals.filter((a) => a.limited).length,
+    rejected,
   };
 }
 
@@ -179,15 +161,19 @@ export async function run() {
   // A real service is warm: its first pages (JIT, generators) must not count against the workers.
   // On another token, with bars from before every measured span.
   await warmEmulator(emulator.url, 'demo-premium', CODES, Date.parse('2026-09-01T00:00:00Z') / 1000);
-  const proxy = await startProxy(emulator.url);
   const r4 = (x) => Number(x.toFixed(4));
+  const at = (token) => arrivalsAt(emulator.url, token);
   try {
-    const a = measure(await drain(scratch, redis.url, proxy, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a'), 20);
-    const b = measure(await twoRuns(scratch, redis.url, proxy, RUNS_TOKEN), 20);
-    const one = measure(await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one'), SLOW.perSecond);
-    const twoArrivals = await drain(scratch, redis.url, proxy, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two');
-    const two = measure(twoArrivals, 2 * SLOW.perSecond);
-    const perToken = POOL.slice(1).map((t) => measure(twoArrivals.filter((x) => x.token === t), SLOW.perSecond));
+    await drain(scratch, redis.url, emulator.url, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a');
+    const a = measure(await at('demo-professional'), 20);
+    await twoRuns(scratch, redis.url, emulator.url, RUNS_TOKEN);
+    const b = measure(await at(RUNS_TOKEN), 20);
+    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one');
+    const one = measure(await at(POOL[0]), SLOW.perSecond);
+    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two');
+    const perTokenArrivals = await Promise.all(POOL.slice(1).map(at));
+    const two = measure({ times: perTokenArrivals.flatMap((x) => x.times), rejected: perTokenArrivals.reduce((n, x) => n + x.rejected, 0) }, 2 * SLOW.perSecond);
+    const perToken = perTokenArrivals.map((x) => measure(x, SLOW.perSecond));
     if (process.env.BENCH_DEBUG) process.stderr.write(`${JSON.stringify({ a, b, one, two, perToken })}\n`);
     return [
       { name: 'workers: 3 processes, one professional token, utilisation of the plan', value: r4(a.utilisation), unit: 'x plan', target: 0.99 },
@@ -202,7 +188,6 @@ export async function run() {
       { name: 'workers: throughput of 2 tokens over 1 (2 processes each)', value: r4(two.throughput / one.throughput), unit: 'x', target: 2 },
     ];
   } finally {
-    proxy.close();
     emulator.stop();
     redis.stop();
     await rm(scratch, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { fnv1a } from './random/index.js';
 import { parseQueryString } from './http/query-string.js';
 import { MAX_BODY_BYTES, readBody } from './http/read-body.js';
 import { sendJson, type Reply } from './http/send.js';
+import { ArrivalLog } from './limits/arrival-log.js';
 import { RateLimiter, type TokenUsage } from './limits/rate-limiter.js';
 import type { CustomPlan } from '../core/plans-file.js';
 import { buildTokenTable, checkCustomPlans, type TokenEntry, type TokenGrant } from './plans-file.js';
@@ -88,7 +89,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const log = options.log ?? ((line: string) => console.error(line));
   const backends = options.backends ?? (await defaultBackends(seed));
   const tokens = buildTokenTable(options.plans ?? [], checkCustomPlans(options.customPlans ?? []));
-  const limiter = options.limits === false ? null : new RateLimiter(zone);
+  // On a test clock the limits also log each token's arrivals (GET /_emulator/arrivals); never on real time.
+  const arrivals = clock !== systemClock ? new ArrivalLog() : undefined;
+  const limiter = options.limits === false ? null : new RateLimiter(zone, arrivals);
   const globalSpec = typeof options.faults === 'string' ? parseFaultSpec(options.faults) : options.faults;
   const globalFaults = globalSpec && !isFaultFree(globalSpec) ? new FaultInjector(globalSpec, seed) : undefined;
   const tokenFaults = new Map<string, FaultInjector>();
@@ -160,6 +163,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const who = params.values.get('token') ?? '';
       const usage = limiter?.usage(who, clock.now());
       return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), usage: usage ?? null } });
+    }
+    if (route.kind === 'arrivals') {
+      const who = params.values.get('token') ?? '';
+      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), arrivals: arrivals?.view(who) ?? null } });
     }
 
     const token = params.values.get('token');

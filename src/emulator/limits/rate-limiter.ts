@@ -1,4 +1,5 @@
 import { type PlanLimits } from '../plans.js';
+import type { ArrivalLog } from './arrival-log.js';
 import { DailyCounter } from './daily-counter.js';
 import { SlidingWindow } from './sliding-window.js';
 
@@ -53,7 +54,11 @@ export interface TokenUsage {
 export class RateLimiter {
   private readonly tokens = new Map<string, TokenState>();
 
-  constructor(readonly quotaTimeZone: string) {}
+  /** `arrivals`: where admitted instants and refusals are also written (a test clock's, see arrival-log.ts). */
+  constructor(
+    readonly quotaTimeZone: string,
+    private readonly arrivals?: ArrivalLog,
+  ) {}
 
   private state(token: string, plan: PlanLimits): TokenState {
     let s = this.tokens.get(token);
@@ -80,14 +85,20 @@ export class RateLimiter {
 
   admit(token: string, plan: PlanLimits, op: LimitedOperation, t: number): Admission {
     const s = this.state(token, plan);
-    if (!s.daily.allows(t)) return { admitted: false, reason: 'daily' };
+    if (!s.daily.allows(t)) return this.refuse(token, 'daily');
     const windows = [...s.combined];
     const own = op.kind === 'batch-kline' ? s.batchGap : op.kind === 'suspension' ? s.suspension[op.exchange] : null;
     if (own !== null) windows.push(own);
-    for (const w of windows) if (!w.allows(t)) return { admitted: false, reason: 'rate' };
+    for (const w of windows) if (!w.allows(t)) return this.refuse(token, 'rate');
     s.daily.record(t);
     for (const w of windows) w.record(t);
+    this.arrivals?.admitted(token, t);
     return { admitted: true };
+  }
+
+  private refuse(token: string, reason: 'daily' | 'rate'): Admission {
+    this.arrivals?.refused(token, reason);
+    return { admitted: false, reason };
   }
 
   /** Counters of a token as seen at `t`; undefined if it never made an admitted or rejected request. */

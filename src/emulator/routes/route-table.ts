@@ -7,7 +7,8 @@ export type Route =
   | { kind: 'market'; family: Family; op: MarketOperation; methods: readonly string[] }
   | { kind: 'suspension'; exchange: HaltExchange; methods: readonly string[] }
   | { kind: 'clock'; methods: readonly string[] }
-  | { kind: 'usage'; methods: readonly string[] };
+  | { kind: 'usage'; methods: readonly string[] }
+  | { kind: 'arrivals'; methods: readonly string[] };
 
 const FAMILY_PREFIX: Readonly<Record<string, Family>> = { 'quote-stock-b-api': 'stock', 'quote-b-api': 'non-stock' };
 const OPS: readonly MarketOperation[] = ['kline', 'depth-tick', 'trade-tick', 'batch-kline'];
@@ -17,7 +18,8 @@ const POST = ['POST'] as const;
 
 /**
  * Map a path to its route; undefined = 404. The clock route exists only when `adminClock` (manual
- * clock); the read-only usage route also on any test clock (`usage`: a running `--clock-runs` one).
+ * clock); the read-only usage and arrivals routes also on any test clock (`usage`: a running
+ * `--clock-runs` one).
  */
 export function resolveRoute(path: string, adminClock: boolean, usage = adminClock): Route | undefined {
   const market = /^\/(quote-stock-b-api|quote-b-api)\/([a-z-]+)$/.exec(path);
@@ -34,5 +36,6 @@ export function resolveRoute(path: string, adminClock: boolean, usage = adminClo
   }
   if (adminClock && path === '/_emulator/clock') return { kind: 'clock', methods: ['GET', 'POST'] };
   if (usage && path === '/_emulator/usage') return { kind: 'usage', methods: GET };
+  if (usage && path === '/_emulator/arrivals') return { kind: 'arrivals', methods: GET };
   return undefined;
 }
