@@ -40,10 +40,16 @@ end
 /**
  * KEYS: epoch, day, then per rule its stamps (w:) and in-flight (f:) sets.
  * ARGV: now|'', permit id, leaseMs, marginMs, day limit (-1: none), process field, own count today,
- * day ttl ms, (unused), quota zone, day reset (ms), then per rule: limit, windowMs.
- * Returns {0, now, used} admitted; {1, now, retryAt} wait until then; {2, now, used} the day is used
- * up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release (published on the
- * token's channel), at the latest until the oldest lease ends.
+ * day ttl ms, reserveMs, quota zone, day reset (ms), then per rule: limit, windowMs.
+ * Returns {0, now, used, at} admitted from `at` on; {1, now, retryAt} wait until then; {2, now, used}
+ * the day is used up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release
+ * (published on the token's channel), at the latest until the oldest lease ends.
+ *
+ * A reservation (reserveMs > 0): when every window opens within reserveMs and no in-flight request
+ * blocks one, the request is admitted now for the instant `at` the windows open, and holds its slot
+ * as in flight from now; the caller must not send it before `at`. Every window is checked as of
+ * `at`, and whatever is admitted or released meanwhile counts this one as in flight, so nothing can
+ * fill its place. It spares the round trip a caller would make at `at` to ask again.
  */
 export const ADMIT_LUA = `${NOW}
 local permit = ARGV[2]
@@ -53,6 +59,7 @@ local dayLimit = tonumber(ARGV[5])
 local field = ARGV[6]
 local own = tonumber(ARGV[7])
 local dayTtl = tonumber(ARGV[8])
+local reserve = tonumber(ARGV[9]) or 0
 local zone = ARGV[10]
 local resetAt = ARGV[11]
 
@@ -113,12 +120,13 @@ for i = 1, rules do
     end
   end
 end
-if earliest > now then
+if earliest > now and (blocked ~= nil or earliest - now > reserve) then
   return {1, now, earliest}
 end
 if blocked ~= nil then
   return {3, now, blocked}
 end
+local at = earliest
 
 if dayLimit >= 0 then
   redis.call('HINCRBY', KEYS[2], 'used', 1)
@@ -128,10 +136,10 @@ if dayLimit >= 0 then
 end
 for i = 1, rules do
   local flight = KEYS[2 + 2 * i]
-  redis.call('ZADD', flight, now + lease, permit)
-  redis.call('PEXPIRE', flight, lease + 1000)
+  redis.call('ZADD', flight, at + lease, permit)
+  redis.call('PEXPIRE', flight, at - now + lease + 1000)
 end
-return {0, now, used}
+return {0, now, used, at}
 `;
 
 /**
