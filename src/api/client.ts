@@ -21,8 +21,7 @@ import {
 import { getTarget, splitByCapAndBudget } from './batching.js';
 import { groupBy } from '../core/group-by.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
-import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts, type Transport } from './http-transport.js';
-import { ThreadedTransport } from './threaded-transport.js';
+import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
 import type { LimiterPort, QuotaPort } from './admission.js';
 import { QuotaStore, tokenHash16 } from './quota-store.js';
@@ -158,9 +157,7 @@ class QuotelakeClient implements ServiceClient {
   /** In-process, or shared through options.coordinator (the same rules). */
   private readonly limiter: LimiterPort;
   private readonly quota: QuotaPort;
-  private readonly http: Transport;
-  /** A virtual clock: stamps are taken at release (real-time ages mean nothing there). */
-  private readonly virtual: boolean;
+  private readonly http: HttpTransport;
   private readonly basePath: string;
   private readonly familyOf: (code: string) => Family;
   private readonly retry: RetryOptions;
@@ -224,10 +221,7 @@ class QuotelakeClient implements ServiceClient {
     }
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
-    const paced = Number.isFinite(this.limits.perSecond.limit) || Number.isFinite(this.limits.perMinute.limit);
-    const Http = (options.networkThread ?? (!virtual && paced)) ? ThreadedTransport : HttpTransport;
-    this.http = new Http(base.origin, this.#token, this.inFlightCap(), timeouts, options.maxResponseBytes);
-    this.virtual = virtual;
+    this.http = new HttpTransport(base.origin, this.#token, this.inFlightCap(), timeouts, options.maxResponseBytes);
     this.familyOf = createFamilyResolver(
       options.familyLookup ?? ((code) => findProduct(code)?.family),
       options.familyOverrides,
@@ -641,11 +635,10 @@ class QuotelakeClient implements ServiceClient {
             // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
             requestScopeOf(signal)?.sent(op.endpoint);
           },
-          // The server stamped the request before answering: its windows can count from the
-          // moment the headers arrived (the transport says when; this thread may run later).
-          onHeaders: (at) => {
+          // The server stamped the request before answering: its windows can count from here.
+          onHeaders: () => {
             answered = true;
-            permit.release(this.virtual ? undefined : Number(process.hrtime.bigint() - at) / 1e6);
+            permit.release();
           },
         });
       } catch (error) {

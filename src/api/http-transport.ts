@@ -35,23 +35,14 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
-  /**
-   * Called once the status line and headers have arrived (the server has seen the request), with
-   * process.hrtime.bigint() of that moment (a monotonic clock every thread of the process shares).
-   */
-  onHeaders?: (at: bigint) => void;
+  /** Called once the status line and headers have arrived (the server has seen the request). */
+  onHeaders?: () => void;
   /**
    * Called when the request is handed to a connected socket. A failure before it means nothing
    * left this process (no server can have counted it); after it and before onHeaders, the outcome
    * is unknown (the server may have counted it).
    */
   onSent?: () => void;
-}
-
-/** What the client needs of a transport: this file's, or the same run on its own thread (threaded-transport.ts). */
-export interface Transport {
-  send(request: HttpRequest): Promise<HttpResponse>;
-  close(): Promise<void>;
 }
 
 export interface HttpResponse {
@@ -91,14 +82,13 @@ function reportSent(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
   };
 }
 
-export class HttpTransport implements Transport {
+export class HttpTransport {
   readonly #pool: Dispatcher;
   private readonly timeouts: Timeouts;
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
 
   private readonly maxBytes: number;
-  #closing: Promise<void> | undefined;
 
   constructor(origin: string, token: string, connections: number, timeouts: Timeouts, maxBytes = DEFAULT_MAX_RESPONSE_BYTES) {
     this.#token = token;
@@ -133,7 +123,7 @@ export class HttpTransport implements Transport {
       status = response.statusCode;
       const header = response.headers['retry-after'];
       retryAfter = Array.isArray(header) ? header[0] : header;
-      request.onHeaders?.(process.hrtime.bigint());
+      request.onHeaders?.();
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.maxBytes) {
         discard(response.body);
@@ -148,10 +138,8 @@ export class HttpTransport implements Transport {
     return { status, text, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
 
-  /** Waits for the requests in flight, then closes the connections; a second call does nothing. */
   close(): Promise<void> {
-    this.#closing ??= this.#pool.close();
-    return this.#closing;
+    return this.#pool.close();
   }
 
   /** A TransportError whose message and cause are free of the token. */

@@ -10,7 +10,7 @@
  * What is stamped: the server stamps a request when it arrives, some unknown time after we admit
  * it and before its answer comes back. So a request occupies every window it belongs to from its
  * admission until its release (while in flight it counts as "just arrived"), and is then stamped
- * with the time its answer's headers arrived (release(agoMs)), which is never earlier than its arrival. Requests admitted later can
+ * with its release time, which is never earlier than its arrival. Requests admitted later can
  * therefore never meet a window the server still sees as full, however arrivals bunch up in
  * flight; the price is about one round trip per window. With a virtual clock that does not move
  * during a request, the stamps are exact.
@@ -53,12 +53,7 @@ export const WAIT_LOG_MS = 500;
 /** An admitted request. Call release() exactly once when its answer has ended (or it failed). */
 export interface Permit {
   readonly admittedAt: number;
-  /**
-   * `agoMs`: the answer's headers arrived that long ago in real time (a transport that watches the
-   * socket off this thread knows it; a busy event loop may run this much later). The stamp is then
-   * that instant, still never before the request's arrival. Omitted (or on a virtual clock): now.
-   */
-  release(agoMs?: number): void;
+  release(): void;
   /** Instead of release(): the request never reached the server, so it leaves no stamp in any window. */
   cancel(): void;
 }
@@ -213,20 +208,16 @@ export class SlidingWindowLimiter {
         this.inFlightCount--;
         this.pump();
       },
-      release: (agoMs?: number) => {
+      release: () => {
         if (released) return;
         released = true;
         const now = this.clock.now();
-        // When the headers arrived: after the admission, whatever the caller measured.
-        const stamp = Math.max(at, now - Math.max(0, agoMs ?? 0));
         for (const rule of rules) {
           const window = this.window(rule.key);
           window.inFlight--;
           const list = window.stamps;
-          // Answers are released a little out of order (each at its own arrival): insert in place.
-          let i = list.length;
-          while (i > 0 && list[i - 1]! > stamp) i--;
-          list.splice(i, 0, stamp);
+          // Release times are non-decreasing, so appending keeps the list sorted.
+          list.push(Math.max(now, list[list.length - 1] ?? now));
           // Keep only what can still matter: the newest `limit` stamps inside the window.
           const horizon = now - rule.windowMs - this.marginMs;
           let drop = 0;

@@ -97,13 +97,6 @@ export interface ClientOptions {
    * ResponseTooLargeError (QL_API_TOO_LARGE), never retried. Default 16 MiB (DEFAULT_MAX_RESPONSE_BYTES).
    */
   maxResponseBytes?: number;
-  /**
-   * Run HTTP on a thread of its own (threaded-transport.ts), so each slot is stamped when its
-   * answer arrived, not when this thread got round to it. Default: on real time with a finite
-   * per-second or per-minute limit; off on a virtual clock (its stamps are exact already) and on a
-   * plan that paces nothing.
-   */
-  networkThread?: boolean;
   retry?: Partial<RetryOptions>;
   /**
    * Request lines (debug), retries and 429 holds (info), limiter waits (debug). Default: none.

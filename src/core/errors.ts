@@ -117,7 +117,6 @@ export class ResponseShapeError extends QuotelakeError {
 export class ResponseTooLargeError extends QuotelakeError {
   readonly endpoint: string;
   readonly limitBytes: number;
-  readonly seenBytes: number;
   constructor(endpoint: string, limitBytes: number, seenBytes: number) {
     super('QL_API_TOO_LARGE', `${endpoint}: response refused: more than ${limitBytes} bytes (at least ${seenBytes} seen); raise maxResponseBytes if this answer is expected`, {
       stage: 'read',
@@ -125,7 +124,6 @@ export class ResponseTooLargeError extends QuotelakeError {
     });
     this.endpoint = endpoint;
     this.limitBytes = limitBytes;
-    this.seenBytes = seenBytes;
   }
 }
 

@@ -27,19 +27,9 @@ import type { RedisQuota } from './redis-quota.js';
  */
 export const POLL_MS = 250;
 
-/**
- * On real time, a request whose windows open within this many ms is admitted at once for that
- * instant (a reservation, see ADMIT_LUA) and sent then, instead of asking Redis again at that
- * instant: the round trip of that second call (1 to 5 ms on a busy client) would leave the slot
- * idle each time it turns over. A virtual clock keeps the plain rule (its instants are exact).
- */
-export const RESERVE_MS = 50;
-
 interface Waiter {
   /** Cuts the current wait short: a local release, an abort, failWaiting. */
   nap: AbortController | undefined;
-  /** The current wait is for an instant the script named: a release elsewhere does not bring it closer. */
-  timed: boolean;
   failure: unknown;
   readonly signal: AbortSignal | undefined;
 }
@@ -56,7 +46,6 @@ export class RedisLimiter implements LimiterPort {
   private readonly lines = new Map<string, Waiter[]>();
   private permits = 0;
   private admittedCount = 0;
-  private reservedCount = 0;
 
   constructor(
     private readonly link: RedisLink,
@@ -79,11 +68,6 @@ export class RedisLimiter implements LimiterPort {
     return this.admittedCount;
   }
 
-  /** Admissions that were reservations (admitted ahead of their instant, see RESERVE_MS). */
-  get reserved(): number {
-    return this.reservedCount;
-  }
-
   get waiting(): number {
     return this.waiters.size;
   }
@@ -100,37 +84,9 @@ export class RedisLimiter implements LimiterPort {
   }
 
   async acquire(rules: readonly WindowRule[], signal?: AbortSignal): Promise<Permit> {
-    const { permit, startsInMs } = await this.admitInLine(rules, signal);
-    if (startsInMs > 0) {
-      try {
-        await this.untilStart(startsInMs, signal);
-      } catch (error) {
-        // Charged and holding its slot: give the slot back (no stamp); the caller's refund gives the day's request back.
-        permit.cancel();
-        throw error;
-      }
-    }
-    return permit;
-  }
-
-  /**
-   * Waits out a reservation: `ms` from now by the monotonic clock, never less. A timer may fire a
-   * little early (it counts from the event loop's cached time), and a request sent before its
-   * instant could meet a window the service still sees as full.
-   */
-  private async untilStart(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    const deadline = performance.now() + ms;
-    for (let left = ms; left > 0; left = deadline - performance.now()) {
-      if (signal?.aborted) throw abortReason(signal);
-      await this.context.sleep(Math.max(1, Math.ceil(left)), signal);
-    }
-  }
-
-  /** Waits in this process's line for the rule set, then for the windows: a permit and when it may be sent. */
-  private async admitInLine(rules: readonly WindowRule[], signal?: AbortSignal): Promise<{ permit: Permit; startsInMs: number }> {
     // A lifted limit keeps no window, as in SlidingWindowLimiter.
     const finite = rules.filter((r) => Number.isFinite(r.limit));
-    const waiter: Waiter = { nap: undefined, timed: false, failure: undefined, signal };
+    const waiter: Waiter = { nap: undefined, failure: undefined, signal };
     const onAbort = () => waiter.nap?.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     this.waiters.add(waiter);
@@ -160,16 +116,15 @@ export class RedisLimiter implements LimiterPort {
           await this.nap(waiter, this.pausedUntil - now);
           continue;
         }
-        const answer = await this.admitOrWait(finite, this.context.virtualClock ? 0 : RESERVE_MS);
+        const answer = await this.admitOrWait(finite);
         if ('permit' in answer) {
           this.logWait(finite, since);
-          // The next in line asks at once (finally below), while this one waits for its instant.
-          return answer;
+          return answer.permit;
         }
         // Asked again at the time the script gave (in its own clock: the wait is a duration), or,
         // while only in-flight requests fill a window, at the first release anywhere.
         if (answer.release) await this.nap(waiter, Math.min(answer.waitMs, POLL_MS), true);
-        else await this.nap(waiter, answer.waitMs, false, true);
+        else await this.nap(waiter, answer.waitMs);
       }
     } catch (error) {
       this.quota.notCharged();
@@ -189,20 +144,19 @@ export class RedisLimiter implements LimiterPort {
    * QuotaExhaustedError when the day is used up). Ignores this process's in-flight cap and pause.
    */
   async tryAcquire(rules: readonly WindowRule[]): Promise<Permit | number | 'release'> {
-    const answer = await this.admitOrWait(rules.filter((r) => Number.isFinite(r.limit)), 0);
+    const answer = await this.admitOrWait(rules.filter((r) => Number.isFinite(r.limit)));
     return 'permit' in answer ? answer.permit : answer.release ? 'release' : answer.waitMs;
   }
 
-  /** `reserveMs`: see RESERVE_MS (0: admitted now or never). */
-  private async admitOrWait(rules: readonly WindowRule[], reserveMs: number): Promise<{ permit: Permit; startsInMs: number } | { waitMs: number; release: boolean }> {
+  private async admitOrWait(rules: readonly WindowRule[]): Promise<{ permit: Permit } | { waitMs: number; release: boolean }> {
     const { context, keys } = this;
     const day = this.quota.dayArgs();
     const id = `${day.field}:${++this.permits}`;
     const ruleKeys = rules.flatMap((r) => [keys.stamps(r.key), keys.flight(r.key)]);
     const ruleArgs = rules.flatMap((r) => [r.limit, r.windowMs]);
-    const [status, now, value, at] = await this.link.admit(
+    const [status, now, value] = await this.link.admit(
       [keys.epoch, day.key, ...ruleKeys],
-      [this.timeArg(), id, context.requestTimeoutMs, context.marginMs, day.limit, day.field, day.own, day.ttlMs, reserveMs, day.zone, day.resetMs, ...ruleArgs],
+      [this.timeArg(), id, context.requestTimeoutMs, context.marginMs, day.limit, day.field, day.own, day.ttlMs, '', day.zone, day.resetMs, ...ruleArgs],
     );
     if (status === 2) throw this.quota.usedUp(day.day, value);
     if (status !== 0) {
@@ -215,45 +169,30 @@ export class RedisLimiter implements LimiterPort {
     this.quota.charged(day.day);
     this.inFlightCount++;
     this.admittedCount++;
-    // A reservation starts at `at` of the script's clock: that long after its now.
-    const startsInMs = Math.max(0, at - now);
-    if (startsInMs > 0) this.reservedCount++;
-    return { permit: this.permit(id, rules, ruleKeys, ruleArgs, startsInMs), startsInMs };
+    return { permit: this.permit(id, rules, ruleKeys, ruleArgs) };
   }
 
-  private permit(id: string, rules: readonly WindowRule[], ruleKeys: string[], ruleArgs: number[], startsInMs: number): Permit {
+  private permit(id: string, rules: readonly WindowRule[], ruleKeys: string[], ruleArgs: number[]): Permit {
     let done = false;
-    // When it may be sent: no answer to it can arrive before then.
-    const admittedAt = performance.now() + startsInMs;
-    const finish = (cancel: boolean, agoMs = 0) => {
+    const finish = (cancel: boolean) => {
       if (done) return;
       done = true;
       this.inFlightCount--;
       if (rules.length > 0) {
-        // Whole ms, never more than this permit's own age: the stamp stays after the request's arrival.
-        const ago = this.context.virtualClock ? 0 : Math.floor(Math.min(Math.max(0, agoMs), performance.now() - admittedAt));
         // Sent before any admission a wake-up below makes, on the same connection: Redis applies it first.
-        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, this.keys.released, ago, ...ruleArgs]).catch((error: unknown) => {
+        this.link.release(ruleKeys, [this.timeArg(), id, this.context.marginMs, cancel ? 1 : 0, this.keys.released, ...ruleArgs]).catch((error: unknown) => {
           // The lease frees the slot later; admissions fail closed meanwhile anyway.
           this.context.logger?.debug('could not release a permit in the coordinator', { event: 'coordinator-release-failed', error: String(error) });
         });
       }
       this.wakeAll();
     };
-    return { admittedAt: this.context.clock.now() + startsInMs, release: (agoMs?: number) => finish(false, agoMs), cancel: () => finish(true) };
+    return { admittedAt: this.context.clock.now(), release: () => finish(false), cancel: () => finish(true) };
   }
 
-  /**
-   * A slot may be free: the head of each line asks again (the others wait for their turn,
-   * untouched), unless it waits for an instant the script named: a release turns an in-flight
-   * request into a stamp, which does not bring that instant closer, and asking again would only
-   * cost every process a round trip per release.
-   */
+  /** A slot may be free: the head of each line asks again (the others wait for their turn, untouched). */
   private wakeAll(): void {
-    for (const line of this.lines.values()) {
-      const head = line[0];
-      if (head && !head.timed) head.nap?.abort();
-    }
+    for (const line of this.lines.values()) line[0]?.nap?.abort();
   }
 
   /** The caller's time for a virtual clock (tests), else '' (the script reads Redis TIME). */
@@ -266,12 +205,11 @@ export class RedisLimiter implements LimiterPort {
    * `realTime`: waiting for a release, which takes no time on a virtual clock, so the wait must
    * not move it: a real timer bounds it instead.
    */
-  private async nap(waiter: Waiter, ms: number, realTime = false, timed = false): Promise<void> {
+  private async nap(waiter: Waiter, ms: number, realTime = false): Promise<void> {
     // Aborted or failed while the script ran: the loop throws without waiting.
     if (waiter.signal?.aborted || waiter.failure !== undefined) return;
     const controller = new AbortController();
     waiter.nap = controller;
-    waiter.timed = timed;
     try {
       if (realTime) {
         await new Promise<void>((resolve) => {
@@ -288,7 +226,6 @@ export class RedisLimiter implements LimiterPort {
       }
     } finally {
       waiter.nap = undefined;
-      waiter.timed = false;
     }
   }
 

@@ -12,11 +12,10 @@ import { Redis } from 'ioredis';
 import { CoordinatorDownError } from '../../core/errors.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
-/** The admission script's answer: status, the script's now, a value, and (admitted) the instant the permit starts. */
-export type ScriptReply = [status: number, now: number, value: number, at: number];
+export type ScriptReply = [number, number, number];
 
 interface ScriptCommands {
-  qlAdmit(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  qlAdmit(numKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
   qlRelease(numKeys: number, ...args: (string | number)[]): Promise<number>;
   qlDay(numKeys: number, ...args: (string | number)[]): Promise<number>;
 }
@@ -80,7 +79,7 @@ export class RedisLink {
   admit(keys: readonly string[], args: readonly (string | number)[]): Promise<ScriptReply> {
     return this.call(async () => {
       const reply = await this.commands().qlAdmit(keys.length, ...keys, ...args);
-      return [Number(reply[0]), Number(reply[1]), Number(reply[2]), Number(reply[3] ?? reply[1])];
+      return [Number(reply[0]), Number(reply[1]), Number(reply[2])];
     });
   }
 

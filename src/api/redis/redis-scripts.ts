@@ -6,7 +6,7 @@
  * (`w:`) and a sorted set of admitted, unreleased permits (`f:`, scored by when their lease ends).
  * A request is admitted iff, for every rule, (limit - in flight) > 0 and fewer than that many
  * stamps lie in (now - window - margin, now]. An in-flight permit counts as "just arrived" until it
- * is released (stamped when its answer's headers arrived, which is after it reached the server) or cancelled (no
+ * is released (stamped at its release time, never before the previous stamp) or cancelled (no
  * stamp: it never reached the server). A holder that crashed never releases: its lease (the longest
  * a request can take) ends, and the slot is freed then.
  *
@@ -40,16 +40,10 @@ end
 /**
  * KEYS: epoch, day, then per rule its stamps (w:) and in-flight (f:) sets.
  * ARGV: now|'', permit id, leaseMs, marginMs, day limit (-1: none), process field, own count today,
- * day ttl ms, reserveMs, quota zone, day reset (ms), then per rule: limit, windowMs.
- * Returns {0, now, used, at} admitted from `at` on; {1, now, retryAt} wait until then; {2, now, used}
- * the day is used up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release
- * (published on the token's channel), at the latest until the oldest lease ends.
- *
- * A reservation (reserveMs > 0): when every window opens within reserveMs and no in-flight request
- * blocks one, the request is admitted now for the instant `at` the windows open, and holds its slot
- * as in flight from now; the caller must not send it before `at`. Every window is checked as of
- * `at`, and whatever is admitted or released meanwhile counts this one as in flight, so nothing can
- * fill its place. It spares the round trip a caller would make at `at` to ask again.
+ * day ttl ms, (unused), quota zone, day reset (ms), then per rule: limit, windowMs.
+ * Returns {0, now, used} admitted; {1, now, retryAt} wait until then; {2, now, used} the day is used
+ * up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release (published on the
+ * token's channel), at the latest until the oldest lease ends.
  */
 export const ADMIT_LUA = `${NOW}
 local permit = ARGV[2]
@@ -59,7 +53,6 @@ local dayLimit = tonumber(ARGV[5])
 local field = ARGV[6]
 local own = tonumber(ARGV[7])
 local dayTtl = tonumber(ARGV[8])
-local reserve = tonumber(ARGV[9]) or 0
 local zone = ARGV[10]
 local resetAt = ARGV[11]
 
@@ -120,13 +113,12 @@ for i = 1, rules do
     end
   end
 end
-if earliest > now and (blocked ~= nil or earliest - now > reserve) then
+if earliest > now then
   return {1, now, earliest}
 end
 if blocked ~= nil then
   return {3, now, blocked}
 end
-local at = earliest
 
 if dayLimit >= 0 then
   redis.call('HINCRBY', KEYS[2], 'used', 1)
@@ -136,35 +128,32 @@ if dayLimit >= 0 then
 end
 for i = 1, rules do
   local flight = KEYS[2 + 2 * i]
-  redis.call('ZADD', flight, at + lease, permit)
-  redis.call('PEXPIRE', flight, at - now + lease + 1000)
+  redis.call('ZADD', flight, now + lease, permit)
+  redis.call('PEXPIRE', flight, lease + 1000)
 end
-return {0, now, used, at}
+return {0, now, used}
 `;
 
 /**
  * KEYS: per rule its stamps (w:) and in-flight (f:) sets.
- * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), release channel, agoMs (the answer's
- * headers arrived that long before the caller sent this: measured on the caller's monotonic clock,
- * so no clock offset between hosts enters it; the script runs later still, so now - agoMs is never
- * before that arrival), then per rule: limit, windowMs.
+ * ARGV: now|'', permit id, marginMs, cancel (1: no stamp), release channel, then per rule: limit, windowMs.
  * Publishes on the channel, so waiters of every process ask again at once.
  */
 export const RELEASE_LUA = `${NOW}
 local permit = ARGV[2]
 local margin = tonumber(ARGV[3])
 local cancel = ARGV[4] == '1'
-local ago = tonumber(ARGV[6])
 local rules = #KEYS / 2
 for i = 1, rules do
-  local limit = tonumber(ARGV[5 + 2 * i])
-  local window = tonumber(ARGV[6 + 2 * i])
+  local limit = tonumber(ARGV[4 + 2 * i])
+  local window = tonumber(ARGV[5 + 2 * i])
   local stamps = KEYS[2 * i - 1]
   local flight = KEYS[2 * i]
   redis.call('ZREM', flight, permit)
   if not cancel then
-    -- A sorted set: a stamp earlier than another process's newer one takes its place by score.
-    local stamp = now - ago
+    local stamp = now
+    local last = redis.call('ZRANGE', stamps, -1, -1, 'WITHSCORES')
+    if last[2] and tonumber(last[2]) > stamp then stamp = tonumber(last[2]) end
     redis.call('ZADD', stamps, stamp, permit)
     redis.call('ZREMRANGEBYSCORE', stamps, '-inf', now - window - margin)
     local count = redis.call('ZCARD', stamps)

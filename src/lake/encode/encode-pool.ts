@@ -16,7 +16,7 @@ import { InFlightLimit } from './in-flight-limit.js';
 import type { FileJob, StagedFileWriter, WrittenFile } from './staged-file-writer.js';
 
 export interface EncodePoolOptions {
-  /** The worker module: compiled JavaScript (see src/core/compiled-url.ts). */
+  /** The worker module: compiled JavaScript (see compiled-url.ts). */
   readonly url: URL;
   readonly workers: number;
   /** Files in flight per worker: one being encoded, the others waiting (default 2). */

@@ -6,7 +6,7 @@
  */
 import type { DecimalType } from '../../core/decimal.js';
 import type { Dataset } from '../../core/records.js';
-import { compiledUrl } from '../../core/compiled-url.js';
+import { compiledUrl } from '../encode/compiled-url.js';
 import { EncodePool } from '../encode/encode-pool.js';
 import type { StagedFileWriter } from '../encode/staged-file-writer.js';
 import type { TimestampUnit } from './timestamp-units.js';

@@ -5,9 +5,9 @@
  * setup builds dist/ whenever src/ is newer).
  */
 const here = import.meta.url;
-// This file is src/core/compiled-url.ts, or dist/core/compiled-url.js once built.
-const srcRoot = new URL('../', here);
-const distRoot = new URL('../../dist/', here);
+// This file is src/lake/encode/compiled-url.ts, or dist/lake/encode/compiled-url.js once built.
+const srcRoot = new URL('../../', here);
+const distRoot = new URL('../../../dist/', here);
 
 /** `url`: a `.js` module URL relative to the caller, e.g. `new URL('./worker.js', import.meta.url)`. */
 export function compiledUrl(url: URL): URL {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compiledUrl } from '../../src/core/compiled-url.js';
+import { compiledUrl } from '../../src/lake/encode/compiled-url.js';
 
 describe('compiledUrl', () => {
   it('maps a module next to a src/ file to the same module under dist/, which exists', () => {
