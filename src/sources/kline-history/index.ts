@@ -14,13 +14,14 @@ import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { codeListSchema, intervalListSchema } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream } from '../shared/kline-records.js';
-import { mergeStreams } from '../shared/merge-streams.js';
+import { mergeByFrontier } from '../shared/merge-by-frontier.js';
 import { requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
+import { walkFrontier } from './walk-frontier.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
   codes: codeListSchema,
@@ -106,7 +107,9 @@ class KlineHistorySource implements Source<RawKline> {
         makers.push(() => readSeries(env, start));
       }
     }
-    return mergeStreams(makers, this.config.concurrency);
+    // Time-major: the series furthest behind in its walk reads next, so each day partition of the
+    // lake is completed by every series close together instead of being rewritten wave by wave.
+    return mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: walkFrontier });
   }
 }
 
