@@ -30,7 +30,13 @@ export const klineHistoryConfigSchema = z.strictObject({
     .optional()
     .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now (90d, 12h, 2w). Default: the first listed bar.'),
   until: timeSpecSchema.optional().describe('Newest bar wanted (same forms as since). Default: now, the forming bar included.'),
-  concurrency: z.number().int().min(1).max(64).default(4).describe('Series fetched side by side (the plan\'s limits still apply).'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe('Series fetched side by side (the plan\'s limits still apply); the series furthest behind in time goes next, so all advance together.'),
   prefetchPages: z
     .number()
     .int()

@@ -75,6 +75,57 @@ describe('mergeByFrontier', () => {
     expect(out).toEqual(['a@1', 'b@2', 'a@2', 'a@3', 'b@4', 'a@4']);
   });
 
+  it('a series whose page comes slower holds what the others read ahead until it arrives', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    async function* slow(): AsyncGenerator<Step> {
+      yield { name: 'slow', at: 1 };
+      await gate;
+      yield { name: 'slow', at: 2 };
+    }
+    async function* quick(): AsyncGenerator<Step> {
+      for (let at = 1; at <= 3; at++) yield { name: 'quick', at };
+    }
+    const merged = mergeByFrontier([slow, quick], { concurrency: 2, readAhead: 4, progressOf });
+    const out: string[] = [];
+    const reading = (async () => {
+      for await (const s of merged) out.push(label(s));
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // quick@2 starts where slow stands (1); quick@3 starts ahead of it and waits for slow's next page.
+    expect(out).toEqual(['slow@1', 'quick@1', 'quick@2']);
+    release();
+    await reading;
+    expect(out).toEqual(['slow@1', 'quick@1', 'quick@2', 'slow@2', 'quick@3']);
+  });
+
+  it('a series started after the first openLanes ones catches up by read priority; the run is not held to its pace', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const log: string[] = [];
+    async function* late(): AsyncGenerator<Step> {
+      yield { name: 'late', at: 1 };
+      await gate;
+      yield { name: 'late', at: 2 };
+    }
+    const makers = [series('first', [1], log), series('other', [1, 2, 3, 4], log), late];
+    const merged = mergeByFrontier(makers, { concurrency: 2, readAhead: 4, openLanes: 2, progressOf });
+    const out: string[] = [];
+    const reading = (async () => {
+      for await (const s of merged) out.push(label(s));
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // `late` starts when `first` ends; `other` goes on while late's second page is on the way.
+    expect(out).toEqual(['first@1', 'other@1', 'late@1', 'other@2', 'other@3', 'other@4']);
+    release();
+    await reading;
+    expect(out.at(-1)).toBe('late@2');
+  });
+
   it('a series that never says where it is (newest bars only) runs as soon as a slot frees and ends; nothing starves', async () => {
     const log: string[] = [];
     const makers = [series('walk', [1, 2, 3, 4], log), series('stock', [undefined], log), series('short', [100], log)];
