@@ -21,6 +21,7 @@ import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
+import { OPEN_SERIES, pagesAheadPerSeries } from './series-schedule.js';
 import { walkFrontier } from './walk-frontier.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
@@ -43,7 +44,9 @@ export const klineHistoryConfigSchema = z.strictObject({
     .min(1)
     .max(16)
     .default(4)
-    .describe('Pages of one backward walk in flight at once (their ends follow from the calendar); 1 = one after another.'),
+    .describe(
+      'Pages of one backward walk in flight at once (their ends follow from the calendar); 1 = one after another. More series than concurrency share the concurrency x (prefetchPages - 1) pages ahead.',
+    ),
 });
 
 export type KlineHistoryConfig = z.infer<typeof klineHistoryConfigSchema>;
@@ -85,6 +88,7 @@ class KlineHistorySource implements Source<RawKline> {
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
     for (const s of plan.streams) reporter.plan(s.stream, s.requests);
     const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
+    const prefetchPages = pagesAheadPerSeries(this.config.concurrency, this.config.prefetchPages, this.config.codes.length * this.config.intervals.length);
     for (const code of this.config.codes) {
       const product = findProduct(code);
       if (!product) throw new ConfigError(`kline-history: unknown product code "${code}"`);
@@ -101,7 +105,7 @@ class KlineHistorySource implements Source<RawKline> {
           sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, now), listedStartMs(product)) : listedStartMs(product),
           untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, now) : null,
           quota,
-          prefetchPages: this.config.prefetchPages,
+          prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
         const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, now) : null;
@@ -115,7 +119,7 @@ class KlineHistorySource implements Source<RawKline> {
     }
     // Time-major: the series furthest behind in its walk reads next, so each day partition of the
     // lake is completed by every series close together instead of being rewritten wave by wave.
-    return mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: walkFrontier });
+    return mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: walkFrontier, openLanes: OPEN_SERIES });
   }
 }
 
