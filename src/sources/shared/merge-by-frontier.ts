@@ -16,9 +16,10 @@
  * ahead of the consumer, so a series held at its `yield` while the run writes a batch does not leave
  * the plan's request slots idle. A started series is not free while it waits its turn (a backward
  * walk keeps its pages-ahead in flight), so at most `openLanes` series are started and unfinished at
- * once: the next one starts when one ends. A failure ends the merge where it arrived; on an abort,
- * an error or the consumer leaving, the started series are stopped and what they read ahead is
- * dropped (its checkpoints were never committed, so the next run fetches it again).
+ * once: the next one starts when one ends. A failure ends the merge once what its series read before
+ * it is taken, whatever the others hold; on an abort, an error or the consumer leaving, the started
+ * series are stopped and what they read ahead is dropped (its checkpoints were never committed, so
+ * the next run fetches it again).
  */
 
 export interface FrontierOptions<T> {
