@@ -14,13 +14,15 @@ import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { codeListSchema, intervalListSchema } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream } from '../shared/kline-records.js';
-import { mergeStreams } from '../shared/merge-streams.js';
+import { mergeByFrontier } from '../shared/merge-by-frontier.js';
 import { requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
+import { OPEN_SERIES, pagesAheadPerSeries } from './series-schedule.js';
+import { walkFrontier } from './walk-frontier.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
   codes: codeListSchema,
@@ -29,14 +31,22 @@ export const klineHistoryConfigSchema = z.strictObject({
     .optional()
     .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now (90d, 12h, 2w). Default: the first listed bar.'),
   until: timeSpecSchema.optional().describe('Newest bar wanted (same forms as since). Default: now, the forming bar included.'),
-  concurrency: z.number().int().min(1).max(64).default(4).describe('Series fetched side by side (the plan\'s limits still apply).'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe('Series fetched side by side (the plan\'s limits still apply); the series furthest behind in time goes next, so all advance together.'),
   prefetchPages: z
     .number()
     .int()
     .min(1)
     .max(16)
     .default(4)
-    .describe('Pages of one backward walk in flight at once (their ends follow from the calendar); 1 = one after another.'),
+    .describe(
+      'Pages of one backward walk in flight at once (their ends follow from the calendar); 1 = one after another. More series than concurrency share the concurrency x (prefetchPages - 1) pages ahead.',
+    ),
 });
 
 export type KlineHistoryConfig = z.infer<typeof klineHistoryConfigSchema>;
@@ -78,6 +88,7 @@ class KlineHistorySource implements Source<RawKline> {
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
     for (const s of plan.streams) reporter.plan(s.stream, s.requests);
     const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
+    const prefetchPages = pagesAheadPerSeries(this.config.concurrency, this.config.prefetchPages, this.config.codes.length * this.config.intervals.length);
     for (const code of this.config.codes) {
       const product = findProduct(code);
       if (!product) throw new ConfigError(`kline-history: unknown product code "${code}"`);
@@ -94,7 +105,7 @@ class KlineHistorySource implements Source<RawKline> {
           sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, now), listedStartMs(product)) : listedStartMs(product),
           untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, now) : null,
           quota,
-          prefetchPages: this.config.prefetchPages,
+          prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
         const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, now) : null;
@@ -106,7 +117,9 @@ class KlineHistorySource implements Source<RawKline> {
         makers.push(() => readSeries(env, start));
       }
     }
-    return mergeStreams(makers, this.config.concurrency);
+    // Time-major: the series furthest behind in its walk reads next, so each day partition of the
+    // lake is completed by every series close together instead of being rewritten wave by wave.
+    return mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: walkFrontier, openLanes: OPEN_SERIES });
   }
 }
 
