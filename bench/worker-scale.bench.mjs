@@ -40,8 +40,12 @@ const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3
 // Scenario (b)'s token: professional, never used by another case (its windows start empty).
 const RUNS_TOKEN = 'bench-scale-runs';
 const CODES = ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'GOLD', 'USDJPY', 'USOIL', 'Silver', 'SHIBUSDT'];
-// 30 days (218 slices, 558 requests as enqueue plans them), so the first second and the drained
-// queue's tail weigh little (10 days read 0.06-0.2 lower).
+// Days of the professional-plan cases (a) and (b): 90 days is 1,674 requests, about 84 s at 20 a
+// second, so the start (cold processes fill the first second's slots over about 0.2 s, a fixed cost)
+// weighs what it does in a real job, little. 30 days (28 s) read 0.978 whole-run for (a) with the
+// same steady state (mean fill 0.991); 10 days read lower still.
+const PRO_DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_PRO_DAYS ?? 90);
+// Days of the 5 req/s cases (e): 30 days is 558 requests, about 112 s for one token.
 const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
 // Slices fetched side by side per worker: those fetched while the lake is busy commit together.
 const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
@@ -68,8 +72,8 @@ function cli(args, env) {
   });
 }
 
-/** Enqueues 8 series x DAYS days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
-async function drain(scratch, redisUrl, baseUrl, workers, env, label) {
+/** Enqueues 8 series x `days` days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
+async function drain(scratch, redisUrl, baseUrl, workers, env, label, days) {
   const redis = new Redis(redisUrl);
   await redis.flushall();
   const { tokenHash16 } = await import('../dist/api/index.js');
@@ -81,7 +85,7 @@ async function drain(scratch, redisUrl, baseUrl, workers, env, label) {
   await writeFile(pipeline, `name: scaled\nsource:\n  type: kline-history\n  codes: [${codes}]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
   // Whole days ending before NOW (a span past the clock's now would be cut short at it).
   const until = '2026-11-19T00:00:00Z';
-  const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
+  const since = new Date(Date.parse(until) - days * 86_400_000).toISOString();
   const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: baseUrl };
   const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
   if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
@@ -95,7 +99,7 @@ async function drain(scratch, redisUrl, baseUrl, workers, env, label) {
 async function twoRuns(scratch, redisUrl, baseUrl, token) {
   const halves = [CODES.slice(0, CODES.length / 2), CODES.slice(CODES.length / 2)];
   const until = '2026-11-19T00:00:00Z';
-  const since = new Date(Date.parse(until) - DAYS * 86_400_000).toISOString();
+  const since = new Date(Date.parse(until) - PRO_DAYS * 86_400_000).toISOString();
   const env = { QUOTELAKE_TOKEN: token, QUOTELAKE_PLAN: 'professional', QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: baseUrl };
   await Promise.all(
     halves.map(async (codes, i) => {
@@ -159,18 +163,18 @@ export async function run() {
   await writeFile(plansFile, JSON.stringify({ plans: [SLOW], tokens: [...POOL.map((token) => ({ token, plan: SLOW.name })), { token: RUNS_TOKEN, plan: 'professional' }] }));
   const emulator = await serve(plansFile);
   // A real service is warm: its first pages (JIT, generators) must not count against the workers.
-  // On another token, with bars from before every measured span.
-  await warmEmulator(emulator.url, 'demo-premium', CODES, Date.parse('2026-09-01T00:00:00Z') / 1000);
+  // On another token, with bars from before every measured span (90 days back from 2026-11-19 is 2026-08-21).
+  await warmEmulator(emulator.url, 'demo-premium', CODES, Date.parse('2026-08-01T00:00:00Z') / 1000);
   const r4 = (x) => Number(x.toFixed(4));
   const at = (token) => arrivalsAt(emulator.url, token);
   try {
-    await drain(scratch, redis.url, emulator.url, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a');
+    await drain(scratch, redis.url, emulator.url, 3, { QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' }, 'a', PRO_DAYS);
     const a = measure(await at('demo-professional'), 20);
     await twoRuns(scratch, redis.url, emulator.url, RUNS_TOKEN);
     const b = measure(await at(RUNS_TOKEN), 20);
-    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one');
+    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKEN: POOL[0], QUOTELAKE_PLAN: SLOW.name, QUOTELAKE_PLANS_FILE: plansFile }, 'one', DAYS);
     const one = measure(await at(POOL[0]), SLOW.perSecond);
-    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two');
+    await drain(scratch, redis.url, emulator.url, 2, { QUOTELAKE_TOKENS: POOL.slice(1).map((t) => `${t}:${SLOW.name}`).join(','), QUOTELAKE_PLANS_FILE: plansFile }, 'two', DAYS);
     const perTokenArrivals = await Promise.all(POOL.slice(1).map(at));
     const two = measure({ times: perTokenArrivals.flatMap((x) => x.times), rejected: perTokenArrivals.reduce((n, x) => n + x.rejected, 0) }, 2 * SLOW.perSecond);
     const perToken = perTokenArrivals.map((x) => measure(x, SLOW.perSecond));
