@@ -30,7 +30,11 @@ describe('pipelineTemplate', () => {
     }
     // The description above a key: the schema's, with the choices of an enum.
     const at = lines.indexOf('  # concurrency: 4');
-    expect(lines[at - 1]).toBe("  # Series fetched side by side (the plan's limits still apply).");
+    // A long one wraps under 100 columns, each line still a comment at the key's indent.
+    expect(lines.slice(at - 2, at)).toEqual([
+      "  # Series fetched side by side (the plan's limits still apply); the series furthest behind in time",
+      '  # goes next, so all advance together.',
+    ]);
     expect(lines[lines.indexOf('#   onReject: divert') - 1]).toBe('#   # What to do with a rejected record. One of: fail, drop, divert.');
     expect(lines.every((l) => l.length <= 100 || l.startsWith('# kline-history into parquet'))).toBe(true);
     // No editor directive when the schema file is not there to point at.
