@@ -42,8 +42,9 @@ describe('a timed wait in the shared limiter', () => {
     const stats = await redis.info('commandstats');
     const calls = Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0) + Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0);
     // busy: 20 admissions + 20 releases; waiting: one call that is told to wait, one at the instant,
-    // one release (a timer that fires a little early may add one more call).
+    // one release (a timer that fires a little early adds a call or two). Woken by each of the 20
+    // releases, as before, it made 63.
     expect(calls).toBeGreaterThanOrEqual(43);
-    expect(calls).toBeLessThanOrEqual(45);
+    expect(calls).toBeLessThanOrEqual(47);
   });
 });
