@@ -82,16 +82,15 @@ export async function readRunManifests(state: StateRef): Promise<RunManifest[]> 
 
 /**
  * Runs of this pipeline still marked `running` were killed: mark them `interrupted`
- * and remove any half-written manifest temp file.
+ * and remove any half-written manifest temp file. `beforeMark` gets their run ids before any is
+ * marked, to clean what they left outside the state (their local scratch): the mark is what hides
+ * a dead run from the next recovery, so it comes last, and a kill in between repeats the cleaning.
  */
-export async function markInterruptedRuns(state: StateRef, pipeline: string, now: Date): Promise<string[]> {
+export async function markInterruptedRuns(state: StateRef, pipeline: string, now: Date, beforeMark?: (runIds: string[]) => Promise<void>): Promise<string[]> {
   const location = stateLocationOf(state);
   await new StateFiles(location).cleanStale(RUNS);
-  const marked: string[] = [];
-  for (const m of await readRunManifests(location)) {
-    if (m.pipeline !== pipeline || m.status !== 'running') continue;
-    await writeRunManifest(location, { ...m, status: 'interrupted', finishedAt: now.toISOString() });
-    marked.push(m.runId);
-  }
-  return marked;
+  const dead = (await readRunManifests(location)).filter((m) => m.pipeline === pipeline && m.status === 'running');
+  await beforeMark?.(dead.map((m) => m.runId));
+  for (const m of dead) await writeRunManifest(location, { ...m, status: 'interrupted', finishedAt: now.toISOString() });
+  return dead.map((m) => m.runId);
 }

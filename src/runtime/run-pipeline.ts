@@ -247,13 +247,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
     const staleState = await store.cleanStale();
     if (staleState.length > 0) logger.info('removed temp files a killed run left in the state folder', { event: 'recovery', action: 'state-temp-removed', files: staleState.length });
-    const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()));
+    // A run killed on this host before it staged anything left its local scratch folder (files
+    // before upload, spills) where no staging names it: its run id does, until it is marked.
+    const removeScratch = async (runIds: string[]) => (isRemote(storage) ? removeStaleScratch(storage, runIds.map(safeFileToken)) : undefined);
+    const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()), removeScratch);
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
-    // A run killed on this host before it staged anything left its local scratch folder (files
-    // before upload, spills) where no staging names it: its run id does.
     if (isRemote(storage)) {
-      await removeStaleScratch(storage, interrupted.map(safeFileToken));
       const probes = await removeStaleProbes(storage, clock.now(), DEFAULT_LEASE_MS);
       if (probes > 0) logger.info('removed probe objects a killed run left', { event: 'recovery', action: 'probes-removed', objects: probes });
     }

@@ -119,6 +119,21 @@ describe.each(backends)('state on a $name', (backend) => {
     expect(await runManifestModifiedAt(env.second(), 'nope')).toBeUndefined();
   });
 
+  it('cleans after a killed run before marking it: a kill during the cleaning leaves it to the next run', async () => {
+    await writeRunManifest(env.first, manifest('run-4', 'running'));
+    const later = new Date(NOW.getTime() + 3_600_000);
+    const killed = markInterruptedRuns(env.second(), 'kline-demo', later, async (ids) => {
+      expect(ids).toEqual(['run-4']);
+      throw new Error('killed while cleaning');
+    });
+    await expect(killed).rejects.toThrow('killed while cleaning');
+    expect((await readRunManifests(env.second())).map((r) => [r.runId, r.status])).toEqual([['run-4', 'running']]);
+    const seen: string[][] = [];
+    expect(await markInterruptedRuns(env.second(), 'kline-demo', later, async (ids) => void seen.push(ids))).toEqual(['run-4']);
+    expect(seen).toEqual([['run-4']]);
+    expect((await readRunManifests(env.second())).map((r) => [r.runId, r.status])).toEqual([['run-4', 'interrupted']]);
+  });
+
   it('refuses a run id that would leave the runs folder', async () => {
     await expect(writeRunManifest(env.first, manifest('../escape', 'running'))).rejects.toMatchObject({ code: 'QL_PATH_OUTSIDE_ROOT' });
   });
