@@ -3,8 +3,8 @@
  * the REAL clock: the plan's use measured at the service's door (a pass-through proxy before the
  * emulator, recording each request's arrival and any 429), for 2 and 3 processes.
  *
- * Rate share = steady-state rate / plan rate, where steady-state rate = (arrivals after the first
- * window's 20) / (time from first to last arrival), as in client.bench.mjs. Redis is Debian's
+ * Rate share = the least time the plan lets the arrivals take / the time they took, first to last
+ * (bench/plan-utilisation.mjs). Redis is Debian's
  * redis-server on a free loopback port; it is marked as long-running (no restart guard, see
  * src/api/redis/redis-scripts.ts), as a production Redis would be.
  */
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { tokenHash16 } from '../dist/api/index.js';
 import { tokenKeys } from '../dist/api/redis/index.js';
 import { startEmulator } from '../dist/emulator/index.js';
+import { planUtilisation } from './plan-utilisation.mjs';
 import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
@@ -56,8 +57,7 @@ async function share(processes, redisUrl, proxy, stateDir) {
     }),
   );
   const times = proxy.arrivals.map((a) => a.at).sort((a, b) => a - b);
-  const rate = ((times.length - 20) / (times[times.length - 1] - times[0])) * 1000;
-  return { share: rate / 20, rejected: proxy.arrivals.filter((a) => a.limited).length };
+  return { share: planUtilisation(times, 20), rejected: proxy.arrivals.filter((a) => a.limited).length };
 }
 
 export async function run() {

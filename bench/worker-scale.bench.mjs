@@ -7,6 +7,10 @@
  * each token's admitted arrivals and 429s, as its limits saw them (GET /_emulator/arrivals; every
  * case runs on tokens of its own, so each token's log is one case).
  *
+ * Workers run as a fleet does: started before the work is queued (`enqueue`), stopped (SIGTERM)
+ * once the queue has completed it; QUOTELAKE_BENCH_SCALE_WORKERS=batch starts `worker --until-empty`
+ * processes after the work is queued instead, so their own start counts too.
+ *
  * - (a) 3 workers on one professional token: the plan's utilisation and the 429s.
  * - (b) two `quotelake run` processes of different pipelines on one professional token: the same.
  * - (e) 2 workers on one token, then 2 workers sharing a pool of two tokens (each worker holds
@@ -15,9 +19,9 @@
  *   CPU (two professional tokens' 40 requests a second are more than a shared two-core machine
  *   writes Parquet for, with four processes on it).
  *
- * Utilisation = steady-state rate / plan rate, where steady-state rate = (arrivals after the
- * first second's burst) / (time from first to last arrival), as in shared-limiter.bench.mjs. It
- * counts the run's start (cold processes answer their first burst late) and its tail against it.
+ * Utilisation = the least time the plan lets the case's arrivals take / the time they took, first
+ * to last (bench/plan-utilisation.mjs). It counts the run's start (the first burst spread while the
+ * slices open) and every late turn of the window against it.
  * Mean fill = how many of the plan's requests the sliding one-second window holds on average,
  * from the end of the first window to the last arrival, over the plan's limit.
  * Throughput = arrivals / (time from first to last arrival).
@@ -30,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { warmEmulator } from './backfill/emulator-process.mjs';
+import { planUtilisation } from './plan-utilisation.mjs';
 import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
@@ -49,6 +54,9 @@ const PRO_DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_PRO_DAYS ?? 90);
 const DAYS = Number(process.env.QUOTELAKE_BENCH_SCALE_DAYS ?? 30);
 // Slices fetched side by side per worker: those fetched while the lake is busy commit together.
 const CONCURRENCY = process.env.QUOTELAKE_BENCH_SCALE_CONCURRENCY ?? '4';
+// Workers started before the work is queued and stopped after (a fleet, the default), or started
+// after it with --until-empty (a batch: each process's start counts against the run).
+const FLEET = process.env.QUOTELAKE_BENCH_SCALE_WORKERS !== 'batch';
 
 /** The emulator's own log of one token's admitted arrival instants and its 429s (GET /_emulator/arrivals). */
 async function arrivalsAt(emulatorUrl, token) {
@@ -59,17 +67,30 @@ async function arrivalsAt(emulatorUrl, token) {
   return { times: arrivals.admitted, rejected: arrivals.refused.rate + arrivals.refused.daily };
 }
 
-function cli(args, env) {
+/** Runs the built CLI; resolves with its stdout once it exits with one of `okCodes`. `started` gets the child. */
+function cli(args, env, { okCodes = [0], started } = {}) {
   return new Promise((resolve, reject) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('QUOTELAKE_')));
     const child = spawn(process.execPath, [MAIN, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    started?.(child);
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`quotelake ${args[0]} exited ${code}: ${err.slice(-2000)}`))));
+    child.once('close', (code) => (okCodes.includes(code) ? resolve(out) : reject(new Error(`quotelake ${args[0]} exited ${code}: ${err.slice(-2000)}`))));
   });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check()` is true (every 50 ms, at most `limitMs`). */
+async function waitFor(check, what, limitMs = 600_000) {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await sleep(50);
+  }
 }
 
 /** Enqueues 8 series x `days` days of 1m bars (up to 3 pages a day) into a fresh queue and drains it with `workers` processes. */
@@ -87,9 +108,40 @@ async function drain(scratch, redisUrl, baseUrl, workers, env, label, days) {
   const until = '2026-11-19T00:00:00Z';
   const since = new Date(Date.parse(until) - days * 86_400_000).toISOString();
   const all = { ...env, QUOTELAKE_REDIS_URL: redisUrl, QUOTELAKE_BASE_URL: baseUrl };
-  const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
-  if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
-  await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
+  const enqueue = async () => {
+    const queued = JSON.parse(await cli(['enqueue', pipeline, '--since', since, '--until', until, '--clock', NOW, '--output', join(scratch, label), '--json'], all));
+    if (process.env.BENCH_DEBUG) process.stderr.write(`${label}: ${queued.slices} slices, ${queued.requests} requests\n`);
+    return queued;
+  };
+  if (!FLEET) {
+    await enqueue();
+    await Promise.all(Array.from({ length: workers }, () => cli(['worker', '--until-empty', '--concurrency', CONCURRENCY, '--clock', NOW], all)));
+    return;
+  }
+  // A fleet: the workers run before the work comes (as they do in production: started once, fed by
+  // enqueue and schedules), so the measure holds no process start. Stopped by SIGTERM once drained.
+  const { Queue } = createRequire(import.meta.url)('bullmq');
+  const watch = new Redis(redisUrl);
+  const queue = new Queue('slices', { connection: watch, prefix: 'quotelake' });
+  const children = [];
+  const exits = Array.from({ length: workers }, () =>
+    cli(['worker', '--concurrency', CONCURRENCY, '--clock', NOW], all, { okCodes: [0, 130], started: (child) => children.push(child) }),
+  );
+  try {
+    await waitFor(async () => (await queue.getWorkersCount()) >= workers, `${workers} workers on the queue`);
+    const queued = await enqueue();
+    await waitFor(async () => {
+      const { completed, failed } = await queue.getJobCounts('completed', 'failed');
+      if (failed > 0) throw new Error(`${failed} slices of case ${label} failed`);
+      return completed >= queued.slices;
+    }, 'the queue to drain');
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.allSettled(exits);
+    await queue.close();
+    watch.disconnect();
+  }
+  await Promise.all(exits);
 }
 
 /**
@@ -146,9 +198,10 @@ function occupancy(times, perSecond) {
 
 function measure({ times: unsorted, rejected }, perSecond) {
   const times = [...unsorted].sort((a, b) => a - b);
+  if (process.env.BENCH_DEBUG) process.stderr.write(`arrivals ${JSON.stringify(times)}\n`);
   const span = (times[times.length - 1] - times[0]) / 1000;
   return {
-    utilisation: (times.length - perSecond) / span / perSecond,
+    utilisation: planUtilisation(times, perSecond),
     occupancy: occupancy(times, perSecond),
     throughput: times.length / span,
     rejected,
