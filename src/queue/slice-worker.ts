@@ -12,7 +12,7 @@
  * aborted (their fetched rows are not committed) and put back to waiting for another worker, with
  * no attempt counted against them.
  */
-import { DelayedError, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData, type ScheduledRun } from './slice-queue.js';
 import { sliceOfJobData, type Slice } from './slice.js';
@@ -38,7 +38,22 @@ export interface SliceWorkerOptions {
   expandSchedule(run: ScheduledRun): Promise<void>;
   /** Called after each slice with its planned requests, to update the ETA counter. */
   sliceDone?(slice: Slice): Promise<void>;
+  /**
+   * Whether an error of `runSlice` would come back on every attempt (a pipeline file or setting
+   * that is wrong, a token the service does not know): the slice then fails at once instead of
+   * being retried for minutes.
+   */
+  isPermanent?(error: unknown): boolean;
+  /** A slice failed for good (permanent, or its last attempt): the error `runSlice` threw. */
+  failedForGood?(sliceId: string, error: unknown): void;
   log?(line: string): void;
+}
+
+/** The error a slice's run threw, under BullMQ's wrapper for a permanent one. */
+class PermanentSliceError extends UnrecoverableError {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+  }
 }
 
 export interface SliceWorker {
@@ -57,7 +72,13 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     }
     const { kind: _kind, ...stored } = data;
     const slice = sliceOfJobData(stored);
-    const outcome = await options.runSlice(slice, stopping.signal);
+    let outcome: SliceOutcome | 'aborted';
+    try {
+      outcome = await options.runSlice(slice, stopping.signal);
+    } catch (error) {
+      if (options.isPermanent?.(error)) throw new PermanentSliceError(error);
+      throw error;
+    }
     if (outcome === 'aborted') {
       // Back to waiting, untouched: the next worker fetches it whole.
       await job.moveToWait(token);
@@ -79,7 +100,18 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     stalledInterval: options.stalledMs,
     maxStalledCount: 2,
   });
-  worker.on('failed', (job, error) => options.log?.(`slice ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
+  worker.on('failed', (job, error) => {
+    const id = job?.id ?? '?';
+    const attempts = job?.opts.attempts ?? 1;
+    const permanent = error instanceof PermanentSliceError;
+    // BullMQ stamps finishedOn only on a job it moved to failed (not on one it will retry).
+    if (!permanent && job !== undefined && !job.finishedOn) {
+      options.log?.(`slice ${id} failed (attempt ${job.attemptsMade} of ${attempts}, retried later): ${error.message}`);
+      return;
+    }
+    options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${error.message}`);
+    options.failedForGood?.(id, permanent ? error.original : error);
+  });
   worker.on('error', (error) => options.log?.(`queue error: ${error.message}`));
   return {
     worker,

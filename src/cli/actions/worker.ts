@@ -5,6 +5,7 @@
  * token pool (QUOTELAKE_TOKENS, --tokens-file) works as in `run` (see queue/worker-clients.ts).
  */
 import type { LogLevel } from '../../core/component.js';
+import { ApiError } from '../../core/errors.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
@@ -15,7 +16,8 @@ import type { Slice } from '../../queue/slice.js';
 import { createLogger } from '../../runtime/logger.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
-import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
+import { describeError } from '../describe-error.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
@@ -126,6 +128,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
   };
 
+  // Exit codes of the slices this process failed for good: a drained queue that did not deliver
+  // everything never exits 0.
+  const failedForGood: number[] = [];
   const worker = startSliceWorker({
     connection: workerRedis,
     concurrency: args.concurrency,
@@ -133,6 +138,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     runSlice: runOne,
     expandSchedule: expand,
     sliceDone: (slice) => addRequestsLeft(redis, -slice.requests),
+    isPermanent: isPermanentSliceError,
+    failedForGood: (_id, error) => failedForGood.push(describeError(error).exitCode),
     log: (line) => logger.warn(line),
   });
 
@@ -168,5 +175,18 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     await connections.closeAll().catch(() => undefined);
     await shared.close().catch(() => undefined);
   }
-  return interrupts.received() !== undefined ? EXIT_INTERRUPTED : EXIT_OK;
+  if (interrupts.received() !== undefined) return EXIT_INTERRUPTED;
+  if (failedForGood.length > 0) {
+    terminal.err(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`);
+  }
+  return worstExitCode([EXIT_OK, ...failedForGood]);
+}
+
+/**
+ * An error every attempt of the slice would meet again: the pipeline file, a setting or the plans
+ * file is wrong (exit 2), or the service refused the token or the products (401, 600, 604, 605).
+ */
+function isPermanentSliceError(error: unknown): boolean {
+  if (describeError(error).exitCode === EXIT_USAGE) return true;
+  return error instanceof ApiError && !error.retryable && (error.code === 'QL_API_TOKEN_INVALID' || [401, 600, 604, 605].includes(error.ret ?? 0));
 }

@@ -1,0 +1,68 @@
+/**
+ * How a worker fails, through the built CLI with a real redis-server on loopback: a slice that no
+ * retry can mend fails at once and `worker --until-empty` exits non-zero after draining (a drained
+ * queue that did not deliver everything never exits 0); a pipeline's `service.timeouts` hold for
+ * the slices a worker runs (against `quotelake serve` whose answers come 3 s late).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
+import { serveChild, type ServedEmulator } from './helpers/serve.js';
+
+const CLOCK = '2026-11-20T12:00:00Z';
+const SPAN = ['--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T00:00:00Z', '--clock', CLOCK];
+const SLOW_TOKEN = 'slow-answers-token';
+
+/** One code of 1h bars; `service` lines go under `service:`. */
+function pipelineFile(service: readonly string[] = []): string {
+  const file = join(tempDir('ql-wfail-p-'), 'failing.yaml');
+  const lines = ['name: failing', ...(service.length > 0 ? ['service:', ...service] : []), 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''];
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+describe('a worker whose slices fail', () => {
+  const redis = useRedisServer({ settled: ['demo-professional', SLOW_TOKEN] });
+  let served: ServedEmulator;
+
+  beforeAll(async () => {
+    served = await serveChild([{ token: SLOW_TOKEN, plan: 'professional', faults: 'latency=3s@1' }], ['--clock', CLOCK]);
+  });
+  afterAll(async () => {
+    await served.stop();
+  });
+
+  it('a slice no retry can mend fails at once; --until-empty drains the queue, says so and exits 2', async () => {
+    // A token and no base URL: every attempt would meet the same usage error.
+    const env = { QUOTELAKE_REDIS_URL: redis().url, QUOTELAKE_TOKEN: 'demo-professional', QUOTELAKE_PLAN: 'professional' };
+    const output = tempDir();
+    const queued = await runCli(['enqueue', pipelineFile(), ...SPAN, '--output', output, '--json'], { env: { QUOTELAKE_REDIS_URL: redis().url } });
+    expect(queued.code, queued.stderr).toBe(0);
+    // The 18th, and the 19th's first bar (the span's end is inclusive).
+    expect(JSON.parse(queued.stdout)).toMatchObject({ slices: 2, added: 2 });
+
+    const r = await runCli(['worker', '--until-empty', '--clock', CLOCK], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.match(/slice slice-[0-9a-f]+ failed for good \(retrying cannot mend it\): a token is set but no base URL/g)).toHaveLength(2);
+    expect(r.stderr).not.toContain('retried later');
+    expect(r.stderr).toContain('quotelake worker: 2 slices failed for good (the lines above say why); "quotelake queue status" counts them');
+    const status = JSON.parse((await runCli(['queue', 'status', '--json'], { env })).stdout) as Record<string, number>;
+    expect(status).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 2 });
+  }, 60_000);
+
+  it("the pipeline's service.timeouts hold for a worker's slices: an answer 3 s late is a headers timeout at 400 ms", async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url, QUOTELAKE_BASE_URL: served.url, QUOTELAKE_TOKEN: SLOW_TOKEN, QUOTELAKE_PLAN: 'professional' };
+    const file = pipelineFile(['  timeouts:', '    headersMs: 400']);
+    const queued = await runCli(['enqueue', file, ...SPAN, '--output', tempDir(), '--json'], { env });
+    expect(queued.code, queued.stderr).toBe(0);
+    const worker = startCli(['worker', '--clock', CLOCK, '--log-level', 'info', '--log-format', 'json'], { env });
+    // Under the default 30 s the answer would arrive after 3 s and be taken; with 400 ms it times out and is retried.
+    await worker.waitForStderr(/"event":"retry".*UND_ERR_HEADERS_TIMEOUT/);
+    worker.child.kill('SIGTERM');
+    const r = await worker.result;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).not.toContain(SLOW_TOKEN);
+  }, 60_000);
+});
