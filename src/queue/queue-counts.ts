@@ -33,3 +33,9 @@ export async function queueStatus(queue: Queue<QueueJobData>, redis: Redis, requ
     etaSeconds: left === 0 ? 0 : Math.ceil(left / requestsPerSecond),
   };
 }
+
+/** Slices a worker could take now: waiting, not delayed (by a retry's backoff or the daily quota). */
+export async function runnableNow(queue: Queue<QueueJobData>): Promise<number> {
+  const c = await queue.getJobCounts('waiting', 'prioritized');
+  return (c.waiting ?? 0) + (c.prioritized ?? 0);
+}

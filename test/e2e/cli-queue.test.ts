@@ -216,6 +216,30 @@ describe.concurrent('the daily quota', () => {
   }, 60_000);
 });
 
+describe.concurrent('the daily quota with --until-empty', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+
+  it('the batch ends at the quota: exit 75, the waiting slices and the reset named, what was fetched committed', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
+    writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    const output = tempDir();
+    // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
+    ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
+    const r = await runCli(['worker', '--until-empty', '--concurrency', '1', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info'], { env });
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stderr).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
+    expect(r.stderr).toContain(
+      'quotelake worker: the daily quota is used up; 1 slice waits on the queue for its reset at 2026-11-21T00:00:00.000Z: run the worker again after it (what was fetched is committed)',
+    );
+    expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
+    const held = await lakeRows(output);
+    expect(held.length).toBeGreaterThan(1440);
+    expect(held.length).toBeLessThan(2880);
+  }, 60_000);
+});
+
 describe('schedules', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 

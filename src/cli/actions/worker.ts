@@ -7,7 +7,7 @@
 import type { LogLevel } from '../../core/component.js';
 import { ApiError } from '../../core/errors.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
-import { queueStatus } from '../../queue/queue-counts.js';
+import { queueStatus, runnableNow } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
@@ -17,7 +17,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { describeError } from '../describe-error.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
+import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
@@ -91,6 +91,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     addSecret: (t) => terminal.addSecret(t),
   });
 
+  // The latest quota reset a slice of this process met (the command's clock): with --until-empty,
+  // slices waiting for it end the batch rather than keep the process until the reset.
+  let quotaResetAt: number | undefined;
+  let waitingForQuota = 0;
   const runOne = async (slice: Slice, signal: AbortSignal) => {
     const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env);
     const client = await clients.clientFor(job);
@@ -110,6 +114,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       ...(fetched.quotaResetAt !== undefined ? { quotaWaitMs: Math.max(1000, fetched.quotaResetAt - clock.now()) } : {}),
     };
     if (outcome.quotaWaitMs !== undefined) {
+      quotaResetAt = Math.max(quotaResetAt ?? 0, fetched.quotaResetAt!);
       logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
         event: 'slice-quota',
         rows: outcome.rows,
@@ -149,15 +154,16 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
       if (!args['until-empty']) return;
       const poll = setInterval(() => {
-        void queueStatus(queue, redis, 1).then(
-          (s) => {
-            if (s.waiting === 0 && s.active === 0) {
-              clearInterval(poll);
-              resolve();
-            }
-          },
-          () => undefined,
-        );
+        void (async () => {
+          const s = await queueStatus(queue, redis, 1);
+          const drained = s.waiting === 0 && s.active === 0;
+          // Nothing runs before the reset: what waits is delayed (for the quota, or a retry's backoff).
+          const quotaBound = !drained && quotaResetAt !== undefined && s.active === 0 && (await runnableNow(queue)) === 0;
+          if (!drained && !quotaBound) return;
+          if (quotaBound) waitingForQuota = s.waiting;
+          clearInterval(poll);
+          resolve();
+        })().catch(() => undefined);
       }, 500);
       interrupts.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
     });
@@ -179,7 +185,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (failedForGood.length > 0) {
     terminal.err(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`);
   }
-  return worstExitCode([EXIT_OK, ...failedForGood]);
+  if (waitingForQuota > 0) {
+    const at = new Date(quotaResetAt!).toISOString();
+    terminal.err(
+      `quotelake worker: the daily quota is used up; ${waitingForQuota} slice${waitingForQuota === 1 ? ' waits' : 's wait'} on the queue for its reset at ${at}: run the worker again after it (what was fetched is committed)`,
+    );
+  }
+  return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, ...failedForGood]);
 }
 
 /**
