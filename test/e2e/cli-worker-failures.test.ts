@@ -50,6 +50,10 @@ describe('a worker whose slices fail', () => {
     expect(r.stderr).toContain('quotelake worker: 2 slices failed for good (the lines above say why); "quotelake queue status" counts them');
     const status = JSON.parse((await runCli(['queue', 'status', '--json'], { env })).stdout) as Record<string, number>;
     expect(status).toMatchObject({ waiting: 0, active: 0, completed: 0, failed: 2 });
+    // No ETA for work no worker is doing.
+    expect((await runCli(['queue', 'status'], { env })).stdout).toBe(
+      "waiting 0, active 0, completed 0, failed 2\nnothing to run: the 2 requests left are the failed slices' (enqueue the same run again to retry them)\n",
+    );
   }, 60_000);
 
   it("the pipeline's service.timeouts hold for a worker's slices: an answer 3 s late is a headers timeout at 400 ms", async () => {

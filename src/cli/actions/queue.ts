@@ -55,9 +55,13 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
       const eta = { seconds: s.etaSeconds, requestsLeft: s.requestsLeft, plan: limits.name, requestsPerSecond: rate };
       if (args.json) emitJson(terminal, { waiting: s.waiting, active: s.active, completed: s.completed, failed: s.failed, eta }, false);
       else {
+        // Nothing queued or running: an ETA would promise progress that no worker is making.
+        const idle = s.waiting === 0 && s.active === 0 && s.requestsLeft > 0;
         terminal.out(
           `waiting ${s.waiting}, active ${s.active}, completed ${s.completed}, failed ${s.failed}\n` +
-            `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`,
+            (idle
+              ? `nothing to run: the ${s.requestsLeft} requests left are ${s.failed > 0 ? `the failed slices' (enqueue the same run again to retry them)` : 'counted for slices no longer queued'}\n`
+              : `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`),
         );
       }
       return EXIT_OK;
