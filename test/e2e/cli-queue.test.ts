@@ -191,28 +191,40 @@ describe.concurrent('a worker stopped by SIGTERM', () => {
   }, 60_000);
 });
 
+/**
+ * Two full days of 1m bars of one code queued (3 requests each, 6 in all) for workers on a plan of
+ * 4 requests a day: the worker arguments that put them on it, and the output.
+ */
+async function queuedOverQuota(env: Record<string, string>): Promise<{ workerArgs: string[]; output: string }> {
+  const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
+  writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
+  const output = tempDir();
+  ok(await runCli(['enqueue', pipelineFile(['BTCUSDT'], ['1m']), '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
+  // One slice at a time: the day's 4 requests go to the first slice (3) and the second (1), in queue order.
+  return { workerArgs: ['--concurrency', '1', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info'], output };
+}
+
+/** After the quota: one slice done, one waiting for the reset, the lake holding the first day and part of the second. */
+async function expectStoppedAtQuota(env: Record<string, string>, stderr: string, output: string): Promise<void> {
+  expect(stderr).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
+  expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
+  const held = await lakeRows(output);
+  expect(held.length).toBeGreaterThan(1440);
+  expect(held.length).toBeLessThan(2880);
+}
+
 describe.concurrent('the daily quota', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 
   it('a slice that meets it commits what it fetched and waits on the queue for the reset', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
-    writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
-    const file = pipelineFile(['BTCUSDT'], ['1m']);
-    const output = tempDir();
-    // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
-    ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
-    const worker = startCli(['worker', '--concurrency', '1', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info', '--stop-timeout', '20'], { env });
-    // One slice at a time: the day's 4 requests go to the first slice (3) and the second (1), in queue order.
+    const { workerArgs, output } = await queuedOverQuota(env);
+    const worker = startCli(['worker', ...workerArgs, '--stop-timeout', '20'], { env });
     // The reset is the next UTC midnight of the frozen clock: 12 hours on.
     await worker.waitForStderr(/slice waits for the daily quota: BTCUSDT 1m \S+: \d+ rows committed; it runs again in 720 min/);
     worker.child.kill('SIGTERM');
     expect((await worker.result).code).toBe(130);
-    expect(worker.stderr()).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
-    expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
-    const held = await lakeRows(output);
-    expect(held.length).toBeGreaterThan(1440);
-    expect(held.length).toBeLessThan(2880);
+    await expectStoppedAtQuota(env, worker.stderr(), output);
   }, 60_000);
 });
 
@@ -221,22 +233,13 @@ describe.concurrent('the daily quota with --until-empty', () => {
 
   it('the batch ends at the quota: exit 75, the waiting slices and the reset named, what was fetched committed', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const plans = join(tempDir('ql-queue-plans-'), 'plans.yaml');
-    writeFileSync(plans, 'plans:\n  - name: tiny\n    base: professional\n    perDay: 4\n');
-    const file = pipelineFile(['BTCUSDT'], ['1m']);
-    const output = tempDir();
-    // Two full days of 1m bars: 3 requests each, 6 in all, over a quota of 4.
-    ok(await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T23:59:00Z', '--clock', CLOCK, '--output', output], { env }));
-    const r = await runCli(['worker', '--until-empty', '--concurrency', '1', '--clock', CLOCK, '--plans-file', plans, '--plan', 'tiny', '--log-level', 'info'], { env });
+    const { workerArgs, output } = await queuedOverQuota(env);
+    const r = await runCli(['worker', '--until-empty', ...workerArgs], { env });
     expect(r.code, r.stderr).toBe(75);
-    expect(r.stderr).toMatch(/slice done: BTCUSDT 1m \S+: 1440 rows, 3 requests/);
     expect(r.stderr).toContain(
       'quotelake worker: the daily quota is used up; 1 slice waits on the queue for its reset at 2026-11-21T00:00:00.000Z: run the worker again after it (what was fetched is committed)',
     );
-    expect(await status(env)).toMatchObject({ waiting: 1, active: 0, completed: 1, failed: 0 });
-    const held = await lakeRows(output);
-    expect(held.length).toBeGreaterThan(1440);
-    expect(held.length).toBeLessThan(2880);
+    await expectStoppedAtQuota(env, r.stderr, output);
   }, 60_000);
 });
 
