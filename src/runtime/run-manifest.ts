@@ -81,16 +81,18 @@ export async function readRunManifests(state: StateRef): Promise<RunManifest[]> 
 }
 
 /**
- * Runs of this pipeline still marked `running` were killed: mark them `interrupted`
- * and remove any half-written manifest temp file. `beforeMark` gets their run ids before any is
- * marked, to clean what they left outside the state (their local scratch): the mark is what hides
- * a dead run from the next recovery, so it comes last, and a kill in between repeats the cleaning.
+ * Runs of this pipeline still marked `running` were killed: mark them `interrupted` (returned)
+ * and remove any half-written manifest temp file. `beforeMark` first gets the run ids of every
+ * dead run of the pipeline (those about to be marked, and those marked before), to clean what they
+ * left outside the state (their local scratch): cleaning before the mark means a kill in between
+ * repeats it, and the runs marked before cover what a version that marked first left behind.
  */
 export async function markInterruptedRuns(state: StateRef, pipeline: string, now: Date, beforeMark?: (runIds: string[]) => Promise<void>): Promise<string[]> {
   const location = stateLocationOf(state);
   await new StateFiles(location).cleanStale(RUNS);
-  const dead = (await readRunManifests(location)).filter((m) => m.pipeline === pipeline && m.status === 'running');
-  await beforeMark?.(dead.map((m) => m.runId));
+  const runs = (await readRunManifests(location)).filter((m) => m.pipeline === pipeline);
+  const dead = runs.filter((m) => m.status === 'running');
+  await beforeMark?.([...dead, ...runs.filter((m) => m.status === 'interrupted')].map((m) => m.runId));
   for (const m of dead) await writeRunManifest(location, { ...m, status: 'interrupted', finishedAt: now.toISOString() });
   return dead.map((m) => m.runId);
 }

@@ -132,6 +132,10 @@ describe.each(backends)('state on a $name', (backend) => {
     expect(await markInterruptedRuns(env.second(), 'kline-demo', later, async (ids) => void seen.push(ids))).toEqual(['run-4']);
     expect(seen).toEqual([['run-4']]);
     expect((await readRunManifests(env.second())).map((r) => [r.runId, r.status])).toEqual([['run-4', 'interrupted']]);
+    // A run marked before (by a version that marked first and cleaned after) is cleaned again; only new runs are marked.
+    await writeRunManifest(env.first, manifest('run-5', 'running'));
+    expect(await markInterruptedRuns(env.second(), 'kline-demo', later, async (ids) => void seen.push(ids))).toEqual(['run-5']);
+    expect(seen[1]).toEqual(['run-5', 'run-4']);
   });
 
   it('refuses a run id that would leave the runs folder', async () => {
