@@ -27,8 +27,8 @@
  * Throughput = arrivals / (time from first to last arrival).
  */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,8 +81,6 @@ function cli(args, env, { okCodes = [0], started } = {}) {
     child.once('close', (code) => (okCodes.includes(code) ? resolve(out) : reject(new Error(`quotelake ${args[0]} exited ${code}: ${err.slice(-2000)}`))));
   });
 }
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check()` is true (every 50 ms, at most `limitMs`). */
 async function waitFor(check, what, limitMs = 600_000) {

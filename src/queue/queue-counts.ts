@@ -10,6 +10,8 @@ import type { QueueJobData } from './slice-queue.js';
 export interface QueueStatus {
   /** Slices to run: waiting, and delayed by a retry's backoff (a schedule's next firing is not one). */
   readonly waiting: number;
+  /** Of those, slices a worker could take now: not delayed (by a retry's backoff or the daily quota). */
+  readonly runnable: number;
   readonly active: number;
   readonly completed: number;
   readonly failed: number;
@@ -26,16 +28,11 @@ export async function queueStatus(queue: Queue<QueueJobData>, redis: Redis, requ
   const left = await requestsLeft(redis);
   return {
     waiting: Math.max(0, (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0) - schedules),
+    runnable: (c.waiting ?? 0) + (c.prioritized ?? 0),
     active: c.active ?? 0,
     completed: c.completed ?? 0,
     failed: c.failed ?? 0,
     requestsLeft: left,
     etaSeconds: left === 0 ? 0 : Math.ceil(left / requestsPerSecond),
   };
-}
-
-/** Slices a worker could take now: waiting, not delayed (by a retry's backoff or the daily quota). */
-export async function runnableNow(queue: Queue<QueueJobData>): Promise<number> {
-  const c = await queue.getJobCounts('waiting', 'prioritized');
-  return (c.waiting ?? 0) + (c.prioritized ?? 0);
 }

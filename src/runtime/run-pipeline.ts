@@ -248,7 +248,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const staleState = await store.cleanStale();
     if (staleState.length > 0) logger.info('removed temp files a killed run left in the state folder', { event: 'recovery', action: 'state-temp-removed', files: staleState.length });
     // A run killed on this host before it staged anything left its local scratch folder (files
-    // before upload, spills) where no staging names it: its run id does, until it is marked.
+    // before upload, spills) where no staging names it: its run id does.
     const removeScratch = async (runIds: string[]) => (isRemote(storage) ? removeStaleScratch(storage, runIds.map(safeFileToken)) : undefined);
     const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()), removeScratch);
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).

@@ -7,7 +7,7 @@
 import type { LogLevel } from '../../core/component.js';
 import { ApiError } from '../../core/errors.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
-import { queueStatus, runnableNow } from '../../queue/queue-counts.js';
+import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
@@ -158,7 +158,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
           const s = await queueStatus(queue, redis, 1);
           const drained = s.waiting === 0 && s.active === 0;
           // Nothing runs before the reset: what waits is delayed (for the quota, or a retry's backoff).
-          const quotaBound = !drained && quotaResetAt !== undefined && s.active === 0 && (await runnableNow(queue)) === 0;
+          const quotaBound = !drained && quotaResetAt !== undefined && s.active === 0 && s.runnable === 0;
           if (!drained && !quotaBound) return;
           if (quotaBound) waitingForQuota = s.waiting;
           clearInterval(poll);
