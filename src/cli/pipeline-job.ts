@@ -1,6 +1,7 @@
 /** A pipeline argument turned into a validated pipeline with its resolved settings and overrides. */
 import { planLimits } from '../api/index.js';
 import { loadPipeline } from '../config/load-pipeline.js';
+import type { PipelineLoader } from '../config/pipeline-cache.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import type { PlansDocument } from '../core/plans-file.js';
@@ -36,10 +37,17 @@ async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | unde
   return doc;
 }
 
-export async function loadJob(text: string, args: RunArgs, env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Promise<PipelineJob> {
+/** `load`: how the file is read and parsed (a worker passes its cache, config/pipeline-cache.ts). */
+export async function loadJob(
+  text: string,
+  args: RunArgs,
+  env: NodeJS.ProcessEnv,
+  cwd: string = process.cwd(),
+  load: PipelineLoader = loadPipeline,
+): Promise<PipelineJob> {
   const ref = resolvePipelineRef(text, cwd);
   checkTypeScriptPipeline(ref.display);
-  const loaded = await loadPipeline(ref.display, registry);
+  const loaded = await load(ref.display, registry);
   const resolved = resolveRunSettings(loaded, args, env, ref.display);
   // An s3:// --output is checked like the pipeline's outputDir is by its schema: before anything runs.
   if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);

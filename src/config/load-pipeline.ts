@@ -6,17 +6,19 @@ import { ConfigError } from '../core/errors.js';
 import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
+export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
+
+export async function readPipelineText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(`cannot read pipeline file: ${(cause as Error).message}`, { file }, cause);
+  }
+}
+
 export async function loadPipeline(file: string, registry: Registry): Promise<Pipeline> {
   const ext = extname(file).toLowerCase();
-  if (ext === '.yaml' || ext === '.yml') {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (cause) {
-      throw new ConfigError(`cannot read pipeline file: ${(cause as Error).message}`, { file }, cause);
-    }
-    return parsePipelineYaml(text, { registry, file });
-  }
+  if (isYamlPipeline(file)) return parsePipelineYaml(await readPipelineText(file), { registry, file });
   if (ext === '.js' || ext === '.mjs' || ext === '.ts' || ext === '.mts') {
     let mod: { default?: unknown };
     try {

@@ -20,6 +20,7 @@ import { describeError } from '../describe-error.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { loadJob } from '../pipeline-job.js';
+import { cachedPipelineLoader } from '../../config/pipeline-cache.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { openCoordinator } from '../coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
@@ -95,8 +96,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // slices waiting for it end the batch rather than keep the process until the reset.
   let quotaResetAt: number | undefined;
   let waitingForQuota = 0;
+  // Every slice loads its pipeline file; one parse per text serves them all.
+  const loadPipelineFile = cachedPipelineLoader();
   const runOne = async (slice: Slice, signal: AbortSignal) => {
-    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env);
+    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env, process.cwd(), loadPipelineFile);
     const client = await clients.clientFor(job);
     const startedAt = clock.now();
     const what = `${slice.codes.join(',')} ${slice.interval} ${slice.partition}`;
@@ -127,7 +130,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   };
 
   const expand = async (run: ScheduledRun) => {
-    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env);
+    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env, process.cwd(), loadPipelineFile);
     const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, clock.now(), run.sliceRequests);
     const counts = await enqueueSlices(queue, redis, slices);
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
