@@ -119,19 +119,26 @@ function maxCellMs(interval: Interval): number {
   return 31 * DAY_MS + 3_600_000;
 }
 
+/** The session time barOpens walks for [fromMs, toMs) as of `nowMs`; undefined when no bar can be in it. */
+function openSpan(product: Product, interval: Interval, fromMs: number, toMs: number, nowMs: number): { klineType: number; lo: number; hi: number } | undefined {
+  const lo = Math.max(fromMs, listedStartMs(product));
+  const nowMinuteEnd = Number.isFinite(nowMs) ? Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS : Number.POSITIVE_INFINITY;
+  const hi = Math.min(toMs + maxCellMs(interval), nowMinuteEnd);
+  if (!(hi > lo) || !(toMs > fromMs)) return undefined;
+  return { klineType: intervalToKlineType(interval), lo, hi };
+}
+
 /**
  * Open times (ms, ascending) of the bars that exist with fromMs <= open < toMs: cells holding at
  * least one trading minute of the product's session, on or after its listing, that has started by
  * `nowMs` (a cell whose session has not opened yet has no bar).
  */
 export function* barOpens(product: Product, interval: Interval, fromMs: number, toMs: number, nowMs = Number.POSITIVE_INFINITY): Generator<number> {
-  const klineType = intervalToKlineType(interval);
-  const lo = Math.max(fromMs, listedStartMs(product));
-  const nowMinuteEnd = Number.isFinite(nowMs) ? Math.floor(nowMs / MINUTE_MS) * MINUTE_MS + MINUTE_MS : Number.POSITIVE_INFINITY;
-  const hi = Math.min(toMs + maxCellMs(interval), nowMinuteEnd);
-  if (!(hi > lo) || !(toMs > fromMs)) return;
+  const span = openSpan(product, interval, fromMs, toMs, nowMs);
+  if (span === undefined) return;
+  const { klineType } = span;
   let last = Number.NaN;
-  for (const w of sessionWindows(product.session, lo, hi)) {
+  for (const w of sessionWindows(product.session, span.lo, span.hi)) {
     let c = barStart(product, klineType, w.start);
     while (c < w.end) {
       if (c !== last && c >= fromMs && c < toMs) {
@@ -144,7 +151,11 @@ export function* barOpens(product: Product, interval: Interval, fromMs: number, 
   }
 }
 
-/** How many bars exist with fromMs <= open < toMs (see barOpens). */
+/**
+ * How many bars exist with fromMs <= open < toMs: the length of barOpens, without walking it bar by
+ * bar where it need not. A backward walk asks this for every page, and on a product with sessions
+ * the generator's step per bar was a tenth of a backfill's allocations.
+ */
 export function countBars(product: Product, interval: Interval, fromMs: number, toMs: number, nowMs?: number): number {
   const minutes = intradayMinutes(intervalToKlineType(interval));
   // Fast path for continuous UTC-gridded sessions: whole windows are counted, not walked.
@@ -156,8 +167,33 @@ export function countBars(product: Product, interval: Interval, fromMs: number, 
     if (!(hi > lo)) return 0;
     return Math.max(0, Math.ceil(hi / p) - Math.ceil(lo / p));
   }
+  const span = openSpan(product, interval, fromMs, toMs, nowMs ?? Number.POSITIVE_INFINITY);
+  if (span === undefined) return 0;
+  const { klineType } = span;
   let n = 0;
-  for (const _ of barOpens(product, interval, fromMs, toMs, nowMs)) n++;
+  let last = Number.NaN;
+  for (const w of sessionWindows(product.session, span.lo, span.hi)) {
+    let c = barStart(product, klineType, w.start);
+    if (klineType === 1 && c % MINUTE_MS === 0) {
+      // Minute bars on a whole-minute grid: every minute of the window is a bar, counted at once.
+      const first = Math.max(c, fromMs, Number.isNaN(last) ? c : last + MINUTE_MS);
+      const end = Math.min(w.end, toMs);
+      if (end > first) {
+        n += Math.ceil(end / MINUTE_MS) - Math.ceil(first / MINUTE_MS);
+        last = (Math.ceil(end / MINUTE_MS) - 1) * MINUTE_MS;
+      }
+      if (w.end >= toMs) return n;
+      continue;
+    }
+    while (c < w.end) {
+      if (c !== last && c >= fromMs && c < toMs) {
+        last = c;
+        n++;
+      }
+      if (c >= toMs) return n;
+      c = barEnd(product, klineType, c);
+    }
+  }
   return n;
 }
 
