@@ -128,6 +128,8 @@ describe('columnar de-duplication (pages in any order, no row objects)', () => {
     const pick = <T>(a: readonly T[], b: readonly T[]) => [b[0], a[2], b[2], a[0], b[1]];
     const cases: [DataType, unknown[], unknown[]][] = [
       [new Utf8(), ['x', null, 'äöü'], ['', 'long text value', null]],
+      // Values past 32 bytes are copied whole (set), shorter ones byte by byte: both in one column.
+      [new Utf8(), ['a halt reason well past thirty-two bytes: 停牌', 'ok', null], ['BTCUSDT', null, 'x'.repeat(33)]],
       [new Bool(), [true, null, false, true], [false, true, true]],
       [new Int8(), [1, -2, null], [127, -128, 0]],
       [new Float64(), [0.1, null, -3.5e300], [Number.MIN_VALUE, 2, null]],

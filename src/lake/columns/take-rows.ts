@@ -106,6 +106,9 @@ function takeFixed(column: readonly Data[], picks: RowPicks, width: number): Uin
   return out;
 }
 
+/** Longer values are copied with one set() (a view object, then memcpy); shorter ones byte by byte. */
+const SHORT_VALUE_BYTES = 32;
+
 function takeUtf8(column: readonly Data[], picks: RowPicks): { valueOffsets: Int32Array; data: Uint8Array } {
   const n = picks.row.length;
   const offsetsOf = column.map((d) => d.valueOffsets as Int32Array);
@@ -123,7 +126,12 @@ function takeUtf8(column: readonly Data[], picks: RowPicks): { valueOffsets: Int
     const c = picks.chunk[i]!;
     const o = offsetsOf[c]!;
     const r = picks.row[i]!;
-    data.set(bytesOf[c]!.subarray(o[r]!, o[r + 1]!), valueOffsets[i]!);
+    const from = o[r]!;
+    const end = o[r + 1]!;
+    const src = bytesOf[c]!;
+    // Keys and codes are a few bytes: copied in place, not through a view object per row.
+    if (end - from > SHORT_VALUE_BYTES) data.set(src.subarray(from, end), valueOffsets[i]!);
+    else for (let k = from, to = valueOffsets[i]!; k < end; k++, to++) data[to] = src[k]!;
   }
   return { valueOffsets, data };
 }
