@@ -65,32 +65,50 @@ function codesToRead(file: LakeFile, wanted: ReadonlyMap<string, readonly Wanted
 }
 
 async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, inRange: (code: string, ts: number) => boolean): Promise<PartitionBars> {
-  const acc = new Map<string, number[]>();
-  // Rows of a code come in runs: the list of the previous row's code is kept at hand.
-  let lastCode: string | undefined;
-  let lastList: number[] | undefined;
-  const take = (code: string, ts: number) => {
-    if (Number.isNaN(ts) || (codes !== null && !codes.has(code)) || !inRange(code, ts)) return;
-    if (code !== lastCode) {
-      lastCode = code;
-      lastList = acc.get(code);
-      if (!lastList) acc.set(code, (lastList = []));
-    }
-    lastList!.push(ts);
-  };
+  const read: { only: string | null; keys: readonly string[] | null; times: Float64Array }[] = [];
   for (const f of files) {
     const listed = Object.keys(f.listed.ranges ?? {});
     // A file of one code (its manifest ranges say so) needs only its ts column.
     const only = listed.length === 1 ? listed[0]! : null;
     const { keys, times } = await readKeyTimes(f, only === null ? 'code' : null, 'ts');
-    for (let i = 0; i < times.length; i++) take(only ?? keys![i]!, times[i]!);
+    read.push({ only, keys, times });
+  }
+  const taken = (code: string, ts: number) => !Number.isNaN(ts) && (codes === null || codes.has(code)) && inRange(code, ts);
+  // Counted first, so each code's opens go straight into an array of their size (a partition of a
+  // backfill holds tens of thousands of bars a code: no growing lists of boxed numbers).
+  const counts = new Map<string, number>();
+  for (const { only, keys, times } of read) {
+    for (let i = 0; i < times.length; i++) {
+      const code = only ?? keys![i]!;
+      if (taken(code, times[i]!)) counts.set(code, (counts.get(code) ?? 0) + 1);
+    }
+  }
+  const byCode = new Map<string, Float64Array>();
+  const filled = new Map<string, number>();
+  for (const [code, n] of counts) {
+    byCode.set(code, new Float64Array(n));
+    filled.set(code, 0);
+  }
+  // Rows of a code come in runs: the previous row's array is kept at hand.
+  let lastCode: string | undefined;
+  let lastOpens: Float64Array | undefined;
+  let at = 0;
+  for (const { only, keys, times } of read) {
+    for (let i = 0; i < times.length; i++) {
+      const code = only ?? keys![i]!;
+      const ts = times[i]!;
+      if (!taken(code, ts)) continue;
+      if (code !== lastCode) {
+        if (lastCode !== undefined) filled.set(lastCode, at);
+        lastCode = code;
+        lastOpens = byCode.get(code)!;
+        at = filled.get(code)!;
+      }
+      lastOpens![at++] = ts;
+    }
   }
   // Several files of a partition may interleave in time: sorted here, within the partition only.
-  const byCode = new Map<string, Float64Array>();
-  for (const [code, list] of acc) {
-    const opens = Float64Array.from(list);
-    byCode.set(code, ascending(opens) ? opens : opens.sort());
-  }
+  for (const opens of byCode.values()) if (!ascending(opens)) opens.sort();
   return { interval: files[0]!.hive.interval as Interval, partition: files[0]!.partition, byCode };
 }
 

@@ -1,12 +1,14 @@
 /**
  * The series key and time columns of one data file as arrays, never row objects: what a gap audit
- * needs of millions of bars. Only those column chunks are read (Parquet through hyparquet's column
- * projection; Arrow IPC keeps the two children of each record batch). The key column is skipped
+ * needs of millions of bars. Only those column chunks are read (Parquet files quotelake wrote by
+ * direct-key-times.ts, any other through hyparquet's column projection; Arrow IPC keeps the two
+ * children of each record batch). The key column is skipped
  * when the caller already knows the file holds one series (the manifest's key ranges say so).
  * Times come as epoch ms in a Float64Array (exact: ms instants fit a double's 53 bits).
  */
 import { parquetRead } from 'hyparquet';
 import { LakeReadError } from '../../core/errors.js';
+import { directKeyTimes } from './direct-key-times.js';
 import { openArrowFile } from './arrow-footer.js';
 import { parquetCompressors } from './file-rows.js';
 import type { LakeFile } from './lake-files.js';
@@ -30,6 +32,8 @@ function parquetKeyTimes(file: LakeFile, key: string | null, time: string): Prom
     const names = new Set(metadata.schema.slice(1).map((e) => e.name));
     if (!names.has(time)) missing(file, time);
     if (key !== null && !names.has(key)) missing(file, key);
+    const direct = await directKeyTimes(range, metadata, key, time);
+    if (direct !== undefined) return direct;
     const rows = Number(metadata.num_rows);
     const times = new Float64Array(rows);
     const keys: string[] | null = key === null ? null : new Array<string>(rows);

@@ -35,7 +35,7 @@ interface ColumnDecoder {
 }
 
 /** One data page's PLAIN bytes and how many values they hold. */
-interface Page {
+export interface Page {
   readonly bytes: Uint8Array;
   readonly values: number;
 }
@@ -162,10 +162,13 @@ function decoderOf(field: Field, meta: ColumnMetaData, typeLength: number | unde
   return undefined;
 }
 
-/** The decompressed PLAIN pages of one column chunk, or undefined for pages this reader does not read. */
-function pagesOf(bytes: Uint8Array, meta: ColumnMetaData): Page[] | undefined {
+/**
+ * The decompressed PLAIN pages of one column chunk, or undefined for pages this reader does not
+ * read. `bytes` holds the file from byte `base` on (the whole file, or just the chunk).
+ */
+export function plainPages(bytes: Uint8Array, meta: ColumnMetaData, base = 0): Page[] | undefined {
   if (meta.dictionary_page_offset !== undefined) return undefined;
-  const start = Number(meta.data_page_offset);
+  const start = Number(meta.data_page_offset) - base;
   const end = start + Number(meta.total_compressed_size);
   const values = Number(meta.num_values);
   const pages: Page[] = [];
@@ -218,7 +221,7 @@ export function decodeDirectParquet(bytes: Uint8Array): Table | undefined {
       if (chunk === undefined || (chunk.codec !== 'ZSTD' && chunk.codec !== 'UNCOMPRESSED')) return undefined;
       const decoder = decoderOf(schema.fields[c]!, chunk, leaves[c]!.type_length);
       if (decoder === undefined) return undefined;
-      const pages = pagesOf(bytes, chunk);
+      const pages = plainPages(bytes, chunk);
       if (pages === undefined) return undefined;
       children.push(decoder.finish(pages, rows));
     }
