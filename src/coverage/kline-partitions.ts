@@ -31,6 +31,9 @@ export interface PartitionBars {
 
 type Span = readonly [number, number];
 
+/** The span of a code when no series is asked for. NaN (a null time) is in no span. */
+const EVERY_TIME: Span = [-Infinity, Infinity];
+
 const overlaps = (a: Span, b: Span) => a[0] <= b[1] && b[0] <= a[1];
 
 /** The day a `date=YYYY-MM-DD` partition holds; undefined for year partitions (daily and longer bars). */
@@ -64,7 +67,8 @@ function codesToRead(file: LakeFile, wanted: ReadonlyMap<string, readonly Wanted
   return out;
 }
 
-async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, inRange: (code: string, ts: number) => boolean): Promise<PartitionBars> {
+/** `spanOf`: the wanted opens of a code in this partition's interval (inclusive), undefined for none. */
+async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, spanOf: (code: string) => Span | undefined): Promise<PartitionBars> {
   const read: { only: string | null; keys: readonly string[] | null; times: Float64Array }[] = [];
   for (const f of files) {
     const listed = Object.keys(f.listed.ranges ?? {});
@@ -73,7 +77,16 @@ async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<stri
     const { keys, times } = await readKeyTimes(f, only === null ? 'code' : null, 'ts');
     read.push({ only, keys, times });
   }
-  const taken = (code: string, ts: number) => !Number.isNaN(ts) && (codes === null || codes.has(code)) && inRange(code, ts);
+  // Rows of a code come in runs: its span is looked up once a run, not once a row.
+  let spanCode: string | undefined;
+  let span: Span | undefined;
+  const taken = (code: string, ts: number) => {
+    if (code !== spanCode) {
+      spanCode = code;
+      span = codes === null || codes.has(code) ? spanOf(code) : undefined;
+    }
+    return span !== undefined && ts >= span[0] && ts <= span[1];
+  };
   // Counted first, so each code's opens go straight into an array of their size (a partition of a
   // backfill holds tens of thousands of bars a code: no growing lists of boxed numbers).
   const counts = new Map<string, number>();
@@ -135,13 +148,8 @@ export async function* klinePartitions(outputDir: LakeLocation, format: LakeForm
   const read = (partition: string) => {
     const p = byPartition.get(partition)!;
     const interval = p.files[0]!.hive.interval!;
-    const inRange = series
-      ? (code: string, ts: number) => {
-          const span = spans.get(`${code}\u0000${interval}`);
-          return span !== undefined && ts >= span[0] && ts <= span[1];
-        }
-      : () => true;
-    const pending = readPartition(p.files, p.codes, inRange);
+    const spanOf = series ? (code: string) => spans.get(`${code}\u0000${interval}`) : () => EVERY_TIME;
+    const pending = readPartition(p.files, p.codes, spanOf);
     // Read ahead: a failure surfaces when its turn comes, never as an unhandled rejection.
     pending.catch(() => undefined);
     return pending;
