@@ -11,7 +11,7 @@ import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
-import { echoFlaw, klineStream, malformedRecords, mergePages, mismatchedPage, pageOf, placed, toRawKlines, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mismatchedPage, newestFinal, pageOf, toRawKlines, type KlinePage } from '../shared/kline-records.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
@@ -170,20 +170,19 @@ async function* walk(
         return last;
       }
       const page = pageOf(result.bars);
-      const olderThanEnd = end === 0 ? page.bars : page.bars.filter((b) => b.ts <= end);
-      if (olderThanEnd.length === 0 && page.malformed.length === 0) {
+      // The page is ascending: bars at or before the end are a prefix, those kept a range of it.
+      const olderThanEnd = end === 0 ? page.ts.length : firstAtOrAfter(page, end + 1);
+      if (olderThanEnd === 0 && page.malformed.length === 0) {
         // Nothing at or before this end: the service's history begins above it.
         if (low !== null && floor < low) begins = low;
         break;
       }
-      const kept = page.bars.filter((b) => b.ts >= floor && (end === 0 || b.ts <= end));
-      const records = [
-        ...toRawKlines(product, interval, kept, answeredAt, endpoint),
-        ...malformedRecords(product.code, interval, page.malformed, endpoint),
-      ];
-      for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
-      const oldest = olderThanEnd[0]?.ts ?? null;
-      if (kept.length > 0) low = minOf(low, kept[0]!.ts);
+      const keptFrom = firstAtOrAfter(page, floor);
+      const kept = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
+      const records = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
+      top = maxOf(top, newestFinal(records));
+      const oldest = olderThanEnd > 0 ? page.ts[0]! : null;
+      if (kept.length > 0) low = minOf(low, page.ts[keptFrom]!);
       const done =
         oldest === null ||
         oldest <= floor ||
@@ -263,18 +262,16 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const page = mergePages(answers);
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(
-      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.bars[0]!.ts)} were not delivered`,
+      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.ts[0]!)} were not delivered`,
     );
   }
-  const kept = page.bars.filter((b) => b.ts >= floor && (untilSec === null || b.ts <= untilSec));
-  const records = [
-    ...toRawKlines(product, interval, kept, answeredAt, endpoint),
-    ...malformedRecords(product.code, interval, page.malformed, endpoint),
-  ];
-  let top: number | null = null;
-  for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
-  const oldest = page.bars[0]?.ts ?? null;
-  const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, kept[0]?.ts ?? null) };
+  const keptFrom = firstAtOrAfter(page, floor);
+  const keptTo = Math.max(keptFrom, untilSec === null ? page.ts.length : firstAtOrAfter(page, untilSec + 1));
+  const kept = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, keptTo);
+  const records = [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
+  const top = newestFinal(records);
+  const oldest = page.ts[0] ?? null;
+  const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, kept.length > 0 ? page.ts[keptFrom]! : null) };
   const label = `kline ${product.code} ${interval}`;
   if (expected > PAGE_BARS && oldest !== null) {
     if (start.watermark !== null) {

@@ -16,7 +16,7 @@ import { sleepUntil } from '../shared/clock-sleep.js';
 import { codeListSchema, intervalListSchema, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
-import { klineStream, malformedRecords, mismatchedPage, pageOf, placed, toRawKlines } from '../shared/kline-records.js';
+import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
@@ -126,11 +126,11 @@ class KlineLatestSource implements Source<RawKline> {
         const stream = klineStream(target.product.code, target.interval);
         const page = pageOf(s.kline_data);
         const records = [
-          ...toRawKlines(target.product, target.interval, page.bars, answeredAt, batchEndpoint(target.product.family)),
+          ...toRawKlines(target.product, target.interval, page, answeredAt, batchEndpoint(target.product.family)),
           ...malformedRecords(target.product.code, target.interval, page.malformed, batchEndpoint(target.product.family)),
         ];
         const before = positions.get(stream)!;
-        const oldest = page.bars[0]?.ts ?? null;
+        const oldest = page.ts[0] ?? null;
         const newest = maxOf(before.watermark, held.get(stream) ?? null);
         if (newest !== null && oldest !== null && oldest > newest && !gapNoted.has(stream)) {
           // Bars between the newest held and the two latest are not in this answer.
@@ -139,10 +139,8 @@ class KlineLatestSource implements Source<RawKline> {
             ctx.events.note?.(`kline-latest ${stream}: bars after ${iso(newest)} and before ${iso(oldest)} are not held; run kline-history to fill them`);
           }
         }
-        let top: number | null = null;
-        for (const r of placed(records)) if (r.final) top = maxOf(top, Number(r.bar.timestamp));
         const position = {
-          watermark: maxOf(before.watermark, top),
+          watermark: maxOf(before.watermark, newestFinal(records)),
           low: minOf(before.low, oldest),
           ...(before.begins !== undefined ? { begins: before.begins } : {}),
         };

@@ -21,7 +21,9 @@ export interface MalformedBar {
 
 export interface KlinePage {
   /** Bars with a valid timestamp, ascending, unique. */
-  readonly bars: readonly { readonly ts: number; readonly bar: WireKline }[];
+  readonly bars: readonly WireKline[];
+  /** The timestamp (Unix s) of each of `bars`, same index: side by side, no object a bar. */
+  readonly ts: readonly number[];
   /** Bars that cannot be placed: passed on so parse-decimals rejects them by name. */
   readonly malformed: readonly MalformedBar[];
 }
@@ -50,21 +52,20 @@ function stampOf(bar: WireKline): number {
  */
 function orderedPage(bars: readonly WireKline[]): KlinePage | undefined {
   const n = bars.length;
-  const out = new Array<{ ts: number; bar: WireKline }>(n);
+  const ts = new Array<number>(n);
   let direction = 0;
   for (let i = 0; i < n; i++) {
-    const bar = bars[i]!;
-    const ts = stampOf(bar);
-    if (!Number.isSafeInteger(ts)) return undefined;
+    const t = stampOf(bars[i]!);
+    if (!Number.isSafeInteger(t)) return undefined;
     if (i > 0) {
-      const step = Math.sign(ts - out[i - 1]!.ts);
+      const step = Math.sign(t - ts[i - 1]!);
       if (step === 0 || (direction !== 0 && step !== direction)) return undefined;
       direction = step;
     }
-    out[i] = { ts, bar };
+    ts[i] = t;
   }
-  if (direction < 0) out.reverse();
-  return { bars: out, malformed: [] };
+  if (direction >= 0) return { bars, ts, malformed: [] };
+  return { bars: [...bars].reverse(), ts: ts.reverse(), malformed: [] };
 }
 
 function anyOrderPage(bars: readonly WireKline[]): KlinePage {
@@ -80,10 +81,10 @@ function anyOrderPage(bars: readonly WireKline[]): KlinePage {
     if (!copies) byTs.set(ts, [bar]);
     else if (!copies.some((c) => sameBar(c, bar))) copies.push(bar);
   }
-  const sorted: { ts: number; bar: WireKline }[] = [];
+  const kept = new Map<number, WireKline>();
   for (const [ts, copies] of byTs) {
     if (copies.length === 1) {
-      sorted.push({ ts, bar: copies[0]! });
+      kept.set(ts, copies[0]!);
       continue;
     }
     for (const bar of copies) {
@@ -98,8 +99,13 @@ function anyOrderPage(bars: readonly WireKline[]): KlinePage {
       });
     }
   }
-  sorted.sort((a, b) => a.ts - b.ts);
-  return { bars: sorted, malformed };
+  return { ...ascendingOf(kept), malformed };
+}
+
+/** A page's bars and stamps, ascending, from bars by stamp. */
+function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[]; ts: number[] } {
+  const ts = [...byTs.keys()].sort((a, b) => a - b);
+  return { bars: ts.map((t) => byTs.get(t)!), ts };
 }
 
 /** Merge answers in the order they came: a later answer's bar replaces an earlier one (a forming bar moves on). */
@@ -107,11 +113,10 @@ export function mergePages(pages: readonly KlinePage[]): KlinePage {
   const byTs = new Map<number, WireKline>();
   const malformed: MalformedBar[] = [];
   for (const page of pages) {
-    for (const { ts, bar } of page.bars) byTs.set(ts, bar);
+    page.bars.forEach((bar, i) => byTs.set(page.ts[i]!, bar));
     malformed.push(...page.malformed);
   }
-  const bars = [...byTs.entries()].sort((a, b) => a[0] - b[0]).map(([ts, bar]) => ({ ts, bar }));
-  return { bars, malformed };
+  return { ...ascendingOf(byTs), malformed };
 }
 
 /** Why an answer is not the series asked for (its `code` or `kline_type` echo differs), or undefined. */
@@ -129,33 +134,52 @@ export function echoFlaw(asked: { code: string; interval: Interval }, answered: 
 
 /** A whole answer for another series: every bar of it, as rejected records. */
 export function mismatchedPage(bars: readonly WireKline[], flaw: RecordFlaw): KlinePage {
-  return { bars: [], malformed: bars.map((bar) => ({ bar, flaw })) };
+  return { bars: [], ts: [], malformed: bars.map((bar) => ({ bar, flaw })) };
 }
 
-export function toRawKlines(
-  product: Product,
-  interval: Interval,
-  bars: readonly { readonly ts: number; readonly bar: WireKline }[],
-  answeredAtMs: number,
-  source: string,
-): RawKline[] {
-  return bars.map(({ ts, bar }) => {
-    const ms = ts * 1000;
+/** The page's bars from index `from` to before `to` as raw records (a page is ascending: a time range is an index range). */
+export function toRawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from = 0, to = page.bars.length): RawKline[] {
+  const out = new Array<RawKline>(Math.max(0, to - from));
+  for (let i = from; i < to; i++) {
+    const bar = page.bars[i]!;
+    const ms = page.ts[i]! * 1000;
     const record: RawKline = { code: product.code, interval, bar, final: isFinalBar(product, interval, ms, answeredAtMs), source };
-    if (cellStart(product, interval, ms) === ms) return record;
+    if (cellStart(product, interval, ms) === ms) {
+      out[i - from] = record;
+      continue;
+    }
     // W12: a bar opens at the start of its grid cell; one stamped inside a cell is not a bar we can place.
     const flaw: RecordFlaw = { code: BAR_OFF_GRID, field: 'timestamp', value: bar.timestamp, reason: `${new Date(ms).toISOString()} is not on the ${interval} grid of ${product.code} (${product.gridZone})` };
-    return { ...record, final: false, flaw };
-  });
+    out[i - from] = { ...record, final: false, flaw };
+  }
+  return out;
+}
+
+/** The first index of an ascending page whose stamp is at least `sec` (the page's length when none is). */
+export function firstAtOrAfter(page: KlinePage, sec: number): number {
+  let lo = 0;
+  let hi = page.ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (page.ts[mid]! < sec) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function malformedRecords(code: string, interval: Interval, bars: readonly MalformedBar[], source: string): RawKline[] {
   return bars.map(({ bar, flaw }) => ({ code, interval, bar, final: false, source, ...(flaw ? { flaw } : {}) }));
 }
 
-/** Bars a page puts on the grid: flawed records move no watermark. */
-export function placed(records: readonly RawKline[]): RawKline[] {
-  return records.filter((r) => r.flaw === undefined);
+/** The newest final bar the records put on the grid (Unix s), or null: flawed records move no watermark. */
+export function newestFinal(records: readonly RawKline[]): number | null {
+  let top: number | null = null;
+  for (const r of records) {
+    if (r.flaw !== undefined || !r.final) continue;
+    const t = Number(r.bar.timestamp);
+    if (top === null || t > top) top = t;
+  }
+  return top;
 }
 
 /** Stream key of a series. */
