@@ -191,15 +191,29 @@ export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: 
   const n = rows === undefined ? keys.length : rows.length;
   const lo: (Order | undefined)[] = new Array(keys.groups.length);
   const hi: (Order | undefined)[] = new Array(keys.groups.length);
+  // Numeric orders (bar times) are kept unboxed here, a number a row otherwise became a heap object.
+  const numeric = keys.order instanceof Float64Array ? keys.order : undefined;
+  const loN = new Float64Array(keys.groups.length);
+  const hiN = new Float64Array(keys.groups.length);
   const count = new Float64Array(keys.groups.length);
   const first = new Float64Array(keys.groups.length).fill(Number.NaN);
   const last = new Float64Array(keys.groups.length).fill(Number.NaN);
   for (let k = 0; k < n; k++) {
     const i = rows === undefined ? k : rows[k]!;
     const g = keys.groupId[i]!;
-    const o = keys.order[i]!;
-    if (lo[g] === undefined || compareOrder(o, lo[g]!) < 0) lo[g] = o;
-    if (hi[g] === undefined || compareOrder(o, hi[g]!) > 0) hi[g] = o;
+    if (numeric !== undefined) {
+      const o = numeric[i]!;
+      // As compareOrder (a - b): a NaN neither replaces nor is replaced, but is kept when first.
+      if (count[g] === 0) loN[g] = hiN[g] = o;
+      else {
+        if (o < loN[g]!) loN[g] = o;
+        if (o > hiN[g]!) hiN[g] = o;
+      }
+    } else {
+      const o = keys.order[i]!;
+      if (lo[g] === undefined || compareOrder(o, lo[g]!) < 0) lo[g] = o;
+      if (hi[g] === undefined || compareOrder(o, hi[g]!) > 0) hi[g] = o;
+    }
     count[g]!++;
     const t = keys.time[i]!;
     if (!Number.isNaN(t)) {
@@ -209,7 +223,7 @@ export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: 
   }
   keys.groups.forEach((group, g) => {
     if (count[g] === 0) return;
-    ranges[group] = [lo[g]!, hi[g]!];
+    ranges[group] = numeric !== undefined ? [loN[g]!, hiN[g]!] : [lo[g]!, hi[g]!];
     series.set(group, { rows: count[g]!, first: Number.isNaN(first[g]!) ? null : first[g]!, last: Number.isNaN(last[g]!) ? null : last[g]! });
   });
   return { ranges, series };

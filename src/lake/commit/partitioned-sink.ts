@@ -215,7 +215,10 @@ export class PartitionedSink<R> implements Sink<R> {
     let buf: PartitionBuffer<R> | undefined;
     const check = this.decimalCheck;
     const rejected: Rejected<R>[] = [];
-    for (const row of batch.records) {
+    const records = batch.records;
+    // An index loop: this is the sink's per-row path, and an iterator's result object a row showed in its allocations.
+    for (let r = 0; r < records.length; r++) {
+      const row = records[r]!;
       const misfit = check?.(row, batch.stream);
       if (misfit !== undefined) {
         rejected.push(misfit);

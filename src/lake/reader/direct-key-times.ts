@@ -51,7 +51,10 @@ const utf8 = new TextDecoder();
 function readKeys(pages: readonly Page[], out: string[], from: number, rows: number): void {
   let i = from;
   let last = '';
-  let lastBytes: Uint8Array | undefined;
+  // Where the previous value's bytes are (compared in place: no view object a row).
+  let lastPage: Uint8Array | undefined;
+  let lastAt = 0;
+  let lastLength = -1;
   for (const { bytes } of pages) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let k = 0;
@@ -60,11 +63,12 @@ function readKeys(pages: readonly Page[], out: string[], from: number, rows: num
       const n = view.getUint32(k, true);
       k += 4;
       if (k + n > bytes.length) throw new RangeError('parquet: key past its page');
-      const value = bytes.subarray(k, k + n);
-      if (lastBytes === undefined || !sameBytes(value, lastBytes)) {
-        last = utf8.decode(value);
-        lastBytes = value;
+      if (n !== lastLength || !sameBytes(bytes, k, lastPage!, lastAt, n)) {
+        last = utf8.decode(bytes.subarray(k, k + n));
+        lastLength = n;
       }
+      lastPage = bytes;
+      lastAt = k;
       out[i++] = last;
       k += n;
     }
@@ -72,9 +76,8 @@ function readKeys(pages: readonly Page[], out: string[], from: number, rows: num
   if (i !== from + rows) throw new RangeError(`parquet: ${i - from} keys, ${rows} expected`);
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+function sameBytes(a: Uint8Array, at: number, b: Uint8Array, bt: number, n: number): boolean {
+  for (let j = 0; j < n; j++) if (a[at + j] !== b[bt + j]) return false;
   return true;
 }
 

@@ -22,8 +22,8 @@ export interface MalformedBar {
 export interface KlinePage {
   /** Bars with a valid timestamp, ascending, unique. */
   readonly bars: readonly WireKline[];
-  /** The timestamp (Unix s) of each of `bars`, same index: side by side, no object a bar. */
-  readonly ts: readonly number[];
+  /** The timestamp (Unix s) of each of `bars`, same index: side by side, no object (nor boxed number) a bar. */
+  readonly ts: Float64Array;
   /** Bars that cannot be placed: passed on so parse-decimals rejects them by name. */
   readonly malformed: readonly MalformedBar[];
 }
@@ -52,7 +52,7 @@ function stampOf(bar: WireKline): number {
  */
 function orderedPage(bars: readonly WireKline[]): KlinePage | undefined {
   const n = bars.length;
-  const ts = new Array<number>(n);
+  const ts = new Float64Array(n);
   let direction = 0;
   for (let i = 0; i < n; i++) {
     const t = stampOf(bars[i]!);
@@ -103,9 +103,9 @@ function anyOrderPage(bars: readonly WireKline[]): KlinePage {
 }
 
 /** A page's bars and stamps, ascending, from bars by stamp. */
-function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[]; ts: number[] } {
-  const ts = [...byTs.keys()].sort((a, b) => a - b);
-  return { bars: ts.map((t) => byTs.get(t)!), ts };
+function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[]; ts: Float64Array } {
+  const ts = Float64Array.from(byTs.keys()).sort();
+  return { bars: Array.from(ts, (t) => byTs.get(t)!), ts };
 }
 
 /** Merge answers in the order they came: a later answer's bar replaces an earlier one (a forming bar moves on). */
@@ -134,7 +134,7 @@ export function echoFlaw(asked: { code: string; interval: Interval }, answered: 
 
 /** A whole answer for another series: every bar of it, as rejected records. */
 export function mismatchedPage(bars: readonly WireKline[], flaw: RecordFlaw): KlinePage {
-  return { bars: [], ts: [], malformed: bars.map((bar) => ({ bar, flaw })) };
+  return { bars: [], ts: new Float64Array(0), malformed: bars.map((bar) => ({ bar, flaw })) };
 }
 
 /** The page's bars from index `from` to before `to` as raw records (a page is ascending: a time range is an index range). */

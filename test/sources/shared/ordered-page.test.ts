@@ -22,19 +22,19 @@ describe('pageOf on ordered answers', () => {
   it('gives ascending and descending answers the same page as a shuffled one', () => {
     const shuffled = [bars[3]!, bars[0]!, bars[4]!, bars[1]!, bars[2]!];
     const expected = pageOf(shuffled);
-    expect(expected.ts).toEqual(bars.map((b) => Number(b.timestamp)));
+    expect([...expected.ts]).toEqual(bars.map((b) => Number(b.timestamp)));
     expect(expected.bars).toEqual(bars);
     expect(pageOf(bars)).toEqual(expected);
     expect(pageOf([...bars].reverse())).toEqual(expected);
     expect(pageOf([bars[0]!])).toEqual(pageOf([bars[0]!, bars[0]!]));
-    expect(pageOf([])).toEqual({ bars: [], ts: [], malformed: [] });
+    expect(pageOf([])).toEqual({ bars: [], ts: new Float64Array(0), malformed: [] });
   });
 
   it('leaves repeats, conflicts and bad stamps to the general path', () => {
     const repeat = pageOf([...bars, bars[4]!]);
     expect(repeat.bars.length).toBe(5);
     const conflict = pageOf([bars[0]!, bar(1_763_500_060, '9'), bars[1]!]);
-    expect(conflict.ts).toEqual([1_763_500_120]);
+    expect([...conflict.ts]).toEqual([1_763_500_120]);
     expect(conflict.bars).toEqual([bars[1]!]);
     expect(conflict.malformed.map((m) => m.flaw?.code)).toEqual(['QL_DUPLICATE_CONFLICT', 'QL_DUPLICATE_CONFLICT']);
     const bad = pageOf([bars[0]!, { ...bars[1]!, timestamp: 'x' }, bars[2]!]);
