@@ -36,6 +36,9 @@ const ALL_BAR_KEYS = (1 << BAR_KEYS.length) - 1;
 /** Each bar key as the service writes it, with its colon and the value's opening quote. */
 const COMPACT_KEYS = BAR_KEYS.map((k) => `"${k}":"`);
 
+/** Characters of a bar in the service's compact layout, about: the words' first size is the text left over this. */
+const BAR_CHARS = 150;
+
 /** Most digits folded here: 15 are exact in a double (the common case); longer values are read from their text later. */
 const MAX_FOLDED_DIGITS = 15;
 
@@ -107,7 +110,9 @@ class PageScanner {
       this.i++;
       return bars;
     }
-    const page = new ScannedWords(64);
+    // Sized from the text left (a bar in the service's layout takes about 160 characters), so a
+    // full page is one allocation, not four doublings; a denser page still grows as needed.
+    const page = new ScannedWords(Math.max(8, Math.ceil((this.s.length - this.i) / BAR_CHARS)));
     for (;;) {
       bars.push(this.bar(page, bars.length));
       if (!this.more(93)) break;

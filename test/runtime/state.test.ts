@@ -137,6 +137,21 @@ describe('rechunk', () => {
     const out = rechunk({ stream: 's', seq: 0, records: [1, 2, 3] }, { maxRows: 10, maxBytes: 1000 }, () => n++);
     expect(out).toEqual([{ stream: 's', seq: 7, records: [1, 2, 3] }]);
   });
+  it('splits by rows, and by estimated bytes when the records are big; only the last piece carries the checkpoint', () => {
+    let n = 0;
+    const checkpoint = { stream: 's', position: { x: 1 } } as never;
+    const byRows = rechunk({ stream: 's', seq: 0, records: Array.from({ length: 25 }, (_, i) => i), checkpoint }, { maxRows: 10, maxBytes: 1 << 20 }, () => n++);
+    expect(byRows.map((b) => b.records.length)).toEqual([10, 10, 5]);
+    expect(byRows.map((b) => b.checkpoint)).toEqual([undefined, undefined, checkpoint]);
+    // 100 records of about 1,000 bytes against 20,000 bytes: pieces of about 20 records.
+    const big = Array.from({ length: 100 }, (_, i) => ({ i, pad: 'x'.repeat(1000) }));
+    const byBytes = rechunk({ stream: 's', seq: 0, records: big }, { maxRows: 1000, maxBytes: 20_000 }, () => n++);
+    expect(byBytes.length).toBeGreaterThanOrEqual(5);
+    expect(byBytes.flatMap((b) => b.records)).toEqual(big);
+    for (const piece of byBytes) expect(JSON.stringify(piece.records).length).toBeLessThanOrEqual(20_000 + 1_100);
+    // Far below the bound: whole, whatever the rows.
+    expect(rechunk({ stream: 's', seq: 0, records: big }, { maxRows: 1000, maxBytes: 64 << 20 }, () => n++)).toHaveLength(1);
+  });
   it('estimates record size from a sample', () => {
     expect(estimateRecordBytes([])).toBe(0);
     expect(estimateRecordBytes(Array.from({ length: 1000 }, () => ({ a: 'xxxx' })))).toBe(12);
