@@ -23,6 +23,7 @@ import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
 import { OPEN_SERIES, pagesAheadPerSeries } from './series-schedule.js';
 import { walkFrontier } from './walk-frontier.js';
+import { BatchBox, unboxed } from '../shared/batch-box.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
   codes: codeListSchema,
@@ -87,7 +88,7 @@ class KlineHistorySource implements Source<RawKline> {
     const quota = { exhausted: null };
     const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
     for (const s of plan.streams) reporter.plan(s.stream, s.requests);
-    const makers: (() => AsyncGenerator<Batch<RawKline>>)[] = [];
+    const makers: (() => AsyncGenerator<BatchBox<RawKline>>)[] = [];
     const prefetchPages = pagesAheadPerSeries(this.config.concurrency, this.config.prefetchPages, this.config.codes.length * this.config.intervals.length);
     for (const code of this.config.codes) {
       const product = findProduct(code);
@@ -119,7 +120,8 @@ class KlineHistorySource implements Source<RawKline> {
     }
     // Time-major: the series furthest behind in its walk reads next, so each day partition of the
     // lake is completed by every series close together instead of being rewritten wave by wave.
-    return mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: walkFrontier, openLanes: OPEN_SERIES });
+    // Boxes, taken as they are passed on: an open series keeps nothing of a batch it handed out.
+    return unboxed(mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: (box) => walkFrontier(box.peek()), openLanes: OPEN_SERIES }));
   }
 }
 

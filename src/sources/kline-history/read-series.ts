@@ -6,7 +6,7 @@
 import type { KlineResult, ServiceClient } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
-import type { Batch, RunContext } from '../../core/component.js';
+import type { RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
@@ -15,6 +15,7 @@ import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mi
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { BatchBox } from '../shared/batch-box.js';
 import { PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
 
@@ -42,7 +43,7 @@ export interface SeriesEnv {
 /** A Unix-seconds instant as ISO text without the milliseconds it never has. */
 export const isoSeconds = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 
-export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   try {
     if (env.product.endTimestampSupported) yield* walkSeries(env, start);
     else yield* newestBars(env, start);
@@ -58,7 +59,7 @@ export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGe
   }
 }
 
-async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   const stream = klineStream(env.product.code, env.interval);
   const seq = { n: 0 };
   let pos = start;
@@ -101,7 +102,7 @@ async function* walk(
   end: number,
   floor: number,
   topSoFar: number | null,
-): AsyncGenerator<Batch<RawKline>, KlinePosition> {
+): AsyncGenerator<BatchBox<RawKline>, KlinePosition> {
   const { client, ctx, product, interval } = env;
   const klineType = klineTypeOf(interval);
   const endpoint = `${familyPrefix(product.family)}/kline`;
@@ -136,7 +137,7 @@ async function* walk(
       // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
       // still give the last bar above the floor.
       const want = Math.min(PAGE_BARS, expected + (end > 0 ? 1 : 0));
-      const current = ahead.get(end) ?? fetchPage(end, want);
+      let current: Promise<KlineResult> | undefined = ahead.get(end) ?? fetchPage(end, want);
       ahead.delete(end);
       if (end > 0) {
         // Keep `prefetchPages` pages in flight along the predicted chain.
@@ -158,18 +159,18 @@ async function* walk(
         // counted as sent already), so what is ahead is only what the walk will use.
         for (const key of ahead.keys()) if (!chain.has(key)) ahead.delete(key);
       }
-      const result = await current;
+      let result: KlineResult | undefined = await current;
       const answeredAt = ctx.clock.now();
       const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
       if (mismatch) {
         // An answer for another series says nothing about this one: its bars are rejected by name,
         // the position stays where it was, and the series stops for this run.
         const records = malformedRecords(product.code, interval, mismatchedPage(result.bars, mismatch).malformed, endpoint);
-        yield { stream, seq: seq.n++, records };
+        yield new BatchBox({ stream, seq: seq.n++, records });
         noteMismatch(env, mismatch, result.bars.length);
         return last;
       }
-      const page = pageOf(result.bars);
+      let page: KlinePage | undefined = pageOf(result.bars);
       // The page is ascending: bars at or before the end are a prefix, those kept a range of it.
       const olderThanEnd = end === 0 ? page.ts.length : firstAtOrAfter(page, end + 1);
       if (olderThanEnd === 0 && page.malformed.length === 0) {
@@ -178,8 +179,8 @@ async function* walk(
         break;
       }
       const keptFrom = firstAtOrAfter(page, floor);
-      const kept = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
-      const records = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
+      let kept: RawKline[] | undefined = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
+      let records: RawKline[] | undefined = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
       top = maxOf(top, newestFinal(records));
       const oldest = olderThanEnd > 0 ? page.ts[0]! : null;
       if (kept.length > 0) low = minOf(low, page.ts[keptFrom]!);
@@ -199,7 +200,10 @@ async function* walk(
         uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
         env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
       }
-      yield { stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) };
+      const box = new BatchBox({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) });
+      // Nothing of the page stays in this frame while it is suspended (see BatchBox).
+      current = result = page = kept = records = undefined;
+      yield box;
       pendingWalk = !done;
       if (done) return position;
       end = state.next;
@@ -210,7 +214,7 @@ async function* walk(
   const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
   if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
-    yield { stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) };
+    yield new BatchBox({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) });
   }
   return position;
 }
@@ -227,7 +231,7 @@ function withBegins(position: KlinePosition, begins: number | undefined): KlineP
 }
 
 /** Stocks and indexes: only the newest bars exist on the wire (no end timestamp, W4). */
-async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator<Batch<RawKline>> {
+async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   const { client, ctx, product, interval } = env;
   const stream = klineStream(product.code, interval);
   const endpoint = `${familyPrefix(product.family)}/kline`;
@@ -286,5 +290,5 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   } else if (untilSec !== null && kept.length === 0 && oldest !== null && oldest > untilSec) {
     ctx.events.note?.(`${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
   }
-  yield { stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) };
+  yield new BatchBox({ stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) });
 }
