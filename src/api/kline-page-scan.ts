@@ -36,7 +36,10 @@ const ALL_BAR_KEYS = (1 << BAR_KEYS.length) - 1;
 /** Each bar key as the service writes it, with its colon and the value's opening quote. */
 const COMPACT_KEYS = BAR_KEYS.map((k) => `"${k}":"`);
 
-/** Characters of a bar in the service's compact layout, about: the words' first size is the text left over this. */
+/**
+ * Characters a bar takes in the service's compact layout, rounded down (a 500-bar crypto page is about 85,500 characters: 171 a bar)
+ * so that the words' first size, the text left over this, errs on the side of room.
+ */
 const BAR_CHARS = 150;
 
 /** Most digits folded here: 15 are exact in a double (the common case); longer values are read from their text later. */
@@ -110,8 +113,8 @@ class PageScanner {
       this.i++;
       return bars;
     }
-    // Sized from the text left (a bar in the service's layout takes about 160 characters), so a
-    // full page is one allocation, not four doublings; a denser page still grows as needed.
+    // Sized from the text left, so a full page is one allocation, not four doublings; a denser
+    // page still grows as needed.
     const page = new ScannedWords(Math.max(8, Math.ceil((this.s.length - this.i) / BAR_CHARS)));
     for (;;) {
       bars.push(this.bar(page, bars.length));

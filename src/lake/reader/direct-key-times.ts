@@ -8,7 +8,7 @@
  * it as before.
  */
 import type { ColumnMetaData, FileMetaData, SchemaElement } from 'hyparquet';
-import { plainPages, type Page } from '../parquet/direct/direct-parquet-reader.js';
+import { plainChunk, plainPages, type Page } from '../parquet/direct/direct-parquet-reader.js';
 import type { KeyTimes } from './file-key-times.js';
 import type { RangeFile } from './range-file.js';
 
@@ -24,7 +24,8 @@ function timeUnit(e: SchemaElement): keyof typeof PER_MS | undefined {
 }
 
 async function chunkPages(range: RangeFile, meta: ColumnMetaData | undefined): Promise<Page[] | undefined> {
-  if (meta === undefined || (meta.codec !== 'ZSTD' && meta.codec !== 'UNCOMPRESSED') || meta.dictionary_page_offset !== undefined) return undefined;
+  // Checked before any byte is fetched.
+  if (meta === undefined || !plainChunk(meta)) return undefined;
   const start = Number(meta.data_page_offset);
   const bytes = new Uint8Array(await range.slice(start, start + Number(meta.total_compressed_size)));
   return plainPages(bytes, meta, start);

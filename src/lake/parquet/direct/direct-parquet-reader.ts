@@ -162,12 +162,18 @@ function decoderOf(field: Field, meta: ColumnMetaData, typeLength: number | unde
   return undefined;
 }
 
+/** Whether a column chunk can be PLAIN pages this reader reads: no dictionary page, ZSTD or no compression. */
+export function plainChunk(meta: ColumnMetaData): boolean {
+  return meta.dictionary_page_offset === undefined && (meta.codec === 'ZSTD' || meta.codec === 'UNCOMPRESSED');
+}
+
 /**
  * The decompressed PLAIN pages of one column chunk, or undefined for pages this reader does not
- * read. `bytes` holds the file from byte `base` on (the whole file, or just the chunk).
+ * read (see plainChunk; a page of another kind or encoding). `bytes` holds the file from byte
+ * `base` on (the whole file, or just the chunk).
  */
 export function plainPages(bytes: Uint8Array, meta: ColumnMetaData, base = 0): Page[] | undefined {
-  if (meta.dictionary_page_offset !== undefined) return undefined;
+  if (!plainChunk(meta)) return undefined;
   const start = Number(meta.data_page_offset) - base;
   const end = start + Number(meta.total_compressed_size);
   const values = Number(meta.num_values);
@@ -218,7 +224,7 @@ export function decodeDirectParquet(bytes: Uint8Array): Table | undefined {
     const children: Data[] = [];
     for (let c = 0; c < schema.fields.length; c++) {
       const chunk = group.columns[c]!.meta_data;
-      if (chunk === undefined || (chunk.codec !== 'ZSTD' && chunk.codec !== 'UNCOMPRESSED')) return undefined;
+      if (chunk === undefined) return undefined;
       const decoder = decoderOf(schema.fields[c]!, chunk, leaves[c]!.type_length);
       if (decoder === undefined) return undefined;
       const pages = plainPages(bytes, chunk);
