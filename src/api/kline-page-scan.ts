@@ -148,7 +148,7 @@ class PageScanner {
       }
       this.i += head.length - 1;
       const slot = DECIMAL_SLOT[key]!;
-      const start = slot < 0 ? this.string() : this.decimal(page, row, slot);
+      const start = slot < 0 ? this.stamp(page, row) : this.decimal(page, row, slot);
       fields[key] = s.slice(start, this.i - 1);
       if (s.charCodeAt(this.i++) !== (key === COMPACT_KEYS.length - 1 ? 125 : 44)) {
         this.i = from;
@@ -171,7 +171,7 @@ class PageScanner {
       seen |= 1 << key;
       this.expect(58);
       const slot = DECIMAL_SLOT[key]!;
-      const start = slot < 0 ? this.string() : this.decimal(page, row, slot);
+      const start = slot < 0 ? this.stamp(page, row) : this.decimal(page, row, slot);
       fields[key] = s.slice(start, this.i - 1);
       if (!this.more(125)) break;
     }
@@ -237,6 +237,24 @@ class PageScanner {
     const canonical = v === 0 ? 0 : fracLen === 0 || lastNonZero === i ? i - start : (lastNonZero > intEnd ? lastNonZero : intEnd) - start;
     page.folded(row, slot, canonical, intLen);
     this.i = i + 1;
+    return start;
+  }
+
+  /**
+   * The `timestamp` string: its value noted when it is 1 to 12 ASCII digits (-1 otherwise), so the
+   * page is ordered and its rows timed without reading the text again. Returns where the text
+   * starts; `i` ends past the closing quote.
+   */
+  private stamp(page: ScannedWords, row: number): number {
+    const start = this.string();
+    const s = this.s;
+    const end = this.i - 1;
+    let v = end - start >= 1 && end - start <= 12 ? 0 : -1;
+    for (let i = start; i < end && v >= 0; i++) {
+      const d = s.charCodeAt(i) - 48;
+      v = d >= 0 && d <= 9 ? v * 10 + d : -1;
+    }
+    page.stamps[row] = v;
     return start;
   }
 

@@ -17,14 +17,20 @@ export const SCANNED_SCALE = 18;
 /** Per decimal of a bar, in `META_SLOTS` Int16 slots: canonical length (-1: not folded, 0: zero), integer digits. */
 const META_SLOTS = 2;
 
-/** Words and facts of one page's decimals, six per bar in KLINE_DECIMALS order (open, high, low, close, volume, turnover). */
+/**
+ * Words and facts of one page's decimals, six per bar in KLINE_DECIMALS order (open, high, low,
+ * close, volume, turnover), and each bar's timestamp as a number.
+ */
 export class ScannedWords {
   /** Grown while the page is scanned (bars reference this object, not the arrays), final after. */
   words: Uint32Array;
   meta: Int16Array;
+  /** Each bar's `timestamp` when it is 1 to 12 ASCII digits (its value), else -1. */
+  stamps: Float64Array;
   constructor(bars: number) {
     this.words = new Uint32Array(bars * 24);
     this.meta = new Int16Array(bars * 6 * META_SLOTS);
+    this.stamps = new Float64Array(bars);
   }
 
   /** Room for bar `row`: doubled when full. */
@@ -35,8 +41,11 @@ export class ScannedWords {
     words.set(this.words);
     const meta = new Int16Array(bars * 6 * META_SLOTS);
     meta.set(this.meta);
+    const stamps = new Float64Array(bars);
+    stamps.set(this.stamps);
     this.words = words;
     this.meta = meta;
+    this.stamps = stamps;
   }
 
   /** Decimal k of bar `row` was folded: its canonical text is the first `canonicalLength` chars of the wire text ('0' when 0). */
@@ -75,6 +84,16 @@ export class ScannedBar implements WireKline {
     this.#page = page;
     this.#row = row;
     Object.freeze(this);
+  }
+
+  /**
+   * The `timestamp` of a scanned bar as a number, read while the body was scanned: its value when
+   * the text is 1 to 12 ASCII digits, -1 when it is anything else; undefined for any other object
+   * or value (the caller reads the text).
+   */
+  static stampOf(bar: unknown): number | undefined {
+    if (typeof bar !== 'object' || bar === null || !(#page in bar)) return undefined;
+    return (bar as ScannedBar).#page.stamps[(bar as ScannedBar).#row]!;
   }
 
   /**

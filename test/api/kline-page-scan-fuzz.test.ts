@@ -100,12 +100,20 @@ function str(rnd: Rnd, text: string, escapes: boolean): string {
   return JSON.stringify(text.slice(0, at)).slice(0, -1) + escaped + JSON.stringify(text.slice(at + 1)).slice(1);
 }
 
+/** A bar's timestamp: Unix seconds mostly, sometimes milliseconds, padded, too long or no number at all. */
+function timestampText(rnd: Rnd, ts: string): string {
+  const r = rnd();
+  if (r < 0.03) return pick(rnd, ODD);
+  if (r < 0.05) return pick(rnd, [`${ts}000`, `00${ts}`, '999999999999', '9999999999999', '0', ts.slice(0, 3)]);
+  return ts;
+}
+
 function barMembers(rnd: Rnd, escapes: boolean, adversarial: boolean): [string, string][] {
   const ts = String(1_763_500_000 + 60 * Math.floor(rnd() * 1000));
   return BAR_KEYS.map((k): [string, string] => {
     if (adversarial && rnd() < 0.005) return [k, pick(rnd, ['1.5', 'null', 'true', '{}', '[]', '123'])]; // not a string
     if (adversarial && rnd() < 0.005) return [k, JSON.stringify(pick(rnd, ['١٢', '1²', '𝟙.5', '1.5é']))]; // not ASCII
-    return [k, str(rnd, k === 'timestamp' ? (rnd() < 0.03 ? pick(rnd, ODD) : ts) : decimalText(rnd), escapes)];
+    return [k, str(rnd, k === 'timestamp' ? timestampText(rnd, ts) : decimalText(rnd), escapes)];
   });
 }
 
@@ -172,6 +180,9 @@ function checkWords(page: ScannedKlineData): number {
   const got = new Uint32Array(4);
   const want = new Uint32Array(4);
   for (const bar of page.kline_list) {
+    // The scanner's number for the timestamp: the text's value when it is 1 to 12 digits, else -1.
+    const stamp = /^\d{1,12}$/.test(bar.timestamp) ? Number(bar.timestamp) : -1;
+    if (ScannedBar.stampOf(bar) !== stamp) expect({ timestamp: bar.timestamp, scanned: ScannedBar.stampOf(bar) }).toEqual({ timestamp: bar.timestamp, scanned: stamp });
     for (let k = 0; k < SLOT_KEYS.length; k++) {
       const text = bar[SLOT_KEYS[k]!];
       for (const type of TYPES) {

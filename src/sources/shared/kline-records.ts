@@ -9,6 +9,7 @@ import type { Product } from '../../catalog/index.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
+import { ScannedBar } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
 import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
 
@@ -40,10 +41,14 @@ export function pageOf(bars: readonly WireKline[]): KlinePage {
   return orderedPage(bars) ?? anyOrderPage(bars);
 }
 
-/** A bar's `timestamp` as Unix seconds, or NaN when it is not 1 to 12 digits. */
+const STAMP_TEXT = /^\d{1,12}$/;
+
+/** A bar's `timestamp` as Unix seconds, or NaN when it is not 1 to 12 digits (the scanner's number when it read the bar). */
 function stampOf(bar: WireKline): number {
+  const scanned = ScannedBar.stampOf(bar);
+  if (scanned !== undefined) return scanned < 0 ? Number.NaN : scanned;
   const stamp = (bar as unknown as { timestamp?: unknown } | null)?.timestamp;
-  return typeof stamp === 'string' && /^\d{1,12}$/.test(stamp) ? Number(stamp) : Number.NaN;
+  return typeof stamp === 'string' && STAMP_TEXT.test(stamp) ? Number(stamp) : Number.NaN;
 }
 
 /**

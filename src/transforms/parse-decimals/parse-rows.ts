@@ -14,7 +14,7 @@ import type { RecordFlaw } from '../../core/record-flaw.js';
 import { ScannedBar } from '../../core/scanned-bar.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
 import { NEGATIVE_AMOUNT, OHLC_INCONSISTENT, RECORD_MALFORMED, TIME_UNIT, VALUE_MALFORMED } from '../../core/reject-codes.js';
-import { parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
+import { MAX_EPOCH_MS, parseUnixMillis, parseUnixSeconds } from '../../core/time.js';
 import type { FieldError } from '../field-error.js';
 
 export type { FieldError } from '../field-error.js';
@@ -107,7 +107,10 @@ function tickTime(value: unknown): number | FieldError {
 }
 
 /** K-line `timestamp` (W1: Unix s) → epoch ms, or why not; 13 to 15 digits are milliseconds. */
-function barTime(value: unknown): number | FieldError {
+function barTime(bar: object, value: unknown): number | FieldError {
+  // The scanner's number when it read 1 to 12 digits within year 9999; anything else is judged from the text.
+  const scanned = ScannedBar.stampOf(bar);
+  if (scanned !== undefined && scanned >= 0 && scanned * 1000 <= MAX_EPOCH_MS) return scanned * 1000;
   if (typeof value !== 'string') return notText('timestamp', value);
   if (value.length >= 13 && /^\d{13,15}$/.test(value)) return err('timestamp', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix milliseconds, not seconds (W1)`));
   const ts = parseUnixSeconds(value);
@@ -176,7 +179,7 @@ export function parseKline(raw: RawKline, types: ColumnTypes, words?: BatchWords
   const b = bar as Record<string, unknown>;
   const bad = checkCode(raw.code);
   if (bad) return bad;
-  const ts = barTime(b.timestamp);
+  const ts = barTime(b, b.timestamp);
   if (typeof ts !== 'number') return ts;
   const w = words === undefined ? SCRATCH : words.words;
   const at = words === undefined ? 0 : words.offset(row);
