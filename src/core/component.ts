@@ -20,6 +20,13 @@ export interface Batch<T> {
   readonly records: readonly T[];
   /** The stream position once this batch (and every earlier one) is committed. */
   readonly checkpoint?: Checkpoint;
+  /**
+   * Epoch ms: no later batch of the source holds a row timed at or after this instant, so a sink
+   * partitioned by time may finish the partitions that start there or later (a backward walk's
+   * days, as soon as every series has passed them). A hint for speed only: a row that still comes
+   * for a finished partition is merged at the commit like any overlap.
+   */
+  readonly settledFrom?: number;
 }
 
 /** A record a transform or sink refused, with a reason that names the field and value. */

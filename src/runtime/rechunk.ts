@@ -45,8 +45,9 @@ export interface ChunkLimits {
 }
 
 /**
- * The pieces of `batch`, in order. Only the last piece carries the checkpoint: the stream's position
- * moves only once the whole source batch is in. `nextSeq` numbers the pieces.
+ * The pieces of `batch`, in order. Only the last piece carries the checkpoint (the stream's position
+ * moves only once the whole source batch is in) and settledFrom (the batch's own rows may lie above
+ * it). `nextSeq` numbers the pieces.
  */
 export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => number): Batch<T>[] {
   const { records } = batch;
@@ -58,8 +59,9 @@ export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => 
   const pieces: Batch<T>[] = [];
   for (let start = 0; start < records.length; start += size) {
     const last = start + size >= records.length;
-    const piece: Batch<T> = { stream: batch.stream, seq: nextSeq(), records: records.slice(start, start + size) };
-    pieces.push(last && batch.checkpoint ? { ...piece, checkpoint: batch.checkpoint } : piece);
+    const slice = records.slice(start, start + size);
+    // The checkpoint and settledFrom speak of what follows the whole batch: the last piece only.
+    pieces.push(last ? { ...batch, seq: nextSeq(), records: slice } : { stream: batch.stream, seq: nextSeq(), records: slice });
   }
   return pieces;
 }

@@ -198,6 +198,64 @@ describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, wor
     expect(rows.find((r) => r.code === 'ETHUSDT' && r.ts === (T0 + 60 * 7) * 1000)!.close).toBe('7.25');
   });
 
+  it('newest-first pages that say what is settled: each day is finished once passed, where it would have been spilled, with the same files', async () => {
+    // Room for 3,000 rows: the 2,550 of 2025-11-19 or the 1,125 of 2025-11-20 as they come (a bar a page is sent twice), not both.
+    const backfill = async (settled: boolean) => {
+      const out = await lakes.fresh();
+      const s = sink(out, encoder, undefined, 10_000, 3_000 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+      const c = runContext('r1');
+      let seq = 0;
+      let spilled = 0;
+      for (let end = 1440 + 30; end > 0; end -= 4) {
+        const page = [0, 1, 2, 3, 4].map((k) => end - 5 + k).filter((m) => m >= 0);
+        // Later pages reach down from minute end - 5 (they overlap this one by that bar).
+        const hint = settled ? { settledFrom: (T0 + 60 * (end - 4)) * 1000 } : {};
+        await s.write({ stream: 'k', seq: seq++, records: bars(page.map((m) => [m, `${m}.5`, m !== end - 5])) }, c);
+        await s.write({ stream: 'e', seq: seq++, records: bars(page.map((m) => [m, m === end - 1 ? '0' : `${m}.25`, m !== end - 1]), 'ETHUSDT'), ...hint }, c);
+        spilled = Math.max(spilled, (await lakes.spills(out, 'r1')).length);
+      }
+      const receipt = await s.commit(c);
+      return { out, spilled, files: receipt.files.map((f) => [f.path.split('/').slice(1, 4).join('/'), f.rows]) };
+    };
+    const without = await backfill(false);
+    const withHint = await backfill(true);
+    expect(without.spilled).toBeGreaterThan(0);
+    expect(withHint.spilled).toBe(0);
+    for (const run of [without, withHint]) {
+      expect(run.files).toEqual([
+        ['interval=1m/year=2025/date=2025-11-19', 2040],
+        ['interval=1m/year=2025/date=2025-11-20', 900],
+      ]);
+    }
+    const rows = await readAll(withHint.out, encoder, lakes);
+    expect(rows).toEqual(await readAll(without.out, encoder, lakes));
+    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * 1469) * 1000]]);
+    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 1470 }, (_, m) => (T0 + 60 * m) * 1000));
+  });
+
+  it('a row that comes for a day already settled (a wrong hint) is merged at the commit: one row a key, the newer kept', async () => {
+    const out = await lakes.fresh();
+    const s = sink(out, encoder);
+    const c = runContext('r1');
+    // T0 is 07:00 UTC: minute 1020 opens 2025-11-20.
+    const day2 = (T0 + 60 * 1020) * 1000;
+    await s.write({ stream: 'k', seq: 1, records: bars([[1020, '1', false], [1021, '1', true]]), settledFrom: day2 }, c);
+    await s.write({ stream: 'k', seq: 2, records: bars([[1019, '1', true]]) }, c);
+    await s.write({ stream: 'k', seq: 3, records: bars([[1020, '2', true], [1022, '3', true]]) }, c);
+    const receipt = await s.commit(c);
+    expect(receipt.files.map((f) => [f.path.split('/').slice(1, 4).join('/'), f.rows])).toEqual([
+      ['interval=1m/year=2025/date=2025-11-19', 1],
+      ['interval=1m/year=2025/date=2025-11-20', 3],
+    ]);
+    const rows = await readAll(out, encoder, lakes);
+    expect(rows.map((r) => [r.ts, r.close, r.final])).toEqual([
+      [day2 - 60_000, '1', true],
+      [day2, '2', true],
+      [day2 + 60_000, '1', true],
+      [day2 + 120_000, '3', true],
+    ]);
+  });
+
   it('an aborted run with spills leaves nothing', async () => {
     const out = await lakes.fresh();
     const s = sink(out, encoder, undefined, 10_000, 2 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));

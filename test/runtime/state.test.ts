@@ -137,15 +137,18 @@ describe('rechunk', () => {
     const out = rechunk({ stream: 's', seq: 0, records: [1, 2, 3] }, { maxRows: 10, maxBytes: 1000 }, () => n++);
     expect(out).toEqual([{ stream: 's', seq: 7, records: [1, 2, 3] }]);
   });
-  it('splits by rows, and by estimated bytes when the records are big; only the last piece carries the checkpoint', () => {
+  it('splits by rows, and by estimated bytes when the records are big; only the last piece carries the checkpoint and settledFrom', () => {
     let n = 0;
     const checkpoint = { stream: 's', position: { x: 1 } } as never;
-    const byRows = rechunk({ stream: 's', seq: 0, records: Array.from({ length: 25 }, (_, i) => i), checkpoint }, { maxRows: 10, maxBytes: 1 << 20 }, () => n++);
+    const byRows = rechunk({ stream: 's', seq: 0, records: Array.from({ length: 25 }, (_, i) => i), checkpoint, settledFrom: 1_000 }, { maxRows: 10, maxBytes: 1 << 20 }, () => n++);
     expect(byRows.map((b) => b.records.length)).toEqual([10, 10, 5]);
     expect(byRows.map((b) => b.checkpoint)).toEqual([undefined, undefined, checkpoint]);
+    expect(byRows.map((b) => b.settledFrom)).toEqual([undefined, undefined, 1_000]);
+    expect(byRows.map((b) => b.seq)).toEqual([0, 1, 2]);
     // 100 records of about 1,000 bytes against 20,000 bytes: pieces of about 20 records.
     const big = Array.from({ length: 100 }, (_, i) => ({ i, pad: 'x'.repeat(1000) }));
     const byBytes = rechunk({ stream: 's', seq: 0, records: big }, { maxRows: 1000, maxBytes: 20_000 }, () => n++);
+    expect(byBytes.map((b) => Object.keys(b).sort())).toEqual(byBytes.map(() => ['records', 'seq', 'stream']));
     expect(byBytes.length).toBeGreaterThanOrEqual(5);
     expect(byBytes.flatMap((b) => b.records)).toEqual(big);
     for (const piece of byBytes) expect(JSON.stringify(piece.records).length).toBeLessThanOrEqual(20_000 + 1_100);

@@ -167,6 +167,8 @@ export class PartitionedSink<R> implements Sink<R> {
   private readonly staged = new Map<string, StagedFile[]>();
   /** Buffers set aside under memory pressure, by partition, until the partition is finished. */
   private readonly spills = new Map<string, Spill[]>();
+  /** The first instant of each partition held (buffered or spilled), for Batch.settledFrom. */
+  private readonly partitionStarts = new Map<string, number>();
   private spillSeq = 0;
   private readonly spillReader = new SpillReader();
   private bufferedRows = 0;
@@ -230,6 +232,7 @@ export class PartitionedSink<R> implements Sink<R> {
         if (buf === undefined) {
           buf = new PartitionBuffer<R>(spec.builder?.(decimal));
           this.buffers.set(partition, buf);
+          if (spec.partitionStart !== undefined) this.partitionStarts.set(partition, spec.partitionStart(row));
         }
         last = partition;
       }
@@ -242,6 +245,7 @@ export class PartitionedSink<R> implements Sink<R> {
         buf = undefined;
       }
     }
+    if (batch.settledFrom !== undefined) await this.finishSettled(batch.settledFrom);
     while (this.bufferedRows > maxBufferedRows || this.bufferedBytes > maxBufferedBytes) {
       let largest: string | undefined;
       let size = -1;
@@ -258,7 +262,21 @@ export class PartitionedSink<R> implements Sink<R> {
     return rejected;
   }
 
+  /**
+   * Stage every partition that starts at or after `settledFrom`: no later row can be in it, so it
+   * is finished now (encoded once, in the background) instead of waiting in memory or being spilled
+   * and read back when memory runs short.
+   */
+  private async finishSettled(settledFrom: number): Promise<void> {
+    for (const [partition, start] of this.partitionStarts) {
+      if (start < settledFrom) continue;
+      this.partitionStarts.delete(partition);
+      await this.flushPartition(partition);
+    }
+  }
+
   async flush(_ctx?: RunContext): Promise<void> {
+    this.partitionStarts.clear();
     for (const partition of new Set([...this.buffers.keys(), ...this.spills.keys()])) await this.flushPartition(partition);
     await this.settle();
   }
@@ -813,6 +831,7 @@ export class PartitionedSink<R> implements Sink<R> {
     this.buffers.clear();
     this.staged.clear();
     this.spills.clear();
+    this.partitionStarts.clear();
     this.bufferedRows = 0;
     this.bufferedBytes = 0;
     this.taken = 0;
@@ -891,6 +910,7 @@ export class PartitionedSink<R> implements Sink<R> {
   async close(): Promise<void> {
     this.buffers.clear();
     this.spills.clear();
+    this.partitionStarts.clear();
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     await this.writer.close();
     // Spills and files never committed leave this machine's temp folder with the sink.

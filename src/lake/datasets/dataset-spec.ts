@@ -34,6 +34,11 @@ export interface DatasetSpec<R> {
   seriesKey(row: R): string;
   /** The row's time in `quotelake.series`, epoch ms (kline bar open, trade/depth `ts`, halt `published_at`). */
   seriesTime(row: R): number | null;
+  /**
+   * Optional, for partitions by time: the first instant (epoch ms) of the row's partition, so that
+   * a batch's `settledFrom` finishes the partitions no later row can reach.
+   */
+  partitionStart?(row: R): number;
   /** Which of two rows with the same key survives a merge; default the newer. */
   prefer?(older: R, newer: R): R;
   /** Key columns for the columnar merge; absent: merges build rows (composite keys, e.g. halts). */

@@ -37,6 +37,11 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   order: (row) => row.ts,
   seriesKey: (row) => row.code,
   seriesTime: (row) => row.ts,
+  // The UTC day of the path's date, or the UTC year for bars partitioned by year only.
+  partitionStart: (row) => {
+    const day = Math.floor(row.ts / DAY_MS) * DAY_MS;
+    return LONG_INTERVALS.has(row.interval) ? new Date(day).setUTCMonth(0, 1) : day;
+  },
   columnarKeys: { group: 'code', order: 'ts', time: 'ts', sticky: 'final' },
   // A final bar is never replaced by a forming one; otherwise the newer version wins.
   prefer: (older, newer) => (older.final && !newer.final ? older : newer),

@@ -24,6 +24,7 @@ import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
 import { OPEN_SERIES, pagesAheadPerSeries } from './series-schedule.js';
 import { walkFrontier } from './walk-frontier.js';
 import { BatchBox, unboxed } from '../shared/batch-box.js';
+import { settledAcross } from '../shared/settled-across.js';
 
 export const klineHistoryConfigSchema = z.strictObject({
   codes: codeListSchema,
@@ -121,7 +122,10 @@ class KlineHistorySource implements Source<RawKline> {
     // Time-major: the series furthest behind in its walk reads next, so each day partition of the
     // lake is completed by every series close together instead of being rewritten wave by wave.
     // Boxes, taken as they are passed on: an open series keeps nothing of a batch it handed out.
-    return unboxed(mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: (box) => walkFrontier(box.peek()), openLanes: OPEN_SERIES }));
+    // Each batch also says below which instant the run's later rows lie, once every series has said
+    // it of its own: the sink then finishes the days every series has passed.
+    const merged = unboxed(mergeByFrontier(makers, { concurrency: this.config.concurrency, progressOf: (box) => walkFrontier(box.peek()), openLanes: OPEN_SERIES }));
+    return settledAcross(merged, makers.length);
   }
 }
 

@@ -66,18 +66,19 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const sinceSec = Math.ceil(env.sinceMs / 1000);
   // 1. Finish a walk a killed run left.
   if (pos.walk) {
-    pos = yield* walk(env, stream, seq, pos, pos.walk.next, pos.walk.floor, pos.walk.top);
+    // Newer bars than this walk's may follow (step 2): its batches bound nothing.
+    pos = yield* walk(env, stream, seq, pos, pos.walk.next, pos.walk.floor, pos.walk.top, false);
   }
   // 2. From `until` (or now) back to the watermark, or to `since` the first time.
   const untilSec = env.untilMs === null ? 0 : Math.floor(env.untilMs / 1000);
   const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
   if (untilSec === 0 || untilSec >= floor) {
-    pos = yield* walk(env, stream, seq, pos, untilSec, floor, null);
+    pos = yield* walk(env, stream, seq, pos, untilSec, floor, null, true);
   }
   // 3. `since` moved earlier than what is held: extend the history downwards (unless the service
   // already said it holds nothing older).
   if (pos.low !== null && sinceSec < pos.low && pos.begins === undefined) {
-    pos = yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null);
+    pos = yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null, true);
   }
   if (pos.begins !== undefined && start.begins === undefined) {
     env.ctx.events.note?.(
@@ -102,6 +103,12 @@ async function* walk(
   end: number,
   floor: number,
   topSoFar: number | null,
+  /**
+   * Whether nothing after this walk is newer than it (steps 2 and 3): its batches then say below
+   * which instant the series' later rows lie (Batch.settledFrom, of the series: the source's merge
+   * makes it the run's). Step 3 extends below the lowest bar held, so it stays under every bound.
+   */
+  bounded: boolean,
 ): AsyncGenerator<BatchBox<RawKline>, KlinePosition> {
   const { client, ctx, product, interval } = env;
   const klineType = klineTypeOf(interval);
@@ -200,7 +207,9 @@ async function* walk(
         uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
         env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
       }
-      const box = new BatchBox({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) });
+      // Later pages hold bars at or before the next end; after the walk, only step 3, below the lowest bar held.
+      const settledFrom = !bounded ? undefined : done ? (low === null ? undefined : low * 1000) : (state.next + 1) * 1000;
+      const box = new BatchBox({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position), ...(settledFrom === undefined ? {} : { settledFrom }) });
       // Nothing of the page stays in this frame while it is suspended (see BatchBox).
       current = result = page = kept = records = undefined;
       yield box;
@@ -214,7 +223,8 @@ async function* walk(
   const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
   if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
-    yield new BatchBox({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) });
+    const settledFrom = bounded && low !== null ? low * 1000 : undefined;
+    yield new BatchBox({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position), ...(settledFrom === undefined ? {} : { settledFrom }) });
   }
   return position;
 }
