@@ -46,15 +46,20 @@ function columnarPath<R>(spec: DatasetSpec<R>, dataset: 'kline' | 'trade', batch
   return { rows, ...rangesAndSeries(keys, kept) };
 }
 
-/** Pages of a backward walk: newest first, each ascending, overlapping by a few bars, re-sent bars forming or final. */
-function walkedPages(random: () => number): KlineRow[][] {
+/**
+ * Pages of a backward walk: newest first, each ascending, overlapping by a few bars, re-sent bars
+ * forming or final; or, with `overlap` false, pages that neither overlap nor touch (the real walk).
+ */
+function walkedPages(random: () => number, overlap = true): KlineRow[][] {
   const pages: KlineRow[][] = [];
   for (const code of ['ETHUSDT', 'BTCUSDT', 'ÄPFEL.DE']) {
     let end = 600;
     while (end > 0) {
       const size = 1 + Math.floor(random() * 120);
       const raws = [];
-      for (let m = Math.max(0, end - size - Math.floor(random() * 4)); m < end + Math.floor(random() * 3); m++) {
+      const from = overlap ? Math.max(0, end - size - Math.floor(random() * 4)) : Math.max(0, end - size);
+      const to = overlap ? end + Math.floor(random() * 3) : end;
+      for (let m = from; m < to; m++) {
         const close = `${(91000 + m + random()).toFixed(1 + Math.floor(random() * 8))}`;
         raws.push(rawKline(code, '1m', T0 + 60 * m, random() < 0.1 ? '-0.000000000000000001' : close, random() < 0.8));
       }
@@ -88,6 +93,36 @@ describe('columnar de-duplication (pages in any order, no row objects)', () => {
         expect(one.ranges[code]).toEqual([own[0], own.at(-1)]);
       }
     }
+  });
+
+  it('pages that neither overlap nor touch, in any order of codes and pages: every row kept, in key order, as the row path', () => {
+    for (const seed of [5, 6, 7]) {
+      const random = mulberry32(seed);
+      const pages = walkedPages(random, false);
+      // Codes interleaved page by page, and one partition's pages shuffled.
+      const shuffled = seed === 7 ? [...pages].sort(() => random() - 0.5) : pages.map((_, i) => pages[(i * 7) % pages.length]!);
+      const all = shuffled.flat();
+      const builder = new KlineColumnBuilder(DEFAULT_DECIMAL);
+      for (const row of all) builder.append(row);
+      const got = columnarPath(klineSpec, 'kline', [batchOf('kline', builder.columns(), all.length)]);
+      const expected = rowPath(klineSpec, all).map(({ source: _, ...row }) => ({ ...row }));
+      expect(expected).toHaveLength(all.length);
+      expect(got.rows).toEqual(expected);
+    }
+    // Two pages that touch (one bar sent twice, forming then final, the final arriving first): one row, the final one.
+    const page = (ms: number[], final: boolean) => klineRows(ms.map((m) => rawKline('BTCUSDT', '1m', T0 + 60 * m, `${m}.${final ? 1 : 2}`, final)));
+    const touching = [...page([10, 11, 12], true), ...page([12, 13, 14], false), ...page([5, 6, 7], true)];
+    const batch = batchOf('kline', klineSpec.columns(touching, DEFAULT_DECIMAL), touching.length);
+    expect(columnarPath(klineSpec, 'kline', [batch]).rows.map((r) => [(r.ts / 1000 - T0) / 60, r.close])).toEqual([
+      [5, '5.1'],
+      [6, '6.1'],
+      [7, '7.1'],
+      [10, '10.1'],
+      [11, '11.1'],
+      [12, '12.1'],
+      [13, '13.2'],
+      [14, '14.2'],
+    ]);
   });
 
   it('a final bar is never replaced by a forming one that arrives later; a later final one wins', () => {

@@ -130,6 +130,40 @@ export function keyColumns(batches: readonly RecordBatch[], spec: ColumnarKeySpe
   return { length, all: { chunk, row }, groups, groupId, order, time, sticky };
 }
 
+/** Runs this short on average are left to the sort (a run is an object, and nothing is saved). */
+const MIN_MEAN_RUN = 8;
+
+/**
+ * The common case without a sort: rows that arrive in runs of one group each, strictly ascending
+ * (a page of one series), and no two runs of a group overlapping or touching (the pages of a walk). Every row then
+ * survives, and the key order is the runs' order by their first key. Undefined otherwise (some key
+ * may repeat, or an order is NaN): the sort decides.
+ */
+function disjointRuns(rank: Int32Array, order: Float64Array, length: number): Int32Array | undefined {
+  const starts: number[] = [0];
+  if (length > 0 && Number.isNaN(order[0]!)) return undefined;
+  for (let i = 1; i < length; i++) {
+    const o = order[i]!;
+    if (Number.isNaN(o)) return undefined;
+    // A run is one group's: a page of one series, not the pages of several that happen to rise.
+    if (rank[i] !== rank[i - 1] || o <= order[i - 1]!) {
+      starts.push(i);
+      if (starts.length * MIN_MEAN_RUN > length) return undefined;
+    }
+  }
+  const ends = starts.map((from, k) => (k + 1 < starts.length ? starts[k + 1]! : length));
+  const byFirstKey = starts.map((_, k) => k).sort((a, b) => rank[starts[a]!]! - rank[starts[b]!]! || order[starts[a]!]! - order[starts[b]!]!);
+  for (let k = 1; k < byFirstKey.length; k++) {
+    const last = ends[byFirstKey[k - 1]!]! - 1;
+    const first = starts[byFirstKey[k]!]!;
+    if (rank[last] === rank[first] && order[last]! >= order[first]!) return undefined;
+  }
+  const out = new Int32Array(length);
+  let n = 0;
+  for (const k of byFirstKey) for (let i = starts[k]!; i < ends[k]!; i++) out[n++] = i;
+  return out;
+}
+
 /**
  * The surviving row of each key, in key order (group text, then order): among rows of one key the
  * last to arrive, except that a row with the sticky flag is never replaced by one without it (the
@@ -146,6 +180,10 @@ export function dedupedOrder(keys: KeyColumns): Int32Array {
     });
   const rank = new Int32Array(length);
   for (let i = 0; i < length; i++) rank[i] = rankOf[groupId[i]!]!;
+  if (order instanceof Float64Array) {
+    const runs = disjointRuns(rank, order, length);
+    if (runs !== undefined) return runs;
+  }
   const sorted = new Int32Array(length);
   for (let i = 0; i < length; i++) sorted[i] = i;
   if (order instanceof Float64Array) sorted.sort((a, b) => rank[a]! - rank[b]! || order[a]! - order[b]! || a - b);
