@@ -184,4 +184,40 @@ describe('columnar de-duplication (pages in any order, no row objects)', () => {
     const out = takeRows([dec], { chunk: Int32Array.from([0, 0, 0]), row: Int32Array.from([2, 0, 1]) });
     expect([...(out.values as Uint32Array)]).toEqual([values[2]!, values[0]!, values[1]!].flatMap(words));
   });
+
+  it('copies stretches of consecutive rows whole and single rows one by one, the same values either way', () => {
+    const random = mulberry32(11);
+    const texts = (n: number) => Array.from({ length: n }, (_, i) => (random() < 0.1 ? null : random() < 0.1 ? `long value ${i} ${'ü'.repeat(20)}` : `c${i}`));
+    const numbers = (n: number) => Array.from({ length: n }, (_, i) => (random() < 0.1 ? null : i * 60_000 + 1_763_510_400_000));
+    const sizes = [300, 180, 250];
+    // Picks made of stretches of 1 to 40 consecutive rows of a random chunk.
+    const chunk: number[] = [];
+    const row: number[] = [];
+    while (chunk.length < 2000) {
+      const c = Math.floor(random() * sizes.length);
+      const len = 1 + Math.floor(random() * 40);
+      const start = Math.floor(random() * (sizes[c]! - len));
+      for (let k = 0; k < len; k++) {
+        chunk.push(c);
+        row.push(start + k);
+      }
+    }
+    const picks = { chunk: Int32Array.from(chunk), row: Int32Array.from(row) };
+    for (const [type, make] of [
+      [new Utf8(), texts],
+      [new TimestampMillisecond(), numbers],
+    ] as const) {
+      const inputs = sizes.map((n, c) => {
+        const values = make(n + 2);
+        // Sliced inputs (non-zero offsets) for two of the chunks.
+        return { values: values.slice(c === 1 ? 0 : 2), data: c === 1 ? vectorFromArray(values, type as DataType).data[0]! : vectorFromArray(values, type as DataType).data[0]!.slice(2, n) };
+      });
+      const out = makeVector(takeRows(inputs.map((i) => i.data), picks));
+      expect(Array.from({ length: out.length }, (_, i) => out.get(i)), String(type)).toEqual(chunk.map((c, i) => inputs[c]!.values[row[i]!]));
+    }
+    const words = Array.from({ length: 3 }, (_, c) => Uint32Array.from({ length: sizes[c]! * 4 }, (_, k) => (c << 28) + k));
+    const decs = words.map((w, c) => makeData({ type: new Decimal(18, 38, 128), length: sizes[c]!, nullCount: 0, data: w }));
+    const out = takeRows(decs, picks);
+    expect([...(out.values as Uint32Array)]).toEqual(chunk.flatMap((c, i) => [...words[c]!.subarray(row[i]! * 4, row[i]! * 4 + 4)]));
+  });
 });

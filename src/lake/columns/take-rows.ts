@@ -81,7 +81,22 @@ function countOnes(bits: Uint8Array, n: number): number {
   return ones;
 }
 
-/** Fixed-width values (already sliced to the Data's offset by Arrow) copied word by word. */
+/** Consecutive rows of one chunk copied with one set() (a view object, then memcpy); shorter stretches value by value. */
+const MIN_STRETCH = 8;
+
+/**
+ * How many picks from index i on are consecutive rows of one chunk (at least 1): a partition read
+ * as the disjoint pages of a walk is a few such stretches, copied whole instead of row by row.
+ */
+function stretchAt(picks: RowPicks, i: number, n: number): number {
+  const chunk = picks.chunk[i]!;
+  const row = picks.row[i]!;
+  let j = i + 1;
+  while (j < n && picks.chunk[j] === chunk && picks.row[j] === row + (j - i)) j++;
+  return j - i;
+}
+
+/** Fixed-width values (already sliced to the Data's offset by Arrow) copied word by word, or a stretch at a time. */
 function takeFixed(column: readonly Data[], picks: RowPicks, width: number): Uint8Array {
   const n = picks.row.length;
   const out = new Uint8Array(n * width);
@@ -90,11 +105,13 @@ function takeFixed(column: readonly Data[], picks: RowPicks, width: number): Uin
     const words = width / 4;
     const dst = new Uint32Array(out.buffer);
     const srcs = views.map((v) => new Uint32Array(v.buffer, v.byteOffset, v.byteLength >> 2));
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n; ) {
       const src = srcs[picks.chunk[i]!]!;
       const from = picks.row[i]! * words;
-      const to = i * words;
-      for (let w = 0; w < words; w++) dst[to + w] = src[from + w]!;
+      const len = stretchAt(picks, i, n);
+      if (len >= MIN_STRETCH) dst.set(src.subarray(from, from + len * words), i * words);
+      else for (let w = 0, to = i * words; w < len * words; w++) dst[to + w] = src[from + w]!;
+      i += len;
     }
     return out;
   }
@@ -122,16 +139,19 @@ function takeUtf8(column: readonly Data[], picks: RowPicks): { valueOffsets: Int
     valueOffsets[i + 1] = total;
   }
   const data = new Uint8Array(total);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; ) {
     const c = picks.chunk[i]!;
     const o = offsetsOf[c]!;
     const r = picks.row[i]!;
+    // A stretch of consecutive rows is one run of bytes; keys and codes are a few bytes each, so a
+    // short one is copied in place, not through a view object.
+    const len = stretchAt(picks, i, n);
     const from = o[r]!;
-    const end = o[r + 1]!;
+    const end = o[r + len]!;
     const src = bytesOf[c]!;
-    // Keys and codes are a few bytes: copied in place, not through a view object per row.
     if (end - from > SHORT_VALUE_BYTES) data.set(src.subarray(from, end), valueOffsets[i]!);
     else for (let k = from, to = valueOffsets[i]!; k < end; k++, to++) data[to] = src[k]!;
+    i += len;
   }
   return { valueOffsets, data };
 }

@@ -42,9 +42,11 @@ function isNull(d: Data, i: number): boolean {
 /** Instants and integers as numbers (safe integers by validation), floats as they are. */
 function numbersOf(d: Data, out: Float64Array, at: number): void {
   const v = d.values as ArrayBufferView;
+  // Key columns rarely hold a null: then no row asks.
+  const nulls = d.nullCount > 0;
   if (DataType.isFloat(d.type)) {
     const f = v as Float64Array;
-    for (let i = 0; i < d.length; i++) out[at + i] = isNull(d, i) ? Number.NaN : f[i]!;
+    for (let i = 0; i < d.length; i++) out[at + i] = nulls && isNull(d, i) ? Number.NaN : f[i]!;
     return;
   }
   if ((v as Int32Array).BYTES_PER_ELEMENT === 8) {
@@ -52,11 +54,11 @@ function numbersOf(d: Data, out: Float64Array, at: number): void {
     const aligned = v.byteOffset % 4 === 0 ? v : new Uint8Array(v.buffer, v.byteOffset, d.length * 8).slice();
     const words = new Uint32Array(aligned.buffer, aligned.byteOffset, d.length * 2);
     const highs = new Int32Array(aligned.buffer, aligned.byteOffset, d.length * 2);
-    for (let i = 0; i < d.length; i++) out[at + i] = isNull(d, i) ? Number.NaN : highs[2 * i + 1]! * TWO32 + words[2 * i]!;
+    for (let i = 0; i < d.length; i++) out[at + i] = nulls && isNull(d, i) ? Number.NaN : highs[2 * i + 1]! * TWO32 + words[2 * i]!;
     return;
   }
   const ints = v as Int32Array;
-  for (let i = 0; i < d.length; i++) out[at + i] = isNull(d, i) ? Number.NaN : ints[i]!;
+  for (let i = 0; i < d.length; i++) out[at + i] = nulls && isNull(d, i) ? Number.NaN : ints[i]!;
 }
 
 function textAt(d: Data, i: number): string {
@@ -101,9 +103,11 @@ export function keyColumns(batches: readonly RecordBatch[], spec: ColumnarKeySpe
   const groupId = new Int32Array(length);
   const groups: string[] = [];
   const index = new Map<string, number>();
-  const time = new Float64Array(length);
   const textOrder = batches.length > 0 && DataType.isUtf8(child(batches[0]!, spec.order).type);
   const order: Float64Array | string[] = textOrder ? new Array<string>(length) : new Float64Array(length);
+  // A K-line's order is its time: read once (neither array is written after this).
+  const timeIsOrder = spec.time === spec.order && !textOrder;
+  const time = timeIsOrder ? (order as Float64Array) : new Float64Array(length);
   const sticky = spec.sticky === undefined ? undefined : new Uint8Array(length);
   let at = 0;
   batches.forEach((batch, c) => {
@@ -116,13 +120,14 @@ export function keyColumns(batches: readonly RecordBatch[], spec: ColumnarKeySpe
     const orderData = child(batch, spec.order);
     if (textOrder) for (let i = 0; i < n; i++) (order as string[])[at + i] = textAt(orderData, i);
     else numbersOf(orderData, order as Float64Array, at);
-    numbersOf(child(batch, spec.time), time, at);
+    if (!timeIsOrder) numbersOf(child(batch, spec.time), time, at);
     if (sticky !== undefined) {
       const flag = child(batch, spec.sticky!);
       const bits = flag.values as Uint8Array;
+      const nulls = flag.nullCount > 0;
       for (let i = 0; i < n; i++) {
         const b = flag.offset + i;
-        sticky[at + i] = !isNull(flag, i) && bitAt(bits, b) ? 1 : 0;
+        sticky[at + i] = !(nulls && isNull(flag, i)) && bitAt(bits, b) ? 1 : 0;
       }
     }
     at += n;
