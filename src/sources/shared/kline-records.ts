@@ -181,7 +181,8 @@ export function newestFinal(records: readonly RawKline[]): number | null {
   let top: number | null = null;
   for (const r of records) {
     if (r.flaw !== undefined || !r.final) continue;
-    const t = Number(r.bar.timestamp);
+    // A placed bar's stamp is valid digits: the scanner's number when it read the bar.
+    const t = ScannedBar.stampOf(r.bar) ?? Number(r.bar.timestamp);
     if (top === null || t > top) top = t;
   }
   return top;
