@@ -140,9 +140,9 @@ const MIN_MEAN_RUN = 8;
 
 /**
  * The common case without a sort: rows that arrive in runs of one group each, strictly ascending
- * (a page of one series), and no two runs of a group overlapping or touching (the pages of a walk). Every row then
- * survives, and the key order is the runs' order by their first key. Undefined otherwise (some key
- * may repeat, or an order is NaN): the sort decides.
+ * (a page of one series), and no two runs of a group overlapping or touching (the pages of a
+ * walk). Every row then survives, and the key order is the runs' order by their first key.
+ * Undefined otherwise (some key may repeat, or an order is NaN): the sort decides.
  */
 function disjointRuns(rank: Int32Array, order: Float64Array, length: number): Int32Array | undefined {
   const starts: number[] = [0];
@@ -156,7 +156,7 @@ function disjointRuns(rank: Int32Array, order: Float64Array, length: number): In
       if (starts.length * MIN_MEAN_RUN > length) return undefined;
     }
   }
-  const ends = starts.map((from, k) => (k + 1 < starts.length ? starts[k + 1]! : length));
+  const ends = starts.map((_, k) => (k + 1 < starts.length ? starts[k + 1]! : length));
   const byFirstKey = starts.map((_, k) => k).sort((a, b) => rank[starts[a]!]! - rank[starts[b]!]! || order[starts[a]!]! - order[starts[b]!]!);
   for (let k = 1; k < byFirstKey.length; k++) {
     const last = ends[byFirstKey[k - 1]!]! - 1;
