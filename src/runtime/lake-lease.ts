@@ -142,6 +142,12 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
       if (!(await storage.putIfAbsent(LEASE_KEY, mine))) continue; // another run created it first
     } else {
       const holder = parse(current.data);
+      if (same(holder, recordAt(at)) && typeof holder.expiresAt === 'string') {
+        // Our own lease, written in an earlier round: the store took that write but its answer was
+        // lost, and the SDK's retry of the conditional write was refused (412). It is ours.
+        held = { record: holder as LeaseRecord, version: current.version };
+        break;
+      }
       if (await heldAt(storage, holder, at, leaseMs)) throw lockedError(path, holder);
       version = await cas.replaceIf(LEASE_KEY, mine, current.version);
       if (version === undefined) continue; // another contender replaced it first: read again

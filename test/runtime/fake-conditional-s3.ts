@@ -13,7 +13,11 @@ const serviceError = (name: string, status: number): S3ServiceException =>
 export function fakeConditionalS3() {
   const objects = new Map<string, { body: Uint8Array; etag: string; at: Date }>();
   let writes = 0;
-  const hooks: { beforeWrite?: (key: string) => void } = {};
+  const hooks: {
+    beforeWrite?: (key: string) => void;
+    /** True: this PUT lands, but its answer is lost and the SDK sends it again (its conditions checked anew). */
+    loseAnswer?: (key: string) => boolean;
+  } = {};
   const client = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'AKIDMOCK', secretAccessKey: 'mock-secret' } });
   const mock = mockClient(client);
   const put = (key: string, body: Uint8Array) => {
@@ -21,8 +25,7 @@ export function fakeConditionalS3() {
     objects.set(key, { body, etag, at: new Date(Date.UTC(2026, 2, 2)) });
     return etag;
   };
-  mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: Uint8Array; IfNoneMatch?: string; IfMatch?: string }) => {
-    hooks.beforeWrite?.(input.Key);
+  const conditionalPut = (input: { Key: string; Body: Uint8Array; IfNoneMatch?: string; IfMatch?: string }) => {
     const existing = objects.get(input.Key);
     if (input.IfNoneMatch === '*' && existing) throw serviceError('PreconditionFailed', 412);
     if (input.IfMatch !== undefined) {
@@ -30,6 +33,11 @@ export function fakeConditionalS3() {
       if (existing.etag !== input.IfMatch) throw serviceError('PreconditionFailed', 412);
     }
     return { ETag: put(input.Key, new Uint8Array(input.Body)) };
+  };
+  mock.on(PutObjectCommand).callsFake((input: { Key: string; Body: Uint8Array; IfNoneMatch?: string; IfMatch?: string }) => {
+    hooks.beforeWrite?.(input.Key);
+    if (hooks.loseAnswer?.(input.Key) === true) conditionalPut(input);
+    return conditionalPut(input);
   });
   mock.on(GetObjectCommand).callsFake((input: { Key: string }) => {
     const o = objects.get(input.Key);

@@ -178,6 +178,31 @@ describe('lake lease: the 412 answers of S3 (mocked client)', () => {
     expect((await leaseOf(storage)).runId).toBe('run-fast');
   });
 
+  it('our own conditional write that landed but whose retry was refused (412) is our lease, not another run', async () => {
+    for (const takeover of [false, true]) {
+      const fake = fakeConditionalS3();
+      const storage = new S3Storage(fake.client, 's3://lake-bucket/prod');
+      const h = harness();
+      if (takeover) {
+        // An expired lease to take over: our If-Match write lands, its answer is lost, the retry meets our own ETag.
+        await acquireLakeLease(storage, { runId: 'run-dead', pipeline: 'kline' }, h.options('host-a', 11));
+        h.advance(61_000);
+      }
+      let lost = 0;
+      fake.hooks.loseAnswer = (key) => key === `prod/${LEASE_KEY}` && lost++ === 0;
+      const lease = await acquireLakeLease(storage, { runId: 'run-b', pipeline: 'kline' }, h.options('host-b', 12));
+      expect(lost).toBeGreaterThan(0);
+      expect(await leaseOf(storage)).toMatchObject({ runId: 'run-b', pid: 12, host: 'host-b' });
+      // It is held and renewed as any lease, and refuses a second run.
+      h.advance(10_000);
+      await lease.renew();
+      expect((await leaseOf(storage)).renewedAt).toBe(new Date(h.advance(0)).toISOString());
+      await expect(acquireLakeLease(storage, { runId: 'run-c', pipeline: 'kline' }, h.options('host-c', 13))).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED' });
+      await lease.release();
+      expect(await storage.read(LEASE_KEY)).toBeUndefined();
+    }
+  });
+
   it('a renewal refused with 412 marks the lease lost and calls onLost once', async () => {
     const fake = fakeConditionalS3();
     const storage = new S3Storage(fake.client, 's3://lake-bucket/prod');
