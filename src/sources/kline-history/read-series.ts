@@ -6,7 +6,7 @@
 import type { KlineResult, ServiceClient } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
-import type { RunContext } from '../../core/component.js';
+import type { Batch, RunContext } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
@@ -119,6 +119,12 @@ async function* walk(
   let begins: number | undefined;
   // The position of the last batch yielded: where a stopped walk resumes.
   let last = before;
+  // A batch of this walk, with what it says of the series' later rows (see `bounded`): at or before
+  // the next end while the walk goes on (`nextEnd`); after it, only step 3, below the lowest bar held.
+  const boxed = (batch: Batch<RawKline>, nextEnd: number | null): BatchBox<RawKline> => {
+    const settledFrom = !bounded ? undefined : nextEnd !== null ? (nextEnd + 1) * 1000 : low === null ? undefined : low * 1000;
+    return new BatchBox(settledFrom === undefined ? batch : { ...batch, settledFrom });
+  };
   const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
     // With the stream's signal, also when it is a page asked for ahead: its requests are this stream's.
     const p = env.reporter.call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal));
@@ -207,9 +213,7 @@ async function* walk(
         uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
         env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
       }
-      // Later pages hold bars at or before the next end; after the walk, only step 3, below the lowest bar held.
-      const settledFrom = !bounded ? undefined : done ? (low === null ? undefined : low * 1000) : (state.next + 1) * 1000;
-      const box = new BatchBox({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position), ...(settledFrom === undefined ? {} : { settledFrom }) });
+      const box = boxed({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) }, done ? null : state.next);
       // Nothing of the page stays in this frame while it is suspended (see BatchBox).
       current = result = page = kept = records = undefined;
       yield box;
@@ -223,8 +227,7 @@ async function* walk(
   const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
   if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
-    const settledFrom = bounded && low !== null ? low * 1000 : undefined;
-    yield new BatchBox({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position), ...(settledFrom === undefined ? {} : { settledFrom }) });
+    yield boxed({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) }, null);
   }
   return position;
 }

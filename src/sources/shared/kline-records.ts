@@ -181,8 +181,7 @@ export function newestFinal(records: readonly RawKline[]): number | null {
   let top: number | null = null;
   for (const r of records) {
     if (r.flaw !== undefined || !r.final) continue;
-    // A placed bar's stamp is valid digits: the scanner's number when it read the bar.
-    const t = ScannedBar.stampOf(r.bar) ?? Number(r.bar.timestamp);
+    const t = stampOf(r.bar);
     if (top === null || t > top) top = t;
   }
   return top;
