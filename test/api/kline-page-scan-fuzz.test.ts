@@ -26,7 +26,10 @@ import { describe, expect, it } from 'vitest';
 import { scanKlinePage, type ScannedKlineData } from '../../src/api/kline-page-scan.js';
 import { klineDataSchema, marketEnvelopeSchema } from '../../src/api/schemas.js';
 import { DEFAULT_DECIMAL, parseDecimalWords, wordsToBigInt, type DecimalType } from '../../src/core/decimal.js';
+import { BatchWords, KLINE_DECIMALS, RowWithWords } from '../../src/core/carried-words.js';
 import { ScannedBar } from '../../src/core/scanned-bar.js';
+import type { WireKline } from '../../src/core/wire.js';
+import { parseKline, type ColumnTypes } from '../../src/transforms/parse-decimals/parse-rows.js';
 import { prng } from '../lake/random-tables.js';
 import { tempDir } from '../sinks/helpers.js';
 
@@ -201,6 +204,48 @@ function checkWords(page: ScannedKlineData): number {
   return folded;
 }
 
+/** Column types the rows are parsed at: the scanner's words answer for the first two wholly, for the others in part or not at all. */
+const ROW_TYPES: readonly ColumnTypes[] = [
+  columnTypes(DEFAULT_DECIMAL),
+  columnTypes({ precision: 20, scale: 18 }),
+  { ...columnTypes(DEFAULT_DECIMAL), turnover: { precision: 19, scale: 18 } },
+  { ...columnTypes(DEFAULT_DECIMAL), volume: { precision: 38, scale: 8 } },
+];
+
+function columnTypes(type: DecimalType): ColumnTypes {
+  return { open: type, high: type, low: type, close: type, volume: type, turnover: type, price: type };
+}
+
+/**
+ * parse-decimals makes the same row, or the same rejection, of a scanned bar (words taken from the
+ * scanner) as of the schema path's plain bar (words read from the text), and the row carries the
+ * same words. Returns how many rows of the default types were compared.
+ */
+function checkRows(page: ScannedKlineData, reference: { code: string; kline_list: Record<string, string>[] }): number {
+  let compared = 0;
+  const got = [0, 1, 2, 3, 4, 5].map(() => new Uint32Array(4));
+  const want = [0, 1, 2, 3, 4, 5].map(() => new Uint32Array(4));
+  for (const types of ROW_TYPES) {
+    const scales = KLINE_DECIMALS.map((c) => types[c].scale);
+    const scannedWords = new BatchWords(page.kline_list.length, scales);
+    const plainWords = new BatchWords(page.kline_list.length, scales);
+    page.kline_list.forEach((bar, i) => {
+      const raw = (b: WireKline) => ({ code: page.code, interval: '1m' as const, bar: b, final: true, source: '/kline' });
+      const scanned = parseKline(raw(bar), types, scannedWords, i);
+      const plain = parseKline(raw(reference.kline_list[i] as unknown as WireKline), types, plainWords, i);
+      if (JSON.stringify(scanned) !== JSON.stringify(plain)) expect({ bar, types, row: scanned }).toEqual({ bar, types, row: plain });
+      if ('failure' in plain) return;
+      for (const g of got) g.fill(0xdeadbeef);
+      const hasWords = RowWithWords.copyAllWords(scanned, types.open.scale, got, 0);
+      expect(RowWithWords.copyAllWords(plain, types.open.scale, want, 0)).toBe(hasWords);
+      if (!hasWords) return;
+      if (types === ROW_TYPES[0]) compared++;
+      if (got.some((g, k) => g.some((w, j) => w !== want[k]![j]))) expect({ bar, types, words: got.map((g) => [...g]) }).toEqual({ bar, types, words: want.map((g) => [...g]) });
+    });
+  }
+  return compared;
+}
+
 function checkLossless(text: string, page: ScannedKlineData): void {
   const body = losslessParse(text) as { ret: { toString(): string }; data: { code: string; kline_type: { toString(): string }; kline_list: Record<string, unknown>[] } };
   expect(Number(body.ret.toString())).toBe(200);
@@ -226,6 +271,7 @@ describe('the /kline page scanner against three independent readers', () => {
     const taken: { text: string; page: ScannedKlineData }[] = [];
     let declined = 0;
     let folded = 0;
+    let rowsCompared = 0;
     for (let run = 0; run < RUNS; run++) {
       const text = randomPage(rnd);
       const scanned = scanKlinePage(text);
@@ -238,6 +284,7 @@ describe('the /kline page scanner against three independent readers', () => {
       // Same data, same fields, same key order (what a rejected bar is stored as).
       expect(JSON.stringify(scanned)).toBe(JSON.stringify(reference));
       folded += checkWords(scanned);
+      rowsCompared += checkRows(scanned, reference as { code: string; kline_list: Record<string, string>[] });
       checkLossless(text, scanned);
       taken.push({ text, page: scanned });
     }
@@ -245,6 +292,7 @@ describe('the /kline page scanner against three independent readers', () => {
     expect(taken.length).toBeGreaterThan(RUNS * 0.4);
     expect(declined).toBeGreaterThan(RUNS * 0.1);
     expect(folded).toBeGreaterThan(1000);
+    expect(rowsCompared).toBeGreaterThan(20);
 
     // DuckDB reads the very texts the scanner took.
     const dir = await tempDir('ql-scan-fuzz-');
@@ -285,6 +333,35 @@ describe('the /kline page scanner against three independent readers', () => {
     }
     expect(compared).toBe(folded);
     connection.closeSync();
+  });
+
+  it('makes the rows and rejections of the plain path from scanned bars, with the same words', () => {
+    const bar = (t: number, open: string, high: string, low: string, close: string, volume = '1.50', turnover = '100') =>
+      `{"timestamp":"${t}","open_price":"${open}","close_price":"${close}","high_price":"${high}","low_price":"${low}","volume":"${volume}","turnover":"${turnover}"}`;
+    const bars = [
+      bar(1795102860, '68316.16', '68354.42', '68316.10', '68338.180'),
+      bar(1795102920, '1.5', '1.4', '1.3', '1.45'), // high below open: rejected
+      bar(1795102980, '2', '3', '1', '2', '-0.5'), // negative volume: rejected
+      bar(1795103040, '0.000', '12345678901234567890.5', '0', '1'), // a decimal too long to fold
+      bar(1795103100, '10.10', '10.10', '10.10', '10.10', '0', '0.0'),
+    ];
+    const text = `{"ret":200,"msg":"ok","trace":"t","data":{"code":"BTCUSDT","kline_type":1,"kline_list":[${bars.join(',')}]}}`;
+    const page = scanKlinePage(text)!;
+    const reference = schemaPath(text) as { code: string; kline_list: Record<string, string>[] };
+    expect(checkRows(page, reference)).toBe(3);
+    const types = columnTypes(DEFAULT_DECIMAL);
+    const words = new BatchWords(bars.length, KLINE_DECIMALS.map(() => 18));
+    const rows = page.kline_list.map((b, i) => parseKline({ code: 'BTCUSDT', interval: '1m', bar: b, final: true, source: '/kline' }, types, words, i));
+    expect(rows.map((r) => ('failure' in r ? r.failure.code : `${r.open} ${r.high} ${r.low} ${r.close} ${r.volume} ${r.turnover}`))).toEqual([
+      '68316.16 68354.42 68316.1 68338.18 1.5 100',
+      'QL_OHLC_INCONSISTENT',
+      'QL_NEGATIVE_AMOUNT',
+      '0 12345678901234567890.5 0 1 1.5 100',
+      '10.1 10.1 10.1 10.1 0 0',
+    ]);
+    const got = KLINE_DECIMALS.map(() => new Uint32Array(4));
+    expect(RowWithWords.copyAllWords(rows[0] as object, 18, got, 0)).toBe(true);
+    expect(got.map((g) => wordsToBigInt(g, 0).toString())).toEqual(['68316160000000000000000', '68354420000000000000000', '68316100000000000000000', '68338180000000000000000', '1500000000000000000', '100000000000000000000']);
   });
 
   it('takes the documented example, and declines error answers and an empty body', async () => {
