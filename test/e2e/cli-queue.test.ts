@@ -243,6 +243,25 @@ describe.concurrent('the daily quota with --until-empty', () => {
   }, 60_000);
 });
 
+describe.concurrent('the daily quota met by another worker, with --until-empty', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+
+  it('a worker that never met it ends its batch at once: exit 75, the reset named', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const { workerArgs, output } = await queuedOverQuota(env);
+    const first = startCli(['worker', ...workerArgs, '--stop-timeout', '20'], { env });
+    await first.waitForStderr(/slice waits for the daily quota/);
+    first.child.kill('SIGTERM');
+    expect((await first.result).code).toBe(130);
+    // Nothing left to run until the reset, 12 hours on: the second worker runs no slice and says why.
+    const second = await runCli(['worker', '--until-empty', ...workerArgs], { env });
+    expect(second.code, second.stderr).toBe(75);
+    expect(second.stderr).not.toMatch(/slice started/);
+    expect(second.stderr).toContain('quotelake worker: the daily quota is used up; 1 slice waits on the queue for its reset at 2026-11-21T00:00:00.000Z');
+    await expectStoppedAtQuota(env, first.stderr(), output);
+  }, 60_000);
+});
+
 describe('schedules', () => {
   const redis = useRedisServer({ settled: DEMO_TOKENS });
 

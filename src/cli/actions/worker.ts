@@ -9,6 +9,7 @@ import { ApiError } from '../../core/errors.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
+import { noteQuotaReset, quotaResetMet } from '../../queue/quota-reset.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
 import { startSliceWorker } from '../../queue/slice-worker.js';
@@ -92,8 +93,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     addSecret: (t) => terminal.addSecret(t),
   });
 
-  // The latest quota reset a slice of this process met (the command's clock): with --until-empty,
-  // slices waiting for it end the batch rather than keep the process until the reset.
+  // The latest quota reset a slice met (the command's clock), this process's or another worker's
+  // (quota-reset.ts): with --until-empty, slices waiting for it end the batch rather than keep the
+  // process until the reset.
   let quotaResetAt: number | undefined;
   let waitingForQuota = 0;
   // Every slice loads its pipeline file; one parse per text serves them all.
@@ -118,6 +120,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     };
     if (outcome.quotaWaitMs !== undefined) {
       quotaResetAt = Math.max(quotaResetAt ?? 0, fetched.quotaResetAt!);
+      await noteQuotaReset(redis, fetched.quotaResetAt!, outcome.quotaWaitMs);
       logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
         event: 'slice-quota',
         rows: outcome.rows,
@@ -160,6 +163,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         void (async () => {
           const s = await queueStatus(queue, redis, 1);
           const drained = s.waiting === 0 && s.active === 0;
+          const met = drained || s.runnable > 0 || s.active > 0 ? undefined : await quotaResetMet(redis);
+          if (met !== undefined) quotaResetAt = Math.max(quotaResetAt ?? 0, met);
           // Nothing runs before the reset: what waits is delayed (for the quota, or a retry's backoff).
           const quotaBound = !drained && quotaResetAt !== undefined && s.active === 0 && s.runnable === 0;
           if (!drained && !quotaBound) return;
