@@ -84,6 +84,7 @@ function reportSent(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
 
 export class HttpTransport {
   readonly #pool: Dispatcher;
+  #closing: Promise<void> | undefined;
   private readonly timeouts: Timeouts;
   /** An ES private field: invisible to util.inspect and JSON, so a debug dump cannot show it. */
   readonly #token: string;
@@ -138,8 +139,9 @@ export class HttpTransport {
     return { status, text, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
 
+  /** Closes the connections once; later calls get the same promise (undici rejects a second close). */
   close(): Promise<void> {
-    return this.#pool.close();
+    return (this.#closing ??= this.#pool.close().then(() => undefined));
   }
 
   /** A TransportError whose message and cause are free of the token. */

@@ -112,4 +112,13 @@ describe('HttpTransport', () => {
     const error = await transport.send(request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
   });
+
+  it('close() twice, or twice at once, resolves each time (two owners may both close it)', async () => {
+    const stub = await startStub((_req, res) => res.end('{}'));
+    closers.push(() => stub.close());
+    const transport = new HttpTransport(stub.url, TOKEN, 4, DEFAULT_TIMEOUTS);
+    await transport.send(request());
+    await expect(Promise.all([transport.close(), transport.close()])).resolves.toEqual([undefined, undefined]);
+    await expect(transport.close()).resolves.toBeUndefined();
+  });
 });
