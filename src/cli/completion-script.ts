@@ -34,7 +34,7 @@ _quotelake_completions()
 {
   local reply
   local si=$IFS
-  IFS=$'\\n' reply=($(SHELL=zsh quotelake --get-yargs-completions "\${words[@]:0:CURRENT}" 2>/dev/null))
+  IFS=$'\\n' reply=($(SHELL=zsh quotelake --get-yargs-completions "\${(@)words[1,CURRENT]}" 2>/dev/null))
   IFS=$si
   if [[ \${#reply} -gt 0 ]]; then
     _describe 'values' reply

@@ -91,6 +91,54 @@ describe('quotelake completion', () => {
     }
     expect(out.split('\n')).toEqual(['kline-backfill', 'validate', 'ndjson', '']);
   });
+
+  /** `script` in `shell` with quotelake on the PATH, in an empty folder (no file names to offer); null when the shell is not installed. */
+  function inShell(shell: string, args: string[]): string | null {
+    const dir = tempDir('ql-habits-');
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'quotelake'), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
+    chmodSync(join(bin, 'quotelake'), 0o755);
+    const cwd = join(dir, 'empty');
+    mkdirSync(cwd);
+    try {
+      return execFileSync(shell, args, { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // CI installs it (.ci/run); the words are tested above
+      throw e;
+    }
+  }
+
+  it('the zsh script, sourced in a real zsh, hands quotelake the words up to the cursor and _describe the answer', () => {
+    // compinit's functions are stood in for (a widget needs a terminal): _describe prints the
+    // array it is given, _files says it was called. Everything else is zsh and the script.
+    const script = [
+      'compdef() { :; }; _describe() { print -rl -- "${(@P)2}"; }; _files() { print FILES; }',
+      'source <(quotelake completion zsh)',
+      'words=(quotelake run kline-b); CURRENT=3; _quotelake_completions',
+      'words=(quotelake run demo --format "" --log-level); CURRENT=5; _quotelake_completions',
+      'words=(quotelake run demo --output ""); CURRENT=5; _quotelake_completions',
+      'words=(quotelake valid); CURRENT=2; _quotelake_completions',
+    ].join('\n');
+    const out = inShell('zsh', ['-f', '-c', script]);
+    if (out === null) return;
+    const lines = out.split('\n');
+    // Words after the cursor are not sent; a path gets file names; zsh filters commands by prefix itself.
+    expect(lines.slice(0, 5)).toEqual(['kline-backfill', 'parquet', 'arrow', 'ndjson', 'FILES']);
+    expect(lines).toContain('validate:Check pipeline files without running them (every problem with file:line:column)');
+    // With zsh's own compinit (no dump file written), sourcing the script registers the function.
+    const registered = inShell('zsh', ['-f', '-c', 'autoload -U compinit; compinit -u -D; source <(quotelake completion zsh); print -r -- ${_comps[quotelake]}']);
+    expect(registered).toBe('_quotelake_completions\n');
+  });
+
+  it('the fish script, sourced in a real fish, completes what the command line holds', () => {
+    const out = inShell('fish', [
+      '-c',
+      ['quotelake completion fish | source', 'complete -C"quotelake run kline-b"', 'complete -C"quotelake valid"', 'complete -C"quotelake run demo --format "', 'complete -C"quotelake run demo --log-level w"'].join('; '),
+    ]);
+    if (out === null) return;
+    expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['kline-backfill', 'validate', 'arrow', 'ndjson', 'parquet', 'warn', '']); // fish sorts them
+  });
 });
 
 describe('did you mean', () => {
