@@ -1,5 +1,5 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
-import { PipelineConfigError } from '../config/parse-pipeline.js';
+import { PipelineConfigError } from '../config/pipeline-config-error.js';
 import { AbortedError, ApiError, ConfigError, DeltaConflictError, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';

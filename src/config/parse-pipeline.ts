@@ -3,36 +3,12 @@
  * schema, and reports every problem at its file:line:column.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { ConfigError } from '../core/errors.js';
 import { describeIssue, type IssuePath } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
+import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
 
-export interface ConfigProblem {
-  readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
-}
-
-/** Thrown with every problem of a pipeline; `message` is the first, `problems` has them all. */
-export class PipelineConfigError extends ConfigError {
-  readonly problems: readonly ConfigProblem[];
-  constructor(file: string | undefined, problems: readonly ConfigProblem[]) {
-    const first = problems[0] ?? { message: 'invalid pipeline' };
-    const where: { file?: string; line?: number; column?: number } = {};
-    if (file !== undefined) where.file = file;
-    if (first.line !== undefined) where.line = first.line;
-    if (first.column !== undefined) where.column = first.column;
-    super(first.message, where);
-    this.problems = problems;
-  }
-  /** Every problem, one per line, each with its position. */
-  describeAll(): string {
-    return this.problems
-      .map((p) => `${this.file ?? '<pipeline>'}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}`)
-      .join('\n');
-  }
-}
+export { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 
 /** The first line of the top comment block, skipping editor directives; '' when none. */
 export function firstCommentLine(doc: Document): string {

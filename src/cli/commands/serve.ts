@@ -1,5 +1,4 @@
 import type { Argv, CommandModule } from 'yargs';
-import { IANAZone } from 'luxon';
 import { ManualClock, shiftedClock, systemClock, type Clock } from '../../core/clock.js';
 // The emulator loads with `serve` only (see resolveServeOptions): every other command's start-up
 // would pay for its modules otherwise.
@@ -67,6 +66,8 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
       throw e;
     }
   }
+  // luxon (a quarter of a MB of source) loads with `serve` only, as the emulator does.
+  const { IANAZone } = await import('luxon');
   if (!IANAZone.isValidZone(args['quota-time-zone'])) {
     throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone`);
   }
