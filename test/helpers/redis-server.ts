@@ -119,3 +119,18 @@ export function useRedisServer(options: { settled?: readonly string[] } = {}): (
   });
   return () => server!;
 }
+
+/**
+ * Two connections to the suite's server (as two processes would hold), opened before its first
+ * test and closed after its last; call after useRedisServer in the same describe.
+ */
+export function useTwoConnections(server: () => RedisTestServer): () => readonly [Redis, Redis] {
+  let pair: [Redis, Redis] | undefined;
+  beforeAll(() => {
+    pair = [new Redis(server().url), new Redis(server().url)];
+  });
+  afterAll(() => {
+    for (const connection of pair ?? []) connection.disconnect();
+  });
+  return () => pair!;
+}

@@ -1,22 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withLakeLock } from '../../src/queue/lake-lock.js';
-import { useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer, useTwoConnections } from '../helpers/redis-server.js';
 
 describe('withLakeLock', () => {
   const server = useRedisServer();
-  let a: Redis;
-  let b: Redis;
-  beforeAll(() => {
-    a = new Redis(server().url);
-    b = new Redis(server().url);
-  });
-  afterAll(() => {
-    a.disconnect();
-    b.disconnect();
-  });
+  const connections = useTwoConnections(server);
 
   it('one holder at a time across connections; the lock is gone after', async () => {
+    const [a, b] = connections();
     const trace: string[] = [];
     let releaseFirst!: () => void;
     const gate = new Promise<void>((r) => (releaseFirst = r));
@@ -36,12 +27,14 @@ describe('withLakeLock', () => {
   });
 
   it('another lake is not blocked', async () => {
+    const [a, b] = connections();
     let inner = false;
     await withLakeLock(a, 'lake2', () => withLakeLock(b, 'lake3', async () => void (inner = true)));
     expect(inner).toBe(true);
   });
 
   it('a dead holder (never released) blocks for at most its time to live', async () => {
+    const [a, b] = connections();
     await a.set('quotelake:lake-lock:lake4', 'someone-killed', 'PX', 300);
     const started = Date.now();
     await withLakeLock(b, 'lake4', async () => undefined, { pollMs: 20 });
@@ -49,6 +42,7 @@ describe('withLakeLock', () => {
   });
 
   it('a holder whose work outlasts the time to live keeps the lock (renewed)', async () => {
+    const [a, b] = connections();
     let otherGotIn = false;
     const long = withLakeLock(a, 'lake5', () => new Promise((r) => setTimeout(r, 700)), { ttlMs: 300 });
     await new Promise((r) => setTimeout(r, 450));

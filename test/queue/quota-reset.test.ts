@@ -1,24 +1,15 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { noteQuotaReset, quotaResetMet } from '../../src/queue/quota-reset.js';
-import { useRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer, useTwoConnections } from '../helpers/redis-server.js';
 
 describe('the quota reset a worker met, shared through the coordinator', () => {
   const server = useRedisServer();
-  let a: Redis;
-  let b: Redis;
-  beforeAll(() => {
-    a = new Redis(server().url);
-    b = new Redis(server().url);
-  });
-  afterAll(() => {
-    a.disconnect();
-    b.disconnect();
-  });
+  const connections = useTwoConnections(server);
 
   const MIDNIGHT = Date.parse('2026-11-21T00:00:00Z');
 
   it('none until a worker meets the quota; then every worker sees it, the later of two resets kept', async () => {
+    const [a, b] = connections();
     expect(await quotaResetMet(b)).toBeUndefined();
     await noteQuotaReset(a, MIDNIGHT, 60_000);
     expect(await quotaResetMet(b)).toBe(MIDNIGHT);
@@ -29,6 +20,7 @@ describe('the quota reset a worker met, shared through the coordinator', () => {
   });
 
   it('gone once its reset has passed (the key expires with the wait)', async () => {
+    const [a, b] = connections();
     await a.del('quotelake:slices:quota-reset');
     await noteQuotaReset(a, MIDNIGHT, 20);
     const ttl = await a.pttl('quotelake:slices:quota-reset');
