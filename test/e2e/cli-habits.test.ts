@@ -92,7 +92,7 @@ describe('quotelake completion', () => {
     expect(out.split('\n')).toEqual(['kline-backfill', 'validate', 'ndjson', '']);
   });
 
-  /** `script` in `shell` with quotelake on the PATH, in an empty folder (no file names to offer); null when the shell is not installed. */
+  /** What `shell args` prints with quotelake on the PATH, in an empty folder (no file names to offer); null when the shell is not installed. */
   function inShell(shell: string, args: string[]): string | null {
     const dir = tempDir('ql-habits-');
     const bin = join(dir, 'bin');
