@@ -1,7 +1,8 @@
 /**
  * An S3-compatible server for tests: s3rver on 127.0.0.1, a free port, a fresh temp folder, silent,
  * with one bucket made. It answers the SDK as AWS would for what the lake uses, except conditional
- * writes: it ignores If-None-Match, so those are tested against a mocked client.
+ * writes: it ignores If-None-Match, so those are tested against a mocked client. Its PUT is made
+ * whole-or-nothing, as S3's is (s3-server-main.mjs says why): the crash tests kill clients mid-PUT.
  *
  * It runs in a child Node with --openssl-legacy-provider: its ListObjectsV2 continuation token is
  * DES-encrypted, and Node 20's OpenSSL offers DES only through that provider (without it, any

@@ -4,7 +4,7 @@
  * write, access denied, no bucket), on a mocked client. Retries are the SDK's, so they are tested
  * over real HTTP: aws-sdk-client-mock replaces `send`, which bypasses the SDK's retry middleware.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { once } from 'node:events';
 import { type AddressInfo } from 'node:net';
 import {
@@ -165,6 +165,29 @@ describe('S3Storage on an S3 server', () => {
     commands.length = 0;
     await s.publish('_quotelake/manifests/trade.parquet.json', '{}');
     expect(commands).toEqual(['PutObjectCommand']);
+  });
+
+  it('the test server keeps a PUT whole, as S3 does: a client gone mid-body leaves no object', async () => {
+    const put = (key: string, declared: number, sent: Buffer) =>
+      new Promise<number | 'gone'>((resolve, reject) => {
+        const req = request(`${server().endpoint}/${server().bucket}/torn/${key}`, { method: 'PUT', headers: { 'content-length': declared } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' || req.destroyed ? resolve('gone') : reject(e)));
+        req.write(sent, () => {
+          if (sent.length === declared) req.end();
+          else setTimeout(() => (req.destroy(), resolve('gone')), 50);
+        });
+      });
+    expect(await put('whole', 10, Buffer.from('0123456789'))).toBe(200);
+    expect(await put('cut', 1000, Buffer.alloc(100, 1))).toBe('gone');
+    const s = new S3Storage(server().client(), `s3://${server().bucket}/torn`);
+    expect(Buffer.from((await s.read('whole'))!).toString()).toBe('0123456789');
+    // The server saw the connection close before the body was whole: it stores nothing.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await s.read('cut')).toBeUndefined();
+    expect(await s.list('')).toEqual(['whole']);
   });
 
   it('names its root without credentials and has no local path', () => {
