@@ -93,9 +93,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     addSecret: (t) => terminal.addSecret(t),
   });
 
-  // The latest quota reset a slice met (the command's clock), this process's or another worker's
-  // (quota-reset.ts): with --until-empty, slices waiting for it end the batch rather than keep the
-  // process until the reset.
+  // With --until-empty, slices waiting for the quota's reset that a worker of the queue met (this
+  // process or another: quota-reset.ts, the command's clock) end the batch rather than keep the
+  // process until the reset; these say which reset and how many slices, for the last line.
   let quotaResetAt: number | undefined;
   let waitingForQuota = 0;
   // Every slice loads its pipeline file; one parse per text serves them all.
@@ -119,7 +119,6 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       ...(fetched.quotaResetAt !== undefined ? { quotaWaitMs: Math.max(1000, fetched.quotaResetAt - clock.now()) } : {}),
     };
     if (outcome.quotaWaitMs !== undefined) {
-      quotaResetAt = Math.max(quotaResetAt ?? 0, fetched.quotaResetAt!);
       await noteQuotaReset(redis, fetched.quotaResetAt!, outcome.quotaWaitMs);
       logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
         event: 'slice-quota',
@@ -163,12 +162,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         void (async () => {
           const s = await queueStatus(queue, redis, 1);
           const drained = s.waiting === 0 && s.active === 0;
+          // Nothing runs or can run, and a worker met the quota: what waits is delayed for its reset.
           const met = drained || s.runnable > 0 || s.active > 0 ? undefined : await quotaResetMet(redis);
-          if (met !== undefined) quotaResetAt = Math.max(quotaResetAt ?? 0, met);
-          // Nothing runs before the reset: what waits is delayed (for the quota, or a retry's backoff).
-          const quotaBound = !drained && quotaResetAt !== undefined && s.active === 0 && s.runnable === 0;
-          if (!drained && !quotaBound) return;
-          if (quotaBound) waitingForQuota = s.waiting;
+          if (!drained && met === undefined) return;
+          if (met !== undefined) {
+            quotaResetAt = met;
+            waitingForQuota = s.waiting;
+          }
           clearInterval(poll);
           resolve();
         })().catch(() => undefined);
