@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist/cli/main.js');
+const cli = join(root, 'dist/cli/quotelake.js');
 const CLOCK = '2026-11-20T00:00:00Z';
 const RUNS = 3;
 

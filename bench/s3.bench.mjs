@@ -119,7 +119,7 @@ async function rowsPerSecond(outputDir, storage) {
   return receipt.rows / ((performance.now() - started) / 1000);
 }
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../dist/cli/quotelake.js', import.meta.url));
 
 /** One `quotelake run kline-backfill` into `output`; rows written per wall second of the process. */
 async function cliBackfill(output, endpoint, plansFile) {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/cli/quotelake.js', import.meta.url));
 
 /** Starts `quotelake serve --port 0 ...args`; resolves with the child and its URL once it listens. */
 export function startServe(args) {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/cli/quotelake.js', import.meta.url));
 const NOW = '2026-11-12T15:00:00Z';
 const TOKENS = ['bench-pool-token-1', 'bench-pool-token-2', 'bench-pool-token-3'];
 const CODES = 'BTCUSDT,ETHUSDT,EURUSD,GOLD';

@@ -38,7 +38,7 @@ import { planUtilisation } from './plan-utilisation.mjs';
 import { startRedis } from './redis-server.mjs';
 
 const { Redis } = createRequire(import.meta.url)('ioredis');
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/cli/quotelake.js', import.meta.url));
 const NOW = '2026-11-20T12:00:00Z';
 const SLOW = { name: 'bench-5rps', base: 'professional', perSecond: 5, perMinute: 300 };
 const POOL = ['bench-scale-token-1', 'bench-scale-token-2', 'bench-scale-token-3'];

@@ -1,6 +1,8 @@
 /**
  * Builds dist/ once before the tests that run the built code in a child process (crash tests,
- * CLI end-to-end tests). Idempotent: skipped when dist/ is newer than every file under src/.
+ * CLI end-to-end tests), as `npm run build` does: tsc, then the CLI bundle. Idempotent: skipped
+ * when the bundle (its metafile, written last) is newer than every file under src/ and than what
+ * builds it.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -26,10 +28,19 @@ function newest(dir: string, pick: (name: string) => boolean): number {
   return latest;
 }
 
+function mtime(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 export default function setup(): void {
-  const src = Math.max(newest(join(root, 'src'), (n) => n.endsWith('.ts')), statSync(join(root, 'tsconfig.build.json')).mtimeMs);
-  const dist = newest(join(root, 'dist'), (n) => n.endsWith('.js'));
-  if (dist > src) return;
+  const bundler = join(root, 'scripts/bundle-cli.mjs');
+  const src = Math.max(newest(join(root, 'src'), (n) => n.endsWith('.ts')), mtime(join(root, 'tsconfig.build.json')), mtime(bundler));
+  if (mtime(join(root, 'dist/cli/quotelake.meta.json')) > src) return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [bundler], { cwd: root, stdio: 'inherit' });
 }

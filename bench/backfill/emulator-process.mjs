@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { processCpuMs, startServe, stopServe } from '../serve-child.mjs';
 
-export const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/cli/quotelake.js', import.meta.url));
 
 /** Start `quotelake serve --port 0 ...args`; resolves once it listens, with its URL, CPU and stop. */
 export async function startEmulator(args) {

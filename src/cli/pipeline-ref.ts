@@ -4,12 +4,11 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from './usage-error.js';
+import { SHIPPED_PIPELINES_DIR } from './package-files.js';
 
-/** `<package>/pipelines`, beside src/ and dist/ (this file is src/cli/ or dist/cli/). */
-export const SHIPPED_PIPELINES_DIR = fileURLToPath(new URL('../../pipelines/', import.meta.url));
+export { SHIPPED_PIPELINES_DIR };
 
 export const PIPELINE_EXTENSIONS = ['.yaml', '.yml', '.ts', '.mts', '.js', '.mjs'] as const;
 

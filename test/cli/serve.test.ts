@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/cli/quotelake.js', import.meta.url));
 const READY = /^quotelake emulator listening on http:\/\/127\.0\.0\.1:(\d+)$/;
 
 interface Proc {

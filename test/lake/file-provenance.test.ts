@@ -3,7 +3,7 @@
  * read it (DuckDB `parquet_kv_metadata` / `parquet_metadata`, hyparquet; the Arrow schema for
  * `.arrow`), for a fresh file and for the file a second run's merge writes in its place.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
 import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
 import type { TableEncoder } from '../../src/lake/encode/table-encoder.js';
-import { buildId } from '../../src/lake/build-id.js';
+import { buildId, codeHash } from '../../src/lake/build-id.js';
 import { LAYOUT_VERSION } from '../../src/lake/layout-version.js';
 import { PACKAGE_VERSION } from '../../src/lake/package-version.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
@@ -83,6 +83,26 @@ describe('provenance in every file', () => {
   it('build id: 12 hex digits, the same on every call', () => {
     expect(buildId()).toMatch(/^[0-9a-f]{12}$/);
     expect(buildId()).toBe(buildId());
+  });
+
+  it('build id: the modules by path and content, line endings aside; one folder or all below it', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'cli'));
+    await writeFile(join(root, 'a.js'), 'export const a = 1;\nexport const b = 2;\n');
+    await writeFile(join(root, 'cli', 'b.js'), 'export const c = 3;\n');
+    await writeFile(join(root, 'a.d.ts'), 'export declare const a: number;\n');
+    const all = codeHash(root, '.js');
+    const top = codeHash(root, '.js', false);
+    expect(all).toMatch(/^[0-9a-f]{12}$/);
+    expect(top).not.toBe(all);
+    // A checkout with CRLF is the same code; a declaration file is not code.
+    await writeFile(join(root, 'a.js'), 'export const a = 1;\r\nexport const b = 2;\r\n');
+    await rm(join(root, 'a.d.ts'));
+    expect(codeHash(root, '.js')).toBe(all);
+    await writeFile(join(root, 'cli', 'b.js'), 'export const c = 4;\n');
+    expect(codeHash(root, '.js')).not.toBe(all);
+    expect(codeHash(root, '.js', false)).toBe(top);
+    expect(codeHash(join(root, 'none'), '.js')).toBe('unknown');
   });
 
   it('parquet (direct writer): fresh and merged files carry the writing run, the endpoint as called and the series', async () => {

@@ -1,7 +1,6 @@
 /** `quotelake init`: writes a commented pipeline that validates; loaded only when the command runs. */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parsePipelineYaml } from '../../config/parse-pipeline.js';
 import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
 import { pipelineTemplate } from '../../config/pipeline-template.js';
@@ -9,6 +8,7 @@ import { writeFileAtomic } from '../../core/atomic-write.js';
 import { confineName } from '../../core/confine-path.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { PIPELINE_SCHEMA_FILE } from '../package-files.js';
 import { registry } from '../registry.js';
 import { createTerminal } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -21,8 +21,6 @@ export interface InitArgs {
   force: boolean;
 }
 
-/** pipeline.schema.json at the package root (this file is src/cli/actions/ or dist/cli/actions/). */
-const SCHEMA_FILE = fileURLToPath(new URL('../../../pipeline.schema.json', import.meta.url));
 
 function typeOf(kind: 'source' | 'sink', given: string): string {
   const types = registry.filter((d) => d.kind === kind).map((d) => d.type);
@@ -49,8 +47,8 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   const path = confineName(dir, `${name}.yaml`, 'pipeline file');
   const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
   // Relative inside the project (node_modules/quotelake/… moves with it); absolute for a global install.
-  const inProject = !relative(cwd, SCHEMA_FILE).startsWith('..') && !isAbsolute(relative(cwd, SCHEMA_FILE));
-  const schemaPath = !existsSync(SCHEMA_FILE) ? undefined : inProject ? relative(dirname(path), SCHEMA_FILE) : SCHEMA_FILE;
+  const inProject = !relative(cwd, PIPELINE_SCHEMA_FILE).startsWith('..') && !isAbsolute(relative(cwd, PIPELINE_SCHEMA_FILE));
+  const schemaPath = !existsSync(PIPELINE_SCHEMA_FILE) ? undefined : inProject ? relative(dirname(path), PIPELINE_SCHEMA_FILE) : PIPELINE_SCHEMA_FILE;
   const text = pipelineTemplate(registry, { name, source, sink, schemaPath });
   // What init writes must validate: checked before it lands, so a broken template is a bug report, not a file.
   parsePipelineYaml(text, { registry, file: shown });

@@ -1,4 +1,4 @@
-/** Spawns the BUILT CLI (dist/cli/main.js, built by the vitest global setup) and collects its output. */
+/** Spawns the BUILT CLI (dist/cli/quotelake.js, built by the vitest global setup) and collects its output. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const MAIN = join(ROOT, 'dist/cli/main.js');
+export const MAIN = join(ROOT, 'dist/cli/quotelake.js');
 
 export interface CliResult {
   code: number | null;
