@@ -3,7 +3,8 @@
  * AbortSignal on every request. Failures become TransportError with redacted text: the request
  * target carries the token, so no raw URL or raw undici message leaves this file.
  */
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from './undici-pool.js';
 import { ResponseTooLargeError, TransportError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 
