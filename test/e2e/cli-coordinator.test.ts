@@ -45,23 +45,25 @@ function inPlan(arrivals: readonly { at: number }[]) {
   return { second: windowViolations(times, 20, 1000), minute: windowViolations(times, 1200, 60_000) };
 }
 
-// The two describes have their own emulator and Redis: they run at once (their runs mostly wait on
-// the plan's request rate). The first one's tests share one proxy's arrivals: one after the other.
-describe.concurrent('two processes on one token through --coordinator', () => {
-  const redis = useRedisServer();
-  let emulator: EmulatorHandle;
-  let proxy: RecordingProxy;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock: shiftedClock(Date.parse(NOW)), log: () => {} });
-    proxy = await startRecordingProxy(emulator.url);
-  });
-  afterAll(async () => {
+/** An emulator behind a recording proxy: the service and its door. */
+async function serviceAtTheDoor(): Promise<{ emulator: EmulatorHandle; proxy: RecordingProxy; close(): Promise<void> }> {
+  const emulator = await startEmulator({ clock: shiftedClock(Date.parse(NOW)), log: () => {} });
+  const proxy = await startRecordingProxy(emulator.url);
+  const close = async () => {
     await proxy.close();
     await emulator.close();
-  });
+  };
+  return { emulator, proxy, close };
+}
 
-  async function twoRuns(extra: string[]) {
+// The two describes have their own emulators and Redis: they run at once (their runs mostly wait on
+// the plan's request rate). In the first, each test has an emulator of its own: the service's
+// windows (real time) still hold the first test's last requests when the second one's processes
+// start, and those would be refused whatever the coordinator does.
+describe.concurrent('two processes on one token through --coordinator', () => {
+  const redis = useRedisServer();
+
+  async function twoRuns(proxy: RecordingProxy, extra: string[]) {
     const dir = tempDir();
     const metals = secondPipeline(dir);
     const common = ['--base-url', proxy.url, ...SERVICE, ...SPAN, ...extra];
@@ -70,30 +72,37 @@ describe.concurrent('two processes on one token through --coordinator', () => {
     return { dir, results: await Promise.all([a.result, b.result]) };
   }
 
-  it.sequential('without it, the two runs together exceed the plan (the service answers 429)', async () => {
-    proxy.arrivals.length = 0;
-    const { results } = await twoRuns([]);
-    for (const r of results) expect(r.code, r.stderr).toBe(0);
-    expect(proxy.arrivals.filter((a) => a.rateLimited).length).toBeGreaterThan(0);
+  it('without it, the two runs together exceed the plan (the service answers 429)', async () => {
+    const { proxy, close } = await serviceAtTheDoor();
+    try {
+      const { results } = await twoRuns(proxy, []);
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      expect(proxy.arrivals.filter((a) => a.rateLimited).length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
   }, 60_000);
 
-  it.sequential('with it: no 429, every window within the plan, and the shared count equals the service\'s', async () => {
-    await settle(redis().url);
-    proxy.arrivals.length = 0;
-    const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
-    const { results } = await twoRuns(['--coordinator', redis().url]);
-    for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const sent = proxy.arrivals.length;
-    expect(sent).toBeGreaterThan(150);
-    expect(proxy.arrivals.filter((a) => a.rateLimited)).toEqual([]);
-    expect(inPlan(proxy.arrivals)).toEqual({ second: 0, minute: 0 });
-    expect((emulator.usage(TOKEN)?.day.used ?? 0) - usedBefore).toBe(sent);
+  it('with it: no 429, every window within the plan, and the shared count equals the service\'s', async () => {
+    const { emulator, proxy, close } = await serviceAtTheDoor();
+    try {
+      await settle(redis().url);
+      const { results } = await twoRuns(proxy, ['--coordinator', redis().url]);
+      for (const r of results) expect(r.code, r.stderr).toBe(0);
+      const sent = proxy.arrivals.length;
+      expect(sent).toBeGreaterThan(150);
+      expect(proxy.arrivals.filter((a) => a.rateLimited)).toEqual([]);
+      expect(inPlan(proxy.arrivals)).toEqual({ second: 0, minute: 0 });
+      expect(emulator.usage(TOKEN)?.day.used).toBe(sent);
 
-    const quota = await runCli(['quota', '--coordinator', redis().url, '--token', TOKEN, '--clock', NOW, '--json']);
-    expect(quota.code, quota.stderr).toBe(0);
-    const shared = (JSON.parse(quota.stdout) as { coordinator: { tokens: { tokenHash: string; usedToday: number; limit: number; processes: number; day: string }[] } }).coordinator.tokens;
-    expect(shared).toEqual([expect.objectContaining({ tokenHash: tokenHash16(TOKEN), day: '2026-11-12', usedToday: sent, limit: 1_728_000, processes: 2 })]);
-    expect(quota.stdout).not.toContain(TOKEN);
+      const quota = await runCli(['quota', '--coordinator', redis().url, '--token', TOKEN, '--clock', NOW, '--json']);
+      expect(quota.code, quota.stderr).toBe(0);
+      const shared = (JSON.parse(quota.stdout) as { coordinator: { tokens: { tokenHash: string; usedToday: number; limit: number; processes: number; day: string }[] } }).coordinator.tokens;
+      expect(shared).toEqual([expect.objectContaining({ tokenHash: tokenHash16(TOKEN), day: '2026-11-12', usedToday: sent, limit: 1_728_000, processes: 2 })]);
+      expect(quota.stdout).not.toContain(TOKEN);
+    } finally {
+      await close();
+    }
   }, 60_000);
 });
 

@@ -9,6 +9,7 @@
  * 0.13 s.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAIN, ROOT } from './helpers/cli.js';
@@ -42,7 +43,7 @@ function packagesReached(entry: string): Set<string> {
     for (const { path, kind, external } of output.imports) {
       if (kind !== 'import-statement') continue;
       if (!external) todo.push(path);
-      else if (!path.startsWith('node:') && !/^[a-z_]+$/.test(path)) packages.add(path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!);
+      else if (!path.startsWith('node:') && !builtinModules.includes(path)) packages.add(path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]!);
     }
   }
   return packages;
@@ -51,19 +52,19 @@ function packagesReached(entry: string): Set<string> {
 /** The package root without its trailing slash, as dirname() gives folders. */
 const TOP = ROOT.replace(/\/$/, '');
 
-/** A package and every package it depends on, found as Node finds them (nested node_modules first). */
-function dependencyTree(name: string, from = TOP, into = new Set<string>()): Set<string> {
+/** The names of a package and of every package it depends on, found as Node finds them (nested node_modules first). */
+function dependencyTree(name: string, from = TOP, names = new Set<string>(), homes = new Set<string>()): Set<string> {
   for (let dir = from; dir.startsWith(TOP); dir = dirname(dir)) {
     const home = join(dir, 'node_modules', name);
     if (!existsSync(join(home, 'package.json'))) continue;
-    if (into.has(home)) return into;
-    into.add(home);
-    into.add(name);
+    if (homes.has(home)) return names;
+    homes.add(home);
+    names.add(name);
     const pkg = JSON.parse(readFileSync(join(home, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    for (const dep of Object.keys(pkg.dependencies ?? {})) dependencyTree(dep, home, into);
-    return into;
+    for (const dep of Object.keys(pkg.dependencies ?? {})) dependencyTree(dep, home, names, homes);
+    return names;
   }
-  return into;
+  return names;
 }
 
 /** The bundle file that holds `input` (a path from the package root). */
