@@ -109,3 +109,26 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
     },
   };
 }
+
+/**
+ * SIGINT/SIGTERM for a command whose work is safe to cut anywhere (`migrate` resumes an interrupted
+ * migration, `vacuum` deletes only what no log references): it says so, and what to do next, and
+ * exits 130 at once instead of dying without a word. Its lock stays behind on purpose: let go of
+ * first, another command could take the lake while this one still writes; left by a process that
+ * is gone, it is taken over by the next command on this host (runtime/output-lock.ts).
+ */
+export function exitOnInterrupt(say: (line: string) => void, notice: (sig: NodeJS.Signals) => string, options: { exit?: (code: number) => void } = {}): { dispose(): void } {
+  const exit = options.exit ?? (() => exitNow());
+  const on = (sig: NodeJS.Signals) => {
+    say(notice(sig));
+    exit(EXIT_INTERRUPTED);
+  };
+  process.on('SIGINT', on);
+  process.on('SIGTERM', on);
+  return {
+    dispose: () => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
+  };
+}

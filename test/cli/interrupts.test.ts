@@ -1,7 +1,13 @@
-/** The first signal aborts and arms the watchdog; the second, or the watchdog, exits 130. No real signals: listeners are called with process.emit. */
+/**
+ * The first signal aborts and arms the watchdog; the second, or the watchdog, exits 130. A command
+ * safe to cut anywhere exits 130 at the first, with its notice. No real signals: listeners are
+ * called with process.emit.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPACT_STOP_WORDS } from '../../src/cli/actions/compact.js';
-import { handleInterrupts, STOP_GRACE_MS, stopGraceMs } from '../../src/cli/interrupts.js';
+import { MIGRATE_CUT_NOTICE } from '../../src/cli/actions/migrate.js';
+import { VACUUM_CUT_NOTICE } from '../../src/cli/actions/vacuum.js';
+import { exitOnInterrupt, handleInterrupts, STOP_GRACE_MS, stopGraceMs } from '../../src/cli/interrupts.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -106,5 +112,32 @@ describe('handleInterrupts', () => {
     expect(stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: '2.5' })).toBe(2500);
     for (const bad of [0, -1, Number.NaN]) expect(() => stopGraceMs(bad, {})).toThrow(/--stop-timeout \(or QUOTELAKE_STOP_TIMEOUT\) must be a positive number of seconds/);
     expect(() => stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: 'never' })).toThrow(/not NaN/);
+  });
+});
+
+describe('exitOnInterrupt (migrate, vacuum: safe to cut anywhere)', () => {
+  it('says what happened and what to do, and exits 130 at once; dispose() lets signals go', () => {
+    const lines: string[] = [];
+    const exits: number[] = [];
+    const before = process.listenerCount('SIGINT');
+    const migrate = exitOnInterrupt((l) => lines.push(l), MIGRATE_CUT_NOTICE, { exit: (c) => exits.push(c) });
+    expect(process.listenerCount('SIGINT')).toBe(before + 1);
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      expect(lines).toEqual(['quotelake: SIGINT: migration stopped; run "quotelake migrate" (or any run) on this output again: an interrupted migration resumes where it stopped']);
+      expect(exits).toEqual([130]);
+    } finally {
+      migrate.dispose();
+    }
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    const vacuum = exitOnInterrupt((l) => lines.push(l), VACUUM_CUT_NOTICE, { exit: (c) => exits.push(c) });
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(lines[1]).toBe('quotelake: SIGTERM: vacuum stopped; every file it deleted was unreferenced and the tables are whole: run it again to delete the rest');
+      expect(exits).toEqual([130, 130]);
+    } finally {
+      vacuum.dispose();
+    }
+    expect(process.listenerCount('SIGTERM')).toBe(before);
   });
 });

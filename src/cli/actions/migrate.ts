@@ -7,6 +7,7 @@ import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { exitOnInterrupt } from '../interrupts.js';
 import type { ClockArgs, LogArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { isS3Url } from '../../core/s3-url.js';
@@ -19,6 +20,10 @@ export interface MigrateArgs extends ClockArgs, LogArgs {
   color?: boolean | undefined;
 }
 
+/** A migration is safe to cut anywhere: the next migrate, or run, finishes it. */
+export const MIGRATE_CUT_NOTICE = (sig: NodeJS.Signals) =>
+  `quotelake: ${sig}: migration stopped; run "quotelake migrate" (or any run) on this output again: an interrupted migration resumes where it stopped`;
+
 export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({ color: args.color }, env);
   const clock = commandClock(args.clock, env);
@@ -30,6 +35,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.
   const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env, { clock });
+  const interrupts = exitOnInterrupt((line) => terminal.err(line), MIGRATE_CUT_NOTICE);
   let report;
   let before;
   try {
@@ -38,6 +44,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
     // What a run logs as a warning (nobody asked for it there) is this command's work: info.
     if (report && !report.dryRun) logger.info(describeMigration(report), { event: 'recovery', action: 'layout-migrated', output: outputDir, from: report.from, to: report.to, files: report.filesRewritten, kept: report.filesKept, resumed: report.resumed });
   } finally {
+    interrupts.dispose();
     await lock?.release();
   }
   const line = report ? describeMigration(report) : before.version === undefined ? `${outputDir} holds no lake yet: nothing to migrate` : `${outputDir} is already at layout ${LAYOUT_VERSION}: nothing to migrate`;

@@ -11,6 +11,7 @@ import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
 import { acquireOutputLock } from '../../runtime/output-lock.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { exitOnInterrupt } from '../interrupts.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 
@@ -44,6 +45,10 @@ export function formatVacuum(r: TableVacuum, dryRun: boolean): string {
   return lines.join('');
 }
 
+/** A vacuum is safe to cut anywhere: it deletes only files no log references, one at a time. */
+export const VACUUM_CUT_NOTICE = (sig: NodeJS.Signals) =>
+  `quotelake: ${sig}: vacuum stopped; every file it deleted was unreferenced and the tables are whole: run it again to delete the rest`;
+
 export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({ color: args.color }, env);
   const retentionMs = parseRetention(args.retention);
@@ -59,11 +64,13 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
   const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'vacuum', now: new Date(now) });
+  const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
   try {
     const results = await vacuumLake(localStorage(args.output), { retentionMs, now, dryRun, dataset: args.dataset });
     if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
     for (const r of results) terminal.out(formatVacuum(r, dryRun));
   } finally {
+    interrupts.dispose();
     await lock?.release();
   }
   return EXIT_OK;
