@@ -14,7 +14,7 @@
  * from node_modules as before. The tsc output stays in dist/ for the library (`dist/index.js`).
  *
  * Writes dist/cli/quotelake.meta.json (esbuild's metafile): which inputs went into which output,
- * for the start-up test.
+ * for the start-up test. It is left out of the package (`files` in package.json).
  */
 import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
