@@ -21,7 +21,6 @@ export interface InitArgs {
   force: boolean;
 }
 
-
 function typeOf(kind: 'source' | 'sink', given: string): string {
   const types = registry.filter((d) => d.kind === kind).map((d) => d.type);
   if (types.includes(given)) return given;
