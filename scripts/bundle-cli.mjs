@@ -1,5 +1,5 @@
 /**
- * Bundles the built command line (dist/cli/main.js, from tsc) into dist/cli/quotelake.js, the
+ * Bundles the built command line (dist/cli/bin.js and what it loads, from tsc) into dist/cli/quotelake.js, the
  * `quotelake` the package installs, and the Parquet encode worker into dist/cli/encode-worker.js.
  *
  * Why: Node loads an ES module graph file by file (resolve, stat, read, compile, link). `quotelake
@@ -40,7 +40,7 @@ const EXTERNAL = [
 for (const name of readdirSync(outdir)) if (name.startsWith('chunk-')) rmSync(join(outdir, name));
 
 const result = await build({
-  entryPoints: { quotelake: join(outdir, 'main.js'), 'encode-worker': join(root, 'dist/lake/parquet/encode-worker.js') },
+  entryPoints: { quotelake: join(outdir, 'bin.js'), 'encode-worker': join(root, 'dist/lake/parquet/encode-worker.js') },
   outdir,
   bundle: true,
   splitting: true,

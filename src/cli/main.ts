@@ -15,6 +15,7 @@ import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
 import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
+import { wantsDebug } from './wants-debug.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -63,11 +64,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     return d.exitCode;
   }
-}
-
-/** --log-level debug asked for, read from argv itself: the error may come before (or from) parsing. */
-function wantsDebug(argv: readonly string[]): boolean {
-  return argv.some((a, i) => a === '--log-level=debug' || (a === '--log-level' && argv[i + 1] === 'debug'));
 }
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */

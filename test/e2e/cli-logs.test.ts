@@ -142,7 +142,7 @@ describe('quotelake run --log-level debug --log-format json', () => {
     expect(wrong.stderr).toContain('QUOTELAKE_LOG_FORMAT must be pretty or json, not "xml"');
   });
 
-  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty and debug the stack and causes follow the failure', async () => {
+  it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty and debug the stack (source files and lines) and causes follow the failure', async () => {
     const token = 'sk-live-0123456789abcdef';
     const port = await closedPort();
     const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
@@ -158,6 +158,8 @@ describe('quotelake run --log-level debug --log-format json', () => {
     expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: nothing accepts connections at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     expect(pretty.stderr).toMatch(/\nTransportError: \/quote-b-api\/kline: request failed: ECONNREFUSED[^\n]*\n\s+at /);
     expect(pretty.stderr).toMatch(/\ncaused by: Error: ECONNREFUSED/);
+    // With debug, the stack names quotelake's source files (the bundle's source maps), not its chunks.
+    expect(pretty.stderr).toMatch(/\n\s+at .*\/src\/api\/http-transport\.ts:\d+:\d+/);
     for (const r of [json, pretty]) expect(r.stderr).not.toContain(token);
   });
 });
