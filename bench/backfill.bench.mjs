@@ -11,7 +11,10 @@
  *    backfill is a different, uncached page).
  * 2. In the same run, DuckDB converts the very pages the client received (saved by a recording
  *    proxy, backfill/recording-proxy.mjs) into Parquet with an exact DECIMAL(38,18) cast
- *    (backfill/duckdb-convert.mjs, its own process): the denominator of the ratio.
+ *    (backfill/duckdb-convert.mjs, its own process): the denominator of the ratio, its CPU counted
+ *    around the COPY alone. Beside it, on the 30-day pages: DuckDB's whole process (start-up
+ *    included, as quotelake's figure is), the plain `::DECIMAL(38,18)` cast a user writes, and
+ *    quotelake's own fixed cost (a 1-day run) with its CPU per row past it.
  * 3. Incremental: 48 minutes after the big backfill, a run on top of that lake (480 new rows).
  * 4. Plan utilisation: the 30-day backfill on the real professional plan (emulator limits on,
  *    real clock on both sides: the emulator's limiter counts in its own clock's time), through the
@@ -48,9 +51,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const say = (line) => process.stderr.write(`backfill: ${line}\n`);
 
-function duckdbConvert(pagesDir, outDir, clock) {
+function duckdbConvert(pagesDir, outDir, clock, cast = 'split') {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./backfill/duckdb-convert.mjs', import.meta.url)), [pagesDir, outDir, clock, '60'], {
+    const child = fork(fileURLToPath(new URL('./backfill/duckdb-convert.mjs', import.meta.url)), [pagesDir, outDir, clock, '60', cast], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let result = null;
@@ -78,6 +81,7 @@ export async function run() {
   try {
     const small = await writePipeline(scratch, 'bench-backfill-30d', '30d');
     const big = await writePipeline(scratch, 'bench-backfill-big', BIG_SPAN);
+    const oneDay = await writePipeline(scratch, 'bench-backfill-1d', '1d');
     const plansFile = await writeReplayPlans(scratch);
     let planArgs = ['--plans-file', plansFile, '--plan', 'replay'];
     let paced = false;
@@ -135,7 +139,21 @@ export async function run() {
     }
     const duckSmall = duckSmallRuns[0];
     const dSmallCpu = median(duckSmallRuns.map((d) => perMillion(d.cpu, d.rows)));
+    const dSmallProcessCpu = median(duckSmallRuns.map((d) => perMillion(d.processCpu, d.rows)));
+    // The cast a user writes: the same exact values by DuckDB's slow path for wide decimals (once).
+    const castDir = join(scratch, 'duck-30d-cast');
+    await mkdir(castDir, { recursive: true });
+    const duckCast = await duckdbConvert(smallPages, castDir, CLOCK, 'cast');
+    await rm(castDir, { recursive: true, force: true });
     await rm(smallPages, { recursive: true, force: true });
+
+    // quotelake's fixed cost: a 1-day run of the same codes (start-up, compiling, the first pages).
+    const oneDayRuns = [];
+    for (let k = 0; k < runs && !paced; k++) {
+      const r = await backfill(oneDay, `lake-1d-${k}`, null);
+      oneDayRuns.push(r);
+      await rm(r.output, { recursive: true, force: true });
+    }
 
     add('client plan', paced ? 'PACED: professional, 20 req/s (no --plans-file in this CLI yet)' : 'replay (unthrottled plans file)', '', null);
     add(`30 d x 10 codes x 1m: rows written (${s0.requests} requests, ${s0.saved} pages saved)`, s0.rows, 'rows');
@@ -146,6 +164,20 @@ export async function run() {
     add('30 d: DuckDB saved pages → Parquet, exact DECIMAL(38,18), CPU per 1M rows (median of 3)', round(dSmallCpu), 'CPU-s/1M rows');
     add('30 d: DuckDB rows (must equal quotelake rows written)', duckSmall.rows === s0.rows && duckSmall.bad === 0 ? duckSmall.rows : `${duckSmall.rows} ≠ ${s0.rows} (bad values ${duckSmall.bad})`, 'rows');
     add('30 d: quotelake / DuckDB CPU per row', round(sCpu / dSmallCpu), 'x', '<= 1.0');
+    // Context for the ratio above, which sets quotelake's whole process against DuckDB's COPY alone.
+    add('30 d: DuckDB whole process (Node start-up, loading DuckDB, the COPY), CPU per 1M rows', round(dSmallProcessCpu), 'CPU-s/1M rows');
+    add('30 d: quotelake / DuckDB, whole process against whole process', round(sCpu / dSmallProcessCpu), 'x');
+    add('30 d: DuckDB with the plain ::DECIMAL(38,18) cast a user writes, CPU per 1M rows', duckCast.rows === s0.rows ? round(perMillion(duckCast.cpu, duckCast.rows)) : `${duckCast.rows} ≠ ${s0.rows} rows`, 'CPU-s/1M rows');
+    add('30 d: quotelake / DuckDB with the plain cast', round(sCpu / perMillion(duckCast.cpu, duckCast.rows)), 'x');
+    if (oneDayRuns.length > 0) {
+      const dCpu = median(oneDayRuns.map((r) => r.cpuSeconds));
+      const dRows = oneDayRuns[0].rows;
+      const sCpuRun = median(smallRuns.map((r) => r.cpuSeconds));
+      const marginal = perMillion(sCpuRun - dCpu, s0.rows - dRows);
+      add(`1 d x 10 codes x 1m (${dRows} rows): client CPU of the whole run, its fixed cost (median of ${oneDayRuns.length})`, round(dCpu), 'CPU-s');
+      add('30 d past the 1-day run: client CPU per 1M more rows ((30 d - 1 d) / (rows - rows))', round(marginal), 'CPU-s/1M rows');
+      add('30 d past the 1-day run / DuckDB COPY', round(marginal / dSmallCpu), 'x');
+    }
 
     if (BIG) {
       // 1b + 2b. ~5M rows, once; then DuckDB on its pages.
