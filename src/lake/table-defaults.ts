@@ -9,6 +9,12 @@ export const TABLE_DEFAULTS = {
   maxBufferedBytes: 48 * 1024 * 1024,
   /** Parquet only. */
   rowGroupRows: 131_072,
+  /**
+   * Parquet only: rows encoded on the main thread before the encode workers start. Measured on the
+   * 10-code 1m backfill: a 1-day run (14,400 rows) costs about 12% less CPU on the main thread alone,
+   * a 30-day run (0.36M rows) the same either way, a 414-day run far less with the worker.
+   */
+  encodeWorkersAfterRows: 20_000,
   /** How long a replaced file stays on disk after the manifest stops listing it. */
   retiredGraceMs: 300_000,
 } as const;

@@ -27,7 +27,7 @@ const halts = () =>
   ]);
 
 async function writeWith(out: string, dataset: string, rows: object[], type: 'parquet' | 'arrow' = 'parquet', encodeWorkers = 1) {
-  const sink = (type === 'parquet' ? parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers }), sinkEnv(out, dataset)) : arrowSink.create(arrowSink.configSchema.parse({}), sinkEnv(out, dataset))) as Sink<object>;
+  const sink = (type === 'parquet' ? parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers, encodeWorkersAfterRows: 0 }), sinkEnv(out, dataset)) : arrowSink.create(arrowSink.configSchema.parse({}), sinkEnv(out, dataset))) as Sink<object>;
   const ctx = runContext('r1');
   try {
     await sink.write({ stream: dataset, seq: 1, records: rows }, ctx);

@@ -255,7 +255,7 @@ describe('encode worker threads never keep the process alive', () => {
     import { PassThrough } from 'node:stream';
     const { OUT: outputDir, END: end } = process.env;
     const env = { outputDir, stateDir: outputDir + '/.state', stdout: new PassThrough(), dataset: 'kline' };
-    const sink = parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers: 2, maxBufferedRows: 2000 }), env);
+    const sink = parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers: 2, encodeWorkersAfterRows: 0, maxBufferedRows: 2000 }), env);
     const logger = { debug() {}, info() {}, warn() {}, error() {} };
     const ctx = { runId: 'child', signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock: { now: () => Date.now() } };
     const records = [];

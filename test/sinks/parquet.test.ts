@@ -14,12 +14,12 @@ afterEach(async () => {
 });
 
 function makeSink(out: string, encodeWorkers: number, storage: LakeStorage | undefined): Sink<KlineRow> {
-  const sink = parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers }), { ...sinkEnv(out, 'kline'), ...(storage ? { storage } : {}) }) as Sink<KlineRow>;
+  const sink = parquetSink.create(parquetSink.configSchema.parse({ encodeWorkers, encodeWorkersAfterRows: 0 }), { ...sinkEnv(out, 'kline'), ...(storage ? { storage } : {}) }) as Sink<KlineRow>;
   opened.push(sink);
   return sink;
 }
 
-const cases = BACKENDS.flatMap((backend) => [['encoded in a worker (the default)', backend, 1] as const, ['encoded on the calling thread', backend, 0] as const]);
+const cases = BACKENDS.flatMap((backend) => [['encoded in a worker', backend, 1] as const, ['encoded on the calling thread', backend, 0] as const]);
 
 describe.each(cases)('parquet sink, %s (%s)', (_mode, backend, encodeWorkers) => {
   const lakes = useTestLakes(backend);

@@ -12,6 +12,9 @@ import { envStorage } from '../shared/env-storage.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../lake/parquet/parquet-pool.js';
+import { poolAfterRows } from '../../lake/encode/pool-after-rows.js';
+import { inThreadWriter } from '../../lake/encode/staged-file-writer.js';
+import { datasetSchema } from '../../core/schemas.js';
 import { tableKindOf, tableKindSchema } from '../shared/table-kind-config.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 
@@ -22,6 +25,13 @@ export const parquetSinkConfigSchema = z.strictObject({
   /** Worker threads that encode and write files while the main thread goes on parsing; 0 encodes on the main thread. */
   table: tableKindSchema,
   encodeWorkers: z.number().int().min(0).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread.'),
+  /** A run that writes fewer rows than this never pays for starting a worker thread. */
+  encodeWorkersAfterRows: z
+    .number()
+    .int()
+    .min(0)
+    .default(TABLE_DEFAULTS.encodeWorkersAfterRows)
+    .describe('Rows encoded on the main thread before the encode workers start, so a small run never pays for starting a thread; 0 starts them with the first file.'),
 });
 
 export type ParquetSinkConfig = z.infer<typeof parquetSinkConfigSchema>;
@@ -33,7 +43,7 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   configSchema: parquetSinkConfigSchema,
   // Their dataset specs map the typed rows' columns; raw records have none of them.
   takes: ROW_KINDS,
-  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }, { table: 'delta' }],
+  examples: [{}, { rowGroupRows: 131072, decimal: { precision: 38, scale: 18 } }, { maxBufferedRows: 50000 }, { encodeWorkers: 0 }, { encodeWorkersAfterRows: 0 }, { table: 'delta' }],
   create(config, env) {
     const spec = datasetSpec(env.dataset);
     const { decimal, rowGroupRows, encodeWorkers } = config;
@@ -42,19 +52,21 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
     const table = tableKindOf(config, storage ?? localStorage(env.outputDir), spec.dataset);
     // A Delta table's `timestamp` is microseconds: its files store TIMESTAMP(MICROS, UTC).
     const timestampUnit = table === 'delta' ? 'us' : 'ms';
+    const encoder = parquetEncoder({ rowGroupRows, timestampUnit });
+    const pool = encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows, timestampUnit }) : undefined;
     return new PartitionedSink({
       outputDir: env.outputDir,
       table,
       ...(env.pipeline !== undefined ? { pipeline: env.pipeline } : {}),
       spec: spec as never,
-      encoder: parquetEncoder({ rowGroupRows, timestampUnit }),
+      encoder,
       decimal,
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
       retiredGraceMs: config.retiredGraceMs,
       storage,
-      writer: encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows, timestampUnit }) : undefined,
+      writer: pool && poolAfterRows(inThreadWriter(encoder, datasetSchema(spec.dataset, decimal)), pool, config.encodeWorkersAfterRows),
     });
   },
 };
