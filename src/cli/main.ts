@@ -16,6 +16,7 @@ import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
+import { skipHelpCache } from './skip-help-cache.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -65,16 +66,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     return d.exitCode;
   }
-}
-
-/**
- * yargs renders the whole help of a command as soon as its async handler starts (`cacheHelpMessage`),
- * for the case where the handler fails and no `.fail()` callback is set. Ours is set and never shows
- * that text, so the render (about 30 ms of every run, string widths of every option) is skipped.
- */
-function skipHelpCache(cli: object): void {
-  const usage = (cli as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
-  if (usage !== undefined && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */
