@@ -11,8 +11,8 @@ export const TABLE_DEFAULTS = {
   rowGroupRows: 131_072,
   /**
    * Parquet only: rows encoded on the main thread before the encode workers start. Measured on the
-   * 10-code 1m backfill: a 1-day run (14,400 rows) costs about 12% less CPU on the main thread alone,
-   * a 30-day run (0.36M rows) the same either way, a 414-day run far less with the worker.
+   * 10-code 1m backfill: a 1-day run (14,400 rows) costs about 12% less CPU with no worker, a 30-day
+   * run (0.36M rows) the same either way, a 414-day run far less with the worker.
    */
   encodeWorkersAfterRows: 20_000,
   /** How long a replaced file stays on disk after the manifest stops listing it. */
