@@ -160,6 +160,7 @@ export async function run() {
     add(`30 d: client CPU per 1M rows (user+sys, median of ${smallRuns.length})`, round(sCpu), 'CPU-s/1M rows');
     add(`30 d: rows/s (wall${paced ? ', plan-bound' : ''})`, Math.round(sRate), 'rows/s');
     add('30 d: client peak RSS', round(sRss, 0), 'MB', 300);
+    add('30 d: share of the client CPU on its main thread (the rest: V8 compiler and GC threads, encode worker, file I/O)', round(median(smallRuns.map((r) => r.mainThreadCpuSeconds / r.cpuSeconds)), 2), '');
     add('30 d: emulator, uncached 500-bar pages per CPU-second of its process', Math.round(sEmu), 'pages/CPU-s', '>= 1000');
     add('30 d: DuckDB saved pages → Parquet, exact DECIMAL(38,18), CPU per 1M rows (median of 3)', round(dSmallCpu), 'CPU-s/1M rows');
     add('30 d: DuckDB rows (must equal quotelake rows written)', duckSmall.rows === s0.rows && duckSmall.bad === 0 ? duckSmall.rows : `${duckSmall.rows} ≠ ${s0.rows} (bad values ${duckSmall.bad})`, 'rows');
@@ -195,6 +196,7 @@ export async function run() {
       add(`${BIG_SPAN}: client CPU per 1M rows (user+sys)`, round(bCpu), 'CPU-s/1M rows');
       add(`${BIG_SPAN}: rows/s (wall${paced ? ', plan-bound' : ''})`, Math.round(b.rows / b.wallSeconds), 'rows/s');
       add(`${BIG_SPAN}: client peak RSS`, round(b.peakRssMb, 0), 'MB', 300);
+      add(`${BIG_SPAN}: share of the client CPU on its main thread`, round(b.mainThreadCpuSeconds / b.cpuSeconds, 2), '');
       add(`${BIG_SPAN}: peak RSS growth over the 30 d run`, round(((b.peakRssMb - sRss) / sRss) * 100, 1), '%', '<= 10');
       add(`${BIG_SPAN}: emulator, uncached 500-bar pages per CPU-second of its process`, Math.round(b.pages / b.emuCpu), 'pages/CPU-s', '>= 1000');
       add(`${BIG_SPAN}: DuckDB CPU per 1M rows`, round(dBigCpu), 'CPU-s/1M rows');

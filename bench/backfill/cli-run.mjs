@@ -49,6 +49,8 @@ export async function runCli({ pipeline, output, baseUrl, token, extra = [], clo
     summary,
     wallSeconds,
     cpuSeconds: usage ? (usage.userUs + usage.systemUs) / 1e6 : NaN,
+    /** The main thread's share of cpuSeconds (NaN where /proc/thread-self is not there). */
+    mainThreadCpuSeconds: typeof usage?.mainThreadUs === 'number' ? usage.mainThreadUs / 1e6 : NaN,
     peakRssMb: usage ? usage.maxRssKb / 1024 : NaN,
   };
 }
