@@ -109,8 +109,12 @@ export interface PartitionedSinkOptions<R> {
   readonly maxRowsPerFile: number;
   readonly maxBufferedRows: number;
   readonly maxBufferedBytes: number;
-  /** Where staged files are encoded and written (default: on this thread with `encoder`); closed by close(). */
-  readonly writer?: StagedFileWriter;
+  /**
+   * Where staged files are encoded and written (default: on this thread with `encoder`); closed by
+   * close(). A function is given that default writer and returns the one to use (e.g. one that
+   * hands files to worker threads after a while).
+   */
+  readonly writer?: StagedFileWriter | ((inThread: StagedFileWriter) => StagedFileWriter);
   /** Where the lake lives (default: the local folder `outputDir`). */
   readonly storage?: LakeStorage;
   /** How long a replaced file stays on disk for readers of an older manifest (default 300000). */
@@ -199,7 +203,9 @@ export class PartitionedSink<R> implements Sink<R> {
     this.dataset = options.spec.dataset;
     this.decimalCheck = options.spec.decimalCheck?.(options.decimal);
     this.schema = datasetSchema(this.dataset, options.decimal);
-    this.writer = options.writer ?? inThreadWriter(options.encoder, this.schema);
+    const given = options.writer;
+    if (typeof given === 'function') this.writer = given(inThreadWriter(options.encoder, this.schema));
+    else this.writer = given ?? inThreadWriter(options.encoder, this.schema);
   }
 
   private get stagingRoot(): string {

@@ -13,8 +13,6 @@ import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
 import { parquetEncoder } from '../../lake/parquet/parquet-encoder.js';
 import { parquetPool } from '../../lake/parquet/parquet-pool.js';
 import { poolAfterRows } from '../../lake/encode/pool-after-rows.js';
-import { inThreadWriter } from '../../lake/encode/staged-file-writer.js';
-import { datasetSchema } from '../../core/schemas.js';
 import { tableKindOf, tableKindSchema } from '../shared/table-kind-config.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 
@@ -52,21 +50,20 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
     const table = tableKindOf(config, storage ?? localStorage(env.outputDir), spec.dataset);
     // A Delta table's `timestamp` is microseconds: its files store TIMESTAMP(MICROS, UTC).
     const timestampUnit = table === 'delta' ? 'us' : 'ms';
-    const encoder = parquetEncoder({ rowGroupRows, timestampUnit });
     const pool = encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows, timestampUnit }) : undefined;
     return new PartitionedSink({
       outputDir: env.outputDir,
       table,
       ...(env.pipeline !== undefined ? { pipeline: env.pipeline } : {}),
       spec: spec as never,
-      encoder,
+      encoder: parquetEncoder({ rowGroupRows, timestampUnit }),
       decimal,
       maxRowsPerFile: config.maxRowsPerFile,
       maxBufferedRows: config.maxBufferedRows,
       maxBufferedBytes: config.maxBufferedBytes,
       retiredGraceMs: config.retiredGraceMs,
       storage,
-      writer: pool && poolAfterRows(inThreadWriter(encoder, datasetSchema(spec.dataset, decimal)), pool, config.encodeWorkersAfterRows),
+      writer: pool && ((inThread) => poolAfterRows(inThread, pool, config.encodeWorkersAfterRows)),
     });
   },
 };
