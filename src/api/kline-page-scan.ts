@@ -13,14 +13,19 @@
  * independent readers.
  */
 import { storeScaled } from '../core/decimal.js';
-import { SCANNED_SCALE, ScannedBar, ScannedWords } from '../core/scanned-bar.js';
+import { lazyRows } from '../core/lazy-rows.js';
+import { SCANNED_SCALE, ScannedWords, type ScannedBar } from '../core/scanned-bar.js';
 import type { WireKline } from '../core/wire.js';
 
-/** What the schema path returns for a /kline answer (klineDataSchema's output). */
+/**
+ * What the schema path returns for a /kline answer (klineDataSchema's output). `kline_list` is
+ * made on its first read (lazy-rows.ts); its lane is the scanned page, which the K-line source reads
+ * without making a bar object.
+ */
 export interface ScannedKlineData {
   code: string;
   kline_type: number;
-  kline_list: WireKline[];
+  kline_list: readonly WireKline[];
 }
 
 /** Thrown inside the scanner for anything it does not take; never leaves this file. */
@@ -64,8 +69,6 @@ export function scanKlinePage(text: string): ScannedKlineData | undefined {
 
 class PageScanner {
   private i = 0;
-  private readonly fields: string[] = new Array<string>(BAR_KEYS.length).fill('');
-
   constructor(private readonly s: string) {}
 
   page(): ScannedKlineData {
@@ -97,7 +100,7 @@ class PageScanner {
     let seen = 0;
     let code = '';
     let klineType = 0;
-    let bars: WireKline[] = [];
+    let bars: readonly WireKline[] = [];
     this.expect(123);
     if (this.peek() === 125) throw UNEXPECTED;
     for (;;) {
@@ -114,59 +117,52 @@ class PageScanner {
     return { code, kline_type: klineType, kline_list: bars };
   }
 
-  private list(): WireKline[] {
-    const bars: WireKline[] = [];
+  private list(): readonly WireKline[] {
     this.expect(91);
     if (this.peek() === 93) {
       this.i++;
-      return bars;
+      return [];
     }
     // Sized from the text left, so a full page is one allocation, not four doublings; a denser
     // page still grows as needed.
-    const page = new ScannedWords(Math.max(8, Math.ceil((this.s.length - this.i) / BAR_CHARS)));
-    for (;;) {
-      bars.push(this.bar(page, bars.length));
+    const page = new ScannedWords(this.s, Math.max(8, Math.ceil((this.s.length - this.i) / BAR_CHARS)));
+    for (let row = 0; ; row++) {
+      page.reserve(row);
+      this.ws();
+      if (!this.compactBar(page, row)) this.anyBar(page, row);
+      page.count = row + 1;
       if (!this.more(93)) break;
     }
-    return bars;
-  }
-
-  private bar(page: ScannedWords, row: number): ScannedBar {
-    page.reserve(row);
-    this.ws();
-    return this.compactBar(page, row) ?? this.anyBar(page, row);
+    return lazyRows<ScannedBar>(page.count, () => Array.from({ length: page.count }, (_, row) => page.bar(row)), page);
   }
 
   /**
    * The service's own layout, the common case: no whitespace, the keys in the documented order,
-   * every value a plain string (COMPACT_BAR). Undefined, with `i` where it was, for anything else:
+   * every value a plain string (COMPACT_BAR). False, with `i` where it was, for anything else:
    * anyBar then reads the bar whatever its layout.
    */
-  private compactBar(page: ScannedWords, row: number): ScannedBar | undefined {
+  private compactBar(page: ScannedWords, row: number): boolean {
     const s = this.s;
     const from = this.i;
     COMPACT_BAR.lastIndex = from;
-    if (!COMPACT_BAR.test(s)) return undefined;
+    if (!COMPACT_BAR.test(s)) return false;
     // The keys are as written and every value is a plain string: step over each key to its value.
     this.i = from + 1;
-    const fields = this.fields;
     for (let key = 0; key < COMPACT_KEYS.length; key++) {
       this.i += COMPACT_KEYS[key]!.length - 1;
       const slot = DECIMAL_SLOT[key]!;
       const start = slot < 0 ? this.stamp(page, row) : this.decimal(page, row, slot);
-      fields[key] = s.slice(start, this.i - 1);
+      page.span(row, key, start, this.i - 1);
       if (s.charCodeAt(this.i++) !== (key === COMPACT_KEYS.length - 1 ? 125 : 44)) {
         this.i = from;
-        return undefined;
+        return false;
       }
     }
-    return new ScannedBar(page, row, fields);
+    return true;
   }
 
   /** A bar in any key order and any whitespace. */
-  private anyBar(page: ScannedWords, row: number): ScannedBar {
-    const s = this.s;
-    const fields = this.fields;
+  private anyBar(page: ScannedWords, row: number): void {
     let seen = 0;
     this.expect(123);
     if (this.peek() === 125) throw UNEXPECTED;
@@ -177,11 +173,10 @@ class PageScanner {
       this.expect(58);
       const slot = DECIMAL_SLOT[key]!;
       const start = slot < 0 ? this.stamp(page, row) : this.decimal(page, row, slot);
-      fields[key] = s.slice(start, this.i - 1);
+      page.span(row, key, start, this.i - 1);
       if (!this.more(125)) break;
     }
     if (seen !== ALL_BAR_KEYS) throw UNEXPECTED;
-    return new ScannedBar(page, row, fields);
   }
 
   /**

@@ -60,9 +60,16 @@ export class BatchWords {
     readonly scales: readonly number[],
     /** Where the words live (reused); without one, a fresh buffer of this batch's own. */
     pool?: WordsPool,
+    /** Words already made, 4 per decimal, row after row (a scanned page's): taken as they are. */
+    given?: Uint32Array,
   ) {
     this.columns = scales.length;
     this.uniformScale = scales.every((s) => s === scales[0]) ? scales[0]! : -1;
+    if (given !== undefined) {
+      this.words = given;
+      this.#epoch = 0;
+      return;
+    }
     const needed = rows * this.columns * 4;
     const slot = pool?.take(needed);
     if (slot === undefined) {

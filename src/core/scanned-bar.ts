@@ -17,9 +17,16 @@ export const SCANNED_SCALE = 18;
 /** Per decimal of a bar, in `META_SLOTS` Int16 slots: canonical length (-1: not folded, 0: zero), integer digits. */
 const META_SLOTS = 2;
 
+/** A bar's seven fields, in the schema path's order (KLINE_FIELDS): where each one's text is in the page. */
+const FIELDS = 7;
+/** The field (in FIELDS order: timestamp, open, close, high, low, volume, turnover) of each words slot (KLINE_DECIMALS order). */
+const FIELD_OF_SLOT = [1, 3, 4, 2, 5, 6] as const;
+
 /**
- * Words and facts of one page's decimals, six per bar in KLINE_DECIMALS order (open, high, low,
- * close, volume, turnover), and each bar's timestamp as a number.
+ * One page as the scanner read it: the answer's text, where each bar's seven fields are in it, the
+ * words and facts of its decimals, six per bar in KLINE_DECIMALS order (open, high, low, close,
+ * volume, turnover), and each bar's timestamp as a number. A bar object (ScannedBar) is made from
+ * these only when something asks for one (see lazy-rows.ts): the K-line lane reads them directly.
  */
 export class ScannedWords {
   /** Grown while the page is scanned (bars reference this object, not the arrays), final after. */
@@ -27,10 +34,19 @@ export class ScannedWords {
   meta: Int16Array;
   /** Each bar's `timestamp` when it is 1 to 12 ASCII digits (its value), else -1. */
   stamps: Float64Array;
-  constructor(bars: number) {
+  /** Per bar and field (FIELDS order), the start and end of its text in `text`. */
+  spans: Int32Array;
+  /** Bars scanned so far. */
+  count = 0;
+  constructor(
+    /** The whole answer the bars were read from. */
+    readonly text: string,
+    bars: number,
+  ) {
     this.words = new Uint32Array(bars * 24);
     this.meta = new Int16Array(bars * 6 * META_SLOTS);
     this.stamps = new Float64Array(bars);
+    this.spans = new Int32Array(bars * FIELDS * 2);
   }
 
   /** Room for bar `row`: doubled when full. */
@@ -43,9 +59,58 @@ export class ScannedWords {
     meta.set(this.meta);
     const stamps = new Float64Array(bars);
     stamps.set(this.stamps);
+    const spans = new Int32Array(bars * FIELDS * 2);
+    spans.set(this.spans);
     this.words = words;
     this.meta = meta;
     this.stamps = stamps;
+    this.spans = spans;
+  }
+
+  /** About what one bar weighs: its share of the answer's text, its words, stamp and spans. */
+  get rowBytes(): number {
+    return Math.ceil(this.text.length / Math.max(1, this.count)) + 96 + 8 + 4 * FIELDS * 2;
+  }
+
+  /** Bytes outside the JavaScript heap this page took: its arrays, and the answer's body as it arrived. */
+  get externalBytes(): number {
+    return this.words.byteLength + this.meta.byteLength + this.stamps.byteLength + this.spans.byteLength + this.text.length;
+  }
+
+  /** Field `field` (FIELDS order) of bar `row` is text[start, end). */
+  span(row: number, field: number, start: number, end: number): void {
+    const at = (row * FIELDS + field) * 2;
+    this.spans[at] = start;
+    this.spans[at + 1] = end;
+  }
+
+  /** The text of field `field` (FIELDS order) of bar `row`. */
+  field(row: number, field: number): string {
+    const at = (row * FIELDS + field) * 2;
+    return this.text.slice(this.spans[at]!, this.spans[at + 1]!);
+  }
+
+  /** Bar `row` as a wire K-line. */
+  bar(row: number): ScannedBar {
+    return new ScannedBar(this, row);
+  }
+
+  /**
+   * Whether decimal k (KLINE_DECIMALS order) of bar `row` was folded and has at most `intDigits`
+   * integer digits: then its words are exactly what parseDecimalWords gives at scale 18.
+   */
+  foldedWithin(row: number, k: number, intDigits: number): boolean {
+    const m = (row * 6 + k) * META_SLOTS;
+    return this.meta[m]! >= 0 && this.meta[m + 1]! <= intDigits;
+  }
+
+  /** The canonical text (as parseDecimalWords gives it) of folded decimal k of bar `row`. */
+  canonical(row: number, k: number): DecimalString {
+    const length = this.meta[(row * 6 + k) * META_SLOTS]!;
+    if (length === 0) return '0';
+    const at = (row * FIELDS + FIELD_OF_SLOT[k]!) * 2;
+    const start = this.spans[at]!;
+    return this.text.slice(start, start + length);
   }
 
   /** Decimal k of bar `row` was folded: its canonical text is the first `canonicalLength` chars of the wire text ('0' when 0). */
@@ -72,15 +137,15 @@ export class ScannedBar implements WireKline {
   readonly #page: ScannedWords;
   readonly #row: number;
 
-  constructor(page: ScannedWords, row: number, fields: readonly string[]) {
+  constructor(page: ScannedWords, row: number) {
     // The schema path's field order (KLINE_FIELDS), so JSON of a rejected bar reads the same.
-    this.timestamp = fields[0]!;
-    this.open_price = fields[1]!;
-    this.close_price = fields[2]!;
-    this.high_price = fields[3]!;
-    this.low_price = fields[4]!;
-    this.volume = fields[5]!;
-    this.turnover = fields[6]!;
+    this.timestamp = page.field(row, 0);
+    this.open_price = page.field(row, 1);
+    this.close_price = page.field(row, 2);
+    this.high_price = page.field(row, 3);
+    this.low_price = page.field(row, 4);
+    this.volume = page.field(row, 5);
+    this.turnover = page.field(row, 6);
     this.#page = page;
     this.#row = row;
     Object.freeze(this);

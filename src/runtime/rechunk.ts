@@ -3,6 +3,7 @@
  * source that returns one huge page cannot make the sink buffer without limit.
  */
 import type { Batch } from '../core/component.js';
+import { laneOf } from '../core/lazy-rows.js';
 
 const SAMPLE = 16;
 
@@ -51,8 +52,11 @@ export interface ChunkLimits {
  */
 export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => number): Batch<T>[] {
   const { records } = batch;
-  if (records.length <= limits.maxRows && fitsAtAGlance(records, limits.maxBytes)) return [{ ...batch, seq: nextSeq() }];
-  const perRecord = estimateRecordBytes(records);
+  // Records with a lane (lazy-rows.ts) are weighed by it: a sample would make every record.
+  const laneBytes = laneOf(records)?.rowBytes;
+  const fits = laneBytes !== undefined ? records.length * laneBytes <= limits.maxBytes : fitsAtAGlance(records, limits.maxBytes);
+  if (records.length <= limits.maxRows && fits) return [{ ...batch, seq: nextSeq() }];
+  const perRecord = laneBytes ?? estimateRecordBytes(records);
   const byBytes = perRecord === 0 ? records.length : Math.max(1, Math.floor(limits.maxBytes / perRecord));
   const size = Math.max(1, Math.min(limits.maxRows, byBytes));
   if (records.length <= size) return [{ ...batch, seq: nextSeq() }];

@@ -5,11 +5,18 @@
  */
 import type { Data } from 'apache-arrow';
 
+import type { KlineLane } from '../../core/kline-lane.js';
+
 export interface ColumnBuilder<R> {
   /** Rows appended so far. */
   readonly length: number;
   /** Throws SinkError when a value does not fit its column. */
   append(row: R): void;
+  /**
+   * Record `i` of a parsed K-line lane (core/kline-lane.ts), the same as append() of that record,
+   * for a builder that reads lanes; the caller has checked that its values fit the columns.
+   */
+  appendLane?(lane: KlineLane, i: number): void;
   /**
    * The Arrow children of the dataset's schema, in schema order, for every appended row. Called
    * once, as the builder's last use: the sink may move the buffers to an encode worker (detaching

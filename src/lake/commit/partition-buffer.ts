@@ -3,6 +3,7 @@
  * columns when the dataset has a column builder, else as objects, with the key range of each group
  * and the `quotelake.series` counts of what is held.
  */
+import type { KlineLane } from '../../core/kline-lane.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import { compareOrder, type Order } from '../datasets/dataset-spec.js';
 import { addTime, countRow, type SeriesMap, type SeriesStats } from '../series-stats.js';
@@ -32,6 +33,16 @@ export class PartitionBuffer<R> {
   add(row: R, group: string, order: Order, bytes: number, series: string, time: number | null): void {
     if (this.builder !== undefined) this.builder.append(row);
     else this.rows.push(row);
+    this.held(group, order, bytes, series, time);
+  }
+
+  /** Record `i` of a parsed K-line lane, as add() of that record (the sink checked the builder reads lanes). */
+  addLane(lane: KlineLane, i: number, group: string, order: Order, bytes: number, series: string, time: number | null): void {
+    this.builder!.appendLane!(lane, i);
+    this.held(group, order, bytes, series, time);
+  }
+
+  private held(group: string, order: Order, bytes: number, series: string, time: number | null): void {
     this.bytes += bytes;
     // Rows arrive in runs of one series: one map lookup per run, not per row.
     if (series === this.lastSeriesKey && this.lastSeries !== undefined) addTime(this.lastSeries, time);

@@ -12,6 +12,7 @@ import { Bool, makeData, Utf8, type Data, type Decimal, type TimestampMillisecon
 import { KLINE_DECIMALS, RowWithWords } from '../../core/carried-words.js';
 import { formatDecimalWords, writeDecimalWords, type DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
+import type { KlineLane } from '../../core/kline-lane.js';
 import type { Interval, KlineRow } from '../../core/records.js';
 import { datasetSchema } from '../../core/schemas.js';
 import { StringDictionary, type ColumnBuilder } from '../columns/column-builder.js';
@@ -137,15 +138,42 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
     }
   }
 
-  append(row: KlineRow): void {
+  /** The chunk and index the next row goes to (a new chunk when the last one is full). */
+  private next(): number {
     if (this.released) throw new Error('KlineColumnBuilder: append after columns()');
     if (this.at === this.chunk.rows) {
       this.chunk = newChunk(CHUNK_ROWS);
       this.chunks.push(this.chunk);
       this.at = 0;
     }
+    return this.at;
+  }
+
+  appendLane(lane: KlineLane, i: number): void {
+    const j = this.next();
     const chunk = this.chunk;
-    const j = this.at;
+    const words = chunk.words;
+    const from = lane.page.words;
+    let at = lane.row(i) * 24;
+    for (let k = 0; k < DECIMALS.length; k++, at += 4) {
+      const dest = words[k]!;
+      dest[4 * j] = from[at]!;
+      dest[4 * j + 1] = from[at + 1]!;
+      dest[4 * j + 2] = from[at + 2]!;
+      dest[4 * j + 3] = from[at + 3]!;
+    }
+    chunk.codeIds[j] = this.codes.id(lane.code);
+    chunk.intervalIds[j] = this.intervals.id(lane.interval);
+    chunk.sourceIds[j] = this.sources.id(lane.source);
+    chunk.ts[j] = lane.seconds[i]! * 1000;
+    chunk.final[j] = lane.final[i]!;
+    this.at = j + 1;
+    this.length++;
+  }
+
+  append(row: KlineRow): void {
+    const j = this.next();
+    const chunk = this.chunk;
     const words = chunk.words;
     // Decimals first: a value that does not fit leaves the builder as it was. The words
     // parse-decimals computed while validating are copied when the row carries them at this scale.

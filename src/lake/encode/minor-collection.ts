@@ -1,5 +1,6 @@
 /**
- * A young-generation collection on demand, for the encode worker only (our own thread).
+ * A young-generation collection on demand, for the encode worker and for the partitioned sink
+ * taking K-line lanes (partitioned-sink.ts, tookPage, says why).
  *
  * Why: the column buffers a file's job moves into the worker were allocated by the run's main
  * thread, so they live in its malloc heap, and the worker frees them only when its V8 heap
@@ -10,7 +11,8 @@
  * generation holds a few objects).
  *
  * `--expose-gc` is a V8 flag, so setting it touches the whole process; it only gives contexts
- * created after it a `gc` function, and the one created here is the only one that uses it.
+ * created after it a `gc` function, and the ones created here (one per thread) are the only ones
+ * that use it.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

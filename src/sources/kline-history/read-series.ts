@@ -192,8 +192,8 @@ async function* walk(
         break;
       }
       const keptFrom = firstAtOrAfter(page, floor);
-      let kept: RawKline[] | undefined = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
-      let records: RawKline[] | undefined = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
+      let kept: readonly RawKline[] | undefined = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
+      let records: readonly RawKline[] | undefined = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
       top = maxOf(top, newestFinal(records));
       const oldest = olderThanEnd > 0 ? page.ts[0]! : null;
       if (kept.length > 0) low = minOf(low, page.ts[keptFrom]!);

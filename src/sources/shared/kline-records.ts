@@ -8,8 +8,10 @@
 import type { Product } from '../../catalog/index.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
+import { klineLaneAt, KlineLane } from '../../core/kline-lane.js';
+import { laneOf, lazyRows } from '../../core/lazy-rows.js';
 import { BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
-import { ScannedBar } from '../../core/scanned-bar.js';
+import { ScannedBar, ScannedWords } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
 import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
 
@@ -27,6 +29,8 @@ export interface KlinePage {
   readonly ts: Float64Array;
   /** Bars that cannot be placed: passed on so parse-decimals rejects them by name. */
   readonly malformed: readonly MalformedBar[];
+  /** The scanned page `bars` are, in its order (step 1) or reversed (-1), when the client scanned it. */
+  readonly scanned?: { readonly page: ScannedWords; readonly first: number; readonly step: 1 | -1 };
 }
 
 function sameBar(a: WireKline, b: WireKline): boolean {
@@ -38,7 +42,30 @@ function sameBar(a: WireKline, b: WireKline): boolean {
  * are all rejected, since nothing says which one is true.
  */
 export function pageOf(bars: readonly WireKline[]): KlinePage {
-  return orderedPage(bars) ?? anyOrderPage(bars);
+  const scanned = laneOf(bars);
+  return (scanned instanceof ScannedWords ? orderedScan(bars, scanned) : undefined) ?? orderedPage(bars) ?? anyOrderPage(bars);
+}
+
+/**
+ * orderedPage for the bars of a scanned page, read from the page's stamps without making a bar;
+ * undefined whenever orderedPage would be (a stamp that is not 1 to 12 digits is -1 here).
+ */
+function orderedScan(bars: readonly WireKline[], page: ScannedWords): KlinePage | undefined {
+  const n = page.count;
+  const ts = new Float64Array(n);
+  let direction = 0;
+  for (let i = 0; i < n; i++) {
+    const t = page.stamps[i]!;
+    if (t < 0) return undefined;
+    if (i > 0) {
+      const step = Math.sign(t - ts[i - 1]!);
+      if (step === 0 || (direction !== 0 && step !== direction)) return undefined;
+      direction = step;
+    }
+    ts[i] = t;
+  }
+  if (direction >= 0) return { bars, ts, malformed: [], scanned: { page, first: 0, step: 1 } };
+  return { bars: lazyRows(n, () => [...bars].reverse()), ts: ts.reverse(), malformed: [], scanned: { page, first: n - 1, step: -1 } };
 }
 
 const STAMP_TEXT = /^\d{1,12}$/;
@@ -142,8 +169,26 @@ export function mismatchedPage(bars: readonly WireKline[], flaw: RecordFlaw): Kl
   return { bars: [], ts: new Float64Array(0), malformed: bars.map((bar) => ({ bar, flaw })) };
 }
 
-/** The page's bars from index `from` to before `to` as raw records (a page is ascending: a time range is an index range). */
-export function toRawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from = 0, to = page.bars.length): RawKline[] {
+/**
+ * The page's bars from index `from` to before `to` as raw records (a page is ascending: a time
+ * range is an index range). A scanned page whose bars are all on the grid gives records made on
+ * their first read, with a K-line lane beside them (kline-lane.ts) that later stages read instead.
+ */
+export function toRawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from = 0, to = page.bars.length): readonly RawKline[] {
+  const scanned = page.scanned;
+  if (scanned === undefined || to <= from) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
+  const n = to - from;
+  const final = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const ms = page.ts[from + i]! * 1000;
+    if (cellStart(product, interval, ms) !== ms) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
+    final[i] = isFinalBar(product, interval, ms, answeredAtMs) ? 1 : 0;
+  }
+  const lane = new KlineLane('raw', scanned.page, scanned.first + scanned.step * from, scanned.step, product.code, interval, source, page.ts.slice(from, to), final);
+  return lazyRows(n, () => rawKlines(product, interval, page, answeredAtMs, source, from, to), lane);
+}
+
+function rawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from: number, to: number): RawKline[] {
   const out = new Array<RawKline>(Math.max(0, to - from));
   for (let i = from; i < to; i++) {
     const bar = page.bars[i]!;
@@ -178,6 +223,12 @@ export function malformedRecords(code: string, interval: Interval, bars: readonl
 
 /** The newest final bar the records put on the grid (Unix s), or null: flawed records move no watermark. */
 export function newestFinal(records: readonly RawKline[]): number | null {
+  const lane = klineLaneAt(laneOf(records), 'raw');
+  if (lane !== undefined) {
+    // Ascending and all on the grid: the last final record is the newest.
+    for (let i = lane.length - 1; i >= 0; i--) if (lane.final[i] === 1) return lane.seconds[i]!;
+    return null;
+  }
   let top: number | null = null;
   for (const r of records) {
     if (r.flaw !== undefined || !r.final) continue;

@@ -10,7 +10,10 @@ import { assertDecimalType, DEFAULT_DECIMAL, type DecimalType } from '../../core
 import { decimalTypeSchema } from '../../core/decimal-config.js';
 import type { TransformDefinition } from '../../core/definition.js';
 import type { DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
+import { klineLaneAt } from '../../core/kline-lane.js';
+import { laneOf } from '../../core/lazy-rows.js';
 import { rejectField } from '../reject-field.js';
+import { parseKlineLane } from './parse-kline-lane.js';
 import { parseDepth, parseKline, parseTrade, type ColumnTypes, type FieldError } from './parse-rows.js';
 
 export type RawMarketRecord = RawKline | RawTrade | RawDepth;
@@ -69,6 +72,9 @@ export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
 
   apply(batch: Batch<RawMarketRecord>): TransformResult<RawMarketRecord, MarketRow> {
     const records = batch.records;
+    const lane = klineLaneAt(laneOf(records), 'raw');
+    const laneRows = lane === undefined ? undefined : parseKlineLane(lane, this.types);
+    if (laneRows !== undefined) return { output: { ...batch, records: laneRows }, rejected: [] };
     const rows: MarketRow[] = [];
     let rejected: Rejected<RawMarketRecord>[] | undefined;
     // One words buffer per batch, shaped by its first record (a source's batches are of one kind);

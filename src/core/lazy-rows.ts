@@ -1,0 +1,78 @@
+/**
+ * A read-only array whose elements are made only when something reads them, with an optional
+ * columnar description of the same rows beside it (a lane, see kline-lane.ts).
+ *
+ * Why: a K-line backfill used to make a row object (and seven strings) per bar at each stage
+ * (scanner, source, parse-decimals) only for the Parquet sink to copy numbers out of them again;
+ * those objects were most of what the run allocated and collected. Stages that know a lane (the
+ * K-line source, parse-decimals, the partitioned sinks) hand it on and never touch an element; any
+ * other consumer (a user's transform, the NDJSON sink, JSON of a batch, a test) reads the array
+ * as always, and its first read makes every element at once, exactly what the eager path made.
+ *
+ * The array cannot be written (a batch's records are read-only by contract), so its elements can
+ * never drift from its lane. A lane goes with the array itself: a stage that builds a new array (a
+ * filter, a copy) leaves the lane behind and the next stage reads elements.
+ */
+
+/** A columnar description of an array's rows. */
+export interface Lane {
+  /** About what one row weighs in memory (what rechunk bounds batches by). */
+  readonly rowBytes: number;
+}
+
+/**
+ * How a lazy array answers for its lane: a key its get trap alone knows (the target has no such
+ * property). Not a WeakMap from array to lane: the scavenger keeps a WeakMap's young entries alive,
+ * so every batch's page outlived its batch and the old generation filled with them.
+ */
+const LANE = Symbol('lane');
+
+function readOnly(): never {
+  throw new TypeError('the records of a batch are read-only');
+}
+
+/**
+ * An array of `length` elements that `make` builds all at once on the first read of anything but
+ * its length. `make` must return exactly `length` elements.
+ */
+export function lazyRows<T>(length: number, make: () => readonly T[], lane?: Lane): readonly T[] {
+  const target = new Array<T>(length);
+  let made = false;
+  const ensure = (): void => {
+    if (made) return;
+    made = true;
+    const rows = make();
+    if (rows.length !== length) throw new Error(`lazyRows: made ${rows.length} rows, expected ${length}`);
+    for (let i = 0; i < length; i++) target[i] = rows[i]!;
+  };
+  const rows = new Proxy(target, {
+    get(t, key, receiver) {
+      if (key === 'length') return length;
+      if (key === LANE) return lane;
+      ensure();
+      return Reflect.get(t, key, receiver) as unknown;
+    },
+    has(t, key) {
+      ensure();
+      return Reflect.has(t, key);
+    },
+    ownKeys(t) {
+      ensure();
+      return Reflect.ownKeys(t);
+    },
+    getOwnPropertyDescriptor(t, key) {
+      ensure();
+      return Reflect.getOwnPropertyDescriptor(t, key);
+    },
+    set: readOnly,
+    defineProperty: readOnly,
+    deleteProperty: readOnly,
+    setPrototypeOf: readOnly,
+  });
+  return rows;
+}
+
+/** The lane `records` was made with, when it was made by lazyRows with one. */
+export function laneOf(records: readonly unknown[]): Lane | undefined {
+  return (records as unknown as { [LANE]?: Lane })[LANE];
+}

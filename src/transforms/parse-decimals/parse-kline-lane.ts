@@ -1,0 +1,60 @@
+/**
+ * parse-decimals on a K-line lane (core/kline-lane.ts): the same checks as parseKline, read from
+ * the scanned page's words and facts instead of a row object per bar. The lane is taken only when
+ * every bar passes them as a plain bar would; a batch with anything else (a value the scanner did
+ * not fold, one too wide for its column, an inconsistent or negative one, a column not at scale 18)
+ * answers undefined and goes through parseKline record by record, so every rejection reads exactly
+ * as it always did.
+ */
+import { BatchWords, KlineWordsRow } from '../../core/carried-words.js';
+import { compareWords128 } from '../../core/decimal-compare.js';
+import type { KlineLane } from '../../core/kline-lane.js';
+import { lazyRows } from '../../core/lazy-rows.js';
+import type { KlineRow } from '../../core/records.js';
+import { SCANNED_SCALE } from '../../core/scanned-bar.js';
+import { MAX_EPOCH_MS } from '../../core/time.js';
+import type { ColumnTypes } from './parse-rows.js';
+
+const KLINE_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
+
+/** The rows of a raw K-line lane, with the lane at its parsed stage beside them; undefined when any bar needs the record path. */
+export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly KlineRow[] | undefined {
+  const widths = KLINE_COLUMNS.map((c) => types[c].precision - types[c].scale);
+  if (KLINE_COLUMNS.some((c) => types[c].scale !== SCANNED_SCALE) || lane.code.length === 0) return undefined;
+  const page = lane.page;
+  const w = page.words;
+  for (let i = 0; i < lane.length; i++) {
+    if (lane.seconds[i]! * 1000 > MAX_EPOCH_MS) return undefined;
+    const row = lane.row(i);
+    for (let k = 0; k < 6; k++) if (!page.foldedWithin(row, k, widths[k]!)) return undefined;
+    const at = row * 24;
+    // low <= open, close <= high (so low <= high); volume and turnover not below zero (a folded
+    // zero has no sign in its words, as '-0' has none in its canonical text).
+    if (
+      compareWords128(w, at + 8, at + 4) > 0 ||
+      compareWords128(w, at, at + 8) < 0 ||
+      compareWords128(w, at, at + 4) > 0 ||
+      compareWords128(w, at + 12, at + 8) < 0 ||
+      compareWords128(w, at + 12, at + 4) > 0 ||
+      w[at + 19]! >>> 31 === 1 ||
+      w[at + 23]! >>> 31 === 1
+    ) {
+      return undefined;
+    }
+  }
+  const parsed = lane.as('parsed');
+  return lazyRows(lane.length, () => rowsOf(parsed), parsed);
+}
+
+/** The rows parseKline gives for the lane's bars. */
+function rowsOf(lane: KlineLane): KlineRow[] {
+  const page = lane.page;
+  const words = new BatchWords(page.count, KLINE_COLUMNS.map(() => SCANNED_SCALE), undefined, page.words);
+  const rows = new Array<KlineRow>(lane.length);
+  for (let i = 0; i < lane.length; i++) {
+    const r = lane.row(i);
+    const text = (k: number) => page.canonical(r, k);
+    rows[i] = new KlineWordsRow(words, r, lane.code, lane.interval, lane.seconds[i]! * 1000, text(0), text(1), text(2), text(3), text(4), text(5), lane.final[i] === 1, lane.source);
+  }
+  return rows;
+}
