@@ -14,7 +14,7 @@
  */
 import { storeScaled } from '../core/decimal.js';
 import { lazyRows } from '../core/lazy-rows.js';
-import { SCANNED_SCALE, ScannedWords, type ScannedBar } from '../core/scanned-bar.js';
+import { MAX_FOLDED_DIGITS, SCANNED_SCALE, ScannedWords, type ScannedBar } from '../core/scanned-bar.js';
 import type { WireKline } from '../core/wire.js';
 
 /**
@@ -55,8 +55,6 @@ const COMPACT_BAR = new RegExp(`\\{${BAR_KEYS.map((k) => `"${k}":"${PLAIN_TEXT}"
  */
 const BAR_CHARS = 150;
 
-/** Most digits folded here: 15 are exact in a double (the common case); longer values are read from their text later. */
-const MAX_FOLDED_DIGITS = 15;
 
 export function scanKlinePage(text: string): ScannedKlineData | undefined {
   try {

@@ -14,6 +14,9 @@ import type { WireKline } from './wire.js';
 /** Scale the scanner folds every decimal to (the default column type, DECIMAL(38,18)). */
 export const SCANNED_SCALE = 18;
 
+/** Most digits the scanner folds: 15 are exact in a double (the common case); longer values are read from their text later. */
+export const MAX_FOLDED_DIGITS = 15;
+
 /** Per decimal of a bar, in `META_SLOTS` Int16 slots: canonical length (-1: not folded, 0: zero), integer digits. */
 const META_SLOTS = 2;
 

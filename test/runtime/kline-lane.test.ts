@@ -13,12 +13,14 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { components } from '../../src/components.js';
+import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import type { Transform } from '../../src/core/component.js';
 import type { ComponentDefinition, TransformDefinition } from '../../src/core/definition.js';
 import { klineLaneAt } from '../../src/core/kline-lane.js';
 import { laneOf } from '../../src/core/lazy-rows.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
+import { parseDecimals, ParseDecimals, resolveColumnTypes } from '../../src/transforms/parse-decimals/index.js';
 import { duck, tempDir } from '../sinks/helpers.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
 
@@ -61,28 +63,39 @@ function probe(type: string, stage: 'raw' | 'parsed', kind: string): TransformDe
   };
 }
 
+/** parse-decimals at 38,18 under another name: the linter refuses it ahead of a narrower sink, which must then hold the line itself. */
+const wideDecimals: TransformDefinition<Record<string, never>> = {
+  ...(parseDecimals as unknown as TransformDefinition<Record<string, never>>),
+  type: 'wide-decimals',
+  configSchema: z.strictObject({}),
+  examples: [{}],
+  create: () => new ParseDecimals(resolveColumnTypes({ decimal: { ...DEFAULT_DECIMAL }, columns: {} })) as never,
+};
+
 const registry: readonly ComponentDefinition[] = [
   ...components,
+  wideDecimals as ComponentDefinition,
   copyRecords as ComponentDefinition,
   probe('raw-probe', 'raw', 'raw-kline') as ComponentDefinition,
   probe('parsed-probe', 'parsed', 'kline-row') as ComponentDefinition,
 ];
 
-function pipeline(lane: boolean, sink: 'parquet' | 'arrow') {
+/** `narrow`: parse-decimals at 38,18 into a sink of DECIMAL(24,18), which rejects the values of more than 6 integer digits. */
+function pipeline(lane: boolean, sink: 'parquet' | 'arrow', narrow = false) {
   return {
     name: 'lane',
     source: { type: 'kline-history', codes: ['BTCUSDT', 'SHIBUSDT', 'EURUSD', 'GOLD', 'AAPL.US'], intervals: ['1m', '1h'], since: '3d' },
-    transforms: [...(lane ? [] : [{ type: 'copy-records' }]), { type: 'raw-probe' }, { type: 'parse-decimals' }, { type: 'parsed-probe' }],
-    sink: { type: sink },
+    transforms: [...(lane ? [] : [{ type: 'copy-records' }]), { type: 'raw-probe' }, { type: narrow ? 'wide-decimals' : 'parse-decimals' }, { type: 'parsed-probe' }],
+    sink: { type: sink, ...(narrow ? { decimal: { precision: 24, scale: 18 } } : {}) },
     options: { onReject: 'divert' as const },
   };
 }
 
-async function runIn(behaviours: string, lane: boolean, sink: 'parquet' | 'arrow') {
+async function runIn(behaviours: string, lane: boolean, sink: 'parquet' | 'arrow', narrow = false) {
   world = await startWorld('2026-11-23T13:00:00.000Z', 7, behaviours);
   const outputDir = await tempDir('ql-lane-');
   try {
-    const result = await runPipeline(pipeline(lane, sink), {
+    const result = await runPipeline(pipeline(lane, sink, narrow), {
       registry,
       outputDir,
       client: world.client('professional'),
@@ -115,6 +128,19 @@ async function arrowRows(dir: string): Promise<string[]> {
     }
   }
   return rows.sort();
+}
+
+/** The diverted records, each line without the run's own id and time. */
+async function rejectedLines(dir: string): Promise<string[]> {
+  const files = (await readdir(join(dir, '_rejected'), { recursive: true })).filter((f) => f.endsWith('.ndjson'));
+  const lines: string[] = [];
+  for (const f of files) {
+    for (const line of (await readFile(join(dir, '_rejected', f), 'utf8')).split('\n').filter(Boolean)) {
+      const { runId: _run, rejectedAt: _at, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      lines.push(JSON.stringify(rest));
+    }
+  }
+  return lines.sort();
 }
 
 /** Each file's key-value metadata but the run's own id and time, by its partition. */
@@ -156,6 +182,16 @@ describe('the K-line lane writes what the record path writes', () => {
       expect(laneSeen.parsed).toBeLessThanOrEqual(laneSeen.raw);
     });
   }
+
+  it('a sink narrower than the values: the same rows kept and the same records rejected', async () => {
+    const onLane = await runIn('descending', true, 'parquet', true);
+    const onRecords = await runIn('descending', false, 'parquet', true);
+    expect(onLane.result.manifest.rows).toEqual(onRecords.result.manifest.rows);
+    expect(onLane.result.manifest.rows.kline?.rejected).toBeGreaterThan(0);
+    expect(onLane.result.manifest.rows.kline?.written).toBeGreaterThan(5000);
+    expect(await parquetRows(onLane.outputDir)).toEqual(await parquetRows(onRecords.outputDir));
+    expect(await rejectedLines(onLane.outputDir)).toEqual(await rejectedLines(onRecords.outputDir));
+  });
 
   it('Arrow IPC: the same rows', async () => {
     const onLane = await runIn('descending', true, 'arrow');
