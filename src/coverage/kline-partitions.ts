@@ -8,11 +8,19 @@
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import { groupBy } from '../core/group-by.js';
 import type { Interval } from '../core/records.js';
+import { minorCollection } from '../lake/encode/minor-collection.js';
 import { lakeDataset, readKeyTimes, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
 
 const DAY_MS = 86_400_000;
 /** Partitions read ahead of the one being audited: overlaps I/O and decoding, bounds memory. */
 const READ_AHEAD = 4;
+/**
+ * A young-generation collection after this many partitions. The pages read and decompressed live
+ * outside the JavaScript heap and the audit makes few objects, so V8 let tens of MB of them wait
+ * for a collection: the post-run coverage of a 5M-row backfill was its peak of memory, 6-8 MB above
+ * the rest of the run. A minor collection costs about a millisecond.
+ */
+const PARTITIONS_PER_COLLECTION = 4;
 
 /** A wanted series and the bar opens wanted of it (ms, inclusive; absent = unbounded). */
 export interface WantedSeries {
@@ -156,9 +164,11 @@ export async function* klinePartitions(outputDir: LakeLocation, format: LakeForm
   };
   const ahead: Promise<PartitionBars>[] = [];
   let next = 0;
+  let taken = 0;
   while (next < order.length || ahead.length > 0) {
     while (ahead.length < READ_AHEAD && next < order.length) ahead.push(read(order[next++]!));
     yield await ahead.shift()!;
+    if (++taken % PARTITIONS_PER_COLLECTION === 0) minorCollection();
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * A young-generation collection on demand, for the encode worker and for the partitioned sink
- * taking K-line lanes (partitioned-sink.ts, tookPage, says why).
+ * A young-generation collection on demand, for the encode worker, for the partitioned sink taking
+ * K-line lanes (partitioned-sink.ts, tookPage, says why) and for the coverage audit's reads
+ * (coverage/kline-partitions.ts).
  *
  * Why: the column buffers a file's job moves into the worker were allocated by the run's main
  * thread, so they live in its malloc heap, and the worker frees them only when its V8 heap
