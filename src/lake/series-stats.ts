@@ -18,21 +18,31 @@ export type SeriesMap = Map<string, SeriesStats>;
 
 /** Count one row of `series` at `time` into `stats` (its entry made on first use). */
 export function countRow(stats: SeriesMap, series: string, time: number | null): SeriesStats {
+  const s = countRows(stats, series);
+  addTime(s, time);
+  return s;
+}
+
+/** The entry of `series` in `stats`, made (with no row) on first use. */
+export function countRows(stats: SeriesMap, series: string): SeriesStats {
   let s = stats.get(series);
   if (s === undefined) {
     s = { rows: 0, first: null, last: null };
     stats.set(series, s);
   }
-  addTime(s, time);
   return s;
 }
 
 /** One more row at `time` into an entry already at hand (the buffering hot path). */
 export function addTime(s: SeriesStats, time: number | null): void {
-  s.rows++;
-  if (time === null) return;
-  if (s.first === null || time < s.first) s.first = time;
-  if (s.last === null || time > s.last) s.last = time;
+  addTimes(s, 1, time, time);
+}
+
+/** `rows` more rows timed from `first` to `last` (the lowest and highest of them) into an entry at hand. */
+export function addTimes(s: SeriesStats, rows: number, first: number | null, last: number | null): void {
+  s.rows += rows;
+  if (first !== null && (s.first === null || first < s.first)) s.first = first;
+  if (last !== null && (s.last === null || last > s.last)) s.last = last;
 }
 
 /** The statistics of `rows`, as written into a file. */

@@ -13,10 +13,10 @@ export interface ColumnBuilder<R> {
   /** Throws SinkError when a value does not fit its column. */
   append(row: R): void;
   /**
-   * Record `i` of a parsed K-line lane (core/kline-lane.ts), the same as append() of that record,
-   * for a builder that reads lanes; the caller has checked that its values fit the columns.
+   * Records [from, to) of a parsed K-line lane (core/kline-lane.ts), the same as append() of each,
+   * for a builder that reads lanes; the caller has checked that their values fit the columns.
    */
-  appendLane?(lane: KlineLane, i: number): void;
+  appendLaneRun?(lane: KlineLane, from: number, to: number): void;
   /**
    * The Arrow children of the dataset's schema, in schema order, for every appended row. Called
    * once, as the builder's last use: the sink may move the buffers to an encode worker (detaching

@@ -6,7 +6,7 @@
 import type { KlineLane } from '../../core/kline-lane.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import { compareOrder, type Order } from '../datasets/dataset-spec.js';
-import { addTime, countRow, type SeriesMap, type SeriesStats } from '../series-stats.js';
+import { addTimes, countRows, type SeriesMap, type SeriesStats } from '../series-stats.js';
 
 type Ranges = Map<string, [Order, Order]>;
 
@@ -36,20 +36,37 @@ export class PartitionBuffer<R> {
     this.held(group, order, bytes, series, time);
   }
 
-  /** Record `i` of a parsed K-line lane, as add() of that record (the sink checked the builder reads lanes). */
-  addLane(lane: KlineLane, i: number, group: string, order: Order, bytes: number, series: string, time: number | null): void {
-    this.builder!.appendLane!(lane, i);
-    this.held(group, order, bytes, series, time);
+  /**
+   * Records [from, to) of a parsed K-line lane, as add() of each in turn (the sink checked that the
+   * builder reads lanes): one series, one group, keys strictly ascending from `first` to `last`.
+   */
+  addLaneRun(lane: KlineLane, from: number, to: number, group: string, first: { order: Order; time: number | null }, last: { order: Order; time: number | null }, bytes: number, series: string): void {
+    this.builder!.appendLaneRun!(lane, from, to);
+    this.bytes += bytes;
+    this.counted(series, to - from, first.time, last.time);
+    // What add() of each row does to the group's range: the first row may fall inside it (a
+    // duplicate maybe), every later one is above the row before.
+    this.ranged(group, first.order);
+    if (to - from > 1) this.ranged(group, last.order);
   }
 
   private held(group: string, order: Order, bytes: number, series: string, time: number | null): void {
     this.bytes += bytes;
+    this.counted(series, 1, time, time);
+    this.ranged(group, order);
+  }
+
+  /** `rows` more rows of `series`, timed from `first` to `last`. */
+  private counted(series: string, rows: number, first: number | null, last: number | null): void {
     // Rows arrive in runs of one series: one map lookup per run, not per row.
-    if (series === this.lastSeriesKey && this.lastSeries !== undefined) addTime(this.lastSeries, time);
-    else {
-      this.lastSeries = countRow(this.series, series, time);
+    if (series !== this.lastSeriesKey || this.lastSeries === undefined) {
+      this.lastSeries = countRows(this.series, series);
       this.lastSeriesKey = series;
     }
+    addTimes(this.lastSeries, rows, first, last);
+  }
+
+  private ranged(group: string, order: Order): void {
     let range = group === this.lastGroup ? this.lastRange : this.ranges.get(group);
     if (range === undefined) {
       range = [order, order];

@@ -233,24 +233,15 @@ export class PartitionedSink<R> implements Sink<R> {
     const check = this.decimalCheck;
     const rejected: Rejected<R>[] = [];
     const records = batch.records;
-    // A K-line lane is read as columns: the spec's keys come from one probe row that takes each
-    // record's instant in turn (its code, interval and source are the lane's), and no record is made.
     const lane = this.laneOf(records);
-    const probe = lane === undefined ? undefined : ({ code: lane.code, interval: lane.interval, ts: 0, final: false, source: lane.source } as { ts: number; final: boolean });
+    if (lane !== undefined) await this.writeLane(lane);
     // An index loop: this is the sink's per-row path, and an iterator's result object a row showed in its allocations.
-    for (let r = 0; r < records.length; r++) {
-      let row: R;
-      if (probe !== undefined) {
-        probe.ts = lane!.seconds[r]! * 1000;
-        probe.final = lane!.final[r] === 1;
-        row = probe as R;
-      } else {
-        row = records[r]!;
-        const misfit = check?.(row, batch.stream);
-        if (misfit !== undefined) {
-          rejected.push(misfit);
-          continue;
-        }
+    for (let r = 0; lane === undefined && r < records.length; r++) {
+      const row = records[r]!;
+      const misfit = check?.(row, batch.stream);
+      if (misfit !== undefined) {
+        rejected.push(misfit);
+        continue;
       }
       const partition = spec.partition(row);
       if (partition !== last || buf === undefined) {
@@ -263,8 +254,7 @@ export class PartitionedSink<R> implements Sink<R> {
         last = partition;
       }
       const bytes = spec.bytesPerRow(row);
-      if (lane !== undefined) buf.addLane(lane, r, spec.group(row), spec.order(row), bytes, spec.seriesKey(row), spec.seriesTime(row));
-      else buf.add(row, spec.group(row), spec.order(row), bytes, spec.seriesKey(row), spec.seriesTime(row));
+      buf.add(row, spec.group(row), spec.order(row), bytes, spec.seriesKey(row), spec.seriesTime(row));
       this.bufferedRows++;
       this.bufferedBytes += bytes;
       if (buf.length >= maxRowsPerFile) {
@@ -272,7 +262,6 @@ export class PartitionedSink<R> implements Sink<R> {
         buf = undefined;
       }
     }
-    if (lane !== undefined) this.tookPage(lane.page);
     if (batch.settledFrom !== undefined) await this.finishSettled(batch.settledFrom);
     while (this.bufferedRows > maxBufferedRows || this.bufferedBytes > maxBufferedBytes) {
       let largest: string | undefined;
@@ -288,6 +277,47 @@ export class PartitionedSink<R> implements Sink<R> {
     }
     this.taken += batch.records.length - rejected.length;
     return rejected;
+  }
+
+  /**
+   * The records of a parsed K-line lane, as the per-row loop of write() takes them, a run of rows
+   * of one partition at a time: the lane's bars are one series in ascending time, so a run is
+   * appended as a block, and the spec's keys are asked of a probe row at the run's ends (the
+   * lane's code, interval and source, the record's instant). No record is made.
+   */
+  private async writeLane(lane: KlineLane): Promise<void> {
+    const { spec, maxRowsPerFile, decimal } = this.options;
+    const probe = { code: lane.code, interval: lane.interval, ts: 0, final: false, source: lane.source };
+    const at = (r: number): R => {
+      probe.ts = lane.seconds[r]! * 1000;
+      probe.final = lane.final[r] === 1;
+      return probe as unknown as R;
+    };
+    const n = lane.length;
+    for (let r = 0; r < n; ) {
+      const partition = spec.partition(at(r));
+      let buf = this.buffers.get(partition);
+      if (buf === undefined) {
+        buf = new PartitionBuffer<R>(spec.builder?.(decimal));
+        this.buffers.set(partition, buf);
+        if (spec.partitionStart !== undefined) this.partitionStarts.set(partition, spec.partitionStart(at(r)));
+      }
+      const group = spec.group(at(r));
+      const series = spec.seriesKey(at(r));
+      const first = { order: spec.order(at(r)), time: spec.seriesTime(at(r)) };
+      // A K-line's weight is the same for every bar of a series (its code).
+      const bytes = spec.bytesPerRow(at(r));
+      const room = maxRowsPerFile - buf.length;
+      let end = r + 1;
+      while (end < n && end - r < room && spec.partition(at(end)) === partition) end++;
+      const last = { order: spec.order(at(end - 1)), time: spec.seriesTime(at(end - 1)) };
+      buf.addLaneRun(lane, r, end, group, first, last, bytes * (end - r), series);
+      this.bufferedRows += end - r;
+      this.bufferedBytes += bytes * (end - r);
+      if (buf.length >= maxRowsPerFile) await this.flushPartition(partition);
+      r = end;
+    }
+    this.tookPage(lane.page);
   }
 
   /**

@@ -149,26 +149,31 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
     return this.at;
   }
 
-  appendLane(lane: KlineLane, i: number): void {
-    const j = this.next();
-    const chunk = this.chunk;
-    const words = chunk.words;
-    const from = lane.page.words;
-    let at = lane.row(i) * 24;
-    for (let k = 0; k < DECIMALS.length; k++, at += 4) {
-      const dest = words[k]!;
-      dest[4 * j] = from[at]!;
-      dest[4 * j + 1] = from[at + 1]!;
-      dest[4 * j + 2] = from[at + 2]!;
-      dest[4 * j + 3] = from[at + 3]!;
+  appendLaneRun(lane: KlineLane, from: number, to: number): void {
+    const codeId = this.codes.id(lane.code);
+    const intervalId = this.intervals.id(lane.interval);
+    const sourceId = this.sources.id(lane.source);
+    const scanned = lane.page.words;
+    for (let i = from; i < to; i++) {
+      const j = this.next();
+      const chunk = this.chunk;
+      const words = chunk.words;
+      let at = lane.row(i) * 24;
+      for (let k = 0; k < DECIMALS.length; k++, at += 4) {
+        const dest = words[k]!;
+        dest[4 * j] = scanned[at]!;
+        dest[4 * j + 1] = scanned[at + 1]!;
+        dest[4 * j + 2] = scanned[at + 2]!;
+        dest[4 * j + 3] = scanned[at + 3]!;
+      }
+      chunk.codeIds[j] = codeId;
+      chunk.intervalIds[j] = intervalId;
+      chunk.sourceIds[j] = sourceId;
+      chunk.ts[j] = lane.seconds[i]! * 1000;
+      chunk.final[j] = lane.final[i]!;
+      this.at = j + 1;
+      this.length++;
     }
-    chunk.codeIds[j] = this.codes.id(lane.code);
-    chunk.intervalIds[j] = this.intervals.id(lane.interval);
-    chunk.sourceIds[j] = this.sources.id(lane.source);
-    chunk.ts[j] = lane.seconds[i]! * 1000;
-    chunk.final[j] = lane.final[i]!;
-    this.at = j + 1;
-    this.length++;
   }
 
   append(row: KlineRow): void {
