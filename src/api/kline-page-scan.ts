@@ -12,9 +12,9 @@
  * by code, field and value as before. test/api/kline-page-scan-fuzz.test.ts holds it to three
  * independent readers.
  */
-import { storeScaled } from '../core/decimal.js';
+import { storeScaled, writeDecimalWords } from '../core/decimal.js';
 import { lazyRows } from '../core/lazy-rows.js';
-import { MAX_FOLDED_DIGITS, SCANNED_SCALE, ScannedWords, type ScannedBar } from '../core/scanned-bar.js';
+import { MAX_FOLDED_INT_DIGITS, SCANNED_SCALE, ScannedWords, type ScannedBar } from '../core/scanned-bar.js';
 import type { WireKline } from '../core/wire.js';
 
 /**
@@ -48,6 +48,9 @@ const PLAIN_TEXT = '[ !#-\\[\\]-~]*';
  * scanner's time. Sticky: it matches at lastIndex or not at all.
  */
 const COMPACT_BAR = new RegExp(`\\{${BAR_KEYS.map((k) => `"${k}":"${PLAIN_TEXT}"`).join(',')}\\}`, 'y');
+
+/** Digits folded as they are read: 15 are exact in a double. */
+const MAX_EXACT_DIGITS = 15;
 
 /**
  * Characters a bar takes in the service's compact layout, rounded down (a 500-bar crypto page is about 85,500 characters: 171 a bar)
@@ -178,10 +181,11 @@ class PageScanner {
   }
 
   /**
-   * A string value that should be a decimal: its digits folded into words at scale 18 when it is
-   * one parseDecimalWords takes on its fast path (the same conditions, so the same words and the
-   * same canonical text); any other string is only checked and left to be read from its text.
-   * Returns where the text starts; `i` ends past the closing quote.
+   * A string value that should be a decimal: folded into its words at scale 18 when it is a plain
+   * decimal DECIMAL(38,18) holds, giving the words and canonical text parseDecimalWords gives (up
+   * to 15 digits folded as they are read, as its fast path does; longer ones through their
+   * canonical text, as its general path does); any other string is only checked and left to be
+   * read from its text. Returns where the text starts; `i` ends past the closing quote.
    */
   private decimal(page: ScannedWords, row: number, slot: number): number {
     this.expect(34);
@@ -219,22 +223,30 @@ class PageScanner {
       c !== 34 ||
       intLen === 0 ||
       (point && fracLen === 0) ||
-      intLen + fracLen > MAX_FOLDED_DIGITS ||
+      intLen > MAX_FOLDED_INT_DIGITS ||
       fracLen > SCANNED_SCALE ||
       (intLen > 1 && s.charCodeAt(intStart) === 48)
     ) {
-      // Not a plain decimal: the text goes on as it is (after the same checks as any string).
-      page.notFolded(row, slot);
-      this.i = start;
-      this.skipString();
-      return start;
+      return this.unfolded(page, row, slot, start);
     }
-    storeScaled(v, SCANNED_SCALE - fracLen, neg, page.words, (row * 6 + slot) * 4);
-    // parseDecimalWords' canonical text: '0' for zero (length 0 here), else without trailing
-    // fractional zeros (and without the point when nothing is left after it).
+    // parseDecimalWords' canonical text: '0' for zero (length 0 here; a sum of digits is 0 only
+    // when every digit is, however inexact `v` is), else without trailing fractional zeros (and
+    // without the point when nothing is left after it).
     const canonical = v === 0 ? 0 : fracLen === 0 || lastNonZero === i ? i - start : (lastNonZero > intEnd ? lastNonZero : intEnd) - start;
+    const at = (row * 6 + slot) * 4;
+    if (intLen + fracLen <= MAX_EXACT_DIGITS) storeScaled(v, SCANNED_SCALE - fracLen, neg, page.words, at);
+    // Longer: its canonical text's words, as parseDecimalWords' general path writes them.
+    else if (!writeDecimalWords(canonical === 0 ? '0' : s.slice(start, start + canonical), SCANNED_SCALE, page.words, at)) return this.unfolded(page, row, slot, start);
     page.folded(row, slot, canonical, intLen);
     this.i = i + 1;
+    return start;
+  }
+
+  /** A value not folded: the text goes on as it is (after the same checks as any string). */
+  private unfolded(page: ScannedWords, row: number, slot: number, start: number): number {
+    page.notFolded(row, slot);
+    this.i = start;
+    this.skipString();
     return start;
   }
 

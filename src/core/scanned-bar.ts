@@ -14,8 +14,8 @@ import type { WireKline } from './wire.js';
 /** Scale the scanner folds every decimal to (the default column type, DECIMAL(38,18)). */
 export const SCANNED_SCALE = 18;
 
-/** Most digits the scanner folds: 15 are exact in a double (the common case); longer values are read from their text later. */
-export const MAX_FOLDED_DIGITS = 15;
+/** Most integer digits of a value the scanner folds: what DECIMAL(38,18) holds. */
+export const MAX_FOLDED_INT_DIGITS = 38 - SCANNED_SCALE;
 
 /** Per decimal of a bar, in `META_SLOTS` Int16 slots: canonical length (-1: not folded, 0: zero), integer digits. */
 const META_SLOTS = 2;
@@ -123,7 +123,7 @@ export class ScannedWords {
     this.meta[m + 1] = intDigits;
   }
 
-  /** Decimal k of bar `row` was not folded (more than 15 digits, not a plain decimal...): read its text. */
+  /** Decimal k of bar `row` was not folded (not a plain decimal, wider than DECIMAL(38,18)...): read its text. */
   notFolded(row: number, k: number): void {
     this.meta[(row * 6 + k) * META_SLOTS] = -1;
   }

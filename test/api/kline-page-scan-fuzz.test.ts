@@ -62,7 +62,7 @@ function decimalText(rnd: Rnd): string {
   if (r < 0.52) return `0.${digits(rnd, 1 + Math.floor(rnd() * 18))}`; // sub-cent, up to 18 places
   if (r < 0.57) return `${digits(rnd, 20, true)}.${digits(rnd, 18)}`; // 38 digits
   if (r < 0.62) return `${digits(rnd, 1 + Math.floor(rnd() * 14), true)}.${digits(rnd, 1)}`; // up to 15 digits
-  if (r < 0.66) return `${digits(rnd, 8, true)}.${digits(rnd, 8)}`; // 16 digits: past the folded ones
+  if (r < 0.66) return `${digits(rnd, 8, true)}.${digits(rnd, 8)}`; // 16 digits: folded through their text
   if (r < 0.7) return `0.${digits(rnd, 19)}`; // 19 places: past the scale
   if (r < 0.76) return pick(rnd, ['0', '0.0', '0.000', '-0', '-0.00', '0.000000000000000001', '99999999999999999999.999999999999999999']);
   if (r < 0.84) return `-${digits(rnd, 1 + Math.floor(rnd() * 5), true)}.${digits(rnd, 1 + Math.floor(rnd() * 6))}`;

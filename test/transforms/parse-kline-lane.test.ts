@@ -1,7 +1,7 @@
 /**
  * parse-decimals on the K-line lane against parse-decimals on the same records read one by one:
- * random pages (ascending and newest-first, plain and odd values: zeros, signs, more than 15
- * digits, too many integer digits, inconsistent prices, negative amounts) through the client's
+ * random pages (ascending and newest-first, plain and odd values: zeros, signs, 16 to 38
+ * digits, too many integer or fractional digits, inconsistent prices, negative amounts) through the client's
  * scanner and the source's page handling, parsed both ways, give equal rows with equal words and
  * equal rejections, for the default column type and for narrower ones.
  */
@@ -24,7 +24,9 @@ function decimalText(rand: () => number, base: number): string {
   const pick = rand();
   if (pick < 0.02) return '0';
   if (pick < 0.03) return '-0.000';
-  if (pick < 0.05) return '1234567890123456.5'; // more than 15 digits: read from the text
+  if (pick < 0.04) return '1234567890123456.5'; // more than 15 digits: folded through its text
+  if (pick < 0.05) return '-12345678901234567890.123456789012345678'; // 38 digits, the widest folded
+  if (pick < 0.055) return '0.1234567890123456789'; // 19 fractional digits: read from the text
   if (pick < 0.06) return '12345678901234567890123.5'; // too many integer digits for 38,18
   if (pick < 0.07) return '1.50';
   const digits = 1 + Math.floor(rand() * 8);

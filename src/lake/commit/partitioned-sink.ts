@@ -39,7 +39,7 @@ import type { DecimalType } from '../../core/decimal.js';
 import { SinkError } from '../../core/errors.js';
 import { klineLaneAt, type KlineLane } from '../../core/kline-lane.js';
 import { laneOf } from '../../core/lazy-rows.js';
-import { MAX_FOLDED_DIGITS, SCANNED_SCALE, type ScannedWords } from '../../core/scanned-bar.js';
+import { MAX_FOLDED_INT_DIGITS, SCANNED_SCALE, type ScannedWords } from '../../core/scanned-bar.js';
 import { minorCollection } from '../encode/minor-collection.js';
 import type { Dataset } from '../../core/records.js';
 import { datasetSchema, SCHEMA_VERSION } from '../../core/schemas.js';
@@ -344,8 +344,8 @@ export class PartitionedSink<R> implements Sink<R> {
     if (lane === undefined) return undefined;
     const { precision, scale } = this.options.decimal;
     if (scale !== SCANNED_SCALE) return undefined;
-    // A folded value has at most MAX_FOLDED_DIGITS digits: a type with room for as many integer digits takes them all.
-    if (precision - scale >= MAX_FOLDED_DIGITS) return lane;
+    // A type with room for as many integer digits as a folded value can have takes them all.
+    if (precision - scale >= MAX_FOLDED_INT_DIGITS) return lane;
     for (let i = 0; i < lane.length; i++) {
       const row = lane.row(i);
       for (let k = 0; k < 6; k++) if (!lane.page.foldedWithin(row, k, precision - scale)) return undefined;
