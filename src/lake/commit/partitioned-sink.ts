@@ -169,8 +169,8 @@ interface StagedFile {
   written?: WrittenFile;
 }
 
-/** About 40 pages of 500 bars (see tookPage). */
-const PAGE_BYTES_PER_COLLECTION = 8 * 1024 * 1024;
+/** About 20 pages of 500 bars (see tookPage): 8 MB left the 5M-row run's peak 8 MB higher and ran more full collections. */
+const PAGE_BYTES_PER_COLLECTION = 4 * 1024 * 1024;
 
 export class PartitionedSink<R> implements Sink<R> {
   private readonly schema: Schema;
@@ -324,8 +324,8 @@ export class PartitionedSink<R> implements Sink<R> {
    * A scanned page is done with once its lane is taken, but its arrays and body live outside the
    * JavaScript heap and only a collection frees them. The lane makes so few objects that V8 seldom
    * runs a young-generation collection by itself, so dead pages piled up until V8 ran full
-   * collections for them instead: 115 in a 5M-row backfill against 27-31 with a minor collection
-   * per 8 MB of pages (minor-collection.ts), which costs about a millisecond.
+   * collections for them instead: 115 in a 5M-row backfill against 20-22 with a minor collection
+   * per 4 MB of pages (minor-collection.ts), which costs about a millisecond.
    */
   private tookPage(page: ScannedWords): void {
     this.pageBytes += page.externalBytes;
