@@ -50,6 +50,7 @@ import type {
   ClientOptions,
   HaltExchange,
   HaltsOptions,
+  KlineBar,
   KlineRequest,
   KlineResult,
   RequestInfo,
@@ -261,7 +262,9 @@ class QuotelakeClient implements ServiceClient {
       },
       signal,
     );
-    return { code: parsed.code, klineType: parsed.kline_type, bars: parsed.kline_list, trace: lastTrace };
+    // A scanned page's bars are made on first read (core/lazy-rows.ts); like any array they may be
+    // sorted or changed in place, which only drops the page's lane.
+    return { code: parsed.code, klineType: parsed.kline_type, bars: parsed.kline_list as KlineBar[], trace: lastTrace };
   }
 
   depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>> {

@@ -142,7 +142,7 @@ export interface KlineResult {
   code: string;
   klineType: number;
   /** In the order the service sent them (W3: sort and de-duplicate downstream). */
-  bars: readonly KlineBar[];
+  bars: KlineBar[];
   trace: string;
 }
 

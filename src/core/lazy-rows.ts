@@ -1,6 +1,6 @@
 /**
- * A read-only array whose elements are made only when something reads them, with an optional
- * columnar description of the same rows beside it (a lane, see kline-lane.ts).
+ * An array whose elements are made only when something reads them, with an optional columnar
+ * description of the same rows beside it (a lane, see kline-lane.ts).
  *
  * Why: a K-line backfill used to make a row object (and seven strings) per bar at each stage
  * (scanner, source, parse-decimals) only for the Parquet sink to copy numbers out of them again;
@@ -9,9 +9,10 @@
  * other consumer (a user's transform, the NDJSON sink, JSON of a batch, a test) reads the array
  * as always, and its first read makes every element at once, exactly what the eager path made.
  *
- * The array cannot be written (a batch's records are read-only by contract), so its elements can
- * never drift from its lane. A lane goes with the array itself: a stage that builds a new array (a
- * filter, a copy) leaves the lane behind and the next stage reads elements.
+ * A lane goes with the array itself: a stage that builds a new array (a filter, a copy) leaves the
+ * lane behind and the next stage reads elements. A batch's records are read-only by contract, but
+ * a write (a sort in place, a push) still works as on any array: it makes the elements first and
+ * drops the lane, so no stage ever reads a lane that no longer describes the elements.
  */
 
 /** A columnar description of an array's rows. */
@@ -27,16 +28,13 @@ export interface Lane {
  */
 const LANE = Symbol('lane');
 
-function readOnly(): never {
-  throw new TypeError('the records of a batch are read-only');
-}
-
 /**
  * An array of `length` elements that `make` builds all at once on the first read of anything but
- * its length. `make` must return exactly `length` elements.
+ * its length (or its lane). `make` must return exactly `length` elements.
  */
-export function lazyRows<T>(length: number, make: () => readonly T[], lane?: Lane): readonly T[] {
+export function lazyRows<T>(length: number, make: () => readonly T[], firstLane?: Lane): readonly T[] {
   const target = new Array<T>(length);
+  let lane = firstLane;
   let made = false;
   const ensure = (): void => {
     if (made) return;
@@ -45,9 +43,14 @@ export function lazyRows<T>(length: number, make: () => readonly T[], lane?: Lan
     if (rows.length !== length) throw new Error(`lazyRows: made ${rows.length} rows, expected ${length}`);
     for (let i = 0; i < length; i++) target[i] = rows[i]!;
   };
+  /** Before any change: the elements made, and the lane no longer theirs. */
+  const changing = (): void => {
+    ensure();
+    lane = undefined;
+  };
   const rows = new Proxy(target, {
     get(t, key, receiver) {
-      if (key === 'length') return length;
+      if (key === 'length') return t.length;
       if (key === LANE) return lane;
       ensure();
       return Reflect.get(t, key, receiver) as unknown;
@@ -64,10 +67,22 @@ export function lazyRows<T>(length: number, make: () => readonly T[], lane?: Lan
       ensure();
       return Reflect.getOwnPropertyDescriptor(t, key);
     },
-    set: readOnly,
-    defineProperty: readOnly,
-    deleteProperty: readOnly,
-    setPrototypeOf: readOnly,
+    set(t, key, value) {
+      changing();
+      return Reflect.set(t, key, value);
+    },
+    defineProperty(t, key, descriptor) {
+      changing();
+      return Reflect.defineProperty(t, key, descriptor);
+    },
+    deleteProperty(t, key) {
+      changing();
+      return Reflect.deleteProperty(t, key);
+    },
+    setPrototypeOf(t, prototype) {
+      changing();
+      return Reflect.setPrototypeOf(t, prototype);
+    },
   });
   return rows;
 }

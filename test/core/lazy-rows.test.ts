@@ -1,4 +1,4 @@
-/** lazyRows: an array made on its first read, read-only, with its lane beside it. */
+/** lazyRows: an array made on its first read, with its lane beside it until it is written to. */
 import { describe, expect, it } from 'vitest';
 import { laneOf, lazyRows } from '../../src/core/lazy-rows.js';
 
@@ -43,16 +43,27 @@ describe('lazyRows', () => {
     expect(laneOf(copy)).toBeUndefined();
   });
 
-  it('cannot be written', () => {
-    const { rows } = counted(2);
+  it('a write works as on any array, and the lane no longer stands beside the changed rows', () => {
+    const { rows, calls, lane } = counted(3);
     const writable = rows as unknown as { i: number }[];
-    expect(() => writable.push({ i: 9 })).toThrow(TypeError);
-    expect(() => {
-      writable[0] = { i: 9 };
-    }).toThrow(TypeError);
-    expect(() => delete writable[0]).toThrow(TypeError);
-    expect(rows.length).toBe(2);
-    expect(rows[0]).toEqual({ i: 0 });
+    expect(laneOf(rows)).toBe(lane);
+    writable.sort((a, b) => b.i - a.i);
+    expect(calls.made).toBe(1);
+    expect(laneOf(rows)).toBeUndefined();
+    expect(rows).toEqual([{ i: 2 }, { i: 1 }, { i: 0 }]);
+    writable.push({ i: 9 });
+    expect(rows.length).toBe(4);
+    writable[0] = { i: 7 };
+    writable.length = 2;
+    expect([...rows]).toEqual([{ i: 7 }, { i: 1 }]);
+  });
+
+  it('a first write, before any read, makes the rows and drops the lane too', () => {
+    const { rows, calls } = counted(2);
+    (rows as unknown as { i: number }[])[1] = { i: 5 };
+    expect(calls.made).toBe(1);
+    expect(laneOf(rows)).toBeUndefined();
+    expect(rows).toEqual([{ i: 0 }, { i: 5 }]);
   });
 
   it('says so when what it made is not as long as promised', () => {
