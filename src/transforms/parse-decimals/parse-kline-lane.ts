@@ -6,21 +6,18 @@
  * answers undefined and goes through parseKline record by record, so every rejection reads exactly
  * as it always did.
  */
-import { BatchWords, KlineWordsRow } from '../../core/carried-words.js';
-import { compareWords128 } from '../../core/decimal-compare.js';
+import { BatchWords, KLINE_DECIMALS, KlineWordsRow } from '../../core/carried-words.js';
 import type { KlineLane } from '../../core/kline-lane.js';
 import { lazyRows } from '../../core/lazy-rows.js';
 import type { KlineRow } from '../../core/records.js';
 import { SCANNED_SCALE } from '../../core/scanned-bar.js';
 import { MAX_EPOCH_MS } from '../../core/time.js';
-import type { ColumnTypes } from './parse-rows.js';
-
-const KLINE_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'turnover'] as const;
+import { ohlcConsistent, type ColumnTypes } from './parse-rows.js';
 
 /** The rows of a raw K-line lane, with the lane at its parsed stage beside them; undefined when any bar needs the record path. */
 export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly KlineRow[] | undefined {
-  const widths = KLINE_COLUMNS.map((c) => types[c].precision - types[c].scale);
-  if (KLINE_COLUMNS.some((c) => types[c].scale !== SCANNED_SCALE) || lane.code.length === 0) return undefined;
+  const widths = KLINE_DECIMALS.map((c) => types[c].precision - types[c].scale);
+  if (KLINE_DECIMALS.some((c) => types[c].scale !== SCANNED_SCALE) || lane.code.length === 0) return undefined;
   const page = lane.page;
   const w = page.words;
   for (let i = 0; i < lane.length; i++) {
@@ -28,19 +25,9 @@ export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly Kl
     const row = lane.row(i);
     for (let k = 0; k < 6; k++) if (!page.foldedWithin(row, k, widths[k]!)) return undefined;
     const at = row * 24;
-    // low <= open, close <= high (so low <= high); volume and turnover not below zero (a folded
-    // zero has no sign in its words, as '-0' has none in its canonical text).
-    if (
-      compareWords128(w, at + 8, at + 4) > 0 ||
-      compareWords128(w, at, at + 8) < 0 ||
-      compareWords128(w, at, at + 4) > 0 ||
-      compareWords128(w, at + 12, at + 8) < 0 ||
-      compareWords128(w, at + 12, at + 4) > 0 ||
-      w[at + 19]! >>> 31 === 1 ||
-      w[at + 23]! >>> 31 === 1
-    ) {
-      return undefined;
-    }
+    // The prices as parseKline compares them; volume and turnover not below zero (a folded zero
+    // has no sign in its words, as '-0' has none in its canonical text).
+    if (ohlcConsistent(types, w, at) !== true || w[at + 19]! >>> 31 === 1 || w[at + 23]! >>> 31 === 1) return undefined;
   }
   const parsed = lane.as('parsed');
   return lazyRows(lane.length, () => rowsOf(parsed), parsed);
@@ -49,7 +36,7 @@ export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly Kl
 /** The rows parseKline gives for the lane's bars. */
 function rowsOf(lane: KlineLane): KlineRow[] {
   const page = lane.page;
-  const words = new BatchWords(page.count, KLINE_COLUMNS.map(() => SCANNED_SCALE), undefined, page.words);
+  const words = new BatchWords(page.count, KLINE_DECIMALS.map(() => SCANNED_SCALE), undefined, page.words);
   const rows = new Array<KlineRow>(lane.length);
   for (let i = 0; i < lane.length; i++) {
     const r = lane.row(i);

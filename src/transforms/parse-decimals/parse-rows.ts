@@ -121,7 +121,7 @@ function barTime(bar: object, value: unknown): number | FieldError {
  * Whether the four prices, whose words sit at at, at+4, at+8 and at+12 (open, high, low, close),
  * are consistent: compared as 128-bit integers when the four share a scale (the hot path: no text).
  */
-function ohlcConsistent(types: ColumnTypes, w: Uint32Array, at: number): boolean | undefined {
+export function ohlcConsistent(types: ColumnTypes, w: Uint32Array, at: number): boolean | undefined {
   const s = types.open.scale;
   if (types.high.scale !== s || types.low.scale !== s || types.close.scale !== s) return undefined;
   const open = at;
