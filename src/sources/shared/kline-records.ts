@@ -52,11 +52,22 @@ export function pageOf(bars: readonly WireKline[]): KlinePage {
  */
 function orderedScan(bars: readonly WireKline[], page: ScannedWords): KlinePage | undefined {
   const n = page.count;
+  const order = monotonicStamps(n, (i) => (page.stamps[i]! < 0 ? Number.NaN : page.stamps[i]!));
+  if (order === undefined) return undefined;
+  if (order.direction >= 0) return { bars, ts: order.ts, malformed: [], scanned: { page, first: 0, step: 1 } };
+  return { bars: lazyRows(n, () => [...bars].reverse()), ts: order.ts.reverse(), malformed: [], scanned: { page, first: n - 1, step: -1 } };
+}
+
+/**
+ * The `n` stamps `stampAt` gives, when every one is a safe integer and they go strictly one way:
+ * with `direction` 1 (ascending), -1 (descending) or 0 (a single bar); undefined otherwise.
+ */
+function monotonicStamps(n: number, stampAt: (i: number) => number): { ts: Float64Array; direction: number } | undefined {
   const ts = new Float64Array(n);
   let direction = 0;
   for (let i = 0; i < n; i++) {
-    const t = page.stamps[i]!;
-    if (t < 0) return undefined;
+    const t = stampAt(i);
+    if (!Number.isSafeInteger(t)) return undefined;
     if (i > 0) {
       const step = Math.sign(t - ts[i - 1]!);
       if (step === 0 || (direction !== 0 && step !== direction)) return undefined;
@@ -64,8 +75,7 @@ function orderedScan(bars: readonly WireKline[], page: ScannedWords): KlinePage 
     }
     ts[i] = t;
   }
-  if (direction >= 0) return { bars, ts, malformed: [], scanned: { page, first: 0, step: 1 } };
-  return { bars: lazyRows(n, () => [...bars].reverse()), ts: ts.reverse(), malformed: [], scanned: { page, first: n - 1, step: -1 } };
+  return { ts, direction };
 }
 
 const STAMP_TEXT = /^\d{1,12}$/;
@@ -83,21 +93,10 @@ function stampOf(bar: WireKline): number {
  * de-duplicate, so no map and no sort (the same page as anyOrderPage gives). Undefined otherwise.
  */
 function orderedPage(bars: readonly WireKline[]): KlinePage | undefined {
-  const n = bars.length;
-  const ts = new Float64Array(n);
-  let direction = 0;
-  for (let i = 0; i < n; i++) {
-    const t = stampOf(bars[i]!);
-    if (!Number.isSafeInteger(t)) return undefined;
-    if (i > 0) {
-      const step = Math.sign(t - ts[i - 1]!);
-      if (step === 0 || (direction !== 0 && step !== direction)) return undefined;
-      direction = step;
-    }
-    ts[i] = t;
-  }
-  if (direction >= 0) return { bars, ts, malformed: [] };
-  return { bars: [...bars].reverse(), ts: ts.reverse(), malformed: [] };
+  const order = monotonicStamps(bars.length, (i) => stampOf(bars[i]!));
+  if (order === undefined) return undefined;
+  if (order.direction >= 0) return { bars, ts: order.ts, malformed: [] };
+  return { bars: [...bars].reverse(), ts: order.ts.reverse(), malformed: [] };
 }
 
 function anyOrderPage(bars: readonly WireKline[]): KlinePage {
