@@ -295,18 +295,20 @@ export class PartitionedSink<R> implements Sink<R> {
     };
     const n = lane.length;
     for (let r = 0; r < n; ) {
-      const partition = spec.partition(at(r));
+      // The run's first record: everything asked of it is asked before the probe moves on.
+      const head = at(r);
+      const partition = spec.partition(head);
       let buf = this.buffers.get(partition);
       if (buf === undefined) {
         buf = new PartitionBuffer<R>(spec.builder?.(decimal));
         this.buffers.set(partition, buf);
-        if (spec.partitionStart !== undefined) this.partitionStarts.set(partition, spec.partitionStart(at(r)));
+        if (spec.partitionStart !== undefined) this.partitionStarts.set(partition, spec.partitionStart(head));
       }
-      const group = spec.group(at(r));
-      const series = spec.seriesKey(at(r));
-      const first = { order: spec.order(at(r)), time: spec.seriesTime(at(r)) };
+      const group = spec.group(head);
+      const series = spec.seriesKey(head);
+      const first = { order: spec.order(head), time: spec.seriesTime(head) };
       // A K-line's weight is the same for every bar of a series (its code).
-      const bytes = spec.bytesPerRow(at(r));
+      const bytes = spec.bytesPerRow(head);
       const room = maxRowsPerFile - buf.length;
       let end = r + 1;
       while (end < n && end - r < room && spec.partition(at(end)) === partition) end++;
