@@ -8,21 +8,18 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { tableFromIPC } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { components } from '../../src/components.js';
-import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import type { Transform } from '../../src/core/component.js';
 import type { ComponentDefinition, TransformDefinition } from '../../src/core/definition.js';
 import { klineLaneAt } from '../../src/core/kline-lane.js';
 import { laneOf } from '../../src/core/lazy-rows.js';
-import { createRunEvents } from '../../src/runtime/run-events.js';
-import { runPipeline } from '../../src/runtime/run-pipeline.js';
-import { parseDecimals, ParseDecimals, resolveColumnTypes } from '../../src/transforms/parse-decimals/index.js';
 import { duck, tempDir } from '../sinks/helpers.js';
+import { run } from '../sources/helpers/run.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
+import { wideDecimals } from '../helpers/wide-decimals.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -63,18 +60,9 @@ function probe(type: string, stage: 'raw' | 'parsed', kind: string): TransformDe
   };
 }
 
-/** parse-decimals at 38,18 under another name: the linter refuses it ahead of a narrower sink, which must then hold the line itself. */
-const wideDecimals: TransformDefinition<Record<string, never>> = {
-  ...(parseDecimals as unknown as TransformDefinition<Record<string, never>>),
-  type: 'wide-decimals',
-  configSchema: z.strictObject({}),
-  examples: [{}],
-  create: () => new ParseDecimals(resolveColumnTypes({ decimal: { ...DEFAULT_DECIMAL }, columns: {} })) as never,
-};
-
 const registry: readonly ComponentDefinition[] = [
   ...components,
-  wideDecimals as ComponentDefinition,
+  wideDecimals,
   copyRecords as ComponentDefinition,
   probe('raw-probe', 'raw', 'raw-kline') as ComponentDefinition,
   probe('parsed-probe', 'parsed', 'kline-row') as ComponentDefinition,
@@ -95,14 +83,7 @@ async function runIn(behaviours: string, lane: boolean, sink: 'parquet' | 'arrow
   world = await startWorld('2026-11-23T13:00:00.000Z', 7, behaviours);
   const outputDir = await tempDir('ql-lane-');
   try {
-    const result = await runPipeline(pipeline(lane, sink, narrow), {
-      registry,
-      outputDir,
-      client: world.client('professional'),
-      clock: world.clock,
-      events: createRunEvents(),
-      stdout: new PassThrough(),
-    });
+    const result = await run(pipeline(lane, sink, narrow), { registry, outputDir, client: world.client('professional'), clock: world.clock });
     return { result, outputDir };
   } finally {
     await world.close();

@@ -12,13 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatDecimalWords } from '../../src/core/decimal.js';
 import { PassThrough } from 'node:stream';
 import { components } from '../../src/components.js';
-import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
-import type { ComponentDefinition, TransformDefinition } from '../../src/core/definition.js';
+import type { ComponentDefinition } from '../../src/core/definition.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
-import { parseDecimals, ParseDecimals, resolveColumnTypes } from '../../src/transforms/parse-decimals/index.js';
-import { z } from 'zod';
+import { run } from '../sources/helpers/run.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
+import { wideDecimals } from '../helpers/wide-decimals.js';
 import { duck, tempDir } from './helpers.js';
 import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
 import { useTestLakes } from '../lake/test-lakes.js';
@@ -35,19 +34,8 @@ afterEach(async () => {
 // real feed's 14-digit volumes.
 const NARROW = { precision: 18, scale: 10 };
 
-/**
- * parse-decimals at 38,18 under a type the linter does not read (it refuses parse-decimals at
- * 38,18 into a DECIMAL(18,10) sink): a component from outside quotelake may emit wider decimals
- * than the sink's, and the sink itself must hold the line.
- */
-const wideDecimals: TransformDefinition<Record<string, never>> = {
-  ...(parseDecimals as unknown as TransformDefinition<Record<string, never>>),
-  type: 'wide-decimals',
-  configSchema: z.strictObject({}),
-  examples: [{}],
-  create: () => new ParseDecimals(resolveColumnTypes({ decimal: { ...DEFAULT_DECIMAL }, columns: {} })) as never,
-};
-const registry: readonly ComponentDefinition[] = [...components, wideDecimals as ComponentDefinition];
+// parse-decimals at 38,18 ahead of the DECIMAL(18,10) sink (the linter would refuse it by its own name).
+const registry: readonly ComponentDefinition[] = [...components, wideDecimals];
 
 function pipeline(sink: 'parquet' | 'arrow') {
   return {
@@ -103,14 +91,7 @@ describe('a sink narrower than parse-decimals', () => {
     const runIn = async (sink: 'parquet' | 'arrow', outputDir: string) => {
       world = await startWorld('2026-11-23T13:00:00.000Z');
       try {
-        return await runPipeline(pipeline(sink), {
-          registry,
-          outputDir,
-          client: world.client('professional'),
-          clock: world.clock,
-          events: createRunEvents(),
-          stdout: new PassThrough(),
-        });
+        return await run(pipeline(sink), { registry, outputDir, client: world.client('professional'), clock: world.clock });
       } finally {
         await world.close();
         world = undefined;
