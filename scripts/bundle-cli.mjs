@@ -29,6 +29,7 @@ const EXTERNAL = [
   '@aws-sdk/*',
   '@smithy/*',
   '@bokuweb/zstd-wasm',
+  '@toondepauw/node-zstd',
   'parquet-wasm',
   'bullmq',
   'ioredis',

@@ -8,7 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { decompress } from '@bokuweb/zstd-wasm';
+import { decompress, init as initZstdWasm } from '@bokuweb/zstd-wasm';
 import { tableFromIPC, type Decimal } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,9 @@ import { createRunEvents } from '../../src/runtime/run-events.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
 import { duck, tempDir } from '../sinks/helpers.js';
+
+// The independent reader's zstd (WebAssembly), whichever codec our writer used.
+await initZstdWasm();
 
 const FORMATS = ['parquet', 'arrow'] as const;
 type Format = (typeof FORMATS)[number];

@@ -14,7 +14,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decompress } from '@bokuweb/zstd-wasm';
+import { decompress, init as initZstdWasm } from '@bokuweb/zstd-wasm';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
@@ -27,6 +27,9 @@ import { fileProvenance } from '../../../src/lake/file-provenance.js';
 import { fileMetadataOf } from '../random-metadata.js';
 import { tempDir } from '../../sinks/helpers.js';
 import { caseArb, cellsOf, MAX_SAFE, name, prng, tableOf, type Case, type Cell, type Column } from '../random-tables.js';
+
+// The independent reader's zstd (WebAssembly), whichever codec our writer used.
+await initZstdWasm();
 
 const RUNS = Number(process.env.QL_FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.QL_FUZZ_SEED ?? 20261123);

@@ -1,20 +1,32 @@
 /**
- * ZSTD compression of Parquet pages (zstd's own C library compiled to WebAssembly). Loaded once
- * per thread when the module is first imported.
+ * ZSTD compression of Parquet pages: the native library when it loads (zstd-native.ts), otherwise
+ * zstd compiled to WebAssembly (zstd-wasm.ts). QUOTELAKE_ZSTD=wasm or native chooses; native asked
+ * for and not loadable is an error, never a silent fallback. Chosen once per thread, when this
+ * module is first imported.
  */
-import { compress, decompress, init } from '@bokuweb/zstd-wasm';
-
-await init();
+import { ZSTD_ENV, zstdCodecAsked, type ZstdCodec, type ZstdCodecName } from './zstd-codec.js';
+import { loadNativeZstd, NATIVE_MISSING } from './zstd-native.js';
 
 /** Level 1: what parquet-rs uses by default; the pages are highly repetitive, so ratios stay high. */
 export const ZSTD_LEVEL = 1;
 
-/** A fresh buffer (a copy out of WebAssembly memory, which the next call reuses). */
+export const zstdCodec: ZstdCodec = await chooseZstdCodec(zstdCodecAsked(process.env[ZSTD_ENV]));
+
+/** The codec asked for, or (undefined) the native one where it loads, else WebAssembly. */
+export async function chooseZstdCodec(asked: ZstdCodecName | undefined): Promise<ZstdCodec> {
+  if (asked !== 'wasm') {
+    const native = loadNativeZstd();
+    if (native !== undefined) return native;
+    if (asked === 'native') throw new Error(NATIVE_MISSING);
+  }
+  return (await import('./zstd-wasm.js')).wasmZstd;
+}
+
 export function zstdCompress(bytes: Uint8Array): Uint8Array {
-  return compress(bytes, ZSTD_LEVEL);
+  return zstdCodec.compress(bytes, ZSTD_LEVEL);
 }
 
 /** Pages of `size` bytes once decompressed (the page header says so), for readers of our files. */
 export function zstdDecompress(bytes: Uint8Array, size: number): Uint8Array {
-  return decompress(bytes, { defaultHeapSize: size });
+  return zstdCodec.decompress(bytes, size);
 }

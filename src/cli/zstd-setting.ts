@@ -1,0 +1,18 @@
+/**
+ * QUOTELAKE_ZSTD checked before any command runs: a wrong value, or the native codec asked for
+ * where it does not load, is a usage error (exit 2) naming the fix, not a failure deep inside the
+ * encode worker that loads the codec.
+ */
+import { ZSTD_ENV, zstdCodecAsked } from '../lake/parquet/direct/zstd-codec.js';
+import { loadNativeZstd, NATIVE_MISSING } from '../lake/parquet/direct/zstd-native.js';
+import { UsageError } from './usage-error.js';
+
+export function checkZstdSetting(env: NodeJS.ProcessEnv): void {
+  let asked;
+  try {
+    asked = zstdCodecAsked(env[ZSTD_ENV]);
+  } catch (error) {
+    throw new UsageError((error as Error).message, `unset ${ZSTD_ENV}: the native codec serves where it loads, WebAssembly elsewhere`);
+  }
+  if (asked === 'native' && loadNativeZstd() === undefined) throw new UsageError(NATIVE_MISSING);
+}
