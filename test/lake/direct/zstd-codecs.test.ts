@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { zstdCodecAsked } from '../../../src/lake/parquet/direct/zstd-codec.js';
 import { loadNativeZstd } from '../../../src/lake/parquet/direct/zstd-native.js';
 import { wasmZstd } from '../../../src/lake/parquet/direct/zstd-wasm.js';
-import { chooseZstdCodec, ZSTD_LEVEL, zstdCodec } from '../../../src/lake/parquet/direct/zstd.js';
+import { chooseZstdCodec, ZSTD_LEVEL, zstdCodec, zstdCompress, zstdDecompress } from '../../../src/lake/parquet/direct/zstd.js';
 
 /** Where @toondepauw/node-zstd ships a prebuilt addon (its package.json `napi.targets`). */
 const PREBUILT = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64'];
@@ -69,6 +69,13 @@ describe('zstd codecs', () => {
 
   it('each codec reads what either wrote: Parquet-like decimal pages (repetitive, up to 1 MB)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 1, max: 65_536 }), (seed, rows) => roundTrips(decimalPage(seed, rows))), { seed: 20261128, numRuns: 25 });
+  });
+
+  it('a page that does not decompress to the length its header states is an error', () => {
+    const page = decimalPage(7, 1_000);
+    const frame = zstdCompress(page);
+    expect(Buffer.from(zstdDecompress(frame, page.length)).equals(Buffer.from(page))).toBe(true);
+    expect(() => zstdDecompress(frame, page.length + 1)).toThrow(`parquet: a ZSTD page decompressed to ${page.length} bytes where its header says ${page.length + 1}`);
   });
 
   it('both compress a decimal page to about the same size (both zstd 1.5 at level 1)', () => {

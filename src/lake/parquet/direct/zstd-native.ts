@@ -22,7 +22,7 @@ export function loadNativeZstd(): ZstdCodec | undefined {
   } catch {
     return undefined;
   }
-  // One encoder per level (each holds its zstd context, reused call after call).
+  // One encoder object per level (it holds the level; the addon makes a zstd context per call).
   const encoders = new Map<number, { encodeSync(data: Uint8Array): Uint8Array }>();
   const decoder = new native.Decoder();
   return {

@@ -26,7 +26,12 @@ export function zstdCompress(bytes: Uint8Array): Uint8Array {
   return zstdCodec.compress(bytes, ZSTD_LEVEL);
 }
 
-/** Pages of `size` bytes once decompressed (the page header says so), for readers of our files. */
+/**
+ * Pages of `size` bytes once decompressed (the page header says so), for readers of our files. Any
+ * other length is a damaged page: an error, never a page read short or long.
+ */
 export function zstdDecompress(bytes: Uint8Array, size: number): Uint8Array {
-  return zstdCodec.decompress(bytes, size);
+  const out = zstdCodec.decompress(bytes, size);
+  if (out.length !== size) throw new Error(`parquet: a ZSTD page decompressed to ${out.length} bytes where its header says ${size}`);
+  return out;
 }
