@@ -21,7 +21,7 @@ import { rechunk } from './rechunk.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { stateFolder, stateLocationFor } from './state-location.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
-import { describeMigration, ensureLayout, recordLayout } from '../lake/layout/index.js';
+import { describeMigration, ensureLayout, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
 import { localStorage } from '../lake/storage/local-storage.js';
@@ -244,6 +244,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
     const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
     if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
+    const layoutTemps = await removeStaleLayoutTemps(lake);
+    if (layoutTemps > 0) logger.info('removed temp files of the layout file a killed run left', { event: 'recovery', action: 'layout-temp-removed', files: layoutTemps });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
     const staleState = await store.cleanStale();
     if (staleState.length > 0) logger.info('removed temp files a killed run left in the state folder', { event: 'recovery', action: 'state-temp-removed', files: staleState.length });

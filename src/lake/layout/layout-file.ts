@@ -4,6 +4,7 @@
  * refused before anything in it is touched.
  */
 import { join, posix } from 'node:path';
+import { isTempFile } from '../../core/atomic-write.js';
 import { SinkError } from '../../core/errors.js';
 import { versionOf, type VersionChain } from '../../core/version-steps.js';
 import { LAKE_DIR } from '../lake-paths.js';
@@ -64,4 +65,16 @@ export async function writeLayoutFile(output: LakeLocation, now: Date, migratedF
   // publish: atomic on every backend (a rename locally, one PUT on an object store).
   await storageOf(output).publish(LAYOUT_FILE, `${JSON.stringify(file, null, 2)}\n`);
   return file;
+}
+
+/**
+ * Temp files of the layout file that a killed writer left beside it (`.layout.json.tmp-…`):
+ * removed by a run that holds the output, so no writer of the layout file is live. Returns how
+ * many. (An object store publishes in one PUT and leaves none.)
+ */
+export async function removeStaleLayoutTemps(output: LakeLocation): Promise<number> {
+  const storage = storageOf(output);
+  const stale = (await storage.list(`${LAKE_DIR}/`)).filter((key) => posix.dirname(key) === LAKE_DIR && isTempFile(key));
+  for (const key of stale) await storage.delete(key);
+  return stale.length;
 }
