@@ -40,6 +40,11 @@ export class KlineLane implements Lane {
     return this.page.rowBytes;
   }
 
+  /** Records [from, to) of these (views of the same arrays and page, nothing copied). */
+  slice(from: number, to: number): KlineLane {
+    return new KlineLane(this.stage, this.page, this.row(from), this.step, this.code, this.interval, this.source, this.seconds.subarray(from, to), this.final.subarray(from, to));
+  }
+
   /** The same records at the next stage. */
   as(stage: 'raw' | 'parsed'): KlineLane {
     return new KlineLane(stage, this.page, this.first, this.step, this.code, this.interval, this.source, this.seconds, this.final);

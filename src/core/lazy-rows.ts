@@ -19,6 +19,8 @@
 export interface Lane {
   /** About what one row weighs in memory (what rechunk bounds batches by). */
   readonly rowBytes: number;
+  /** The lane of rows [from, to), for a batch split into pieces (rechunk); without it a piece has none. */
+  slice?(from: number, to: number): Lane;
 }
 
 /**

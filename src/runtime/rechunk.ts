@@ -3,7 +3,7 @@
  * source that returns one huge page cannot make the sink buffer without limit.
  */
 import type { Batch } from '../core/component.js';
-import { laneOf } from '../core/lazy-rows.js';
+import { laneOf, lazyRows } from '../core/lazy-rows.js';
 
 const SAMPLE = 16;
 
@@ -53,7 +53,8 @@ export interface ChunkLimits {
 export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => number): Batch<T>[] {
   const { records } = batch;
   // Records with a lane (lazy-rows.ts) are weighed by it: a sample would make every record.
-  const laneBytes = laneOf(records)?.rowBytes;
+  const lane = laneOf(records);
+  const laneBytes = lane?.rowBytes;
   const fits = laneBytes !== undefined ? records.length * laneBytes <= limits.maxBytes : fitsAtAGlance(records, limits.maxBytes);
   if (records.length <= limits.maxRows && fits) return [{ ...batch, seq: nextSeq() }];
   const perRecord = laneBytes ?? estimateRecordBytes(records);
@@ -63,7 +64,9 @@ export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => 
   const pieces: Batch<T>[] = [];
   for (let start = 0; start < records.length; start += size) {
     const last = start + size >= records.length;
-    const slice = records.slice(start, start + size);
+    const end = Math.min(records.length, start + size);
+    // A lane that can be cut goes with each piece, so a split batch stays columnar.
+    const slice = lane?.slice !== undefined ? lazyRows(end - start, () => records.slice(start, end), lane.slice(start, end)) : records.slice(start, end);
     // The checkpoint and settledFrom speak of what follows the whole batch: the last piece only.
     pieces.push(last ? { ...batch, seq: nextSeq(), records: slice } : { stream: batch.stream, seq: nextSeq(), records: slice });
   }

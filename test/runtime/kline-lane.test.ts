@@ -69,21 +69,21 @@ const registry: readonly ComponentDefinition[] = [
 ];
 
 /** `narrow`: parse-decimals at 38,18 into a sink of DECIMAL(24,18), which rejects the values of more than 6 integer digits. */
-function pipeline(lane: boolean, sink: 'parquet' | 'arrow', narrow = false) {
+function pipeline(lane: boolean, sink: 'parquet' | 'arrow', narrow = false, batchMaxRows?: number) {
   return {
     name: 'lane',
     source: { type: 'kline-history', codes: ['BTCUSDT', 'SHIBUSDT', 'EURUSD', 'GOLD', 'AAPL.US'], intervals: ['1m', '1h'], since: '3d' },
     transforms: [...(lane ? [] : [{ type: 'copy-records' }]), { type: 'raw-probe' }, { type: narrow ? 'wide-decimals' : 'parse-decimals' }, { type: 'parsed-probe' }],
     sink: { type: sink, ...(narrow ? { decimal: { precision: 24, scale: 18 } } : {}) },
-    options: { onReject: 'divert' as const },
+    options: { onReject: 'divert' as const, ...(batchMaxRows !== undefined ? { batchMaxRows } : {}) },
   };
 }
 
-async function runIn(behaviours: string, lane: boolean, sink: 'parquet' | 'arrow', narrow = false) {
+async function runIn(behaviours: string, lane: boolean, sink: 'parquet' | 'arrow', narrow = false, batchMaxRows?: number) {
   world = await startWorld('2026-11-23T13:00:00.000Z', 7, behaviours);
   const outputDir = await tempDir('ql-lane-');
   try {
-    const result = await run(pipeline(lane, sink, narrow), { registry, outputDir, client: world.client('professional'), clock: world.clock });
+    const result = await run(pipeline(lane, sink, narrow, batchMaxRows), { registry, outputDir, client: world.client('professional'), clock: world.clock });
     return { result, outputDir };
   } finally {
     await world.close();
@@ -172,6 +172,17 @@ describe('the K-line lane writes what the record path writes', () => {
     expect(onLane.result.manifest.rows.kline?.written).toBeGreaterThan(5000);
     expect(await parquetRows(onLane.outputDir)).toEqual(await parquetRows(onRecords.outputDir));
     expect(await rejectedLines(onLane.outputDir)).toEqual(await rejectedLines(onRecords.outputDir));
+  });
+
+  it('batches split below a page (batchMaxRows 128, each piece with its cut of the lane): the same rows and files', async () => {
+    const onLane = await runIn('descending', true, 'parquet', false, 128);
+    const onRecords = await runIn('descending', false, 'parquet', false, 128);
+    expect(onLane.result.status).toBe('succeeded');
+    expect(onLane.result.manifest.rows).toEqual(onRecords.result.manifest.rows);
+    const rows = await parquetRows(onLane.outputDir);
+    expect(rows.length).toBeGreaterThan(5000);
+    expect(rows).toEqual(await parquetRows(onRecords.outputDir));
+    expect(await parquetMetadata(onLane.outputDir)).toEqual(await parquetMetadata(onRecords.outputDir));
   });
 
   it('Arrow IPC: the same rows', async () => {
