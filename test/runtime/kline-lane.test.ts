@@ -133,6 +133,16 @@ async function parquetMetadata(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** The lane's run succeeded and wrote what the record path wrote: counts, rows and file metadata. */
+async function expectSameParquet(onLane: Awaited<ReturnType<typeof runIn>>, onRecords: Awaited<ReturnType<typeof runIn>>): Promise<void> {
+  expect(onLane.result.status).toBe('succeeded');
+  expect(onLane.result.manifest.rows).toEqual(onRecords.result.manifest.rows);
+  const rows = await parquetRows(onLane.outputDir);
+  expect(rows.length).toBeGreaterThan(5000);
+  expect(rows).toEqual(await parquetRows(onRecords.outputDir));
+  expect(await parquetMetadata(onLane.outputDir)).toEqual(await parquetMetadata(onRecords.outputDir));
+}
+
 describe('the K-line lane writes what the record path writes', () => {
   // `all`: every behaviour at once (shuffled pages, other number forms and unknown fields take the
   // record path page by page); the others keep most pages on the lane.
@@ -147,12 +157,7 @@ describe('the K-line lane writes what the record path writes', () => {
       expect(seen.raw).toBe(0);
       expect(seen.parsed).toBe(0);
 
-      expect(onLane.result.status).toBe('succeeded');
-      expect(onLane.result.manifest.rows).toEqual(onRecords.result.manifest.rows);
-      const rows = await parquetRows(onLane.outputDir);
-      expect(rows.length).toBeGreaterThan(5000);
-      expect(rows).toEqual(await parquetRows(onRecords.outputDir));
-      expect(await parquetMetadata(onLane.outputDir)).toEqual(await parquetMetadata(onRecords.outputDir));
+      await expectSameParquet(onLane, onRecords);
       // The lane was taken (stocks' newest bars and empty batches never are), and parse-decimals
       // kept it: every value the emulator gives fits DECIMAL(38,18), so the scanner folds them
       // all (SHIBUSDT's hourly turnovers have 16 digits and more).
@@ -177,12 +182,7 @@ describe('the K-line lane writes what the record path writes', () => {
   it('batches split below a page (batchMaxRows 128, each piece with its cut of the lane): the same rows and files', async () => {
     const onLane = await runIn('descending', true, 'parquet', false, 128);
     const onRecords = await runIn('descending', false, 'parquet', false, 128);
-    expect(onLane.result.status).toBe('succeeded');
-    expect(onLane.result.manifest.rows).toEqual(onRecords.result.manifest.rows);
-    const rows = await parquetRows(onLane.outputDir);
-    expect(rows.length).toBeGreaterThan(5000);
-    expect(rows).toEqual(await parquetRows(onRecords.outputDir));
-    expect(await parquetMetadata(onLane.outputDir)).toEqual(await parquetMetadata(onRecords.outputDir));
+    await expectSameParquet(onLane, onRecords);
   });
 
   it('Arrow IPC: the same rows', async () => {
