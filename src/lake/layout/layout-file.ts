@@ -4,7 +4,7 @@
  * refused before anything in it is touched.
  */
 import { join, posix } from 'node:path';
-import { isTempFile } from '../../core/atomic-write.js';
+import { removeStaleTempFiles } from '../../core/atomic-write.js';
 import { SinkError } from '../../core/errors.js';
 import { versionOf, type VersionChain } from '../../core/version-steps.js';
 import { LAKE_DIR } from '../lake-paths.js';
@@ -70,11 +70,9 @@ export async function writeLayoutFile(output: LakeLocation, now: Date, migratedF
 /**
  * Temp files of the layout file that a killed writer left beside it (`.layout.json.tmp-…`):
  * removed by a run that holds the output, so no writer of the layout file is live. Returns how
- * many. (An object store publishes in one PUT and leaves none.)
+ * many. Only a folder has them: an object store publishes in one PUT.
  */
 export async function removeStaleLayoutTemps(output: LakeLocation): Promise<number> {
-  const storage = storageOf(output);
-  const stale = (await storage.list(`${LAKE_DIR}/`)).filter((key) => posix.dirname(key) === LAKE_DIR && isTempFile(key));
-  for (const key of stale) await storage.delete(key);
-  return stale.length;
+  const dir = storageOf(output).localPath(LAKE_DIR);
+  return dir === undefined ? 0 : (await removeStaleTempFiles(dir)).length;
 }
