@@ -183,7 +183,7 @@ export function toRawKlines(product: Product, interval: Interval, page: KlinePag
     if (cellStart(product, interval, ms) !== ms) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
     final[i] = isFinalBar(product, interval, ms, answeredAtMs) ? 1 : 0;
   }
-  const lane = new KlineLane('raw', scanned.page, scanned.first + scanned.step * from, scanned.step, product.code, interval, source, page.ts.slice(from, to), final);
+  const lane = new KlineLane('raw', scanned.page, scanned.first + scanned.step * from, scanned.step, product.code, interval, source, page.ts.subarray(from, to), final);
   return lazyRows(n, () => rawKlines(product, interval, page, answeredAtMs, source, from, to), lane);
 }
 
