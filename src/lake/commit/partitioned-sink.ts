@@ -312,7 +312,8 @@ export class PartitionedSink<R> implements Sink<R> {
       const room = maxRowsPerFile - buf.length;
       let end = r + 1;
       while (end < n && end - r < room && spec.partition(at(end)) === partition) end++;
-      const last = { order: spec.order(at(end - 1)), time: spec.seriesTime(at(end - 1)) };
+      const tail = at(end - 1);
+      const last = { order: spec.order(tail), time: spec.seriesTime(tail) };
       buf.addLaneRun(lane, r, end, group, first, last, bytes * (end - r), series);
       this.bufferedRows += end - r;
       this.bufferedBytes += bytes * (end - r);
