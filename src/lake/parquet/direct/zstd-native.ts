@@ -2,7 +2,8 @@
  * The native Zstandard library (zstd 1.5, through @toondepauw/node-zstd: Node-API addons prebuilt
  * for Linux, macOS and Windows on x64 and arm64, no install script). An optional dependency: on a
  * platform it was not built for, or where it was left out, `loadNativeZstd` answers undefined and
- * the WebAssembly build serves instead. It compresses Parquet pages with about 2.5 times less CPU.
+ * the WebAssembly build serves instead. With it, the encode worker of a 5M-row backfill spent 2.2
+ * CPU-s instead of 2.9-3.0 (README, "ZSTD, native where it can be").
  */
 import { createRequire } from 'node:module';
 import { ZSTD_ENV, type ZstdCodec } from './zstd-codec.js';
