@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { useRedisServer } from '../helpers/redis-server.js';
+import { launch, useRedisServer } from '../helpers/redis-server.js';
 
 describe('the tests’ Redis server', () => {
   const server = useRedisServer();
@@ -16,5 +19,14 @@ describe('the tests’ Redis server', () => {
     expect(server().pid()).not.toBe(before);
     expect(await redis.get('k')).toBeNull();
     redis.disconnect();
+  });
+
+  it('a port another process took is refused in words the start-up retries on (another port)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ql-redis-'));
+    try {
+      await expect(launch(server().port, dir)).rejects.toThrow(/address already in use/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

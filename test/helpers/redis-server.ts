@@ -37,22 +37,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function launch(port: number, dir: string): Promise<ChildProcess> {
+export async function launch(port: number, dir: string): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
   // Redis keeps the machine's time: a date check under libfaketime (which Redis cannot run under)
   // moves quotelake's clock, not the coordinator's.
   const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
   const child = spawn('redis-server', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! });
-  const exited = once(child, 'exit').then(([code]) => {
-    throw new Error(`redis-server exited (${String(code)}) before it was ready; is it installed (apt-get install redis-server)?`);
+  const said: string[] = [];
+  // 'close' comes once its output is read too, so the error can say what Redis said.
+  const exited = once(child, 'close').then(([code]) => {
+    throw new Error(`redis-server exited (${String(code)}) before it was ready; is it installed (apt-get install redis-server)?\n${said.slice(-5).join('\n')}`);
   });
   const spawnFailed = once(child, 'error').then(([error]) => {
     throw new Error(`redis-server could not start (${(error as Error).message}); install it with apt-get install redis-server`);
   });
   const ready = (async () => {
-    for await (const line of lines) if (line.includes('Ready to accept connections')) return;
-    throw new Error('redis-server closed its output before it was ready');
+    for await (const line of lines) {
+      if (line.includes('Ready to accept connections')) return;
+      said.push(line);
+    }
+    throw new Error(`redis-server closed its output before it was ready:\n${said.slice(-5).join('\n')}`);
   })();
   await Promise.race([ready, exited, spawnFailed]);
   lines.close();
@@ -68,10 +73,26 @@ async function killed(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** Ports tried before giving up: a free port may be taken by another test before Redis binds it. */
+const PORT_TRIES = 3;
+
+/** Redis on a port found free, again on another one when that port was taken before Redis bound it. */
+async function launchOnFreePort(dir: string): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, child: await launch(port, dir) };
+    } catch (error) {
+      if (attempt === PORT_TRIES || !/address already in use/i.test((error as Error).message)) throw error;
+    }
+  }
+}
+
 export async function startRedisServer(): Promise<RedisTestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'ql-redis-'));
-  const port = await freePort();
-  let child = await launch(port, dir);
+  const started = await launchOnFreePort(dir);
+  const port = started.port;
+  let child = started.child;
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
