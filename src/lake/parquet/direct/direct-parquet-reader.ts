@@ -53,111 +53,123 @@ function concat(pages: readonly Page[], bytes: number): Uint8Array {
   return out;
 }
 
-function utf8Decoder(type: Utf8): ColumnDecoder {
-  return {
-    finish(pages, rows) {
-      const offsets = new Int32Array(rows + 1);
-      let total = 0;
-      for (const { bytes: p } of pages) total += p.length;
-      const data = new Uint8Array(total - 4 * rows);
-      let i = 0;
-      let at = 0;
-      for (const { bytes: p } of pages) {
-        const view = new DataView(p.buffer, p.byteOffset, p.byteLength);
-        let k = 0;
-        while (k < p.length) {
-          if (i >= rows) throw new RangeError('parquet: more strings than rows');
-          const n = view.getUint32(k, true);
-          k += 4;
-          if (k + n > p.length) throw new RangeError('parquet: string past its page');
-          data.set(p.subarray(k, k + n), at);
-          k += n;
-          at += n;
-          offsets[++i] = at;
-        }
+// Decoders are classes, not closures made per file: V8 keeps a function's optimized code only while
+// a closure of it lives, so per-file closures were compiled again after every full collection.
+
+class Utf8Decoder implements ColumnDecoder {
+  constructor(private readonly type: Utf8) {}
+
+  finish(pages: readonly Page[], rows: number): Data {
+    const offsets = new Int32Array(rows + 1);
+    let total = 0;
+    for (const { bytes: p } of pages) total += p.length;
+    const data = new Uint8Array(total - 4 * rows);
+    let i = 0;
+    let at = 0;
+    for (const { bytes: p } of pages) {
+      const view = new DataView(p.buffer, p.byteOffset, p.byteLength);
+      let k = 0;
+      while (k < p.length) {
+        if (i >= rows) throw new RangeError('parquet: more strings than rows');
+        const n = view.getUint32(k, true);
+        k += 4;
+        if (k + n > p.length) throw new RangeError('parquet: string past its page');
+        data.set(p.subarray(k, k + n), at);
+        k += n;
+        at += n;
+        offsets[++i] = at;
       }
-      if (i !== rows) throw new RangeError(`parquet: ${i} strings, ${rows} expected`);
-      return makeData({ type, length: rows, nullCount: 0, data: data.subarray(0, at), valueOffsets: offsets });
-    },
-  };
+    }
+    if (i !== rows) throw new RangeError(`parquet: ${i} strings, ${rows} expected`);
+    return makeData({ type: this.type, length: rows, nullCount: 0, data: data.subarray(0, at), valueOffsets: offsets });
+  }
 }
 
-function boolDecoder(type: Bool): ColumnDecoder {
-  return {
-    finish(pages, rows) {
-      const out = new Uint8Array((rows + 7) >> 3);
-      let i = 0;
-      for (const { bytes: p, values } of pages) {
-        // A page that starts on a byte boundary is copied whole (the writer's pages hold a
-        // multiple of 8 values but the last); one that does not is copied bit by bit.
-        const count = Math.min(rows - i, values);
-        if (p.length < (count + 7) >> 3) throw new RangeError('parquet: boolean page too short');
-        if ((i & 7) === 0) {
-          out.set(p.subarray(0, (count + 7) >> 3), i >> 3);
-          i += count;
-        } else {
-          for (let j = 0; j < count; j++, i++) if ((p[j >> 3]! >> (j & 7)) & 1) out[i >> 3]! |= 1 << (i & 7);
-        }
+class BoolDecoder implements ColumnDecoder {
+  constructor(private readonly type: Bool) {}
+
+  finish(pages: readonly Page[], rows: number): Data {
+    const out = new Uint8Array((rows + 7) >> 3);
+    let i = 0;
+    for (const { bytes: p, values } of pages) {
+      // A page that starts on a byte boundary is copied whole (the writer's pages hold a
+      // multiple of 8 values but the last); one that does not is copied bit by bit.
+      const count = Math.min(rows - i, values);
+      if (p.length < (count + 7) >> 3) throw new RangeError('parquet: boolean page too short');
+      if ((i & 7) === 0) {
+        out.set(p.subarray(0, (count + 7) >> 3), i >> 3);
+        i += count;
+      } else {
+        for (let j = 0; j < count; j++, i++) if ((p[j >> 3]! >> (j & 7)) & 1) out[i >> 3]! |= 1 << (i & 7);
       }
-      // Bits past the last row stay zero, as Arrow expects.
-      if (rows & 7) out[out.length - 1]! &= (1 << (rows & 7)) - 1;
-      return makeData({ type, length: rows, nullCount: 0, data: out });
-    },
-  };
+    }
+    // Bits past the last row stay zero, as Arrow expects.
+    if (rows & 7) out[out.length - 1]! &= (1 << (rows & 7)) - 1;
+    return makeData({ type: this.type, length: rows, nullCount: 0, data: out });
+  }
 }
 
-function int8Decoder(type: Int8): ColumnDecoder {
-  return {
-    finish(pages, rows) {
-      const raw = concat(pages, 4 * rows);
-      const view = new DataView(raw.buffer);
-      const out = new Int8Array(rows);
-      for (let i = 0; i < rows; i++) out[i] = view.getInt32(4 * i, true);
-      return makeData({ type, length: rows, nullCount: 0, data: out });
-    },
-  };
+class Int8Decoder implements ColumnDecoder {
+  constructor(private readonly type: Int8) {}
+
+  finish(pages: readonly Page[], rows: number): Data {
+    const raw = concat(pages, 4 * rows);
+    const view = new DataView(raw.buffer);
+    const out = new Int8Array(rows);
+    for (let i = 0; i < rows; i++) out[i] = view.getInt32(4 * i, true);
+    return makeData({ type: this.type, length: rows, nullCount: 0, data: out });
+  }
 }
 
-function timestampDecoder(type: Timestamp): ColumnDecoder {
-  return {
-    finish(pages, rows) {
-      const raw = concat(pages, 8 * rows);
-      return makeData({ type, length: rows, nullCount: 0, data: new BigInt64Array(raw.buffer, 0, rows) });
-    },
-  };
+class TimestampDecoder implements ColumnDecoder {
+  constructor(private readonly type: Timestamp) {}
+
+  finish(pages: readonly Page[], rows: number): Data {
+    const raw = concat(pages, 8 * rows);
+    return makeData({ type: this.type, length: rows, nullCount: 0, data: new BigInt64Array(raw.buffer, 0, rows) });
+  }
 }
 
 /** Decimal128 words (4 little-endian uint32 a value) from INT32, INT64 or big-endian FIXED_LEN_BYTE_ARRAY values. */
+class DecimalDecoder implements ColumnDecoder {
+  /** `width`: bytes of one value; big-endian for FIXED_LEN_BYTE_ARRAY. */
+  constructor(
+    private readonly type: Decimal,
+    private readonly width: number,
+    private readonly bigEndian: boolean,
+  ) {}
+
+  finish(pages: readonly Page[], rows: number): Data {
+    const { width, bigEndian } = this;
+    const raw = concat(pages, width * rows);
+    const words = new Uint32Array(4 * rows);
+    const le = new Uint8Array(words.buffer);
+    for (let i = 0; i < rows; i++) {
+      const src = width * i;
+      const dst = 16 * i;
+      // Little-endian bytes of the value, then its sign carried up to 16 bytes.
+      for (let b = 0; b < width; b++) le[dst + b] = raw[bigEndian ? src + width - 1 - b : src + b]!;
+      const fill = le[dst + width - 1]! & 0x80 ? 0xff : 0;
+      for (let b = width; b < 16; b++) le[dst + b] = fill;
+    }
+    return makeData({ type: this.type, length: rows, nullCount: 0, data: words });
+  }
+}
+
 function decimalDecoder(type: Decimal, physical: string, typeLength: number | undefined): ColumnDecoder | undefined {
   const width = physical === 'INT32' ? 4 : physical === 'INT64' ? 8 : physical === 'FIXED_LEN_BYTE_ARRAY' && typeLength !== undefined && typeLength >= 1 && typeLength <= 16 ? typeLength : 0;
   if (width === 0) return undefined;
-  const bigEndian = physical === 'FIXED_LEN_BYTE_ARRAY';
-  return {
-    finish(pages, rows) {
-      const raw = concat(pages, width * rows);
-      const words = new Uint32Array(4 * rows);
-      const le = new Uint8Array(words.buffer);
-      for (let i = 0; i < rows; i++) {
-        const src = width * i;
-        const dst = 16 * i;
-        // Little-endian bytes of the value, then its sign carried up to 16 bytes.
-        for (let b = 0; b < width; b++) le[dst + b] = raw[bigEndian ? src + width - 1 - b : src + b]!;
-        const fill = le[dst + width - 1]! & 0x80 ? 0xff : 0;
-        for (let b = width; b < 16; b++) le[dst + b] = fill;
-      }
-      return makeData({ type, length: rows, nullCount: 0, data: words });
-    },
-  };
+  return new DecimalDecoder(type, width, physical === 'FIXED_LEN_BYTE_ARRAY');
 }
 
 function decoderOf(field: Field, meta: ColumnMetaData, typeLength: number | undefined): ColumnDecoder | undefined {
   if (field.nullable) return undefined;
   const type = field.type as DataType;
   const physical = meta.type;
-  if (DataType.isUtf8(type) && physical === 'BYTE_ARRAY') return utf8Decoder(type);
-  if (DataType.isBool(type) && physical === 'BOOLEAN') return boolDecoder(type);
-  if (DataType.isInt(type) && type.bitWidth === 8 && type.isSigned && physical === 'INT32') return int8Decoder(type as Int8);
-  if (DataType.isTimestamp(type) && physical === 'INT64') return timestampDecoder(type);
+  if (DataType.isUtf8(type) && physical === 'BYTE_ARRAY') return new Utf8Decoder(type);
+  if (DataType.isBool(type) && physical === 'BOOLEAN') return new BoolDecoder(type);
+  if (DataType.isInt(type) && type.bitWidth === 8 && type.isSigned && physical === 'INT32') return new Int8Decoder(type as Int8);
+  if (DataType.isTimestamp(type) && physical === 'INT64') return new TimestampDecoder(type);
   if (DataType.isDecimal(type) && type.bitWidth === 128) return decimalDecoder(type, physical, typeLength);
   return undefined;
 }
