@@ -65,7 +65,13 @@ function decimalText(rnd: Rnd): string {
   if (r < 0.66) return `${digits(rnd, 8, true)}.${digits(rnd, 8)}`; // 16 digits: folded through their text
   if (r < 0.7) return `0.${digits(rnd, 19)}`; // 19 places: past the scale
   if (r < 0.76) return pick(rnd, ['0', '0.0', '0.000', '-0', '-0.00', '0.000000000000000001', '99999999999999999999.999999999999999999']);
-  if (r < 0.84) return `-${digits(rnd, 1 + Math.floor(rnd() * 5), true)}.${digits(rnd, 1 + Math.floor(rnd() * 6))}`;
+  if (r < 0.8) return `-${digits(rnd, 1 + Math.floor(rnd() * 5), true)}.${digits(rnd, 1 + Math.floor(rnd() * 6))}`;
+  if (r < 0.84) {
+    // 13 to 15 digits split anywhere: either part past 9 digits (the scanner's 32-bit folding) or not.
+    const total = 13 + Math.floor(rnd() * 3);
+    const int = 1 + Math.floor(rnd() * (total - 1));
+    return `${rnd() < 0.3 ? '-' : ''}${digits(rnd, int, true)}.${digits(rnd, total - int)}${rnd() < 0.3 ? '0' : ''}`;
+  }
   return pick(rnd, ODD);
 }
 
