@@ -62,6 +62,29 @@ function newChunk(rows: number): Chunk {
   };
 }
 
+/**
+ * The open times of `n` rows as Int64 words and their final flags as bits. Apart from columns(), so
+ * that columns() has no loop: code compiled in the middle of a loop's first run (OSR) has no type
+ * feedback for what follows the loop, and gave up there on every later call.
+ */
+function timesAndFinals(chunks: readonly Chunk[], n: number): { tsWords: Uint32Array; bits: Uint8Array } {
+  // Instants (validated non-negative safe integers) split into two 32-bit halves: no BigInt.
+  const tsWords = new Uint32Array(n * 2);
+  const bits = new Uint8Array((n + 7) >> 3);
+  let i = 0;
+  for (const chunk of chunks) {
+    const take = Math.min(chunk.rows, n - i);
+    for (let j = 0; j < take; j++, i++) {
+      const ms = chunk.ts[j]!;
+      const hi = Math.floor(ms / TWO32);
+      tsWords[2 * i] = ms - hi * TWO32;
+      tsWords[2 * i + 1] = hi;
+      if (chunk.final[j] === 1) bits[i >> 3]! |= 1 << (i & 7);
+    }
+  }
+  return { tsWords, bits };
+}
+
 /** `n` rows of one per-row array across the chunks, in one exact-size array. */
 function joined<T extends Int32Array | Float64Array | Uint8Array | Uint32Array>(chunks: readonly Chunk[], n: number, width: number, pick: (c: Chunk) => T): T {
   const first = pick(chunks[0]!);
@@ -204,20 +227,7 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
     if (this.released) throw new Error('KlineColumnBuilder: columns() called twice');
     const n = this.length;
     const chunks = this.chunks;
-    // Instants (validated non-negative safe integers) split into two 32-bit halves: no BigInt.
-    const tsWords = new Uint32Array(n * 2);
-    const bits = new Uint8Array((n + 7) >> 3);
-    let i = 0;
-    for (const chunk of chunks) {
-      const take = Math.min(chunk.rows, n - i);
-      for (let j = 0; j < take; j++, i++) {
-        const ms = chunk.ts[j]!;
-        const hi = Math.floor(ms / TWO32);
-        tsWords[2 * i] = ms - hi * TWO32;
-        tsWords[2 * i + 1] = hi;
-        if (chunk.final[j] === 1) bits[i >> 3]! |= 1 << (i & 7);
-      }
-    }
+    const { tsWords, bits } = timesAndFinals(chunks, n);
     const columns = [
       utf8FromIds(this.codes, joined(chunks, n, 1, (c) => c.codeIds), n),
       // No interval column: it lives in the partition path (layout 2); rows() still needs it.

@@ -311,6 +311,10 @@ class DecimalFixedEncoder extends DecimalEncoder {
   }
 
   encode(slices: readonly Slice[]): Uint8Array {
+    // Read before the loop: code compiled in the middle of its first run (OSR) has no type
+    // feedback for what comes after the loop, and would give up there on every later call.
+    const length = this.length;
+    const skip = 16 - length; // leading bytes of the 16-byte big-endian form left out
     const n = total(slices);
     const full = new Uint8Array(16 * n);
     const view = new DataView(full.buffer);
@@ -325,8 +329,6 @@ class DecimalFixedEncoder extends DecimalEncoder {
         view.setUint32(16 * i + 12, words[w]!, false);
       }
     }
-    const length = this.length;
-    const skip = 16 - length; // leading bytes of the 16-byte big-endian form left out
     if (skip === 0) return full;
     const out = new Uint8Array(length * n);
     for (let k = 0; k < n; k++) out.set(full.subarray(16 * k + skip, 16 * k + 16), length * k);
