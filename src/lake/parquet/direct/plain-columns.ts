@@ -56,7 +56,7 @@ function sameBytes(bytes: Uint8Array, start: number, end: number, other: number)
 
 // Encoders and statistics are classes, not closures made per file: V8 keeps a function's optimized
 // code only while a closure of it lives, so closures made per file were compiled again after every
-// full collection (about a tenth of a long backfill's CPU went to compiling them again).
+// full collection (and run interpreted until then): a long backfill spent about 5% more CPU.
 
 class Utf8Encoder implements PlainColumnEncoder {
   readonly schema: ColumnSchema;
