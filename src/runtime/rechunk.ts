@@ -63,8 +63,8 @@ export function rechunk<T>(batch: Batch<T>, limits: ChunkLimits, nextSeq: () => 
   if (records.length <= size) return [{ ...batch, seq: nextSeq() }];
   const pieces: Batch<T>[] = [];
   for (let start = 0; start < records.length; start += size) {
-    const last = start + size >= records.length;
     const end = Math.min(records.length, start + size);
+    const last = end === records.length;
     // A lane that can be cut goes with each piece, so a split batch stays columnar.
     const slice = lane?.slice !== undefined ? lazyRows(end - start, () => records.slice(start, end), lane.slice(start, end)) : records.slice(start, end);
     // The checkpoint and settledFrom speak of what follows the whole batch: the last piece only.
