@@ -3,13 +3,15 @@
  * keeps only O(series) state. A file is read only if its partition can hold a wanted series and
  * time: its interval (path), its day (`date=` in the path) and the manifest's key ranges (per code,
  * lowest and highest `ts`) must meet the wanted ranges; of a file read, only `ts` (and `code` when
- * the file holds several codes). Partitions are read a few ahead, never the whole lake at once.
+ * the file holds several codes), and not even those when the manifest lists the file's times as
+ * runs (a backfill's files: reader/listed-times.ts). Partitions are read a few ahead, never the
+ * whole lake at once.
  */
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import { groupBy } from '../core/group-by.js';
 import type { Interval } from '../core/records.js';
 import { minorCollection } from '../lake/encode/minor-collection.js';
-import { lakeDataset, readKeyTimes, type LakeFile, type LakeFormat } from '../lake/reader/index.js';
+import { lakeDataset, listedTimes, readKeyTimes, type LakeFile, type LakeFormat, type TimeRun } from '../lake/reader/index.js';
 
 const DAY_MS = 86_400_000;
 /** Partitions read ahead of the one being audited: overlaps I/O and decoding, bounds memory. */
@@ -75,62 +77,97 @@ function codesToRead(file: LakeFile, wanted: ReadonlyMap<string, readonly Wanted
   return out;
 }
 
+/** What was read of one file: times of one code (`only`) or of the codes `keys` name row by row. */
+interface ReadTimes {
+  readonly only: string | null;
+  readonly keys: readonly string[] | null;
+  readonly times: Float64Array;
+}
+
 /** `spanOf`: the wanted opens of a code in this partition's interval (inclusive), undefined for none. */
 async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, spanOf: (code: string) => Span | undefined): Promise<PartitionBars> {
-  const read: { only: string | null; keys: readonly string[] | null; times: Float64Array }[] = [];
+  const read: ReadTimes[] = [];
+  const listed: { code: string; runs: readonly TimeRun[] }[] = [];
   for (const f of files) {
-    const listed = Object.keys(f.listed.ranges ?? {});
+    // The manifest lists the file's times as runs (a backfill's files): nothing to open.
+    const runsByCode = listedTimes(f);
+    if (runsByCode !== undefined) {
+      for (const [code, runs] of runsByCode) listed.push({ code, runs });
+      continue;
+    }
+    const ranged = Object.keys(f.listed.ranges ?? {});
     // A file of one code (its manifest ranges say so) needs only its ts column.
-    const only = listed.length === 1 ? listed[0]! : null;
+    const only = ranged.length === 1 ? ranged[0]! : null;
     const { keys, times } = await readKeyTimes(f, only === null ? 'code' : null, 'ts');
     read.push({ only, keys, times });
   }
-  // Rows of a code come in runs: its span is looked up once a run, not once a row.
-  let spanCode: string | undefined;
-  let span: Span | undefined;
-  const taken = (code: string, ts: number) => {
-    if (code !== spanCode) {
-      spanCode = code;
-      span = codes === null || codes.has(code) ? spanOf(code) : undefined;
-    }
-    return span !== undefined && ts >= span[0] && ts <= span[1];
-  };
+  const wantedSpan = (code: string) => (codes === null || codes.has(code) ? spanOf(code) : undefined);
   // Counted first, so each code's opens go straight into an array of their size (a partition of a
   // backfill holds tens of thousands of bars a code: no growing lists of boxed numbers).
   const counts = new Map<string, number>();
-  for (const { only, keys, times } of read) {
-    for (let i = 0; i < times.length; i++) {
-      const code = only ?? keys![i]!;
-      if (taken(code, times[i]!)) counts.set(code, (counts.get(code) ?? 0) + 1);
-    }
+  for (const { code, runs } of listed) {
+    const span = wantedSpan(code);
+    if (span !== undefined) counts.set(code, (counts.get(code) ?? 0) + runsIn(runs, span, undefined, 0));
   }
+  forEachTaken(read, wantedSpan, (code) => counts.set(code, (counts.get(code) ?? 0) + 1));
   const byCode = new Map<string, Float64Array>();
   const filled = new Map<string, number>();
   for (const [code, n] of counts) {
     byCode.set(code, new Float64Array(n));
     filled.set(code, 0);
   }
+  for (const { code, runs } of listed) {
+    const span = wantedSpan(code);
+    if (span !== undefined) filled.set(code, filled.get(code)! + runsIn(runs, span, byCode.get(code), filled.get(code)!));
+  }
   // Rows of a code come in runs: the previous row's array is kept at hand.
   let lastCode: string | undefined;
   let lastOpens: Float64Array | undefined;
   let at = 0;
+  forEachTaken(read, wantedSpan, (code, ts) => {
+    if (code !== lastCode) {
+      if (lastCode !== undefined) filled.set(lastCode, at);
+      lastCode = code;
+      lastOpens = byCode.get(code)!;
+      at = filled.get(code)!;
+    }
+    lastOpens![at++] = ts;
+  });
+  // Several files of a partition may interleave in time: sorted here, within the partition only.
+  for (const opens of byCode.values()) if (!ascending(opens)) opens.sort();
+  return { interval: files[0]!.hive.interval as Interval, partition: files[0]!.partition, byCode };
+}
+
+/** Each read row of a wanted code within its span, in file order. */
+function forEachTaken(read: readonly ReadTimes[], wantedSpan: (code: string) => Span | undefined, take: (code: string, ts: number) => void): void {
+  // Rows of a code come in runs: its span is looked up once a run, not once a row.
+  let spanCode: string | undefined;
+  let span: Span | undefined;
   for (const { only, keys, times } of read) {
     for (let i = 0; i < times.length; i++) {
       const code = only ?? keys![i]!;
       const ts = times[i]!;
-      if (!taken(code, ts)) continue;
-      if (code !== lastCode) {
-        if (lastCode !== undefined) filled.set(lastCode, at);
-        lastCode = code;
-        lastOpens = byCode.get(code)!;
-        at = filled.get(code)!;
+      if (code !== spanCode) {
+        spanCode = code;
+        span = wantedSpan(code);
       }
-      lastOpens![at++] = ts;
+      if (span !== undefined && ts >= span[0] && ts <= span[1]) take(code, ts);
     }
   }
-  // Several files of a partition may interleave in time: sorted here, within the partition only.
-  for (const opens of byCode.values()) if (!ascending(opens)) opens.sort();
-  return { interval: files[0]!.hive.interval as Interval, partition: files[0]!.partition, byCode };
+}
+
+/** The times of `runs` within `span`: counted, and written into `out` from `at` when given. */
+function runsIn(runs: readonly TimeRun[], span: Span, out: Float64Array | undefined, at: number): number {
+  let n = 0;
+  for (const [first, step, count] of runs) {
+    for (let k = 0; k < count; k++) {
+      const ts = first + step * k;
+      if (ts < span[0] || ts > span[1]) continue;
+      if (out !== undefined) out[at + n] = ts;
+      n++;
+    }
+  }
+  return n;
 }
 
 /** Every wanted bar of the kline dataset, partition by partition: by interval, then in time order. */

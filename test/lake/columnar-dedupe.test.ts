@@ -108,6 +108,11 @@ describe('columnar de-duplication (pages in any order, no row objects)', () => {
       const expected = rowPath(klineSpec, all).map(({ source: _, ...row }) => ({ ...row }));
       expect(expected).toHaveLength(all.length);
       expect(got.rows).toEqual(expected);
+      // The time runs the manifest lists stand for each code's bars in file order.
+      for (const code of new Set(all.map((r) => r.code))) {
+        const runs = got.times![code]!.flatMap(([first, step, count]) => Array.from({ length: count }, (_, k) => first + step * k));
+        expect(runs).toEqual(got.rows.filter((r) => r.code === code).map((r) => r.ts));
+      }
     }
     // Two pages that touch (one bar sent twice, forming then final, the final arriving first): one row, the final one.
     const page = (ms: number[], final: boolean) => klineRows(ms.map((m) => rawKline('BTCUSDT', '1m', T0 + 60 * m, `${m}.${final ? 1 : 2}`, final)));

@@ -10,6 +10,7 @@ import { compareOrder, type ColumnarKeySpec, type Order } from '../datasets/data
 import { bitAt, type RowPicks } from '../columns/take-rows.js';
 import type { KeyRanges } from './key-ranges.js';
 import type { SeriesMap } from '../series-stats.js';
+import { TimeRunsBuilder, type TimeRuns } from './time-runs.js';
 
 const TWO32 = 4294967296;
 
@@ -230,9 +231,13 @@ export function picksOf(keys: KeyColumns, rows: Int32Array): RowPicks {
   return { chunk, row };
 }
 
-/** Key ranges and `quotelake.series` of the selected rows (every row when `rows` is absent). */
-export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: KeyRanges; series: SeriesMap } {
+/**
+ * Key ranges, `quotelake.series` and time runs (time-runs.ts) of the selected rows (every row when
+ * `rows` is absent), in the order given: the file's order.
+ */
+export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: KeyRanges; series: SeriesMap; times: TimeRuns | undefined } {
   const ranges: KeyRanges = {};
+  const runs = new TimeRunsBuilder(keys.groups.length);
   const series: SeriesMap = new Map();
   const n = rows === undefined ? keys.length : rows.length;
   const lo: (Order | undefined)[] = new Array(keys.groups.length);
@@ -262,6 +267,7 @@ export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: 
     }
     count[g]!++;
     const t = keys.time[i]!;
+    runs.add(g, t);
     if (!Number.isNaN(t)) {
       if (!(t >= first[g]!)) first[g] = t;
       if (!(t <= last[g]!)) last[g] = t;
@@ -272,5 +278,5 @@ export function rangesAndSeries(keys: KeyColumns, rows?: Int32Array): { ranges: 
     ranges[group] = numeric !== undefined ? [loN[g]!, hiN[g]!] : [lo[g]!, hi[g]!];
     series.set(group, { rows: count[g]!, first: Number.isNaN(first[g]!) ? null : first[g]!, last: Number.isNaN(last[g]!) ? null : last[g]! });
   });
-  return { ranges, series };
+  return { ranges, series, times: runs.runs(keys.groups) };
 }

@@ -1,7 +1,8 @@
 /**
  * `<output>/_quotelake/manifests/<dataset>.<format>.json`: the live files of a
  * dataset with rows, bytes, SHA-256 and their key ranges (per group, the lowest and highest
- * order value), so a later run can tell without reading a file whether new rows overlap it.
+ * order value), so a later run can tell without reading a file whether new rows overlap it, and
+ * where they fit, their time runs (time-runs.ts), so the coverage audit need not read it at all.
  *
  * Version 2 adds `retired`: files a commit replaced, no longer live but kept on disk for a grace
  * period so a reader that loaded the previous manifest can still open every file it lists. They are
@@ -16,6 +17,7 @@ import { localStorage } from '../storage/local-storage.js';
 import { storageOf } from '../storage/storage-of.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { MANIFEST_VERSIONS } from './manifest-versions.js';
+import type { TimeRuns } from './time-runs.js';
 
 export const MANIFEST_VERSION = 2;
 
@@ -29,6 +31,11 @@ export interface ManifestFile {
   readonly bytes: number;
   readonly sha256: string;
   readonly ranges: Readonly<Record<string, readonly [Order, Order]>>;
+  /**
+   * Each group's row times as `[first, step, count]` runs in file order (time-runs.ts), when they
+   * fit; absent otherwise, and in manifests of earlier versions. Optional, so no new version.
+   */
+  readonly times?: TimeRuns;
 }
 
 export interface RetiredFile {

@@ -56,6 +56,7 @@ import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../serie
 import { PartitionBuffer } from './partition-buffer.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import { overlaps, widenRange, type KeyRanges } from './key-ranges.js';
+import type { TimeRuns } from './time-runs.js';
 import { MANIFESTS_DIR, STAGING_DIR } from '../lake-paths.js';
 import { TABLE_DEFAULTS } from '../table-defaults.js';
 import { pendingJournals, rollForward, writeJournal, type CommitJournal, type RollForwardHooks } from './commit-journal.js';
@@ -163,6 +164,8 @@ interface StagedFile {
   readonly finalPath: string;
   readonly rows: number;
   readonly ranges: KeyRanges;
+  /** Its rows' times as runs, when they fit (time-runs.ts): listed in the manifest beside `ranges`. */
+  readonly times: TimeRuns | undefined;
   /** The file's key-value metadata (kept for compaction). */
   readonly metadata: ReadonlyMap<string, string>;
   /** Set once the file is durable in staging (every file is, after settle()). */
@@ -500,9 +503,9 @@ export class PartitionedSink<R> implements Sink<R> {
     for (let i = 0; i < kept.length; i += maxRowsPerFile) {
       const rows = kept.subarray(i, i + maxRowsPerFile);
       const picks = picksOf(keys, rows);
-      const { ranges, series } = rangesAndSeries(keys, rows);
+      const { ranges, series, times } = rangesAndSeries(keys, rows);
       const columns = this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
-      await this.stage(partition, { length: rows.length, columns: () => columns, metadata, series }, ranges);
+      await this.stage(partition, { length: rows.length, columns: () => columns, metadata, series }, ranges, times);
     }
   }
 
@@ -519,7 +522,7 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /** Hand one file to the writer; it is durable once settle() resolves. */
-  private async stage(partition: string, content: FileContent, ranges: KeyRanges): Promise<void> {
+  private async stage(partition: string, content: FileContent, ranges: KeyRanges, times?: TimeRuns): Promise<void> {
     const { encoder } = this.options;
     // Room first, so no more columns are built than the writer bounds.
     await this.writer.ready();
@@ -527,7 +530,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const rows = content.length;
     const metadata = new Map<string, string>([...this.provenance(), ...Object.entries(content.metadata()), [SERIES_KEY, formatSeries(content.series)]]);
     const columns = content.columns();
-    const file = this.newStagedFile(partition, rows, ranges, metadata);
+    const file = this.newStagedFile(partition, rows, ranges, metadata, times);
     // The writer (possibly a worker thread) writes the file itself, so it needs a local path: a
     // remote backend stages in local scratch and uploads the file to its staging key once written.
     const scratch = this.scratch;
@@ -552,9 +555,9 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /** Name the partition's next staged file and list it (it is durable once `written` is set). */
-  private newStagedFile(partition: string, rows: number, ranges: KeyRanges, metadata: ReadonlyMap<string, string>): StagedFile {
+  private newStagedFile(partition: string, rows: number, ranges: KeyRanges, metadata: ReadonlyMap<string, string>, times?: TimeRuns): StagedFile {
     const name = `part-${this.runToken}-${String(++this.fileSeq).padStart(5, '0')}${this.options.encoder.extension}`;
-    const file: StagedFile = { partition, stagingPath: posix.join(this.stagingRoot, partition, name), finalPath: posix.join(this.dataset, partition, name), rows, ranges, metadata };
+    const file: StagedFile = { partition, stagingPath: posix.join(this.stagingRoot, partition, name), finalPath: posix.join(this.dataset, partition, name), rows, ranges, times, metadata };
     const list = this.staged.get(partition);
     if (list) list.push(file);
     else this.staged.set(partition, [file]);
@@ -606,7 +609,7 @@ export class PartitionedSink<R> implements Sink<R> {
       // The head may hold part of a contributor's rows: its series are counted from its own columns.
       const keys = tableKeys(head, spec, partition);
       const metadata = mergeFileMetadata(contributors, this.provenance(), keys.series);
-      const file = this.newStagedFile(partition, rows, keys.ranges, metadata);
+      const file = this.newStagedFile(partition, rows, keys.ranges, metadata, keys.times);
       outputs.push(file);
       const bytes = encoder.encode(head, metadata);
       await this.storage.put(file.stagingPath, bytes);
@@ -764,7 +767,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const manifestFiles: ManifestFile[] = (previous?.files ?? []).filter((f) => !gone.has(f.path));
     for (const f of added) {
       const { bytes, sha256 } = f.written!;
-      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges });
+      manifestFiles.push({ path: posix.relative(this.dataset, f.finalPath), rows: f.rows, bytes, sha256, ranges: f.ranges, ...(f.times && { times: f.times }) });
     }
     const { keep, expired } = this.splitRetired(previous, now);
     const retiredAt = new Date(now).toISOString();

@@ -12,10 +12,13 @@ import { widenRange, type KeyRanges } from './key-ranges.js';
 import { partitionKeys } from '../partition-path.js';
 import { countRow, type SeriesMap } from '../series-stats.js';
 import { keyColumns, rangesAndSeries } from './columnar-keys.js';
+import type { TimeRuns } from './time-runs.js';
 
 export interface TableKeys {
   readonly ranges: KeyRanges;
   readonly series: SeriesMap;
+  /** Only from the key columns; the row path lists none. */
+  readonly times?: TimeRuns;
 }
 
 export function tableKeys<R>(table: Table, spec: DatasetSpec<R>, partition: string): TableKeys {

@@ -4,6 +4,8 @@ export type { ColumnStats, FileFooter, FooterColumn, StatValue } from './file-fo
 export { readParquetFooter } from './parquet-footer.js';
 export { readArrowFooter } from './arrow-footer.js';
 export { readKeyTimes, type KeyTimes } from './file-key-times.js';
+export { listedTimes } from './listed-times.js';
+export type { TimeRun } from '../commit/time-runs.js';
 export { readFileRows, type CellValue, type LakeRow } from './file-rows.js';
 export { addSeries, parseSeriesMetadata, SERIES_METADATA_KEY, type SeriesRange } from './file-series.js';
 export { summarizeFile, type FileSummary } from './file-summary.js';
