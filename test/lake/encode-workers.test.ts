@@ -153,6 +153,30 @@ describe.each(BACKENDS)('parquet files encoded in worker threads (%s)', (backend
     expect(await readBack(inWorker)).toEqual(expected.map(key).sort());
   });
 
+  it("take a backward walk's partitions as stretches of the builder's columns: the calling thread's files, in key order", async () => {
+    // Pages of 400 bars, newest first, each ascending, two codes a page turn: two days' partitions.
+    const byCode = new Map<string, KlineRow[]>();
+    for (const r of threeDays().filter((r) => !inDay(r, 2) && (r.code === 'BTCUSDT' || r.code === 'SHIBUSDT'))) byCode.set(r.code, [...(byCode.get(r.code) ?? []), r]);
+    const pages: KlineRow[] = [];
+    for (let end = 2880; end > 0; end -= 400) for (const bars of byCode.values()) pages.push(...bars.slice(Math.max(0, end - 400), end));
+    const jobs: (Int32Array | undefined)[] = [];
+    const recording = (writer: StagedFileWriter): StagedFileWriter => ({ ...writer, write: (job) => (jobs.push(job.stretches), writer.write(job)) });
+    const [thread, worker] = [await lakes.fresh(), await lakes.fresh()];
+    await writeRun(thread, undefined, [pages]);
+    await writeRun(worker, recording(parquetPool(1, klineWorkerData)), [pages]);
+    // Each day's file names its rows as stretches: 2 codes x 5 pages that meet the day.
+    expect(jobs.filter((j) => j !== undefined).length).toBeGreaterThan(0);
+    for (const stretches of jobs.filter((j) => j !== undefined)) expect(stretches!.length / 2).toBeLessThanOrEqual(12);
+    const [inThread, inWorker] = [await here(thread), await here(worker)];
+    await expectSameFiles(inWorker, inThread);
+    expect(await readBack(inWorker)).toEqual(pages.map(key).sort());
+    const byKey = (a: KlineRow, b: KlineRow) => (a.code === b.code ? a.ts - b.ts : a.code < b.code ? -1 : 1);
+    for (const f of (await manifest(inWorker)).files) {
+      const inFile = klineSpec.fromTable(encoder.decode(await readFile(join(inWorker, 'kline', f.path))), posix.dirname(f.path));
+      expect(inFile.map(key)).toEqual([...inFile].sort(byKey).map(key));
+    }
+  });
+
   it('stay within two files in flight per worker', async () => {
     const pool = parquetPool(1, klineWorkerData);
     let inFlight = 0;

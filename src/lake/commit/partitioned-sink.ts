@@ -51,6 +51,7 @@ import { filesAfter, planCompaction } from './compaction-plan.js';
 import { tableKeys } from './table-ranges.js';
 import { dedupedOrder, keyColumns, picksOf, rangesAndSeries } from './columnar-keys.js';
 import { takeable, takeRows } from '../columns/take-rows.js';
+import { rowStretches } from '../columns/row-stretches.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
 import { PartitionBuffer } from './partition-buffer.js';
@@ -140,6 +141,8 @@ interface FileContent {
   readonly length: number;
   /** Handed to the writer, which may move their buffers to another thread. */
   columns(): Data[];
+  /** Which rows of the columns, in file order (FileJob.stretches); absent: all, as they are. */
+  readonly stretches?: Int32Array;
   /** The dataset's own keys (spec.metadata); provenance and series are added by stage(). */
   metadata(): Record<string, string>;
   readonly series: SeriesMap;
@@ -431,7 +434,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (builder !== undefined && this.columnar) {
       // Pages of a backward walk arrive newest first: sorted and de-duplicated on the key columns.
       const metadata = builder.metadata();
-      await this.stageKeyed(partition, [this.batchOf(builder)], () => metadata);
+      await this.stageKeyed(partition, [this.batchOf(builder)], () => metadata, true);
       return;
     }
     const all = builder !== undefined ? builder.rows() : buf.rows;
@@ -494,9 +497,12 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /**
    * Rows of `batches` (this schema) → staged files in key order, one row per key (columnar-keys.ts
-   * decides which), at most maxRowsPerFile each, each file's columns gathered fresh for the writer.
+   * decides which), at most maxRowsPerFile each. `owned`: the batches are this call's to hand over
+   * (a finished partition's builder, one batch), so a file of the whole partition may name its rows
+   * as stretches of them when they lie in long ones (row-stretches.ts); otherwise each file's
+   * columns are gathered fresh for the writer.
    */
-  private async stageKeyed(partition: string, batches: readonly RecordBatch[], metadata: () => Record<string, string>): Promise<void> {
+  private async stageKeyed(partition: string, batches: readonly RecordBatch[], metadata: () => Record<string, string>, owned = false): Promise<void> {
     const keys = keyColumns(batches, this.options.spec.columnarKeys!);
     const kept = dedupedOrder(keys);
     const { maxRowsPerFile } = this.options;
@@ -504,8 +510,10 @@ export class PartitionedSink<R> implements Sink<R> {
       const rows = kept.subarray(i, i + maxRowsPerFile);
       const picks = picksOf(keys, rows);
       const { ranges, series, times } = rangesAndSeries(keys, rows);
-      const columns = this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
-      await this.stage(partition, { length: rows.length, columns: () => columns, metadata, series }, ranges, times);
+      // Stretches of the builder's own columns, which the writer may move: only when this is the one file.
+      const stretches = owned && rows.length === kept.length ? rowStretches(picks) : undefined;
+      const columns = stretches !== undefined ? batches[0]!.data.children : this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
+      await this.stage(partition, { length: rows.length, columns: () => [...columns], ...(stretches && { stretches }), metadata, series }, ranges, times);
     }
   }
 
@@ -539,7 +547,7 @@ export class PartitionedSink<R> implements Sink<R> {
     while (scratch.remote && this.inFlight.size >= MAX_UPLOADS_IN_FLIGHT) await Promise.race(this.inFlight);
     const path = scratch.path(file.stagingPath);
     const done = this.writer
-      .write({ path, rows, columns, metadata })
+      .write({ path, rows, columns, ...(content.stretches && { stretches: content.stretches }), metadata })
       .then(async (written) => {
         await scratch.upload(file.stagingPath);
         file.written = written;

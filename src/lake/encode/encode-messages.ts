@@ -7,6 +7,8 @@ export interface EncodeRequest {
   readonly path: string;
   readonly rows: number;
   readonly columns: readonly PackedData[];
+  /** FileJob.stretches (copied: a few pairs). */
+  readonly stretches?: Int32Array;
   readonly metadata: readonly [string, string][];
   /** Which encoder and schema the worker uses for this file (see the worker's resolver). */
   readonly encoder?: unknown;

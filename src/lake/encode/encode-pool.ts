@@ -64,7 +64,7 @@ export class EncodePool implements StagedFileWriter {
       const id = ++this.nextId;
       try {
         const { columns, transfer } = packColumns(job.columns);
-        const request: EncodeRequest = { id, path: job.path, rows: job.rows, columns, metadata: [...job.metadata], encoder };
+        const request: EncodeRequest = { id, path: job.path, rows: job.rows, columns, ...(job.stretches && { stretches: job.stretches }), metadata: [...job.metadata], encoder };
         slot.worker.postMessage(request, transfer);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));

@@ -30,7 +30,7 @@ async function encodeJob(request: EncodeRequest, resolve: EncoderResolver): Prom
   try {
     const { encoder, schema } = resolve(request.encoder);
     const columns = unpackColumns(schema.fields, request.columns);
-    const written = await encodeAndWrite({ path: request.path, rows: request.rows, columns, metadata: new Map(request.metadata) }, encoder, schema);
+    const written = await encodeAndWrite({ path: request.path, rows: request.rows, columns, ...(request.stretches && { stretches: request.stretches }), metadata: new Map(request.metadata) }, encoder, schema);
     return { id: request.id, ...written };
   } catch (error) {
     const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import { writeDurable } from '../../core/atomic-write.js';
+import { sliceStretches } from '../columns/row-stretches.js';
 import { InFlightLimit } from './in-flight-limit.js';
 import type { TableEncoder } from './table-encoder.js';
 
@@ -18,6 +19,11 @@ export interface FileJob {
    * buffers to another thread, so the caller must not touch them, nor what shares their buffers.
    */
   readonly columns: Data[];
+  /**
+   * Which rows of `columns` the file holds, in file order, as `[first row, count]` pairs
+   * (columns/row-stretches.ts); absent: every row, as it is. `rows` is their sum.
+   */
+  readonly stretches?: Int32Array;
   readonly metadata: ReadonlyMap<string, string>;
 }
 
@@ -37,10 +43,13 @@ export interface StagedFileWriter {
   close(): Promise<void>;
 }
 
-/** Columns → table → encoded bytes → durable file; the body of every writer. */
+/** Columns → table (their stretches in order, when given) → encoded bytes → durable file; the body of every writer. */
 export async function encodeAndWrite(job: FileJob, encoder: TableEncoder, schema: Schema): Promise<WrittenFile> {
-  const data = makeData({ type: new Struct(schema.fields), length: job.rows, nullCount: 0, children: job.columns });
-  return writeTable(job.path, new Table([new RecordBatch(schema, data)]), job.metadata, encoder);
+  const type = new Struct(schema.fields);
+  const batches = sliceStretches(job.columns, job.stretches).map((children) => new RecordBatch(schema, makeData({ type, length: children[0]?.length ?? job.rows, nullCount: 0, children })));
+  const rows = batches.reduce((n, b) => n + b.numRows, 0);
+  if (rows !== job.rows) throw new Error(`a staged file of ${job.rows} rows was given ${rows}`);
+  return writeTable(job.path, new Table(schema, batches), job.metadata, encoder);
 }
 
 /** A table → encoded bytes → durable file at `path`, with its byte length and sha256. */
