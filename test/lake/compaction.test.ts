@@ -182,6 +182,25 @@ describe.each(BACKENDS)('compaction at commit (%s)', (backend) => {
     expect(await dataFiles(out)).toEqual([...m.files, ...m.retired].map((f) => f.path).sort());
   });
 
+  it('a partition compacted into one file holds its rows in key order, whatever order its runs wrote them in', async () => {
+    const out = await lakes.fresh();
+    const clock = new ManualClock('2026-11-21T14:30:00Z');
+    // Three runs of a minute updater: each file holds every code for the next 20 minutes.
+    for (let run = 0; run < 3; run++) {
+      const s = sink(out, { maxRowsPerFile: 100_000 });
+      const ctx = ctxAt(`u${run}`, clock);
+      await s.write({ stream: 'k', seq: 1, records: minutes(run * 20, run * 20 + 20) }, ctx);
+      await s.commit(ctx);
+    }
+    const m = await manifestOf(out);
+    expect(m.files).toHaveLength(1);
+    const file = await listed(out, m);
+    const inFile = await query(`SELECT code, (epoch_ms(ts) / 1000 - ${T_DAY}) // 60 FROM ${file.replace('hive_partitioning = true', 'hive_partitioning = true, file_row_number = true')} ORDER BY file_row_number`);
+    const keyOrder = CODES.flatMap((code) => Array.from({ length: 60 }, (_, minute) => [code, minute]));
+    expect(inFile.map(([code, minute]) => [code, Number(minute)])).toEqual(keyOrder);
+    expect(m.files[0]!.times).toEqual(Object.fromEntries(CODES.map((code) => [code, [[(T_DAY + 0) * 1000, 60_000, 60]]])));
+  });
+
   it('arrow files are cut at the target the same way (sliced batches), values unchanged', async () => {
     const out = await lakes.fresh();
     const arrow = arrowEncoder();

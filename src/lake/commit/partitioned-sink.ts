@@ -597,9 +597,11 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /**
    * Disjoint files of one partition (live and staged, in key order) → staged files of exactly
-   * compactionTarget rows and one remainder, batch by batch: there is nothing to de-duplicate or
-   * sort, so no row objects (the row path of merge() costs about ten times the time and memory).
-   * Less than twice the target rows are decoded at once (what is pending, plus one small file).
+   * compactionTarget rows and one remainder, batch by batch: there is nothing to de-duplicate, so
+   * no row objects (the row path of merge() costs about ten times the time and memory). Less than
+   * twice the target rows are decoded at once (what is pending, plus one small file). When it all
+   * fits one file (a day's pieces, the usual case) its rows are put in key order on the key
+   * columns; files cut at the target keep the inputs' order, each input's rows in key order.
    * Encoded on this thread; the caller has settled every file in flight.
    */
   private async compact(partition: string, inputs: readonly (ManifestFile | StagedFile)[], isLive: (f: ManifestFile | StagedFile) => f is ManifestFile): Promise<void> {
@@ -639,8 +641,23 @@ export class PartitionedSink<R> implements Sink<R> {
       contributors.push(isLive(f) ? table.schema.metadata : f.metadata);
       while (pendingRows >= target) await emit(target);
     }
-    if (pendingRows > 0) await emit(pendingRows);
+    if (pendingRows > 0) {
+      // All of it one file: put in key order. Disjoint files of several codes each (two runs of a
+      // minute updater, say) otherwise come out as one code's bars, another's, then the first's again.
+      if (outputs.length === 0 && this.columnar) pending = this.inKeyOrder(pending);
+      await emit(pendingRows);
+    }
     await this.dropStaged(partition, inputs.filter((x): x is StagedFile => !isLive(x)));
+  }
+
+  /** Disjoint rows in key order, as one batch; as they were if any key repeats (never for disjoint files). */
+  private inKeyOrder(batches: RecordBatch[]): RecordBatch[] {
+    const keys = keyColumns(batches, this.options.spec.columnarKeys!);
+    const kept = dedupedOrder(keys);
+    if (kept.length !== keys.length) return batches;
+    const picks = picksOf(keys, kept);
+    const children = this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
+    return [new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length: kept.length, nullCount: 0, children }))];
   }
 
   /** Merge the given live and staged files of one partition into new staged file(s), by primary key. */
