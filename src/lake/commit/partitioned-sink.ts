@@ -50,7 +50,7 @@ import { mergeFileMetadata, sameColumnTypes, SOURCE_ENDPOINT } from './file-comp
 import { filesAfter, planCompaction } from './compaction-plan.js';
 import { tableKeys } from './table-ranges.js';
 import { dedupedOrder, keyColumns, picksOf, rangesAndSeries } from './columnar-keys.js';
-import { takeable, takeRows } from '../columns/take-rows.js';
+import { takeable, takeRows, type RowPicks } from '../columns/take-rows.js';
 import { rowStretches } from '../columns/row-stretches.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
@@ -445,8 +445,17 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /** One record batch of this schema from a builder's columns (its last use). */
   private batchOf(builder: ColumnBuilder<R>): RecordBatch {
-    const length = builder.length;
-    return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children: builder.columns() }));
+    return this.batchOfColumns(builder.columns(), builder.length);
+  }
+
+  /** One record batch of this schema from its columns. */
+  private batchOfColumns(children: Data[], length: number): RecordBatch {
+    return new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length, nullCount: 0, children }));
+  }
+
+  /** Each column of the picked rows of `batches`, copied (take-rows.ts). */
+  private takeColumns(batches: readonly RecordBatch[], picks: RowPicks): Data[] {
+    return this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
   }
 
   /** Local files of this run (staged files before upload, spills): on local disk whatever the lake's storage. */
@@ -512,7 +521,7 @@ export class PartitionedSink<R> implements Sink<R> {
       const { ranges, series, times } = rangesAndSeries(keys, rows);
       // Stretches of the builder's own columns, which the writer may move: only when this is the one file.
       const stretches = owned && rows.length === kept.length ? rowStretches(picks) : undefined;
-      const columns = stretches !== undefined ? batches[0]!.data.children : this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
+      const columns = stretches !== undefined ? batches[0]!.data.children : this.takeColumns(batches, picks);
       await this.stage(partition, { length: rows.length, columns: () => [...columns], ...(stretches && { stretches }), metadata, series }, ranges, times);
     }
   }
@@ -655,9 +664,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const keys = keyColumns(batches, this.options.spec.columnarKeys!);
     const kept = dedupedOrder(keys);
     if (kept.length !== keys.length) return batches;
-    const picks = picksOf(keys, kept);
-    const children = this.schema.fields.map((_, c) => takeRows(batches.map((b) => b.data.children[c]!), picks));
-    return [new RecordBatch(this.schema, makeData({ type: new Struct(this.schema.fields), length: kept.length, nullCount: 0, children }))];
+    return [this.batchOfColumns(this.takeColumns(batches, picksOf(keys, kept)), kept.length)];
   }
 
   /** Merge the given live and staged files of one partition into new staged file(s), by primary key. */
