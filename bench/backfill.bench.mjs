@@ -13,9 +13,9 @@
  * 2. In the same run, DuckDB converts the very pages the client received (saved by a recording
  *    proxy, backfill/recording-proxy.mjs) into Parquet with an exact DECIMAL(38,18) cast
  *    (backfill/duckdb-convert.mjs, its own process, median of three): the denominator of the
- *    ratio, its CPU counted around the COPY alone. Beside it, on the 30-day pages: DuckDB's whole process (start-up
- *    included, as quotelake's figure is), the plain `::DECIMAL(38,18)` cast a user writes, and
- *    quotelake's own fixed cost (a 1-day run) with its CPU per row past it.
+ *    ratio, its CPU counted around the COPY alone. Beside it, on the 30-day pages: DuckDB's whole
+ *    process (start-up included, as quotelake's figure is), the plain `::DECIMAL(38,18)` cast a
+ *    user writes, and quotelake's own fixed cost (a 1-day run) with its CPU per row past it.
  * 3. Incremental: 48 minutes after the big backfill, a run on top of that lake (480 new rows).
  * 4. Plan utilisation: the 30-day backfill on the real professional plan (emulator limits on,
  *    real clock on both sides: the emulator's limiter counts in its own clock's time), through the
@@ -63,6 +63,18 @@ function duckdbConvert(pagesDir, outDir, clock, cast = 'split') {
     child.on('message', (m) => (result = m));
     child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`DuckDB conversion exited with ${code}: ${err.trim()}`))));
   });
+}
+
+/** DuckDB converting the same pages three times, each into a folder of its own, removed after. */
+async function duckdbConvertThrice(pagesDir, scratch, name) {
+  const runs = [];
+  for (let k = 0; k < 3; k++) {
+    const dir = join(scratch, `${name}-${k}`);
+    await mkdir(dir, { recursive: true });
+    runs.push(await duckdbConvert(pagesDir, dir, CLOCK));
+    await rm(dir, { recursive: true, force: true });
+  }
+  return runs;
 }
 
 function check(result, what) {
@@ -131,13 +143,7 @@ export async function run() {
     const sEmu = median(smallRuns.map((r) => r.pages / r.emuCpu));
 
     // 2a. DuckDB on the same pages (median of three conversions).
-    const duckSmallRuns = [];
-    for (let k = 0; k < 3; k++) {
-      const dir = join(scratch, `duck-30d-${k}`);
-      await mkdir(dir, { recursive: true });
-      duckSmallRuns.push(await duckdbConvert(smallPages, dir, CLOCK));
-      await rm(dir, { recursive: true, force: true });
-    }
+    const duckSmallRuns = await duckdbConvertThrice(smallPages, scratch, 'duck-30d');
     const duckSmall = duckSmallRuns[0];
     const dSmallCpu = median(duckSmallRuns.map((d) => perMillion(d.cpu, d.rows)));
     const dSmallProcessCpu = median(duckSmallRuns.map((d) => perMillion(d.processCpu, d.rows)));
@@ -194,13 +200,7 @@ export async function run() {
         if (paced) break;
       }
       const b = bigRuns[0];
-      const duckBigRuns = [];
-      for (let k = 0; k < 3; k++) {
-        const dir = join(scratch, `duck-big-${k}`);
-        await mkdir(dir, { recursive: true });
-        duckBigRuns.push(await duckdbConvert(bigPages, dir, CLOCK));
-        await rm(dir, { recursive: true, force: true });
-      }
+      const duckBigRuns = await duckdbConvertThrice(bigPages, scratch, 'duck-big');
       await rm(bigPages, { recursive: true, force: true });
       const duckBig = duckBigRuns[0];
       const bCpu = median(bigRuns.map((r) => perMillion(r.cpuSeconds, r.rows)));
