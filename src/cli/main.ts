@@ -17,7 +17,7 @@ import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
 import { skipHelpCache } from './skip-help-cache.js';
-import { checkZstdSetting } from './zstd-setting.js';
+import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   if (inline) terminal.addSecret(inline.slice('--token='.length));
   if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   try {
-    checkZstdSetting(process.env);
+    if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {

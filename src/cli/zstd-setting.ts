@@ -1,7 +1,8 @@
 /**
  * QUOTELAKE_ZSTD checked before any command runs: a wrong value, or the native codec asked for
  * where it does not load, is a usage error (exit 2) naming the fix, not a failure deep inside the
- * encode worker that loads the codec.
+ * encode worker that loads the codec. Not for `--help` or `--version`: a user whose setting is
+ * wrong can still read how to set it.
  */
 import { ZSTD_ENV, zstdCodecAsked } from '../lake/parquet/direct/zstd-codec.js';
 import { loadNativeZstd, NATIVE_MISSING } from '../lake/parquet/direct/zstd-native.js';
@@ -15,4 +16,9 @@ export function checkZstdSetting(env: NodeJS.ProcessEnv): void {
     throw new UsageError((error as Error).message, `unset ${ZSTD_ENV}: the native codec serves where it loads, WebAssembly elsewhere`);
   }
   if (asked === 'native' && loadNativeZstd() === undefined) throw new UsageError(NATIVE_MISSING);
+}
+
+/** Whether the command line does more than print help or the version (then the codec is checked). */
+export function usesZstd(argv: readonly string[]): boolean {
+  return !argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V');
 }

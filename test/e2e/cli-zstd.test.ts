@@ -40,4 +40,13 @@ describe.concurrent('QUOTELAKE_ZSTD', () => {
     expect(r.stderr).toContain('hint: unset QUOTELAKE_ZSTD');
     expect(JSON.parse(r.stdout)).toMatchObject({ exitCode: 2, error: { message: 'QUOTELAKE_ZSTD must be native or wasm, not "lz4"' } });
   });
+
+  it('a wrong value still lets --help and --version print (how to fix it is in the help)', async () => {
+    const help = await runCli(['run', '--help'], { env: { QUOTELAKE_ZSTD: 'lz4' } });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('quotelake run <pipeline...>');
+    const version = await runCli(['--version'], { env: { QUOTELAKE_ZSTD: 'lz4' } });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
 });
