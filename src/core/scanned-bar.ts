@@ -9,6 +9,7 @@
  * copy of the bar carries none. The bar is frozen: its text can never drift from its words.
  */
 import type { DecimalString, DecimalType } from './decimal.js';
+import { givePageBuffer, PAGE_BARS_STEP, takePageBuffer } from './page-buffers.js';
 import type { WireKline } from './wire.js';
 
 /** Scale the scanner folds every decimal to (the default column type, DECIMAL(38,18)). */
@@ -27,26 +28,38 @@ const FIELD_OF_SLOT = [1, 3, 4, 2, 5, 6] as const;
 
 /**
  * A page's four arrays for `bars` bars as views of one buffer: one allocation (and one buffer for
- * the collector to free) a page instead of four. Widest elements first, so each view is aligned.
+ * the collector to free, or for the pool to take back) a page instead of four. Widest elements
+ * first, so each view is aligned. Room is rounded up (PAGE_BARS_STEP), so pages share sizes.
  */
 function pageArrays(bars: number): [Float64Array, Uint32Array, Int32Array, Int16Array] {
-  const stampBytes = bars * 8;
-  const wordBytes = bars * 24 * 4;
-  const spanBytes = bars * FIELDS * 2 * 4;
-  const buffer = new ArrayBuffer(stampBytes + wordBytes + spanBytes + bars * 6 * META_SLOTS * 2);
+  const room = Math.ceil(bars / PAGE_BARS_STEP) * PAGE_BARS_STEP;
+  const stampBytes = room * 8;
+  const wordBytes = room * 24 * 4;
+  const spanBytes = room * FIELDS * 2 * 4;
+  const buffer = takePageBuffer(stampBytes + wordBytes + spanBytes + room * 6 * META_SLOTS * 2);
   return [
-    new Float64Array(buffer, 0, bars),
-    new Uint32Array(buffer, stampBytes, bars * 24),
-    new Int32Array(buffer, stampBytes + wordBytes, bars * FIELDS * 2),
-    new Int16Array(buffer, stampBytes + wordBytes + spanBytes, bars * 6 * META_SLOTS),
+    new Float64Array(buffer, 0, room),
+    new Uint32Array(buffer, stampBytes, room * 24),
+    new Int32Array(buffer, stampBytes + wordBytes, room * FIELDS * 2),
+    new Int16Array(buffer, stampBytes + wordBytes + spanBytes, room * 6 * META_SLOTS),
   ];
 }
+
+const NO_STAMPS = new Float64Array(0);
+const NO_WORDS = new Uint32Array(0);
+const NO_SPANS = new Int32Array(0);
+const NO_META = new Int16Array(0);
 
 /**
  * One page as the scanner read it: the answer's text, where each bar's seven fields are in it, the
  * words and facts of its decimals, six per bar in KLINE_DECIMALS order (open, high, low, close,
  * volume, turnover), and each bar's timestamp as a number. A bar object (ScannedBar) is made from
  * these only when something asks for one (see lazy-rows.ts): the K-line lane reads them directly.
+ *
+ * Once the sink has copied a whole page into its columns, it hands the page's buffer back
+ * (recycle) unless something made a view of it (a bar, parse-decimals' rows), which would read the
+ * arrays later. A recycled page refuses every read that would need them: an error, never another
+ * page's values.
  */
 export class ScannedWords {
   /** Grown while the page is scanned (bars reference this object, not the arrays), final after. */
@@ -58,6 +71,9 @@ export class ScannedWords {
   spans: Int32Array;
   /** Bars scanned so far. */
   count = 0;
+  /** Something holds a view of the arrays (a bar, rows over the words): they are never recycled. */
+  #viewed = false;
+  #recycled = false;
   constructor(
     /** The whole answer the bars were read from. */
     readonly text: string,
@@ -75,6 +91,8 @@ export class ScannedWords {
     words.set(this.words);
     spans.set(this.spans);
     meta.set(this.meta);
+    // Only the scan has seen the old arrays.
+    givePageBuffer(this.words.buffer as ArrayBuffer);
     this.words = words;
     this.meta = meta;
     this.stamps = stamps;
@@ -86,9 +104,41 @@ export class ScannedWords {
     return Math.ceil(this.text.length / Math.max(1, this.count)) + 96 + 8 + 4 * FIELDS * 2;
   }
 
-  /** Bytes outside the JavaScript heap this page took: its arrays, and the answer's body as it arrived. */
+  /** Bytes outside the JavaScript heap this page took: its arrays (none once recycled), and the answer's body as it arrived. */
   get externalBytes(): number {
     return this.words.byteLength + this.meta.byteLength + this.stamps.byteLength + this.spans.byteLength + this.text.length;
+  }
+
+  /** Throws once the page is recycled: its arrays are another page's now. */
+  assertLive(): void {
+    if (this.#recycled) throw new Error('a scanned page was read after its buffer was recycled (a view of it made after the sink took it)');
+  }
+
+  /** A view that reads the arrays later is being made: the page is never recycled. */
+  viewed(): void {
+    this.assertLive();
+    this.#viewed = true;
+  }
+
+  /**
+   * Hand the arrays back for the next page, when no view of them was made. The caller has copied
+   * what it needs and guarantees that nothing else reads this page's arrays (see the sink's
+   * tookPage). True when recycled.
+   */
+  recycle(): boolean {
+    if (this.#viewed || this.#recycled) return false;
+    this.#recycled = true;
+    const buffer = this.words.buffer as ArrayBuffer;
+    this.stamps = NO_STAMPS;
+    this.words = NO_WORDS;
+    this.spans = NO_SPANS;
+    this.meta = NO_META;
+    givePageBuffer(buffer);
+    return true;
+  }
+
+  get recycled(): boolean {
+    return this.#recycled;
   }
 
   /** Field `field` (FIELDS order) of bar `row` is text[start, end). */
@@ -100,12 +150,14 @@ export class ScannedWords {
 
   /** The text of field `field` (FIELDS order) of bar `row`. */
   field(row: number, field: number): string {
+    this.assertLive();
     const at = (row * FIELDS + field) * 2;
     return this.text.slice(this.spans[at]!, this.spans[at + 1]!);
   }
 
   /** Bar `row` as a wire K-line. */
   bar(row: number): ScannedBar {
+    this.viewed();
     return new ScannedBar(this, row);
   }
 
@@ -120,6 +172,7 @@ export class ScannedWords {
 
   /** The canonical text (as parseDecimalWords gives it) of folded decimal k of bar `row`. */
   canonical(row: number, k: number): DecimalString {
+    this.assertLive();
     const length = this.meta[(row * 6 + k) * META_SLOTS]!;
     if (length === 0) return '0';
     const at = (row * FIELDS + FIELD_OF_SLOT[k]!) * 2;

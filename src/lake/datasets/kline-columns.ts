@@ -176,6 +176,7 @@ export class KlineColumnBuilder implements ColumnBuilder<KlineRow> {
     const codeId = this.codes.id(lane.code);
     const intervalId = this.intervals.id(lane.interval);
     const sourceId = this.sources.id(lane.source);
+    lane.page.assertLive();
     const scanned = lane.page.words;
     for (let i = from; i < to; i++) {
       const j = this.next();

@@ -19,6 +19,7 @@ export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly Kl
   const widths = KLINE_DECIMALS.map((c) => types[c].precision - types[c].scale);
   if (KLINE_DECIMALS.some((c) => types[c].scale !== SCANNED_SCALE) || lane.code.length === 0) return undefined;
   const page = lane.page;
+  page.assertLive();
   const w = page.words;
   for (let i = 0; i < lane.length; i++) {
     if (lane.seconds[i]! * 1000 > MAX_EPOCH_MS) return undefined;
@@ -36,6 +37,8 @@ export function parseKlineLane(lane: KlineLane, types: ColumnTypes): readonly Kl
 /** The rows parseKline gives for the lane's bars. */
 function rowsOf(lane: KlineLane): KlineRow[] {
   const page = lane.page;
+  // The rows read the page's words from now on.
+  page.viewed();
   const words = new BatchWords(page.count, KLINE_DECIMALS.map(() => SCANNED_SCALE), undefined, page.words);
   const rows = new Array<KlineRow>(lane.length);
   for (let i = 0; i < lane.length; i++) {
