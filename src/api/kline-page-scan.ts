@@ -256,15 +256,26 @@ class PageScanner {
    * starts; `i` ends past the closing quote.
    */
   private stamp(page: ScannedWords, row: number): number {
-    const start = this.string();
+    this.expect(34);
     const s = this.s;
-    const end = this.i - 1;
-    let v = end - start >= 1 && end - start <= 12 ? 0 : -1;
-    for (let i = start; i < end && v >= 0; i++) {
-      const d = s.charCodeAt(i) - 48;
-      v = d >= 0 && d <= 9 ? v * 10 + d : -1;
+    const start = this.i;
+    let i = start;
+    let v = 0;
+    let c = s.charCodeAt(i);
+    // Digits only, the service's form: read and checked in one pass.
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      c = s.charCodeAt(++i);
     }
-    page.stamps[row] = v;
+    if (c === 34) {
+      page.stamps[row] = i - start >= 1 && i - start <= 12 ? v : -1;
+      this.i = i + 1;
+      return start;
+    }
+    // Anything else is checked as any string is, and has no value.
+    this.i = start;
+    this.skipString();
+    page.stamps[row] = -1;
     return start;
   }
 
