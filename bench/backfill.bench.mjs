@@ -12,8 +12,10 @@
  *    backfill is a different, uncached page).
  * 2. In the same run, DuckDB converts the very pages the client received (saved by a recording
  *    proxy, backfill/recording-proxy.mjs) into Parquet with an exact DECIMAL(38,18) cast
- *    (backfill/duckdb-convert.mjs, its own process, median of three): the denominator of the
- *    ratio, its CPU counted around the COPY alone. Beside it, on the 30-day pages: DuckDB's whole
+ *    (backfill/duckdb-convert.mjs, its own process, median of three, each conversion after one of
+ *    quotelake's runs so that a run and a conversion are neighbours in time): the denominator of
+ *    the ratio, its CPU counted around the COPY alone; the ratio also as the median of each run
+ *    over the conversion after it, which the machine's drift between batches moves less. Beside it, on the 30-day pages: DuckDB's whole
  *    process (start-up included, as quotelake's figure is), the plain `::DECIMAL(38,18)` cast a
  *    user writes, and quotelake's own fixed cost (a 1-day run) with its CPU per row past it.
  * 3. Incremental: 48 minutes after the big backfill, a run on top of that lake (480 new rows).
@@ -65,16 +67,29 @@ function duckdbConvert(pagesDir, outDir, clock, cast = 'split') {
   });
 }
 
-/** DuckDB converting the same pages three times, each into a folder of its own, removed after. */
-async function duckdbConvertThrice(pagesDir, scratch, name) {
-  const runs = [];
-  for (let k = 0; k < 3; k++) {
+/**
+ * quotelake's runs and DuckDB's three conversions of the pages the first run saves, taken in turn
+ * (run, conversion, run, conversion, ...), so each run has a conversion beside it in time: the
+ * machine's speed drifts between batches of runs (the same code measured up to 12% apart a quarter
+ * of an hour later), and a ratio of neighbours cancels most of that. `runOnce(k)` is run k.
+ */
+async function alternateWithDuckdb(runs, runOnce, pagesDir, scratch, name) {
+  const ours = [];
+  const duck = [];
+  for (let k = 0; k < Math.max(runs, 3); k++) {
+    if (k < runs) ours.push(await runOnce(k));
+    if (k >= 3) continue;
     const dir = join(scratch, `${name}-${k}`);
     await mkdir(dir, { recursive: true });
-    runs.push(await duckdbConvert(pagesDir, dir, CLOCK));
+    duck.push(await duckdbConvert(pagesDir, dir, CLOCK));
     await rm(dir, { recursive: true, force: true });
   }
-  return runs;
+  return { ours, duck };
+}
+
+/** Each run's CPU per row over that of the conversion after it (as many as there are both). */
+function pairedRatios(ours, duck) {
+  return ours.slice(0, duck.length).map((r, k) => perMillion(r.cpuSeconds, r.rows) / perMillion(duck[k].cpu, duck[k].rows));
 }
 
 function check(result, what) {
@@ -128,22 +143,25 @@ export async function run() {
     // 1a. ~0.4M rows, median of several runs (the first also saves the pages for DuckDB).
     const runs = Number(process.env.QUOTELAKE_BENCH_RUNS ?? 3);
     const smallPages = join(scratch, 'pages-30d');
-    const smallRuns = [];
-    for (let k = 0; k < runs; k++) {
-      const r = await backfill(small, `lake-30d-${k}`, k === 0 ? smallPages : null);
-      smallRuns.push(r);
-      await rm(r.output, { recursive: true, force: true });
-      // A paced run takes ~40 s of wall time for the same CPU figure: once is enough then.
-      if (paced) break;
-    }
+    // 2a. DuckDB on the same pages, three conversions, each after a run (alternateWithDuckdb).
+    // A paced run takes ~40 s of wall time for the same CPU figure: once is enough then.
+    const { ours: smallRuns, duck: duckSmallRuns } = await alternateWithDuckdb(
+      paced ? 1 : runs,
+      async (k) => {
+        const r = await backfill(small, `lake-30d-${k}`, k === 0 ? smallPages : null);
+        await rm(r.output, { recursive: true, force: true });
+        return r;
+      },
+      smallPages,
+      scratch,
+      'duck-30d',
+    );
     const s0 = smallRuns[0];
     const sCpu = median(smallRuns.map((r) => perMillion(r.cpuSeconds, r.rows)));
     const sRate = median(smallRuns.map((r) => r.rows / r.wallSeconds));
     const sRss = median(smallRuns.map((r) => r.peakRssMb));
     const sEmu = median(smallRuns.map((r) => r.pages / r.emuCpu));
 
-    // 2a. DuckDB on the same pages (median of three conversions).
-    const duckSmallRuns = await duckdbConvertThrice(smallPages, scratch, 'duck-30d');
     const duckSmall = duckSmallRuns[0];
     const dSmallCpu = median(duckSmallRuns.map((d) => perMillion(d.cpu, d.rows)));
     const dSmallProcessCpu = median(duckSmallRuns.map((d) => perMillion(d.processCpu, d.rows)));
@@ -172,6 +190,7 @@ export async function run() {
     add('30 d: DuckDB saved pages → Parquet, exact DECIMAL(38,18), CPU per 1M rows (median of 3)', round(dSmallCpu), 'CPU-s/1M rows');
     add('30 d: DuckDB rows (must equal quotelake rows written)', duckSmall.rows === s0.rows && duckSmall.bad === 0 ? duckSmall.rows : `${duckSmall.rows} ≠ ${s0.rows} (bad values ${duckSmall.bad})`, 'rows');
     add('30 d: quotelake / DuckDB CPU per row', round(sCpu / dSmallCpu), 'x', '<= 1.0');
+    add('30 d: quotelake / DuckDB CPU per row, median of each run against the conversion after it', round(median(pairedRatios(smallRuns, duckSmallRuns))), 'x');
     // Context for the ratio above, which sets quotelake's whole process against DuckDB's COPY alone.
     add('30 d: DuckDB whole process (Node start-up, loading DuckDB, the COPY), CPU per 1M rows', round(dSmallProcessCpu), 'CPU-s/1M rows');
     add('30 d: quotelake / DuckDB, whole process against whole process', round(sCpu / dSmallProcessCpu), 'x');
@@ -192,15 +211,18 @@ export async function run() {
       // keeps its lake for the incremental run); then DuckDB on its pages, median of three.
       const bigPages = join(scratch, 'pages-big');
       if (paced) say(`${BIG_SPAN}: about 10,000 requests at 20 req/s: at least 9 minutes while the client is paced`);
-      const bigRuns = [];
-      for (let k = 0; k < runs; k++) {
-        const r = await backfill(big, k === 0 ? 'lake-big' : `lake-big-${k}`, k === 0 ? bigPages : null);
-        bigRuns.push(r);
-        if (k > 0) await rm(r.output, { recursive: true, force: true });
-        if (paced) break;
-      }
+      const { ours: bigRuns, duck: duckBigRuns } = await alternateWithDuckdb(
+        paced ? 1 : runs,
+        async (k) => {
+          const r = await backfill(big, k === 0 ? 'lake-big' : `lake-big-${k}`, k === 0 ? bigPages : null);
+          if (k > 0) await rm(r.output, { recursive: true, force: true });
+          return r;
+        },
+        bigPages,
+        scratch,
+        'duck-big',
+      );
       const b = bigRuns[0];
-      const duckBigRuns = await duckdbConvertThrice(bigPages, scratch, 'duck-big');
       await rm(bigPages, { recursive: true, force: true });
       const duckBig = duckBigRuns[0];
       const bCpu = median(bigRuns.map((r) => perMillion(r.cpuSeconds, r.rows)));
@@ -217,6 +239,9 @@ export async function run() {
       add(`${BIG_SPAN}: DuckDB rows (must equal quotelake rows written)`, duckBig.rows === b.rows && duckBig.bad === 0 ? duckBig.rows : `${duckBig.rows} ≠ ${b.rows} (bad values ${duckBig.bad})`, 'rows');
       add(`${BIG_SPAN}: quotelake / DuckDB CPU per row (medians)`, round(bCpu / dBigCpu), 'x', '<= 1.0');
       add(`${BIG_SPAN}: quotelake / DuckDB CPU per row, each run (against the DuckDB median)`, bigRuns.map((r) => round(perMillion(r.cpuSeconds, r.rows) / dBigCpu)).join(' '), 'x');
+      const bigPairs = pairedRatios(bigRuns, duckBigRuns);
+      add(`${BIG_SPAN}: quotelake / DuckDB CPU per row, each run against the conversion after it`, bigPairs.map((x) => round(x)).join(' '), 'x');
+      add(`${BIG_SPAN}: quotelake / DuckDB CPU per row, median of those pairs`, round(median(bigPairs)), 'x', '<= 1.0');
 
       // 3. 48 minutes later, on top of the big lake.
       await setEmulatorClock(emulator.url, LATER);
