@@ -15,9 +15,10 @@
  *    (backfill/duckdb-convert.mjs, its own process, median of three, each conversion after one of
  *    quotelake's runs so that a run and a conversion are neighbours in time): the denominator of
  *    the ratio, its CPU counted around the COPY alone; the ratio also as the median of each run
- *    over the conversion after it, which the machine's drift between batches moves less. Beside it, on the 30-day pages: DuckDB's whole
- *    process (start-up included, as quotelake's figure is), the plain `::DECIMAL(38,18)` cast a
- *    user writes, and quotelake's own fixed cost (a 1-day run) with its CPU per row past it.
+ *    over the conversion after it, which the machine's drift between batches moves less. Beside
+ *    it, on the 30-day pages: DuckDB's whole process (start-up included, as quotelake's figure
+ *    is), the plain `::DECIMAL(38,18)` cast a user writes, and quotelake's own fixed cost (a 1-day
+ *    run) with its CPU per row past it.
  * 3. Incremental: 48 minutes after the big backfill, a run on top of that lake (480 new rows).
  * 4. Plan utilisation: the 30-day backfill on the real professional plan (emulator limits on,
  *    real clock on both sides: the emulator's limiter counts in its own clock's time), through the
@@ -208,7 +209,7 @@ export async function run() {
 
     if (BIG) {
       // 1b + 2b. ~5M rows, median of as many runs as the 30-day one (the first saves the pages and
-      // keeps its lake for the incremental run); then DuckDB on its pages, median of three.
+      // keeps its lake for the incremental run), DuckDB's three conversions of its pages in turn.
       const bigPages = join(scratch, 'pages-big');
       if (paced) say(`${BIG_SPAN}: about 10,000 requests at 20 req/s: at least 9 minutes while the client is paced`);
       const { ours: bigRuns, duck: duckBigRuns } = await alternateWithDuckdb(
