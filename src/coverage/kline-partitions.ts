@@ -86,13 +86,18 @@ interface ReadTimes {
 
 /** `spanOf`: the wanted opens of a code in this partition's interval (inclusive), undefined for none. */
 async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<string> | null, spanOf: (code: string) => Span | undefined): Promise<PartitionBars> {
+  const wantedSpan = (code: string) => (codes === null || codes.has(code) ? spanOf(code) : undefined);
   const read: ReadTimes[] = [];
-  const listed: { code: string; runs: readonly TimeRun[] }[] = [];
+  // Listed runs of the wanted codes, each with its span (looked up once).
+  const listed: { code: string; runs: readonly TimeRun[]; span: Span }[] = [];
   for (const f of files) {
     // The manifest lists the file's times as runs (a backfill's files): nothing to open.
     const runsByCode = listedTimes(f);
     if (runsByCode !== undefined) {
-      for (const [code, runs] of runsByCode) listed.push({ code, runs });
+      for (const [code, runs] of runsByCode) {
+        const span = wantedSpan(code);
+        if (span !== undefined) listed.push({ code, runs, span });
+      }
       continue;
     }
     const ranged = Object.keys(f.listed.ranges ?? {});
@@ -101,14 +106,10 @@ async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<stri
     const { keys, times } = await readKeyTimes(f, only === null ? 'code' : null, 'ts');
     read.push({ only, keys, times });
   }
-  const wantedSpan = (code: string) => (codes === null || codes.has(code) ? spanOf(code) : undefined);
   // Counted first, so each code's opens go straight into an array of their size (a partition of a
   // backfill holds tens of thousands of bars a code: no growing lists of boxed numbers).
   const counts = new Map<string, number>();
-  for (const { code, runs } of listed) {
-    const span = wantedSpan(code);
-    if (span !== undefined) counts.set(code, (counts.get(code) ?? 0) + runsIn(runs, span, undefined, 0));
-  }
+  for (const { code, runs, span } of listed) counts.set(code, (counts.get(code) ?? 0) + runsIn(runs, span, undefined, 0));
   forEachTaken(read, wantedSpan, (code) => counts.set(code, (counts.get(code) ?? 0) + 1));
   const byCode = new Map<string, Float64Array>();
   const filled = new Map<string, number>();
@@ -116,10 +117,7 @@ async function readPartition(files: readonly LakeFile[], codes: ReadonlySet<stri
     byCode.set(code, new Float64Array(n));
     filled.set(code, 0);
   }
-  for (const { code, runs } of listed) {
-    const span = wantedSpan(code);
-    if (span !== undefined) filled.set(code, filled.get(code)! + runsIn(runs, span, byCode.get(code), filled.get(code)!));
-  }
+  for (const { code, runs, span } of listed) filled.set(code, filled.get(code)! + runsIn(runs, span, byCode.get(code), filled.get(code)!));
   // Rows of a code come in runs: the previous row's array is kept at hand.
   let lastCode: string | undefined;
   let lastOpens: Float64Array | undefined;
