@@ -533,7 +533,20 @@ class QuotelakeClient implements ServiceClient {
     let consumed = 0;
     let requeues = 0;
     try {
-      return await pRetry((attempt) => this.attempt(op, attempt, signal), {
+      // The first attempt runs without p-retry, which costs about 1 KB of objects and a few
+      // microseconds a call; a failure hands over to it as attempt 1, so every retry decision is
+      // the same as it was. Aborted before or during the attempt: the abort, as p-retry would.
+      if (signal?.aborted) throw abortReason(signal);
+      let first: unknown;
+      try {
+        const value = await this.attempt(op, 1, signal);
+        if (signal?.aborted) throw abortReason(signal);
+        return value;
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        first = error;
+      }
+      return await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : this.attempt(op, attempt, signal)), {
         retries: Number.POSITIVE_INFINITY,
         minTimeout: 0,
         maxTimeout: 0,

@@ -306,6 +306,42 @@ describe('createClient against a stub server', () => {
     await client.close();
   });
 
+  it('a signal aborted before the call sends nothing', async () => {
+    const { client, requests } = await setup(tickHandler());
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.tradeTicks(['AAPL.US'], controller.signal)).rejects.toMatchObject({ code: 'QL_ABORTED' });
+    expect(requests).toHaveLength(0);
+    await client.close();
+  });
+
+  it('an answer that comes after its signal aborted is not returned', async () => {
+    const controller = new AbortController();
+    const { client } = await setup((req, res) => {
+      controller.abort();
+      tickHandler()(req, res);
+    });
+    await expect(client.tradeTicks(['AAPL.US'], controller.signal)).rejects.toMatchObject({ code: 'QL_ABORTED' });
+    await client.close();
+  });
+
+  it('a transient failure is retried as attempt 2 and each attempt is reported once', async () => {
+    let n = 0;
+    const { client, infos, requests } = await setup((req, res) => {
+      n++;
+      if (n === 1) return json(res, { error: 'busy' }, 500);
+      tickHandler()(req, res);
+    });
+    const ticks = await client.tradeTicks(['AAPL.US']);
+    expect(ticks.ticks.map((t) => t.code)).toEqual(['AAPL.US']);
+    expect(requests).toHaveLength(2);
+    expect(infos.map((i) => [i.attempt, i.outcome])).toEqual([
+      [1, 'transport-error'],
+      [2, 'ok'],
+    ]);
+    await client.close();
+  });
+
   it('the quota file is named by the token hash and never holds the token', async () => {
     const { client } = await setup(tickHandler());
     await client.tradeTicks(['AAPL.US']);
