@@ -3,10 +3,10 @@
  * allocates fast and keeps little (parsed pages live for one batch): left to its default, V8
  * grows the heap to about four times the live set, which is where most of a long backfill's
  * resident memory went (peak 350-387 MB over 5M rows, 63 MB of it live). Doubling it kept the peak
- * under 300 MB for about 3% more CPU; 1.75 times keeps a 5M-row backfill's peak within 10% of a
- * 0.4M-row one's (188 against 173 MB, where doubling gave 195), for 11 full collections instead of
- * 6 (about 1% more CPU, inside the run-to-run spread). Below that the collections multiply (60%:
- * 23 of them, 7% more CPU) for little memory (README, Performance).
+ * under 300 MB for about 3% more CPU; 1.75 times brings a 5M-row backfill's peak to about 10%
+ * above a 0.4M-row one's (188 against 173 MB, where doubling gave 195), for 11 full collections
+ * instead of 6 (about 1% more CPU, inside the run-to-run spread). Below that the collections
+ * multiply (60%: 23 of them, 7% more CPU) for little memory (README, Performance).
  *
  * A user who passes their own `--heap-growing-percent` (on the command line or in NODE_OPTIONS)
  * keeps it.
