@@ -6,7 +6,8 @@
  * under 300 MB for about 3% more CPU; 1.75 times brings a 5M-row backfill's peak to about 10%
  * above a 0.4M-row one's (188 against 173 MB, where doubling gave 195), for 11 full collections
  * instead of 6 (about 1% more CPU, inside the run-to-run spread). Below that the collections
- * multiply (60%: 23 of them, 7% more CPU) for little memory (README, Performance).
+ * multiply (60%: 23 of them, 7% more CPU) for little memory (README, "Performance";
+ * docs/performance-log.md).
  *
  * A user who passes their own `--heap-growing-percent` (on the command line or in NODE_OPTIONS)
  * keeps it.
