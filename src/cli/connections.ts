@@ -1,13 +1,13 @@
 /** Service connections of one command: the built-in emulator is started at most once and shared. */
 import type { Clock } from '../core/clock.js';
-import { connect, type ServiceConnection, type ServiceTarget } from './service-target.js';
+import { connect, type Announce, type ServiceConnection, type ServiceTarget } from './service-target.js';
 
 export interface Connections {
   get(target: ServiceTarget, quotaTimeZone?: string): Promise<ServiceConnection>;
   closeAll(): Promise<void>;
 }
 
-export function createConnections(announce: (line: string) => void, clock?: Clock): Connections {
+export function createConnections(announce: Announce, clock?: Clock): Connections {
   // One built-in emulator per plans file (usually one in all): it knows the demo tokens of those plans.
   const embedded = new Map<string, Promise<ServiceConnection>>();
   return {

@@ -7,6 +7,7 @@ import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core
 import { packageVersion } from '../lake/package-version.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
+import type { Terminal } from './terminal.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -154,4 +155,13 @@ export function formatError(d: DescribedError, colors?: Colors): string {
   const red = colors?.red ?? String;
   const dim = colors?.dim ?? String;
   return `${red('quotelake:')} ${d.message}${d.hint ? `\n  ${dim('hint:')} ${d.hint}` : ''}`;
+}
+
+/**
+ * A failure outside a run's log (before the run, or of a command without one): the pair above for
+ * a person, or one JSON line (`event: "error"`, its code, hint and `err`) when the command's
+ * notices are JSON (--log-format json).
+ */
+export function sayFailure(terminal: Terminal, d: DescribedError, error: unknown): void {
+  terminal.notice(d.message, { level: 'error', event: 'error', code: d.code, ...(d.hint ? { hint: d.hint } : {}), err: error }, formatError(d, terminal.colors));
 }

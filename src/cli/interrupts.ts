@@ -30,11 +30,6 @@ export interface Interrupts {
   readonly signal: AbortSignal;
   /** The signal that stopped the run, if one did. */
   received(): NodeJS.Signals | undefined;
-  /**
-   * Where the notices go while a progress display is up (its `log`, which prints above the bars on a
-   * line of its own); undefined returns them to the plain `say`.
-   */
-  route(say: ((line: string) => void) | undefined): void;
   dispose(): void;
 }
 
@@ -75,23 +70,21 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
   const words = options.words ?? RUN_STOP_WORDS;
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
-  let routed: ((line: string) => void) | undefined;
-  const tell = (line: string) => (routed ?? say)(line);
   const on = (sig: NodeJS.Signals) => {
     if (first === undefined) {
       first = sig;
       const notice = words.stopping(sig);
-      if (notice !== undefined) tell(notice);
+      if (notice !== undefined) say(notice);
       // Not cleared by dispose(): what follows the run (closing connections, printing) must not hang either.
       // unref(): a run that stops in time exits on its own, without waiting for the watchdog.
       setTimeout(() => {
-        tell(words.hung(sig, graceMs / 1000));
+        say(words.hung(sig, graceMs / 1000));
         exit(EXIT_INTERRUPTED);
       }, graceMs).unref();
       controller.abort();
       return;
     }
-    tell(words.again(sig));
+    say(words.again(sig));
     exit(EXIT_INTERRUPTED);
   };
   process.on('SIGINT', on);
@@ -99,11 +92,7 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
   return {
     signal: controller.signal,
     received: () => first,
-    route: (to) => {
-      routed = to;
-    },
     dispose: () => {
-      routed = undefined;
       process.off('SIGINT', on);
       process.off('SIGTERM', on);
     },

@@ -8,7 +8,7 @@ import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { wordCompleter } from './complete-words.js';
 import { withSuggestion } from './usage-suggestions.js';
-import { describeError, formatError, formatErrorDetails } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails, sayFailure } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
 import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
@@ -16,6 +16,8 @@ import { colorEnabled } from './colors.js';
 import { createTerminal } from './terminal.js';
 import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
+import { wantsJsonLogs } from './wants-json-logs.js';
+import { systemClock } from '../core/clock.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
@@ -61,8 +63,11 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     const d = describeError(e);
-    terminal.err(formatError(d, terminal.colors));
-    if (wantsDebug(argv)) terminal.err(formatErrorDetails(e));
+    // A JSON line carries the stack and causes in `err` already. The log's writer loads only here.
+    const json = wantsJsonLogs(argv, process.env);
+    if (json) terminal.jsonNotices((await import('./json-notices.js')).jsonNoticeLine(systemClock));
+    sayFailure(terminal, d, e);
+    if (!json && wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
       terminal.out(`${JSON.stringify({ quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, null, 2)}\n`);
     }

@@ -5,6 +5,7 @@
  */
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
 import type { MetricsSettings } from './metrics-options.js';
+import type { NoticeFields } from './terminal.js';
 
 export interface MetricsExposure {
   readonly metrics: QuotelakeMetrics;
@@ -14,7 +15,8 @@ export interface MetricsExposure {
   stop(): Promise<void>;
 }
 
-export async function startMetricsExposure(settings: MetricsSettings, say: (line: string) => void): Promise<MetricsExposure> {
+/** `say` gets each line with its notice (json-notices.ts): where the metrics are, or a textfile that could not be written. */
+export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields) => void): Promise<MetricsExposure> {
   // Process metrics only with an endpoint: in a textfile written at the end they would be stale,
   // and node_exporter reports the machine's own.
   const metrics = createMetrics({ processMetrics: settings.port !== undefined });
@@ -22,13 +24,13 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
   let textfile: MetricsTextfile | undefined;
   if (settings.port !== undefined) {
     server = await serveMetrics(metrics, { host: settings.host, port: settings.port });
-    say(`quotelake metrics on ${server.url}`);
+    say(`quotelake metrics on ${server.url}`, { level: 'info', event: 'metrics', url: server.url });
   }
   if (settings.textfile !== undefined) {
     textfile = startMetricsTextfile(metrics, {
       path: settings.textfile,
       intervalMs: settings.intervalMs,
-      onError: (e) => say(`quotelake: could not write the metrics textfile ${settings.textfile}: ${(e as Error).message}`),
+      onError: (e) => say(`quotelake: could not write the metrics textfile ${settings.textfile}: ${(e as Error).message}`, { event: 'metrics-textfile-error', path: settings.textfile }),
     });
     // The file exists from the start, so the collector never reports it missing while a run works.
     await textfile.flush();

@@ -50,8 +50,6 @@ export interface RunJobOptions {
   /** Pretty log lines name the pipeline (several pipelines run in one command). */
   readonly logPipeline?: boolean;
   readonly clock?: Clock;
-  /** Hands the progress display's `log` to whoever prints while it is up (the interrupt notices), and takes it back. */
-  readonly routeNotices?: (log: ((line: string) => void) | undefined) => void;
   /** `--full-refresh`: the source starts from nothing; saved checkpoints are replaced as commits land. */
   readonly fullRefresh?: boolean;
   /** --metrics-port / --metrics-textfile: the command's metrics, fed by this run. */
@@ -132,7 +130,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
     intervalMs: options.progressIntervalMs,
   });
-  options.routeNotices?.((line) => progress.log(line));
   try {
     result = await runPipeline(job.pipeline, {
       registry,
@@ -162,7 +159,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   } finally {
     // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
-    options.routeNotices?.(undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     tokens = inner instanceof TokenPool ? await tokenSummaries(inner).catch(() => undefined) : undefined;
     await client.close().catch(() => undefined);
@@ -194,11 +190,13 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     status = 'succeeded';
     exitCode = EXIT_OK;
   }
-  if (failure && failure.exitCode !== EXIT_QUOTA) terminal.err(formatError(failure, terminal.colors));
+  // With json logs the run-error line above said it all: stderr stays JSON lines.
+  if (failure && failure.exitCode !== EXIT_QUOTA && options.logFormat !== 'json') terminal.err(formatError(failure, terminal.colors));
   if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
-    terminal.err(
+    terminal.notice(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,
+      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt: quotaError.resetAt.toISOString() },
     );
   }
 

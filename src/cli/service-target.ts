@@ -73,8 +73,11 @@ export interface ServiceConnection extends TargetPlan {
   close(): Promise<void>;
 }
 
+/** What the one stderr line about the built-in emulator says, and its fields for a JSON line. */
+export type Announce = (line: string, fields: { event: 'embedded-emulator'; url: string; plan?: string; tokens?: number }) => void;
+
 /** Starts the built-in emulator when the target says so; `announce` gets the one stderr line. */
-export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; clock?: Clock; announce: (line: string) => void }): Promise<ServiceConnection> {
+export async function connect(target: ServiceTarget, options: { quotaTimeZone?: string; clock?: Clock; announce: Announce }): Promise<ServiceConnection> {
   if (target.kind === 'remote') {
     return { baseUrl: target.baseUrl, token: target.token, plan: target.plan, plans: target.plans, pool: target.pool, embedded: false, close: async () => undefined };
   }
@@ -89,10 +92,16 @@ export async function connect(target: ServiceTarget, options: { quotaTimeZone?: 
     ...(options.clock ? { clock: options.clock } : {}),
     log: () => undefined,
   });
-  options.announce(
-    target.pool
-      ? `quotelake: no base URL given: using the built-in emulator at ${emu.url} with a pool of ${target.pool.length} tokens (it knows the demo tokens only; set QUOTELAKE_BASE_URL for a real service)`
-      : `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
-  );
+  if (target.pool) {
+    options.announce(
+      `quotelake: no base URL given: using the built-in emulator at ${emu.url} with a pool of ${target.pool.length} tokens (it knows the demo tokens only; set QUOTELAKE_BASE_URL for a real service)`,
+      { event: 'embedded-emulator', url: emu.url, tokens: target.pool.length },
+    );
+  } else {
+    options.announce(
+      `quotelake: no base URL or token given: using the built-in emulator at ${emu.url} with the ${target.plan} plan's demo token (set QUOTELAKE_BASE_URL and QUOTELAKE_TOKEN for a real service)`,
+      { event: 'embedded-emulator', url: emu.url, plan: target.plan },
+    );
+  }
   return { baseUrl: emu.url, token: target.token, plan: target.plan, plans: target.plans, pool: target.pool, embedded: true, close: () => emu.close() };
 }

@@ -7,6 +7,19 @@ import { redactSecrets } from '../core/redact.js';
 import { colorEnabled, colors, type Colors } from './colors.js';
 import type { ServiceArgs } from './shared-options.js';
 
+/**
+ * What a notice is, for its JSON line: the level (default warn) and the event it reports, with
+ * any fields that say more (the emulator's url, an error's code and hint...).
+ */
+export interface NoticeFields {
+  readonly level?: 'info' | 'warn' | 'error';
+  readonly event: string;
+  readonly [field: string]: unknown;
+}
+
+/** Makes a notice's JSON line (json-notices.ts); given the secrets to mask, in every form. */
+export type NoticeLine = (text: string, fields: NoticeFields, secrets: readonly string[]) => string;
+
 /** What draws on stderr below the log lines (the progress bars): lines go above it, never through it. */
 export interface StderrOverlay {
   /** Writes `text` (a line or block, newline added) above the drawing and draws it again below. */
@@ -30,6 +43,16 @@ export interface Terminal {
   redact(text: string): string;
   /** One line (or block) to stderr; a newline is added. */
   err(text: string): void;
+  /**
+   * From now on notices are JSON lines made by `line` (json-notices.ts: the log's shape): with
+   * --log-format json, stderr stays lines a log collector or jq reads to the end.
+   */
+  jsonNotices(line: NoticeLine): void;
+  /**
+   * A line quotelake says outside the log (the built-in emulator, a signal, a failure): `asText`
+   * for a person (by default the message itself), or a JSON line after jsonNotices().
+   */
+  notice(message: string, fields: NoticeFields, asText?: string): void;
   /** Text to stdout, as is (plus redaction). */
   out(text: string): void;
 }
@@ -40,6 +63,11 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
   const secrets = new Set<string>();
   let overlay: StderrOverlay | undefined;
   const redact = (text: string): string => (secrets.size > 0 ? redactSecrets(text, secrets) : text);
+  let noticeLine: NoticeLine | undefined;
+  const err = (text: string): void => {
+    if (overlay) overlay.log(redact(text));
+    else stderr.write(`${redact(text)}\n`);
+  };
   return {
     stdout,
     stderr,
@@ -52,9 +80,12 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
       if (secret.length > 0) secrets.add(secret);
     },
     redact,
-    err(text) {
-      if (overlay) overlay.log(redact(text));
-      else stderr.write(`${redact(text)}\n`);
+    err,
+    jsonNotices(line) {
+      noticeLine = line;
+    },
+    notice(message, fields, asText = message) {
+      err(noticeLine ? noticeLine(message, fields, [...secrets]) : asText);
     },
     out(text) {
       stdout.write(redact(text));

@@ -53,19 +53,6 @@ describe('handleInterrupts', () => {
     }
   });
 
-  it('notices go through the progress display while one is up, so they start on their own line', () => {
-    const { lines, interrupts } = setUp(60_000);
-    const viaProgress: string[] = [];
-    try {
-      interrupts.route((l) => viaProgress.push(l));
-      process.emit('SIGINT', 'SIGINT');
-      expect(viaProgress).toEqual(['quotelake: SIGINT: stopping after the current batch and committing finished work (send it again to quit at once)']);
-      expect(lines).toEqual([]);
-    } finally {
-      interrupts.dispose();
-    }
-  });
-
   it('dispose() lets signals go: nothing of ours listens any more', () => {
     const before = process.listenerCount('SIGTERM');
     const { interrupts } = setUp();

@@ -117,10 +117,13 @@ describe('quotelake compact', () => {
     proc.child.kill('SIGTERM');
     const r = await proc.result;
     expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toContain('quotelake: SIGTERM: stopping after the current partition and committing what is compacted');
-    expect(r.stderr).toContain('quotelake: SIGTERM: compact stopped; the partitions it finished are committed; run it again for the rest');
     expect(r.stdout).toMatch(/^kline\.parquet: \d+ → \d+ files, 36000 rows in 120 partitions \(compacted \d+\);.*; stopped by a signal: the other partitions are left as they were\n$/);
-    const lines = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // JSON logs: every stderr line is one, the signal's notices included.
+    const lines = r.stderr.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.event === 'signal').map((l) => [l.level, l.msg])).toEqual([
+      ['warn', 'SIGTERM: stopping after the current partition and committing what is compacted (send it again to quit at once)'],
+      ['warn', 'SIGTERM: compact stopped; the partitions it finished are committed; run it again for the rest'],
+    ]);
     const commit = lines.find((l) => l.event === 'commit')!;
     expect(commit).toMatchObject({ level: 'info', msg: 'compacted', command: 'compact', operation: 'compact', dataset: 'kline', format: 'parquet', stopped: true });
     expect(commit.runId).toMatch(/^compact-/);

@@ -44,9 +44,18 @@ describe('quotelake run --log-level debug --log-format json', () => {
     const output = tempDir();
     const r = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output, '--log-level', 'debug', '--log-format', 'json', '--quiet']);
     expect(r.code, r.stderr).toBe(0);
-    const lines = logLines(r.stderr);
-    // Every other stderr line is the one notice about the built-in emulator.
-    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'))).toEqual([expect.stringMatching(/^quotelake: no base URL or token given: using the built-in emulator/)]);
+    // Every stderr line is a JSON line (jq reads the file to its end); the first is the notice
+    // about the built-in emulator, which belongs to the command, not to a run.
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'))).toEqual([]);
+    const [notice, ...lines] = logLines(r.stderr);
+    expect(notice).toEqual({
+      level: 'warn',
+      time: expect.stringMatching(/^2026-11-20T00:00:\d\d\.\d{3}Z$/),
+      event: 'embedded-emulator',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      plan: 'professional',
+      msg: expect.stringMatching(/^no base URL or token given: using the built-in emulator at http:\/\/127\.0\.0\.1:\d+ with the professional plan's demo token/),
+    });
     const start = lines.find((l) => l.event === 'run-start')!;
     expect(start).toMatchObject({ level: 'info', msg: 'run started', pipeline: 'kline-backfill', source: 'kline-history', sink: 'parquet' });
     const runId = start.runId as string;

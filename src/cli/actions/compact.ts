@@ -8,6 +8,7 @@ import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
+import { SIGNAL_NOTICE } from '../json-notices.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -53,7 +54,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const runId = `compact-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });
   const dryRun = args['dry-run'];
-  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: COMPACT_STOP_WORDS });
+  const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words: COMPACT_STOP_WORDS });
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
     const output = await openOutput(args.output, args['s3-endpoint'], env);
@@ -76,6 +77,6 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   }
   const sig = interrupts.received();
   if (sig === undefined) return EXIT_OK;
-  terminal.err(`quotelake: ${sig}: compact stopped; the partitions it finished are committed; run it again for the rest`);
+  terminal.notice(`quotelake: ${sig}: compact stopped; the partitions it finished are committed; run it again for the rest`, SIGNAL_NOTICE);
   return EXIT_INTERRUPTED;
 }

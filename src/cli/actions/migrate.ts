@@ -8,6 +8,7 @@ import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { exitOnInterrupt } from '../interrupts.js';
+import { SIGNAL_NOTICE } from '../json-notices.js';
 import type { ClockArgs, LogArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { isS3Url } from '../../core/s3-url.js';
@@ -35,7 +36,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.
   const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env, { clock });
-  const interrupts = exitOnInterrupt((line) => terminal.err(line), MIGRATE_CUT_NOTICE);
+  const interrupts = exitOnInterrupt((line) => terminal.notice(line, SIGNAL_NOTICE), MIGRATE_CUT_NOTICE);
   let report;
   let before;
   try {

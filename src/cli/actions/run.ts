@@ -13,7 +13,8 @@ import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
-import { describeError, formatError } from '../describe-error.js';
+import { describeError, sayFailure } from '../describe-error.js';
+import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import type { Coordinator } from '../../api/admission.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
@@ -41,6 +42,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const terminal = terminalFor(args, env);
   const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
+  useJsonNotices(terminal, logFormat, clock);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const metricsWanted = metricsSettings(args);
   const jobs = await loadJobs(args.pipeline, args, env);
@@ -64,7 +66,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   }
 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {
-    terminal.err('quotelake: not confirmed; nothing was run');
+    terminal.notice('quotelake: not confirmed; nothing was run', { level: 'error', event: 'not-confirmed' });
     return EXIT_FAILURE;
   }
 
@@ -75,19 +77,19 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
       coordinator = await openCoordinator(coordinatorUrl);
     } catch (error) {
       const described = describeError(error);
-      terminal.err(formatError(described, terminal.colors));
+      sayFailure(terminal, described, error);
       if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode: described.exitCode, error: { code: described.code, message: described.message, hint: described.hint } }, dataOnStdout);
       return described.exitCode;
     }
   }
 
-  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs });
-  const connections = createConnections((line) => terminal.err(line), clock);
+  const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs });
+  const connections = createConnections((line, fields) => terminal.notice(line, fields), clock);
   const summaries: RunSummary[] = [];
   let exposure: MetricsExposure | undefined;
   try {
     // Loaded only when asked for: prom-client costs ~0.04 CPU-s to load.
-    if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line) => terminal.err(line));
+    if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice));
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
@@ -106,7 +108,6 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
         // `run a.yaml b.yaml`: pretty lines are alike across pipelines unless they name theirs.
         logPipeline: jobs.length > 1,
         clock,
-        routeNotices: (log) => interrupts.route(log),
         fullRefresh,
         metrics: exposure?.metrics,
         ...(coordinator ? { coordinator } : {}),

@@ -20,6 +20,7 @@ import { createConnections } from '../connections.js';
 import { describeError } from '../describe-error.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
+import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import { loadJob } from '../pipeline-job.js';
 import { cachedPipelineLoader } from '../../config/pipeline-cache.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
@@ -62,19 +63,21 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
   const shared = await openCoordinator(url);
   const clock = commandClock(args.clock, env);
+  const logFormat = logFormatOf(args, env);
+  useJsonNotices(terminal, logFormat, clock);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const secrets = [args.token, env.QUOTELAKE_TOKEN, ...(pool?.tokens ?? []).map((t) => t.token)].filter((t): t is string => t !== undefined);
   for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
   const logger = createLogger({
     level: args['log-level'] as LogLevel,
-    format: logFormatOf(args, env),
+    format: logFormat,
     color: terminal.stderrIsTTY && terminal.colors.isColorSupported,
     clock,
     redact: secrets,
     write: (line) => terminal.stderr.write(terminal.redact(line)),
   });
-  const interrupts = handleInterrupts((line) => terminal.err(line), { graceMs, words: WORKER_STOP_WORDS });
-  const connections = createConnections((line) => terminal.err(line), clock);
+  const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words: WORKER_STOP_WORDS });
+  const connections = createConnections((line, fields) => terminal.notice(line, fields), clock);
   // Both reconnect and wait through a Redis restart (a long-running worker must outlive one); the
   // BullMQ worker gets a connection of its own, as it blocks on it.
   const redis = redisConnection(url, 'worker');
@@ -82,7 +85,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const queue = sliceQueue(redis);
   const committer = createSliceCommitter({ registry, clock, logger, redis });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
-  const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line) => terminal.err(line)) : undefined;
+  const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
   const clients = workerClients({
     logger,
     clock,
@@ -191,12 +194,17 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   }
   if (interrupts.received() !== undefined) return EXIT_INTERRUPTED;
   if (failedForGood.length > 0) {
-    terminal.err(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`);
+    terminal.notice(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`, {
+      level: 'error',
+      event: 'slices-failed',
+      slices: failedForGood.length,
+    });
   }
   if (waitingForQuota > 0) {
     const at = new Date(quotaResetAt!).toISOString();
-    terminal.err(
+    terminal.notice(
       `quotelake worker: the daily quota is used up; ${waitingForQuota} slice${waitingForQuota === 1 ? ' waits' : 's wait'} on the queue for its reset at ${at}: run the worker again after it (what was fetched is committed)`,
+      { event: 'quota-exhausted', slices: waitingForQuota, resetAt: at },
     );
   }
   return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, ...failedForGood]);

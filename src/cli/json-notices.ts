@@ -1,0 +1,25 @@
+/**
+ * A notice as a JSON line (terminal.ts, notice): made by the log's own writer, so it has the shape
+ * of every log line (level, time, the fields, msg) and the secrets are masked in their JSON-escaped
+ * form too. The message loses its "quotelake: " prefix, which a log line does not carry.
+ */
+import type { Clock } from '../core/clock.js';
+import { createLogger } from '../runtime/logger.js';
+import type { NoticeLine, Terminal } from './terminal.js';
+
+export function jsonNoticeLine(clock: Clock): NoticeLine {
+  return (text, { level = 'warn', ...fields }, secrets) => {
+    let line = '';
+    const logger = createLogger({ level: 'debug', format: 'json', clock, redact: secrets, write: (l) => (line = l) });
+    logger[level](text.replace(/^quotelake( [a-z]+)?: /, ''), fields);
+    return line.replace(/\n$/, '');
+  };
+}
+
+/** --log-format json: the command's notices become JSON lines from here on. */
+export function useJsonNotices(terminal: Terminal, format: string, clock: Clock): void {
+  if (format === 'json') terminal.jsonNotices(jsonNoticeLine(clock));
+}
+
+/** A SIGINT/SIGTERM notice (stopping, stopped, exiting). */
+export const SIGNAL_NOTICE = { event: 'signal' } as const;

@@ -1,0 +1,13 @@
+/** The commands that log (and take --log-format). */
+const LOGGING_COMMANDS = new Set(['run', 'worker', 'compact', 'migrate']);
+
+/**
+ * JSON log lines asked for (--log-format json, else QUOTELAKE_LOG_FORMAT=json) by a command that
+ * logs, read from argv itself: a failure before or while parsing must still print as a JSON line.
+ */
+export function wantsJsonLogs(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  if (!LOGGING_COMMANDS.has(argv.find((a) => !a.startsWith('-')) ?? '')) return false;
+  const at = argv.findIndex((a) => a === '--log-format' || a.startsWith('--log-format='));
+  if (at >= 0) return (argv[at] === '--log-format' ? argv[at + 1] : argv[at]!.slice('--log-format='.length)) === 'json';
+  return env.QUOTELAKE_LOG_FORMAT?.trim().toLowerCase() === 'json';
+}
