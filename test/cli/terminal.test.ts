@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/index.js';
 import { QuotaWatchingClient } from '../../src/cli/quota-watch.js';
+import { jsonNoticeLine } from '../../src/cli/json-notices.js';
 import { createTerminal, emitJson } from '../../src/cli/terminal.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { QuotaExhaustedError } from '../../src/core/errors.js';
 
 function capture() {
@@ -23,6 +25,20 @@ describe('terminal', () => {
     expect(err.text()).toBe('failed: http://h/x?token=tok/…&q=1 and tok/…\n');
     expect(JSON.parse(out.text())).toEqual({ note: 'tok/…' });
     expect(t.stderrIsTTY).toBe(false);
+  });
+
+  it('a notice: the text for a person, or after jsonNotices() a JSON line with its fields, the secret masked in its escaped form too', () => {
+    const err = capture();
+    const t = createTerminal({ stderr: err.stream, stderrIsTTY: false });
+    const secret = 'sk"q\\uote';
+    t.addSecret(secret);
+    t.notice(`quotelake: refused ${secret}`, { event: 'signal' }, 'for a person');
+    t.jsonNotices(jsonNoticeLine(new ManualClock('2026-11-20T00:00:00Z')));
+    t.notice(`quotelake worker: refused ${secret}`, { level: 'error', event: 'error', code: 'QL_X', detail: secret });
+    const [plain, json] = err.text().split('\n');
+    expect(plain).toBe('for a person');
+    expect(json).not.toContain('uote');
+    expect(JSON.parse(json!)).toEqual({ level: 'error', time: '2026-11-20T00:00:00.000Z', event: 'error', code: 'QL_X', detail: expect.stringMatching(/…$/), msg: expect.stringMatching(/^refused sk.*…$/) });
   });
 });
 
