@@ -16,9 +16,18 @@ export function jsonNoticeLine(clock: Clock): NoticeLine {
   };
 }
 
-/** --log-format json: the command's notices become JSON lines from here on. */
+/**
+ * --log-format json: the command's notices become JSON lines from here on, and so do Node's own
+ * process warnings (a deprecation, a listener leak), which its default printer writes as plain
+ * text: the one printer is replaced by a notice (`event: "node-warning"`, its name and code).
+ */
 export function useJsonNotices(terminal: Terminal, format: string, clock: Clock): void {
-  if (format === 'json') terminal.jsonNotices(jsonNoticeLine(clock));
+  if (format !== 'json') return;
+  terminal.jsonNotices(jsonNoticeLine(clock));
+  process.removeAllListeners('warning');
+  process.on('warning', (w: Error & { code?: string }) => {
+    terminal.notice(w.message, { event: 'node-warning', name: w.name, ...(w.code !== undefined ? { code: w.code } : {}) });
+  });
 }
 
 /** A SIGINT/SIGTERM notice (stopping, stopped, exiting). */

@@ -1,16 +1,18 @@
 /**
  * With --log-format json, stderr is JSON lines and nothing else (with --quiet, which leaves out the
  * progress and the summary): the notice about the built-in emulator (cli-logs.test.ts), a failure
- * before the run, a failed run and a signal's notice are each one JSON line, so `jq` and a log
+ * before the run, a failed run, a signal's notice and Node's own warnings are each one JSON line, so `jq` and a log
  * collector read the file to its end. A person's terminal (pretty) keeps the plain lines.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 import { closedPort } from '../helpers/closed-port.js';
 
 const NOW = '2026-11-20T00:00:00Z';
+const WARN_ON_FIRST_REQUEST = fileURLToPath(new URL('../helpers/warn-on-first-request.mjs', import.meta.url));
 
 type Line = Record<string, unknown>;
 
@@ -81,6 +83,19 @@ describe('--log-format json: stderr is JSON lines only', () => {
     expect(lines.filter((l) => l.level === 'error')).toEqual([failure]);
     expect(r.stderr).not.toContain(token);
     expect(r.stderr).not.toContain('0123456789abcdef');
+  });
+
+  it("Node's own process warnings: a JSON line (event node-warning, its name and code), where pretty keeps Node's text", async () => {
+    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--clock', NOW, '--quiet'];
+    const env = { NODE_OPTIONS: `--import=${WARN_ON_FIRST_REQUEST}` };
+    const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(jsonLines(json.stderr).filter((l) => l.event === 'node-warning')).toEqual([
+      { level: 'warn', time: expect.stringMatching(/^2026-11-20T00:/), event: 'node-warning', name: 'TestWarning', code: 'QL_TEST_WARNING', msg: 'a warning of the test' },
+    ]);
+    const pretty = await runCli([...args, '--output', tempDir()], { env });
+    expect(pretty.code, pretty.stderr).toBe(0);
+    expect(pretty.stderr).toMatch(/\(node:\d+\) \[QL_TEST_WARNING\] TestWarning: a warning of the test/);
   });
 
   it('SIGTERM: the stopping notice is a JSON line (event signal), and the run still stops with 130', async () => {
