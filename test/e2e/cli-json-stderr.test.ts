@@ -1,8 +1,9 @@
 /**
  * With --log-format json, stderr is JSON lines and nothing else (with --quiet, which leaves out the
  * progress and the summary): the notice about the built-in emulator (cli-logs.test.ts), a failure
- * before the run, a failed run, a signal's notice and Node's own warnings are each one JSON line, so `jq` and a log
- * collector read the file to its end. A person's terminal (pretty) keeps the plain lines.
+ * before the run, a failed run, a signal's notice and Node's own warnings are each one JSON line,
+ * so `jq` and a log collector read the file to its end. A person's terminal (pretty) keeps the
+ * plain lines.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
