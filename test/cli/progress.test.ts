@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { chooseProgressMode, startProgress } from '../../src/cli/progress/progress.js';
-import { progressFigures, progressLine, streamLabel, visibleStreams, type StreamFigures } from '../../src/cli/progress/progress-figures.js';
+import { counted, progressFigures, progressLine, streamLabel, visibleStreams, type StreamFigures } from '../../src/cli/progress/progress-figures.js';
 import { createTerminal } from '../../src/cli/terminal.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
@@ -29,6 +29,12 @@ describe('progress figures', () => {
     const f = progressFigures(events, 0, clock.now(), { usedAtStart: 100, limit: 1000 });
     expect(f).toMatchObject({ requests: 10, planned: 40, rate: 5, etaSeconds: 6, quotaUsed: 110, quotaLimit: 1000 });
     expect(progressLine('demo', f)).toBe('quotelake: demo: 10/40 requests (25%), 0/2 streams done, kline 5,000 rows, 5.0 req/s, ETA 6s, quota 110/1,000');
+  });
+});
+
+describe('counted', () => {
+  it('a count with its noun, singular for exactly one, thousands separated', () => {
+    expect([0, 1, 2, 1441].map((v) => counted(v, 'file'))).toEqual(['0 files', '1 file', '2 files', '1,441 files']);
   });
 });
 

@@ -79,11 +79,11 @@ describe('quotelake compact', () => {
     const before = tree(out);
     const plan = await runCli(['compact', '--output', out, '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/^kline\.parquet: 12 → 1 files, 600 rows in 1 partitions \(would compact 1\); [\d.]+ MB → ~[\d.]+ MB; would delete 0 retired files past the grace\n$/);
+    expect(plan.stdout).toMatch(/^kline\.parquet: 12 → 1 file, 600 rows in 1 partition \(would compact 1\); [\d.]+ MB → ~[\d.]+ MB; would delete 0 retired files past the grace\n$/);
     expect(tree(out)).toBe(before);
     const done = await runCli(['compact', '--output', out, '--dataset', 'kline', '--grace', '0']);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toMatch(/^kline\.parquet: 12 → 1 files, 600 rows in 1 partitions \(compacted 1\)/);
+    expect(done.stdout).toMatch(/^kline\.parquet: 12 → 1 file, 600 rows in 1 partition \(compacted 1\)/);
     const manifest = JSON.parse(readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as { files: { rows: number }[]; retired: unknown[] };
     expect(manifest.files.map((f) => f.rows)).toEqual([600]);
     // --grace 0: the replaced files went with the commit that replaced them.

@@ -35,13 +35,18 @@ function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(2)} MB`;
 }
 
+/** "1 file", "12 files": the count as it is (the line's figures carry no separators). */
+function count(v: number, noun: string): string {
+  return `${v} ${noun}${v === 1 ? '' : 's'}`;
+}
+
 export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   const verb = dryRun ? 'would compact' : 'compacted';
   const purge = dryRun ? 'would delete' : 'deleted';
   return (
-    `${r.dataset}.${r.format}: ${r.filesBefore} → ${r.filesAfter} files, ${r.rows} rows in ${r.partitions} partitions ` +
+    `${r.dataset}.${r.format}: ${r.filesBefore} → ${count(r.filesAfter, 'file')}, ${count(r.rows, 'row')} in ${count(r.partitions, 'partition')} ` +
     `(${verb} ${r.compactedPartitions}); ${mb(r.bytesBefore)} → ${dryRun ? '~' : ''}${mb(r.bytesAfter)}; ` +
-    `${purge} ${r.purged} retired file${r.purged === 1 ? '' : 's'} past the grace` +
+    `${purge} ${count(r.purged, 'retired file')} past the grace` +
     (r.stopped ? '; stopped by a signal: the other partitions are left as they were' : '')
   );
 }

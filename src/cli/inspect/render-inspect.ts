@@ -1,5 +1,5 @@
 /** The text form of `quotelake inspect`. */
-import { n } from '../progress/progress-figures.js';
+import { counted, n } from '../progress/progress-figures.js';
 import type { OutputInfo } from './inspect-output.js';
 
 const MAX_SERIES = 40;
@@ -8,20 +8,20 @@ export function renderInspect(info: OutputInfo): string {
   const lines = [`quotelake: ${info.output}`];
   if (info.datasets.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
   for (const d of info.datasets) {
-    lines.push(`  ${d.dataset} (${d.format}): ${n(d.rows)} rows in ${n(d.files)} files, ${n(d.partitions.length)} partitions, ${(d.bytes / 1024).toFixed(1)} KiB, updated ${d.updatedAt}`);
+    lines.push(`  ${d.dataset} (${d.format}): ${counted(d.rows, 'row')} in ${counted(d.files, 'file')}, ${counted(d.partitions.length, 'partition')}, ${(d.bytes / 1024).toFixed(1)} KiB, updated ${d.updatedAt}`);
     const width = Math.max(6, ...d.series.slice(0, MAX_SERIES).map((s) => s.series.length));
     for (const s of d.series.slice(0, MAX_SERIES)) {
-      lines.push(`    ${s.series.padEnd(width)}  ${n(s.rows).padStart(10)} rows  ${s.first ?? '-'} .. ${s.last ?? '-'}`);
+      lines.push(`    ${s.series.padEnd(width)}  ${n(s.rows).padStart(10)} ${s.rows === 1 ? 'row ' : 'rows'}  ${s.first ?? '-'} .. ${s.last ?? '-'}`);
     }
     if (d.series.length > MAX_SERIES) lines.push(`    ... and ${d.series.length - MAX_SERIES} more series (--json lists all)`);
     for (const p of d.problems) lines.push(`    problem: ${p}`);
   }
-  if (info.rejectedFiles > 0) lines.push(`  _rejected: ${n(info.rejectedFiles)} files of rejected records`);
+  if (info.rejectedFiles > 0) lines.push(`  _rejected: ${counted(info.rejectedFiles, 'file')} of rejected records`);
   if (info.runs.length > 0) {
     lines.push(`  last runs (${info.stateDir}):`);
     for (const r of info.runs) {
       lines.push(
-        `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${n(r.requests)} requests, ${n(r.rowsWritten)} rows, ${n(r.files)} files${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${r.error ? `: ${r.error}` : ''}`,
+        `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${r.error ? `: ${r.error}` : ''}`,
       );
     }
   } else {

@@ -157,6 +157,9 @@ export function progressFigures(
 const fmt = new Intl.NumberFormat('en-US');
 export const n = (v: number): string => fmt.format(Math.round(v));
 
+/** A count and its noun, singular for exactly one: "1 file", "1,441 rows". */
+export const counted = (v: number, noun: string): string => `${n(v)} ${noun}${Math.round(v) === 1 ? '' : 's'}`;
+
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
   if (s < 60) return `${s}s`;
