@@ -20,7 +20,7 @@ export function formatCoverageReport(report: CoverageReport, options: FormatOpti
   for (const s of report.series) {
     const c = s.counts;
     lines.push(
-      `  ${s.code} ${s.interval}: ${s.bars} bars ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
+      `  ${s.code} ${s.interval}: ${s.bars} bar${s.bars === 1 ? '' : 's'} ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
         (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : ''),
     );
     const odd = s.gaps.filter((g) => g.reason !== 'market-closed');
