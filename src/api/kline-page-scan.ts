@@ -143,22 +143,20 @@ class PageScanner {
    * anyBar then reads the bar whatever its layout.
    */
   private compactBar(page: ScannedWords, row: number): boolean {
-    const s = this.s;
     const from = this.i;
     COMPACT_BAR.lastIndex = from;
-    if (!COMPACT_BAR.test(s)) return false;
-    // The keys are as written and every value is a plain string: step over each key to its value.
-    this.i = from + 1;
+    if (!COMPACT_BAR.test(this.s)) return false;
+    // The keys are as written, every value is a plain string and a `,` or the `}` follows each:
+    // the expression has checked all of it, so each value is read from where it starts.
+    let start = from + 1;
     for (let key = 0; key < COMPACT_KEYS.length; key++) {
-      this.i += COMPACT_KEYS[key]!.length - 1;
+      start += COMPACT_KEYS[key]!.length;
       const slot = DECIMAL_SLOT[key]!;
-      const start = slot < 0 ? this.stamp(page, row) : this.decimal(page, row, slot);
-      page.span(row, key, start, this.i - 1);
-      if (s.charCodeAt(this.i++) !== (key === COMPACT_KEYS.length - 1 ? 125 : 44)) {
-        this.i = from;
-        return false;
-      }
+      const end = slot < 0 ? this.stampAt(page, row, start) : this.decimalAt(page, row, slot, start);
+      page.span(row, key, start, end);
+      start = end + 2;
     }
+    this.i = COMPACT_BAR.lastIndex;
     return true;
   }
 
@@ -189,8 +187,14 @@ class PageScanner {
    */
   private decimal(page: ScannedWords, row: number, slot: number): number {
     this.expect(34);
-    const s = this.s;
     const start = this.i;
+    this.i = this.decimalAt(page, row, slot, start) + 1;
+    return start;
+  }
+
+  /** decimal() for the string whose text starts at `start`: returns where its closing quote is. */
+  private decimalAt(page: ScannedWords, row: number, slot: number, start: number): number {
+    const s = this.s;
     let i = start;
     let c = s.charCodeAt(i);
     let neg = false;
@@ -238,16 +242,15 @@ class PageScanner {
     // Longer: its canonical text's words, as parseDecimalWords' general path writes them.
     else if (!writeDecimalWords(canonical === 0 ? '0' : s.slice(start, start + canonical), SCANNED_SCALE, page.words, at)) return this.unfolded(page, row, slot, start);
     page.folded(row, slot, canonical, intLen);
-    this.i = i + 1;
-    return start;
+    return i;
   }
 
-  /** A value not folded: the text goes on as it is (after the same checks as any string). */
+  /** A value not folded: the text goes on as it is (after the same checks as any string). Returns where its closing quote is. */
   private unfolded(page: ScannedWords, row: number, slot: number, start: number): number {
     page.notFolded(row, slot);
     this.i = start;
     this.skipString();
-    return start;
+    return this.i - 1;
   }
 
   /**
@@ -257,8 +260,14 @@ class PageScanner {
    */
   private stamp(page: ScannedWords, row: number): number {
     this.expect(34);
-    const s = this.s;
     const start = this.i;
+    this.i = this.stampAt(page, row, start) + 1;
+    return start;
+  }
+
+  /** stamp() for the string whose text starts at `start`: returns where its closing quote is. */
+  private stampAt(page: ScannedWords, row: number, start: number): number {
+    const s = this.s;
     let i = start;
     let v = 0;
     let c = s.charCodeAt(i);
@@ -269,14 +278,13 @@ class PageScanner {
     }
     if (c === 34) {
       page.stamps[row] = i - start >= 1 && i - start <= 12 ? v : -1;
-      this.i = i + 1;
-      return start;
+      return i;
     }
     // Anything else is checked as any string is, and has no value.
     this.i = start;
     this.skipString();
     page.stamps[row] = -1;
-    return start;
+    return this.i - 1;
   }
 
   /** A string value: returns where its text starts; `i` ends past the closing quote. */
