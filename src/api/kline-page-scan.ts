@@ -245,7 +245,10 @@ class PageScanner {
     return i;
   }
 
-  /** A value not folded: the text goes on as it is (after the same checks as any string). Returns where its closing quote is. */
+  /**
+   * A value not folded: the text goes on as it is (after the same checks as any string). Returns
+   * where its closing quote is.
+   */
   private unfolded(page: ScannedWords, row: number, slot: number, start: number): number {
     page.notFolded(row, slot);
     this.i = start;
