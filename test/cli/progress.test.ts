@@ -35,6 +35,7 @@ describe('progress figures', () => {
 describe('counted', () => {
   it('a count with its noun, singular for exactly one, thousands separated', () => {
     expect([0, 1, 2, 1441].map((v) => counted(v, 'file'))).toEqual(['0 files', '1 file', '2 files', '1,441 files']);
+    expect(counted(36000, 'row', String)).toBe('36000 rows');
   });
 });
 

@@ -9,6 +9,7 @@ import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { SIGNAL_NOTICE } from '../json-notices.js';
+import { counted } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -35,18 +36,14 @@ function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(2)} MB`;
 }
 
-/** "1 file", "12 files": the count as it is (the line's figures carry no separators). */
-function count(v: number, noun: string): string {
-  return `${v} ${noun}${v === 1 ? '' : 's'}`;
-}
-
 export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   const verb = dryRun ? 'would compact' : 'compacted';
   const purge = dryRun ? 'would delete' : 'deleted';
+  // The counts as they are (String): this line's figures carry no thousands separators.
   return (
-    `${r.dataset}.${r.format}: ${r.filesBefore} → ${count(r.filesAfter, 'file')}, ${count(r.rows, 'row')} in ${count(r.partitions, 'partition')} ` +
+    `${r.dataset}.${r.format}: ${r.filesBefore} → ${counted(r.filesAfter, 'file', String)}, ${counted(r.rows, 'row', String)} in ${counted(r.partitions, 'partition', String)} ` +
     `(${verb} ${r.compactedPartitions}); ${mb(r.bytesBefore)} → ${dryRun ? '~' : ''}${mb(r.bytesAfter)}; ` +
-    `${purge} ${count(r.purged, 'retired file')} past the grace` +
+    `${purge} ${counted(r.purged, 'retired file', String)} past the grace` +
     (r.stopped ? '; stopped by a signal: the other partitions are left as they were' : '')
   );
 }

@@ -157,8 +157,8 @@ export function progressFigures(
 const fmt = new Intl.NumberFormat('en-US');
 export const n = (v: number): string => fmt.format(Math.round(v));
 
-/** A count and its noun, singular for exactly one: "1 file", "1,441 rows". */
-export const counted = (v: number, noun: string): string => `${n(v)} ${noun}${Math.round(v) === 1 ? '' : 's'}`;
+/** A count and its noun, singular for exactly one: "1 file", "1,441 rows" (`format` writes the count). */
+export const counted = (v: number, noun: string, format: (v: number) => string = n): string => `${format(v)} ${noun}${Math.round(v) === 1 ? '' : 's'}`;
 
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
