@@ -177,7 +177,10 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   } else if (quotaError) {
     status = 'quota-exhausted';
     exitCode = EXIT_QUOTA;
-  } else if (result?.status === 'aborted' || options.signal.aborted) {
+  } else if (result?.status === 'aborted') {
+    // Only a run the signal cut short. One that came after the source's end (during the last commit,
+    // the coverage report) stopped nothing: the run and its `run-end` line say succeeded. The
+    // command still exits 130 if the signal kept other pipelines from running (actions/run.ts).
     status = 'interrupted';
     exitCode = EXIT_INTERRUPTED;
   } else if (snap.shortfalls > 0) {

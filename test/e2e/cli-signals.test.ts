@@ -1,15 +1,29 @@
 /** SIGTERM stops a run cleanly (exit 130, work committed, resumable); a second signal exits at once. */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
+import { closedPort } from '../helpers/closed-port.js';
 
 /** What a shell reports: the exit code, or 128 + the number of the signal that ended the process. */
 function exitStatus(r: CliResult): number | null {
   if (r.code !== null) return r.code;
   return r.signal === 'SIGINT' ? 130 : r.signal === 'SIGTERM' ? 143 : r.signal === 'SIGKILL' ? 137 : null;
 }
+
+/** Preloaded into the CLI: SIGTERM right after a run's final manifest says it succeeded. */
+const SIGNAL_AFTER_RUN = fileURLToPath(new URL('../helpers/signal-after-final-manifest.mjs', import.meta.url));
+
+/** A small backfill as a pipeline file of its own (a command can run several). */
+function backfillFile(dir: string, name: string, code: string): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, `name: ${name}\nsource:\n  type: kline-history\n  codes: [${code}]\n  intervals: [1h]\n  since: 3d\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\noptions:\n  outputDir: ${join(dir, 'out')}\n`);
+  return file;
+}
+
+type Summary = { exitCode: number; runs: { pipeline: string; status: string; exitCode: number; rows: { kline: { written: number } } }[] };
 
 const LONG = ['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '60d', '--json'];
 const ENV = { QUOTELAKE_PROGRESS_INTERVAL_MS: '50' };
@@ -65,6 +79,52 @@ describe('signals', () => {
     const r = await proc.result;
     expect(exitStatus(r), r.stderr).toBe(130);
     expect(r.stderr).toContain('quotelake: SIGTERM: the run did not stop within 4 s; exiting now (committed work is safe; the next run resumes from the last commit)');
+  }, 60_000);
+
+  it('a signal after the run delivered and committed everything: the run succeeded, exit 0', async () => {
+    const dir = tempDir();
+    const file = backfillFile(dir, 'after-all', 'BTCUSDT');
+    const r = await runCli(['run', file, '--clock', '2026-11-20T00:00:00Z', '--json'], { env: { NODE_OPTIONS: `--import=${SIGNAL_AFTER_RUN}` } });
+    // The signal did arrive, and said so; there was nothing left for it to stop.
+    expect(r.stderr).toContain('quotelake: SIGTERM: stopping');
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as Summary;
+    expect(summary.exitCode).toBe(0);
+    expect(summary.runs.map((run) => [run.pipeline, run.status, run.exitCode])).toEqual([['after-all', 'succeeded', 0]]);
+    expect(summary.runs[0]!.rows.kline.written).toBe(72);
+  }, 60_000);
+
+  it('a signal between two pipelines: the first succeeded, the second is named as not run, exit 130', async () => {
+    const dir = tempDir();
+    const first = backfillFile(dir, 'first', 'BTCUSDT');
+    const second = backfillFile(dir, 'second', 'ETHUSDT');
+    const r = await runCli(['run', first, second, '--clock', '2026-11-20T00:00:00Z', '--json'], { env: { NODE_OPTIONS: `--import=${SIGNAL_AFTER_RUN}` } });
+    expect(r.code, r.stderr).toBe(130);
+    const summary = JSON.parse(r.stdout) as Summary & { notRun: { pipeline: string; file: string }[] };
+    expect(summary.exitCode).toBe(130);
+    expect(summary.runs.map((run) => [run.pipeline, run.status])).toEqual([['first', 'succeeded']]);
+    expect(summary.notRun).toEqual([{ pipeline: 'second', file: second }]);
+    expect(r.stderr).toContain(`quotelake: SIGTERM: not run: second (${second}); run the command again to run it`);
+    // For a log collector: the same as a JSON line, stderr all JSON lines.
+    const json = await runCli(['run', first, second, '--clock', '2026-11-20T00:00:00Z', '--output', join(dir, 'again'), '--log-format', 'json', '--quiet'], {
+      env: { NODE_OPTIONS: `--import=${SIGNAL_AFTER_RUN}` },
+    });
+    expect(json.code, json.stderr).toBe(130);
+    const lines = json.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((line) => line.event === 'not-run')).toMatchObject({ level: 'warn', reason: 'SIGTERM', pipelines: ['second'] });
+  }, 60_000);
+
+  it('a failed pipeline keeps the next from running, and the next is named', async () => {
+    const dir = tempDir();
+    const first = backfillFile(dir, 'first', 'BTCUSDT');
+    const second = backfillFile(dir, 'second', 'ETHUSDT');
+    const service = ['--base-url', `http://127.0.0.1:${await closedPort()}`, '--plan', 'professional'];
+    const r = await runCli(['run', first, second, ...service, '--clock', '2026-11-20T00:00:00Z', '--json'], { env: { QUOTELAKE_TOKEN: 'tok-not-run' } });
+    expect(r.code, r.stderr).toBe(1);
+    const summary = JSON.parse(r.stdout) as Summary & { notRun: { pipeline: string; file: string }[] };
+    expect(summary.runs.map((run) => [run.pipeline, run.status])).toEqual([['first', 'failed']]);
+    expect(summary.notRun).toEqual([{ pipeline: 'second', file: second }]);
+    expect(r.stderr).toContain(`quotelake: first failed: not run: second (${second}); run the command again to run it`);
   }, 60_000);
 
   it('--stop-timeout must be a positive number of seconds (exit 2 before anything runs)', async () => {

@@ -15,6 +15,8 @@ export interface SourceProbe {
   produced: number;
   /** Called before each batch is yielded; may throw or abort. */
   beforeYield?: (stream: string, index: number) => Promise<void> | void;
+  /** After beforeYield, end the read quietly once the run's signal is aborted (as a source may, instead of throwing). */
+  endOnAbort?: boolean;
 }
 
 const counterConfig = z.object({
@@ -48,6 +50,7 @@ export function counterSource(probe: SourceProbe = { produced: 0 }): SourceDefin
           const start = Number(from.get(stream)?.position.next ?? 0);
           for (let b = start; b < config.batches; b++) {
             await probe.beforeYield?.(stream, b);
+            if (probe.endOnAbort === true && ctx.signal.aborted) return;
             ctx.events.request('/counter');
             probe.produced++;
             const records: Row[] = [];

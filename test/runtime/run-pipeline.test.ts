@@ -159,6 +159,43 @@ describe('runPipeline', () => {
     expect(keys(store.visible)).toEqual(expectedKeys(1, 12, 3));
   });
 
+  it('a source that ends quietly on the signal: the run is aborted, not succeeded', async () => {
+    const store = new MemoryStore();
+    const controller = new AbortController();
+    const probe: SourceProbe = { produced: 0, endOnAbort: true, beforeYield: (_s, index) => (index === 4 ? controller.abort() : undefined) };
+    const r = await runPipeline(pipeline({ batches: 10, rowsPerBatch: 2 }), { registry: testRegistry({ store, probe }), outputDir: dir, signal: controller.signal });
+    expect(r.status).toBe('aborted');
+    expect(r.manifest.status).toBe('aborted');
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 4, 2));
+  });
+
+  it('a signal after the source ended (during the final commit): the run succeeded, everything committed', async () => {
+    const store = new MemoryStore();
+    const controller = new AbortController();
+    const registry = testRegistry({ store });
+    const sinkDef = registry[2]!;
+    const abortingAtCommit = {
+      ...sinkDef,
+      create: (config: never, env: never) => {
+        const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
+        return {
+          ...inner,
+          async commit(ctx: import('../../src/core/component.js').RunContext) {
+            controller.abort();
+            return inner.commit(ctx);
+          },
+        };
+      },
+    } as typeof sinkDef;
+    // One commit, at the end: the source has said it is done before the signal.
+    const p = pipeline({ batches: 6, rowsPerBatch: 2 }, { commitEveryBatches: 100 });
+    const r = await runPipeline(p, { registry: [registry[0]!, abortingAtCommit], outputDir: dir, signal: controller.signal });
+    expect(controller.signal.aborted).toBe(true);
+    expect(r.status).toBe('succeeded');
+    expect(r.manifest.status).toBe('succeeded');
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 6, 2));
+  });
+
   it('the run signal takes any number of listeners (requests in flight), so Node prints no leak warning', async () => {
     const controller = new AbortController();
     await runPipeline(pipeline({ batches: 1, rowsPerBatch: 1 }), { registry: testRegistry({ store: new MemoryStore() }), outputDir: dir, signal: controller.signal });

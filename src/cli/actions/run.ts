@@ -16,7 +16,7 @@ import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
 import { describeError, sayFailure } from '../describe-error.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import type { Coordinator } from '../../api/admission.js';
-import { emitJson, terminalFor } from '../terminal.js';
+import { emitJson, terminalFor, type Terminal } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import type { MetricsExposure } from '../metrics-exposure.js';
@@ -125,8 +125,24 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
     // The textfile's last write holds the final counts; an error here is the command's error.
     await exposure?.stop();
   }
-  const exitCode = worstExitCode(summaries.map((s) => s.exitCode));
-  if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries }, dataOnStdout);
+  // Pipelines a stop kept from running are named: a scheduler reading exit 0 must be able to trust
+  // that every pipeline ran, and a signal that lands between two pipelines stopped the second.
+  const notRun = jobs.slice(summaries.length).map((job) => ({ pipeline: job.pipeline.name, file: job.ref.display }));
+  const signal = interrupts.received();
+  const last = summaries.at(-1);
+  if (notRun.length > 0) sayNotRun(terminal, signal ?? (last ? `${last.pipeline} ${last.status}` : 'stopped'), notRun);
+  const exitCode = worstExitCode([...summaries.map((s) => s.exitCode), ...(signal !== undefined && notRun.length > 0 ? [EXIT_INTERRUPTED] : [])]);
+  if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries, ...(notRun.length > 0 ? { notRun } : {}) }, dataOnStdout);
   return exitCode;
 }
 
+/** `quotelake: SIGTERM: not run: b (b.yaml); run the command again to run it` (a JSON line under --log-format json). */
+function sayNotRun(terminal: Terminal, reason: string, notRun: readonly { pipeline: string; file: string }[]): void {
+  const names = notRun.map((n) => `${n.pipeline} (${n.file})`).join(', ');
+  terminal.notice(`quotelake: ${reason}: not run: ${names}; run the command again to run ${notRun.length === 1 ? 'it' : 'them'}`, {
+    level: 'warn',
+    event: 'not-run',
+    reason,
+    pipelines: notRun.map((n) => n.pipeline),
+  });
+}
