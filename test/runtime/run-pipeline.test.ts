@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Rejected } from '../../src/core/component.js';
+import type { Rejected, RunContext } from '../../src/core/component.js';
+import type { ComponentDefinition } from '../../src/core/definition.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { RejectedRecordError } from '../../src/core/errors.js';
 import type { PipelineInput } from '../../src/config/pipeline-schema.js';
@@ -26,6 +27,21 @@ function pipeline(source: Record<string, unknown>, options: Record<string, unkno
     sink: { type: 'memory' },
     options: { onReject: 'drop', ...options },
   };
+}
+
+type Commit = ReturnType<typeof memorySinkImpl>['commit'];
+
+/** The memory sink of `registry`, with its commit wrapped (the wrapper calls `inner` itself). */
+function withCommit(registry: ReturnType<typeof testRegistry>, wrap: (inner: Commit, ctx: RunContext) => ReturnType<Commit>): ComponentDefinition[] {
+  const sinkDef = registry[2]!;
+  const wrapped = {
+    ...sinkDef,
+    create: (config: never, env: never) => {
+      const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
+      return { ...inner, commit: (ctx: RunContext) => wrap((c) => inner.commit(c), ctx) };
+    },
+  } as typeof sinkDef;
+  return [registry[0]!, wrapped];
 }
 
 function keys(rows: readonly Row[]): string[] {
@@ -172,24 +188,13 @@ describe('runPipeline', () => {
   it('a signal after the source ended (during the final commit): the run succeeded, everything committed', async () => {
     const store = new MemoryStore();
     const controller = new AbortController();
-    const registry = testRegistry({ store });
-    const sinkDef = registry[2]!;
-    const abortingAtCommit = {
-      ...sinkDef,
-      create: (config: never, env: never) => {
-        const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
-        return {
-          ...inner,
-          async commit(ctx: import('../../src/core/component.js').RunContext) {
-            controller.abort();
-            return inner.commit(ctx);
-          },
-        };
-      },
-    } as typeof sinkDef;
+    const registry = withCommit(testRegistry({ store }), (commit, ctx) => {
+      controller.abort();
+      return commit(ctx);
+    });
     // One commit, at the end: the source has said it is done before the signal.
     const p = pipeline({ batches: 6, rowsPerBatch: 2 }, { commitEveryBatches: 100 });
-    const r = await runPipeline(p, { registry: [registry[0]!, abortingAtCommit], outputDir: dir, signal: controller.signal });
+    const r = await runPipeline(p, { registry, outputDir: dir, signal: controller.signal });
     expect(controller.signal.aborted).toBe(true);
     expect(r.status).toBe('succeeded');
     expect(r.manifest.status).toBe('succeeded');
@@ -364,24 +369,13 @@ describe('runPipeline', () => {
 describe('runPipeline counting', () => {
   it('counts rows once even when the sink reports them too', async () => {
     const store = new MemoryStore();
-    const registry = testRegistry({ store });
-    const sinkDef = registry[2]!;
-    const counting = {
-      ...sinkDef,
-      create: (config: never, env: never) => {
-        const inner = (sinkDef.create as (c: never, e: never) => ReturnType<typeof memorySinkImpl>)(config, env);
-        return {
-          ...inner,
-          async commit(ctx: import('../../src/core/component.js').RunContext) {
-            const receipt = await inner.commit(ctx);
-            ctx.events.rows('kline', 'written', receipt.rows);
-            return receipt;
-          },
-        };
-      },
-    } as typeof sinkDef;
+    const registry = withCommit(testRegistry({ store }), async (commit, ctx) => {
+      const receipt = await commit(ctx);
+      ctx.events.rows('kline', 'written', receipt.rows);
+      return receipt;
+    });
     const events = createRunEvents();
-    const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry: [registry[0]!, counting], outputDir: dir, events });
+    const r = await runPipeline(pipeline({ batches: 2, rowsPerBatch: 3 }), { registry, outputDir: dir, events });
     expect(r.manifest.rows.kline).toEqual({ received: 6, written: 6, merged: 0, rejected: 0 });
     expect(events.snapshot().rows.kline).toEqual({ received: 6, written: 6, merged: 0, rejected: 0 });
     // Rows received are also counted per stream (the batch's stream key).
