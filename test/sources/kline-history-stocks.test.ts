@@ -16,6 +16,27 @@ afterEach(async () => {
 });
 
 describe('kline-history: stocks', () => {
+  it('a full page of 500 asked for and answered short every time: four asks with four counts, the series named', async () => {
+    world = await startWorld('2026-03-04T18:00:30.000Z', 7, 'short-pages=1');
+    const w = world;
+    const client = w.client('professional');
+    // A day and a half of minutes: more than a page, so the newest 500 are asked for.
+    const config = klineHistoryConfigSchema.parse({ codes: ['AAPL.US'], intervals: ['1m'], since: '2026-03-03T14:30:00Z' });
+    const asked: number[] = [];
+    const counting = new Proxy(client, {
+      get: (target, key) =>
+        key === 'kline'
+          ? (req: Parameters<typeof client.kline>[0], signal?: AbortSignal) => (asked.push(req.count), target.kline(req, signal))
+          : (Reflect.get(target, key) as unknown) instanceof Function
+            ? (Reflect.get(target, key) as (...a: unknown[]) => unknown).bind(target)
+            : Reflect.get(target, key),
+    });
+    const drained = await drain(klineHistory.create(config, w.env(counting)), w.clock);
+    expect(asked).toEqual([500, 499, 498, 497]);
+    expect(drained.events.snapshot().shortfalls).toBe(1);
+    expect(drained.events.snapshot().notes.some((n) => /^kline AAPL\.US 1m: the service gave \d+ of the newest 500 bars asked for, in 4 tries;/.test(n))).toBe(true);
+  });
+
   it('across a session open: the forming bar turns final in place, no duplicate in the output', async () => {
     world = await startWorld('2026-03-03T14:30:30.000Z'); // 09:30:30 New York
     const w = world;

@@ -16,12 +16,15 @@ import type { RecordFlaw } from '../../core/record-flaw.js';
 import { reported, type RequestReporter } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
-import { PAGE_BARS, pagesFor } from './page-bars.js';
+import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
 
 export { PAGE_BARS } from './page-bars.js';
 
-/** More asks for a stock's newest bars when an answer is short (R1). */
+/**
+ * More asks when an answer is short (R1) and leaves the question open: a stock's newest bars, or a
+ * walk's page whose bars all lie above its end (R2: a service whose end reaches further).
+ */
 const SHORT_PAGE_RETRIES = 3;
 
 export interface SeriesEnv {
@@ -135,6 +138,8 @@ async function* walk(
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
   // ends are known before the answers arrive. A page whose end turns out different is not used.
   const ahead = new Map<number, Promise<KlineResult>>();
+  // Asks again at an end whose answer left the question open, by end.
+  const reasked = new Map<number, number>();
   // Pages asked for ahead ask the calendar the same questions again: each is answered once.
   const calendar = new WalkCalendar(product, interval, floor * 1000);
   // Bars the calendar puts between the floor and the walk's current end: counted once here (as the
@@ -187,7 +192,15 @@ async function* walk(
       // The page is ascending: bars at or before the end are a prefix, those kept a range of it.
       const olderThanEnd = end === 0 ? page.ts.length : firstAtOrAfter(page, end + 1);
       if (olderThanEnd === 0 && page.malformed.length === 0) {
-        // Nothing at or before this end: the service's history begins above it.
+        // Bars, but all above the end: a short page (R1) of a service whose end reaches further
+        // (R2) keeps the newest, so this says nothing of older bars. Ask again with other counts.
+        const tries = reasked.get(end) ?? 0;
+        if (end > 0 && page.ts.length > 0 && tries < SHORT_PAGE_RETRIES) {
+          reasked.set(end, tries + 1);
+          ahead.set(end, fetchPage(end, otherCounts(want, SHORT_PAGE_RETRIES)[tries]!));
+          continue;
+        }
+        // None older: the service's history begins above this end.
         if (low !== null && floor < low) begins = low;
         break;
       }
@@ -270,8 +283,8 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   // A short page (R1) cannot be continued without an end timestamp: ask again, each time for a
   // different count (a service may answer the same request the same way), and keep every bar any
   // answer gave (each is a run of the newest bars, so together they are the longest one).
-  const counts = [PAGE_BARS, want + 1, want - 1].filter((n, i, all) => n !== want && n >= 1 && n <= PAGE_BARS && all.indexOf(n) === i);
-  for (let again = 0; again < Math.min(SHORT_PAGE_RETRIES, counts.length) && mergePages(answers).bars.length < want; again++) {
+  const counts = otherCounts(want, SHORT_PAGE_RETRIES);
+  for (let again = 0; again < counts.length && mergePages(answers).bars.length < want; again++) {
     await ask(counts[again]!);
     tries++;
   }
