@@ -150,7 +150,8 @@ export class QuotaStore {
         }
         const block = Math.min(this.blockSize, available);
         state.used += block;
-        this.reserve = block - 1;
+        // Added, not set: requests that never left may have been given back while the file was written.
+        this.reserve += block - 1;
         // The file is now full: later calls can fail before waiting for a rate-limit slot.
         if (state.used >= this.limit) this.exhaustedDay = today;
       });

@@ -82,6 +82,23 @@ describe('QuotaStore', () => {
     expect(await b.status()).toMatchObject({ used: 1, remaining: 99 });
   });
 
+  it('a refund while a block is being reserved is kept (requests that fail unsent while another waits for the file)', async () => {
+    const clock = new ManualClock('2026-01-05T12:00:00Z');
+    const a = new QuotaStore({ stateDir, token: TOKEN, limit: 100, clock, blockSize: 20 });
+    // Two taken from the first block, then the block used up, so the next take reserves anew.
+    for (let i = 0; i < 20; i++) await a.take();
+    const reserving = a.take();
+    // Two requests taken earlier never left (no connection): given back while the file is written
+    // (the write takes the file's lock first: a turn of the event loop is well inside it).
+    await new Promise((resolve) => setImmediate(resolve));
+    a.refund();
+    a.refund();
+    await reserving;
+    expect((await a.status()).used).toBe(19);
+    await a.close();
+    expect(JSON.parse(await readFile(join(stateDir, 'quota', `${tokenHash16(TOKEN)}.json`), 'utf8'))).toMatchObject({ used: 19 });
+  });
+
   it('rejects an invalid time zone', () => {
     expect(() => new QuotaStore({ stateDir, token: TOKEN, limit: 1, clock: new ManualClock(0), timeZone: 'Mars/Base' })).toThrow(
       /quotaTimeZone/,
