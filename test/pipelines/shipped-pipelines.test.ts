@@ -84,6 +84,11 @@ describe('shipped pipelines', () => {
     const klines = await readKlineRows(out);
     expect(new Set(klines.map((k) => k.code)).size).toBe(7);
     expect((await readHaltRows(out)).length).toBe(halts!.result.manifest.rows.halt!.received);
+    // The tour's glob queries count each bar once: on disk, exactly the files the manifest lists
+    // (the merging step keeps no retired file).
+    const onDisk = (await readdir(join(out, 'kline'), { recursive: true })).filter((f) => f.endsWith('.parquet')).sort();
+    const manifest = JSON.parse(await readFile(join(out, '_quotelake', 'manifests', 'kline.parquet.json'), 'utf8')) as { files: { path: string }[] };
+    expect(onDisk).toEqual(manifest.files.map((f) => f.path).sort());
     // The plan matched what each step sent (within one request per series).
     for (const r of runs) expect(Math.abs(r.plan.totalRequests - r.sent)).toBeLessThanOrEqual(Math.max(1, r.plan.streams.length));
   }, 120_000);
