@@ -113,7 +113,9 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
     }
     case 'too_small':
     case 'too_big': {
-      const bound = issue.code === 'too_small' ? 'at least' : 'at most';
+      // zod's positive() is an exclusive bound: 0 is not "at least 0".
+      const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
+      const bound = issue.code === 'too_small' ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than';
       const limit = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const origin = issue.origin;
       const unit = origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '';

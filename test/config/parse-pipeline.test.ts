@@ -121,6 +121,11 @@ describe('parsePipelineYaml', () => {
     expect(e.message).toMatch(/^pipelines\/x\.yaml:10:1: YAML syntax error: Map keys must be unique/);
   });
 
+  it('an exclusive bound is said as one: 0 is not "at least 0"', () => {
+    const e = errorOf(`${good}options:\n  batchMaxRows: 0\n`);
+    expect(e.problems.map((p) => p.message)).toEqual(['options.batchMaxRows: 0 must be greater than 0']);
+  });
+
   it('reports every problem, first in file order', () => {
     const e = errorOf(`${good.replace('batches: 2', 'batches: -1')}extra: 1\n`);
     expect(e.problems.map((p) => [p.line, p.message])).toEqual([
