@@ -124,6 +124,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // HTTP/1.1 requires Host (RFC 9112 3.2). Refused here, not by Node (requireHostHeader), whose
+    // 400 has no body: every answer of the emulator is JSON.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      return sendJson(res, { status: 400, body: { error: 'bad request: an HTTP/1.1 request needs a Host header' } }, { close: true });
+    }
     const target = req.url ?? '/';
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
@@ -238,6 +243,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       // How often those timeouts are enforced (Node's default, 30 s, lets a slowloris linger).
       connectionsCheckingInterval: 1000,
       keepAliveTimeout: 5_000,
+      requireHostHeader: false,
     },
     (req, res) => {
       handle(req, res).catch((e: unknown) => {

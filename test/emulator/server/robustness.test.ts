@@ -95,6 +95,16 @@ describe('bad requests get the spec error and the server keeps serving', () => {
     await stillServes();
   });
 
+  it('an HTTP/1.1 request without Host gets a JSON 400 (HTTP/1.0 needs none)', async () => {
+    const out = await rawExchange(h.emu.port, `GET /quote-b-api/kline?token=${TOKEN} HTTP/1.1\r\n\r\n`);
+    expect(out).toMatch(/^HTTP\/1.1 400/);
+    expect(out.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+    expect(out).toContain('{"error":"bad request: an HTTP/1.1 request needs a Host header"}');
+    const old = await rawExchange(h.emu.port, 'GET /no-such-path HTTP/1.0\r\n\r\n');
+    expect(old).toMatch(/^HTTP\/1.1 404/);
+    await stillServes();
+  });
+
   it('a slowloris client does not block others', async () => {
     const s = connect(h.emu.port, '127.0.0.1');
     await new Promise<void>((r) => s.on('connect', () => r()));
