@@ -1,4 +1,5 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
+import { REJECTED_DIR } from '../lake/rejected-writer.js';
 import type { Colors } from './colors.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { renderTokenSummaries, type TokenSummary } from './token-summary.js';
@@ -105,7 +106,14 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
     const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (the next run fetches them again)` : '';
     rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected${tail}`]);
   }
-  rows.push(['files', `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`]);
+  // Diverted records' files (NDJSON under _rejected/) are not the sink's format: counted apart.
+  const rejectedFiles = s.files.paths.filter((p) => p.startsWith(`${REJECTED_DIR}/`)).length;
+  rows.push([
+    'files',
+    rejectedFiles === 0
+      ? `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`
+      : `${n(s.files.count - rejectedFiles)} written as ${s.output.format} + ${n(rejectedFiles)} of rejected records (${bytes(s.files.bytes)} in all) under ${s.output.dir}`,
+  ]);
   if (s.rejected > 0) {
     rows.push(['rejected', s.rejectedTo === 'dropped' ? `${n(s.rejected)} records, dropped (onReject: drop; the log names each reason)` : `${n(s.rejected)} records, diverted to ${s.rejectedTo ?? `${s.output.dir}/_rejected/`}`]);
   }

@@ -41,6 +41,12 @@ describe('renderSummary', () => {
     expect(text).toContain("997 of 1,000 today (2 of today's use had the answer lost: counted)");
   });
 
+  it('files of diverted records are counted apart from the sink format', () => {
+    expect(renderSummary(summary({}))).toMatch(/files\s+1 written \(100 B\) under out as parquet\n/);
+    const paths = ['kline/a.parquet', '_rejected/kline/date=2026-11-20/rejected-r1.ndjson'];
+    expect(renderSummary(summary({ files: { count: 2, bytes: 2048, paths } }))).toMatch(/files\s+1 written as parquet \+ 1 of rejected records \(2\.0 KiB in all\) under out\n/);
+  });
+
   it('dropped records, and rows a failed run received after its last commit', () => {
     const text = renderSummary(summary({ status: 'failed', exitCode: 1, rejectedTo: 'dropped', rows: { kline: { received: 20, written: 4, merged: 5, rejected: 1 } } }));
     expect(text).toMatch(/rejected\s+1 records, dropped \(onReject: drop; the log names each reason\)/);
