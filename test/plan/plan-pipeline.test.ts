@@ -53,7 +53,7 @@ describe('planPipeline', () => {
     expect(plan.quota).toEqual({ perDay: 1_728_000, remaining: 1_728_000, share: 1052 / 1_728_000, days: 1 });
     expect(plan.dataset).toBe('kline');
     expect(plan.partitions).toHaveLength(366);
-    expect(plan.partitions[0]).toBe('interval=1m/date=2025-03-02');
+    expect(plan.partitions[0]).toBe('interval=1m/year=2025/date=2025-03-02');
   });
 
   it('beyond today\'s quota: how many days', () => {
