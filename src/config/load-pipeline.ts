@@ -4,6 +4,7 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/errors.js';
 import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
+import { syntaxErrorPosition } from './syntax-error-position.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
 export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
@@ -24,7 +25,8 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
     try {
       mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
     } catch (cause) {
-      throw new ConfigError(`cannot load pipeline module: ${(cause as Error).message}`, { file }, cause);
+      const where = cause instanceof SyntaxError ? syntaxErrorPosition(resolve(file)) : undefined;
+      throw new ConfigError(`cannot load pipeline module: ${(cause as Error).message}`, { file, ...where }, cause);
     }
     if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
     return validatePipeline(mod.default, { registry, file });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPipeline } from '../../src/config/load-pipeline.js';
+import { positionInCheckReport, syntaxErrorPosition } from '../../src/config/syntax-error-position.js';
 import { testRegistry } from '../helpers/test-components.js';
 
 const registry = testRegistry({});
@@ -30,5 +31,21 @@ describe('loadPipeline', () => {
   it('refuses a missing file and an unknown extension', async () => {
     await expect(loadPipeline('/nonexistent/p.yaml', registry)).rejects.toThrow(/^\/nonexistent\/p\.yaml: cannot read pipeline file/);
     await expect(loadPipeline('p.toml', registry)).rejects.toThrow('p.toml: unsupported pipeline file type ".toml"');
+  });
+});
+
+describe('syntaxErrorPosition', () => {
+  it('finds a module\'s syntax error with node --check; a sound module has none', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ql-load-'));
+    const file = join(dir, 'broken.mjs');
+    await writeFile(file, "const a = 1;\nexport default {\n  name: 'p',\n  source: { type: 'counter', codes: [BTC },\n};\n");
+    expect(syntaxErrorPosition(file)).toEqual({ line: 4, column: 42 });
+    await writeFile(file, "export default { name: 'p' };\n");
+    expect(syntaxErrorPosition(file)).toBeUndefined();
+  });
+
+  it('reads the line from the first line and the column from the caret; nothing from anything else', () => {
+    expect(positionInCheckReport("/p/x.mjs:4\n  source: { codes: [BTC },\n                      ^\n\nSyntaxError: Unexpected token '}'\n")).toEqual({ line: 4, column: 23 });
+    expect(positionInCheckReport('node: bad option: --check\n')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 /** --help, --version, and every way a command line or a pipeline file can be wrong: exit 2 with what to fix. */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +69,14 @@ describe('usage errors exit 2 with a hint', () => {
     expect(validate.stderr).toMatch(/tiny-trades\.yaml: valid/);
     expect(yamlError.code).toBe(2);
     expect(yamlError.stderr).toMatch(/bad-yaml\.yaml:\d+:\d+: YAML syntax error/);
+  });
+
+  it('a JS pipeline with a syntax error: file:line:column as for YAML, exit 2', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ql-usage-')), 'broken.mjs');
+    writeFileSync(file, "export default {\n  name: 'p',\n  source: { type: 'kline-history', codes: [BTC },\n};\n");
+    const r = await runCli(['validate', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${file}:3:48: cannot load pipeline module: Unexpected token '}'`);
   });
 
   it('refuses stages that do not fit, at the stage, with the stage to add, before any request (run, validate, plan)', async () => {
