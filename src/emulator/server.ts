@@ -204,7 +204,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       else if (fault.kind === 'halt-busy') reply = suspensionError(HALT_BUSY);
       else
         reply = handleSuspension(
-          { exchange: route.exchange, token, entry, page: params.values.get('page'), size: params.values.get('size'), nowMs },
+          // An undecodable page or size is refused as sent, not taken for an absent one.
+          { exchange: route.exchange, token, entry, page: params.values.get('page') ?? params.invalid.get('page'), size: params.values.get('size') ?? params.invalid.get('size'), nowMs },
           { backends, limiter: counted, behaviours },
         );
     } else {

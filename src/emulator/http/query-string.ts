@@ -4,13 +4,13 @@
  */
 export interface ParsedQueryString {
   values: Map<string, string>;
-  /** Names whose value was not valid percent-encoded UTF-8. */
-  invalid: Set<string>;
+  /** Names whose value was not valid percent-encoded UTF-8, with that value as sent (to name it in an error). */
+  invalid: Map<string, string>;
 }
 
 export function parseQueryString(text: string): ParsedQueryString {
   const values = new Map<string, string>();
-  const invalid = new Set<string>();
+  const invalid = new Map<string, string>();
   if (text === '') return { values, invalid };
   for (const pair of text.split('&')) {
     if (pair === '') continue;
@@ -20,7 +20,7 @@ export function parseQueryString(text: string): ParsedQueryString {
     const name = safeDecode(rawName);
     if (name === undefined || values.has(name) || invalid.has(name)) continue; // first occurrence wins
     const value = safeDecode(rawValue);
-    if (value === undefined) invalid.add(name);
+    if (value === undefined) invalid.set(name, rawValue);
     else values.set(name, value);
   }
   return { values, invalid };

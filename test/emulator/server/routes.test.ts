@@ -225,6 +225,10 @@ describe('suspension routes (S1, S5)', () => {
       expect(r.json.error).toMatch(re);
       expect(shapeOf(r.json)).toEqual(shapeOf(fixture('error-suspension.json')));
     }
+    // Percent-encoding that does not decode is refused as sent, not taken for an absent page.
+    const mangled = await fetch(`${h.emu.url}/api/suspension/nyse?token=${TOKEN}&page=%ZZ&size=1`);
+    expect(mangled.status).toBe(500);
+    expect(((await mangled.json()) as { error: string }).error).toBe('invalid page: "%ZZ" (must be an integer >= 1)');
     expect((await h.get('/api/suspension/sse', { token: 'demo-all-cn' })).json.success).toBe(true);
     expect((await h.get('/api/suspension/nasdaq', { token: 'demo-all-us' })).json.success).toBe(true);
   });
