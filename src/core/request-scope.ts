@@ -7,6 +7,7 @@
  * is threaded through the client (and no async context tracking is needed, which would slow every
  * promise of the process).
  */
+import { setMaxListeners } from 'node:events';
 
 export interface RequestScope {
   /** One request of `endpoint` was sent on behalf of this scope. */
@@ -18,6 +19,10 @@ const scopes = new WeakMap<AbortSignal, RequestScope>();
 /** A signal that aborts when `signal` does and carries `scope` to the client. */
 export function scopedSignal(signal: AbortSignal, scope: RequestScope): AbortSignal {
   const derived = AbortSignal.any([signal]);
+  // Every request of the stream in flight listens to it (pages asked for ahead, each with its
+  // limiter wait, socket and retry back-off): bounded by the pages ahead, not growing over time,
+  // so Node's warning at 11 listeners (seen under retries) would only be noise on the terminal.
+  setMaxListeners(0, derived);
   scopes.set(derived, scope);
   return derived;
 }
