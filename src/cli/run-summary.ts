@@ -1,7 +1,7 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
 import { REJECTED_DIR } from '../lake/rejected-writer.js';
 import type { Colors } from './colors.js';
-import { formatDuration, n } from './progress/progress-figures.js';
+import { byteSize as bytes, formatDuration, n } from './progress/progress-figures.js';
 import { renderTokenSummaries, type TokenSummary } from './token-summary.js';
 
 export type SummaryStatus = 'succeeded' | 'rejected-records' | 'incomplete' | 'quota-exhausted' | 'interrupted' | 'output-closed' | 'failed' | 'planned';
@@ -62,13 +62,6 @@ const STATUS_TEXT: Record<SummaryStatus, string> = {
   failed: 'failed',
   planned: 'planned (dry run)',
 };
-
-function bytes(b: number): string {
-  if (b < 1024) return `${b} B`;
-  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KiB`;
-  if (b < 1024 ** 3) return `${(b / 1024 / 1024).toFixed(1)} MiB`;
-  return `${(b / 1024 ** 3).toFixed(2)} GiB`;
-}
 
 /** Requests sent, and those whose fate differs: answer lost (charged) or never sent (refunded). */
 function requestsText(s: RunSummary): string {

@@ -2,6 +2,8 @@
 import type { CoverageReport } from './coverage-report.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
+/** With thousands separators, as the run summary prints its counts. */
+const n = (v: number) => v.toLocaleString('en-US');
 
 export interface FormatOptions {
   readonly maxGapsPerSeries?: number;
@@ -14,21 +16,21 @@ export function formatCoverageReport(report: CoverageReport, options: FormatOpti
   const lines: string[] = [];
   const t = report.totals;
   lines.push(
-    `coverage: ${report.series.length} series; gaps: ${t['market-closed']} market closed, ${t.halted} halted, ${t.unexplained} unexplained` +
+    `coverage: ${n(report.series.length)} series; gaps: ${n(t['market-closed'])} market closed, ${n(t.halted)} halted, ${n(t.unexplained)} unexplained` +
       (report.haltsUsed ? '' : ' (no halt dataset: halts count as unexplained)'),
   );
   for (const s of report.series) {
     const c = s.counts;
     lines.push(
-      `  ${s.code} ${s.interval}: ${s.bars} bar${s.bars === 1 ? '' : 's'} ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${c['market-closed']}, halted ${c.halted}, unexplained ${c.unexplained}` +
+      `  ${s.code} ${s.interval}: ${n(s.bars)} bar${s.bars === 1 ? '' : 's'} ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${n(c['market-closed'])}, halted ${n(c.halted)}, unexplained ${n(c.unexplained)}` +
         (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : ''),
     );
     const odd = s.gaps.filter((g) => g.reason !== 'market-closed');
     for (const g of odd.slice(0, maxGapsPerSeries)) {
-      lines.push(`    ${g.reason}: ${iso(g.from)} .. ${iso(g.to)} (${g.missingBars} bar${g.missingBars === 1 ? '' : 's'} missing)`);
+      lines.push(`    ${g.reason}: ${iso(g.from)} .. ${iso(g.to)} (${n(g.missingBars)} bar${g.missingBars === 1 ? '' : 's'} missing)`);
     }
     const more = Math.max(0, odd.length - maxGapsPerSeries) + (s.gapsNotListed ?? 0);
-    if (more > 0) lines.push(`    ... ${more} more`);
+    if (more > 0) lines.push(`    ... ${n(more)} more`);
   }
   return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { chooseProgressMode, startProgress } from '../../src/cli/progress/progress.js';
-import { counted, progressFigures, progressLine, streamLabel, visibleStreams, type StreamFigures } from '../../src/cli/progress/progress-figures.js';
+import { byteSize, counted, progressFigures, progressLine, streamLabel, visibleStreams, type StreamFigures } from '../../src/cli/progress/progress-figures.js';
 import { createTerminal } from '../../src/cli/terminal.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
@@ -36,6 +36,12 @@ describe('counted', () => {
   it('a count with its noun, singular for exactly one, thousands separated', () => {
     expect([0, 1, 2, 1441].map((v) => counted(v, 'file'))).toEqual(['0 files', '1 file', '2 files', '1,441 files']);
     expect(counted(36000, 'row', String)).toBe('36000 rows');
+  });
+});
+
+describe('byteSize', () => {
+  it('the unit that reads best', () => {
+    expect([512, 23_261, 1_601_228, 2_415_919_104].map(byteSize)).toEqual(['512 B', '22.7 KiB', '1.5 MiB', '2.25 GiB']);
   });
 });
 

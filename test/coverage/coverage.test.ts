@@ -95,4 +95,13 @@ describe('where a series begins', () => {
     );
     expect(coverageReport(rows).series[0]!.historyBegins).toBeUndefined();
   });
+
+  it('counts are thousands-separated, as the run summary prints them', () => {
+    const t0 = Date.parse('2026-03-04T00:00:00Z');
+    // 1,500 minutes held, then 1,200 missing, then one more.
+    const rows: KlineLike[] = [...Array.from({ length: 1500 }, (_, i) => i), 2700].map((i) => ({ code: 'BTCUSDT', interval: '1m', ts: t0 + i * 60_000 }));
+    const lines = formatCoverageReport(coverageReport(rows)).split('\n');
+    expect(lines[1]).toBe('  BTCUSDT 1m: 1,501 bars 2026-03-04T00:00Z .. 2026-03-05T21:00Z; closed 0, halted 0, unexplained 1');
+    expect(lines[2]).toBe('    unexplained: 2026-03-05T01:00Z .. 2026-03-05T21:00Z (1,200 bars missing)');
+  });
 });

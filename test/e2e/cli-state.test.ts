@@ -119,7 +119,7 @@ describe('quotelake state show', () => {
     expect((await show(out, 'kline-backfill', '--stream', '*/1h')).pipelines[0]!.streams.map((s) => s.stream)).toEqual(['kline/BTCUSDT/1h', 'kline/ETHUSDT/1h', 'kline/EURUSD/1h']);
     const text = await runCli(['state', 'show', '--output', out, '--stream', 'BTCUSDT/1m']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain(`kline/BTCUSDT/1m  watermark 2026-11-11T00:00:00Z, low 2026-11-10T00:00:00Z; last run 3 req, 1,441 rows  -> ${join(out, 'kline', 'interval=1m')} (code=BTCUSDT)`);
+    expect(text.stdout).toContain(`kline/BTCUSDT/1m  watermark 2026-11-11T00:00:00Z, low 2026-11-10T00:00:00Z; last run 3 requests, 1,441 rows  -> ${join(out, 'kline', 'interval=1m')} (code=BTCUSDT)`);
     expect(text.stdout).toContain(`last run ${first.runId} succeeded`);
     const typo = await runCli(['state', 'show', 'kline-backfil', '--output', out]);
     expect(typo.code).toBe(2);

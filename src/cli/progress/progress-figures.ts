@@ -160,6 +160,14 @@ export const n = (v: number): string => fmt.format(Math.round(v));
 /** A count and its noun, singular for exactly one: "1 file", "1,441 rows" (`format` writes the count). */
 export const counted = (v: number, noun: string, format: (v: number) => string = n): string => `${format(v)} ${noun}${Math.round(v) === 1 ? '' : 's'}`;
 
+/** A size in the unit that reads best: `512 B`, `22.7 KiB`, `1.5 MiB`, `2.25 GiB`. */
+export function byteSize(b: number): string {
+  if (b < 1024) return `${b} B`;
+  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KiB`;
+  if (b < 1024 ** 3) return `${(b / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(b / 1024 ** 3).toFixed(2)} GiB`;
+}
+
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
   if (s < 60) return `${s}s`;

@@ -1,5 +1,5 @@
 /** `state show` as text: one block per pipeline, one line per stream. */
-import { n } from '../progress/progress-figures.js';
+import { counted, n } from '../progress/progress-figures.js';
 import type { Instant, StreamState } from './describe-stream.js';
 import type { PipelineState, StreamReport } from './read-state.js';
 
@@ -20,7 +20,7 @@ function progressOf(s: StreamState): string {
 }
 
 function lastRunOf(s: StreamReport): string {
-  return s.lastRun ? `; last run ${n(s.lastRun.requests)} req, ${n(s.lastRun.rows)} rows` : '';
+  return s.lastRun ? `; last run ${counted(s.lastRun.requests, 'request')}, ${counted(s.lastRun.rows, 'row')}` : '';
 }
 
 export function renderPipelineState(p: PipelineState): string {
