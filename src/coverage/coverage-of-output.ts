@@ -44,7 +44,7 @@ export function readHaltRows(outputDir: LakeLocation, format: OutputFormat = 'pa
  */
 export async function coverageOfOutput(outputDir: LakeLocation, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
   const { format = 'parquet', series, listClosed, symbolMapping, historyBegins } = options;
-  const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
+  const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'halt_local', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
   const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;
   const auditOptions = { halts, ...(listClosed !== undefined ? { listClosed } : {}) };
   const audits = new Map<string, SeriesAudit>();

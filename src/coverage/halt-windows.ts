@@ -2,13 +2,19 @@
  * Halt records as windows per product code: a code maps to an exchange symbol (600000.SH ↔ SSE
  * 600000, AAPL.US ↔ NYSE/NASDAQ AAPL), overridable for other listings.
  */
+import { dayNumberOfIsoDate, localToUtcMs } from '../catalog/index.js';
 import type { HaltExchange } from '../core/wire.js';
+
+/** Where a date-only halt's day starts: normalize-halts' default zone of each exchange. */
+const HALT_DAY_ZONES: Readonly<Record<HaltExchange, string>> = { sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' };
 
 /** The fields of a halt row the coverage report needs (a HaltRow has them). */
 export interface HaltLike {
   readonly exchange: HaltExchange;
   readonly symbol: string;
   readonly halt_at: number | null;
+  /** The exchange-local text of the halt: a date alone (`2026-11-18`) for a halt of a whole day. */
+  readonly halt_local?: string | null;
   /** Trading resumes (else quoting resumes); null = not resumed in the data. */
   readonly resume_trade_at: number | null;
   readonly resume_quote_at?: number | null;
@@ -39,11 +45,12 @@ export class HaltIndex {
     private readonly mapping: SymbolMapping = defaultSymbolMapping,
   ) {
     for (const h of halts) {
-      if (h.halt_at === null) continue;
+      const from = haltStart(h);
+      if (from === null) continue;
       const resume = h.resume_trade_at ?? h.resume_quote_at ?? null;
       const key = `${h.exchange}\u0000${h.symbol}`;
       const list = this.bySymbol.get(key) ?? [];
-      list.push({ exchange: h.exchange, symbol: h.symbol, from: h.halt_at, to: resume ?? Number.POSITIVE_INFINITY });
+      list.push({ exchange: h.exchange, symbol: h.symbol, from, to: resume ?? Number.POSITIVE_INFINITY });
       this.bySymbol.set(key, list);
     }
   }
@@ -63,4 +70,15 @@ export class HaltIndex {
     }
     return undefined;
   }
+}
+
+/**
+ * When a halt starts: its instant, or for a halt of whole days given as a date alone (SSE's 全天停牌
+ * and 连续停牌 come with `haltDate` and no `haltTime`), the start of that local day.
+ */
+function haltStart(h: HaltLike): number | null {
+  if (h.halt_at !== null) return h.halt_at;
+  const date = h.halt_local;
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  return localToUtcMs(HALT_DAY_ZONES[h.exchange], dayNumberOfIsoDate(date), 0);
 }

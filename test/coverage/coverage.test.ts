@@ -82,6 +82,21 @@ describe('coverage report: classification', () => {
     // A halt of another symbol does not explain it.
     expect(coverageReport(rows, { halts: [{ ...halts[0]!, symbol: '600009' }] }).totals.unexplained).toBe(2);
   });
+
+  it('an SSE halt of a whole day, a date without a time, explains the day from its local midnight', async () => {
+    world = await startWorld('2026-03-04T12:00:00.000Z');
+    const end = Date.parse('2026-03-03T07:00:00Z') / 1000;
+    // The morning session of 3 March is missing (09:30-11:30 in Shanghai); trading resumed at 13:00.
+    const resume = Date.parse('2026-03-03T05:00:00Z');
+    const rows = rowsFrom(world, '600000.SH', '1m', 1, end, 480).filter((r) => !(r.ts >= Date.parse('2026-03-03T01:30:00Z') && r.ts < resume));
+    expect(rows).toHaveLength(360);
+    const wholeDay = { exchange: 'sse' as const, symbol: '600000', halt_at: null, halt_local: '2026-03-03', resume_trade_at: resume, resume_quote_at: null };
+    const report = coverageReport(rows, { halts: [wholeDay] });
+    const halted = report.series[0]!.gaps.find((g) => g.reason === 'halted')!;
+    expect([report.totals.unexplained, halted.to, halted.missingBars]).toEqual([0, resume, 120]);
+    // Without its date, nothing places it: the morning is unexplained.
+    expect(coverageReport(rows, { halts: [{ ...wholeDay, halt_local: null }] }).totals).toMatchObject({ halted: 0, unexplained: 1 });
+  });
 });
 
 describe('where a series begins', () => {

@@ -57,4 +57,15 @@ describe('trading-halts', () => {
     expect(new Set(run.records.map((r) => JSON.stringify(r.record))).size).toBe(run.records.length);
     expect(run.records.length).toBeGreaterThanOrEqual(truth.length - pages);
   });
+
+  it('paged with each page repeating the last record of the one before (R6): the note counts each record once', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z', 7, 'halt-duplicates=1');
+    const client = world.client('professional');
+    const t0 = world.clock.now();
+    const src = tradingHalts.create(tradingHaltsConfigSchema.parse({ exchanges: ['sse'], pageSize: 200 }), world.env(client));
+    const run = await drain<RawHalt>(src, world.clock);
+    const truth = world.halts.records('sse', t0);
+    expect(run.records).toHaveLength(truth.length);
+    expect(run.events.snapshot().notes).toContain(`trading-halts sse: ${truth.length} record(s) in the last year, ${truth.length} new or changed`);
+  });
 });

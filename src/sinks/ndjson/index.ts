@@ -50,7 +50,8 @@ export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
 export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   kind: 'sink',
   type: 'ndjson',
-  summary: 'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC; raw records (no transform) as the service sent them.',
+  summary:
+    'One JSON object per line to stdout or a file: decimals as exact strings, instants ISO-8601 UTC. Raw records (no transform) keep the service\'s own fields and text, in an envelope: `{ code, interval, bar, final }` (K-line), `{ tick, fetchedAtMs }` (trade, order book), `{ exchange, record, fetchedAtMs }` (halt; `fetchedAtMs` in epoch ms).',
   configSchema: ndjsonSinkConfigSchema,
   // Any record is one JSON object: raw records come out as the service sent them (wire strings).
   takes: ALL_RECORD_KINDS,

@@ -120,7 +120,8 @@ class TradingHaltsSource implements Source<RawHalt> {
           `trading-halts ${exchange}: ${fetched.totalCount - unique} record(s) moved between pages while paging (new announcements); the next run picks them up`,
         );
       }
-      ctx.events.note?.(`trading-halts ${exchange}: ${fetched.records.length} record(s) in the last year, ${out.length} new or changed`);
+      // Distinct records: a record a page boundary repeated (R6) is one record.
+      ctx.events.note?.(`trading-halts ${exchange}: ${unique} record(s) in the last year, ${out.length} new or changed`);
       yield { stream, seq: 0, records: out, checkpoint: { stream, position: { seen, total: fetched.totalCount } } };
     });
     return mergeStreams(makers, exchanges.length);
