@@ -75,11 +75,12 @@ export async function acquireCommandLock(
   output: string,
   owner: { runId: string; pipeline: string; now: Date },
   env: NodeJS.ProcessEnv,
-  options: { clock?: { now(): number }; s3Endpoint?: string | undefined } = {},
+  options: { s3Endpoint?: string | undefined } = {},
 ): Promise<RunLock> {
   const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
   try {
-    const lock = await acquireRunLock(lake.remote ? lake.storage : output, owner, options.clock ? { clock: options.clock } : {});
+    // The lease counts real time, not the command's `--clock`: other processes compare it with theirs.
+    const lock = await acquireRunLock(lake.remote ? lake.storage : output, owner);
     return {
       ...lock,
       async release() {

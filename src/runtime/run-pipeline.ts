@@ -94,6 +94,8 @@ export interface RunOptions {
   readonly logger?: Logger;
   readonly events?: RunEventsRecorder;
   readonly clock?: Clock;
+  /** What a lake's lease on an object store counts its expiry by: real time unless a test injects one. */
+  readonly leaseClock?: Clock;
   readonly runId?: string;
   /**
    * Fetch again from `since`, as if nothing were held (`run --full-refresh`). The saved checkpoints
@@ -480,7 +482,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const lock: RunLock = await acquireRunLock(
     options.storage ?? outputDir,
     { runId, pipeline: pipeline.name, now: new Date(clock.now()) },
-    { clock, onLost: (error) => leaseLost.abort(error) },
+    // Real time, whatever `clock` says (`--clock` shifts the run's "now"): other processes compare
+    // the lease's expiry with their own clocks.
+    { clock: options.leaseClock ?? systemClock, onLost: (error) => leaseLost.abort(error) },
   );
   if (!lock.enforced) {
     logger.warn('this object store ignores conditional writes: the lake lease cannot keep a second writer out; run one writer per lake yourself', { event: 'lock', lease: lock.path });

@@ -84,18 +84,36 @@ describe('a run on an S3 lake', () => {
     const other = await acquireLakeLease(a.lake, { runId: 'run-live', pipeline: 'other' }, { clock: clock(), host: 'host-x', pid: 4242, every: () => () => undefined });
     const probe: SourceProbe = { produced: 0 };
     await expect(
-      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: clock(), runId: 'run-b' }),
+      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: clock(), leaseClock: clock(), runId: 'run-b' }),
     ).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('run-live of pipeline other (pid 4242 on host-x)') });
     expect(probe.produced).toBe(0);
     await other.release();
+  });
+
+  it('the lease counts real time, not the run\'s clock: a run a week ahead still sees a live lease, one a week back takes a free one', async () => {
+    const url = `s3://${server().bucket}/handoff-${++n}`;
+    const a = await host(url);
+    // Held now, in real time, by another process.
+    const other = await acquireLakeLease(a.lake, { runId: 'run-live', pipeline: 'other' }, { clock: { now: () => Date.now() }, host: 'host-x', pid: 4242, every: () => () => undefined });
+    // A run whose "now" is a week later (as `--clock` can make it) must not take the lease over.
+    const later = new ManualClock(Date.now() + 7 * 86_400_000);
+    await expect(
+      runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: later, runId: 'run-later' }),
+    ).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED' });
+    await other.release();
+    // And a run whose "now" is days back takes a free lease, and leaves none behind.
+    const earlier = new ManualClock(Date.now() - 7 * 86_400_000);
+    await runPipeline(pipeline, { registry: testRegistry({ store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: earlier, runId: 'run-earlier' });
+    const fresh = await acquireLakeLease(a.lake, { runId: 'run-next', pipeline: 'next' }, { clock: { now: () => Date.now() }, every: () => () => undefined });
+    await fresh.release();
   });
 
   it('a run whose lease ran out unrenewed stops before its next commit (QL_LAKE_LEASE_LOST)', async () => {
     const url = `s3://${server().bucket}/handoff-${++n}`;
     const a = await host(url);
     const frozen = clock();
-    // After the first commit the run's clock jumps past the 60 s lease without a heartbeat having run
-    // (the timer is real, the run's clock is not): the lease is no longer known to be held.
+    // After the first commit the lease's clock jumps past the 60 s lease without a heartbeat having
+    // run (the timer is real, the injected clock is not): the lease is no longer known to be held.
     const probe: SourceProbe = {
       produced: 0,
       beforeYield: (stream, index) => {
@@ -103,7 +121,7 @@ describe('a run on an S3 lake', () => {
       },
     };
     await expect(
-      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: frozen, runId: 'run-late' }),
+      runPipeline(pipeline, { registry: testRegistry({ probe, store: new MemoryStore() }), outputDir: a.dir, storage: a.lake, clock: frozen, leaseClock: frozen, runId: 'run-late' }),
     ).rejects.toMatchObject({ code: 'QL_LAKE_LEASE_LOST' });
     const saved = await new CheckpointStore(stateInLake(a.lake), 'handoff').load();
     // Only what was committed before the lease ran out: stream s0's first batch.

@@ -62,7 +62,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
     const output = await openOutput(args.output, args['s3-endpoint'], env);
     // A dry run reads only (manifests are replaced atomically), so it needs no lock. A folder gets
     // the pid lock, a lake on S3 the lease (run-lock.ts), as a run takes them.
-    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }, { clock }).catch((e: unknown) => {
+    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }).catch((e: unknown) => {
       output.close();
       throw e;
     });

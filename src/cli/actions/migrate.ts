@@ -35,7 +35,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const runId = createRunId(now);
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   // The same lock a run takes: nothing writes into the lake while it moves.
-  const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env, { clock });
+  const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env);
   const interrupts = exitOnInterrupt((line) => terminal.notice(line, SIGNAL_NOTICE), MIGRATE_CUT_NOTICE);
   let report;
   let before;

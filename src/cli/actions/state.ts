@@ -116,7 +116,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
     try {
       // A local output's pid lock, or the lease of a lake on S3 (taken for the few requests of a reset).
       const lake = chosen.find((c) => c.target.outputDir === outputDir)!.target.lake;
-      lock = await acquireRunLock(lake, { runId: createRunId(now), pipeline: 'state-reset', now }, { clock });
+      lock = await acquireRunLock(lake, { runId: createRunId(now), pipeline: 'state-reset', now });
     } catch (e) {
       if (e instanceof QuotelakeError && e.code === 'QL_OUTPUT_LOCKED') {
         throw new QuotelakeError('QL_OUTPUT_LOCKED', `state reset refused, nothing changed under ${outputDir}: ${e.message}`, { stage: 'plan', cause: e });
