@@ -133,6 +133,8 @@ describe.concurrent('workers', () => {
     expect(ran.reduce((a, b) => a + b, 0)).toBe(6);
     expect(ran.filter((n) => n > 0).length).toBeGreaterThan(1);
     expect(await status(env)).toMatchObject({ waiting: 0, active: 0, completed: 6, failed: 0, eta: { seconds: 0, requestsLeft: 0 } });
+    // A drained queue: no ETA in the text form either.
+    expect(ok(await runCli(['queue', 'status'], { env })).stdout).toBe('waiting 0, active 0, completed 6, failed 0\nnothing to run\n');
     const expected = await lakeRows(single);
     expect(expected.length).toBeGreaterThan(5000);
     expect(await lakeRows(shared)).toEqual(expected);

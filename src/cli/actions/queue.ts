@@ -56,12 +56,14 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
       if (args.json) emitJson(terminal, { waiting: s.waiting, active: s.active, completed: s.completed, failed: s.failed, eta }, false);
       else {
         // Nothing queued or running: an ETA would promise progress that no worker is making.
-        const idle = s.waiting === 0 && s.active === 0 && s.requestsLeft > 0;
+        const idle = s.waiting === 0 && s.active === 0;
+        const left =
+          s.requestsLeft === 0
+            ? 'nothing to run\n'
+            : `nothing to run: the ${s.requestsLeft} requests left are ${s.failed > 0 ? `the failed slices' (enqueue the same run again to retry them)` : 'counted for slices no longer queued'}\n`;
         terminal.out(
           `waiting ${s.waiting}, active ${s.active}, completed ${s.completed}, failed ${s.failed}\n` +
-            (idle
-              ? `nothing to run: the ${s.requestsLeft} requests left are ${s.failed > 0 ? `the failed slices' (enqueue the same run again to retry them)` : 'counted for slices no longer queued'}\n`
-              : `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`),
+            (idle ? left : `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`),
         );
       }
       return EXIT_OK;
