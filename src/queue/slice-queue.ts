@@ -37,5 +37,9 @@ export const SLICE_JOB_OPTIONS: JobsOptions = {
 };
 
 export function sliceQueue(connection: Redis): Queue<QueueJobData> {
-  return new Queue<QueueJobData>(QUEUE_NAME, { connection, prefix: QUEUE_PREFIX });
+  const queue = new Queue<QueueJobData>(QUEUE_NAME, { connection, prefix: QUEUE_PREFIX });
+  // Its connection's errors reach the caller through the calls it awaits (enqueue, status) or the
+  // worker's own "queue error" line; without a listener BullMQ prints each one raw on stderr.
+  queue.on('error', () => undefined);
+  return queue;
 }

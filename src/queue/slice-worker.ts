@@ -58,8 +58,12 @@ class PermanentSliceError extends UnrecoverableError {
 
 export interface SliceWorker {
   readonly worker: Worker<QueueJobData>;
-  /** Graceful stop: no new slices; running ones finish, or after `graceMs` are put back. */
-  stop(graceMs: number): Promise<void>;
+  /**
+   * Graceful stop: no new slices; running ones finish, or after `graceMs` are put back. `queueGone`:
+   * the queue's Redis is unreachable, so closing (which waits for it) is given `graceMs` more and
+   * then left behind; the slices go back to the queue when their lock expires.
+   */
+  stop(graceMs: number, options?: { queueGone?: boolean }): Promise<void>;
 }
 
 export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
@@ -115,11 +119,18 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
   worker.on('error', (error) => options.log?.(`queue error: ${error.message}`));
   return {
     worker,
-    async stop(graceMs) {
+    async stop(graceMs, { queueGone = false } = {}) {
       const closing = worker.close();
       const timer = setTimeout(() => stopping.abort(), graceMs);
       try {
-        await closing;
+        if (!queueGone) await closing;
+        else {
+          closing.catch(() => undefined);
+          await new Promise((resolve) => {
+            setTimeout(resolve, 2 * graceMs).unref();
+            void closing.then(resolve, resolve);
+          });
+        }
       } finally {
         clearTimeout(timer);
       }

@@ -5,7 +5,8 @@
  * token pool (QUOTELAKE_TOKENS, --tokens-file) works as in `run` (see queue/worker-clients.ts).
  */
 import type { LogLevel } from '../../core/component.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, CoordinatorDownError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
@@ -17,7 +18,7 @@ import type { Slice } from '../../queue/slice.js';
 import { createLogger } from '../../runtime/logger.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
-import { describeError } from '../describe-error.js';
+import { describeError, sayFailure } from '../describe-error.js';
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
@@ -38,6 +39,8 @@ import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopA
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 
+/** How long a batch worker waits for its coordinator to come back before it stops (a Redis restart takes seconds). */
+const BATCH_COORDINATOR_PATIENCE_MS = 15_000;
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
   'stalled-timeout': number;
@@ -156,12 +159,27 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     log: (line) => logger.warn(line),
   });
 
+  // A batch (--until-empty) must end: without its coordinator for this long it stops, exit 1. A
+  // worker without it waits for Redis to come back, however long (a daemon outlives a restart).
+  let coordinatorDown: CoordinatorDownError | undefined;
   try {
     await new Promise<void>((resolve) => {
       if (interrupts.signal.aborted) return resolve();
       interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
       if (!args['until-empty']) return;
+      let polling = false;
+      let reachableAt = Date.now();
       const poll = setInterval(() => {
+        // Commands wait for a reconnection (the worker's connection never gives one up): judged by
+        // the connection's state, one status call at a time.
+        if (redis.status === 'ready') reachableAt = Date.now();
+        else if (Date.now() - reachableAt >= BATCH_COORDINATOR_PATIENCE_MS) {
+          coordinatorDown = new CoordinatorDownError(redactUrl(url), `no connection for ${BATCH_COORDINATOR_PATIENCE_MS / 1000} s`);
+          clearInterval(poll);
+          return resolve();
+        }
+        if (polling) return;
+        polling = true;
         void (async () => {
           const s = await queueStatus(queue, redis, 1);
           const drained = s.waiting === 0 && s.active === 0;
@@ -174,16 +192,27 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
           }
           clearInterval(poll);
           resolve();
-        })().catch(() => undefined);
+        })()
+          .catch(() => undefined)
+          .finally(() => {
+            polling = false;
+          });
       }, 500);
       interrupts.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
     });
-    // Slices still running get half the stop timeout to finish, then go back to the queue.
-    await worker.stop(interrupts.signal.aborted ? Math.floor(graceMs / 2) : 2_147_483_647);
+    // Slices still running get half the stop timeout to finish, then go back to the queue (without
+    // a coordinator they cannot commit: they are redelivered once it is back).
+    await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
   } finally {
     interrupts.dispose();
+    // Without Redis, what waits on it would wait for ever: its connections are let go of first, so
+    // what is left fails at once instead.
+    if (coordinatorDown !== undefined) {
+      redis.disconnect();
+      workerRedis.disconnect();
+    }
     // Each pool token's use in this process: what it sent, its 429s, what is left of its day.
-    for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries())) logger.info(`${label}: ${line}`, { event: 'token-use' });
+    for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries().catch(() => []))) logger.info(`${label}: ${line}`, { event: 'token-use' });
     await clients.closeAll();
     await exposure?.stop().catch(() => undefined);
     await queue.close().catch(() => undefined);
@@ -193,6 +222,11 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     await shared.close().catch(() => undefined);
   }
   if (interrupts.received() !== undefined) return EXIT_INTERRUPTED;
+  if (coordinatorDown !== undefined) {
+    const described = describeError(coordinatorDown);
+    sayFailure(terminal, { ...described, message: `worker --until-empty stopped: ${described.message}; what it had not committed goes back to the queue` }, coordinatorDown);
+    return described.exitCode;
+  }
   if (failedForGood.length > 0) {
     terminal.notice(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`, {
       level: 'error',

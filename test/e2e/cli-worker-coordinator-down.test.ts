@@ -1,0 +1,34 @@
+/**
+ * A batch worker (`worker --until-empty`) whose Redis goes away: it must end, exit 1 with
+ * QL_COORDINATOR_DOWN, put its slices back, and print no raw connection traces on the way.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useRedisServer } from '../helpers/redis-server.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
+
+const CLOCK = '2026-11-20T12:00:00Z';
+
+describe('a batch worker whose coordinator goes away', () => {
+  const redis = useRedisServer({ settled: ['demo-basic'] });
+
+  it('stops within its patience: exit 1, QL_COORDINATOR_DOWN named, no raw traces', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = join(tempDir('ql-wdown-p-'), 'queued.yaml');
+    writeFileSync(file, ['name: queued', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    // The basic plan (1 request a second): ten 1m days keep the worker busy while Redis goes.
+    const span = ['--since', '2026-11-08T00:00:00Z', '--until', '2026-11-17T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
+    const queued = await runCli(['enqueue', file, ...span, '--output', tempDir()], { env });
+    expect(queued.code, queued.stderr).toBe(0);
+    const worker = startCli(['worker', '--until-empty', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+    await worker.waitForStderr(/slice started/);
+    await redis().kill();
+    const r = await worker.result;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`quotelake: worker --until-empty stopped: coordinator ${redis().url} is unreachable (no connection for 15 s)`);
+    // Node's inspection of an error object, as BullMQ printed it for every reconnection.
+    expect(r.stderr).not.toMatch(/^Error: connect ECONNREFUSED/m);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  }, 90_000);
+});
