@@ -41,6 +41,7 @@ import { UsageError } from '../usage-error.js';
 
 /** How long a batch worker waits for its coordinator to come back before it stops (a Redis restart takes seconds). */
 const BATCH_COORDINATOR_PATIENCE_MS = 15_000;
+
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
   'stalled-timeout': number;
