@@ -41,5 +41,8 @@ export interface WireTradeTick {
 
 export type HaltExchange = 'sse' | 'nyse' | 'nasdaq';
 
+/** Where each exchange's halt times are local (decision S2): the defaults of normalize-halts' `zones`. */
+export const HALT_ZONES: Readonly<Record<HaltExchange, string>> = { sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' };
+
 /** A halt record in its exchange's layout (S3); nullable fields may be null, "" or absent (S4). */
 export type WireHaltRecord = Record<string, string | null>;

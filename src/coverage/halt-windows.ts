@@ -3,10 +3,7 @@
  * 600000, AAPL.US ↔ NYSE/NASDAQ AAPL), overridable for other listings.
  */
 import { dayNumberOfIsoDate, localToUtcMs } from '../catalog/index.js';
-import type { HaltExchange } from '../core/wire.js';
-
-/** Where a date-only halt's day starts: normalize-halts' default zone of each exchange. */
-const HALT_DAY_ZONES: Readonly<Record<HaltExchange, string>> = { sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' };
+import { HALT_ZONES, type HaltExchange } from '../core/wire.js';
 
 /** The fields of a halt row the coverage report needs (a HaltRow has them). */
 export interface HaltLike {
@@ -80,5 +77,6 @@ function haltStart(h: HaltLike): number | null {
   if (h.halt_at !== null) return h.halt_at;
   const date = h.halt_local;
   if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
-  return localToUtcMs(HALT_DAY_ZONES[h.exchange], dayNumberOfIsoDate(date), 0);
+  // Its day starts at midnight where the exchange is (normalize-halts' default zones).
+  return localToUtcMs(HALT_ZONES[h.exchange], dayNumberOfIsoDate(date), 0);
 }

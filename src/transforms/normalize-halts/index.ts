@@ -9,6 +9,7 @@ import { DEFAULT_DECIMAL } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';
 import type { TransformDefinition } from '../../core/definition.js';
 import type { HaltRow, RawHalt } from '../../core/records.js';
+import { HALT_ZONES } from '../../core/wire.js';
 import { isFieldError } from '../field-error.js';
 import { rejectField } from '../reject-field.js';
 import { zoneOrThrow } from './local-time.js';
@@ -27,11 +28,11 @@ export const normalizeHaltsConfigSchema = z.strictObject({
   /** Exchange-local zones (S2); override only if the service changes. */
   zones: z
     .strictObject({
-      sse: zoneName.default('Asia/Shanghai'),
-      nyse: zoneName.default('America/New_York'),
-      nasdaq: zoneName.default('America/New_York'),
+      sse: zoneName.default(HALT_ZONES.sse),
+      nyse: zoneName.default(HALT_ZONES.nyse),
+      nasdaq: zoneName.default(HALT_ZONES.nasdaq),
     })
-    .default({ sse: 'Asia/Shanghai', nyse: 'America/New_York', nasdaq: 'America/New_York' })
+    .default({ ...HALT_ZONES })
     .describe('Exchange-local IANA zones of the record times (decision S2); override only if the service changes.'),
   /** Column type of pause_threshold_price. */
   decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }).describe('DECIMAL(precision, scale) of pause_threshold_price (default 38,18).'),
