@@ -1,9 +1,8 @@
 /** The coverage report as text for a terminal: one line per series, then the unexplained gaps. */
+import { groupedCount as n } from '../core/grouped-count.js';
 import type { CoverageReport } from './coverage-report.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
-/** With thousands separators, as the run summary prints its counts. */
-const n = (v: number) => v.toLocaleString('en-US');
 
 export interface FormatOptions {
   readonly maxGapsPerSeries?: number;

@@ -1,4 +1,5 @@
 /** What progress shows, computed the same way for bars and for plain lines. */
+import { groupedCount } from '../../core/grouped-count.js';
 import type { RunEventsRecorder, RunEventsSnapshot } from '../../runtime/run-events.js';
 
 export interface QuotaBaseline {
@@ -154,8 +155,7 @@ export function progressFigures(
   };
 }
 
-const fmt = new Intl.NumberFormat('en-US');
-export const n = (v: number): string => fmt.format(Math.round(v));
+export const n = groupedCount;
 
 /** A count and its noun, singular for exactly one: "1 file", "1,441 rows" (`format` writes the count). */
 export const counted = (v: number, noun: string, format: (v: number) => string = n): string => `${format(v)} ${noun}${Math.round(v) === 1 ? '' : 's'}`;
