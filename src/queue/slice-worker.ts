@@ -12,6 +12,7 @@
  * aborted (their fetched rows are not committed) and put back to waiting for another worker, with
  * no attempt counted against them.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData, type ScheduledRun } from './slice-queue.js';
@@ -124,13 +125,7 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       const timer = setTimeout(() => stopping.abort(), graceMs);
       try {
         if (!queueGone) await closing;
-        else {
-          closing.catch(() => undefined);
-          await new Promise((resolve) => {
-            setTimeout(resolve, 2 * graceMs).unref();
-            void closing.then(resolve, resolve);
-          });
-        }
+        else await Promise.race([closing.catch(() => undefined), delay(2 * graceMs, undefined, { ref: false })]);
       } finally {
         clearTimeout(timer);
       }
