@@ -4,7 +4,7 @@
  */
 import { createClient, createTokenPool, planLimits, redactUrl, TokenPool, type ServiceClient } from '../api/index.js';
 import type { Coordinator } from '../api/admission.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
@@ -203,7 +203,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, started, logger, options.storage) : undefined;
+  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, spanAnchor(clock), logger, options.storage) : undefined;
   // What was committed and sent, from the run's events and the client, which outlive a failure:
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
@@ -330,7 +330,7 @@ function safeTime(text: string, nowMs: number): number | undefined {
  * market closed, halted or unexplained, over the range the run touched (from its checkpoints before
  * and after), never the whole history: a minute updater on a year-old lake reads a day's files.
  */
-async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, startedMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }, lake?: LakeStorage) {
+async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, spanFromMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }, lake?: LakeStorage) {
   const { outputDir, stateDir } = job.resolved.settings;
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
@@ -338,7 +338,7 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
     const after = await new CheckpointStore(runState(job, lake), job.pipeline.name).load();
     const historyBegins = historyBeginnings(after);
     const until = (job.pipeline.source as { until?: string }).until;
-    const untilMs = until !== undefined ? resolveTimeSpec(until, startedMs) : undefined;
+    const untilMs = until !== undefined ? resolveTimeSpec(until, spanFromMs) : undefined;
     // The pipeline's own series only (the output folder may hold other pipelines' series too),
     // each from the oldest bar this run could have written; a series the run left empty is skipped.
     const series = pipelineSeries(job).flatMap((s) => {

@@ -12,6 +12,12 @@ export interface Clock {
    * without it is real time. Any object with `now` and `set` works the same as ManualClock.
    */
   set?(to: number): void;
+  /**
+   * The instant a command was told to take as now (`--clock`), on a clock that then runs on from
+   * it: spans such as `3d` count back from it, so a pinned run covers the same bars however long
+   * it took to start. Absent on real time and on virtual clocks.
+   */
+  readonly origin?: number;
 }
 
 /** A clock that only moves when told (see `Clock.set`). */
@@ -24,13 +30,19 @@ export function isVirtualClock(clock: Clock | undefined): clock is VirtualClock 
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** What spans such as `3d` or `12h` count back from: the pinned instant of `--clock`, else now. */
+export function spanAnchor(clock: Clock): number {
+  return clock.origin ?? clock.now();
+}
+
 /**
  * Real time moved to start at `start`: it runs at the machine's pace, so limits and timeouts
- * behave as usual, while dates (what "3 days back" and "today's quota" mean) are those of `start`.
+ * behave as usual, while dates (what "3 days back" and "today's quota" mean) are those of `start`;
+ * spans count back from `start` itself (`origin`).
  */
 export function shiftedClock(start: number, base: Clock = systemClock): Clock {
   const offset = start - base.now();
-  return { now: () => base.now() + offset };
+  return { now: () => base.now() + offset, origin: start };
 }
 
 /** A clock that only moves when told to. */

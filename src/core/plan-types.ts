@@ -24,6 +24,8 @@ export interface PlanContext {
   readonly limits: SourcePlanLimits;
   /** Clock time the plan is for (ms). */
   readonly nowMs: number;
+  /** What spans such as `3d` count back from (core/clock.ts, spanAnchor); nowMs when absent. */
+  readonly spanFromMs?: number;
   /** Committed checkpoints of the pipeline, by stream key. */
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
 }

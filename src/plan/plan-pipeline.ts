@@ -19,6 +19,8 @@ export interface PlanOptions {
   readonly quotaRemaining?: number;
   /** Clock time of the run (ms); default now. */
   readonly now?: number;
+  /** What spans such as `3d` count back from (core/clock.ts, spanAnchor); default `now`. */
+  readonly spanFrom?: number;
   /** Committed checkpoints of this pipeline, by stream key (CheckpointStore.load()). */
   readonly checkpoints?: ReadonlyMap<string, Checkpoint>;
   /** Component registry; the real one is `components` of src/components.ts. */
@@ -61,7 +63,7 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   if (!def) throw new ConfigError(`pipeline ${pipeline.name}: source "${pipeline.source.type}" is not registered`);
   const { type: _type, ...config } = pipeline.source;
   const sourcePlan: SourcePlan = isPlanner(def)
-    ? def.plan(config, { limits, nowMs, checkpoints: options.checkpoints ?? new Map() })
+    ? def.plan(config, { limits, nowMs, spanFromMs: options.spanFrom ?? nowMs, checkpoints: options.checkpoints ?? new Map() })
     : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
   const requests: Record<string, number> = {};
   for (const g of sourcePlan.groups) requests[g.endpoint] = (requests[g.endpoint] ?? 0) + g.requests;

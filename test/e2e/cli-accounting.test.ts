@@ -102,14 +102,15 @@ describe.concurrent('received = written + merged + rejected', () => {
     const first = await runCli(args);
     expect(first.code, first.stderr).toBe(0);
     const a = runs(first.stdout).runs[0]!.rows.kline!;
-    expect(a).toEqual({ received: 1440 + 24, written: 1440 + 24, merged: 0, rejected: 0 });
+    // A day back from the pinned instant, both ends held: 1,441 minutes and 25 hours.
+    expect(a).toEqual({ received: 1441 + 25, written: 1441 + 25, merged: 0, rejected: 0 });
     // Another state dir: no checkpoint, so the same window is fetched again into the same lake.
     const again = await runCli([...args, '--state-dir', join(out, 'other-state')]);
     expect(again.code, again.stderr).toBe(0);
     const b = runs(again.stdout).runs[0]!.rows.kline!;
     expect(b).toEqual({ received: a.received, written: 0, merged: a.received, rejected: 0 });
     const text = await runCli([...args.filter((x) => x !== '--json'), '--state-dir', join(out, 'third-state')]);
-    expect(text.stderr).toMatch(/rows kline\s+1,464 received = 0 written \(new\) \+ 1,464 merged \(key already held\) \+ 0 rejected/);
+    expect(text.stderr).toMatch(/rows kline\s+1,466 received = 0 written \(new\) \+ 1,466 merged \(key already held\) \+ 0 rejected/);
   });
 
   it('rejected records: exit 3, alone and among several pipelines, with --json, and where they went', async () => {

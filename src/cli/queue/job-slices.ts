@@ -6,6 +6,7 @@
  */
 import { findProduct } from '../../catalog/index.js';
 import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
+import { spanAnchor, type Clock } from '../../core/clock.js';
 import type { Interval } from '../../core/records.js';
 import { groupSlices, SLICE_REQUESTS, type SlicePiece } from '../../queue/group-slices.js';
 import { planSlices, type SeriesSpan } from '../../queue/plan-slices.js';
@@ -25,7 +26,7 @@ export interface SliceTarget {
 }
 
 /** `budget`: planned requests a slice of several codes may hold (group-slices.ts). */
-export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number, budget = SLICE_REQUESTS): Slice[] {
+export function jobSlices(job: PipelineJob, target: SliceTarget, clock: Clock, budget = SLICE_REQUESTS): Slice[] {
   const source = job.pipeline.source as { type: string; codes?: string[]; intervals?: Interval[]; since?: string; until?: string };
   if (source.type !== 'kline-history') {
     throw new UsageError(
@@ -33,12 +34,14 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, nowMs: number, 
       'run snapshot and halt pipelines with "quotelake run" (on a schedule of your own), or queue a kline-history pipeline',
     );
   }
-  const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, nowMs) : nowMs;
+  const nowMs = clock.now();
+  const spanFrom = spanAnchor(clock);
+  const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, spanFrom) : nowMs;
   const pieces: SlicePiece[] = [];
   for (const code of source.codes ?? []) {
     const product = findProduct(code);
     if (!product) continue; // the pipeline's lint has named it already
-    const fromMs = Math.max(source.since !== undefined ? resolveTimeSpec(source.since, nowMs) : listedStartMs(product), listedStartMs(product));
+    const fromMs = Math.max(source.since !== undefined ? resolveTimeSpec(source.since, spanFrom) : listedStartMs(product), listedStartMs(product));
     const series: SeriesSpan[] = (source.intervals ?? [])
       .filter((interval) => intervalSupported(product, interval))
       .map((interval) => ({ code, interval, walkable: product.endTimestampSupported }));

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { findProduct } from '../../catalog/index.js';
+import { spanAnchor } from '../../core/clock.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
 import { ConfigError } from '../../core/errors.js';
@@ -86,8 +87,9 @@ class KlineHistorySource implements Source<RawKline> {
     const client = serviceClient(this.env, 'kline-history');
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const now = ctx.clock.now();
+    const spanFrom = spanAnchor(ctx.clock);
     const quota = { exhausted: null };
-    const plan = planKlineHistory(this.config, { nowMs: now, checkpoints: from });
+    const plan = planKlineHistory(this.config, { nowMs: now, spanFromMs: spanFrom, checkpoints: from });
     for (const s of plan.streams) reporter.plan(s.stream, s.requests);
     const makers: (() => AsyncGenerator<BatchBox<RawKline>>)[] = [];
     const prefetchPages = pagesAheadPerSeries(this.config.concurrency, this.config.prefetchPages, this.config.codes.length * this.config.intervals.length);
@@ -104,13 +106,13 @@ class KlineHistorySource implements Source<RawKline> {
           ctx,
           product,
           interval: interval as Interval,
-          sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, now), listedStartMs(product)) : listedStartMs(product),
-          untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, now) : null,
+          sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, spanFrom), listedStartMs(product)) : listedStartMs(product),
+          untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, spanFrom) : null,
           quota,
           prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
-        const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, now) : null;
+        const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, spanFrom) : null;
         if (askedMs !== null && askedMs < env.sinceMs && start.low === null && product.endTimestampSupported) {
           ctx.events.note?.(
             `kline ${code} ${interval}: history begins at ${isoSeconds(env.sinceMs / 1000)}, when the product was listed, after since ${isoSeconds(Math.floor(askedMs / 1000))} (not a gap)`,

@@ -18,9 +18,10 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 export function planKlineHistory(
   config: Pick<KlineHistoryConfig, 'codes' | 'intervals' | 'since' | 'until'>,
-  ctx: Pick<PlanContext, 'nowMs' | 'checkpoints'>,
+  ctx: Pick<PlanContext, 'nowMs' | 'spanFromMs' | 'checkpoints'>,
 ): SourcePlan {
   const now = ctx.nowMs;
+  const spanFrom = ctx.spanFromMs ?? now;
   const streams: StreamPlan[] = [];
   const perEndpoint = new Map<string, number>();
   const partitions = new Set<string>();
@@ -36,9 +37,9 @@ export function planKlineHistory(
       if (!intervalSupported(product, interval)) continue;
       const stream = klineStream(code, interval);
       const pos = readPosition(ctx.checkpoints.get(stream));
-      const sinceMs = config.since !== undefined ? Math.max(resolveTimeSpec(config.since, now), listedStartMs(product)) : listedStartMs(product);
+      const sinceMs = config.since !== undefined ? Math.max(resolveTimeSpec(config.since, spanFrom), listedStartMs(product)) : listedStartMs(product);
       const sinceSec = Math.ceil(sinceMs / 1000);
-      const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, now) : null;
+      const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, spanFrom) : null;
       let bars = 0;
       let requests = 0;
       const span = (fromSec: number, toMsExclusive: number) => {
