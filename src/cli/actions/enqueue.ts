@@ -1,4 +1,5 @@
 /** `quotelake enqueue`: a run split into slices on the queue, now or on a cron schedule. */
+import { spanAnchor } from '../../core/clock.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
@@ -44,7 +45,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       } catch (e) {
         throw new UsageError(`--every "${args.every}" --tz ${tz}: ${(e as Error).message}`, 'give a cron pattern such as "0 2 * * *" (02:00 daily) and an IANA zone such as Europe/London');
       }
-      jobSlices(job, target, clock, budget); // the pipeline can be sliced at all
+      jobSlices(job, target, { nowMs: clock.now(), spanFromMs: spanAnchor(clock) }, budget); // the pipeline can be sliced at all
       const name = args.name ?? job.pipeline.name;
       await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output: args.output, format: args.format, sliceRequests: budget } });
       const nextIso = next.map((ms) => new Date(ms).toISOString());
@@ -52,7 +53,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);
       return EXIT_OK;
     }
-    const slices = jobSlices(job, target, clock, budget);
+    const slices = jobSlices(job, target, { nowMs: clock.now(), spanFromMs: spanAnchor(clock) }, budget);
     const counts = await enqueueSlices(queue, redis, slices);
     const requests = slices.reduce((a, s) => a + s.requests, 0);
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', pipeline: job.pipeline.name, slices: slices.length, ...counts, requests }, false);

@@ -140,7 +140,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
 
   const expand = async (run: ScheduledRun) => {
     const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env, process.cwd(), loadPipelineFile);
-    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, clock, run.sliceRequests);
+    // A schedule fires at its own time: its spans count back from then, not from a --clock instant.
+    const firedAt = clock.now();
+    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, { nowMs: firedAt, spanFromMs: firedAt }, run.sliceRequests);
     const counts = await enqueueSlices(queue, redis, slices);
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
   };

@@ -6,7 +6,6 @@
  */
 import { findProduct } from '../../catalog/index.js';
 import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
-import { spanAnchor, type Clock } from '../../core/clock.js';
 import type { Interval } from '../../core/records.js';
 import { groupSlices, SLICE_REQUESTS, type SlicePiece } from '../../queue/group-slices.js';
 import { planSlices, type SeriesSpan } from '../../queue/plan-slices.js';
@@ -25,8 +24,14 @@ export interface SliceTarget {
   readonly format?: string | undefined;
 }
 
+/** When slices are cut: now, and what spans such as `2d` count back from (core/clock.ts, spanAnchor). */
+export interface SliceTime {
+  readonly nowMs: number;
+  readonly spanFromMs: number;
+}
+
 /** `budget`: planned requests a slice of several codes may hold (group-slices.ts). */
-export function jobSlices(job: PipelineJob, target: SliceTarget, clock: Clock, budget = SLICE_REQUESTS): Slice[] {
+export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, budget = SLICE_REQUESTS): Slice[] {
   const source = job.pipeline.source as { type: string; codes?: string[]; intervals?: Interval[]; since?: string; until?: string };
   if (source.type !== 'kline-history') {
     throw new UsageError(
@@ -34,8 +39,7 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, clock: Clock, b
       'run snapshot and halt pipelines with "quotelake run" (on a schedule of your own), or queue a kline-history pipeline',
     );
   }
-  const nowMs = clock.now();
-  const spanFrom = spanAnchor(clock);
+  const { nowMs, spanFromMs: spanFrom } = at;
   const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, spanFrom) : nowMs;
   const pieces: SlicePiece[] = [];
   for (const code of source.codes ?? []) {
