@@ -1,5 +1,6 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
 import { KLINE_DECIMALS } from '../../core/carried-words.js';
+import { HIVE_NULL } from '../../core/hive-null.js';
 import type { KlineRow, Interval } from '../../core/records.js';
 import { LONG_INTERVALS } from '../../core/records.js';
 import { datasetSchema } from '../../core/schemas.js';
@@ -12,8 +13,6 @@ import { sourceEndpoints } from './source-endpoints.js';
 import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
 const DAY_MS = 86_400_000;
-/** How Hive, Spark and DuckDB spell a NULL partition value. */
-const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 let lastInterval = '';
 let lastDay = Number.NaN;
 let lastPath = '';

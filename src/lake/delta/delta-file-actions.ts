@@ -4,6 +4,7 @@
  * table's partition columns, so the log and the path can never disagree.
  */
 import { DeltaLogError } from '../../core/errors.js';
+import { HIVE_NULL } from '../../core/hive-null.js';
 import type { Dataset } from '../../core/records.js';
 import { partitionKeys } from '../partition-path.js';
 import type { SeriesStats } from '../series-stats.js';
@@ -12,7 +13,6 @@ import { encodeDeltaPath } from './delta-paths.js';
 import { DELTA_PARTITION_COLUMNS } from './delta-schema.js';
 import { deltaStatsOfSeries, statsString } from './delta-stats.js';
 
-const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 
 /** Partition values of a file at `relativeKey` (relative to the table root). */
 export function partitionValuesOf(dataset: Dataset, relativeKey: string): PartitionValues {

@@ -2,11 +2,10 @@
  * The kline dataset's partition folders a time range falls into, as the sinks name them (layout 2:
  * `interval=1m/year=2026/date=2026-11-20`; daily and longer bars by year, their date the hive NULL).
  */
+import { HIVE_NULL } from '../../core/hive-null.js';
 import { LONG_INTERVALS, type Interval } from '../../core/records.js';
 
 const DAY_MS = 86_400_000;
-/** How Hive, Spark and DuckDB spell a NULL partition value (the sinks' date of a yearly partition). */
-const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__';
 
 export function klinePartitions(interval: Interval, fromMs: number, toMs: number): string[] {
   if (!(toMs > fromMs)) return [];
