@@ -88,6 +88,9 @@ class KlineHistorySource implements Source<RawKline> {
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const now = ctx.clock.now();
     const spanFrom = spanAnchor(ctx.clock);
+    // The window asked for, once for every series (each series' since is then no earlier than its listing).
+    const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, spanFrom) : null;
+    const untilMs = this.config.until !== undefined ? resolveTimeSpec(this.config.until, spanFrom) : null;
     const quota = { exhausted: null };
     const plan = planKlineHistory(this.config, { nowMs: now, spanFromMs: spanFrom, checkpoints: from });
     for (const s of plan.streams) reporter.plan(s.stream, s.requests);
@@ -106,13 +109,12 @@ class KlineHistorySource implements Source<RawKline> {
           ctx,
           product,
           interval: interval as Interval,
-          sinceMs: this.config.since !== undefined ? Math.max(resolveTimeSpec(this.config.since, spanFrom), listedStartMs(product)) : listedStartMs(product),
-          untilMs: this.config.until !== undefined ? resolveTimeSpec(this.config.until, spanFrom) : null,
+          sinceMs: askedMs !== null ? Math.max(askedMs, listedStartMs(product)) : listedStartMs(product),
+          untilMs,
           quota,
           prefetchPages,
         };
         const start = readPosition(from.get(klineStream(code, interval)));
-        const askedMs = this.config.since !== undefined ? resolveTimeSpec(this.config.since, spanFrom) : null;
         if (askedMs !== null && askedMs < env.sinceMs && start.low === null && product.endTimestampSupported) {
           ctx.events.note?.(
             `kline ${code} ${interval}: history begins at ${isoSeconds(env.sinceMs / 1000)}, when the product was listed, after since ${isoSeconds(Math.floor(askedMs / 1000))} (not a gap)`,
