@@ -16,8 +16,8 @@
  * Writes dist/cli/quotelake.meta.json (esbuild's metafile): which inputs went into which output,
  * for the start-up test. It is left out of the package (`files` in package.json).
  */
-import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -37,6 +37,29 @@ const EXTERNAL = [
   'prom-client',
 ];
 
+/**
+ * yargs guesses its own version as it starts (before ours replaces it) by looking for package.json
+ * upwards from the folder its code sits in, which it finds as the part of its path before
+ * `node_modules`. Bundled, its path has no `node_modules`, so it looked from the current folder up
+ * to `/`, listing every folder on the way: each command, `--version` and every Tab of completion
+ * did (60 ms with a /tmp of 56,000 entries, far more on a network file system). Bundled, it looks
+ * in the package root, two folders above the chunk, where package.json is. Should yargs change
+ * that line, the build fails here rather than start listing folders again.
+ */
+const YARGS_SHIM = /yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
+const YARGS_MAIN_FILENAME = "const mainFilename = __dirname.substring(0, __dirname.lastIndexOf('node_modules'));";
+const yargsLooksInPackageRoot = {
+  name: 'yargs-looks-in-package-root',
+  setup(plugin) {
+    plugin.onLoad({ filter: YARGS_SHIM }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(YARGS_MAIN_FILENAME)) throw new Error(`${args.path} no longer has the line scripts/bundle-cli.mjs replaces: ${YARGS_MAIN_FILENAME}`);
+      const contents = text.replace(YARGS_MAIN_FILENAME, "const mainFilename = fileURLToPath(new URL('../../', import.meta.url));");
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 // Chunks of an earlier bundle: their names change with their content.
 for (const name of readdirSync(outdir)) if (name.startsWith('chunk-')) rmSync(join(outdir, name));
 
@@ -53,6 +76,7 @@ const result = await build({
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
+  plugins: [yargsLooksInPackageRoot],
   // Bundled CommonJS packages (undici, yaml, yargs' helpers...) call require(): give them Node's.
   banner: { js: "import { createRequire as quotelakeCreateRequire } from 'node:module'; const require = quotelakeCreateRequire(import.meta.url);" },
 });

@@ -8,11 +8,11 @@
  * queue load with the command that uses them (a dynamic import, a chunk of its own). Loading zod
  * and luxon here made each Tab 0.2 s instead of 0.13 s.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAIN, ROOT } from './helpers/cli.js';
+import { MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
@@ -87,6 +87,26 @@ describe("the CLI's start-up", () => {
     const allowed = new Set([...dependencyTree('yargs'), 'picocolors', 'fastest-levenshtein']);
     expect([...reached].filter((name) => !allowed.has(name))).toEqual([]);
     expect(reached.has('yargs')).toBe(true);
+  });
+
+  it('lists no folder outside the package (yargs looked for package.json from the current folder up to /)', async () => {
+    // Every folder a command lists, through fs.readdirSync (what yargs uses), written to stderr.
+    const dir = tempDir('ql-start-up-');
+    const hook = join(dir, 'list-hook.mjs');
+    writeFileSync(
+      hook,
+      "import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module';\n" +
+        'const list = fs.readdirSync;\n' +
+        "fs.readdirSync = function (path, ...rest) { fs.writeSync(2, `listed ${path}\\n`); return list.call(this, path, ...rest); };\n" +
+        'syncBuiltinESMExports();\n',
+    );
+    const cwd = join(dir, 'a', 'b');
+    mkdirSync(cwd, { recursive: true });
+    const result = await runCli(['--version'], { cwd, env: { NODE_OPTIONS: `--import ${hook}` } });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    const listed = [...result.stderr.matchAll(/^listed (.*)$/gm)].map((m) => m[1]!);
+    expect(listed.filter((path) => !`${path}/`.startsWith(ROOT))).toEqual([]);
   });
 
   it('the walk finds what a command module does import (it would see a static zod)', () => {
