@@ -8,15 +8,19 @@
  * queue load with the command that uses them (a dynamic import, a chunk of its own). Loading zod
  * and luxon here made each Tab 0.2 s instead of 0.13 s.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
 }
+
+/** Preloaded: every folder the CLI lists is printed on stderr (`listed <path>`). */
+const PRINT_FOLDER_LISTINGS = fileURLToPath(new URL('../helpers/print-folder-listings.mjs', import.meta.url));
 
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/cli/quotelake.meta.json'), 'utf8')) as Metafile;
 
@@ -90,19 +94,9 @@ describe("the CLI's start-up", () => {
   });
 
   it('lists no folder outside the package (bundled, yargs looked for package.json upwards from the current folder)', async () => {
-    // Every folder a command lists, through fs.readdirSync (what yargs uses), written to stderr.
-    const dir = tempDir('ql-start-up-');
-    const hook = join(dir, 'list-hook.mjs');
-    writeFileSync(
-      hook,
-      "import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module';\n" +
-        'const list = fs.readdirSync;\n' +
-        "fs.readdirSync = function (path, ...rest) { fs.writeSync(2, `listed ${path}\\n`); return list.call(this, path, ...rest); };\n" +
-        'syncBuiltinESMExports();\n',
-    );
-    const cwd = join(dir, 'a', 'b');
+    const cwd = join(tempDir('ql-start-up-'), 'a', 'b');
     mkdirSync(cwd, { recursive: true });
-    const result = await runCli(['--version'], { cwd, env: { NODE_OPTIONS: `--import ${hook}` } });
+    const result = await runCli(['--version'], { cwd, env: { NODE_OPTIONS: `--import=${PRINT_FOLDER_LISTINGS}` } });
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
     const listed = [...result.stderr.matchAll(/^listed (.*)$/gm)].map((m) => m[1]!);

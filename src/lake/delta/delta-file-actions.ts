@@ -13,7 +13,6 @@ import { encodeDeltaPath } from './delta-paths.js';
 import { DELTA_PARTITION_COLUMNS } from './delta-schema.js';
 import { deltaStatsOfSeries, statsString } from './delta-stats.js';
 
-
 /** Partition values of a file at `relativeKey` (relative to the table root). */
 export function partitionValuesOf(dataset: Dataset, relativeKey: string): PartitionValues {
   const folder = relativeKey.split('/').slice(0, -1).join('/');
