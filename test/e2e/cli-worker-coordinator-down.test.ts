@@ -21,14 +21,23 @@ describe('a batch worker whose coordinator goes away', () => {
     const span = ['--since', '2026-11-08T00:00:00Z', '--until', '2026-11-17T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
     const queued = await runCli(['enqueue', file, ...span, '--output', tempDir()], { env });
     expect(queued.code, queued.stderr).toBe(0);
-    const worker = startCli(['worker', '--until-empty', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+    // A patience shorter than the default 15 s: the same path, sooner.
+    const worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
     await worker.waitForStderr(/slice started/);
     await redis().kill();
     const r = await worker.result;
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`quotelake: worker --until-empty stopped: coordinator ${redis().url} is unreachable (no connection for 15 s)`);
+    expect(r.stderr).toContain(`quotelake: worker --until-empty stopped: coordinator ${redis().url} is unreachable (no connection for 3 s)`);
     // Node's inspection of an error object, as BullMQ printed it for every reconnection.
     expect(r.stderr).not.toMatch(/^Error: connect ECONNREFUSED/m);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   }, 90_000);
+
+  it('a patience that is not a positive number of seconds is a usage error', async () => {
+    for (const bad of ['0', '-2', 'soon']) {
+      const r = await runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: redis().url } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('--coordinator-patience must be a positive number of seconds');
+    }
+  });
 });

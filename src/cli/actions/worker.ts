@@ -39,13 +39,12 @@ import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopA
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 
-/** How long a batch worker waits for its coordinator to come back before it stops (a Redis restart takes seconds). */
-const BATCH_COORDINATOR_PATIENCE_MS = 15_000;
-
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
   'stalled-timeout': number;
   'until-empty': boolean;
+  /** Seconds a batch worker (--until-empty) waits for its coordinator to come back before it stops. */
+  'coordinator-patience': number;
 }
 
 const WORKER_STOP_WORDS: StopWords = {
@@ -58,6 +57,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const terminal = terminalFor(args, env);
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
   if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
+  const patience = args['coordinator-patience'];
+  if (!(patience > 0) || !Number.isFinite(patience)) throw new UsageError(`--coordinator-patience must be a positive number of seconds, not ${patience}`);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
@@ -176,8 +177,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         // Commands wait for a reconnection (the worker's connection never gives one up): judged by
         // the connection's state, one status call at a time.
         if (redis.status === 'ready') reachableAt = Date.now();
-        else if (Date.now() - reachableAt >= BATCH_COORDINATOR_PATIENCE_MS) {
-          coordinatorDown = new CoordinatorDownError(redactUrl(url), `no connection for ${BATCH_COORDINATOR_PATIENCE_MS / 1000} s`);
+        else if (Date.now() - reachableAt >= patience * 1000) {
+          coordinatorDown = new CoordinatorDownError(redactUrl(url), `no connection for ${patience} s`);
           clearInterval(poll);
           return resolve();
         }

@@ -16,6 +16,11 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
         describe: 'Seconds after which the slice of a worker that stopped answering (killed, host lost) is given to another worker',
       })
       .option('until-empty', { type: 'boolean', default: false, describe: 'Exit once the queue holds no waiting or running slice (batch use; 75 when what waits waits for the daily quota); default: run until stopped' })
+      .option('coordinator-patience', {
+        type: 'number',
+        default: 15,
+        describe: 'With --until-empty: seconds without a connection to Redis after which the worker stops (exit 1, its slices back on the queue); a Redis restart takes a few',
+      })
       .example('QUOTELAKE_REDIS_URL=redis://10.0.0.5:6379 $0 worker --concurrency 4', 'A worker on this host')
       .example('$0 worker --until-empty', 'Drain the queue, then exit 0')
       .example('QUOTELAKE_TOKENS=tokenA:professional,tokenB:premium $0 worker', 'Slices spread over a token pool, each token paced by its own plan') as unknown as Argv<WorkerArgs>,
