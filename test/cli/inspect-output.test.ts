@@ -1,9 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inspectOutput } from '../../src/cli/inspect/inspect-output.js';
 import { inspectProgress } from '../../src/cli/inspect/inspect-progress.js';
+import { renderInspect } from '../../src/cli/inspect/render-inspect.js';
 import { createTerminal } from '../../src/cli/terminal.js';
 import { lakeDataset } from '../../src/lake/reader/index.js';
 import { tempDir } from '../sinks/helpers.js';
@@ -38,6 +39,22 @@ describe('inspect over a multi-file lake', () => {
     const info = await inspectOutput(out, join(out, '.state'));
     expect(info.datasets[0]!.problems).toEqual([`kline/${gone.path}: listed in the manifest but missing`]);
     expect(info.datasets[0]!.rows).toBe(files.filter((f) => f !== gone).reduce((a, f) => a + f.listed.rows, 0));
+    // The file count is the manifest's; the line says how many of them its rows and bytes leave out.
+    expect(info.datasets[0]).toMatchObject({ files: files.length, unreadable: 1 });
+    const line = renderInspect(info).split('\n')[1]!;
+    expect(line).toContain(`rows in ${files.length} files (1 missing or unreadable, not counted), `);
+  });
+
+  it('a truncated file is counted as unreadable, and a whole lake says nothing of the kind', async () => {
+    const out = await tempDir();
+    await writeLake(out, 'parquet');
+    expect(renderInspect(await inspectOutput(out, join(out, '.state')))).not.toContain('unreadable');
+    const files = (await lakeDataset(out, 'kline', 'parquet'))!.files;
+    await truncate(files[0]!.absPath, 100);
+    const info = await inspectOutput(out, join(out, '.state'));
+    expect(info.datasets[0]).toMatchObject({ files: files.length, unreadable: 1 });
+    expect(info.datasets[0]!.rows).toBe(files.slice(1).reduce((a, f) => a + f.listed.rows, 0));
+    expect(renderInspect(info)).toContain('(1 missing or unreadable, not counted)');
   });
 
   it('draws a progress bar on a terminal only, and never for --json', () => {

@@ -23,7 +23,10 @@ export interface SeriesInfo {
 export interface DatasetInfo {
   readonly dataset: string;
   readonly format: string;
+  /** Files the manifest lists, `unreadable` included. */
   readonly files: number;
+  /** Listed files missing or unreadable (each named in `problems`): `rows` and `bytes` leave them out. */
+  readonly unreadable: number;
   readonly bytes: number;
   readonly rows: number;
   readonly partitions: readonly string[];
@@ -60,6 +63,7 @@ function datasetInfo(d: DatasetSummary): DatasetInfo {
     dataset: d.dataset,
     format: d.format,
     files: d.files,
+    unreadable: d.unreadable,
     bytes: d.bytes,
     rows: d.rows,
     partitions: d.partitions,

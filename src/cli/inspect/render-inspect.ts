@@ -8,7 +8,7 @@ export function renderInspect(info: OutputInfo): string {
   const lines = [`quotelake: ${info.output}`];
   if (info.datasets.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
   for (const d of info.datasets) {
-    lines.push(`  ${d.dataset} (${d.format}): ${counted(d.rows, 'row')} in ${counted(d.files, 'file')}, ${counted(d.partitions.length, 'partition')}, ${byteSize(d.bytes)}, updated ${d.updatedAt}`);
+    lines.push(`  ${d.dataset} (${d.format}): ${counted(d.rows, 'row')} in ${counted(d.files, 'file')}${d.unreadable > 0 ? ` (${n(d.unreadable)} missing or unreadable, not counted)` : ''}, ${counted(d.partitions.length, 'partition')}, ${byteSize(d.bytes)}, updated ${d.updatedAt}`);
     const width = Math.max(6, ...d.series.slice(0, MAX_SERIES).map((s) => s.series.length));
     for (const s of d.series.slice(0, MAX_SERIES)) {
       lines.push(`    ${s.series.padEnd(width)}  ${n(s.rows).padStart(10)} ${s.rows === 1 ? 'row ' : 'rows'}  ${s.first ?? '-'} .. ${s.last ?? '-'}`);

@@ -27,7 +27,10 @@ export interface ReadOptions {
 export interface DatasetSummary {
   readonly dataset: string;
   readonly format: LakeFormat;
+  /** Files the manifest lists, `unreadable` included. */
   readonly files: number;
+  /** Of those, files missing or whose footer cannot be read: their rows and bytes are not counted. */
+  readonly unreadable: number;
   /** Bytes of the files found (a missing file counts 0). */
   readonly bytes: number;
   /** Rows by the footers of the files read. */
@@ -44,17 +47,19 @@ export function sumDataset(ds: LakeDataset, perFile: readonly FileSummary[]): Da
   const series = new Map<string, SeriesRange>();
   let rows = 0;
   let bytes = 0;
+  let unreadable = 0;
   for (const f of perFile) {
     if (f.footer) {
       rows += f.footer.rows;
       bytes += f.footer.bytes;
-    }
+    } else unreadable++;
     if (f.series) addSeries(series, f.series);
   }
   return {
     dataset: ds.dataset,
     format: ds.format,
     files: ds.files.length,
+    unreadable,
     bytes,
     rows,
     partitions: [...new Set(ds.files.map((f) => f.partition))].sort(),
