@@ -1,6 +1,8 @@
 /** Whether a failure before parsing prints as a JSON line: read from argv and the environment. */
 import { describe, expect, it } from 'vitest';
-import { wantsJsonLogs } from '../../src/cli/wants-json-logs.js';
+import yargs from 'yargs';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { LOGGING_COMMANDS, wantsJsonLogs } from '../../src/cli/wants-json-logs.js';
 
 describe('wantsJsonLogs', () => {
   it('reads --log-format in both spellings, for the commands that log', () => {
@@ -19,5 +21,14 @@ describe('wantsJsonLogs', () => {
     expect(wantsJsonLogs(['run', 'demo'], { QUOTELAKE_LOG_FORMAT: ' JSON ' })).toBe(true);
     expect(wantsJsonLogs(['run', 'demo', '--log-format', 'pretty'], { QUOTELAKE_LOG_FORMAT: 'json' })).toBe(false);
     expect(wantsJsonLogs(['inspect', 'out'], { QUOTELAKE_LOG_FORMAT: 'json' })).toBe(false);
+  });
+
+  it('knows exactly the commands whose options include --log-format', () => {
+    const taking = COMMANDS.filter((c) => {
+      const built = typeof c.builder === 'function' ? c.builder(yargs([])) : yargs([]).options(c.builder ?? {});
+      // yargs' parser state; its types leave getOptions out.
+      return 'log-format' in (built as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+    }).map((c) => String(c.command).split(' ')[0]);
+    expect(taking.sort()).toEqual([...LOGGING_COMMANDS].sort());
   });
 });
