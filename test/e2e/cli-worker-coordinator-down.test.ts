@@ -33,9 +33,10 @@ describe('a batch worker whose coordinator goes away', () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
   }, 90_000);
 
-  it('a patience that is not a positive number of seconds is a usage error', async () => {
+  it('a patience that is not a positive number of seconds is a usage error, before any connection', async () => {
     for (const bad of ['0', '-2', 'soon']) {
-      const r = await runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: redis().url } });
+      // Nothing listens there: the setting is checked first.
+      const r = await runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('--coordinator-patience must be a positive number of seconds');
     }
