@@ -14,7 +14,7 @@ import { createLogger, type LogFormat } from '../runtime/logger.js';
 import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
-import { resolveTimeSpec } from '../sources/shared/time-spec.js';
+import { resolveTimeSpec, timeSpecMs } from '../sources/shared/time-spec.js';
 import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
@@ -318,11 +318,8 @@ export function emptyWorkNote(
 }
 
 function safeTime(text: string, nowMs: number): number | undefined {
-  try {
-    return resolveTimeSpec(text, nowMs);
-  } catch {
-    return undefined;
-  }
+  const ms = timeSpecMs(text, nowMs);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /**

@@ -151,4 +151,13 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toContain('Invalid values');
   });
+
+  it('an --until or --since on a day that does not exist is a usage error, not another day nor a bug report', async () => {
+    const [month13, april31] = await Promise.all([runCli(['run', 'demo', '--until', '2026-13-01']), runCli(['plan', 'kline-backfill', '--since', '2026-04-31'])]);
+    expect(month13.code, month13.stderr).toBe(2);
+    expect(month13.stderr).toContain('source.until: "2026-13-01" must be an ISO date or date-time that exists');
+    expect(month13.stderr).not.toContain('looks like a bug');
+    expect(april31.code, april31.stderr).toBe(2);
+    expect(april31.stderr).toContain('source.since: "2026-04-31" must be an ISO date or date-time that exists');
+  });
 });

@@ -5,6 +5,7 @@ import { ManualClock, shiftedClock, systemClock, type Clock } from '../../core/c
 import type { BehaviourSpec } from '../../emulator/behaviours/behaviour-spec.js';
 import type { FaultSpec } from '../../emulator/faults/fault-spec.js';
 import type { EmulatorPlans } from '../../emulator/plans-file.js';
+import { parseInstant } from '../clock-option.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { stopTimeoutOption, type StopArgs } from '../shared-options.js';
 import { UsageError } from '../usage-error.js';
@@ -30,10 +31,7 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   if (!Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${String(args.seed)}`);
   let clock: Clock = systemClock;
   if (args.clock !== undefined) {
-    const ms = Date.parse(args.clock);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(args.clock) || !Number.isFinite(ms)) {
-      throw new UsageError(`--clock must be an ISO instant such as 2026-03-02T15:00:00Z, got "${args.clock}"`);
-    }
+    const ms = parseInstant(args.clock, '--clock');
     // A running clock lets the rate windows pass (workers paced against it); a frozen one does not.
     clock = args['clock-runs'] === true ? shiftedClock(ms) : new ManualClock(ms);
   } else if (args['clock-runs'] === true) {

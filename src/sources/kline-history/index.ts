@@ -18,7 +18,7 @@ import { klineStream } from '../shared/kline-records.js';
 import { mergeByFrontier } from '../shared/merge-by-frontier.js';
 import { requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
-import { resolveTimeSpec, timeSpecSchema } from '../shared/time-spec.js';
+import { resolveTimeSpec, timeSpecMs, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
@@ -70,7 +70,8 @@ function lint(config: KlineHistoryConfig): LintFinding[] {
   }
   if (config.since !== undefined && config.until !== undefined) {
     const now = Date.now();
-    if (resolveTimeSpec(config.since, now) > resolveTimeSpec(config.until, now)) {
+    // Either may be what the schema refused (an impossible date): NaN, which compares false.
+    if (timeSpecMs(config.since, now) > timeSpecMs(config.until, now)) {
       out.push({ path: ['since'], message: `since (${config.since}) is after until (${config.until})` });
     }
   }

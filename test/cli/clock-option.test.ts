@@ -1,0 +1,23 @@
+/** `--clock` / QUOTELAKE_CLOCK: an ISO instant that exists, or a usage error naming where it came from. */
+import { describe, expect, it } from 'vitest';
+import { commandClock, parseInstant } from '../../src/cli/clock-option.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+
+describe('parseInstant', () => {
+  it('takes an instant with a date and a time', () => {
+    expect(parseInstant('2028-02-29T23:59:59Z', '--clock')).toBe(Date.UTC(2028, 1, 29, 23, 59, 59));
+    expect(parseInstant('2026-11-20T12:00:00+08:00', '--clock')).toBe(Date.UTC(2026, 10, 20, 4));
+  });
+
+  it('refuses a day or time that does not exist (Date.parse would roll it over), a date alone, a word', () => {
+    for (const text of ['2026-02-29T00:00:00Z', '2026-11-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01', 'now']) {
+      expect(() => parseInstant(text, '--clock'), text).toThrow(UsageError);
+      expect(() => parseInstant(text, '--clock'), text).toThrow(`--clock must be an ISO instant such as 2026-03-04T15:00:00Z, got "${text}"`);
+    }
+  });
+
+  it('names the environment variable when the instant came from it', () => {
+    expect(() => commandClock(undefined, { QUOTELAKE_CLOCK: '2026-06-31T00:00:00Z' })).toThrow('QUOTELAKE_CLOCK must be an ISO instant');
+    expect(commandClock('2026-06-30T00:00:00Z', {}).now()).toBeGreaterThanOrEqual(Date.UTC(2026, 5, 30));
+  });
+});
