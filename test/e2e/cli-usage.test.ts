@@ -152,6 +152,22 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badFormat.stderr).toContain('Invalid values');
   });
 
+  it('an empty --output or --state-dir (an unset shell variable) is a usage error for every command that takes one', async () => {
+    const results = await Promise.all([
+      runCli(['run', 'demo', '--output', '']),
+      runCli(['inspect', '']),
+      runCli(['compact', '--output', ' ']),
+      runCli(['run', 'demo', '--state-dir', '']),
+    ]);
+    for (const r of results.slice(0, 3)) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('--output is empty: name a folder or an s3://bucket/prefix');
+    }
+    expect(results[3]!.code).toBe(2);
+    expect(results[3]!.stderr).toContain('--state-dir is empty: name a folder');
+    for (const r of results) expect(r.stderr).not.toContain('looks like a bug');
+  });
+
   it('an --until or --since on a day that does not exist is a usage error, not another day nor a bug report', async () => {
     const [month13, april31] = await Promise.all([runCli(['run', 'demo', '--until', '2026-13-01']), runCli(['plan', 'kline-backfill', '--since', '2026-04-31'])]);
     expect(month13.code, month13.stderr).toBe(2);
