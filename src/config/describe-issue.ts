@@ -91,6 +91,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       }));
     case 'invalid_type': {
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
+      // YAML reads 1e400 or .inf as Infinity, which zod calls no number at all.
+      if (typeof value === 'number' && !Number.isFinite(value)) return [{ path, atKey: false, message: `${prefix}expected a finite number, got ${String(value)}` }];
       return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}` }];
     }
     case 'invalid_value':
@@ -118,8 +120,12 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       const bound = issue.code === 'too_small' ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than';
       const limit = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const origin = issue.origin;
-      const unit = origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '';
-      return [{ path, atKey: false, message: `${prefix}${show(value)} must be ${bound} ${String(limit)}${unit}` }];
+      const plural = (n: unknown, word: string) => `${String(n)} ${word}${Number(n) === 1 ? '' : 's'}`;
+      if (origin === 'array' && Array.isArray(value)) {
+        return [{ path, atKey: false, message: `${prefix}a list of ${plural(value.length, 'item')}: must have ${bound} ${plural(limit, 'item')}` }];
+      }
+      const unit = origin === 'string' ? plural(limit, 'character') : String(limit);
+      return [{ path, atKey: false, message: `${prefix}${show(value)} must be ${bound} ${unit}` }];
     }
     case 'invalid_format': {
       // A schema's own message (e.g. "must match [a-z0-9-]+") says more than zod's generic one.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
+import { components } from '../../src/components.js';
 import { definePipeline } from '../../src/config/define-pipeline.js';
 import { parsePipelineYaml, PipelineConfigError, validatePipeline } from '../../src/config/parse-pipeline.js';
 import { testRegistry } from '../helpers/test-components.js';
@@ -124,6 +125,16 @@ describe('parsePipelineYaml', () => {
   it('an exclusive bound is said as one: 0 is not "at least 0"', () => {
     const e = errorOf(`${good}options:\n  batchMaxRows: 0\n`);
     expect(e.problems.map((p) => p.message)).toEqual(['options.batchMaxRows: 0 must be greater than 0']);
+  });
+
+  it('says in words a list too short and a number YAML read as infinite', () => {
+    let problems: string[] = [];
+    try {
+      parsePipelineYaml('name: t\nsource:\n  type: kline-history\n  codes: []\n  intervals: [1m]\n  concurrency: .inf\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry: components, file });
+    } catch (e) {
+      problems = (e as PipelineConfigError).problems.map((p) => p.message);
+    }
+    expect(problems).toEqual(['source.codes: a list of 0 items: must have at least 1 item', 'source.concurrency: expected a finite number, got Infinity']);
   });
 
   it('reports every problem, first in file order', () => {
