@@ -188,8 +188,8 @@ function runLint(
     findings = (def.lint as (c: unknown) => readonly LintFinding[])(rest);
   } catch (error) {
     // zod runs this refinement even when a key of the stage failed its own schema (a refine's
-    // issue does not abort), and a lint may trip over such a key (an impossible date): that key's
-    // issue is the answer. Anything else is a bug of the lint.
+    // issue does not abort), and a lint written for valid keys may trip over such a key: that
+    // key's issue is the answer. A lint that throws on a stage without issues has a bug.
     if (ctx.issues.some((issue) => prefix.every((key, i) => issue.path?.[i] === key))) return;
     throw error;
   }
