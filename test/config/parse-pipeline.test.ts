@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ComponentDefinition } from '../../src/core/definition.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { components } from '../../src/components.js';
 import { definePipeline } from '../../src/config/define-pipeline.js';
@@ -135,6 +137,29 @@ describe('parsePipelineYaml', () => {
       problems = (e as PipelineConfigError).problems.map((p) => p.message);
     }
     expect(problems).toEqual(['source.codes: a list of 0 items: must have at least 1 item', 'source.concurrency: expected a finite number, got Infinity']);
+  });
+
+  it("a lint that trips over a key its own schema refused leaves that key's problem; on a valid stage it is a bug", () => {
+    // A key whose check does not abort the parse, read by a lint written for valid keys.
+    const picky = {
+      ...testRegistry({}).find((d) => d.kind === 'source')!,
+      type: 'picky',
+      configSchema: z.object({ when: z.string().refine((v) => v !== 'never', { message: 'must be a day that exists' }), crash: z.boolean().default(false) }),
+      lint: (c: { when: string; crash: boolean }) => {
+        if (c.when === 'never' || c.crash) throw new RangeError(`not a time: ${c.when}`);
+        return [];
+      },
+    } as ComponentDefinition;
+    const withPicky = [...testRegistry({}), picky];
+    const yaml = (extra: string) => `name: p\nsource:\n  type: picky\n  when: ${extra}\nsink:\n  type: memory\n`;
+    let problems: string[] = [];
+    try {
+      parsePipelineYaml(yaml('never'), { registry: withPicky, file });
+    } catch (e) {
+      problems = (e as PipelineConfigError).problems.map((p) => p.message);
+    }
+    expect(problems).toEqual(['source.when: "never" must be a day that exists']);
+    expect(() => parsePipelineYaml(yaml('monday\n  crash: true'), { registry: withPicky, file })).toThrow(RangeError);
   });
 
   it('reports every problem, first in file order', () => {
