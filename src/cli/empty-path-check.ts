@@ -11,7 +11,9 @@ export function refuseEmptyPaths(args: Record<string, unknown>): true {
   for (const key of PATH_OPTIONS) {
     const value = args[key];
     if (typeof value === 'string' && value.trim() === '') {
-      throw new UsageError(`--${key} is empty: name a folder${key === 'output' ? ' or an s3://bucket/prefix' : ''}`, 'leave the option out for its default');
+      // `inspect` takes the output as an argument, the other commands as --output.
+      const what = key === 'output' ? 'the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix' : '--state-dir is empty: name a folder';
+      throw new UsageError(what, 'leave it out for its default');
     }
   }
   return true;

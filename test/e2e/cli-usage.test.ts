@@ -161,7 +161,7 @@ describe('usage errors exit 2 with a hint', () => {
     ]);
     for (const r of results.slice(0, 3)) {
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('--output is empty: name a folder or an s3://bucket/prefix');
+      expect(r.stderr).toContain('the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix');
     }
     expect(results[3]!.code).toBe(2);
     expect(results[3]!.stderr).toContain('--state-dir is empty: name a folder');
