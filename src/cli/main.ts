@@ -18,7 +18,7 @@ import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
-import { refuseEmptyPaths } from './empty-path-check.js';
+import { checkPathOptions } from './path-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
     .example('$0 list', 'The pipelines you can run by name')
     .example('$0 inspect output', 'What the runs wrote')
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
-    .check(refuseEmptyPaths, true)
+    .check(checkPathOptions, true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));

@@ -13,6 +13,21 @@ export function isS3Url(where: string): boolean {
   return where.startsWith('s3://');
 }
 
+/** A scheme and `://` at the start: what a URL looks like, so nobody means it as a folder's name. */
+const URL_LIKE = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//;
+
+/**
+ * Why an output root written as a URL that is not `s3://` cannot be one (`gs://b/x`, `https://...`,
+ * `S3://b/x` in capitals), said after the value; undefined for anything else. Taken as a path, it
+ * would be a local folder named `gs:`.
+ */
+export function foreignUrlProblem(where: string): string | undefined {
+  const scheme = URL_LIKE.exec(where)?.[1];
+  if (scheme === undefined || isS3Url(where)) return undefined;
+  if (scheme.toLowerCase() === 's3') return 'has its scheme in capitals: write s3://';
+  return 'is neither a folder nor s3://bucket/prefix (any S3-compatible store, with --s3-endpoint)';
+}
+
 /** Why `url` is not a usable S3 location, or undefined when it is. */
 export function s3UrlProblem(url: string): string | undefined {
   try {

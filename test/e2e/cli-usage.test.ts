@@ -168,6 +168,24 @@ describe('usage errors exit 2 with a hint', () => {
     for (const r of results) expect(r.stderr).not.toContain('looks like a bug');
   });
 
+  it('an output written as a URL that is not s3:// is refused, on the command line and in a pipeline file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ql-gs-')), 'gs.yaml');
+    writeFileSync(file, 'name: gs\nsource:\n  type: kline-latest\n  codes: [BTCUSDT]\n  intervals: [1m]\nsink:\n  type: parquet\n  output: gs://bucket/lake\n');
+    const [gs, capitals, inspect, inFile] = await Promise.all([
+      runCli(['plan', 'demo', '--output', 'gs://bucket/lake']),
+      runCli(['run', 'demo', '--output', 'S3://bucket/lake']),
+      runCli(['inspect', 'https://host/lake']),
+      runCli(['validate', file]),
+    ]);
+    expect(gs.code).toBe(2);
+    expect(gs.stderr).toContain('the output "gs://bucket/lake" is neither a folder nor s3://bucket/prefix');
+    expect(capitals.code).toBe(2);
+    expect(capitals.stderr).toContain('the output "S3://bucket/lake" has its scheme in capitals: write s3://');
+    expect(inspect.code).toBe(2);
+    expect(inFile.code).toBe(2);
+    expect(inFile.stderr).toMatch(/gs\.yaml:8:\d+: sink\.output: "gs:\/\/bucket\/lake" is neither a folder nor s3:\/\/bucket\/prefix/);
+  });
+
   it('an --until or --since on a day that does not exist is a usage error, not another day nor a bug report', async () => {
     const [month13, april31] = await Promise.all([runCli(['run', 'demo', '--until', '2026-13-01']), runCli(['plan', 'kline-backfill', '--since', '2026-04-31'])]);
     expect(month13.code, month13.stderr).toBe(2);

@@ -1,0 +1,26 @@
+/**
+ * `--output` and `--state-dir` as given on the command line, checked before anything runs, for
+ * every command that takes them:
+ * - empty (`--output "$LAKE"` with LAKE unset): it would reach the file system as a path
+ *   (`scandir ''`) and end as an internal error;
+ * - an output written as a URL that is not `s3://` (`gs://b/x`, `S3://b/x`): it would be taken as a
+ *   local folder named `gs:`.
+ */
+import { foreignUrlProblem } from '../core/s3-url.js';
+import { UsageError } from './usage-error.js';
+
+const PATH_OPTIONS = ['output', 'state-dir'] as const;
+
+export function checkPathOptions(args: Record<string, unknown>): true {
+  for (const key of PATH_OPTIONS) {
+    const value = args[key];
+    if (typeof value === 'string' && value.trim() === '') {
+      // `inspect` takes the output as an argument, the other commands as --output.
+      const what = key === 'output' ? 'the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix' : '--state-dir is empty: name a folder';
+      throw new UsageError(what, 'leave it out for its default');
+    }
+  }
+  const foreign = typeof args.output === 'string' ? foreignUrlProblem(args.output) : undefined;
+  if (foreign !== undefined) throw new UsageError(`the output ${JSON.stringify(args.output)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
+  return true;
+}
