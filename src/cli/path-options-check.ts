@@ -3,7 +3,7 @@
  * every command that takes them:
  * - empty (`--output "$LAKE"` with LAKE unset): it would reach the file system as a path
  *   (`scandir ''`) and end as an internal error;
- * - an output written as a URL that is not `s3://` (`gs://b/x`, `S3://b/x`): it would be taken as a
+ * - either written as a URL that is not `s3://` (`gs://b/x`, `S3://b/x`): it would be taken as a
  *   local folder named `gs:`.
  */
 import { foreignUrlProblem } from '../core/s3-url.js';
@@ -20,7 +20,10 @@ export function checkPathOptions(args: Record<string, unknown>): true {
       throw new UsageError(what, 'leave it out for its default');
     }
   }
-  const foreign = typeof args.output === 'string' ? foreignUrlProblem(args.output) : undefined;
-  if (foreign !== undefined) throw new UsageError(`the output ${JSON.stringify(args.output)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
+  for (const [key, name] of [['output', 'the output'], ['state-dir', 'the state dir']] as const) {
+    const value = args[key];
+    const foreign = typeof value === 'string' ? foreignUrlProblem(value) : undefined;
+    if (foreign !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
+  }
   return true;
 }

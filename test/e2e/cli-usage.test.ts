@@ -171,12 +171,15 @@ describe('usage errors exit 2 with a hint', () => {
   it('an output written as a URL that is not s3:// is refused, on the command line and in a pipeline file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-gs-')), 'gs.yaml');
     writeFileSync(file, 'name: gs\nsource:\n  type: kline-latest\n  codes: [BTCUSDT]\n  intervals: [1m]\nsink:\n  type: parquet\n  output: gs://bucket/lake\n');
-    const [gs, capitals, inspect, inFile] = await Promise.all([
+    const [gs, capitals, inspect, inFile, stateDir] = await Promise.all([
       runCli(['plan', 'demo', '--output', 'gs://bucket/lake']),
       runCli(['run', 'demo', '--output', 'S3://bucket/lake']),
       runCli(['inspect', 'https://host/lake']),
       runCli(['validate', file]),
+      runCli(['run', 'demo', '--state-dir', 'gs://bucket/state']),
     ]);
+    expect(stateDir.code).toBe(2);
+    expect(stateDir.stderr).toContain('the state dir "gs://bucket/state" is neither a folder nor s3://bucket/prefix');
     expect(gs.code).toBe(2);
     expect(gs.stderr).toContain('the output "gs://bucket/lake" is neither a folder nor s3://bucket/prefix');
     expect(capitals.code).toBe(2);
