@@ -162,6 +162,14 @@ describe('parsePipelineYaml', () => {
     expect(() => parsePipelineYaml(yaml('monday\n  crash: true'), { registry: withPicky, file })).toThrow(RangeError);
   });
 
+  it('an output or state dir written as a URL of another scheme than s3:// is a problem at its line', () => {
+    const e = errorOf(`${good}options:\n  outputDir: gs://bucket/lake\n  stateDir: S3://bucket/state\n`);
+    expect(e.problems.map((p) => [p.line, p.message])).toEqual([
+      [11, 'options.outputDir: "gs://bucket/lake" is neither a folder nor s3://bucket/prefix (any S3-compatible store, with --s3-endpoint)'],
+      [12, 'options.stateDir: "S3://bucket/state" has its scheme in capitals: write s3://'],
+    ]);
+  });
+
   it('reports every problem, first in file order', () => {
     const e = errorOf(`${good.replace('batches: 2', 'batches: -1')}extra: 1\n`);
     expect(e.problems.map((p) => [p.line, p.message])).toEqual([
