@@ -9,20 +9,19 @@
 import { foreignUrlProblem } from '../core/s3-url.js';
 import { UsageError } from './usage-error.js';
 
-const PATH_OPTIONS = ['output', 'state-dir'] as const;
+/** Each option, how its message names it, and what an empty one is told. */
+const PATH_OPTIONS = [
+  // `inspect` takes the output as an argument, the other commands as --output.
+  { key: 'output', name: 'the output', empty: 'the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix' },
+  { key: 'state-dir', name: 'the state dir', empty: '--state-dir is empty: name a folder' },
+] as const;
 
 export function checkPathOptions(args: Record<string, unknown>): true {
-  for (const key of PATH_OPTIONS) {
+  for (const { key, name, empty } of PATH_OPTIONS) {
     const value = args[key];
-    if (typeof value === 'string' && value.trim() === '') {
-      // `inspect` takes the output as an argument, the other commands as --output.
-      const what = key === 'output' ? 'the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix' : '--state-dir is empty: name a folder';
-      throw new UsageError(what, 'leave it out for its default');
-    }
-  }
-  for (const [key, name] of [['output', 'the output'], ['state-dir', 'the state dir']] as const) {
-    const value = args[key];
-    const foreign = typeof value === 'string' ? foreignUrlProblem(value) : undefined;
+    if (typeof value !== 'string') continue;
+    if (value.trim() === '') throw new UsageError(empty, 'leave it out for its default');
+    const foreign = foreignUrlProblem(value);
     if (foreign !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
   }
   return true;

@@ -7,8 +7,7 @@ import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
-import { outputSetting } from '../core/output-setting.js';
-import { foreignUrlProblem } from '../core/s3-url.js';
+import { outputSetting, stateDirSetting } from '../core/output-setting.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 import { serviceTimeoutsSchema, type ServiceTimeouts } from './service-timeouts.js';
@@ -124,15 +123,7 @@ export const optionsSchema = z
     outputDir: outputSetting
       .optional()
       .describe('Output root: a folder, or s3://bucket/prefix (default output).'),
-    stateDir: z
-      .string()
-      .min(1)
-      .superRefine((v, ctx) => {
-        const problem = foreignUrlProblem(v);
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional()
-      .describe('State directory (default <outputDir>/.state).'),
+    stateDir: stateDirSetting.optional().describe('State directory (default <outputDir>/.state).'),
     onReject: z.enum(ON_REJECT).default('divert').describe('What to do with a rejected record.'),
     batchMaxRows: z.int().positive().default(DEFAULT_BATCH_MAX_ROWS).describe('Largest batch handed to the sink, in rows.'),
     batchMaxBytes: z

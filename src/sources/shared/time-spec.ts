@@ -12,7 +12,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}
 
 export const timeSpecSchema = z
   .string()
-  .refine((text) => RELATIVE.test(text.trim()) || Number.isFinite(parseIso(text.trim())), {
+  // A span resolves to a number at any instant, so 0 stands for now.
+  .refine((text) => Number.isFinite(timeSpecMs(text, 0)), {
     message: 'must be an ISO date or date-time that exists (e.g. 2026-01-01, 2026-01-01T09:30:00Z) or a span back from now (e.g. 90d, 12h, 2w)',
   });
 
