@@ -2,7 +2,7 @@
  * Reads a pipeline from YAML text or a plain object (definePipeline), validates it with the one
  * schema, and reports every problem at its file:line:column.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { describeIssue, type IssuePath } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
@@ -72,20 +72,62 @@ export interface ParseOptions {
   readonly file?: string;
 }
 
+/** The yaml library's message in the words of a pipeline file, without its position and excerpt. */
+function syntaxMessage(code: string, message: string): string {
+  if (code === 'MULTIPLE_DOCS') {
+    return 'a second YAML document starts here (after a "---" line): a pipeline file holds one; put each pipeline in a file of its own';
+  }
+  // The library appends "at line L, column C:" and a code excerpt; we give the position ourselves.
+  return message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
+}
+
+/** Upper bound of alias expansions (`*name`), against a file of nested aliases that expands to gigabytes. */
+const MAX_ALIAS_EXPANSIONS = 100;
+
+/** The document as plain data; a file whose aliases expand past the bound is a problem at its first alias. */
+function documentValue(doc: Document, lineCounter: LineCounter, file: string | undefined): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+  } catch (e) {
+    if (!(e instanceof ReferenceError) || !/excessive alias/i.test(e.message)) throw e;
+    let first: Node | undefined;
+    visit(doc, {
+      Alias(_, node) {
+        first = node;
+        return visit.BREAK;
+      },
+    });
+    const pos = first?.range ? lineCounter.linePos(first.range[0]) : undefined;
+    throw new PipelineConfigError(file, [
+      {
+        message: `its aliases (*name) expand to more than ${MAX_ALIAS_EXPANSIONS} copies of anchored values: write the values out, or anchor less deeply nested ones`,
+        line: pos?.line,
+        column: pos?.col,
+      },
+    ]);
+  }
+}
+
 /** Parse and validate a YAML pipeline. Throws PipelineConfigError with file:line:column. */
 export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { keepSourceTokens: true, lineCounter, prettyErrors: false, uniqueKeys: true });
+  // resolveKnownTags off: `!!timestamp 2026-01-01` or `!!binary` stay the text they wrap instead
+  // of becoming a Date or bytes that no setting takes.
+  const doc = parseDocument(text, {
+    keepSourceTokens: true,
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    resolveKnownTags: false,
+  });
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((e) => {
       const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-      // The yaml library appends "at line L, column C:" and a code excerpt; we give the position ourselves.
-      const message = e.message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
-      return { message: `YAML syntax error: ${message}`, line: pos.line, column: pos.col };
+      return { message: `YAML syntax error: ${syntaxMessage(e.code, e.message)}`, line: pos.line, column: pos.col };
     });
     throw new PipelineConfigError(options.file, problems);
   }
-  const raw = doc.toJS() as unknown;
+  const raw = documentValue(doc, lineCounter, options.file);
   const position = (path: IssuePath, atKey: boolean) => {
     const node = locate(doc, path, atKey);
     if (!node?.range) return {};

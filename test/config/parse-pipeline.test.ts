@@ -124,6 +124,32 @@ describe('parsePipelineYaml', () => {
     expect(e.message).toMatch(/^pipelines\/x\.yaml:10:1: YAML syntax error: Map keys must be unique/);
   });
 
+  it('a second YAML document is a problem in words, not the yaml library API', () => {
+    const e = errorOf(`${good}---\nname: other\n`);
+    expect(e.message).toBe(
+      'pipelines/x.yaml:10:1: YAML syntax error: a second YAML document starts here (after a "---" line): a pipeline file holds one; put each pipeline in a file of its own',
+    );
+  });
+
+  it('aliases that expand exponentially are a problem at the first alias, not an internal error', () => {
+    const levels = ['a: &l0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i <= 8; i++) levels.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    const e = errorOf(`${good}${levels.join('\n')}\n`);
+    expect(e.problems).toEqual([
+      { line: 11, column: 10, message: 'its aliases (*name) expand to more than 100 copies of anchored values: write the values out, or anchor less deeply nested ones' },
+    ]);
+  });
+
+  it('a few aliases are fine: an anchored value used again', () => {
+    const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
+    expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });
+  });
+
+  it('YAML 1.1 tags (!!timestamp, !!binary) keep the text they wrap', () => {
+    const e = errorOf(good.replace('name: count-it', 'name: !!binary aGVsbG8='));
+    expect(e.message).toBe('pipelines/x.yaml:3:16: name: "aGVsbG8=" must match [a-z0-9-]+');
+  });
+
   it('an exclusive bound is said as one: 0 is not "at least 0"', () => {
     const e = errorOf(`${good}options:\n  batchMaxRows: 0\n`);
     expect(e.problems.map((p) => p.message)).toEqual(['options.batchMaxRows: 0 must be greater than 0']);
