@@ -2,7 +2,7 @@
  * A pipeline argument is a path, or the name of a pipeline in `./pipelines/` (local, first) or in
  * the pipelines shipped with quotelake (`quotelake run demo` = `<package>/pipelines/demo.yaml`).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { didYouMean } from '../core/did-you-mean.js';
 import { UsageError } from './usage-error.js';
@@ -20,12 +20,35 @@ function isFile(path: string): boolean {
   }
 }
 
+/** A folder, or a link to one; false for anything else, a dangling link included. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function byName(dir: string, name: string): string | undefined {
   for (const ext of PIPELINE_EXTENSIONS) {
     const path = join(dir, `${name}${ext}`);
     if (isFile(path)) return path;
   }
   return undefined;
+}
+
+/** What stands at `path` when something does but it is not a regular file; undefined when nothing does. */
+function notAFile(ref: string, path: string): string | undefined {
+  let link;
+  try {
+    link = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (link.isSymbolicLink() && !existsSync(path)) return `${ref} is a link to ${readlinkSync(path)}, which does not exist`;
+  const target = link.isSymbolicLink() ? statSync(path) : link;
+  const what = target.isDirectory() ? 'a folder' : target.isFIFO() ? 'a named pipe' : target.isSocket() ? 'a socket' : 'a device';
+  return `${ref} is ${what}, not a pipeline file`;
 }
 
 export interface PipelineRef {
@@ -49,6 +72,10 @@ export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shi
     if (local) return { path: local, display: display(local, cwd), origin: 'local' };
     const shipped = byName(shippedDir, ref);
     if (shipped) return { path: shipped, display: display(shipped, cwd), origin: 'shipped' };
+  }
+  const other = notAFile(ref, asPath);
+  if (other !== undefined) {
+    throw new UsageError(other, 'give the path of a .yaml file (or a pipeline name: "quotelake list" shows them)');
   }
   const suggestion = suggestPipeline(ref, cwd, shippedDir);
   if (suggestion !== undefined) {
@@ -92,7 +119,7 @@ export function pipelineFiles(dir: string, depth = 1): string[] {
   if (depth > 0) {
     for (const n of readdirSync(dir).sort()) {
       const path = join(dir, n);
-      if (!isFile(path) && statSync(path).isDirectory()) out.push(...pipelineFiles(path, depth - 1));
+      if (isFolder(path)) out.push(...pipelineFiles(path, depth - 1));
     }
   }
   return out;

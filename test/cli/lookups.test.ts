@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listPipelines } from '../../src/cli/actions/list.js';
@@ -31,6 +32,25 @@ describe('pipeline references', () => {
     expect(resolvePipelineRef('demo/1-step', cwd, shipped)).toMatchObject({ path: join(shipped, 'demo/1-step.yaml'), origin: 'shipped' });
     expect(() => resolvePipelineRef('nope', cwd, shipped)).toThrow(UsageError);
     expect(() => resolvePipelineRef('../x', cwd, shipped)).toThrow(/not found/);
+  });
+
+  it('a folder, a named pipe or a dangling link is said as what it is, not as a missing file', () => {
+    const { cwd, shipped } = layout();
+    symlinkSync(join(cwd, 'gone.yaml'), join(cwd, 'link.yaml'));
+    expect(() => resolvePipelineRef('pipelines', cwd, shipped)).toThrow('pipelines is a folder, not a pipeline file');
+    expect(() => resolvePipelineRef('link.yaml', cwd, shipped)).toThrow(`link.yaml is a link to ${join(cwd, 'gone.yaml')}, which does not exist`);
+    if (process.platform !== 'win32') {
+      execFileSync('mkfifo', [join(cwd, 'fifo.yaml')]);
+      expect(() => resolvePipelineRef('fifo.yaml', cwd, shipped)).toThrow('fifo.yaml is a named pipe, not a pipeline file');
+    }
+  });
+
+  it('a dangling link among the pipelines is passed over, by the names and by list', async () => {
+    const { cwd, shipped } = layout();
+    symlinkSync(join(cwd, 'gone'), join(cwd, 'pipelines/broken'));
+    symlinkSync(join(cwd, 'gone.yaml'), join(cwd, 'pipelines/broken.yaml'));
+    expect(() => resolvePipelineRef('mone', cwd, shipped)).toThrow('no pipeline named mone; did you mean mine?');
+    expect((await listPipelines(cwd, shipped)).map((i) => i.name)).toContain('mine');
   });
 
   it('list shows names and one-line descriptions; a local name hides the shipped one', async () => {
