@@ -71,6 +71,13 @@ function suggestion(word: unknown, candidates: readonly string[]): string {
   return near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`;
 }
 
+/** A key of a stage that holds a type name, as in `kind: kline-history`, where `type` was meant. */
+function keyHoldingOneOf(stage: unknown, names: readonly string[]): { key: string; type: string } | undefined {
+  if (stage === null || typeof stage !== 'object' || Array.isArray(stage)) return undefined;
+  for (const [key, v] of Object.entries(stage)) if (typeof v === 'string' && names.includes(v)) return { key, type: v };
+  return undefined;
+}
+
 /**
  * One plain message per issue; `input` is the raw document so values can be quoted. `knownKeys`
  * names the keys the mapping at a path accepts, so an unknown key can come with the one it resembles.
@@ -107,9 +114,13 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       const note = (issue as { note?: string }).note;
       const options = (issue as { options?: unknown[] }).options;
       if (note === 'No matching discriminator' && options) {
-        const what = value === undefined ? 'a type is required' : `unknown type ${show(value)}`;
         const names = options.map(String);
-        return [{ path, atKey: false, message: `${prefix}${what}; expected one of ${names.join(', ')}${suggestion(value, names)}` }];
+        if (value === undefined) {
+          const misnamed = keyHoldingOneOf(valueAt(input, path.slice(0, -1)), names);
+          const hint = misnamed === undefined ? '' : ` (write "${misnamed.key}: ${misnamed.type}" as "type: ${misnamed.type}")`;
+          return [{ path, atKey: false, message: `${prefix}a type is required${hint}; expected one of ${names.join(', ')}` }];
+        }
+        return [{ path, atKey: false, message: `${prefix}unknown type ${show(value)}; expected one of ${names.join(', ')}${suggestion(value, names)}` }];
       }
       return [{ path, atKey: false, message: `${prefix}${issue.message}` }];
     }

@@ -155,6 +155,18 @@ describe('parsePipelineYaml', () => {
     expect(e.problems.map((p) => p.message)).toEqual(['options.batchMaxRows: 0 must be greater than 0']);
   });
 
+  it('a stage that names its type under another key is told which key', () => {
+    let problems: string[] = [];
+    try {
+      parsePipelineYaml('name: t\nsource:\n  kind: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry: components, file });
+    } catch (e) {
+      problems = (e as PipelineConfigError).problems.map((p) => p.message);
+    }
+    expect(problems).toEqual([
+      'source.type: a type is required (write "kind: kline-history" as "type: kline-history"); expected one of kline-history, kline-latest, depth-snapshot, trade-snapshot, trading-halts',
+    ]);
+  });
+
   it('says in words a list too short and a number YAML read as infinite', () => {
     let problems: string[] = [];
     try {
