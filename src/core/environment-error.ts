@@ -99,6 +99,10 @@ function classifyOne(e: NodeErrorFields): Classified | undefined {
       };
     case 'ENOTDIR':
       return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: 'choose an --output whose parents are folders' };
+    case 'ELOOP':
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: 'point the links of this path at real folders, or choose another --output' };
+    case 'ENAMETOOLONG':
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the path is longer than this file system allows (ENAMETOOLONG, ${syscall})`, fix: 'choose a shorter --output' };
     case 'ENOENT':
       // Only a folder that could not be made: a file quotelake expected and did not find is a defect.
       if (syscall !== 'mkdir') return undefined;

@@ -75,6 +75,8 @@ describe('errors of the environment', () => {
       [nodeError('EACCES', { syscall: 'open', path: '/srv/lake/x.parquet' }), 'QL_OUTPUT_DENIED', EXIT_USAGE, /cannot open \/srv\/lake\/x\.parquet \(EACCES\)/, /write access to \/srv\/lake\/x\.parquet/],
       [nodeError('EROFS', { syscall: 'mkdir', path: '/mnt/ro/out' }), 'QL_OUTPUT_DENIED', EXIT_USAGE, /\/mnt\/ro\/out is on a read-only file system/, /writable file system/],
       [nodeError('ENOTDIR', { syscall: 'mkdir', path: '/tmp/file/out' }), 'QL_OUTPUT_MISSING', EXIT_USAGE, /\/tmp\/file\/out: a part of this path is a file/, /parents are folders/],
+      [nodeError('ELOOP', { syscall: 'mkdir', path: '/srv/loop/out' }), 'QL_OUTPUT_MISSING', EXIT_USAGE, /\/srv\/loop\/out: its symbolic links form a loop \(ELOOP, mkdir\)/, /real folders/],
+      [nodeError('ENAMETOOLONG', { syscall: 'mkdir', path: '/srv/a' }), 'QL_OUTPUT_MISSING', EXIT_USAGE, /\/srv\/a: the path is longer than this file system allows/, /shorter --output/],
       [nodeError('EADDRINUSE', { syscall: 'listen', address: '127.0.0.1', port: 8080 }), 'QL_PORT_IN_USE', EXIT_USAGE, /127\.0\.0\.1:8080 is already in use/, /another --port/],
       [nodeError('EACCES', { syscall: 'listen', address: '0.0.0.0', port: 80 }), 'QL_PORT_DENIED', EXIT_USAGE, /listen on 0\.0\.0\.0:80/, /1024/],
       [new TransportError('/quote-b-api/kline', 'request failed', nodeError('ENOTFOUND', { syscall: 'getaddrinfo', hostname: 'api.example.invalid' }), false), 'QL_HOST_UNKNOWN', EXIT_USAGE, /^\/quote-b-api\/kline: host api\.example\.invalid is not known/, /--base-url/],

@@ -4,7 +4,7 @@
  * never the "bug" label.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,20 @@ describe('output folder checked before the run', () => {
     expect(run.requestsTotal).toBe(0);
     expect(r.stderr).toContain(`quotelake: output ${out}: ${out}/_quotelake: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
     expect(r.stderr).toContain('hint: choose an --output whose parents are folders');
+    expect(r.stderr).not.toMatch(/bug/);
+  }, 30_000);
+
+  it.skipIf(process.platform === 'win32')('through a loop of symbolic links (ELOOP): exit 2, QL_OUTPUT_MISSING, no request sent', async () => {
+    const dir = tempDir();
+    symlinkSync(join(dir, 'b'), join(dir, 'a'));
+    symlinkSync(join(dir, 'a'), join(dir, 'b'));
+    const out = join(dir, 'a');
+    const r = await runCli([...DEMO, '--output', out]);
+    expect(r.code, r.stderr).toBe(2);
+    const run = (JSON.parse(r.stdout) as RunDoc).runs[0]!;
+    expect(run.error?.code).toBe('QL_OUTPUT_MISSING');
+    expect(run.requestsTotal).toBe(0);
+    expect(r.stderr).toContain(`quotelake: output ${out}: ${out}/_quotelake: its symbolic links form a loop (ELOOP, mkdir)`);
     expect(r.stderr).not.toMatch(/bug/);
   }, 30_000);
 
