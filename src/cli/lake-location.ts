@@ -10,6 +10,7 @@
  * The S3 client (credentials and region from the AWS chain, `--s3-endpoint` or AWS_ENDPOINT_URL)
  * is made here and destroyed by `close()` when the command ends.
  */
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
@@ -32,6 +33,16 @@ export async function commandLake(output: string, env: NodeJS.ProcessEnv, option
   const opened = await openOutput(output, options.s3Endpoint, env);
   if (opened.storage === undefined) return { storage: localStorage(output), remote: false, close: () => undefined };
   return { storage: opened.storage, remote: true, close: () => opened.close() };
+}
+
+/**
+ * A local output folder that is not there, where a maintenance command has nothing to do and must
+ * not make the folder (its lock would): a typo then says so instead of leaving an empty folder. A
+ * lake on S3 is never absent here: its prefix exists once anything is written.
+ */
+export async function localOutputAbsent(output: string): Promise<boolean> {
+  if (isS3Output(output)) return false;
+  return (await stat(output).catch(() => undefined)) === undefined;
 }
 
 /** Where a command reads and writes checkpoints and run manifests (see the file's comment). */

@@ -107,6 +107,17 @@ describe('quotelake compact', () => {
     expect(bad.stderr).toContain('unknown dataset "candles"');
   }, 60_000);
 
+  it('compact, vacuum and migrate on a folder that does not exist say so, exit 0 and make no folder', async () => {
+    const missing = join(tempDir(), 'lake-typo');
+    const said = await Promise.all(['compact', 'vacuum', 'migrate'].map((command) => runCli([command, '--output', missing])));
+    expect(said.map((r) => [r.code, r.stdout])).toEqual([
+      [0, `nothing to compact: ${missing} does not exist\n`],
+      [0, `nothing to vacuum: ${missing} does not exist\n`],
+      [0, `${missing} does not exist: nothing to migrate\n`],
+    ]);
+    expect(existsSync(missing)).toBe(false);
+  }, 60_000);
+
   it('SIGTERM stops it between partitions: exit 130, the partitions done are committed, the lake consistent; the next compact does the rest', async () => {
     const days = 120;
     const out = await manyPartitionLake(days);

@@ -14,6 +14,7 @@ import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { openOutput } from '../output-storage.js';
+import { localOutputAbsent } from '../lake-location.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
@@ -52,6 +53,10 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const terminal = terminalFor({ color: args.color }, env);
   if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
   const clock = commandClock(args.clock, env);
+  if (await localOutputAbsent(args.output)) {
+    terminal.out(`nothing to compact: ${args.output} does not exist\n`);
+    return EXIT_OK;
+  }
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const runId = `compact-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });

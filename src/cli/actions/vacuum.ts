@@ -9,6 +9,7 @@ import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoin
 import { localStorage } from '../../lake/storage/local-storage.js';
 import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
 import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { localOutputAbsent } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { exitOnInterrupt } from '../interrupts.js';
@@ -59,6 +60,10 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
     );
   }
   const clock = commandClock(args.clock, env);
+  if (await localOutputAbsent(args.output)) {
+    terminal.out(`nothing to vacuum: ${args.output} does not exist\n`);
+    return EXIT_OK;
+  }
   const now = clock.now();
   const dryRun = args['dry-run'];
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
