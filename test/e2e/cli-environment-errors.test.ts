@@ -147,6 +147,14 @@ describe('network', () => {
     }
   }, 30_000);
 
+  it('serve on a host that does not resolve: exit 2, the --host named, not --base-url', async () => {
+    const r = await runCli(['serve', '--port', '0', '--host', 'emulator.example.invalid']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^quotelake: --host emulator\.example\.invalid is not known \((ENOTFOUND|EAI_AGAIN): the name does not resolve\)$/m);
+    expect(r.stderr).toContain('hint: choose a --host this machine has');
+    expect(r.stderr).not.toContain('--base-url');
+  }, 30_000);
+
   it('a closed port as base URL (ECONNREFUSED): exit 1, QL_CONNECTION_REFUSED with the address', async () => {
     const free = await listen();
     const port = portOf(free);

@@ -145,7 +145,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const options = await resolveServeOptions(args, process.env);
     const graceMs = stopGraceMs(args['stop-timeout'], process.env);
     const { startEmulator } = await import('../../emulator/server.js');
-    const emu = await startEmulator(options);
+    const emu = await startEmulator(options).catch((e: unknown) => {
+      // The host to listen on, not a service to reach: the general words name --base-url.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+        throw new UsageError(`--host ${options.host} is not known (${code}: the name does not resolve)`, 'choose a --host this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)');
+      }
+      throw e;
+    });
     const interrupts = handleInterrupts((line) => void process.stderr.write(`${line}\n`), { graceMs, words: SERVE_STOP_WORDS });
     try {
       process.stderr.write(`quotelake emulator listening on ${emu.url}\n`);
