@@ -3,6 +3,7 @@
  * before anything runs. The Redis module is loaded only when one is named: without it nothing changes.
  */
 import type { RedisCoordinator } from '../api/redis/index.js';
+import { redactUrl } from '../core/redact.js';
 import { UsageError } from './usage-error.js';
 import type { CoordinatorArgs } from './shared-options.js';
 
@@ -16,7 +17,7 @@ export function coordinatorUrlOf(args: CoordinatorArgs, env: NodeJS.ProcessEnv):
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${from} must be a URL such as redis://127.0.0.1:6379/0, got "${shown(text)}"`);
+    throw new UsageError(`${from} must be a URL such as redis://127.0.0.1:6379/0, got "${redactUrl(text)}"`);
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new UsageError(`${from} must be a redis:// (or rediss://) URL, got "${url.protocol}//…"`);
@@ -30,9 +31,4 @@ export function coordinatorUrlOf(args: CoordinatorArgs, env: NodeJS.ProcessEnv):
 export async function openCoordinator(url: string): Promise<RedisCoordinator> {
   const redis = await import('../api/redis/index.js');
   return redis.RedisCoordinator.connect(url);
-}
-
-/** A URL as it may be printed: without a password. */
-function shown(text: string): string {
-  return text.replace(/\/\/[^@/]*@/, '//…@');
 }

@@ -17,9 +17,15 @@ export function redactToken(token: string): string {
   return token.length > LONG_SECRET ? `${token.slice(0, 4)}…` : '…';
 }
 
-/** A URL with the value of its `token` query parameter redacted; other parameters unchanged. */
+/**
+ * A URL with its credentials redacted: the password of `user:password@` (or a lone `secret@`, as a
+ * Redis URL may carry one) and the value of its `token` query parameter; the rest unchanged.
+ */
 export function redactUrl(url: string | URL): string {
-  const text = String(url);
+  const text = String(url).replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/, (_m, scheme: string, auth: string) => {
+    const colon = auth.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
+  });
   return text.replace(/([?&]token=)([^&#]*)/g, (_m, key: string, value: string) => {
     let token = value;
     try {

@@ -40,6 +40,10 @@ describe('the token never leaks', () => {
   it('redaction helpers', () => {
     expect(redactToken(SECRET)).toBe('Supe…');
     expect(redactUrl(`http://h/x?token=${SECRET}&query=%7B%7D`)).toBe('http://h/x?token=Supe%E2%80%A6&query=%7B%7D');
+    expect(redactUrl(`http://me:${SECRET}@h/x?token=${SECRET}`)).toBe('http://me:***@h/x?token=Supe%E2%80%A6');
+    expect(redactUrl('redis://:pw@10.0.0.5:6379/0')).toBe('redis://:***@10.0.0.5:6379/0');
+    expect(redactUrl('rediss://onlysecret@h:6380')).toBe('rediss://***@h:6380');
+    expect(redactUrl('http://h/path@x')).toBe('http://h/path@x');
     expect(redactText(`a ${SECRET} b ${encodeURIComponent('t/k+n=1-abcdef')}`, SECRET)).toBe('a Supe… b t%2Fk%2Bn%3D1-abcdef');
     expect(redactText(`x ${encodeURIComponent('t/k+n=1-abcdef')}`, 't/k+n=1-abcdef')).toBe('x t/k+…');
   });

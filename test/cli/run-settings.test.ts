@@ -99,4 +99,11 @@ describe('chooseTarget', () => {
     });
     expect(() => chooseTarget(resolveRunSettings(bare, { token: 'abcdefghijk', 'base-url': 'ftp://h', plan: 'basic' }, {}))).toThrow('must be http or https');
   });
+  it('a base URL with credentials or a query is refused (they would go unsent, yet be printed), and never shown whole', () => {
+    const target = (baseUrl: string) => () => chooseTarget(resolveRunSettings(bare, { token: 'abcdefghijk', 'base-url': baseUrl, plan: 'basic' }, {}));
+    expect(target('http://me:hunter2pw@h:8080/api')).toThrow('base URL "http://me:***@h:8080/api" holds a user name or password, which quotelake never sends');
+    expect(target('http://h/?token=abcdefghijk')).toThrow('base URL "http://h/?token=abcd%E2%80%A6" has a query or fragment, which quotelake never sends');
+    expect(target('http://h/#top')).toThrow('has a query or fragment');
+    expect(() => chooseTarget(resolveRunSettings(bare, {}, { QUOTELAKE_BASE_URL: 'http://me:hunter2pw@h' }))).toThrow('a base URL is set (environment: http://me:***@h) but no token');
+  });
 });

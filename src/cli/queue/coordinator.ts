@@ -4,6 +4,7 @@
  * work on their own, and need it (a queue without Redis has nowhere to be).
  */
 import { EnvironmentError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact.js';
 import { UsageError } from '../usage-error.js';
 import { coordinatorUrlOf } from '../coordinator.js';
 import type { CoordinatorArgs } from '../shared-options.js';
@@ -17,11 +18,6 @@ export function coordinatorUrl(args: CoordinatorArgs, env: NodeJS.ProcessEnv): s
     throw new UsageError('the queue needs a Redis coordinator: none is set', 'give --coordinator redis://HOST:6379 or set QUOTELAKE_REDIS_URL');
   }
   return url;
-}
-
-/** The URL without a password, for messages. */
-export function shownUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*)@/, (_m, auth: string) => `//${auth.includes(':') ? `${auth.split(':')[0]}:***` : '***'}@`);
 }
 
 /**
@@ -39,8 +35,8 @@ export async function checkCoordinator(url: string): Promise<void> {
   } catch (e) {
     throw new EnvironmentError(
       'QL_COORDINATOR_UNREACHABLE',
-      `the coordinator ${shownUrl(url)} does not answer (${(e as Error).message})`,
-      shownUrl(url),
+      `the coordinator ${redactUrl(url)} does not answer (${(e as Error).message})`,
+      redactUrl(url),
       'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
       { stage: 'plan', cause: e },
     );
