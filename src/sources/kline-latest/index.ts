@@ -13,7 +13,7 @@ import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../core/plan-types.js';
 import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
 import { sleepUntil } from '../shared/clock-sleep.js';
-import { codeListSchema, intervalListSchema, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
+import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines } from '../shared/kline-records.js';
@@ -37,7 +37,7 @@ export const klineLatestConfigSchema = z.strictObject({
 export type KlineLatestConfig = z.infer<typeof klineLatestConfigSchema>;
 
 function lint(config: KlineLatestConfig): LintFinding[] {
-  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRounds(config)];
+  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRepeated(config.codes, 'codes'), ...lintRepeated(config.intervals, 'intervals'), ...lintRounds(config)];
   for (const code of config.codes) {
     const product = findProduct(code);
     if (!product) continue;

@@ -14,6 +14,21 @@ export const intervalListSchema = z
   .min(1)
   .describe('Bar intervals: 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo (2h and 4h not for stocks and indexes).');
 
+/**
+ * A value listed twice (`[BTCUSDT, BTCUSDT]`): a copy where another was meant, most likely. Each is
+ * fetched once either way, so the second is pointed at rather than silently merged.
+ */
+export function lintRepeated(values: readonly string[], path: string): LintFinding[] {
+  const first = new Map<string, number>();
+  const out: LintFinding[] = [];
+  values.forEach((value, i) => {
+    const at = first.get(value);
+    if (at === undefined) first.set(value, i);
+    else out.push({ path: [path, i], message: `"${value}" is listed already, at ${path}[${at}]: remove one (or write the value you meant)` });
+  });
+  return out;
+}
+
 /** One round, or one every `everySeconds` for `count` rounds or `durationSeconds`. */
 export const roundsShape = {
   everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round).'),

@@ -12,7 +12,7 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
 import type { PlanContext, SourcePlan } from '../../core/plan-types.js';
 import { sleepUntil } from './clock-sleep.js';
-import { codeListSchema, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
+import { codeListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
 import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
@@ -39,7 +39,12 @@ export const snapshotShape = {
 };
 
 export function lintSnapshot(config: SnapshotConfig): LintFinding[] {
-  return [...lintKnownCodes(config.codes, 'codes', config.codesOutsideCatalog ?? []), ...lintRounds(config)];
+  return [
+    ...lintKnownCodes(config.codes, 'codes', config.codesOutsideCatalog ?? []),
+    ...lintRepeated(config.codes, 'codes'),
+    ...lintRepeated(config.codesOutsideCatalog ?? [], 'codesOutsideCatalog'),
+    ...lintRounds(config),
+  ];
 }
 
 export interface SnapshotKind<Tick, R> {
