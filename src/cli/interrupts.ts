@@ -56,10 +56,13 @@ export interface InterruptOptions {
 
 /** --stop-timeout, else QUOTELAKE_STOP_TIMEOUT (seconds), else STOP_GRACE_MS: one rule for every command that stops on a signal. */
 export function stopGraceMs(flag: number | undefined, env: NodeJS.ProcessEnv): number {
-  const given = flag ?? (env.QUOTELAKE_STOP_TIMEOUT !== undefined ? Number(env.QUOTELAKE_STOP_TIMEOUT) : undefined);
+  // Empty is unset, as for every QUOTELAKE_ variable.
+  const text = env.QUOTELAKE_STOP_TIMEOUT?.trim() || undefined;
+  const given = flag ?? (text !== undefined ? Number(text) : undefined);
   if (given === undefined) return STOP_GRACE_MS;
   if (!Number.isFinite(given) || given <= 0) {
-    throw new UsageError(`--stop-timeout (or QUOTELAKE_STOP_TIMEOUT) must be a positive number of seconds, not ${String(given)}`, 'e.g. --stop-timeout 30');
+    const shown = flag === undefined ? `QUOTELAKE_STOP_TIMEOUT=${JSON.stringify(text)}` : `--stop-timeout ${String(given)}`;
+    throw new UsageError(`${shown}: the stop timeout must be a positive number of seconds`, 'e.g. --stop-timeout 30');
   }
   return Math.round(given * 1000);
 }

@@ -18,6 +18,7 @@ import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
+import { checkNumberOptions } from './number-options-check.js';
 import { checkPathOptions } from './path-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     .example('$0 inspect output', 'What the runs wrote')
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
     .check(checkPathOptions, true)
+    .check((args) => checkNumberOptions(args, argv), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));

@@ -152,6 +152,22 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badFormat.stderr).toContain('Invalid values');
   });
 
+  it('text given to a number option is named as given, not as NaN, for every command', async () => {
+    const results = await Promise.all([
+      runCli(['serve', '--port', 'abc']),
+      runCli(['worker', '--concurrency=four']),
+      runCli(['compact', '--output', 'o', '--grace', '5m']),
+      runCli(['run', 'demo', '--stop-timeout', '30s']),
+    ]);
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: --port must be a number, got "abc"'],
+      [2, 'quotelake: --concurrency must be a number, got "four"'],
+      [2, 'quotelake: --grace must be a number, got "5m"'],
+      [2, 'quotelake: --stop-timeout must be a number, got "30s"'],
+    ]);
+    expect(results[0]!.stderr).toContain('hint: run "quotelake serve --help" for what it takes');
+  });
+
   it('an empty --output or --state-dir (an unset shell variable) is a usage error for every command that takes one', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--output', '']),

@@ -1,0 +1,26 @@
+/**
+ * An option declared as a number that was given text (`--port abc`): yargs turns it into NaN, so
+ * each command's own check would say "got NaN". Said here, for every command, with the text given.
+ */
+import { UsageError } from './usage-error.js';
+
+/** The text given for `--key` in `argv` (`--key text` or `--key=text`); undefined when not found. */
+function givenText(argv: readonly string[], key: string): string | undefined {
+  for (let i = argv.length - 1; i >= 0; i--) {
+    const arg = argv[i]!;
+    if (arg.startsWith(`--${key}=`)) return arg.slice(key.length + 3);
+    if (arg === `--${key}`) return argv[i + 1];
+  }
+  return undefined;
+}
+
+export function checkNumberOptions(args: Record<string, unknown>, argv: readonly string[]): true {
+  for (const [key, value] of Object.entries(args)) {
+    // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
+    if (!Number.isNaN(value) || typeof value !== 'number' || /[A-Z]/.test(key)) continue;
+    const text = givenText(argv, key);
+    const command = (args._ as unknown[] | undefined)?.[0];
+    throw new UsageError(`--${key} must be a number, got ${text === undefined ? 'no value' : JSON.stringify(text)}`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);
+  }
+  return true;
+}
