@@ -4,15 +4,14 @@
  * sessions traded, which quota day it is) while rate limits and timeouts stay real.
  */
 import { shiftedClock, systemClock, type Clock } from '../core/clock.js';
-import { isoFieldsValid } from '../core/iso-calendar.js';
+import { isoUtcMs } from '../core/iso-calendar.js';
 import { UsageError } from './usage-error.js';
 
 /** Milliseconds of an ISO instant with a date and a time that exist, or a UsageError naming where it came from. */
 export function parseInstant(text: string, from: string): number {
-  const ms = Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || !Number.isFinite(ms) || !isoFieldsValid(text)) {
-    throw new UsageError(`${from} must be an ISO instant such as 2026-03-04T15:00:00Z, got "${text}"`);
-  }
+  // A time is required (a clock names an instant, not a day); without an offset it is UTC.
+  const ms = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) ? isoUtcMs(text) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new UsageError(`${from} must be an ISO instant such as 2026-03-04T15:00:00Z (UTC unless it names an offset), got "${text}"`);
   return ms;
 }
 

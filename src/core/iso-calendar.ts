@@ -19,3 +19,18 @@ export function isoFieldsValid(text: string): boolean {
   // Absent fields are 0, always valid.
   return Number(m[4] ?? 0) <= 23 && Number(m[5] ?? 0) <= 59 && Number(m[6] ?? 0) <= 59;
 }
+
+/** An ISO date, or date-time to the minute, second or millisecond, with an optional offset (Z, +05:30, -0400). */
+const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Epoch ms of an ISO date or date-time, in UTC unless it names an offset (never the machine's time
+ * zone, which `Date.parse` uses for a date-time without one); NaN when the text is not one, or names
+ * a day or time that does not exist.
+ */
+export function isoUtcMs(text: string): number {
+  if (!ISO.test(text) || !isoFieldsValid(text)) return Number.NaN;
+  const hasZone = text.length > 10 && /(Z|[+-]\d{2}:?\d{2})$/.test(text);
+  const normal = text.replace(' ', 'T');
+  return Date.parse(normal.length === 10 ? `${normal}T00:00:00Z` : hasZone ? normal : `${normal}Z`);
+}

@@ -12,7 +12,21 @@ describe('parseInstant', () => {
   it('refuses a day or time that does not exist (Date.parse would roll it over), a date alone, a word', () => {
     for (const text of ['2026-02-29T00:00:00Z', '2026-11-31T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01', 'now']) {
       expect(() => parseInstant(text, '--clock'), text).toThrow(UsageError);
-      expect(() => parseInstant(text, '--clock'), text).toThrow(`--clock must be an ISO instant such as 2026-03-04T15:00:00Z, got "${text}"`);
+      expect(() => parseInstant(text, '--clock'), text).toThrow(`--clock must be an ISO instant such as 2026-03-04T15:00:00Z (UTC unless it names an offset), got "${text}"`);
+    }
+  });
+
+  it('an instant without an offset is UTC, whatever the machine\'s time zone (Date.parse would read it as local time)', () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ['America/New_York', 'Asia/Kolkata', 'UTC']) {
+        process.env.TZ = zone;
+        expect(parseInstant('2026-11-20T00:00:00', '--clock'), zone).toBe(Date.UTC(2026, 10, 20));
+        expect(parseInstant('2026-11-20 09:30', '--clock'), zone).toBe(Date.UTC(2026, 10, 20, 9, 30));
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
     }
   });
 

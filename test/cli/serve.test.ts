@@ -169,7 +169,7 @@ describe('quotelake serve (built CLI as a child process)', () => {
       [['serve', '--bogus'], {}, /Unknown argument: bogus/],
       [['serve', '--clock', 'yesterday'], {}, /--clock must be an ISO instant/],
       // Date.parse would take it as March 2.
-      [['serve', '--clock', '2026-02-30T00:00:00Z'], {}, /--clock must be an ISO instant such as 2026-03-04T15:00:00Z, got "2026-02-30T00:00:00Z"/],
+      [['serve', '--clock', '2026-02-30T00:00:00Z'], {}, /--clock must be an ISO instant such as 2026-03-04T15:00:00Z \(UTC unless it names an offset\), got "2026-02-30T00:00:00Z"/],
       [['serve', '--faults', 'drop=2'], {}, /invalid fault spec part "drop=2"/],
       [['serve'], { QUOTELAKE_EMULATOR_FAULTS: 'lag=1' }, /QUOTELAKE_EMULATOR_FAULTS: invalid fault spec part "lag=1"/],
       [['serve', '--behaviours', 'descending,sideways'], {}, /--behaviours: invalid behaviour spec part "sideways": unknown behaviour/],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VirtualClock } from '../../core/clock.js';
+import { isoFieldsValid } from '../../core/iso-calendar.js';
 import type { Reply } from '../http/send.js';
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
@@ -14,15 +15,11 @@ export const CLOCK_MAX_MS = Date.UTC(2100, 0, 1);
 
 const USAGE = `body must be {"set": ISO instant between 1970-01-01 and 2100-01-01} or {"advanceMs": integer, |n| <= ${MAX_ADVANCE_MS}}`;
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** An ISO instant with a zone whose calendar date exists (Date.parse turns Feb 31 into Mar 3). */
+/** An ISO instant with a zone whose day and time exist (Date.parse turns Feb 31 into Mar 3, T24:00 into the next day). */
 function isIsoInstant(text: string): boolean {
-  const m = ISO_INSTANT.exec(text);
-  if (!m || !Number.isFinite(Date.parse(text))) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+  return ISO_INSTANT.test(text) && isoFieldsValid(text) && Number.isFinite(Date.parse(text));
 }
 
 const command = z.union([

@@ -4,11 +4,10 @@
  * not go stale.
  */
 import { z } from 'zod';
-import { isoFieldsValid } from '../../core/iso-calendar.js';
+import { isoUtcMs } from '../../core/iso-calendar.js';
 
 const RELATIVE = /^(\d+)\s*(m|h|d|w)$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
-const ISO = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export const timeSpecSchema = z
   .string()
@@ -17,19 +16,11 @@ export const timeSpecSchema = z
     message: 'must be an ISO date or date-time that exists (e.g. 2026-01-01, 2026-01-01T09:30:00Z) or a span back from now (e.g. 90d, 12h, 2w)',
   });
 
-/** Epoch ms of an ISO date or date-time (UTC unless it names an offset); NaN when it is not one, or names a day or time that does not exist. */
-function parseIso(text: string): number {
-  if (!ISO.test(text) || !isoFieldsValid(text)) return Number.NaN;
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(text) && text.length > 10;
-  const normal = text.replace(' ', 'T');
-  return Date.parse(normal.length === 10 ? `${normal}T00:00:00Z` : hasZone ? normal : `${normal}Z`);
-}
-
 /** The instant (UTC ms) a time spec stands for at `nowMs`; NaN for text that is not one. */
 export function timeSpecMs(text: string, nowMs: number): number {
   const t = text.trim();
   const rel = RELATIVE.exec(t);
-  return rel ? nowMs - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS] : parseIso(t);
+  return rel ? nowMs - Number(rel[1]) * UNIT_MS[rel[2] as keyof typeof UNIT_MS] : isoUtcMs(t);
 }
 
 /** The instant (UTC ms) a time spec stands for at `nowMs`; the spec has passed timeSpecSchema. */
