@@ -183,6 +183,8 @@ describe('quotelake state reset', () => {
     const none = await runCli(['state', 'reset', '--output', out, '--stream', 'NOPE*']);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stderr).toContain('nothing to reset: no checkpoint matching NOPE*');
+    // What it could have matched, so a typo shows itself.
+    expect(none.stderr).toContain('; its checkpoints: kline/BTCUSDT/1h, kline/BTCUSDT/1m, kline/ETHUSDT/1h');
   });
 
   it('refuses while a run holds the output, and changes nothing', async () => {

@@ -78,6 +78,14 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
   }
 }
 
+/** `; its checkpoints: a, b, ...` so that a mistyped --stream shows what it could have matched. */
+async function streamsThere(targets: readonly StateTarget[]): Promise<string> {
+  const streams = (await select(targets, () => true)).flatMap((c) => c.streams).sort();
+  if (streams.length === 0) return '';
+  const shown = streams.slice(0, 8).join(', ');
+  return `; its checkpoints: ${shown}${streams.length > 8 ? ` and ${streams.length - 8} more ("quotelake state show" lists them)` : ''}`;
+}
+
 async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: readonly StateTarget[], stateDir: string): Promise<number> {
   const terminal = terminalFor({}, env);
   const clock = commandClock(args.clock, env);
@@ -87,7 +95,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   if (count === 0) {
     const what = args.stream?.length ? ` matching ${args.stream.join(', ')}` : '';
     if (args.json) terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: [] }, null, 2)}\n`);
-    else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}`);
+    else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}${args.stream?.length ? await streamsThere(targets) : ''}`);
     return EXIT_OK;
   }
   const listing = [`quotelake: state reset forgets ${count} checkpoint(s):`];
