@@ -48,6 +48,17 @@ describe('inspect', () => {
     expect(missing.code).toBe(2);
   });
 
+  it('--runs 0 shows no run (it showed every one), and a negative count is a usage error', async () => {
+    const none = await runCli(['inspect', output, '--runs', '0', '--json']);
+    expect((JSON.parse(none.stdout) as { runs: unknown[] }).runs).toEqual([]);
+    const text = await runCli(['inspect', output, '--runs', '0']);
+    expect(text.stdout).not.toMatch(/last runs|no runs recorded/);
+    expect(text.stdout).toContain('BTCUSDT 1m');
+    const negative = await runCli(['inspect', output, '--runs', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--runs must be a whole number from 0, got -1');
+  });
+
   it("a run's summary lists the coverage of its own pipeline's series, not every series of the output", async () => {
     // The output holds BTCUSDT and AAPL.US from the first run; this run fetches BTCUSDT only.
     const again = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--output', output, '--quiet', '--json']);

@@ -23,7 +23,7 @@ export interface InspectArgs {
 }
 
 export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number, got ${String(args.runs)}`);
+  if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number from 0, got ${String(args.runs)}`);
   const output = await openOutput(args.output, args['s3-endpoint'], env);
   try {
     return await inspectLake(args, output.storage);
@@ -58,7 +58,7 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
   } else {
-    terminal.out(`${renderInspect(info)}\n`);
+    terminal.out(`${renderInspect(info, args.runs)}\n`);
     if (report && coverage) terminal.out(`${coverage.formatCoverageReport(report)}\n`);
     else if (args.coverage) terminal.out('coverage: no kline dataset\n');
   }

@@ -90,11 +90,15 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
     if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
   }
   const datasets = (await summarizeLake(storage ?? output, onProgress ? { onProgress } : {})).map(datasetInfo);
-  const runs = (await readRunManifests(state))
-    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
-    .slice(-lastRuns)
-    .reverse()
-    .map(runInfo);
+  // --runs 0 asks for none (slice(-0) would be every run).
+  const runs =
+    lastRuns === 0
+      ? []
+      : (await readRunManifests(state))
+          .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
+          .slice(-lastRuns)
+          .reverse()
+          .map(runInfo);
   const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
   return { output, stateDir, datasets, rejectedFiles, runs };
 }

@@ -4,7 +4,8 @@ import type { OutputInfo } from './inspect-output.js';
 
 const MAX_SERIES = 40;
 
-export function renderInspect(info: OutputInfo): string {
+/** `runsAsked`: --runs; with 0 the runs are left out, not said to be missing. */
+export function renderInspect(info: OutputInfo, runsAsked = 5): string {
   const lines = [`quotelake: ${info.output}`];
   if (info.datasets.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
   for (const d of info.datasets) {
@@ -24,7 +25,7 @@ export function renderInspect(info: OutputInfo): string {
         `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${r.error ? `: ${r.error}` : ''}`,
       );
     }
-  } else {
+  } else if (runsAsked > 0) {
     lines.push(`  no runs recorded under ${info.stateDir}`);
   }
   return lines.join('\n');
