@@ -9,7 +9,7 @@
  * renames that the next run finishes or undoes, so an exit mid-commit loses no committed data.
  */
 import { EXIT_INTERRUPTED } from './exit-codes.js';
-import { UsageError } from './usage-error.js';
+import { timerSecondsMs } from './seconds-option.js';
 
 /**
  * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
@@ -60,11 +60,8 @@ export function stopGraceMs(flag: number | undefined, env: NodeJS.ProcessEnv): n
   const text = env.QUOTELAKE_STOP_TIMEOUT?.trim() || undefined;
   const given = flag ?? (text !== undefined ? Number(text) : undefined);
   if (given === undefined) return STOP_GRACE_MS;
-  if (!Number.isFinite(given) || given <= 0) {
-    const shown = flag === undefined ? `QUOTELAKE_STOP_TIMEOUT=${JSON.stringify(text)}` : `--stop-timeout ${String(given)}`;
-    throw new UsageError(`${shown}: the stop timeout must be a positive number of seconds`, 'e.g. --stop-timeout 30');
-  }
-  return Math.round(given * 1000);
+  const shown = flag === undefined ? `QUOTELAKE_STOP_TIMEOUT=${JSON.stringify(text)}` : `--stop-timeout ${String(given)}`;
+  return timerSecondsMs(given, shown, 'e.g. --stop-timeout 30');
 }
 
 export function handleInterrupts(say: (line: string) => void, options: InterruptOptions = {}): Interrupts {

@@ -97,8 +97,12 @@ describe('handleInterrupts', () => {
     expect(stopGraceMs(undefined, {})).toBe(STOP_GRACE_MS);
     expect(stopGraceMs(30, { QUOTELAKE_STOP_TIMEOUT: '10' })).toBe(30_000);
     expect(stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: '2.5' })).toBe(2500);
-    for (const bad of [0, -1]) expect(() => stopGraceMs(bad, {})).toThrow(`--stop-timeout ${bad}: the stop timeout must be a positive number of seconds`);
-    expect(() => stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: 'never' })).toThrow('QUOTELAKE_STOP_TIMEOUT="never": the stop timeout must be a positive number of seconds');
+    for (const bad of [0, -1]) expect(() => stopGraceMs(bad, {})).toThrow(`--stop-timeout ${bad}: must be a positive number of seconds`);
+    expect(() => stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: 'never' })).toThrow('QUOTELAKE_STOP_TIMEOUT="never": must be a positive number of seconds');
+    // A Node timer beyond 2^31-1 ms fires after 1 ms: a grace of a year would stop at once.
+    expect(stopGraceMs(2_147_483, {})).toBe(2_147_483_000);
+    expect(() => stopGraceMs(1e7, {})).toThrow('--stop-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
+    expect(() => stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: '1e7' })).toThrow('QUOTELAKE_STOP_TIMEOUT="1e7": must be at most');
     expect(stopGraceMs(undefined, { QUOTELAKE_STOP_TIMEOUT: ' ' })).toBe(STOP_GRACE_MS);
   });
 });

@@ -34,11 +34,21 @@ describe('a batch worker whose coordinator goes away', () => {
   }, 90_000);
 
   it('a patience that is not a positive number of seconds is a usage error, before any connection', async () => {
-    for (const bad of ['0', '-2', 'soon']) {
+    const cases: [string, string][] = [
+      ['0', '--coordinator-patience 0: must be a positive number of seconds'],
+      ['-2', '--coordinator-patience -2: must be a positive number of seconds'],
+      ['soon', '--coordinator-patience must be a number, got "soon"'],
+      // Beyond what a Node timer holds, a timer fires at once.
+      ['1e9', '--coordinator-patience 1000000000: must be at most 2147483 seconds'],
+    ];
+    for (const [bad, said] of cases) {
       // Nothing listens there: the setting is checked first.
       const r = await runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain('--coordinator-patience must be a positive number of seconds');
+      expect(r.stderr).toContain(said);
     }
+    const stalled = await runCli(['worker', '--until-empty', '--stalled-timeout', '1e7'], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
+    expect(stalled.code, stalled.stderr).toBe(2);
+    expect(stalled.stderr).toContain('--stalled-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
   });
 });

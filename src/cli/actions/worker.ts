@@ -38,6 +38,7 @@ import { registry } from '../registry.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { timerSecondsMs } from '../seconds-option.js';
 
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
@@ -56,9 +57,9 @@ const WORKER_STOP_WORDS: StopWords = {
 export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
-  if (!(args['stalled-timeout'] > 0)) throw new UsageError(`--stalled-timeout must be a positive number of seconds, not ${args['stalled-timeout']}`);
+  const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
   const patience = args['coordinator-patience'];
-  if (!(patience > 0) || !Number.isFinite(patience)) throw new UsageError(`--coordinator-patience must be a positive number of seconds, not ${patience}`);
+  timerSecondsMs(patience, `--coordinator-patience ${patience}`);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
@@ -154,7 +155,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const worker = startSliceWorker({
     connection: workerRedis,
     concurrency: args.concurrency,
-    stalledMs: Math.round(args['stalled-timeout'] * 1000),
+    stalledMs,
     runSlice: runOne,
     expandSchedule: expand,
     sliceDone: (slice) => addRequestsLeft(redis, -slice.requests),
