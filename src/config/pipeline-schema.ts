@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
+import { isIanaZone } from '../core/iana-zone.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
@@ -74,15 +75,6 @@ export interface PipelineInput {
   readonly transforms?: readonly ComponentConfig[];
   readonly sink: ComponentConfig;
   readonly options?: Partial<PipelineOptions>;
-}
-
-function isIanaZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export const serviceSchema = z

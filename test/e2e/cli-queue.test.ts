@@ -311,4 +311,16 @@ describe('schedules', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--every');
   });
+
+  it('an unknown --tz and a --name that is not a plain word are usage errors, before any connection', async () => {
+    // Nothing listens there: the words are checked first.
+    const env = { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' };
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    const tz = await runCli(['enqueue', file, '--every', '0 2 * * *', '--tz', 'Mars/Olympus'], { env });
+    expect([tz.code, tz.stderr.split('\n')[0]]).toEqual([2, 'quotelake: --tz "Mars/Olympus" is not a known IANA time zone']);
+    for (const name of ['', '../x', 'a b']) {
+      const r = await runCli(['enqueue', file, '--every', '0 2 * * *', '--name', name], { env });
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `quotelake: --name ${JSON.stringify(name)}: a schedule name is letters, digits, ".", "_" and "-" (at most 200, starting with a letter or digit)`]);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 /** `quotelake enqueue`: a run split into slices on the queue, now or on a cron schedule. */
 import { spanAnchor } from '../../core/clock.js';
+import { isIanaZone } from '../../core/iana-zone.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
@@ -23,8 +24,21 @@ export interface EnqueueArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArg
   json: boolean;
 }
 
+/** A schedule's name is a key on the queue and a word in every listing: letters, digits, `.`, `_`, `-`. */
+const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+function checkScheduleWords(args: EnqueueArgs): void {
+  if (args.name !== undefined && !SCHEDULE_NAME.test(args.name)) {
+    throw new UsageError(`--name ${JSON.stringify(args.name)}: a schedule name is letters, digits, ".", "_" and "-" (at most 200, starting with a letter or digit)`, 'e.g. --name nightly-backfill; leave it out for the pipeline\'s name');
+  }
+  if (args.tz !== undefined && !isIanaZone(args.tz)) {
+    throw new UsageError(`--tz ${JSON.stringify(args.tz)} is not a known IANA time zone`, 'e.g. --tz Europe/London, --tz America/New_York (default UTC)');
+  }
+}
+
 export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
+  checkScheduleWords(args);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   const clock = commandClock(args.clock, env);
