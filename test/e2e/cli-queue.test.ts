@@ -312,6 +312,14 @@ describe('schedules', () => {
     expect(r.stderr).toContain('--every');
   });
 
+  it('an NDJSON sink is not queued: slices would write to each worker\'s stdout, or race on one file', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const r = await runCli(['enqueue', pipelineFile(['BTCUSDT'], ['1m']), '--format', 'ndjson', '--since', '1d', '--clock', CLOCK], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('its sink is ndjson, which would write to the stdout of whichever worker runs a slice');
+    expect(r.stderr).toContain('hint: queue it with a lake sink (--format parquet or --format arrow)');
+  });
+
   it('an unknown --tz and a --name that is not a plain word are usage errors, before any connection', async () => {
     // Nothing listens there: the words are checked first.
     const env = { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' };

@@ -209,6 +209,22 @@ describe('ndjson sink', () => {
     expect(text().trimEnd().split('\n')).toHaveLength(5);
   });
 
+  it('many sinks on one stream (a worker\'s slices) leave one error listener, and a late error stays quiet', async () => {
+    const { stream, text } = collect();
+    const before = stream.listenerCount('error');
+    const ctx = runContext();
+    for (let i = 0; i < 20; i++) {
+      const sink = new NdjsonSink('kline', { kind: 'stream', stream });
+      await sink.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0 + 60 * i, `${i}`)]) }, ctx);
+      await sink.commit(ctx);
+      await sink.close();
+    }
+    expect(stream.listenerCount('error')).toBe(before + 1);
+    expect(text().trimEnd().split('\n')).toHaveLength(20);
+    // With no listener this would be an uncaught error.
+    stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+  });
+
   it('EPIPE (`| head -1`): write throws OutputClosedError, and nothing reaches stderr by itself', async () => {
     // The child runs the built sink (dist/, built by the global setup), as the CLI would.
     const dir = await tempDir('ql-epipe-');

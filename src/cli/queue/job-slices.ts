@@ -39,6 +39,12 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
       'run snapshot and halt pipelines with "quotelake run" (on a schedule of your own), or queue a kline-history pipeline',
     );
   }
+  if ((target.format ?? job.pipeline.sink.type) === 'ndjson') {
+    throw new UsageError(
+      `${job.ref.display}: its sink is ndjson, which would write to the stdout of whichever worker runs a slice, or have every slice rewrite one file at once`,
+      'queue it with a lake sink (--format parquet or --format arrow), or run the NDJSON export with "quotelake run"',
+    );
+  }
   const { nowMs, spanFromMs: spanFrom } = at;
   const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, spanFrom) : nowMs;
   const pieces: SlicePiece[] = [];

@@ -24,6 +24,15 @@ export type NdjsonTarget =
 
 const CLOSED_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNRESET']);
 
+/** Streams given one listener that swallows errors after their sinks closed (an EPIPE once the reader left). */
+const quieted = new WeakSet<Writable>();
+
+function keepQuiet(stream: Writable): void {
+  if (quieted.has(stream)) return;
+  quieted.add(stream);
+  stream.on('error', () => undefined);
+}
+
 export class NdjsonSink implements Sink<object> {
   private closedDownstream = false;
   private failure: unknown;
@@ -173,7 +182,12 @@ export class NdjsonSink implements Sink<object> {
   async close(): Promise<void> {
     this.pendingLines = undefined;
     this.fileLines = undefined;
-    // stdout is not ours to end; keep the error listener so a late EPIPE stays quiet.
+    // stdout is not ours to end. A late EPIPE must stay quiet, but one listener per stream does
+    // that: a process that runs many sinks (a worker's slices) would otherwise pile them up.
+    if (this.stream !== undefined) {
+      keepQuiet(this.stream);
+      this.stream.off('error', this.onError);
+    }
     this.stream = undefined;
   }
 }
