@@ -83,6 +83,24 @@ describe('kline-history: crypto backward walk', () => {
     expect(next.slice(0, 5).map((r) => r.bar)).toEqual(w.market.klines(product, 1, Number(next[4]!.bar.timestamp), 5, now));
   }, 60_000);
 
+  it('an until still to come is now: the same bars in the same requests as no until', async () => {
+    world = await startWorld('2026-03-02T15:00:30.000Z');
+    const w = world;
+    // One page a series: a longer walk varies by a page or two from run to run (short pages, R1).
+    const since = '2026-03-02T12:00:00Z';
+    const runOf = async (until: string | undefined) => {
+      const { src, client } = source({ codes: ['BTCUSDT', 'EURUSD'], intervals: ['1m', '1h'], since, ...(until ? { until } : {}) }, w);
+      const out = await drain(src, w.clock);
+      return { bars: byTs(out.records).map((r) => `${r.code} ${r.interval} ${r.bar.timestamp} ${r.bar.close}`).sort(), requests: client.requestCounts()['/quote-b-api/kline'] };
+    };
+    const open = await runOf(undefined);
+    // Counted back from 2026-12-31, the calendar predicted pages ahead that fetched the newest bars again.
+    const future = await runOf('2026-12-31T00:00:00Z');
+    expect(future.bars).toEqual(open.bars);
+    expect(open.requests).toBe(4);
+    expect(future.requests).toBe(4);
+  });
+
   it('a killed walk resumes with no gap and no duplicate', async () => {
     world = await startWorld('2026-03-02T15:00:00.000Z');
     const w = world;

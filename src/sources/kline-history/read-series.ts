@@ -72,8 +72,11 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
     // Newer bars than this walk's may follow (step 2): its batches bound nothing.
     pos = yield* walk(env, stream, seq, pos, pos.walk.next, pos.walk.floor, pos.walk.top, false);
   }
-  // 2. From `until` (or now) back to the watermark, or to `since` the first time.
-  const untilSec = env.untilMs === null ? 0 : Math.floor(env.untilMs / 1000);
+  // 2. From `until` (or now) back to the watermark, or to `since` the first time. An `until` still
+  // to come is now: a page ending in the future would be answered with the newest bars all the
+  // same, while the calendar, counting back from that end, would predict pages ahead that all fetch
+  // those same bars again.
+  const untilSec = env.untilMs === null || env.untilMs > env.ctx.clock.now() ? 0 : Math.floor(env.untilMs / 1000);
   const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
   if (untilSec === 0 || untilSec >= floor) {
     pos = yield* walk(env, stream, seq, pos, untilSec, floor, null, true);
