@@ -91,7 +91,7 @@ describe('kline-history: crypto backward walk', () => {
     const runOf = async (until: string | undefined) => {
       const { src, client } = source({ codes: ['BTCUSDT', 'EURUSD'], intervals: ['1m', '1h'], since, ...(until ? { until } : {}) }, w);
       const out = await drain(src, w.clock);
-      return { bars: byTs(out.records).map((r) => `${r.code} ${r.interval} ${r.bar.timestamp} ${r.bar.close}`).sort(), requests: client.requestCounts()['/quote-b-api/kline'] };
+      return { bars: byTs(out.records).map((r) => `${r.code} ${r.interval} ${r.bar.timestamp} ${r.bar.close_price}`).sort(), requests: client.requestCounts()['/quote-b-api/kline'] };
     };
     const open = await runOf(undefined);
     // Counted back from 2026-12-31, the calendar predicted pages ahead that fetched the newest bars again.
