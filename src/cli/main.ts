@@ -106,4 +106,29 @@ process.on('unhandledRejection', (reason) => {
 // unless someone listens here: the rejection was expected and is handled, so there is nothing to say.
 process.on('rejectionHandled', () => undefined);
 
-main(hideBin(process.argv)).then(exitAfterFlush, () => exitAfterFlush(EXIT_FAILURE));
+/**
+ * Node ends a process whose event loop has nothing left to do, with exit code 0, even while the
+ * command still awaits: a promise that can never settle (a pipeline module whose top level awaits
+ * forever) would end a run unrun and "successful". The command has not returned, so it failed.
+ */
+let finished = false;
+process.on('beforeExit', () => {
+  if (finished) return;
+  finished = true;
+  process.stderr.write(
+    'quotelake: the command stopped before it finished: it was waiting for something that can no longer happen (nothing was left to run)\n' +
+      '  hint: a pipeline module (.js/.mjs) whose top level awaits a promise that never settles does this; otherwise this looks like a bug in quotelake: please report it with the command\n',
+  );
+  exitAfterFlush(EXIT_FAILURE);
+});
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    finished = true;
+    exitAfterFlush(code);
+  },
+  () => {
+    finished = true;
+    exitAfterFlush(EXIT_FAILURE);
+  },
+);

@@ -79,6 +79,16 @@ describe('usage errors exit 2 with a hint', () => {
     expect(r.stderr).toContain(`${file}:3:48: cannot load pipeline module: Unexpected token '}'`);
   });
 
+  it('a JS pipeline whose top level awaits forever: exit 1 with a message, never a silent 0 with nothing run', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ql-usage-')), 'stuck.mjs');
+    writeFileSync(file, 'await new Promise(() => {});\nexport default {};\n');
+    for (const command of ['validate', 'run']) {
+      const r = await runCli([command, file]);
+      expect(r.code, command).toBe(1);
+      expect(r.stderr).toContain('quotelake: the command stopped before it finished: it was waiting for something that can no longer happen');
+    }
+  });
+
   it('refuses stages that do not fit, at the stage, with the stage to add, before any request (run, validate, plan)', async () => {
     const bad = join(FIXTURES, 'raw-klines-parquet.yaml');
     const out = mkdtempSync(join(tmpdir(), 'ql-kinds-'));
