@@ -21,6 +21,7 @@ import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
 import { checkPathOptions } from './path-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
+import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
@@ -81,7 +82,15 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */
 function exitAfterFlush(code: number): void {
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  // An errored stdout hands its error to this write's callback before it emits the 'error' event.
+  process.stdout.write('', (flushError) =>
+    process.stderr.write('', () => {
+      const failed = stdoutFailure(flushError);
+      // A failure already said what went wrong; a command that thinks it succeeded has not.
+      if (failed === undefined || code !== EXIT_OK) return process.exit(code);
+      process.stderr.write(stdoutFailureLines(failed), () => process.exit(EXIT_FAILURE));
+    }),
+  );
 }
 
 /**
@@ -105,6 +114,8 @@ process.on('unhandledRejection', (reason) => {
 // signal came, awaited once the run winds down). Node then warns "PromiseRejectionHandledWarning"
 // unless someone listens here: the rejection was expected and is handled, so there is nothing to say.
 process.on('rejectionHandled', () => undefined);
+
+watchStdout();
 
 /**
  * Node ends a process whose event loop has nothing left to do, with exit code 0, even while the

@@ -4,7 +4,7 @@
  * never the "bug" label.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,38 @@ describe('a read-only mount', () => {
     expect(r.stderr).toContain(`quotelake: output ${out}:`);
     expect(r.stderr).toContain('EROFS');
   }, 30_000);
+});
+
+describe('stdout that refuses writes (> /dev/full: ENOSPC)', () => {
+  /** The built CLI with stdout on /dev/full: what a full disk does to `> report.json`. */
+  function toFullDevice(args: string[]): { code: number | null; stderr: string } {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', full, 'pipe'], encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, stderr: r.stderr };
+    } finally {
+      closeSync(full);
+    }
+  }
+
+  it.skipIf(!existsSync('/dev/full'))('a command whose output was lost exits 1 and says so, instead of 0', () => {
+    for (const args of [['schema'], ['list']]) {
+      const r = toFullDevice(args);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('quotelake: cannot write to stdout (ENOSPC: no space left on device, write): what this command printed is incomplete');
+      expect(r.stderr).toContain('hint: stdout goes to a file or device that refused the write');
+      expect(r.stderr).not.toMatch(/Unhandled 'error' event|^\s+at /m);
+    }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('NDJSON rows to it: QL_STDOUT_FAILED naming stdout, not the output folder', () => {
+    const r = toFullDevice(['run', 'trades-ndjson', ...CLOCK]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('quotelake: ndjson: cannot write trade to stdout: ENOSPC: no space left on device, write');
+    expect(r.stderr).not.toContain('under the output');
+    // One report of the failure, not a second one at the exit.
+    expect(r.stderr).not.toContain('what this command printed is incomplete');
+  });
 });
 
 describe('network', () => {

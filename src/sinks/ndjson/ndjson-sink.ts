@@ -11,8 +11,9 @@
  */
 import type { Writable } from 'node:stream';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
-import { OutputClosedError, SinkError } from '../../core/errors.js';
+import { EnvironmentError, OutputClosedError, SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
+import { STDOUT_FIX } from '../../core/stdout-fix.js';
 import { MergedLines } from './merged-lines.js';
 import { removeStaleTemps, replaceFile, tempPathOf } from './replace-file.js';
 import { rowObject, rowToJson } from './row-json.js';
@@ -35,7 +36,7 @@ function keepQuiet(stream: Writable): void {
 
 export class NdjsonSink implements Sink<object> {
   private closedDownstream = false;
-  private failure: unknown;
+  private failure: NodeJS.ErrnoException | undefined;
   private stream: Writable | undefined;
   private rowsSinceCommit = 0;
   /** A file target: the lines it holds once committed (loaded at the first commit), and the rows since. */
@@ -76,10 +77,13 @@ export class NdjsonSink implements Sink<object> {
   }
 
   private check(): void {
-    if (this.failure !== undefined) {
-      const where = this.target.kind === 'file' ? this.target.path : 'stream';
-      throw new SinkError(`ndjson: cannot write ${this.dataset} to ${where}`, 'write', this.failure);
-    }
+    if (this.failure === undefined) return;
+    if (this.target.kind === 'file') throw new SinkError(`ndjson: cannot write ${this.dataset} to ${this.target.path}`, 'write', this.failure);
+    // Not the output folder's disk: the file or device stdout was sent to (`> /dev/full`, a full disk).
+    throw new EnvironmentError('QL_STDOUT_FAILED', `ndjson: cannot write ${this.dataset} to stdout: ${this.failure.message}`, 'stdout', STDOUT_FIX, {
+      stage: 'write',
+      cause: this.failure,
+    });
   }
 
   /** One chunk to the stream; true once the stream took it, false if its reader had gone away. */
