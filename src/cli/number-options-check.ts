@@ -17,7 +17,7 @@ function givenText(argv: readonly string[], key: string): string | undefined {
 export function checkNumberOptions(args: Record<string, unknown>, argv: readonly string[]): true {
   for (const [key, value] of Object.entries(args)) {
     // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
-    if (!Number.isNaN(value) || typeof value !== 'number' || /[A-Z]/.test(key)) continue;
+    if (typeof value !== 'number' || !Number.isNaN(value) || /[A-Z]/.test(key)) continue;
     const text = givenText(argv, key);
     const command = (args._ as unknown[] | undefined)?.[0];
     throw new UsageError(`--${key} must be a number, got ${text === undefined ? 'no value' : JSON.stringify(text)}`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);

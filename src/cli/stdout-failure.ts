@@ -15,6 +15,9 @@ export function watchStdout(): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (!READER_GONE.has(e.code ?? '')) seen ??= e;
   });
+  // Where stderr refuses (2>/dev/full), nothing can be said there, but the exit code still says
+  // what happened: without a listener the error would end the process as an uncaught one (exit 1).
+  process.stderr.on('error', () => undefined);
 }
 
 /**

@@ -155,6 +155,18 @@ describe('stdout that refuses writes (> /dev/full: ENOSPC)', () => {
     }
   });
 
+  it.skipIf(!existsSync('/dev/full'))('stderr on it: nothing can be said, but the exit code is still the one of the table', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const bad = join(ROOT, 'test/fixtures/pipelines/bad-yaml.yaml');
+      const r = spawnSync(process.execPath, [MAIN, 'validate', bad], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'ignore', full], timeout: 60_000 });
+      // A usage error (2), not an uncaught 'error' event of stderr (1).
+      expect(r.status).toBe(2);
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it.skipIf(!existsSync('/dev/full'))('NDJSON rows to it: QL_STDOUT_FAILED naming stdout, not the output folder', () => {
     const r = toFullDevice(['run', 'trades-ndjson', ...CLOCK]);
     expect(r.code, r.stderr).toBe(1);
