@@ -11,7 +11,7 @@ export function plansUsageError(e: unknown, hint?: string): unknown {
 }
 
 /** A plans file a command names (flag, environment or pipeline), read once per command; its errors are usage errors. */
-export async function readCommandPlans(file: string, hint?: string): Promise<PlansDocument> {
+export async function readCommandPlans(file: string): Promise<PlansDocument> {
   let read = plansCache.get(file);
   if (read === undefined) {
     read = readPlansFile(file);
@@ -21,6 +21,7 @@ export async function readCommandPlans(file: string, hint?: string): Promise<Pla
   try {
     return await read;
   } catch (e) {
-    throw plansUsageError(e, hint);
+    // The file itself is wrong here; which plan a command names is checked once it is read.
+    throw plansUsageError(e, 'fix the plans file: README, "Plans file", says what it takes');
   }
 }

@@ -28,7 +28,7 @@ async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | unde
   const { plansFile, plan } = resolved.settings;
   if (plansFile === undefined) return undefined;
   const hint = 'name a plan the file defines, or a built-in one';
-  const doc = await readCommandPlans(plansFile, hint);
+  const doc = await readCommandPlans(plansFile);
   try {
     if (plan !== undefined) planLimits(plan, doc);
   } catch (e) {

@@ -45,26 +45,59 @@ export interface PlansDocument {
 /** Letters, digits, `-` and `_`: a plan name becomes part of a demo token sent in a URL. */
 export const CUSTOM_PLAN_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-const count = z.union([z.int().positive(), z.literal('unlimited')]);
-const gap = z.int().nonnegative().max(86_400_000);
+const WHOLE_ABOVE_0 = 'must be a whole number above 0';
+const COUNT = `${WHOLE_ABOVE_0}, or "unlimited"`;
+const count = z.union([z.int().positive({ error: COUNT }), z.literal('unlimited')], { error: COUNT });
+const GAP = 'must be a whole number of milliseconds from 0 to 86400000';
+const gap = z.int({ error: GAP }).min(0, { error: GAP }).max(86_400_000, { error: GAP });
+const wholeAbove0 = z.int({ error: WHOLE_ABOVE_0 }).positive({ error: WHOLE_ABOVE_0 });
 
-const planSchema = z.strictObject({
-  name: z.string().regex(CUSTOM_PLAN_NAME, 'must be 1-64 letters, digits, "-" or "_"'),
-  base: z.enum(PLAN_NAMES).default('professional'),
-  perSecond: count.optional(),
-  perMinute: count.optional(),
-  perDay: count.optional(),
-  batchKlineGapMs: gap.optional(),
-  suspensionGapMs: gap.optional(),
-  batchKlineItemCap: z.int().positive().optional(),
-  tickCodesCap: z.int().positive().nullable().optional(),
-  market: z.enum(['HK', 'CN', 'US']).nullable().optional(),
-});
+const PLAN_KEYS = ['name', 'base', 'perSecond', 'perMinute', 'perDay', 'batchKlineGapMs', 'suspensionGapMs', 'batchKlineItemCap', 'tickCodesCap', 'market'];
 
-const documentSchema = z.strictObject({
-  plans: z.array(planSchema).optional(),
-  tokens: z.unknown().optional(),
-});
+/** zod's words for a key the object does not take, in the file's own. */
+const unknownKey = (takes: string) => (issue: { code: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' ? `unknown key ${(issue.keys ?? []).map((k) => JSON.stringify(k)).join(', ')} (${takes})` : undefined;
+
+const planSchema = z.strictObject(
+  {
+    name: z.string({ error: 'must be 1-64 letters, digits, "-" or "_"' }).regex(CUSTOM_PLAN_NAME, 'must be 1-64 letters, digits, "-" or "_"'),
+    base: z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` }).default('professional'),
+    perSecond: count.optional(),
+    perMinute: count.optional(),
+    perDay: count.optional(),
+    batchKlineGapMs: gap.optional(),
+    suspensionGapMs: gap.optional(),
+    batchKlineItemCap: wholeAbove0.optional(),
+    tickCodesCap: wholeAbove0.nullable().optional(),
+    market: z.enum(['HK', 'CN', 'US'], { error: 'must be HK, CN, US or null' }).nullable().optional(),
+  },
+  { error: unknownKey(`a plan takes ${PLAN_KEYS.join(', ')}`) },
+);
+
+const documentSchema = z.strictObject(
+  {
+    plans: z.array(planSchema, { error: 'must be a list of plans' }).optional(),
+    tokens: z.unknown().optional(),
+  },
+  { error: unknownKey('the file takes plans and tokens') },
+);
+
+/** `plans[0].perSecond`: where a problem is, as a reader finds it in the file. */
+function fieldOf(path: readonly PropertyKey[]): string | undefined {
+  if (path.length === 0) return undefined;
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
+}
+
+/** The value at `path` as written, for the message (`got 1.5`). */
+function givenAt(raw: unknown, path: readonly PropertyKey[]): string | undefined {
+  let node = raw;
+  for (const p of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[p];
+  }
+  if (node === undefined || (node !== null && typeof node === 'object')) return undefined;
+  return typeof node === 'number' ? String(node) : JSON.stringify(node);
+}
 
 /** Read and parse a plans file (`.json`, or YAML for any other name). */
 export async function readPlansFile(file: string): Promise<PlansDocument> {
@@ -89,17 +122,17 @@ export function parsePlansDocument(file: string, raw: unknown): PlansDocument {
   // An empty YAML file is null: a file with nothing in it defines nothing.
   const parsed = documentSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? issue.path.join('.') : undefined;
-    throw new PlansFileError(file, issue?.message ?? 'invalid', field);
+    const issue = parsed.error.issues[0]!;
+    const given = issue.code === 'unrecognized_keys' ? undefined : givenAt(raw, issue.path);
+    throw new PlansFileError(file, `${issue.message}${given !== undefined ? `, got ${given}` : ''}`, fieldOf(issue.path));
   }
   const plans = parsed.data.plans ?? [];
   const seen = new Set<string>();
   plans.forEach((p, i) => {
     if (isPlanName(p.name)) {
-      throw new PlansFileError(file, `"${p.name}" is a built-in plan: give the custom plan its own name (and base: ${p.name})`, `plans.${i}.name`);
+      throw new PlansFileError(file, `"${p.name}" is a built-in plan: give the custom plan its own name (and base: ${p.name})`, `plans[${i}].name`);
     }
-    if (seen.has(p.name)) throw new PlansFileError(file, `"${p.name}" is defined twice`, `plans.${i}.name`);
+    if (seen.has(p.name)) throw new PlansFileError(file, `"${p.name}" is defined twice`, `plans[${i}].name`);
     seen.add(p.name);
   });
   return { file, plans, tokens: parsed.data.tokens };

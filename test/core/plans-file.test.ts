@@ -94,19 +94,21 @@ describe('plans file: the plans: section', () => {
   it('errors name the file and the field', async () => {
     const bad = (name: string, text: string) => readPlansFile(write(name, text));
     await expect(readPlansFile(join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read/);
-    await expect(bad('a.yaml', 'plans:\n  - name: x\n    perSecond: lots\n')).rejects.toThrow(/^.*a\.yaml: plans\.0\.perSecond: /);
-    await expect(bad('b.yaml', 'plans:\n  - name: x\n    perMinute: 0\n')).rejects.toThrow(/b\.yaml: plans\.0\.perMinute: /);
-    await expect(bad('c.yaml', 'plans:\n  - name: x\n    burst: 3\n')).rejects.toThrow(/c\.yaml: plans\.0: .*burst/);
-    await expect(bad('d.yaml', 'plans:\n  - name: professional\n')).rejects.toThrow(/d\.yaml: plans\.0\.name: "professional" is a built-in plan/);
-    await expect(bad('e.yaml', 'plans:\n  - name: x\n  - name: x\n')).rejects.toThrow(/e\.yaml: plans\.1\.name: "x" is defined twice/);
-    await expect(bad('f.yaml', 'plans:\n  - name: x\n    base: gold\n')).rejects.toThrow(/f\.yaml: plans\.0\.base: /);
-    await expect(bad('g.yaml', 'plans:\n  - name: "a b"\n')).rejects.toThrow(/g\.yaml: plans\.0\.name: must be 1-64 letters/);
-    await expect(bad('h.yaml', 'plans:\n  - name: x\n    batchKlineGapMs: -1\n')).rejects.toThrow(/h\.yaml: plans\.0\.batchKlineGapMs: /);
-    await expect(bad('i.yaml', 'plan: []\n')).rejects.toThrow(/i\.yaml: .*plan/);
+    // Each problem in words, at the field as the file reads (plans[0]), with what was written.
+    await expect(bad('a.yaml', 'plans:\n  - name: x\n    perSecond: lots\n')).rejects.toThrow(/a\.yaml: plans\[0\]\.perSecond: must be a whole number above 0, or "unlimited", got "lots"$/);
+    await expect(bad('b.yaml', 'plans:\n  - name: x\n    perMinute: 0\n')).rejects.toThrow(/b\.yaml: plans\[0\]\.perMinute: must be a whole number above 0, or "unlimited", got 0$/);
+    await expect(bad('c.yaml', 'plans:\n  - name: x\n    burst: 3\n')).rejects.toThrow(/c\.yaml: plans\[0\]: unknown key "burst" \(a plan takes name, base, perSecond, /);
+    await expect(bad('d.yaml', 'plans:\n  - name: professional\n')).rejects.toThrow(/d\.yaml: plans\[0\]\.name: "professional" is a built-in plan/);
+    await expect(bad('e.yaml', 'plans:\n  - name: x\n  - name: x\n')).rejects.toThrow(/e\.yaml: plans\[1\]\.name: "x" is defined twice/);
+    await expect(bad('f.yaml', 'plans:\n  - name: x\n    base: gold\n')).rejects.toThrow(/f\.yaml: plans\[0\]\.base: must be one of free, basic, .*, got "gold"$/);
+    await expect(bad('g.yaml', 'plans:\n  - name: "a b"\n')).rejects.toThrow(/g\.yaml: plans\[0\]\.name: must be 1-64 letters.*, got "a b"$/);
+    await expect(bad('h.yaml', 'plans:\n  - name: x\n    batchKlineGapMs: -1\n')).rejects.toThrow(/h\.yaml: plans\[0\]\.batchKlineGapMs: must be a whole number of milliseconds from 0 to 86400000, got -1$/);
+    await expect(bad('i.yaml', 'plan: []\n')).rejects.toThrow(/i\.yaml: unknown key "plan" \(the file takes plans and tokens\)/);
     await expect(bad('j.json', '{"plans": [')).rejects.toThrow(/j\.json: not valid JSON/);
+    await expect(bad('l.yaml', 'plans:\n  - name: x\n    market: EU\n')).rejects.toThrow(/l\.yaml: plans\[0\]\.market: must be HK, CN, US or null, got "EU"$/);
     const error = await bad('k.yaml', 'plans:\n  - name: x\n    perDay: -5\n').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlansFileError);
-    expect(error).toMatchObject({ code: 'QL_PLANS_FILE', field: 'plans.0.perDay' });
+    expect(error).toMatchObject({ code: 'QL_PLANS_FILE', field: 'plans[0].perDay' });
     // A plan the file does not define: the file and every known plan are named.
     const doc = parsePlansDocument('p.yaml', { plans: [{ name: 'enterprise' }] });
     expect(() => planLimits('gold', doc)).toThrow('p.yaml: plan "gold" is neither built in nor defined here (known plans: free, basic, premium, professional, all-hk, all-cn, all-us, enterprise)');

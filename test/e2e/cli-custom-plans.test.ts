@@ -83,6 +83,8 @@ describe('custom plans in the CLI', () => {
     writeFileSync(bad, 'plans:\n  - name: x\n    perSecond: fast\n');
     const badFile = await runCli(['plan', 'kline-backfill', ...WINDOW, '--plans-file', bad, '--plan', 'x']);
     expect(badFile.code).toBe(2);
-    expect(badFile.stderr).toContain(`${bad}: plans.0.perSecond:`);
+    expect(badFile.stderr).toContain(`${bad}: plans[0].perSecond: must be a whole number above 0, or "unlimited", got "fast"`);
+    // The file is wrong, not the plan it names.
+    expect(badFile.stderr).toContain('hint: fix the plans file');
   });
 });

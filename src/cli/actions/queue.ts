@@ -43,7 +43,7 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
     if (args.action === 'status') {
       const plan = args.plan ?? env.QUOTELAKE_PLAN ?? 'professional';
       const plansFile = args['plans-file'] ?? env.QUOTELAKE_PLANS_FILE;
-      const plans = plansFile !== undefined ? await readCommandPlans(plansFile, 'name a plan the file defines, or a built-in one') : undefined;
+      const plans = plansFile !== undefined ? await readCommandPlans(plansFile) : undefined;
       let limits;
       try {
         limits = planLimits(plan, plans);
