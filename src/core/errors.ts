@@ -295,7 +295,7 @@ function summariseCodes(codes: readonly string[]): string {
 
 /**
  * A plans file (custom plans, and the emulator's extra tokens) cannot be read or says something
- * wrong. The message starts with the file and names the field (`plans.0.perSecond`).
+ * wrong. The message starts with the file and names the field (`plans[0].perSecond`).
  */
 export class PlansFileError extends QuotelakeError {
   readonly file: string;
