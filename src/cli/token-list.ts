@@ -23,7 +23,8 @@ function entryName(where: string, i: number, count: number): string {
 /** Entries of the JSON or YAML form, already parsed: `[{token, plan}, ...]`. */
 export function tokensFromList(raw: unknown, where: string, hint: string): PoolToken[] {
   if (!Array.isArray(raw) || raw.length === 0) {
-    throw new UsageError(`${where}: expected a list of {token, plan} entries`, hint);
+    const what = Array.isArray(raw) ? 'the list is empty: give at least one {token, plan} entry' : 'expected a list of {token, plan} entries';
+    throw new UsageError(`${where}: ${what}`, hint);
   }
   return raw.map((entry: unknown, i) => {
     const parsed = entrySchema.safeParse(entry);

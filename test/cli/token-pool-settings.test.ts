@@ -43,6 +43,7 @@ describe('QUOTELAKE_TOKENS', () => {
       expect(`${e.message} ${e.hint}`).not.toContain(secret);
     }
     expect(caught(() => parseTokenList(`ok:free,${secret}`)).message).toBe('QUOTELAKE_TOKENS: entry 2 of 2 is not token:plan');
+    expect(caught(() => parseTokenList('[]')).message).toBe('QUOTELAKE_TOKENS: the list is empty: give at least one {token, plan} entry');
   });
 
   it('plans checked without quoting them; no token twice; not beside a single token', () => {
