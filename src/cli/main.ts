@@ -20,6 +20,7 @@ import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
 import { checkPathOptions } from './path-options-check.js';
+import { checkRepeatedOptions } from './repeated-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
@@ -43,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
     .check(checkPathOptions, true)
     .check((args) => checkNumberOptions(args, argv), true)
+    .check((args, options) => checkRepeatedOptions(args, options as { array?: string[] } | undefined), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));

@@ -162,6 +162,22 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badFormat.stderr).toContain('Invalid values');
   });
 
+  it('an option of one value given twice is a usage error naming both, never an internal error; a token is not shown', async () => {
+    const results = await Promise.all([
+      runCli(['run', 'demo', '--output', 'a', '--output', 'b']),
+      runCli(['plan', 'kline-backfill', '--codes', 'BTCUSDT', '--codes', 'ETHUSDT']),
+      runCli(['inspect', 'output', '--runs', '1', '--runs', '2']),
+      runCli(['run', 'demo', '--token', 'first-secret-token', '--token', 'second-secret-token', '--base-url', 'http://127.0.0.1:9']),
+    ]);
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: --output was given 2 times ("a", "b"): it takes one value'],
+      [2, 'quotelake: --codes was given 2 times ("BTCUSDT", "ETHUSDT"): it takes one value'],
+      [2, 'quotelake: --runs was given 2 times (1, 2): it takes one value'],
+      [2, 'quotelake: --token was given 2 times: it takes one value'],
+    ]);
+    expect(results[3]!.stderr).not.toMatch(/first-secret|second-secret/);
+  });
+
   it('text given to a number option is named as given, not as NaN, for every command', async () => {
     const results = await Promise.all([
       runCli(['serve', '--port', 'abc']),
