@@ -88,8 +88,10 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   // file defines it is checked where the file is read (the CLI), since this stays pure.
   const plan = values.plan as string | undefined;
   if (plan !== undefined && !isPlanName(plan) && values.plansFile === undefined) {
+    // Plan names are lower case: "Basic" is a typo, not a custom plan.
+    const meant = PLAN_NAMES.find((p) => p === plan.toLowerCase());
     throw new ConfigError(
-      `${PLAN_SOURCE[origin.plan ?? 'default']}: "${plan}" is not one of ${PLAN_NAMES.join(', ')} (a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service.plansFile)`,
+      `${PLAN_SOURCE[origin.plan ?? 'default']}: "${plan}" is not one of ${PLAN_NAMES.join(', ')}${meant ? ` (did you mean "${meant}"?)` : ' (a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service.plansFile)'}`,
     );
   }
   if (values.outputDir === undefined) {

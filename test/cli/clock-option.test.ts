@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandClock, parseInstant } from '../../src/cli/clock-option.js';
 import { UsageError } from '../../src/cli/usage-error.js';
+import { systemClock } from '../../src/core/clock.js';
 
 describe('parseInstant', () => {
   it('takes an instant with a date and a time', () => {
@@ -28,6 +29,11 @@ describe('parseInstant', () => {
       if (saved === undefined) delete process.env.TZ;
       else process.env.TZ = saved;
     }
+  });
+
+  it('blanks around an instant are not part of it, and a blank QUOTELAKE_CLOCK is unset', () => {
+    expect(parseInstant(' 2026-11-20T00:00:00Z\n', '--clock')).toBe(Date.UTC(2026, 10, 20));
+    expect(commandClock(undefined, { QUOTELAKE_CLOCK: '  ' })).toBe(systemClock);
   });
 
   it('names the environment variable when the instant came from it', () => {

@@ -56,6 +56,8 @@ describe('resolveSettings', () => {
   it('a bad plan names the variable or flag', () => {
     expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'gold' } })).toThrow(ConfigError);
     expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'gold' } })).toThrow(/^QUOTELAKE_PLAN: "gold" is not one of free/);
+    // A built-in name in other letters is a typo, said as one.
+    expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'Basic' } })).toThrow('QUOTELAKE_PLAN: "Basic" is not one of free, basic, premium, professional, all-hk, all-cn, all-us (did you mean "basic"?)');
     expect(() => resolveSettings({ flags: { plan: 'x' as never } })).toThrow(/^--plan: "x"/);
   });
 
