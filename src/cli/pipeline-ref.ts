@@ -51,6 +51,14 @@ function notAFile(ref: string, path: string): string | undefined {
   return `${ref} is ${what}, not a pipeline file`;
 }
 
+/**
+ * Whether a pipeline can be named without its path (`kline-backfill`, `demo/1-kline-latest`):
+ * letters, digits, `_`, `.` and `-`, one folder at most. A file named otherwise runs by its path.
+ */
+export function runsByName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/.test(name) && !name.startsWith('.') && !PIPELINE_EXTENSIONS.some((e) => name.endsWith(e));
+}
+
 export interface PipelineRef {
   /** The path to load. */
   readonly path: string;
@@ -67,7 +75,7 @@ function display(path: string, cwd: string): string {
 export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): PipelineRef {
   const asPath = resolve(cwd, ref);
   if (isFile(asPath)) return { path: asPath, display: display(asPath, cwd), origin: 'path' };
-  if (/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/.test(ref) && !ref.startsWith('.') && !PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e))) {
+  if (runsByName(ref)) {
     const local = byName(join(cwd, 'pipelines'), ref);
     if (local) return { path: local, display: display(local, cwd), origin: 'local' };
     const shipped = byName(shippedDir, ref);
@@ -90,7 +98,9 @@ export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shi
 
 /** Names `quotelake run <name>` accepts from a pipelines folder (`kline-backfill`, `demo/1-kline-latest`), sorted. */
 export function pipelineNames(dir: string): string[] {
-  return pipelineFiles(dir).map((f) => relative(dir, f).slice(0, -extname(f).length).split('\\').join('/'));
+  return pipelineFiles(dir)
+    .map((f) => relative(dir, f).slice(0, -extname(f).length).split('\\').join('/'))
+    .filter(runsByName);
 }
 
 /**

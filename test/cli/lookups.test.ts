@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listPipelines } from '../../src/cli/actions/list.js';
 import { readQuotaEntries } from '../../src/cli/actions/quota.js';
-import { resolvePipelineRef } from '../../src/cli/pipeline-ref.js';
+import { pipelineNames, resolvePipelineRef } from '../../src/cli/pipeline-ref.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { tokenHash16 } from '../../src/api/index.js';
 import { tempDir } from '../e2e/helpers/cli.js';
@@ -63,6 +63,17 @@ describe('pipeline references', () => {
       ['shipped', 'demo', 'Shipped demo.', true],
       ['shipped', 'demo/1-step', 'First step.', false],
     ]);
+  });
+});
+
+describe('a pipeline file whose name is not a pipeline name', () => {
+  it('is listed by its path, which runs it, and never offered as a name', async () => {
+    const { cwd, shipped } = layout();
+    writeFileSync(join(cwd, 'pipelines/a b.yaml'), '# Spaced.\nname: spaced\n');
+    const items = await listPipelines(cwd, shipped);
+    expect(items.find((i) => i.description === 'Spaced.')).toMatchObject({ name: join('pipelines', 'a b.yaml'), origin: 'local' });
+    expect(resolvePipelineRef(join('pipelines', 'a b.yaml'), cwd, shipped)).toMatchObject({ origin: 'path' });
+    expect(pipelineNames(join(cwd, 'pipelines'))).toEqual(['demo', 'mine', 'sub/deep']);
   });
 });
 

@@ -5,7 +5,7 @@ import { parseDocument } from 'yaml';
 import { firstCommentLine } from '../../config/parse-pipeline.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { pipelineFiles, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
+import { pipelineFiles, runsByName, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
 import { createTerminal } from '../terminal.js';
 
 export interface ListedPipeline {
@@ -39,7 +39,9 @@ export async function listPipelines(cwd: string = process.cwd(), shippedDir: str
   const localNames = new Set(local.map((f) => nameOf(localDir, f)));
   const sameDir = join(cwd, 'pipelines/') === shippedDir;
   for (const file of local) {
-    out.push({ name: nameOf(localDir, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
+    const name = nameOf(localDir, file);
+    // A file whose name is not a pipeline name (`a b.yaml`) runs by its path: list it so.
+    out.push({ name: runsByName(name) ? name : relative(cwd, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
   }
   if (!sameDir) {
     for (const file of pipelineFiles(shippedDir)) {
