@@ -45,6 +45,7 @@ export interface PlansDocument {
 /** Letters, digits, `-` and `_`: a plan name becomes part of a demo token sent in a URL. */
 export const CUSTOM_PLAN_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
+const NAME_RULE = 'must be 1-64 letters, digits, "-" or "_"';
 const WHOLE_ABOVE_0 = 'must be a whole number above 0';
 const COUNT = `${WHOLE_ABOVE_0}, or "unlimited"`;
 const count = z.union([z.int().positive({ error: COUNT }), z.literal('unlimited')], { error: COUNT });
@@ -52,27 +53,24 @@ const GAP = 'must be a whole number of milliseconds from 0 to 86400000';
 const gap = z.int({ error: GAP }).min(0, { error: GAP }).max(86_400_000, { error: GAP });
 const wholeAbove0 = z.int({ error: WHOLE_ABOVE_0 }).positive({ error: WHOLE_ABOVE_0 });
 
-const PLAN_KEYS = ['name', 'base', 'perSecond', 'perMinute', 'perDay', 'batchKlineGapMs', 'suspensionGapMs', 'batchKlineItemCap', 'tickCodesCap', 'market'];
-
 /** zod's words for a key the object does not take, in the file's own. */
 const unknownKey = (takes: string) => (issue: { code: string; keys?: string[] }) =>
   issue.code === 'unrecognized_keys' ? `unknown key ${(issue.keys ?? []).map((k) => JSON.stringify(k)).join(', ')} (${takes})` : undefined;
 
-const planSchema = z.strictObject(
-  {
-    name: z.string({ error: 'must be 1-64 letters, digits, "-" or "_"' }).regex(CUSTOM_PLAN_NAME, 'must be 1-64 letters, digits, "-" or "_"'),
-    base: z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` }).default('professional'),
-    perSecond: count.optional(),
-    perMinute: count.optional(),
-    perDay: count.optional(),
-    batchKlineGapMs: gap.optional(),
-    suspensionGapMs: gap.optional(),
-    batchKlineItemCap: wholeAbove0.optional(),
-    tickCodesCap: wholeAbove0.nullable().optional(),
-    market: z.enum(['HK', 'CN', 'US'], { error: 'must be HK, CN, US or null' }).nullable().optional(),
-  },
-  { error: unknownKey(`a plan takes ${PLAN_KEYS.join(', ')}`) },
-);
+const planShape = {
+  name: z.string({ error: NAME_RULE }).regex(CUSTOM_PLAN_NAME, NAME_RULE),
+  base: z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` }).default('professional'),
+  perSecond: count.optional(),
+  perMinute: count.optional(),
+  perDay: count.optional(),
+  batchKlineGapMs: gap.optional(),
+  suspensionGapMs: gap.optional(),
+  batchKlineItemCap: wholeAbove0.optional(),
+  tickCodesCap: wholeAbove0.nullable().optional(),
+  market: z.enum(['HK', 'CN', 'US'], { error: 'must be HK, CN, US or null' }).nullable().optional(),
+};
+
+const planSchema = z.strictObject(planShape, { error: unknownKey(`a plan takes ${Object.keys(planShape).join(', ')}`) });
 
 const documentSchema = z.strictObject(
   {
