@@ -88,10 +88,13 @@ describe('kline-history: crypto backward walk', () => {
     const w = world;
     // One page a series: a longer walk varies by a page or two from run to run (short pages, R1).
     const since = '2026-03-02T12:00:00Z';
+    // One client for both runs, as one process has: the requests of each run are the difference.
+    const client = w.client('professional');
     const runOf = async (until: string | undefined) => {
-      const { src, client } = source({ codes: ['BTCUSDT', 'EURUSD'], intervals: ['1m', '1h'], since, ...(until ? { until } : {}) }, w);
-      const out = await drain(src, w.clock);
-      return { bars: byTs(out.records).map((r) => `${r.code} ${r.interval} ${r.bar.timestamp} ${r.bar.close_price}`).sort(), requests: client.requestCounts()['/quote-b-api/kline'] };
+      const before = client.requestCounts()['/quote-b-api/kline'] ?? 0;
+      const config = klineHistoryConfigSchema.parse({ codes: ['BTCUSDT', 'EURUSD'], intervals: ['1m', '1h'], since, ...(until ? { until } : {}) });
+      const out = await drain(klineHistory.create(config, w.env(client)), w.clock);
+      return { bars: byTs(out.records).map((r) => `${r.code} ${r.interval} ${r.bar.timestamp} ${r.bar.close_price}`).sort(), requests: (client.requestCounts()['/quote-b-api/kline'] ?? 0) - before };
     };
     const open = await runOf(undefined);
     // Counted back from 2026-12-31, the calendar predicted pages ahead that fetched the newest bars again.
