@@ -152,7 +152,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
           message:
             issue.code === 'custom' && (issue.params as { lint?: boolean } | undefined)?.lint
               ? `${prefix}${issue.message}`
-              : `${prefix}${value === undefined ? '' : `${show(value)} `}${issue.message}`,
+              : // A scalar leads its message ("0 must be ..."); a mapping or list is the subject already.
+                `${prefix}${value === undefined || (typeof value === 'object' && value !== null) ? '' : `${show(value)} `}${issue.message}`,
         },
       ];
   }

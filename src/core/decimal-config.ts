@@ -7,4 +7,9 @@ export const decimalTypeSchema = z
     precision: z.number().int().min(1).max(MAX_DECIMAL128_PRECISION).describe('Total digits, 1..38.'),
     scale: z.number().int().min(0).max(MAX_DECIMAL128_PRECISION).describe('Digits after the point, 0..precision.'),
   })
-  .refine((t) => t.scale <= t.precision, { message: 'scale must not exceed precision' });
+  .refine((t) => t.scale <= t.precision, {
+    error: (issue) => {
+      const t = issue.input as { precision?: unknown; scale?: unknown } | undefined;
+      return `scale ${String(t?.scale)} must not exceed precision ${String(t?.precision)}`;
+    },
+  });

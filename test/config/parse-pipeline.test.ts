@@ -167,6 +167,16 @@ describe('parsePipelineYaml', () => {
     ]);
   });
 
+  it('a refinement of a mapping names the values, not "a mapping"', () => {
+    let problems: string[] = [];
+    try {
+      parsePipelineYaml('name: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\n    decimal: {precision: 10, scale: 12}\nsink:\n  type: parquet\n', { registry: components, file });
+    } catch (e) {
+      problems = (e as PipelineConfigError).problems.map((p) => p.message);
+    }
+    expect(problems).toEqual(['transforms[0].decimal: scale 12 must not exceed precision 10']);
+  });
+
   it('says in words a list too short and a number YAML read as infinite', () => {
     let problems: string[] = [];
     try {
