@@ -16,12 +16,16 @@ export interface DescribedError {
   readonly hint?: string | undefined;
 }
 
+/** Said of a token the service does not know, whether it came alone or in a pool. */
+const UNKNOWN_TOKEN =
+  'the service does not know this token: check it (QUOTELAKE_TOKEN or --token; a pool: QUOTELAKE_TOKENS or --tokens-file) and the base URL (without one, the built-in emulator knows only its demo tokens)';
+
 function apiHint(e: ApiError): string | undefined {
   // A suspension endpoint answers every error with HTTP 500 (spec 7.2): the text says it was the token.
-  if (e.code === 'QL_API_TOKEN_INVALID') return 'the service does not know this token: check QUOTELAKE_TOKEN (or --token) and the base URL';
+  if (e.code === 'QL_API_TOKEN_INVALID') return UNKNOWN_TOKEN;
   switch (e.ret) {
     case 401:
-      return 'the service does not know this token: check QUOTELAKE_TOKEN (or --token) and the base URL';
+      return UNKNOWN_TOKEN;
     case 604:
       return 'the token\'s plan does not cover these products: drop them from codes, or use a plan that covers their market';
     case 600:

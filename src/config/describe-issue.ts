@@ -41,7 +41,7 @@ function expectedName(expected: string): string {
     case 'array':
       return 'a list';
     case 'int':
-      return 'an integer';
+      return 'a whole number';
     default:
       return `a ${expected}`;
   }

@@ -38,7 +38,7 @@ describe('service.timeouts', () => {
   it('refuses bad values at their line and column', () => {
     expect(messageOf(`${base}    headersMs: 50\n`)).toBe('pipelines/x.yaml:10:16: service.timeouts.headersMs: 50 must be at least 100');
     expect(messageOf(`${base}    bodyMs: 3600001\n`)).toBe('pipelines/x.yaml:10:13: service.timeouts.bodyMs: 3600001 must be at most 3600000');
-    expect(messageOf(`${base}    connectMs: 1.5\n`)).toMatch(/^pipelines\/x\.yaml:10:16: service\.timeouts\.connectMs: expected an integer/);
+    expect(messageOf(`${base}    connectMs: 1.5\n`)).toMatch(/^pipelines\/x\.yaml:10:16: service\.timeouts\.connectMs: expected a whole number, got number 1\.5$/);
     expect(messageOf(`${base}    connectMs: "5s"\n`)).toBe('pipelines/x.yaml:10:16: service.timeouts.connectMs: expected a number, got string "5s"');
     expect(messageOf(`${base}    headerMs: 1000\n`)).toBe('pipelines/x.yaml:10:5: service.timeouts: unknown key "headerMs"; did you mean "headersMs"?');
   });
