@@ -6,6 +6,7 @@ import type { Pipeline } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import type { PlansDocument } from '../core/plans-file.js';
 import { plansUsageError, readCommandPlans } from './command-plans.js';
+import { UsageError } from './usage-error.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
 import { checkTypeScriptPipeline } from './typescript-support.js';
@@ -59,6 +60,14 @@ export async function loadJob(
 /** Every argument loaded before anything runs, so a bad file stops the command before any request. */
 export async function loadJobs(texts: readonly string[], args: RunArgs, env: NodeJS.ProcessEnv): Promise<PipelineJob[]> {
   const jobs: PipelineJob[] = [];
-  for (const t of texts) jobs.push(await loadJob(t, args, env));
+  for (const t of texts) {
+    const job = await loadJob(t, args, env);
+    // A second run of the same file in one command fetches again what the first just wrote.
+    const same = jobs.find((j) => j.ref.path === job.ref.path);
+    if (same !== undefined) {
+      throw new UsageError(`pipeline ${job.ref.display} is given twice (as ${texts[jobs.indexOf(same)]} and as ${t}): each pipeline runs once per command`, 'give each pipeline once');
+    }
+    jobs.push(job);
+  }
   return jobs;
 }

@@ -162,6 +162,14 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badFormat.stderr).toContain('Invalid values');
   });
 
+  it('the same pipeline twice in one command (by name and by path) is a usage error before anything runs', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'ql-twice-'));
+    const r = await runCli(['run', 'kline-backfill', join(ROOT, 'pipelines/kline-backfill.yaml'), '--codes', 'BTCUSDT', '--since', '1h', '--output', out]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`quotelake: pipeline pipelines/kline-backfill.yaml is given twice (as kline-backfill and as ${join(ROOT, 'pipelines/kline-backfill.yaml')}): each pipeline runs once per command`);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('an option of one value given twice is a usage error naming both, never an internal error; a token is not shown', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--output', 'a', '--output', 'b']),
