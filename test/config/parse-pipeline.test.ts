@@ -5,6 +5,7 @@ import { ConfigError } from '../../src/core/errors.js';
 import { components } from '../../src/components.js';
 import { definePipeline } from '../../src/config/define-pipeline.js';
 import { parsePipelineYaml, PipelineConfigError, validatePipeline } from '../../src/config/parse-pipeline.js';
+import type { Registry } from '../../src/config/pipeline-schema.js';
 import { testRegistry } from '../helpers/test-components.js';
 
 const registry = testRegistry({});
@@ -17,6 +18,17 @@ function errorOf(text: string): PipelineConfigError {
     expect(e).toBeInstanceOf(PipelineConfigError);
     expect(e).toBeInstanceOf(ConfigError);
     return e as PipelineConfigError;
+  }
+  throw new Error('expected a config error');
+}
+
+/** Every problem's message for `text`, against `reg` (the shipped components unless given). */
+function problemsOf(text: string, reg: Registry = components): string[] {
+  try {
+    parsePipelineYaml(text, { registry: reg, file });
+  } catch (e) {
+    expect(e).toBeInstanceOf(PipelineConfigError);
+    return (e as PipelineConfigError).problems.map((p) => p.message);
   }
   throw new Error('expected a config error');
 }
@@ -156,34 +168,19 @@ describe('parsePipelineYaml', () => {
   });
 
   it('a stage that names its type under another key is told which key', () => {
-    let problems: string[] = [];
-    try {
-      parsePipelineYaml('name: t\nsource:\n  kind: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry: components, file });
-    } catch (e) {
-      problems = (e as PipelineConfigError).problems.map((p) => p.message);
-    }
+    const problems = problemsOf('name: t\nsource:\n  kind: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
     expect(problems).toEqual([
       'source.type: a type is required (write "kind: kline-history" as "type: kline-history"); expected one of kline-history, kline-latest, depth-snapshot, trade-snapshot, trading-halts',
     ]);
   });
 
   it('a refinement of a mapping names the values, not "a mapping"', () => {
-    let problems: string[] = [];
-    try {
-      parsePipelineYaml('name: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\n    decimal: {precision: 10, scale: 12}\nsink:\n  type: parquet\n', { registry: components, file });
-    } catch (e) {
-      problems = (e as PipelineConfigError).problems.map((p) => p.message);
-    }
+    const problems = problemsOf('name: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\n    decimal: {precision: 10, scale: 12}\nsink:\n  type: parquet\n');
     expect(problems).toEqual(['transforms[0].decimal: scale 12 must not exceed precision 10']);
   });
 
   it('says in words a list too short and a number YAML read as infinite', () => {
-    let problems: string[] = [];
-    try {
-      parsePipelineYaml('name: t\nsource:\n  type: kline-history\n  codes: []\n  intervals: [1m]\n  concurrency: .inf\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n', { registry: components, file });
-    } catch (e) {
-      problems = (e as PipelineConfigError).problems.map((p) => p.message);
-    }
+    const problems = problemsOf('name: t\nsource:\n  type: kline-history\n  codes: []\n  intervals: [1m]\n  concurrency: .inf\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
     expect(problems).toEqual(['source.codes: a list of 0 items: must have at least 1 item', 'source.concurrency: expected a finite number, got Infinity']);
   });
 
@@ -200,12 +197,7 @@ describe('parsePipelineYaml', () => {
     } as ComponentDefinition;
     const withPicky = [...testRegistry({}), picky];
     const yaml = (extra: string) => `name: p\nsource:\n  type: picky\n  when: ${extra}\nsink:\n  type: memory\n`;
-    let problems: string[] = [];
-    try {
-      parsePipelineYaml(yaml('never'), { registry: withPicky, file });
-    } catch (e) {
-      problems = (e as PipelineConfigError).problems.map((p) => p.message);
-    }
+    const problems = problemsOf(yaml('never'), withPicky);
     expect(problems).toEqual(['source.when: "never" must be a day that exists']);
     expect(() => parsePipelineYaml(yaml('monday\n  crash: true'), { registry: withPicky, file })).toThrow(RangeError);
   });
