@@ -135,13 +135,12 @@ process.on('beforeExit', () => {
   exitAfterFlush(EXIT_FAILURE);
 });
 
-main(hideBin(process.argv)).then(
-  (code) => {
+main(hideBin(process.argv))
+  .then(
+    (code) => code,
+    () => EXIT_FAILURE,
+  )
+  .then((code) => {
     finished = true;
     exitAfterFlush(code);
-  },
-  () => {
-    finished = true;
-    exitAfterFlush(EXIT_FAILURE);
-  },
-);
+  });

@@ -59,7 +59,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
   const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
   const patience = args['coordinator-patience'];
-  timerSecondsMs(patience, `--coordinator-patience ${patience}`);
+  const patienceMs = timerSecondsMs(patience, `--coordinator-patience ${patience}`);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
@@ -178,7 +178,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         // Commands wait for a reconnection (the worker's connection never gives one up): judged by
         // the connection's state, one status call at a time.
         if (redis.status === 'ready') reachableAt = Date.now();
-        else if (Date.now() - reachableAt >= patience * 1000) {
+        else if (Date.now() - reachableAt >= patienceMs) {
           coordinatorDown = new CoordinatorDownError(redactUrl(url), `no connection for ${patience} s`);
           clearInterval(poll);
           return resolve();
