@@ -11,7 +11,7 @@ import { UsageError } from './usage-error.js';
 export function parseInstant(given: string, from: string): number {
   const text = given.trim();
   // A time is required (a clock names an instant, not a day); without an offset it is UTC.
-  const ms = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) ? isoUtcMs(text) : Number.NaN;
+  const ms = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/.test(text) ? isoUtcMs(text) : Number.NaN;
   if (!Number.isFinite(ms)) throw new UsageError(`${from} must be an ISO instant such as 2026-03-04T15:00:00Z (UTC unless it names an offset), got "${given}"`);
   return ms;
 }

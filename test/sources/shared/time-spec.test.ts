@@ -18,6 +18,30 @@ describe('time specs', () => {
     expect(resolveTimeSpec('3d', NOW)).toBe(NOW - 3 * 86_400_000);
   });
 
+  it('reads what other tools print: lowercase t and z, a fraction to the nanosecond of zeros past the millisecond, offsets of hours alone', () => {
+    const cases: [string, string][] = [
+      ['2026-04-30t09:30:00z', '2026-04-30T09:30:00.000Z'],
+      // Python's isoformat() with microseconds, Go's RFC 3339 with nanoseconds.
+      ['2026-04-30T09:30:00.123000+00:00', '2026-04-30T09:30:00.123Z'],
+      ['2026-04-30T09:30:00.123000000Z', '2026-04-30T09:30:00.123Z'],
+      ['2026-04-30T09:30:00.5Z', '2026-04-30T09:30:00.500Z'],
+      ['2026-04-30T09:30:00,25Z', '2026-04-30T09:30:00.250Z'],
+      // PostgreSQL prints a timestamptz as 2026-04-30 09:30:00+00, or +05:30.
+      ['2026-04-30 09:30:00+00', '2026-04-30T09:30:00.000Z'],
+      ['2026-04-30 09:30:00+05:30', '2026-04-30T04:00:00.000Z'],
+      ['2026-04-30T09:30-0400', '2026-04-30T13:30:00.000Z'],
+      // Past midnight backwards: the offset moves the day too.
+      ['2026-01-01T01:00:00+02', '2025-12-31T23:00:00.000Z'],
+    ];
+    for (const [text, utc] of cases) expect(new Date(resolveTimeSpec(text, NOW)).toISOString(), text).toBe(utc);
+  });
+
+  it('refuses an instant finer than a millisecond (never rounded), an offset hour over 23 or minute over 59, text around it', () => {
+    for (const text of ['2026-04-30T09:30:00.1234Z', '2026-04-30T09:30:00.000001Z', '2026-04-30T09:30:00+24:00', '2026-04-30T09:30:00+05:60', '2026-04-30T09:30:00.Z', '2026-04-30T09:30:00 Z', '2026-04-30Z', 'x2026-04-30']) {
+      expect(timeSpecMs(text, NOW), text).toBeNaN();
+    }
+  });
+
   it('refuses a day or time that does not exist instead of rolling it over', () => {
     for (const text of ['2026-02-29', '2026-02-30', '2026-04-31', '2026-13-01', '2026-01-01T24:00', '2026-01-01T10:60']) {
       expect(timeSpecSchema.safeParse(text).success, text).toBe(false);
