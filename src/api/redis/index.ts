@@ -1,5 +1,4 @@
 /** The Redis coordinator (`--coordinator redis://…`): loaded only when a command asks for it. */
 export { RedisCoordinator, type SharedDayCount } from './redis-coordinator.js';
-export { describeRedisUrl } from './redis-link.js';
 export { tokenKeys, KEY_PREFIX } from './redis-keys.js';
 export { POLL_MS } from './redis-limiter.js';

@@ -10,6 +10,7 @@
  */
 import { Redis } from 'ioredis';
 import { CoordinatorDownError } from '../../core/errors.js';
+import { redactUrl } from '../../core/redact.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
 export type ScriptReply = [number, number, number];
@@ -25,18 +26,6 @@ export interface RedisLinkOptions {
   commandTimeoutMs?: number;
 }
 
-/** `redis://host:port/db` without user or password, for messages. */
-export function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return 'redis (unparsable URL)';
-  }
-}
-
 export class RedisLink {
   readonly target: string;
   readonly redis: Redis;
@@ -46,7 +35,8 @@ export class RedisLink {
   private readonly listeners = new Map<string, Set<() => void>>();
 
   constructor(url: string, options: RedisLinkOptions = {}) {
-    this.target = describeRedisUrl(url);
+    // Printed as every other URL is: the password masked (core/redact.ts).
+    this.target = redactUrl(url);
     const timeout = options.commandTimeoutMs ?? 2000;
     this.redis = new Redis(url, {
       lazyConnect: true,
