@@ -28,9 +28,12 @@ function typeOf(kind: 'source' | 'sink', given: string): string {
   throw new UsageError(`unknown ${kind} "${given}"${near === undefined ? '' : `; did you mean ${near}?`}`, `--${kind} is one of ${types.join(', ')}`);
 }
 
-/** A name as the pipeline schema wants it: lower case, [a-z0-9-], so it can name files and state. */
-function suggestName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'my-pipeline';
+/**
+ * A name as the pipeline schema wants it (lower case, [a-z0-9-], so it can name files and state),
+ * close to `name`: letters without their accents (Ü → u), every other run of characters a dash.
+ */
+export function suggestName(name: string): string {
+  return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'my-pipeline';
 }
 
 export async function initAction(args: InitArgs, cwd: string = process.cwd()): Promise<number> {
