@@ -14,7 +14,8 @@ import { createLogger, type LogFormat } from '../runtime/logger.js';
 import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
-import { resolveTimeSpec, timeSpecMs } from '../sources/shared/time-spec.js';
+import { resolveTimeSpec } from '../sources/shared/time-spec.js';
+import { emptyWindow } from './empty-window.js';
 import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
@@ -301,25 +302,13 @@ export function emptyWorkNote(
   const received = Object.values(rows).reduce((a, r) => a + r.received, 0);
   if (requestsTotal > 0 || received > 0) return undefined;
   const source = job.pipeline.source as { codes?: unknown; since?: unknown; until?: unknown };
-  const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
   if (Array.isArray(source.codes) && source.codes.length === 0) return 'nothing to do: the pipeline lists no codes';
-  const since = typeof source.since === 'string' ? safeTime(source.since, nowMs) : undefined;
-  const until = typeof source.until === 'string' ? safeTime(source.until, nowMs) : undefined;
-  if (since !== undefined && since > nowMs) {
-    return `nothing to do yet: since (${String(source.since)} = ${iso(since)}) is in the future (now ${iso(nowMs)}); no request was sent`;
-  }
-  if (since !== undefined && until !== undefined && until <= since) {
-    return `nothing to do: until (${iso(until)}) is not after since (${iso(since)}); no request was sent`;
-  }
+  const window = emptyWindow(source, nowMs);
+  if (window !== undefined) return `nothing to do${window.notYet ? ' yet' : ''}: ${window.reason}; no request was sent`;
   if (positionsBefore !== undefined && positionsBefore.size > 0) {
     return 'nothing new since the last checkpoint: every series is up to date; no request was sent';
   }
   return 'nothing to do: no request was sent and no row received';
-}
-
-function safeTime(text: string, nowMs: number): number | undefined {
-  const ms = timeSpecMs(text, nowMs);
-  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /**

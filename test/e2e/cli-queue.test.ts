@@ -332,3 +332,21 @@ describe('schedules', () => {
     }
   });
 });
+
+// Its own Redis: the counts of the describe above read the whole queue.
+describe('enqueue over a window that reaches past now', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+
+  it('an until still to come is now: no slice of a day that has not happened (it would be done empty, never queued again)', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT'], ['1h']);
+    const enqueue = (span: string[]) => runCli(['enqueue', file, ...span, '--clock', CLOCK, '--output', tempDir(), '--json'], { env });
+    const [later, now, ahead] = await Promise.all([enqueue(['--since', '2026-11-19', '--until', '2026-11-25']), enqueue(['--since', '2026-11-19']), enqueue(['--since', '2026-11-22'])]);
+    // The 19th whole and the 20th up to the clock (12:00), with or without the later until.
+    expect(JSON.parse(ok(later).stdout)).toMatchObject({ slices: 2, added: 2 });
+    expect(JSON.parse(ok(now).stdout)).toMatchObject({ slices: 2, added: 2 });
+    // A since still to come: nothing queued, and said so.
+    expect(JSON.parse(ok(ahead).stdout)).toMatchObject({ slices: 0, added: 0, requests: 0 });
+    expect(ahead.stderr).toContain('quotelake: queued: nothing to queue yet: since (2026-11-22 = 2026-11-22T00:00:00Z) is in the future (now 2026-11-20T12:00:00Z)');
+  }, 60_000);
+});

@@ -6,6 +6,7 @@ import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
 import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
+import { emptyWindow } from '../empty-window.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
@@ -67,7 +68,11 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);
       return EXIT_OK;
     }
-    const slices = jobSlices(job, target, { nowMs: clock.now(), spanFromMs: spanAnchor(clock) }, budget);
+    const nowMs = clock.now();
+    const slices = jobSlices(job, target, { nowMs, spanFromMs: spanAnchor(clock) }, budget);
+    // No slice is never a silent "0": say why when the window is the reason.
+    const window = slices.length === 0 ? emptyWindow(job.pipeline.source as { since?: unknown; until?: unknown }, nowMs) : undefined;
+    if (window !== undefined) terminal.err(`quotelake: ${job.pipeline.name}: nothing to queue${window.notYet ? ' yet' : ''}: ${window.reason}`);
     const counts = await enqueueSlices(queue, redis, slices);
     const requests = slices.reduce((a, s) => a + s.requests, 0);
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', pipeline: job.pipeline.name, slices: slices.length, ...counts, requests }, false);

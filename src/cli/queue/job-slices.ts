@@ -46,7 +46,9 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
     );
   }
   const { nowMs, spanFromMs: spanFrom } = at;
-  const untilMs = source.until !== undefined ? resolveTimeSpec(source.until, spanFrom) : nowMs;
+  // An `until` still to come is now, as for a run: a slice of a day that has not happened yet would
+  // be done (empty) as soon as a worker took it, and, its id being its range, never queued again.
+  const untilMs = Math.min(source.until !== undefined ? resolveTimeSpec(source.until, spanFrom) : nowMs, nowMs);
   const pieces: SlicePiece[] = [];
   for (const code of source.codes ?? []) {
     const product = findProduct(code);
