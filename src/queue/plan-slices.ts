@@ -6,6 +6,7 @@
  * A series the service cannot walk back (stocks and indexes: only their newest bars are served)
  * cannot be fetched by date range: it stays one slice over the whole range.
  */
+import { klinePartition } from '../core/kline-partition.js';
 import { LONG_INTERVALS, type Interval } from '../core/records.js';
 
 const DAY_MS = 86_400_000;
@@ -24,8 +25,6 @@ export interface SliceRange {
   readonly untilMs: number;
   readonly partition: string;
 }
-
-const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function yearStart(year: number): number {
   return Date.UTC(year, 0, 1);
@@ -46,15 +45,14 @@ export function planSlices(series: readonly SeriesSpan[], fromMs: number, untilM
       for (let y = new Date(fromMs).getUTCFullYear(); y <= new Date(untilMs).getUTCFullYear(); y++) {
         const lo = Math.max(fromMs, yearStart(y));
         const hi = Math.min(untilMs, yearStart(y + 1) - LAST_SECOND);
-        if (hi >= lo) out.push({ code: s.code, interval: s.interval, fromMs: lo, untilMs: hi, partition: `interval=${s.interval}/year=${y}` });
+        if (hi >= lo) out.push({ code: s.code, interval: s.interval, fromMs: lo, untilMs: hi, partition: klinePartition(s.interval, lo) });
       }
       continue;
     }
     for (let d = Math.floor(fromMs / DAY_MS); d <= Math.floor(untilMs / DAY_MS); d++) {
       const lo = Math.max(fromMs, d * DAY_MS);
       const hi = Math.min(untilMs, (d + 1) * DAY_MS - LAST_SECOND);
-      const date = utcDate(d * DAY_MS);
-      if (hi >= lo) out.push({ code: s.code, interval: s.interval, fromMs: lo, untilMs: hi, partition: `interval=${s.interval}/year=${date.slice(0, 4)}/date=${date}` });
+      if (hi >= lo) out.push({ code: s.code, interval: s.interval, fromMs: lo, untilMs: hi, partition: klinePartition(s.interval, lo) });
     }
   }
   return out;

@@ -19,7 +19,7 @@ describe('planSlices', () => {
 
   it('daily and longer bars: one slice per UTC year (the lake partitions them by year)', () => {
     const slices = planSlices([{ code: 'GOLD', interval: '1d', walkable: true }], t('2024-06-01T00:00:00Z'), t('2026-02-01T00:00:00Z'));
-    expect(slices.map((s) => s.partition)).toEqual(['interval=1d/year=2024', 'interval=1d/year=2025', 'interval=1d/year=2026']);
+    expect(slices.map((s) => s.partition)).toEqual(['interval=1d/year=2024/date=__HIVE_DEFAULT_PARTITION__', 'interval=1d/year=2025/date=__HIVE_DEFAULT_PARTITION__', 'interval=1d/year=2026/date=__HIVE_DEFAULT_PARTITION__']);
     expect(new Date(slices[1]!.fromMs).toISOString()).toBe('2025-01-01T00:00:00.000Z');
     expect(new Date(slices[1]!.untilMs).toISOString()).toBe('2025-12-31T23:59:59.000Z');
   });

@@ -1,14 +1,13 @@
 import type { Decimal, Table, TimestampMillisecond } from 'apache-arrow';
 import { KLINE_DECIMALS } from '../../core/carried-words.js';
-import { HIVE_NULL } from '../../core/hive-null.js';
+import { klinePartition } from '../../core/kline-partition.js';
 import type { KlineRow, Interval } from '../../core/records.js';
 import { LONG_INTERVALS } from '../../core/records.js';
 import { datasetSchema } from '../../core/schemas.js';
-import { utcDate } from '../../core/time.js';
 import { boolColumnOf, decimalColumnOf, readDecimal, readTimestamp, timestampColumnOf, utf8ColumnOf } from '../columns/arrow-columns.js';
 import type { DatasetSpec } from './dataset-spec.js';
 import { flatDecimalCheck } from '../columns/decimal-misfit.js';
-import { partitionKey, partitionSegment } from '../partition-path.js';
+import { partitionKey } from '../partition-path.js';
 import { sourceEndpoints } from './source-endpoints.js';
 import { KlineColumnBuilder, klineDecimalsAt } from './kline-columns.js';
 
@@ -22,11 +21,7 @@ export const klineSpec: DatasetSpec<KlineRow> = {
   partition(row) {
     const day = Math.floor(row.ts / DAY_MS);
     if (row.interval !== lastInterval || day !== lastDay) {
-      const date = utcDate(row.ts);
-      // Every path carries the same keys (interval, year, date) so one hive glob reads the whole
-      // tree; daily and longer bars are partitioned by year only, so their date is the hive NULL.
-      const datePart = LONG_INTERVALS.has(row.interval) ? HIVE_NULL : date;
-      lastPath = `${partitionSegment('interval', row.interval)}/${partitionSegment('year', date.slice(0, 4))}/${partitionSegment('date', datePart)}`;
+      lastPath = klinePartition(row.interval, row.ts);
       lastInterval = row.interval;
       lastDay = day;
     }

@@ -1,8 +1,5 @@
-/**
- * The kline dataset's partition folders a time range falls into, as the sinks name them (layout 2:
- * `interval=1m/year=2026/date=2026-11-20`; daily and longer bars by year, their date the hive NULL).
- */
-import { HIVE_NULL } from '../../core/hive-null.js';
+/** The kline dataset's partition folders a time range falls into (core/kline-partition.ts spells each). */
+import { klinePartition } from '../../core/kline-partition.js';
 import { LONG_INTERVALS, type Interval } from '../../core/records.js';
 
 const DAY_MS = 86_400_000;
@@ -13,12 +10,9 @@ export function klinePartitions(interval: Interval, fromMs: number, toMs: number
   if (LONG_INTERVALS.has(interval)) {
     const y0 = new Date(fromMs).getUTCFullYear();
     const y1 = new Date(toMs - 1).getUTCFullYear();
-    for (let y = y0; y <= y1; y++) out.push(`interval=${interval}/year=${y}/date=${HIVE_NULL}`);
+    for (let y = y0; y <= y1; y++) out.push(klinePartition(interval, Date.UTC(y, 0, 1)));
     return out;
   }
-  for (let d = Math.floor(fromMs / DAY_MS); d <= Math.floor((toMs - 1) / DAY_MS); d++) {
-    const date = new Date(d * DAY_MS).toISOString().slice(0, 10);
-    out.push(`interval=${interval}/year=${date.slice(0, 4)}/date=${date}`);
-  }
+  for (let d = Math.floor(fromMs / DAY_MS); d <= Math.floor((toMs - 1) / DAY_MS); d++) out.push(klinePartition(interval, d * DAY_MS));
   return out;
 }
