@@ -5,12 +5,12 @@
  * NULL, so that every path carries the same keys and one hive glob reads the whole tree.
  */
 import { HIVE_NULL } from './hive-null.js';
-import { INTERVALS, LONG_INTERVALS, type Interval } from './records.js';
+import { partitionSegment } from './partition-value.js';
+import { LONG_INTERVALS, type Interval } from './records.js';
 import { utcDate } from './time.js';
 
 export function klinePartition(interval: Interval, ms: number): string {
-  // Only a known interval names a folder: the path is safe by construction.
-  if (!INTERVALS.includes(interval)) throw new RangeError(`not a K-line interval: ${JSON.stringify(interval)}`);
   const date = utcDate(ms);
-  return `interval=${interval}/year=${date.slice(0, 4)}/date=${LONG_INTERVALS.has(interval) ? HIVE_NULL : date}`;
+  // The interval is encoded as any partition value is: whatever a row says, no folder escapes.
+  return `${partitionSegment('interval', interval)}/${partitionSegment('year', date.slice(0, 4))}/${partitionSegment('date', LONG_INTERVALS.has(interval) ? HIVE_NULL : date)}`;
 }
