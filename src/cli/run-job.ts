@@ -15,7 +15,7 @@ import { createRunId } from '../runtime/run-id.js';
 import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
 import { klineStream } from '../sources/shared/kline-records.js';
 import { resolveTimeSpec } from '../sources/shared/time-spec.js';
-import { emptyWindow } from './empty-window.js';
+import { emptyWindow } from '../sources/shared/empty-window.js';
 import { createRunEvents, type RowCounts, type RunEventsSnapshot } from '../runtime/run-events.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';

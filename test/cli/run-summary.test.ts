@@ -62,9 +62,11 @@ describe('emptyWorkNote', () => {
     expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '2026-12-01' }), 0, zero, undefined, NOW)).toBe(
       'nothing to do yet: since (2026-12-01 = 2026-12-01T00:00:00Z) is in the future (now 2026-11-20T00:00:00Z); no request was sent',
     );
-    expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '2026-11-10', until: '2026-11-10' }), 0, zero, undefined, NOW)).toBe(
-      'nothing to do: until (2026-11-10T00:00:00Z) is not after since (2026-11-10T00:00:00Z); no request was sent',
+    expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '2026-11-10', until: '2026-11-09' }), 0, zero, undefined, NOW)).toBe(
+      'nothing to do: until (2026-11-09T00:00:00Z) is before since (2026-11-10T00:00:00Z); no request was sent',
     );
+    // Both bounds are inclusive: equal, they hold a bar; a run that found none there gets the general note.
+    expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '2026-11-10', until: '2026-11-10' }), 0, zero, undefined, NOW)).toBe('nothing to do: no request was sent and no row received');
     expect(emptyWorkNote(job({ codes: [] }), 0, zero, undefined, NOW)).toBe('nothing to do: the pipeline lists no codes');
     expect(emptyWorkNote(job({ codes: ['BTCUSDT'], since: '7d' }), 0, zero, new Map([['kline/BTCUSDT/1m', { stream: 'kline/BTCUSDT/1m', position: {} }]]) as never, NOW)).toBe(
       'nothing new since the last checkpoint: every series is up to date; no request was sent',

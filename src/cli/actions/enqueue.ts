@@ -6,7 +6,7 @@ import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
 import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
-import { emptyWindow } from '../empty-window.js';
+import { emptyWindow } from '../../sources/shared/empty-window.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';

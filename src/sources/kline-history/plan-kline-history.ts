@@ -9,6 +9,7 @@ import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../co
 import { countBars, intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream } from '../shared/kline-records.js';
+import { emptyWindow } from '../shared/empty-window.js';
 import { resolveTimeSpec } from '../shared/time-spec.js';
 import type { KlineHistoryConfig } from './index.js';
 import { readPosition } from './kline-position.js';
@@ -79,6 +80,8 @@ export function planKlineHistory(
       perEndpoint.set(endpoint, (perEndpoint.get(endpoint) ?? 0) + requests);
     }
   }
+  const window = emptyWindow(config, now);
+  if (window !== undefined) notes.push(`nothing to do${window.notYet ? ' yet' : ''}: ${window.reason}; the run would send no request`);
   const groups: RequestGroup[] = [...perEndpoint].map(([endpoint, requests]) => ({ endpoint, requests }));
   return { groups, streams, partitions: [...partitions].sort(), notes };
 }

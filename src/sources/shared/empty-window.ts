@@ -1,9 +1,9 @@
 /**
- * Why a K-line pipeline's window holds nothing yet: `since` still to come, or `until` not after
- * `since`. Said by a run that sent no request and by an enqueue that cut no slice, so neither is a
- * silent "0".
+ * Why a K-line pipeline's window holds nothing yet: `since` still to come, or `until` before
+ * `since` (both bounds are inclusive: equal, they hold the bar that opens then). Said by a run that sent no request, a plan of none and an enqueue that cut no slice, so
+ * none of them is a silent "0".
  */
-import { timeSpecMs } from '../sources/shared/time-spec.js';
+import { timeSpecMs } from './time-spec.js';
 
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
@@ -16,7 +16,7 @@ function safeTime(text: unknown, nowMs: number): number | undefined {
 export interface EmptyWindow {
   /** True when the window begins later: a run at a later time may find something. */
   readonly notYet: boolean;
-  /** `since (…) is in the future (now …)` or `until (…) is not after since (…)`. */
+  /** `since (…) is in the future (now …)` or `until (…) is before since (…)`. */
   readonly reason: string;
 }
 
@@ -24,6 +24,6 @@ export function emptyWindow(source: { readonly since?: unknown; readonly until?:
   const since = safeTime(source.since, nowMs);
   const until = safeTime(source.until, nowMs);
   if (since !== undefined && since > nowMs) return { notYet: true, reason: `since (${String(source.since)} = ${iso(since)}) is in the future (now ${iso(nowMs)})` };
-  if (since !== undefined && until !== undefined && until <= since) return { notYet: false, reason: `until (${iso(until)}) is not after since (${iso(since)})` };
+  if (since !== undefined && until !== undefined && until < since) return { notYet: false, reason: `until (${iso(until)}) is before since (${iso(since)})` };
   return undefined;
 }
