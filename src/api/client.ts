@@ -166,6 +166,8 @@ class QuotelakeClient implements ServiceClient {
   private readonly onAdmission: ((info: AdmissionInfo) => void) | undefined;
   private readonly logger: Logger;
   private readonly counts = new Map<string, number>();
+  /** The part of `counts` no request scope was told of (see unscopedRequestCounts). */
+  private readonly unscoped = new Map<string, number>();
   private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
@@ -337,6 +339,10 @@ class QuotelakeClient implements ServiceClient {
 
   requestCounts(): Record<string, number> {
     return Object.fromEntries(this.counts);
+  }
+
+  unscopedRequestCounts(): Record<string, number> {
+    return Object.fromEntries(this.unscoped);
   }
 
   requestOutcomes(): RequestOutcomes {
@@ -649,7 +655,9 @@ class QuotelakeClient implements ServiceClient {
             sent = true;
             this.counts.set(op.endpoint, (this.counts.get(op.endpoint) ?? 0) + 1);
             // The stream this request serves learns of it now, from the scope its caller's signal carries (progress per stream).
-            requestScopeOf(signal)?.sent(op.endpoint);
+            const scope = requestScopeOf(signal);
+            if (scope !== undefined) scope.sent(op.endpoint);
+            else this.unscoped.set(op.endpoint, (this.unscoped.get(op.endpoint) ?? 0) + 1);
           },
           // The server stamped the request before answering: its windows can count from here.
           onHeaders: () => {

@@ -237,6 +237,17 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     return out;
   }
 
+  unscopedRequestCounts(): Record<string, number> | undefined {
+    const out: Record<string, number> = {};
+    for (const m of this.#members) {
+      // One member that does not tell them apart: the pool cannot either.
+      const counts = m.client.unscopedRequestCounts?.();
+      if (counts === undefined) return undefined;
+      for (const [k, v] of Object.entries(counts)) out[k] = (out[k] ?? 0) + v;
+    }
+    return out;
+  }
+
   requestOutcomes(): RequestOutcomes {
     const out: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
     for (const m of this.#members) {

@@ -192,6 +192,14 @@ export interface ServiceClient {
   quotaStatus(): Promise<QuotaStatus>;
   /** HTTP requests sent so far, per endpoint path (every attempt that left this process counts). */
   requestCounts(): Record<string, number>;
+  /**
+   * The part of requestCounts() sent by calls whose signal carried no request scope
+   * (core/request-scope.ts). A source's reporter reconciles against it, so requests of other runs
+   * sharing the client (a worker's concurrent slices) are never taken for its own. Absent, or
+   * undefined from a wrapper whose inner client lacks it: the reporter reconciles against
+   * requestCounts(), which is right when one run uses the client.
+   */
+  unscopedRequestCounts?(): Record<string, number> | undefined;
   /** What became of the attempts so far (see RequestOutcomes); absent on clients that do not track it. */
   requestOutcomes?(): RequestOutcomes;
   /** Returns the unused quota reserve and closes the connections. */

@@ -71,6 +71,9 @@ export class QuotaWatchingClient implements ServiceClient {
   requestCounts(): Record<string, number> {
     return this.inner.requestCounts();
   }
+  unscopedRequestCounts(): Record<string, number> | undefined {
+    return this.inner.unscopedRequestCounts?.();
+  }
   requestOutcomes(): RequestOutcomes {
     return this.inner.requestOutcomes?.() ?? { answered: 0, unknown: 0, unsent: 0 };
   }

@@ -59,6 +59,27 @@ describe('requestReporter', () => {
     await client.close();
   });
 
+  it('two runs on one client (a worker\'s concurrent slices): each counts its own requests, none of the other\'s', async () => {
+    const holdA = deferred();
+    const { client } = await fixture.setup(async (req, res: ServerResponse) => {
+      const code = (req.query!.data as { code: string }).code;
+      if (code === 'BTCUSDT') await holdA.promise;
+      ok(res, req.query!.trace, { code, kline_type: 1, kline_list: [bar(1767607200)] });
+    });
+    const [eventsA, eventsB] = [createRunEvents(), createRunEvents()];
+    const [a, b] = [requestReporter(client, eventsA, new AbortController().signal), requestReporter(client, eventsB, new AbortController().signal)];
+    const slow = reported(a, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), 'kline/BTCUSDT/1m');
+    // B sends three while A's one is on the wire; A's call ends after them.
+    for (let i = 0; i < 3; i++) await reported(b, (signal) => client.kline({ code: 'EURUSD', klineType: 1, count: 1 }, signal), 'kline/EURUSD/1m');
+    holdA.resolve();
+    await slow;
+    expect(eventsA.snapshot().requests).toEqual({ '/quote-b-api/kline': 1 });
+    expect(eventsB.snapshot().requests).toEqual({ '/quote-b-api/kline': 3 });
+    expect(client.unscopedRequestCounts?.()).toEqual({});
+    expect(client.requestCounts()).toEqual({ '/quote-b-api/kline': 4 });
+    await client.close();
+  });
+
   it('a client that knows no scopes: its requests still count, without a stream', async () => {
     const counts: Record<string, number> = {};
     const client = { requestCounts: () => ({ ...counts }) } as unknown as ServiceClient;

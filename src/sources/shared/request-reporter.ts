@@ -6,7 +6,8 @@
  * and the client tells that scope about every request it sends, retries, bisections and pages asked
  * for ahead included. Requests the client counted outside any scope (a client that does not know
  * scopes) are still reported, without a stream, when a call ends, so the totals per endpoint stay
- * exact.
+ * exact. A client that counts those apart (unscopedRequestCounts) is reconciled against them
+ * alone, so a client shared by concurrent runs (a worker's slices) gives each run its own.
  *
  * The reporter also keeps the stream's plan honest: `replan` sets planned = sent + what is still
  * to come (a short page makes a walk longer than planned), `finish` sets planned = sent.
@@ -39,7 +40,12 @@ export interface RequestReporter {
 
 /** `signal`: the run's; each stream's calls get a signal derived from it. */
 export function requestReporter(client: ServiceClient, events: RunEvents, signal: AbortSignal): RequestReporter {
-  const baseline: Record<string, number> = { ...client.requestCounts() };
+  // A client that counts apart what no scope was told of: reconciled against that alone, so other
+  // runs on the same client (a worker's concurrent slices) never count as this one's.
+  const tracksScopes = client.unscopedRequestCounts?.() !== undefined;
+  const outside = () => (tracksScopes ? client.unscopedRequestCounts!()! : client.requestCounts());
+  const baseline: Record<string, number> = { ...outside() };
+  const reconciled: Record<string, number> = {};
   const totals: Record<string, number> = {};
   const byStream = new Map<string, number>();
   const plans = new Map<string, number>();
@@ -55,11 +61,15 @@ export function requestReporter(client: ServiceClient, events: RunEvents, signal
     if (stream !== undefined) byStream.set(stream, (byStream.get(stream) ?? 0) + 1);
     events.request(endpoint, stream);
   };
-  // What the client counted that no scope reported: sent from outside a scope.
+  // What the client counted that no scope reported: sent from outside a scope. Without a count
+  // apart, everything the client sent less what the scopes reported.
   const reconcile = () => {
-    for (const [endpoint, n] of Object.entries(client.requestCounts())) {
-      const unreported = n - (baseline[endpoint] ?? 0) - (totals[endpoint] ?? 0);
-      for (let i = 0; i < unreported; i++) count(endpoint, undefined);
+    for (const [endpoint, n] of Object.entries(outside())) {
+      const unreported = n - (baseline[endpoint] ?? 0) - ((tracksScopes ? reconciled : totals)[endpoint] ?? 0);
+      for (let i = 0; i < unreported; i++) {
+        reconciled[endpoint] = (reconciled[endpoint] ?? 0) + 1;
+        count(endpoint, undefined);
+      }
     }
   };
   const reporter: RequestReporter = {
