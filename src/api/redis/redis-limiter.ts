@@ -48,6 +48,8 @@ export class RedisLimiter implements LimiterPort {
   private readonly lines = new Map<string, Waiter[]>();
   private permits = 0;
   private admittedCount = 0;
+  /** The restart guard's wait was said (once a process: it is the same wait for every request). */
+  private guardSaid = false;
 
   constructor(
     private readonly link: RedisLink,
@@ -166,12 +168,25 @@ export class RedisLimiter implements LimiterPort {
       // clock). On a virtual clock the script's instant is ours, and other clients may have moved
       // it while the reply travelled: count from where it is now.
       const from = context.virtualClock ? context.clock.now() : now;
+      if (status === 4) this.sayGuard(value - from);
       return { waitMs: Math.max(1, value - from), release: status === 3 };
     }
     this.quota.charged(day.day);
     this.inFlightCount++;
     this.admittedCount++;
     return { permit: this.permit(id, rules, ruleKeys, ruleArgs) };
+  }
+
+  /** Says once, at warn (it is heard without --log-level), why nothing is sent for up to a minute. */
+  private sayGuard(waitMs: number): void {
+    if (this.guardSaid) return;
+    this.guardSaid = true;
+    // In the run's clock (a --clock run logs its instants there), not Redis's.
+    const until = this.context.clock.now() + waitMs;
+    this.context.logger?.warn(
+      `the coordinator ${this.link.target} has been up less than a minute (new, or restarted without persistence): it cannot know what was sent in the minute before, so no request goes out before ${new Date(until).toISOString()} (${Math.ceil(waitMs / 1000)} s); a Redis that runs longer costs no wait`,
+      { event: 'coordinator-guard', until: new Date(until).toISOString(), waitMs, coordinator: this.link.target },
+    );
   }
 
   private permit(id: string, rules: readonly WindowRule[], ruleKeys: string[], ruleArgs: number[]): Permit {

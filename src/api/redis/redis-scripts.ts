@@ -43,7 +43,8 @@ end
  * day ttl ms, (unused), quota zone, day reset (ms), then per rule: limit, windowMs.
  * Returns {0, now, used} admitted; {1, now, retryAt} wait until then; {2, now, used} the day is used
  * up; {3, now, leaseEnd} only in-flight requests fill a window: wait for a release (published on the
- * token's channel), at the latest until the oldest lease ends.
+ * token's channel), at the latest until the oldest lease ends; {4, now, retryAt} as 1, the wait
+ * being the restart guard's (the caller says so: a first minute of silence looks like a hang).
  */
 export const ADMIT_LUA = `${NOW}
 local permit = ARGV[2]
@@ -87,6 +88,7 @@ if dayLimit >= 0 then
 end
 
 local earliest = now
+local guarded = false
 local blocked = nil
 local rules = (#KEYS - 2) / 2
 for i = 1, rules do
@@ -95,7 +97,10 @@ for i = 1, rules do
   local stamps = KEYS[1 + 2 * i]
   local flight = KEYS[2 + 2 * i]
   local reopen = guard + math.max(window, lease) + margin
-  if reopen > earliest then earliest = reopen end
+  if reopen > earliest then
+    earliest = reopen
+    guarded = true
+  end
   redis.call('ZREMRANGEBYSCORE', flight, '-inf', now)
   local room = limit - redis.call('ZCARD', flight)
   if room <= 0 then
@@ -109,11 +114,15 @@ for i = 1, rules do
     if count >= room then
       local pivot = redis.call('ZRANGE', stamps, count - room, count - room, 'WITHSCORES')
       local at = tonumber(pivot[2]) + window + margin
-      if at > earliest then earliest = at end
+      if at > earliest then
+        earliest = at
+        guarded = false
+      end
     end
   end
 end
 if earliest > now then
+  if guarded then return {4, now, earliest} end
   return {1, now, earliest}
 end
 if blocked ~= nil then

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisLimiter } from '../../../src/api/redis/redis-limiter.js';
 import { systemSleep } from '../../../src/api/sleep.js';
 import { ManualClock, systemClock } from '../../../src/core/clock.js';
+import { createLogger } from '../../../src/runtime/logger.js';
 import { startRedisServer, type RedisTestServer } from '../../helpers/redis-server.js';
 import { admissionOn, contextFor } from './coordinator-fixture.js';
 
@@ -41,5 +42,24 @@ describe('the restart guard', () => {
     expect(askedAt + (wait as number)).toBeGreaterThanOrEqual(spawnedAt + LEASE_MS);
     // And not much later: the guard errs by under a second, plus the start-up.
     expect(askedAt + (wait as number)).toBeLessThan(Date.now() + LEASE_MS + 1000);
+  });
+
+  it('says its wait once, at warn, naming the coordinator and the instant requests go out again', async () => {
+    const { server } = await freshServer();
+    const lines: string[] = [];
+    const clock = new ManualClock(Date.parse('2026-03-02T15:00:00Z'));
+    const logger = createLogger({ level: 'warn', format: 'json', write: (l) => lines.push(l), clock });
+    const a = await admissionOn(server.url, contextFor(clock, { requestTimeoutMs: LEASE_MS, logger }));
+    closers.push(() => a.coordinator.close());
+    const rules = [{ key: 'combined:second', limit: 20, windowMs: 1000 }];
+    const first = await (a.limiter as RedisLimiter).tryAcquire(rules);
+    const second = await (a.limiter as RedisLimiter).tryAcquire(rules);
+    expect([typeof first, typeof second]).toEqual(['number', 'number']);
+    const said = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(said.map((l) => [l.level, l.event, l.coordinator])).toEqual([['warn', 'coordinator-guard', server.url.replace(/\/$/, '')]]);
+    expect(String(said[0]!.msg)).toMatch(/^the coordinator redis:\/\/127\.0\.0\.1:\d+\S* has been up less than a minute \(new, or restarted without persistence\): it cannot know what was sent in the minute before, so no request goes out before 2026-03-02T15:00:0\d\.\d{3}Z \(\d s\); a Redis that runs longer costs no wait$/);
+    // Once it has passed, a request goes out.
+    clock.set(clock.now() + (first as number));
+    expect(typeof (await (a.limiter as RedisLimiter).tryAcquire(rules))).toBe('object');
   });
 });
