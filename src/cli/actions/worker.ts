@@ -54,9 +54,15 @@ const WORKER_STOP_WORDS: StopWords = {
   again: (sig) => `quotelake worker: ${sig} again: exiting now; its slices are redelivered once their lock expires`,
 };
 
+/** Slices side by side in one worker process, at most (as a source's `concurrency`). */
+export const MAX_CONCURRENCY = 64;
+
 export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
-  if (!Number.isInteger(args.concurrency) || args.concurrency < 1) throw new UsageError(`--concurrency must be a whole number from 1, not ${args.concurrency}`);
+  // Each slice in flight holds its rows and a scratch folder: beyond what a plan's rate can feed, more only costs memory and files.
+  if (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not ${args.concurrency}`, 'the plan paces every request anyway: a few slices side by side keep it busy (default 4)');
+  }
   const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
   const patience = args['coordinator-patience'];
   const patienceMs = timerSecondsMs(patience, `--coordinator-patience ${patience}`);

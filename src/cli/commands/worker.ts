@@ -9,7 +9,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
   describe: 'Run slices from the Redis queue into the lake (on any host; start as many as you like)',
   builder: (y: Argv<object>) =>
     metricsOptions(stopTimeoutOption(logOptions(coordinatorOption(clockOptions(serviceOptions(y)))), 'finish its running slices (or put them back on the queue)'))
-      .option('concurrency', { type: 'number', default: 4, describe: 'Slices fetched side by side in this process; those fetched while the lake is busy are committed together' })
+      .option('concurrency', { type: 'number', default: 4, describe: 'Slices fetched side by side in this process (1 to 64); those fetched while the lake is busy are committed together' })
       .option('stalled-timeout', {
         type: 'number',
         default: 30,
