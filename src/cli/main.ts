@@ -20,6 +20,7 @@ import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
 import { checkPathOptions } from './path-options-check.js';
+import { checkLoneDash } from './lone-dash.js';
 import { checkRepeatedOptions } from './repeated-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
@@ -65,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   if (inline) terminal.addSecret(inline.slice('--token='.length));
   if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   try {
+    checkLoneDash(argv);
     if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;

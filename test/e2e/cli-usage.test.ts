@@ -170,6 +170,13 @@ describe('usage errors exit 2 with a hint', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('a lone "-" (standard input elsewhere) is a usage error, never a command run on nothing that exits 0', async () => {
+    const results = await Promise.all([['validate', '-'], ['run', '-'], ['plan', 'demo', '-'], ['inspect', '-'], ['init', '-']].map((args) => runCli(args)));
+    for (const r of results) {
+      expect([r.code, r.stderr.split('\n')[0], r.stdout]).toEqual([2, 'quotelake: "-" is not a pipeline, file or folder: quotelake reads nothing from standard input', '']);
+    }
+  });
+
   it('an option of one value given twice is a usage error naming both, never an internal error; a token is not shown', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--output', 'a', '--output', 'b']),
