@@ -73,6 +73,8 @@ function display(path: string, cwd: string): string {
 }
 
 export function resolvePipelineRef(ref: string, cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): PipelineRef {
+  // An unset shell variable (`quotelake run "$P"`): as a path it would name the current folder.
+  if (ref.trim() === '') throw new UsageError('a pipeline argument is empty', 'give a pipeline file\'s path or a shipped pipeline\'s name ("quotelake list" shows them)');
   const asPath = resolve(cwd, ref);
   if (isFile(asPath)) return { path: asPath, display: display(asPath, cwd), origin: 'path' };
   if (runsByName(ref)) {

@@ -34,6 +34,11 @@ describe('pipeline references', () => {
     expect(() => resolvePipelineRef('../x', cwd, shipped)).toThrow(/not found/);
   });
 
+  it('an empty or blank argument (an unset shell variable) is said as such, not as the current folder', () => {
+    const { cwd, shipped } = layout();
+    for (const ref of ['', '  ']) expect(() => resolvePipelineRef(ref, cwd, shipped), JSON.stringify(ref)).toThrow('a pipeline argument is empty');
+  });
+
   it('a folder, a named pipe or a dangling link is said as what it is, not as a missing file', () => {
     const { cwd, shipped } = layout();
     symlinkSync(join(cwd, 'gone.yaml'), join(cwd, 'link.yaml'));
