@@ -1,7 +1,7 @@
 /**
  * Why a K-line pipeline's window holds nothing yet: `since` still to come, or `until` before
- * `since` (both bounds are inclusive: equal, they hold the bar that opens then). Said by a run that sent no request, a plan of none and an enqueue that cut no slice, so
- * none of them is a silent "0".
+ * `since` (both bounds are inclusive: equal, they hold the bar that opens then). Said by a run that
+ * sent no request, a plan of none and an enqueue that cut no slice, so none of them is a silent "0".
  */
 import { timeSpecMs } from './time-spec.js';
 

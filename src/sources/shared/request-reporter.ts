@@ -42,11 +42,14 @@ export interface RequestReporter {
 export function requestReporter(client: ServiceClient, events: RunEvents, signal: AbortSignal): RequestReporter {
   // A client that counts apart what no scope was told of: reconciled against that alone, so other
   // runs on the same client (a worker's concurrent slices) never count as this one's.
-  const tracksScopes = client.unscopedRequestCounts?.() !== undefined;
-  const outside = () => (tracksScopes ? client.unscopedRequestCounts!()! : client.requestCounts());
-  const baseline: Record<string, number> = { ...outside() };
-  const reconciled: Record<string, number> = {};
+  const unscopedAtStart = client.unscopedRequestCounts?.();
+  const outside = unscopedAtStart !== undefined ? () => client.unscopedRequestCounts?.() ?? {} : () => client.requestCounts();
+  const baseline: Record<string, number> = { ...(unscopedAtStart ?? client.requestCounts()) };
   const totals: Record<string, number> = {};
+  const reconciled: Record<string, number> = {};
+  // What of `outside()` this reporter has accounted for: what it reconciled, or (counted all
+  // together) everything it reported.
+  const accounted = unscopedAtStart !== undefined ? reconciled : totals;
   const byStream = new Map<string, number>();
   const plans = new Map<string, number>();
   const signals = new Map<string, AbortSignal>();
@@ -65,7 +68,7 @@ export function requestReporter(client: ServiceClient, events: RunEvents, signal
   // apart, everything the client sent less what the scopes reported.
   const reconcile = () => {
     for (const [endpoint, n] of Object.entries(outside())) {
-      const unreported = n - (baseline[endpoint] ?? 0) - ((tracksScopes ? reconciled : totals)[endpoint] ?? 0);
+      const unreported = n - (baseline[endpoint] ?? 0) - (accounted[endpoint] ?? 0);
       for (let i = 0; i < unreported; i++) {
         reconciled[endpoint] = (reconciled[endpoint] ?? 0) + 1;
         count(endpoint, undefined);
