@@ -9,7 +9,11 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 export function isoFieldsValid(text: string): boolean {
   const m = FIELDS.exec(text);
-  if (m === null) return false;
+  return m !== null && fieldsValid(m);
+}
+
+/** Groups 1-6 of a match (year, month, day, hour, minute, second; the time's absent ones are 0). */
+function fieldsValid(m: RegExpExecArray): boolean {
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
@@ -36,7 +40,7 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\
  */
 export function isoUtcMs(text: string): number {
   const m = ISO.exec(text);
-  if (m === null || !isoFieldsValid(text)) return Number.NaN;
+  if (m === null || !fieldsValid(m)) return Number.NaN;
   const fraction = m[7] ?? '';
   if (/[1-9]/.test(fraction.slice(3))) return Number.NaN;
   const offset = offsetMinutes(m[8]);
