@@ -21,3 +21,16 @@ export function manifestRelPath(dataset: string, format: string): string {
 export function journalRelPath(runToken: string, dataset: string, format: string): string {
   return posix.join(STAGING_DIR, runToken, `${dataset}.${format}.journal.json`);
 }
+
+/**
+ * Why a file of the user's at `relative` (under an output folder) would sit in the lake's own
+ * places, or undefined: inside a dataset's folder (every file there is data to a glob reader, and
+ * the file would shadow or break the folder), or under a name starting with `_` or `.`
+ * (`_quotelake`, `_rejected`, `.state`: kept for what the runs read back, never for exports).
+ */
+export function lakeOwnedPathProblem(relative: string, datasets: readonly string[]): string | undefined {
+  const top = posix.normalize(relative).split('/')[0]!;
+  if (datasets.includes(top)) return `is in the ${top} dataset's folder, which holds the lake's own data files`;
+  if (top.startsWith('_') || top.startsWith('.')) return `is under ${top}, where the lake keeps its own files (names starting with _ or . are the lake's)`;
+  return undefined;
+}

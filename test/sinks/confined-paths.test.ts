@@ -46,6 +46,33 @@ describe('an NDJSON sink path must stay inside the output folder', () => {
   });
 });
 
+describe("an NDJSON sink path must stay out of the lake's own folders", () => {
+  // A dataset folder (its files are data to a glob reader), the lake's _quotelake, _rejected and
+  // .state, a path that only gets there through .., and {dataset} alone, which becomes the folder.
+  const OWNED = ['kline/x.ndjson', 'trade/interval=1h/evil.parquet', '_quotelake/manifests/trade.parquet.json', '_rejected/x', '.state/checkpoints/p2.json', 'sub/../halt/x.ndjson', '{dataset}', '{dataset}/all.ndjson'];
+
+  it.each(OWNED)('validate refuses %j at the path, with what to do', (path) => {
+    expect(() => parsePipelineYaml(pipelineWithPath(path), { registry: components, file: 'p.yaml' })).toThrow(
+      /^p\.yaml:7:9: sink\.path: .* (dataset's folder|where the lake keeps its own files).*: give a file in a folder of your own, e\.g\. exports\/\{dataset\}\.ndjson/,
+    );
+  });
+
+  it('a path ending in / names a folder and is refused (it would become a file of that name)', () => {
+    expect(() => parsePipelineYaml(pipelineWithPath('exports/'), { registry: components, file: 'p.yaml' })).toThrow(/p\.yaml:7:9: sink\.path: "exports\/" ends with \/, so names a folder/);
+  });
+
+  it.each(['{dataset}.ndjson', 'klines/x.ndjson', 'exports/kline/x.ndjson', 'x_state/y'])('validate accepts %j', (path) => {
+    expect(() => parsePipelineYaml(pipelineWithPath(path), { registry: components, file: 'p.yaml' })).not.toThrow();
+  });
+
+  it.each(OWNED)('creating the sink refuses %j too, and writes nothing', async (path) => {
+    const out = await mkdtemp(join(tmpdir(), 'ql-ndjson-owned-'));
+    const config = { ...ndjsonSink.configSchema.parse({}), path };
+    expect(() => ndjsonSink.create(config, sinkEnv(out, 'trade'))).toThrow(/lake/);
+    expect(await readdir(out)).toEqual([]);
+  });
+});
+
 describe('hive partition folders from service values', () => {
   const root = '/srv/lake/halt';
   it.each(['..', '.', '../..', '/', '/etc', 'a/../../b', '\0', '%2e%2e', '%2E%2E/x', '..%2f..', 'Ü/..', ' ', '\n'])('value %j becomes one folder inside the dataset', (value) => {

@@ -6,6 +6,8 @@ import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-settin
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';
 import { isDataset } from '../../lake/datasets/index.js';
+import { lakeOwnedPathProblem } from '../../lake/lake-paths.js';
+import { DATASETS } from '../../core/records.js';
 import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { NdjsonSink } from './ndjson-sink.js';
@@ -40,6 +42,26 @@ export const ndjsonSinkConfigSchema = z.strictObject({
 
 const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
 
+const OWN_FOLDER = ': give a file in a folder of your own, e.g. exports/{dataset}.ndjson';
+
+/**
+ * Why a sink path cannot name the NDJSON file of every dataset, or undefined: it must be a file
+ * inside the output folder and outside the lake's own folders, whichever dataset `{dataset}` becomes.
+ */
+function filePathProblem(path: string): string | undefined {
+  if (path.endsWith('/')) return `ends with /, so names a folder${OWN_FOLDER}`;
+  for (const dataset of DATASETS) {
+    const relative = path.replaceAll('{dataset}', dataset);
+    const outside = pathProblem(relative);
+    if (outside !== undefined) {
+      return `${outside}: an NDJSON file must be inside the output folder; give a path relative to it (e.g. exports/{dataset}.ndjson) and choose the folder with --output`;
+    }
+    const owned = lakeOwnedPathProblem(relative, DATASETS);
+    if (owned !== undefined) return `${owned}${path.includes('{dataset}') ? ` (for dataset ${dataset})` : ''}${OWN_FOLDER}`;
+  }
+  return undefined;
+}
+
 /** A file keeps state unless told not to; stdout only when told to. */
 export function ndjsonKeepsState(config: { path: string; keepState?: boolean | undefined }): boolean {
   return config.keepState ?? !isStdout(config.path);
@@ -61,15 +83,9 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     const table = refuseDelta(config, 'ndjson');
     if (table.length > 0) return table;
     if (isStdout(config.path)) return [];
-    // Dataset names are fixed safe words, so any one stands in for `{dataset}` here.
-    const problem = pathProblem(config.path.replaceAll('{dataset}', 'kline'));
+    const problem = filePathProblem(config.path);
     if (problem === undefined) return [];
-    return [
-      {
-        path: ['path'],
-        message: `${JSON.stringify(config.path)} ${problem}: an NDJSON file must be inside the output folder; give a path relative to it (e.g. exports/{dataset}.ndjson) and choose the folder with --output`,
-      },
-    ];
+    return [{ path: ['path'], message: `${JSON.stringify(config.path)} ${problem}` }];
   },
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
@@ -84,7 +100,11 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     }
     // Without state a run starts from nothing, so its file must too, or rows would pile up run after run.
     const accumulate = ndjsonKeepsState(config);
-    // Guarded again at run time: a config that skipped validation still cannot write outside.
-    return new NdjsonSink(env.dataset, { kind: 'file', path: confinePath(env.outputDir, path, 'ndjson sink path'), accumulate }, config.chunkBytes);
+    // Guarded again at run time: a config that skipped validation still cannot write outside, nor
+    // into the lake's own folders.
+    const full = confinePath(env.outputDir, path, 'ndjson sink path');
+    const problem = filePathProblem(config.path);
+    if (problem !== undefined) throw new ConfigError(`ndjson: sink path ${JSON.stringify(config.path)} ${problem}`);
+    return new NdjsonSink(env.dataset, { kind: 'file', path: full, accumulate }, config.chunkBytes);
   },
 };
