@@ -6,7 +6,8 @@ import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import type { RawKline } from '../../src/core/records.js';
 import { readKlineRows } from '../../src/coverage/index.js';
 import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
-import { drain, startWorld, type World } from './helpers/world.js';
+import { createRunEvents } from '../../src/runtime/run-events.js';
+import { drain, runContext, startWorld, type World } from './helpers/world.js';
 import { run } from './helpers/run.js';
 
 let world: World | undefined;
@@ -79,6 +80,41 @@ describe('kline-history: stocks', () => {
     const note = out.events.snapshot().notes.find((n) => n.includes('600000.SH 1m'))!;
     expect(note).toContain('since 2026-02-01T00:00:00Z cannot be reached');
     expect(note).toContain('builds up across scheduled runs');
+  });
+
+  it('more than 500 bars formed since the last run: the lost span is a shortfall (exit 4), said at warn', async () => {
+    world = await startWorld('2026-03-04T21:00:00.000Z');
+    const client = world.client('professional');
+    const config = klineHistoryConfigSchema.parse({ codes: ['AAPL.US'], intervals: ['1m'], since: '2026-03-04' });
+    const first = await drain<RawKline>(klineHistory.create(config, world.env(client)), world.clock);
+    expect(first.events.snapshot().shortfalls).toBe(0);
+    world.clock.set('2026-03-09T21:00:00.000Z');
+    const warned: { message: string; fields: unknown }[] = [];
+    const events = createRunEvents();
+    const ctx = { ...runContext(world.clock, events), logger: { debug() {}, info() {}, error() {}, warn: (message: string, fields?: unknown) => void warned.push({ message, fields }) } };
+    const records: RawKline[] = [];
+    for await (const batch of klineHistory.create(config, world.env(client)).read(ctx, first.checkpoints)) records.push(...(batch.records as RawKline[]));
+    expect(records.filter((r) => r.final)).toHaveLength(500);
+    expect(events.snapshot().shortfalls).toBe(1);
+    // Three sessions of 390 bars formed (the 5th, the 6th and the 9th, after the switch to summer
+    // time): the newest 500 are the 9th's 390 and the 6th's last 110 (from 19:10Z); the 5th's 390
+    // and the 6th's first 280 are lost.
+    expect(events.snapshot().notes).toEqual([
+      'kline AAPL.US 1m: 1170 bars formed since the last run but the service gives stocks and indexes only their newest 500; the 670 after 2026-03-04T20:59:00Z (the newest held) and before 2026-03-06T19:10:00Z cannot be fetched (run more often)',
+    ]);
+    expect(warned).toEqual([{ message: 'kline AAPL.US 1m: 670 bars lost for good (more than 500 formed since the last run)', fields: { after: '2026-03-04T20:59:00Z', before: '2026-03-06T19:10:00Z' } }]);
+  });
+
+  it('since beyond reach on a first run is a note, not a shortfall, and a warn line for runs without a summary', async () => {
+    world = await startWorld('2026-03-04T21:00:00.000Z');
+    const client = world.client('professional');
+    const warned: string[] = [];
+    const events = createRunEvents();
+    const ctx = { ...runContext(world.clock, events), logger: { debug() {}, info() {}, error() {}, warn: (message: string) => void warned.push(message) } };
+    const src = klineHistory.create(klineHistoryConfigSchema.parse({ codes: ['AAPL.US'], intervals: ['1m'], since: '2026-02-01' }), world.env(client));
+    for await (const _ of src.read(ctx, new Map())) void _;
+    expect(events.snapshot().shortfalls).toBe(0);
+    expect(warned).toEqual(['kline AAPL.US 1m: since cannot be reached (the service gives stocks and indexes only their newest 500 bars)']);
   });
 
   it('2h on a stock is refused when the YAML is validated, at its line and column', () => {

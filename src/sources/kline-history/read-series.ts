@@ -308,13 +308,21 @@ async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const label = `kline ${product.code} ${interval}`;
   if (expected > PAGE_BARS && oldest !== null) {
     if (start.watermark !== null) {
-      ctx.events.note?.(
-        `${label}: ${expected} bars since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; bars from ${isoSeconds(floor)} to before ${isoSeconds(oldest)} cannot be fetched (run more often)`,
+      // A hole between the bars held and the new ones, for good: the run delivered less than
+      // asked (exit 4), said at warn too, so a scheduled run with --quiet does not lose it in silence.
+      const lost = countBars(product, interval, floor * 1000, oldest * 1000, now);
+      const after = isoSeconds(start.watermark);
+      ctx.events.shortfall?.(
+        `${label}: ${expected} bars formed since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often)`,
       );
+      ctx.logger.warn(`${label}: ${lost} bars lost for good (more than ${PAGE_BARS} formed since the last run)`, { after, before: isoSeconds(oldest) });
     } else {
+      // The service's depth, known before the run (plan says so): the history starts later than
+      // asked, with no hole in it. A note, and a warn line for runs that print no summary.
       ctx.events.note?.(
         `${label}: since ${isoSeconds(sinceSec)} cannot be reached: the service gives stocks and indexes only their newest ${PAGE_BARS} bars (no end timestamp); history starts at ${isoSeconds(oldest)} and builds up across scheduled runs`,
       );
+      ctx.logger.warn(`${label}: since cannot be reached (the service gives stocks and indexes only their newest ${PAGE_BARS} bars)`, { since: isoSeconds(sinceSec), historyFrom: isoSeconds(oldest) });
     }
   } else if (untilSec !== null && kept.length === 0 && oldest !== null && oldest > untilSec) {
     ctx.events.note?.(`${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
