@@ -19,6 +19,7 @@ import { wantsDebug } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
+import { checkTokenFlag } from './token-flag.js';
 import { checkPathOptions } from './path-options-check.js';
 import { checkLoneDash } from './lone-dash.js';
 import { checkRepeatedOptions } from './repeated-options-check.js';
@@ -44,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     .example('$0 inspect output', 'What the runs wrote')
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
     .check(checkPathOptions, true)
+    .check(checkTokenFlag, true)
     .check((args) => checkNumberOptions(args, argv), true)
     .check((args, options) => checkRepeatedOptions(args, options as { array?: string[] } | undefined), true)
     .fail((msg, err, y) => {
@@ -62,8 +64,9 @@ export async function main(argv: string[]): Promise<number> {
   // Any token on the command line or in the environment is masked in error messages too.
   const tokenAt = argv.findIndex((a) => a === '--token');
   const inline = argv.find((a) => a.startsWith('--token='));
-  if (tokenAt >= 0 && argv[tokenAt + 1]) terminal.addSecret(argv[tokenAt + 1]!);
-  if (inline) terminal.addSecret(inline.slice('--token='.length));
+  // Trimmed, as the option is (token-flag.ts): the token that is sent is the one to mask.
+  const flagged = tokenAt >= 0 ? argv[tokenAt + 1]?.trim() : inline?.slice('--token='.length).trim();
+  if (flagged) terminal.addSecret(flagged);
   if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   try {
     checkLoneDash(argv);

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import type { LogLevel } from '../core/component.js';
 import { PLAN_NAMES } from '../core/plan-names.js';
+import { trimTokenFlag } from './token-flag.js';
 import { UsageError } from './usage-error.js';
 
 export const FORMATS = ['parquet', 'arrow', 'ndjson'] as const;
@@ -58,6 +59,7 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
       type: 'string',
       group: SERVICE,
       describe: 'API token (env QUOTELAKE_TOKEN, preferred: flags show in `ps`). Never printed',
+      coerce: trimTokenFlag,
     })
     .option('plan', {
       type: 'string',

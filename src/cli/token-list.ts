@@ -13,7 +13,8 @@ import { z } from 'zod';
 import type { PoolToken } from '../api/index.js';
 import { UsageError } from './usage-error.js';
 
-const entrySchema = z.strictObject({ token: z.string().min(1), plan: z.string().min(1) });
+// Trimmed like QUOTELAKE_TOKEN; a token of blanks only is no token (and would mask every blank of every message).
+const entrySchema = z.strictObject({ token: z.string().trim().min(1), plan: z.string().min(1) });
 
 /** Which entry, counted from 1, of which source (`QUOTELAKE_TOKENS`, a file's path). */
 function entryName(where: string, i: number, count: number): string {
@@ -60,6 +61,6 @@ export function parseTokenList(text: string, where = 'QUOTELAKE_TOKENS'): PoolTo
     if (colon <= 0 || colon === entry.length - 1) {
       throw new UsageError(`${entryName(where, i, entries.length)} is not token:plan`, hint);
     }
-    return { token: entry.slice(0, colon), plan: entry.slice(colon + 1).trim() };
+    return { token: entry.slice(0, colon).trim(), plan: entry.slice(colon + 1).trim() };
   });
 }

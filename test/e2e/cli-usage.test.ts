@@ -124,6 +124,23 @@ describe('usage errors exit 2 with a hint', () => {
     expect(doc.pipelines[0]!.problems[0]).toMatch(/bad-interval\.yaml:6:15: /);
   });
 
+  it('--token that is empty or blank ("$TOKEN" unset) is a usage error; one pasted with blanks around is trimmed', async () => {
+    const tiny = join(FIXTURES, 'tiny-trades.yaml');
+    const [empty, blank, padded] = await Promise.all([
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--token', '']),
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--token=  ']),
+      // Padded, it is the token: the message below names the missing plan, and never the token.
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--token', ' sk-live-abcdefghijkl\n']),
+    ]);
+    for (const r of [empty, blank]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('quotelake: --token is empty\n  hint: give the token of your plan');
+    }
+    expect(padded.code).toBe(2);
+    expect(padded.stderr).toContain('plan is not set');
+    expect(padded.stderr).not.toContain('sk-live-abcdefghijkl');
+  });
+
   it('needs a token with a base URL, a base URL with a token, and a plan for a real service', async () => {
     const tiny = join(FIXTURES, 'tiny-trades.yaml');
     const [urlOnly, tokenOnly, envToken, noPlan, badPlan] = await Promise.all([
