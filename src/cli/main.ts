@@ -61,13 +61,12 @@ export async function main(argv: string[]): Promise<number> {
   skipHelpCache(cli);
   process.exitCode = undefined;
   const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });
-  // Any token on the command line or in the environment is masked in error messages too.
+  // A token on the command line is masked in error messages too (the environment's: env-secrets.ts).
   const tokenAt = argv.findIndex((a) => a === '--token');
   const inline = argv.find((a) => a.startsWith('--token='));
   // Trimmed, as the option is (token-flag.ts): the token that is sent is the one to mask.
   const flagged = tokenAt >= 0 ? argv[tokenAt + 1]?.trim() : inline?.slice('--token='.length).trim();
   if (flagged) terminal.addSecret(flagged);
-  if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   try {
     checkLoneDash(argv);
     if (usesZstd(argv)) checkZstdSetting(process.env);
@@ -111,7 +110,6 @@ function isAbort(reason: unknown): boolean {
 process.on('unhandledRejection', (reason) => {
   if (isAbort(reason)) return;
   const terminal = createTerminal();
-  if (process.env.QUOTELAKE_TOKEN) terminal.addSecret(process.env.QUOTELAKE_TOKEN.trim());
   terminal.err(formatError(describeError(reason)));
   if (wantsDebug(hideBin(process.argv))) terminal.err(formatErrorDetails(reason));
   exitAfterFlush(EXIT_FAILURE);

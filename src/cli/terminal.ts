@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream';
 import { redactSecrets } from '../core/redact.js';
 import { colorEnabled, colors, type Colors } from './colors.js';
+import { envSecrets } from './env-secrets.js';
 import type { ServiceArgs } from './shared-options.js';
 
 /**
@@ -57,10 +58,12 @@ export interface Terminal {
   out(text: string): void;
 }
 
-export function createTerminal(options: { stdout?: Writable; stderr?: Writable; stderrIsTTY?: boolean; color?: boolean } = {}): Terminal {
+export function createTerminal(
+  options: { stdout?: Writable; stderr?: Writable; stderrIsTTY?: boolean; color?: boolean; env?: Readonly<Record<string, string | undefined>> } = {},
+): Terminal {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const secrets = new Set<string>();
+  const secrets = new Set<string>(envSecrets(options.env ?? process.env));
   let overlay: StderrOverlay | undefined;
   const redact = (text: string): string => (secrets.size > 0 ? redactSecrets(text, secrets) : text);
   let noticeLine: NoticeLine | undefined;
@@ -95,9 +98,8 @@ export function createTerminal(options: { stdout?: Writable; stderr?: Writable; 
 
 /** Secrets known before anything else happens: masked in every line printed afterwards. */
 export function terminalFor(args: ServiceArgs & { color?: boolean | undefined }, env: NodeJS.ProcessEnv): Terminal {
-  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env, flag: args.color }) });
+  const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env, flag: args.color }), env });
   if (args.token) terminal.addSecret(args.token);
-  if (env.QUOTELAKE_TOKEN) terminal.addSecret(env.QUOTELAKE_TOKEN.trim());
   return terminal;
 }
 

@@ -27,6 +27,18 @@ describe('terminal', () => {
     expect(t.stderrIsTTY).toBe(false);
   });
 
+  it("masks the environment's tokens from its first line, with nothing added: QUOTELAKE_TOKEN and every token of QUOTELAKE_TOKENS", () => {
+    const err = capture();
+    const env = { QUOTELAKE_TOKEN: ' single-secret-1 \n', QUOTELAKE_TOKENS: 'pool-secret-a:basic,pool-secret-b:free' };
+    const t = createTerminal({ stderr: err.stream, stderrIsTTY: false, env });
+    t.err('single-secret-1 pool-secret-a pool-secret-b');
+    expect(err.text()).toBe('sing… pool… pool…\n');
+    // A list that does not parse is masked whole.
+    const bad = capture();
+    createTerminal({ stderr: bad.stream, stderrIsTTY: false, env: { QUOTELAKE_TOKENS: 'no-plan-secret-xyz' } }).err('got no-plan-secret-xyz');
+    expect(bad.text()).toBe('got no-p…\n');
+  });
+
   it('a notice: the text for a person, or after jsonNotices() a JSON line with its fields, the secret masked in its escaped form too', () => {
     const err = capture();
     const t = createTerminal({ stderr: err.stream, stderrIsTTY: false });

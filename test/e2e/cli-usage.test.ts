@@ -71,6 +71,20 @@ describe('usage errors exit 2 with a hint', () => {
     expect(yamlError.stderr).toMatch(/bad-yaml\.yaml:\d+:\d+: YAML syntax error/);
   });
 
+  it("validate masks the environment's token too: a pipeline module that throws it is printed redacted", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ql-usage-')), 'throws.mjs');
+    writeFileSync(file, "throw new Error('boom ' + process.env.QUOTELAKE_TOKEN);\n");
+    const [text, json] = await Promise.all([
+      runCli(['validate', file], { env: { QUOTELAKE_TOKEN: 'sk-live-abcdefghijkl' } }),
+      runCli(['validate', file, '--json'], { env: { QUOTELAKE_TOKEN: 'sk-live-abcdefghijkl' } }),
+    ]);
+    for (const r of [text, json]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr + r.stdout).toContain('cannot load pipeline module: boom sk-l…');
+      expect(r.stderr + r.stdout).not.toContain('sk-live-abcdefghijkl');
+    }
+  });
+
   it('a JS pipeline with a syntax error: file:line:column as for YAML, exit 2', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-usage-')), 'broken.mjs');
     writeFileSync(file, "export default {\n  name: 'p',\n  source: { type: 'kline-history', codes: [BTC },\n};\n");
