@@ -7,6 +7,7 @@
 import type { PoolToken } from '../api/index.js';
 import type { Clock } from '../core/clock.js';
 import { demoToken, PLAN_NAMES } from '../core/plan-names.js';
+import { baseUrlProblem } from '../core/base-url.js';
 import { redactUrl } from '../core/redact.js';
 import type { PlansDocument } from '../core/plans-file.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
@@ -57,21 +58,8 @@ export function chooseTarget(resolved: ResolvedSettings, plans?: PlansDocument, 
 }
 
 function baseUrlOf(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`base URL "${redactUrl(text)}" is not a URL`, 'give it as http://host:port or https://host');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL "${redactUrl(text)}" must be http or https`);
-  // The client sends the origin and the path only: a password or query here would go unsent, yet
-  // be printed and stored with the run.
-  if (url.username !== '' || url.password !== '') {
-    throw new UsageError(`base URL "${redactUrl(text)}" holds a user name or password, which quotelake never sends`, 'drop "user:password@" from it: the service takes the token (QUOTELAKE_TOKEN or --token)');
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new UsageError(`base URL "${redactUrl(text)}" has a query or fragment, which quotelake never sends`, 'give only http(s)://host[:port][/path]; the token goes in QUOTELAKE_TOKEN or --token');
-  }
+  const problem = baseUrlProblem(text);
+  if (problem !== undefined) throw new UsageError(problem.message, problem.hint);
   return text;
 }
 

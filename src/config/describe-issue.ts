@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { didYouMean } from '../core/did-you-mean.js';
+import { redactUrl } from '../core/redact.js';
 import { isSecretKey, TOKENS_GO_ELSEWHERE } from './secret-keys.js';
 
 export type IssuePath = readonly PropertyKey[];
@@ -20,7 +21,8 @@ export function formatPath(path: IssuePath): string {
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  // A URL may carry a password or a token (service.baseUrl): never quoted back as written.
+  if (typeof value === 'string') return JSON.stringify(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? redactUrl(value) : value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return 'a list';
   return 'a mapping';

@@ -2,6 +2,7 @@
  * The ONE schema of a pipeline, for YAML files and definePipeline() alike. Its component parts are
  * discriminated unions assembled from a registry of definitions, so tests can register their own.
  */
+import { baseUrlProblem } from '../core/base-url.js';
 import { z } from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
 import { isIanaZone } from '../core/iana-zone.js';
@@ -79,7 +80,17 @@ export interface PipelineInput {
 
 export const serviceSchema = z
   .strictObject({
-    baseUrl: z.url({ protocol: /^https?$/ }).optional().describe('Service root URL (else QUOTELAKE_BASE_URL).'),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      // The rule run applies to every base URL, so validate refuses the file at this line first.
+      // (Not a URL, or not http(s): z.url's own message has said so.)
+      .superRefine((text, ctx) => {
+        if (!URL.canParse(text) || !/^https?:/i.test(text)) return;
+        const problem = baseUrlProblem(text);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem.reason}${problem.hint ? `: ${problem.hint}` : ''}` });
+      })
+      .optional()
+      .describe('Service root URL (else QUOTELAKE_BASE_URL): http(s)://host[:port][/path], no user, password, query or fragment.'),
     plan: z
       .string()
       .regex(CUSTOM_PLAN_NAME, { message: 'is not a plan name (letters, digits, "-" or "_")' })

@@ -49,3 +49,25 @@ describe('token keys in a pipeline file', () => {
     for (const k of ['codes', 'plan', 'keepState', 'keyColumns', 'tokenizer', 'monkey', 'plansFile']) expect(isSecretKey(k), k).toBe(false);
   });
 });
+
+describe('service.baseUrl holds no secret', () => {
+  const pipeline = (url: string) => `name: x\nservice:\n  baseUrl: ${JSON.stringify(url)}\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\nsink:\n  type: ndjson\n`;
+
+  it('a user and password, or a query or fragment, refused at validate (run refuses them too), the secret never quoted', () => {
+    expect(problems(pipeline('https://u:SECRET-VALUE-5@api.example.com/'))).toEqual([
+      'p.yaml:3:12: service.baseUrl: "https://u:***@api.example.com/" holds a user name or password, which quotelake never sends: drop "user:password@" from it: the service takes the token (QUOTELAKE_TOKEN or --token)',
+    ]);
+    expect(problems(pipeline('https://api.example.com/?token=SECRET-VALUE-6'))).toEqual([
+      'p.yaml:3:12: service.baseUrl: "https://api.example.com/?token=SECR%E2%80%A6" has a query or fragment, which quotelake never sends: give only http(s)://host[:port][/path]; the token goes in QUOTELAKE_TOKEN or --token',
+    ]);
+    expect(problems(pipeline('https://api.example.com/#frag'))[0]).toContain('has a query or fragment');
+  });
+
+  it('a URL that is not one is quoted redacted too', () => {
+    expect(problems(pipeline('https://u:SECRET-VALUE-7@/x'))).toEqual(['p.yaml:3:12: service.baseUrl: "https://u:***@/x" is not a valid url']);
+  });
+
+  it('an origin with a path is fine', () => {
+    expect(() => parsePipelineYaml(pipeline('https://api.example.com:8443/v1'), { registry: components, file: 'p.yaml' })).not.toThrow();
+  });
+});
