@@ -1,6 +1,6 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
 import { PipelineConfigError } from '../config/pipeline-config-error.js';
-import { AbortedError, ApiError, ConfigError, DeltaConflictError, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, TransportError } from '../core/errors.js';
+import { AbortedError, ApiError, ConfigError, DeltaConflictError, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, StateConflictError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
@@ -51,6 +51,7 @@ export function describeError(e: unknown): DescribedError {
       hint: 'fix the pipeline file ("quotelake validate <pipeline>" checks it without running; "quotelake schema" prints its JSON Schema)',
     };
   }
+  if (e instanceof StateConflictError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: e.hint };
   if (e instanceof ConfigError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: 'fix the pipeline file or the option named above' };
   // A bad s3:// URL or endpoint is a usage error: the command line or the pipeline names it.
   if (e instanceof S3LocationError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: 'an S3 output is s3://bucket/prefix; an endpoint is http(s)://host[:port] (--s3-endpoint or AWS_ENDPOINT_URL)' };

@@ -47,6 +47,20 @@ export class ConfigError extends QuotelakeError {
   }
 }
 
+/**
+ * A pipeline's checkpoints were saved for another sink (checkpoint-sink.ts): resuming from them would
+ * skip data this sink never got. Exit 2, before anything is sent; `hint` says the ways out.
+ */
+export class StateConflictError extends ConfigError {
+  constructor(
+    message: string,
+    file: string,
+    readonly hint: string,
+  ) {
+    super(message, { file });
+  }
+}
+
 /** The service answered with a `ret` other than 200, or a suspension error (HTTP 500 `{success:false}`). */
 export class ApiError extends QuotelakeError {
   readonly ret: number | undefined;

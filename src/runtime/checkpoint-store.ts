@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/component.js';
 import { confineName } from '../core/confine-path.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, StateConflictError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { upgradeToNewest } from '../core/version-steps.js';
 import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
@@ -20,6 +20,8 @@ export interface CheckpointFile {
   readonly pipeline: string;
   readonly updatedAt: string;
   readonly runId?: string;
+  /** The sink the positions were saved for (checkpoint-sink.ts); absent in files of earlier versions. */
+  readonly sink?: string;
   readonly streams: Record<string, Record<string, unknown>>;
 }
 
@@ -29,9 +31,14 @@ export class CheckpointStore {
   private readonly files: StateFiles;
   private readonly rel: string;
 
+  /**
+   * `sink`: the sink of the run that loads and saves (checkpoint-sink.ts). Given, a file saved for
+   * another sink is refused at load, and saves record it; left out (state show, reset), neither.
+   */
   constructor(
     state: StateRef,
     readonly pipeline: string,
+    private readonly sink?: string,
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
     this.files = new StateFiles(state);
@@ -45,6 +52,13 @@ export class CheckpointStore {
   async load(): Promise<Map<string, Checkpoint>> {
     const file = await this.loadFile();
     if (!file) return new Map();
+    if (this.sink !== undefined && file.sink !== undefined && file.sink !== this.sink) {
+      throw new StateConflictError(
+        `the checkpoints of pipeline "${this.pipeline}" were saved by a run writing to ${file.sink}, and this run writes to ${this.sink}: a pipeline's name keys its checkpoints, so it would resume where that run stopped and skip what it never wrote here`,
+        this.path,
+        `give this pipeline a name of its own (or another --state-dir), or start it over with "quotelake state reset ${this.pipeline}"`,
+      );
+    }
     return new Map(Object.entries(file.streams).map(([stream, position]) => [stream, { stream, position }]));
   }
 
@@ -96,6 +110,7 @@ export class CheckpointStore {
       pipeline: this.pipeline,
       updatedAt: meta.now.toISOString(),
       ...(meta.runId !== undefined ? { runId: meta.runId } : {}),
+      ...(this.sink !== undefined ? { sink: this.sink } : {}),
       streams,
     };
     await this.files.write(this.rel, `${JSON.stringify(file, null, 2)}\n`);

@@ -12,6 +12,7 @@ import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError 
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
+import { checkpointSink } from './checkpoint-sink.js';
 import { keepsState } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
@@ -213,7 +214,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
-  const store = new CheckpointStore(state, pipeline.name);
+  const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink));
   // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
   const keepState = keepsState(pipeline, options.registry);
   const startedAt = new Date(clock.now()).toISOString();

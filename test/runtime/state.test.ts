@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { ConfigError } from '../../src/core/errors.js';
+import { ConfigError, StateConflictError } from '../../src/core/errors.js';
 import { isTempFile, removeStaleTempFiles, writeFileAtomic } from '../../src/core/atomic-write.js';
+import { checkpointSink } from '../../src/runtime/checkpoint-sink.js';
 import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { createRunId, RUN_ID } from '../../src/runtime/run-id.js';
@@ -75,6 +76,32 @@ describe('CheckpointStore', () => {
     });
     const back = await store.load();
     expect(back.get('kline/BTCUSDT/1m')).toEqual({ stream: 'kline/BTCUSDT/1m', position: { until: 1_700_000_000 } });
+  });
+
+  it('records the sink it saved for, and refuses at load the checkpoints saved for another sink', async () => {
+    const dir = await tmp();
+    const cps = new Map([['kline/BTCUSDT/1h', { stream: 'kline/BTCUSDT/1h', position: { watermark: 1 } }]]);
+    // A file of an earlier version (no sink): read by any sink, and the next save records it.
+    await new CheckpointStore(dir, 'same').save(cps, { now: new Date('2026-11-22T00:00:00Z') });
+    const parquet = new CheckpointStore(dir, 'same', checkpointSink({ type: 'parquet' }));
+    expect((await parquet.load()).size).toBe(1);
+    await parquet.save(cps, { now: new Date('2026-11-22T00:01:00Z') });
+    expect(JSON.parse(await readFile(parquet.path, 'utf8')).sink).toBe('parquet');
+    expect((await new CheckpointStore(dir, 'same', 'parquet').load()).size).toBe(1);
+    const arrow = new CheckpointStore(dir, 'same', checkpointSink({ type: 'arrow' }));
+    await expect(arrow.load()).rejects.toThrow(StateConflictError);
+    await expect(arrow.load()).rejects.toThrow(
+      `${parquet.path}: the checkpoints of pipeline "same" were saved by a run writing to parquet, and this run writes to arrow: a pipeline's name keys its checkpoints, so it would resume where that run stopped and skip what it never wrote here`,
+    );
+    // state show and reset read any file.
+    expect((await new CheckpointStore(dir, 'same').load()).size).toBe(1);
+  });
+
+  it('an NDJSON sink is told apart by where its lines go; "-" is stdout', () => {
+    expect(checkpointSink({ type: 'ndjson' })).toBe('ndjson stdout');
+    expect(checkpointSink({ type: 'ndjson', path: '-' })).toBe('ndjson stdout');
+    expect(checkpointSink({ type: 'ndjson', path: 'exports/{dataset}.ndjson' })).toBe('ndjson exports/{dataset}.ndjson');
+    expect(checkpointSink({ type: 'parquet', table: 'delta' })).toBe('parquet');
   });
 
   it('refuses a pipeline name that is not [a-z0-9-]+ and a damaged file', async () => {
