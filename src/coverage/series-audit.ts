@@ -4,7 +4,7 @@
  * bars takes the memory of one partition, whatever the lake holds.
  */
 import { findProduct, sessionWindows, type Product } from '../catalog/index.js';
-import { barOpens, cellEnd } from '../catalog/bar-grid.js';
+import { barOpens, cellEnd, countBars } from '../catalog/bar-grid.js';
 import type { Interval } from '../core/records.js';
 import type { Gap, GapReason, SeriesCoverage } from './coverage-report.js';
 import type { HaltIndex, HaltWindow } from './halt-windows.js';
@@ -86,15 +86,21 @@ function tradingSpan(product: Product, start: number, end: number): [number, num
   return ws.length === 0 ? [start, end] : [ws[0]!.start, ws.at(-1)!.end];
 }
 
+/**
+ * Why the bars between two held ones are missing. The missing opens are walked only until one no
+ * halt explains; the count then comes from the calendar, so a gap of millions of bars (a lone bar
+ * far from the rest) costs no more memory than a short one.
+ */
 export function classify(product: Product, interval: Interval, from: number, to: number, halts: HaltIndex | null): Gap {
-  const missing = [...barOpens(product, interval, from, to)];
-  if (missing.length === 0) return { from, to, reason: 'market-closed', missingBars: 0 };
   const used = new Set<HaltWindow>();
-  for (const open of missing) {
+  let missing = 0;
+  for (const open of barOpens(product, interval, from, to)) {
     const [s, e] = tradingSpan(product, open, cellEnd(product, interval, open));
     const halt = halts?.covering(product.code, s, e);
-    if (!halt) return { from, to, reason: 'unexplained', missingBars: missing.length, firstUnexplained: open };
+    if (!halt) return { from, to, reason: 'unexplained', missingBars: countBars(product, interval, from, to), firstUnexplained: open };
     used.add(halt);
+    missing++;
   }
-  return { from, to, reason: 'halted', missingBars: missing.length, halts: [...used] };
+  if (missing === 0) return { from, to, reason: 'market-closed', missingBars: 0 };
+  return { from, to, reason: 'halted', missingBars: missing, halts: [...used] };
 }

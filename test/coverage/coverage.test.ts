@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { barOpens } from '../../src/catalog/bar-grid.js';
 import { findProduct } from '../../src/catalog/index.js';
+import { classify } from '../../src/coverage/series-audit.js';
 import { coverageOfOutput, coverageReport, formatCoverageReport, readKlineRows, type KlineLike } from '../../src/coverage/index.js';
 import type { Interval } from '../../src/core/records.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
@@ -81,6 +83,20 @@ describe('coverage report: classification', () => {
     expect(coverageReport(rows).totals).toEqual({ 'market-closed': 3, halted: 0, unexplained: 2 });
     // A halt of another symbol does not explain it.
     expect(coverageReport(rows, { halts: [{ ...halts[0]!, symbol: '600009' }] }).totals.unexplained).toBe(2);
+  });
+
+  it('a gap of millions of bars is counted from the calendar, not listed bar by bar', () => {
+    // A lone bar in 9999 beside one of 2026 (a lake written before bars yet to come were refused).
+    const product = findProduct('BTCUSDT')!;
+    const from = Date.parse('2026-03-03T00:01:00Z');
+    const to = Date.parse('9999-12-31T23:59:00Z');
+    const gap = classify(product, '1m', from, to, null);
+    expect(gap).toEqual({ from, to, reason: 'unexplained', missingBars: (to - from) / 60_000, firstUnexplained: from });
+    // Where sessions cut the count, the calendar's count is the walk's.
+    const aapl = findProduct('AAPL.US')!;
+    const a = Date.parse('2026-03-02T15:00:00Z');
+    const b = Date.parse('2026-03-20T15:00:00Z');
+    expect(classify(aapl, '1m', a, b, null).missingBars).toBe([...barOpens(aapl, '1m', a, b)].length);
   });
 
   it('an SSE halt of a whole day, a date without a time, explains the day from its local midnight', async () => {

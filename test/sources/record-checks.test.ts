@@ -91,6 +91,8 @@ describe('per-record checks, K-lines through the runtime', () => {
       bar(at('05:00')),
       bar(at('05:00') + 17),
       { ...bar(at('23:00', '02')), timestamp: String(at('23:00', '02') * 1000) },
+      bar(at('06:00')), // opens 50 minutes after the answer: yet to come
+      bar(sec('2100-01-01T00:00:00Z')),
     ];
     const { client, clock, outputDir, stub } = await setup((req, res) => {
       const end = (req.query?.data as { kline_timestamp_end?: number }).kline_timestamp_end ?? 0;
@@ -115,6 +117,8 @@ describe('per-record checks, K-lines through the runtime', () => {
         ['QL_DUPLICATE_CONFLICT', 'timestamp', String(at('04:00'))],
         ['QL_BAR_OFF_GRID', 'timestamp', String(at('05:00') + 17)],
         ['QL_TIME_UNIT', 'timestamp', String(at('23:00', '02') * 1000)],
+        ['QL_BAR_IN_FUTURE', 'timestamp', String(at('06:00'))],
+        ['QL_BAR_IN_FUTURE', 'timestamp', String(sec('2100-01-01T00:00:00Z'))],
       ].sort(),
     );
     for (const l of rejected) {
@@ -123,7 +127,10 @@ describe('per-record checks, K-lines through the runtime', () => {
     }
     // The record itself is kept beside its reason: here the bar missing its turnover.
     expect(rejected.find((l) => l.field === 'turnover')!.record).toMatchObject({ code: 'BTCUSDT', bar: { timestamp: String(at('01:00')) } });
-    expect(r.manifest.rejected).toBe(10);
+    expect(r.manifest.rejected).toBe(12);
+    expect(rejected.find((l) => l.value === String(at('06:00')))!.reason).toBe(
+      'QL_BAR_IN_FUTURE: field timestamp: 2026-03-03T06:00:00.000Z is after the answer was received (2026-03-03T05:10:00.000Z)',
+    );
   });
 
   it('an answer for another code: its bars are rejected naming the echo, nothing is stored, the series is reported short', async () => {

@@ -10,7 +10,7 @@ import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { klineLaneAt, KlineLane } from '../../core/kline-lane.js';
 import { laneOf, lazyRows } from '../../core/lazy-rows.js';
-import { BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
+import { BAR_IN_FUTURE, BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { ScannedBar, ScannedWords } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
 import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
@@ -175,7 +175,8 @@ export function mismatchedPage(bars: readonly WireKline[], flaw: RecordFlaw): Kl
  */
 export function toRawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from = 0, to = page.bars.length): readonly RawKline[] {
   const scanned = page.scanned;
-  if (scanned === undefined || to <= from) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
+  // Ascending: the last bar is the only one to look at for a bar yet to come.
+  if (scanned === undefined || to <= from || page.ts[to - 1]! * 1000 > answeredAtMs + FUTURE_SKEW_MS) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
   const n = to - from;
   const final = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -193,15 +194,31 @@ function rawKlines(product: Product, interval: Interval, page: KlinePage, answer
     const bar = page.bars[i]!;
     const ms = page.ts[i]! * 1000;
     const record: RawKline = { code: product.code, interval, bar, final: isFinalBar(product, interval, ms, answeredAtMs), source };
-    if (cellStart(product, interval, ms) === ms) {
-      out[i - from] = record;
-      continue;
-    }
-    // W12: a bar opens at the start of its grid cell; one stamped inside a cell is not a bar we can place.
-    const flaw: RecordFlaw = { code: BAR_OFF_GRID, field: 'timestamp', value: bar.timestamp, reason: `${new Date(ms).toISOString()} is not on the ${interval} grid of ${product.code} (${product.gridZone})` };
-    out[i - from] = { ...record, final: false, flaw };
+    const flaw = timeFlaw(product, interval, bar, ms, answeredAtMs);
+    out[i - from] = flaw === undefined ? record : { ...record, final: false, flaw };
   }
   return out;
+}
+
+/**
+ * How far past the answer's arrival a bar may open and still be taken: the service's clock may run
+ * ahead of this host's by a little. A bar further ahead cannot have begun (a stamp in 2100 once went
+ * into the lake as a forming bar, and coverage then counted millions of missing bars up to it).
+ */
+export const FUTURE_SKEW_MS = 60_000;
+
+const MAX_DATE_MS = 8.64e15;
+
+/** Why a bar's open time cannot be placed, or undefined: off its grid (W12), or yet to come. */
+function timeFlaw(product: Product, interval: Interval, bar: WireKline, ms: number, answeredAtMs: number): RecordFlaw | undefined {
+  if (ms > answeredAtMs + FUTURE_SKEW_MS) {
+    // Past year 275760 a Date has no ISO text: the stamp is named as sent.
+    const opens = ms <= MAX_DATE_MS ? new Date(ms).toISOString() : `${String(bar.timestamp)} s`;
+    return { code: BAR_IN_FUTURE, field: 'timestamp', value: bar.timestamp, reason: `${opens} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
+  }
+  if (cellStart(product, interval, ms) === ms) return undefined;
+  // W12: a bar opens at the start of its grid cell; one stamped inside a cell is not a bar we can place.
+  return { code: BAR_OFF_GRID, field: 'timestamp', value: bar.timestamp, reason: `${new Date(ms).toISOString()} is not on the ${interval} grid of ${product.code} (${product.gridZone})` };
 }
 
 /** The first index of an ascending page whose stamp is at least `sec` (the page's length when none is). */
