@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pRetry from 'p-retry';
+import { parseJsonExact } from '../core/exact-json.js';
 import { findProduct } from '../catalog/index.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
@@ -867,7 +868,7 @@ class QuotelakeClient implements ServiceClient {
 
   private parseJson(endpoint: string, text: string, trace: string | undefined): unknown {
     try {
-      return JSON.parse(text) as unknown;
+      return parseJsonExact(text);
     } catch (error) {
       const where = trace ? `, trace ${trace}` : '';
       throw new TransportError(

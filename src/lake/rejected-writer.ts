@@ -9,6 +9,7 @@
 import { posix } from 'node:path';
 import type { CommittedFile, Rejected, RunContext } from '../core/component.js';
 import { SinkError } from '../core/errors.js';
+import { stringifyExact } from '../core/exact-json.js';
 import { utcDate } from '../core/time.js';
 import { STAGING_DIR } from './lake-paths.js';
 import { partitionSegment, partitionValue, safeFileToken } from './partition-path.js';
@@ -18,7 +19,7 @@ import type { LakeStorage } from './storage/lake-storage.js';
 export const REJECTED_DIR = '_rejected';
 
 function line(r: Rejected): string {
-  return JSON.stringify(
+  return stringifyExact(
     { stream: r.stream, code: r.code, field: r.field ?? null, value: r.value ?? null, reason: r.reason, record: r.record },
     (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
   );

@@ -184,6 +184,40 @@ describe('per-record checks, snapshots through the runtime', () => {
     );
   });
 
+  it('numbers a double cannot hold, sent where text belongs, are rejected as the service wrote them, never rounded', async () => {
+    const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), price: '2000.5', volume: '1', turnover: '2000.5', trade_direction: 1 };
+    const { client, clock, outputDir } = await setup((req, res) => {
+      const body = JSON.stringify({
+        ret: 200,
+        msg: 'ok',
+        trace: req.query!.trace,
+        data: { tick_list: [{ ...good, code: 'BTCUSDT', turnover: '@T' }, { ...good, code: 'SHIBUSDT', seq: '@S' }, { ...good, code: 'SOLUSDT', volume: '@V' }, good] },
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body.replace('"@T"', '12345678901234567890.5').replace('"@S"', '12345678901234567890123').replace('"@V"', '1E400'));
+    });
+    const r = await run(
+      { name: 'trades', source: { type: 'trade-snapshot', codes: ['BTCUSDT', 'SHIBUSDT', 'SOLUSDT', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.manifest.rows.trade).toMatchObject({ written: 1, rejected: 3 });
+    const root = join(outputDir, '_rejected', 'trade');
+    const day = (await readdir(root))[0]!;
+    const text = await readFile(join(root, day, (await readdir(join(root, day)))[0]!), 'utf8');
+    const lines = (await rejectedLines(outputDir, 'trade')).map((l) => [l.code, l.field, l.value, l.reason]).sort();
+    expect(lines).toEqual(
+      [
+        ['QL_VALUE_MALFORMED', 'turnover', '12345678901234567890.5', 'QL_VALUE_MALFORMED: field turnover: "12345678901234567890.5" is not a string'],
+        ['QL_VALUE_MALFORMED', 'seq', '12345678901234567890123', 'QL_VALUE_MALFORMED: field seq: "12345678901234567890123" is not a string'],
+        ['QL_VALUE_MALFORMED', 'volume', '1E400', 'QL_VALUE_MALFORMED: field volume: "1E400" is not a string'],
+      ].sort(),
+    );
+    // The record beside it holds the number as sent, a JSON number still.
+    expect(text).toContain('"turnover":12345678901234567890.5');
+    expect(text).toContain('"seq":12345678901234567890123');
+    expect(text).toContain('"volume":1E400');
+  });
+
   it('depth: asks that are not a list are rejected; the good book is stored', async () => {
     const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), bids: [{ price: '1', volume: '2' }], asks: [{ price: '1.5', volume: '3' }] };
     const { client, clock, outputDir } = await setup((req, res) => {

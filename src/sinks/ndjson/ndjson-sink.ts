@@ -10,6 +10,7 @@
  * first commit of a run starts empty, so the file holds exactly this run's rows.
  */
 import type { Writable } from 'node:stream';
+import { stringifyExact } from '../../core/exact-json.js';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
 import { EnvironmentError, OutputClosedError, SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
@@ -115,7 +116,7 @@ export class NdjsonSink implements Sink<object> {
       const pending = (this.pendingLines ??= new MergedLines(this.dataset));
       for (const row of batch.records) {
         const obj = rowObject(this.dataset, row);
-        pending.put(obj, JSON.stringify(obj));
+        pending.put(obj, stringifyExact(obj));
       }
       this.rowsSinceCommit += batch.records.length;
       return;

@@ -3,6 +3,7 @@
  * ISO-8601 UTC with milliseconds, nulls kept. Keys are the dataset's column names.
  */
 import type { Dataset } from '../../core/records.js';
+import { stringifyExact } from '../../core/exact-json.js';
 import { formatIsoMillis } from '../../core/time.js';
 
 /** The instant columns of each dataset, written as ISO text (and read back by line-key.ts). */
@@ -27,6 +28,7 @@ export function rowObject(dataset: Dataset, row: object): Record<string, unknown
   return out;
 }
 
+/** Raw records keep the service's numbers as sent (exact-json.ts). */
 export function rowToJson(dataset: Dataset, row: object): string {
-  return JSON.stringify(rowObject(dataset, row));
+  return stringifyExact(rowObject(dataset, row));
 }

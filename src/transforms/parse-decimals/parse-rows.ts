@@ -9,6 +9,7 @@
 import { BatchWords, KlineWordsRow, TradeWordsRow } from '../../core/carried-words.js';
 import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../core/decimal.js';
 import { compareDecimal, compareWords128, isNegativeDecimal } from '../../core/decimal-compare.js';
+import { stringifyExact } from '../../core/exact-json.js';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { ScannedBar } from '../../core/scanned-bar.js';
@@ -39,7 +40,7 @@ function err(field: string, value: unknown, failure: FieldFailure): FieldError {
 /** A non-string value as the text stored beside a rejected record (JSON, so its type shows). */
 function describeRaw(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return stringifyExact(value);
   } catch {
     return String(value);
   }
@@ -53,11 +54,7 @@ function notText(field: string, value: unknown): FieldError {
 /** A wire value for a message: JSON for anything but a string, so `1.5` and `"1.5"` read apart. */
 function describe(value: unknown): string {
   if (typeof value === 'string') return quoteValue(value);
-  try {
-    return quoteValue(JSON.stringify(value) ?? String(value));
-  } catch {
-    return quoteValue(String(value));
-  }
+  return quoteValue(describeRaw(value));
 }
 
 /** A source's verdict on the record (see record-flaw.ts), as the field error it rejects with. */
