@@ -230,6 +230,22 @@ describe('per-record checks, snapshots through the runtime', () => {
     expect(r.manifest.rows.depth).toMatchObject({ written: 1, rejected: 1 });
     expect((await rejectedLines(outputDir, 'depth')).map((l) => [l.code, l.field, l.value])).toEqual([['QL_VALUE_MALFORMED', 'asks', 'nope']]);
   });
+
+  it('depth: a level without a volume is rejected where the book carries volumes, and stored as NULL where it does not (US500)', async () => {
+    const book = (code: string, volume: unknown) => ({ code, seq: '11', tick_time: String(Date.parse(NOW)), bids: [{ price: '1', volume: '2' }, { price: '0.9', volume }], asks: [{ price: '1.5', volume: '3' }] });
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, { tick_list: [book('BTCUSDT', null), book('ETHUSDT', ''), book('US500', null)] });
+    });
+    const r = await run(
+      { name: 'books', source: { type: 'depth-snapshot', codes: ['BTCUSDT', 'ETHUSDT', 'US500'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.manifest.rows.depth).toMatchObject({ written: 1, rejected: 2 });
+    expect((await rejectedLines(outputDir, 'depth')).map((l) => [l.code, l.field, l.value, l.reason]).sort()).toEqual([
+      ['QL_VALUE_MALFORMED', 'bids[1].volume', '', 'QL_VALUE_MALFORMED: field bids[1].volume: "" is empty: the book of ETHUSDT carries volumes (spec 2.2)'],
+      ['QL_VALUE_MALFORMED', 'bids[1].volume', 'null', 'QL_VALUE_MALFORMED: field bids[1].volume: null is empty: the book of BTCUSDT carries volumes (spec 2.2)'],
+    ]);
+  });
 });
 
 describe('per-record checks, halts through the runtime', () => {

@@ -8,6 +8,7 @@ import type { SourceDefinition } from '../../core/definition.js';
 import type { RawDepth } from '../../core/records.js';
 import type { WireDepthTick } from '../../core/wire.js';
 import type { SourcePlanner } from '../../core/plan-types.js';
+import { missingVolumeFlaw } from './missing-volume.js';
 import { lintSnapshot, planSnapshot, snapshotShape, SnapshotSource, type SnapshotKind } from '../shared/snapshot-source.js';
 
 export const depthSnapshotConfigSchema = z.strictObject(snapshotShape);
@@ -18,8 +19,12 @@ const kind: SnapshotKind<DepthTick, RawDepth> = {
   dataset: 'depth',
   path: 'depth-tick',
   fetch: (client, codes, signal) => client.depthTicks(codes, signal),
-  // Optional wire fields stay as sent: parse-decimals rejects a tick that lacks one, by name.
-  toRecord: (tick, fetchedAtMs, source) => ({ tick: tick as unknown as WireDepthTick, fetchedAtMs, source }),
+  // Optional wire fields stay as sent: parse-decimals rejects a tick that lacks one, by name. A
+  // level without a volume is judged here, where the product's book is known (missing-volume.ts).
+  toRecord: (tick, fetchedAtMs, source) => {
+    const flaw = missingVolumeFlaw(tick);
+    return { tick: tick as unknown as WireDepthTick, fetchedAtMs, source, ...(flaw !== undefined ? { flaw } : {}) };
+  },
 };
 
 export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & SourcePlanner<DepthSnapshotConfig> = {
