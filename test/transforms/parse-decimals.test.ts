@@ -66,6 +66,13 @@ describe('parse-decimals', () => {
     expect(rejected.map((r) => [r.code, r.field])).toEqual([['QL_DECIMAL_OVERFLOW', 'volume']]);
   });
 
+  it('a seq of digits longer than 40 is refused for its length, not called "not digits"; 40 is taken', () => {
+    const digits = (n: number) => '1'.repeat(n);
+    const { output, rejected } = make().apply({ stream: 's', seq: 1, records: [{ ...trade, tick: { ...trade.tick, seq: digits(45) } }, { ...trade, tick: { ...trade.tick, seq: digits(40) } }] }, runContext());
+    expect(rejected.map((r) => [r.code, r.field, r.reason])).toEqual([['QL_SEQ_MALFORMED', 'seq', `QL_SEQ_MALFORMED: field seq: "${digits(45)}" has 45 digits, more than the 40 a sequence number may have`]]);
+    expect(output.records).toHaveLength(1);
+  });
+
   it('rejects a malformed seq, direction and depth level', () => {
     const { rejected } = make().apply(
       {

@@ -145,9 +145,12 @@ function ohlcProblem(open: string, high: string, low: string, close: string): Fi
   return undefined;
 }
 
+/** Digits a `seq` may have: more than any counter needs, and a bound on what a key may hold. */
+export const MAX_SEQ_DIGITS = 40;
+
 function isDigits(text: string): boolean {
   const n = text.length;
-  if (n === 0 || n > 40) return false;
+  if (n === 0) return false;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c < 48 || c > 57) return false;
@@ -158,6 +161,7 @@ function isDigits(text: string): boolean {
 function checkSeq(seq: unknown): FieldError | undefined {
   if (typeof seq !== 'string') return notText('seq', seq);
   if (!isDigits(seq)) return err('seq', seq, fieldFailure(SEQ_MALFORMED, `${quoteValue(seq)} is not a sequence number (digits only)`));
+  if (seq.length > MAX_SEQ_DIGITS) return err('seq', seq, fieldFailure(SEQ_MALFORMED, `${quoteValue(seq)} has ${seq.length} digits, more than the ${MAX_SEQ_DIGITS} a sequence number may have`));
   return undefined;
 }
 
