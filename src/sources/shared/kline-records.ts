@@ -5,6 +5,7 @@
  * stamp off the product's grid, an answer for another series) are passed on as records with their
  * flaw, so parse-decimals rejects them by name and nothing vanishes.
  */
+import { stringifyExact } from '../../core/exact-json.js';
 import type { Product } from '../../catalog/index.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
@@ -139,13 +140,23 @@ function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[];
   return { bars: Array.from(ts, (t) => byTs.get(t)!), ts };
 }
 
-/** Merge answers in the order they came: a later answer's bar replaces an earlier one (a forming bar moves on). */
+/**
+ * Merge answers in the order they came: a later answer's bar replaces an earlier one (a forming bar
+ * moves on). A bad bar that several answers hold alike (a page asked for again) is one rejected
+ * record, not one per answer.
+ */
 export function mergePages(pages: readonly KlinePage[]): KlinePage {
   const byTs = new Map<number, WireKline>();
   const malformed: MalformedBar[] = [];
+  const seen = new Set<string>();
   for (const page of pages) {
     page.bars.forEach((bar, i) => byTs.set(page.ts[i]!, bar));
-    malformed.push(...page.malformed);
+    for (const bad of page.malformed) {
+      const key = stringifyExact([bad.bar, bad.flaw?.code ?? null, bad.flaw?.field ?? null]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      malformed.push(bad);
+    }
   }
   return { ...ascendingOf(byTs), malformed };
 }

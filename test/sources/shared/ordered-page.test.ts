@@ -3,7 +3,7 @@
  * the page must be exactly what the general path gives for the same bars in any order.
  */
 import { describe, expect, it } from 'vitest';
-import { pageOf } from '../../../src/sources/shared/kline-records.js';
+import { mergePages, pageOf } from '../../../src/sources/shared/kline-records.js';
 import type { WireKline } from '../../../src/core/wire.js';
 
 const bar = (ts: number, close = '1.5'): WireKline => ({
@@ -40,5 +40,22 @@ describe('pageOf on ordered answers', () => {
     const bad = pageOf([bars[0]!, { ...bars[1]!, timestamp: 'x' }, bars[2]!]);
     expect(bad.bars.length).toBe(2);
     expect(bad.malformed.length).toBe(1);
+  });
+});
+
+describe('mergePages', () => {
+  it('a bad bar that two answers hold alike (a page asked for again) is one malformed record; different ones stay apart', () => {
+    const good = [60, 120].map((t) => bar(1_763_500_000 + t));
+    const inMs = { ...bar(0), timestamp: '1763500180000' };
+    const letters = { ...bar(0), timestamp: 'abc' };
+    const first = pageOf([...good, inMs, letters]);
+    const again = pageOf([...good, { ...inMs }, { ...letters }, { ...letters, close_price: '9' }]);
+    const merged = mergePages([first, again]);
+    expect([...merged.ts]).toEqual(good.map((b) => Number(b.timestamp)));
+    expect(merged.malformed.map((m) => [m.bar.timestamp, m.bar.close_price])).toEqual([
+      ['1763500180000', '1.5'],
+      ['abc', '1.5'],
+      ['abc', '9'],
+    ]);
   });
 });
