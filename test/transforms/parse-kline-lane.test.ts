@@ -64,8 +64,9 @@ function pageText(rand: () => number, n: number, descending: boolean, odd: boole
 function batchOf(text: string): Batch<RawKline> {
   const data = scanKlinePage(text)!;
   const page = pageOf(data.kline_list);
-  // Half-way through the fifth minute: the bars of the first four are final.
-  const answeredAt = (START + 4 * 60 + 30) * 1000;
+  // Half-way through the newest bar's minute: every other bar is final (no bar opens after its answer).
+  const newest = page.ts.length > 0 ? page.ts[page.ts.length - 1]! : START;
+  const answeredAt = (newest + 30) * 1000;
   return { stream: 'kline/BTCUSDT/1m', seq: 0, records: toRawKlines(BTC, '1m', page, answeredAt, '/quote-b-api/kline') };
 }
 
