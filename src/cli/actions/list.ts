@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
+import { printable } from '../../core/printable.js';
 import { firstCommentLine } from '../../config/parse-pipeline.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
@@ -60,13 +61,14 @@ export async function listAction(args: { json: boolean }): Promise<number> {
     } else if (items.length === 0) {
       terminal.out('quotelake: no pipelines found (none in ./pipelines, none shipped)\n');
     } else {
-      const width = Math.max(...items.map((i) => i.name.length));
+      const width = Math.max(...items.map((i) => printable(i.name).length));
       const lines: string[] = [];
       for (const origin of ['local', 'shipped'] as const) {
         const group = items.filter((i) => i.origin === origin);
         if (group.length === 0) continue;
         lines.push(origin === 'local' ? 'Local pipelines (./pipelines):' : 'Shipped pipelines:');
-        for (const i of group) lines.push(`  ${i.name.padEnd(width)}  ${i.description}${i.shadowed ? '  (hidden by the local one)' : ''}`);
+        // A name or description comes from a file: its control characters are shown, never sent to the terminal.
+        for (const i of group) lines.push(`  ${printable(i.name).padEnd(width)}  ${printable(i.description)}${i.shadowed ? '  (hidden by the local one)' : ''}`);
       }
       lines.push('', 'Run one with "quotelake run <name>"; "quotelake plan <name>" shows its cost first.');
       terminal.out(`${lines.join('\n')}\n`);

@@ -99,7 +99,7 @@ class KlineHistorySource implements Source<RawKline> {
     const prefetchPages = pagesAheadPerSeries(this.config.concurrency, this.config.prefetchPages, this.config.codes.length * this.config.intervals.length);
     for (const code of this.config.codes) {
       const product = findProduct(code);
-      if (!product) throw new ConfigError(`kline-history: unknown product code "${code}"`);
+      if (!product) throw new ConfigError(`kline-history: unknown product code ${JSON.stringify(code)}`);
       for (const interval of this.config.intervals) {
         if (!intervalSupported(product, interval)) {
           throw new ConfigError(`kline-history: ${interval} bars are not served for ${code}`);

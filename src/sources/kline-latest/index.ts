@@ -57,7 +57,7 @@ function seriesOf(config: KlineLatestConfig): Series[] {
   const out: Series[] = [];
   for (const code of config.codes) {
     const product = findProduct(code);
-    if (!product) throw new ConfigError(`kline-latest: unknown product code "${code}"`);
+    if (!product) throw new ConfigError(`kline-latest: unknown product code ${JSON.stringify(code)}`);
     for (const interval of config.intervals) {
       if (!intervalSupported(product, interval)) throw new ConfigError(`kline-latest: ${interval} bars are not served for ${code}`);
       out.push({ product, interval });

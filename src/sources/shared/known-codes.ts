@@ -61,8 +61,8 @@ export function suggestCode(code: string): string | undefined {
 function unknownMessage(code: string): string {
   const near = suggestCode(code);
   return near !== undefined
-    ? `unknown product code "${code}"; did you mean "${near}"?`
-    : `unknown product code "${code}": not in the product catalog (codes are case-sensitive)`;
+    ? `unknown product code ${JSON.stringify(code)}; did you mean "${near}"?`
+    : `unknown product code ${JSON.stringify(code)}: not in the product catalog (codes are case-sensitive)`;
 }
 
 /**
@@ -83,11 +83,11 @@ export function lintKnownCodes(
   });
   outsideCatalog.forEach((code, i) => {
     if (findProduct(code) !== undefined) {
-      out.push({ path: [outsidePath, i], message: `"${code}" is in the product catalog; list it in ${path} only` });
+      out.push({ path: [outsidePath, i], message: `${JSON.stringify(code)} is in the product catalog; list it in ${path} only` });
       return;
     }
     const same = listProducts().find((p) => p.code.toLowerCase() === code.toLowerCase());
-    if (same) out.push({ path: [outsidePath, i], message: `"${code}" is the catalog's "${same.code}" in another case; codes are case-sensitive` });
+    if (same) out.push({ path: [outsidePath, i], message: `${JSON.stringify(code)} is the catalog's "${same.code}" in another case; codes are case-sensitive` });
   });
   return out;
 }
