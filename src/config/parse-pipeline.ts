@@ -111,9 +111,11 @@ function documentValue(doc: Document, lineCounter: LineCounter, file: string | u
 /** Parse and validate a YAML pipeline. Throws PipelineConfigError with file:line:column. */
 export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline {
   const lineCounter = new LineCounter();
+  // A byte-order mark (Windows editors write one) is no column: positions on line 1 count as an editor shows them.
+  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   // resolveKnownTags off: `!!timestamp 2026-01-01` or `!!binary` stay the text they wrap instead
   // of becoming a Date or bytes that no setting takes.
-  const doc = parseDocument(text, {
+  const doc = parseDocument(source, {
     keepSourceTokens: true,
     lineCounter,
     prettyErrors: false,

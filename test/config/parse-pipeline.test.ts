@@ -57,6 +57,20 @@ describe('parsePipelineYaml', () => {
     });
   });
 
+  it('a byte-order mark is no column: a problem on line 1 is where an editor shows it', () => {
+    const text = 'name: Bad\nsource:\n  type: counter\nsink:\n  type: memory\n';
+    const at = (t: string) => {
+      try {
+        parsePipelineYaml(t, { registry, file: 'p.yaml' });
+      } catch (e) {
+        return (e as Error).message.split(': ')[0];
+      }
+      return 'no error';
+    };
+    expect(at(`\uFEFF${text}`)).toBe('p.yaml:1:7');
+    expect(at(text)).toBe('p.yaml:1:7');
+  });
+
   it('skips a yaml-language-server directive when finding the description', () => {
     const p = parsePipelineYaml(`# yaml-language-server: $schema=../pipeline.schema.json\n${good}`, { registry, file });
     expect(p.description).toBe('Counts rows for the test.');

@@ -47,6 +47,9 @@ describe('source definitions', () => {
       const config = def.configSchema.parse({ codes: ['AAPL.US', 'BTCUSDT', 'AAPL.US', 'AAPL.US'] });
       expect(def.lint!(config)).toEqual([twice('codes', 2, 'AAPL.US', 0), twice('codes', 3, 'AAPL.US', 0)]);
     }
+    const halts = tradingHalts.configSchema.parse({ exchanges: ['sse', 'nyse', 'sse'] });
+    expect(tradingHalts.lint!(halts)).toEqual([twice('exchanges', 2, 'sse', 0)]);
+    expect(tradingHalts.lint!(tradingHalts.configSchema.parse({}))).toEqual([]);
   });
 
   it('polling needs an end', () => {

@@ -17,6 +17,7 @@ import { mergeStreams } from '../shared/merge-streams.js';
 import { reported, requestReporter, type RequestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
+import { lintRepeated } from '../shared/config-parts.js';
 import { haltContentHash, haltKey } from './halt-key.js';
 
 const EXCHANGES = ['sse', 'nyse', 'nasdaq'] as const;
@@ -136,6 +137,8 @@ export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & Sourc
   examples: [{}, { exchanges: ['sse'] }, { exchanges: ['nyse', 'nasdaq'], pageSize: 200, timeoutMs: 300000 }],
   dataset: () => 'halt',
   emits: 'raw-halt',
+  // As for codes and intervals: an exchange listed twice is pointed at (it is fetched once anyway).
+  lint: (config) => lintRepeated(config.exchanges, 'exchanges'),
   create: (config, env) => new TradingHaltsSource(config, env),
   plan(config, ctx): SourcePlan {
     const exchanges = [...new Set(config.exchanges)];
