@@ -41,8 +41,11 @@ function apiHint(e: ApiError): string | undefined {
   }
 }
 
+const USAGE_HINT = 'run "quotelake <command> --help" for what each option takes';
+
 export function describeError(e: unknown): DescribedError {
-  if (e instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'QL_USAGE', message: e.message, hint: e.hint };
+  // Every error has its hint line: a usage error that names none points at the command's help.
+  if (e instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'QL_USAGE', message: e.message, hint: e.hint ?? USAGE_HINT };
   if (e instanceof PipelineConfigError) {
     return {
       exitCode: EXIT_USAGE,

@@ -103,8 +103,9 @@ describe('quotelake compact', () => {
       await lock.release();
     }
     const bad = await runCli(['compact', '--output', out, '--dataset', 'candles']);
-    expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toContain('unknown dataset "candles"');
+    // A usage error (exit 2), refused before the lake is touched, with the datasets there are.
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Argument: dataset, Given: "candles", Choices: "kline", "trade", "depth", "halt"');
   }, 60_000);
 
   it('compact, vacuum and migrate on a folder that does not exist say so, exit 0 and make no folder', async () => {

@@ -1,3 +1,4 @@
+import { DATASETS } from '../../core/records.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { CompactArgs } from '../actions/compact.js';
 import { TABLE_DEFAULTS } from '../../lake/table-defaults.js';
@@ -10,7 +11,7 @@ export const compactCommand: CommandModule<object, CompactArgs> = {
     stopTimeoutOption(logOptions(y), 'commit the partitions already compacted')
       .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake): a folder or s3://bucket/prefix' })
       .option('s3-endpoint', s3EndpointOption)
-      .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
+      .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
       .option('grace', { type: 'number', default: TABLE_DEFAULTS.retiredGraceMs, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the grace period)' })

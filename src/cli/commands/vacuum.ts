@@ -1,3 +1,4 @@
+import { DATASETS } from '../../core/records.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { VacuumArgs } from '../actions/vacuum.js';
 
@@ -7,7 +8,7 @@ export const vacuumCommand: CommandModule<object, VacuumArgs> = {
   builder: (y: Argv<object>) =>
     y
       .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
-      .option('dataset', { type: 'string', describe: 'Only this dataset (kline, trade, depth, halt)' })
+      .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('retention', { type: 'string', default: '168h', describe: 'Keep unreferenced files younger than this (168h, 7d, 30m); shorter than 168h needs --force' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be deleted; delete nothing' })
       .option('force', { type: 'boolean', default: false, describe: 'Allow a retention shorter than 168h' })
