@@ -98,7 +98,7 @@ function classifyOne(e: NodeErrorFields): Classified | undefined {
         fix: 'free space there (or choose another --output) and run the same command again: committed work is kept and the run resumes',
       };
     case 'ENOTDIR':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: 'choose an --output whose parents are folders' };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: 'choose an --output (or --state-dir) whose parents are folders, not files' };
     case 'ELOOP':
       return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: 'point the links of this path at real folders, or choose another --output' };
     case 'ENAMETOOLONG':

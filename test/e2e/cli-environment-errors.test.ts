@@ -51,7 +51,7 @@ describe('output folder checked before the run', () => {
     expect(run.error?.code).toBe('QL_OUTPUT_MISSING');
     expect(run.requestsTotal).toBe(0);
     expect(r.stderr).toContain(`quotelake: output ${out}: ${out}/_quotelake: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
-    expect(r.stderr).toContain('hint: choose an --output whose parents are folders');
+    expect(r.stderr).toContain('hint: choose an --output (or --state-dir) whose parents are folders, not files');
     expect(r.stderr).not.toMatch(/bug/);
   }, 30_000);
 

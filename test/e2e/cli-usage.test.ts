@@ -256,6 +256,14 @@ describe('usage errors exit 2 with a hint', () => {
     for (const r of results) expect(r.stderr).not.toContain('looks like a bug');
   });
 
+  it('inspect of a file (a pipeline given for the output) says it is a file, before reading anything from it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ql-inspect-file-')), 'daily.yaml');
+    writeFileSync(file, 'name: daily\n');
+    const r = await runCli(['inspect', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`quotelake: ${file} is a file, not an output folder\n  hint: give the output folder of a run, e.g. "quotelake inspect output"\n`);
+  });
+
   it('an output written as a URL that is not s3:// is refused, on the command line and in a pipeline file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-gs-')), 'gs.yaml');
     writeFileSync(file, 'name: gs\nsource:\n  type: kline-latest\n  codes: [BTCUSDT]\n  intervals: [1m]\nsink:\n  type: parquet\n  output: gs://bucket/lake\n');

@@ -1,4 +1,5 @@
 /** `quotelake inspect`: loaded only when the command runs. */
+import { stat } from 'node:fs/promises';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
 import { inspectProgress } from '../inspect/inspect-progress.js';
@@ -32,11 +33,18 @@ export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = 
   }
 }
 
+const INSPECT_HINT = 'give the output folder of a run, e.g. "quotelake inspect output"';
+
 async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined): Promise<number> {
   const terminal = createTerminal();
   // I5: --state-dir, <output>/.state, or the lake's own _quotelake/state/ on S3.
   const state = stateLocationFor(storage ?? localStorage(args.output), args['state-dir'] ?? stateDirFor(args.output));
   const lake = storage ?? args.output;
+  if (storage === undefined) {
+    // Before anything is read from it: a file given for the folder is named as such.
+    const st = await stat(args.output).catch(() => undefined);
+    if (!st?.isDirectory()) throw new UsageError(`${args.output} is ${st ? 'a file, not an output folder' : 'not a folder'}`, INSPECT_HINT);
+  }
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(lake)).version === 1) {
     throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
@@ -46,7 +54,7 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   try {
     info = await inspectOutput(args.output, state, args.runs, progress.onProgress, storage);
   } catch (e) {
-    throw new UsageError((e as Error).message, 'give the output folder of a run, e.g. "quotelake inspect output"');
+    throw new UsageError((e as Error).message, INSPECT_HINT);
   } finally {
     progress.stop();
   }
