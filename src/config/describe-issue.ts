@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { didYouMean } from '../core/did-you-mean.js';
+import { quoteValue } from '../core/field-failure.js';
 import { redactUrl } from '../core/redact.js';
 import { isSecretKey, TOKENS_GO_ELSEWHERE } from './secret-keys.js';
 
@@ -18,11 +19,15 @@ export function formatPath(path: IssuePath): string {
   return out;
 }
 
+/** Characters of a value quoted in a problem: enough for any real one. */
+const SHOWN_CHARS = 200;
+
 function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  // A URL may carry a password or a token (service.baseUrl): never quoted back as written.
-  if (typeof value === 'string') return JSON.stringify(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? redactUrl(value) : value);
+  // A URL may carry a password or a token (service.baseUrl): never quoted back as written. A long
+  // value is cut (a 2 MB code once came back twice, 4 MB of stderr).
+  if (typeof value === 'string') return quoteValue(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value) ? redactUrl(value) : value, SHOWN_CHARS);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return 'a list';
   return 'a mapping';

@@ -71,3 +71,13 @@ describe('service.baseUrl holds no secret', () => {
     expect(() => parsePipelineYaml(pipeline('https://api.example.com:8443/v1'), { registry: components, file: 'p.yaml' })).not.toThrow();
   });
 });
+
+describe('a long value is quoted cut', () => {
+  it('a 100,000-character code is named by its first 200 characters in each problem, never whole', () => {
+    const code = 'A'.repeat(100_000);
+    const lines = problems(`name: x\nsource:\n  type: trade-snapshot\n  codes: ["${code}"]\nsink:\n  type: ndjson\n`);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.length).toBeLessThan(600);
+    expect(lines.join('\n')).toContain(`"${'A'.repeat(200)}…"`);
+  });
+});

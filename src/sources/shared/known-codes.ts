@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { findProduct, listProducts } from '../../catalog/index.js';
 import type { LintFinding } from '../../core/definition.js';
+import { quoteValue } from '../../core/field-failure.js';
 
 /**
  * Letters and digits, optionally joined by single `.`, `_` or `-` (AAPL.US, 600000.SH, BTCUSDT):
@@ -61,8 +62,8 @@ export function suggestCode(code: string): string | undefined {
 function unknownMessage(code: string): string {
   const near = suggestCode(code);
   return near !== undefined
-    ? `unknown product code ${JSON.stringify(code)}; did you mean "${near}"?`
-    : `unknown product code ${JSON.stringify(code)}: not in the product catalog (codes are case-sensitive)`;
+    ? `unknown product code ${quoteValue(code)}; did you mean "${near}"?`
+    : `unknown product code ${quoteValue(code)}: not in the product catalog (codes are case-sensitive)`;
 }
 
 /**
@@ -83,11 +84,11 @@ export function lintKnownCodes(
   });
   outsideCatalog.forEach((code, i) => {
     if (findProduct(code) !== undefined) {
-      out.push({ path: [outsidePath, i], message: `${JSON.stringify(code)} is in the product catalog; list it in ${path} only` });
+      out.push({ path: [outsidePath, i], message: `${quoteValue(code)} is in the product catalog; list it in ${path} only` });
       return;
     }
     const same = listProducts().find((p) => p.code.toLowerCase() === code.toLowerCase());
-    if (same) out.push({ path: [outsidePath, i], message: `${JSON.stringify(code)} is the catalog's "${same.code}" in another case; codes are case-sensitive` });
+    if (same) out.push({ path: [outsidePath, i], message: `${quoteValue(code)} is the catalog's "${same.code}" in another case; codes are case-sensitive` });
   });
   return out;
 }
