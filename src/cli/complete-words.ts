@@ -13,6 +13,12 @@ import { pipelineNames, SHIPPED_PIPELINES_DIR } from './pipeline-ref.js';
 /** Commands whose positionals name pipelines (`state show|reset [pipeline]` included). */
 const TAKES_PIPELINE = new Set(['run', 'plan', 'validate', 'state']);
 
+/** Whether the next word may be a pipeline: after run, plan or validate, and after `state show|reset`, not `state` alone. */
+function namesPipelines(words: readonly string[]): boolean {
+  if (!words.some((w) => TAKES_PIPELINE.has(w))) return false;
+  return !words.includes('state') || words.includes('show') || words.includes('reset');
+}
+
 /** What yargs 18 has at run time beyond @types/yargs 17: the options declared so far. */
 interface Declared {
   getOptions(): { key: Record<string, unknown>; boolean: string[]; choices: Record<string, unknown[]> };
@@ -52,7 +58,7 @@ export function wordCompleter(cli: Argv<object>, words: readonly string[], cwd: 
         const choices = (cli as unknown as Declared).getOptions().choices[valueOf];
         return done(choices !== undefined ? defaults : []);
       }
-      if (current.startsWith('-') || !argv._.map(String).some((w) => TAKES_PIPELINE.has(w))) return done(defaults);
+      if (current.startsWith('-') || !namesPipelines(argv._.map(String))) return done(defaults);
       done([...defaults, ...pipelineNamesFor(current, cwd)]);
     });
   };

@@ -70,6 +70,12 @@ describe('quotelake completion', () => {
     expect(await complete(['validate', 'kline-b'], dir)).toEqual(['kline-bonus', 'kline-backfill']);
   });
 
+  it('state completes its actions first, and pipeline names only after show or reset', async () => {
+    const [bare, show] = await Promise.all([complete(['state', '']), complete(['state', 'show', 'kline-b'])]);
+    expect(bare).toEqual(['show', 'reset']);
+    expect(show).toEqual(['kline-backfill']);
+  });
+
   it('the bash script, sourced in a real bash, fills COMPREPLY', () => {
     const dir = tempDir('ql-habits-');
     const bin = join(dir, 'bin');
