@@ -204,6 +204,15 @@ describe('quotelake init', () => {
     expect(resolve(elsewhere, directive)).toBe(join(ROOT, 'pipeline.schema.json'));
   });
 
+  it('the next-steps line quotes a folder with a blank or a quote, so it pastes into a shell as it reads', async () => {
+    const dir = tempDir('ql-habits-');
+    const [blank, quote] = await Promise.all([runCli(['init', 'a', '--dir', 'sp ace'], { cwd: dir }), runCli(['init', 'b', '--dir', "it's"], { cwd: dir })]);
+    expect(blank.stderr).toContain("next: quotelake validate 'sp ace/a.yaml' && quotelake plan 'sp ace/a.yaml' && quotelake run 'sp ace/a.yaml'");
+    expect(quote.stderr).toContain("next: quotelake validate 'it'\\''s/b.yaml' &&");
+    const pasted = execFileSync('bash', ['-c', `printf '%s\\n' 'it'\\''s/b.yaml'`], { encoding: 'utf8' });
+    expect(pasted).toBe("it's/b.yaml\n");
+  });
+
   it('never overwrites without --force; --dir and --sink; a name that could leave the folder is refused', async () => {
     const dir = tempDir('ql-habits-');
     const first = await runCli(['init', 'mine', '--source', 'trading-halts', '--sink', 'arrow', '--dir', 'elsewhere'], { cwd: dir });

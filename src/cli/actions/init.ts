@@ -63,7 +63,8 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
     throw e;
   }
   const byName = resolve(dir) === resolve(cwd, 'pipelines');
-  const ref = byName ? name : shown;
+  // The next-steps line is pasted into a shell: a path with blanks or quotes is quoted for it.
+  const ref = byName ? name : /^[\w./@%+=:,-]+$/.test(shown) ? shown : `'${shown.replaceAll("'", "'\\''")}'`;
   terminal.err(`quotelake: wrote ${shown} (pipeline ${name}: source ${source}, sink ${sink})\n  next: quotelake validate ${ref} && quotelake plan ${ref} && quotelake run ${ref}`);
   return EXIT_OK;
 }
