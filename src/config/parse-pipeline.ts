@@ -121,6 +121,8 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     prettyErrors: false,
     uniqueKeys: true,
     resolveKnownTags: false,
+    // `<<: *defaults` (YAML 1.1 merge keys) shares settings between parts of a file, as most YAML tools allow.
+    merge: true,
   });
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((e) => {

@@ -71,6 +71,12 @@ describe('parsePipelineYaml', () => {
     expect(at(text)).toBe('p.yaml:1:7');
   });
 
+  it('merge keys take the keys of an anchor, a key beside them winning; a problem in them is at the << line', () => {
+    const text = 'name: m\nsource:\n  <<: &common {type: counter, batches: 5, rowsPerBatch: 3}\n  batches: 2\nsink:\n  type: memory\n';
+    expect(parsePipelineYaml(text, { registry, file: 'p.yaml' }).source).toMatchObject({ type: 'counter', batches: 2, rowsPerBatch: 3 });
+    expect(() => parsePipelineYaml(text.replace('rowsPerBatch: 3', 'rowsPerBatch: x'), { registry, file: 'p.yaml' })).toThrow(/^p\.yaml:3:3: source\.rowsPerBatch: /);
+  });
+
   it('skips a yaml-language-server directive when finding the description', () => {
     const p = parsePipelineYaml(`# yaml-language-server: $schema=../pipeline.schema.json\n${good}`, { registry, file });
     expect(p.description).toBe('Counts rows for the test.');
