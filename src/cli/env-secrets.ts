@@ -8,6 +8,8 @@
  * every command must not): masking more than the tokens is harmless, so a value that does not
  * parse is masked whole, and the command that uses it reports the problem.
  */
+import { tokenPairs } from './token-pairs.js';
+
 export function envSecrets(env: Readonly<Record<string, string | undefined>>): string[] {
   const out: string[] = [];
   const single = env.QUOTELAKE_TOKEN?.trim();
@@ -32,11 +34,7 @@ function poolSecrets(text: string): string[] {
     }
     return [text];
   }
-  return text
-    .split(/[,\n\r]+/)
-    .map((entry) => {
-      const colon = entry.lastIndexOf(':');
-      return (colon > 0 ? entry.slice(0, colon) : entry).trim();
-    })
+  return tokenPairs(text)
+    .map((pair) => pair.token)
     .filter((t) => t !== '');
 }

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { PoolToken } from '../api/index.js';
+import { tokenPairs } from './token-pairs.js';
 import { UsageError } from './usage-error.js';
 
 // Trimmed like QUOTELAKE_TOKEN; a token of blanks only is no token (and would mask every blank of every message).
@@ -54,13 +55,10 @@ export function parseTokenList(text: string, where = 'QUOTELAKE_TOKENS'): PoolTo
     }
     return tokensFromList(raw, where, hint);
   }
-  const entries = trimmed.split(/[,\n\r]+/).map((e) => e.trim()).filter((e) => e !== '');
-  if (entries.length === 0) throw new UsageError(`${where} is set but lists no token`, hint);
-  return entries.map((entry, i) => {
-    const colon = entry.lastIndexOf(':');
-    if (colon <= 0 || colon === entry.length - 1) {
-      throw new UsageError(`${entryName(where, i, entries.length)} is not token:plan`, hint);
-    }
-    return { token: entry.slice(0, colon).trim(), plan: entry.slice(colon + 1).trim() };
+  const pairs = tokenPairs(trimmed);
+  if (pairs.length === 0) throw new UsageError(`${where} is set but lists no token`, hint);
+  return pairs.map(({ token, plan }, i) => {
+    if (token === '' || plan === '') throw new UsageError(`${entryName(where, i, pairs.length)} is not token:plan`, hint);
+    return { token, plan };
   });
 }
