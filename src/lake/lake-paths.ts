@@ -9,6 +9,7 @@
  * Paths here are relative to the output root, with `/` separators.
  */
 import { posix } from 'node:path';
+import { DATASETS } from '../core/records.js';
 
 export const LAKE_DIR = '_quotelake';
 export const STAGING_DIR = posix.join(LAKE_DIR, 'staging');
@@ -28,9 +29,9 @@ export function journalRelPath(runToken: string, dataset: string, format: string
  * the file would shadow or break the folder), or under a name starting with `_` or `.`
  * (`_quotelake`, `_rejected`, `.state`: kept for what the runs read back, never for exports).
  */
-export function lakeOwnedPathProblem(relative: string, datasets: readonly string[]): string | undefined {
+export function lakeOwnedPathProblem(relative: string): string | undefined {
   const top = posix.normalize(relative).split('/')[0]!;
-  if (datasets.includes(top)) return `is in the ${top} dataset's folder, which holds the lake's own data files`;
+  if ((DATASETS as readonly string[]).includes(top)) return `is in the ${top} dataset's folder, which holds the lake's own data files`;
   if (top.startsWith('_') || top.startsWith('.')) return `is under ${top}, where the lake keeps its own files (names starting with _ or . are the lake's)`;
   return undefined;
 }

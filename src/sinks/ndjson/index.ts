@@ -56,7 +56,7 @@ function filePathProblem(path: string): string | undefined {
     if (outside !== undefined) {
       return `${outside}: an NDJSON file must be inside the output folder; give a path relative to it (e.g. exports/{dataset}.ndjson) and choose the folder with --output`;
     }
-    const owned = lakeOwnedPathProblem(relative, DATASETS);
+    const owned = lakeOwnedPathProblem(relative);
     if (owned !== undefined) return `${owned}${path.includes('{dataset}') ? ` (for dataset ${dataset})` : ''}${OWN_FOLDER}`;
   }
   return undefined;

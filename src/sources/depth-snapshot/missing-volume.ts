@@ -19,8 +19,7 @@ export function missingVolumeFlaw(tick: unknown): RecordFlaw | undefined {
       if (level === null || typeof level !== 'object') continue;
       const volume = level.volume;
       if (volume === undefined || volume === null || volume === '') {
-        const value = volume === undefined ? '' : volume === null ? 'null' : '';
-        return { code: VALUE_MALFORMED, field: `${side}[${i}].volume`, value, reason: `${volume === undefined ? 'is missing' : `${JSON.stringify(volume)} is empty`}: the book of ${code} carries volumes (spec 2.2)` };
+        return { code: VALUE_MALFORMED, field: `${side}[${i}].volume`, value: volume === null ? 'null' : '', reason: `${volume === undefined ? 'is missing' : `${JSON.stringify(volume)} is empty`}: the book of ${code} carries volumes (spec 2.2)` };
       }
     }
   }

@@ -146,7 +146,7 @@ function ohlcProblem(open: string, high: string, low: string, close: string): Fi
 }
 
 /** Digits a `seq` may have: more than any counter needs, and a bound on what a key may hold. */
-export const MAX_SEQ_DIGITS = 40;
+const MAX_SEQ_DIGITS = 40;
 
 function isDigits(text: string): boolean {
   const n = text.length;
