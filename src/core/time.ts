@@ -30,6 +30,8 @@ export function parseUnixSeconds(text: string): number | FieldFailure {
   if (seconds < 0) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is not Unix seconds (digits only)`);
   }
+  // The epoch itself is what a missing stamp defaults to: no bar of any catalog product opens there.
+  if (seconds === 0) return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is the Unix epoch, a stamp left unset`);
   const ms = seconds * 1000;
   if (ms > MAX_EPOCH_MS) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is beyond year 9999 in Unix seconds`);

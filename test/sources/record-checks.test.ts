@@ -133,6 +133,22 @@ describe('per-record checks, K-lines through the runtime', () => {
     );
   });
 
+  it('a bar stamped 0 (an unset stamp) is rejected, not dropped as older than since, in an ordered answer too', async () => {
+    const page = [{ ...bar(at('03:00')), timestamp: '0' }, { ...bar(at('03:00')), timestamp: '000' }, bar(at('04:00')), bar(at('05:00'))];
+    const { client, clock, outputDir } = await setup((req, res) => {
+      const end = (req.query?.data as { kline_timestamp_end?: number }).kline_timestamp_end ?? 0;
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: end === 0 ? page : [] });
+    });
+    await run(klinePipeline, { client, clock, outputDir });
+    const stored = (await readKlineRows(outputDir)).map((row) => new Date(row.ts).toISOString()).sort();
+    expect(stored).toEqual(['2026-03-03T04:00:00.000Z', '2026-03-03T05:00:00.000Z']);
+    const rejected = await rejectedLines(outputDir, 'kline');
+    expect(rejected.map((l) => [l.code, l.field, l.value, l.reason])).toEqual([
+      ['QL_TIME_MALFORMED', 'timestamp', '0', 'QL_TIME_MALFORMED: field timestamp: "0" is the Unix epoch, a stamp left unset'],
+      ['QL_TIME_MALFORMED', 'timestamp', '000', 'QL_TIME_MALFORMED: field timestamp: "000" is the Unix epoch, a stamp left unset'],
+    ]);
+  });
+
   it('an answer for another code: its bars are rejected naming the echo, nothing is stored, the series is reported short', async () => {
     const { client, clock, outputDir } = await setup((req, res) => {
       ok(res, req.query!.trace, { code: 'ETHUSDT', kline_type: 5, kline_list: [bar(at('04:00')), bar(at('05:00'))] });

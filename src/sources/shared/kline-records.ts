@@ -49,11 +49,11 @@ export function pageOf(bars: readonly WireKline[]): KlinePage {
 
 /**
  * orderedPage for the bars of a scanned page, read from the page's stamps without making a bar;
- * undefined whenever orderedPage would be (a stamp that is not 1 to 12 digits is -1 here).
+ * undefined whenever orderedPage would be (a stamp that is not 1 to 12 digits is -1 here, and 0 is no stamp).
  */
 function orderedScan(bars: readonly WireKline[], page: ScannedWords): KlinePage | undefined {
   const n = page.count;
-  const order = monotonicStamps(n, (i) => (page.stamps[i]! < 0 ? Number.NaN : page.stamps[i]!));
+  const order = monotonicStamps(n, (i) => (page.stamps[i]! <= 0 ? Number.NaN : page.stamps[i]!));
   if (order === undefined) return undefined;
   if (order.direction >= 0) return { bars, ts: order.ts, malformed: [], scanned: { page, first: 0, step: 1 } };
   return { bars: lazyRows(n, () => [...bars].reverse()), ts: order.ts.reverse(), malformed: [], scanned: { page, first: n - 1, step: -1 } };
@@ -81,12 +81,17 @@ function monotonicStamps(n: number, stampAt: (i: number) => number): { ts: Float
 
 const STAMP_TEXT = /^\d{1,12}$/;
 
-/** A bar's `timestamp` as Unix seconds, or NaN when it is not 1 to 12 digits (the scanner's number when it read the bar). */
+/**
+ * A bar's `timestamp` as Unix seconds (the scanner's number when it read the bar), or NaN when it
+ * is not 1 to 12 digits or is 0: the epoch is an unset stamp, which would otherwise fall before any
+ * window and vanish without a rejected record.
+ */
 function stampOf(bar: WireKline): number {
   const scanned = ScannedBar.stampOf(bar);
-  if (scanned !== undefined) return scanned < 0 ? Number.NaN : scanned;
+  if (scanned !== undefined) return scanned <= 0 ? Number.NaN : scanned;
   const stamp = (bar as unknown as { timestamp?: unknown } | null)?.timestamp;
-  return typeof stamp === 'string' && STAMP_TEXT.test(stamp) ? Number(stamp) : Number.NaN;
+  const seconds = typeof stamp === 'string' && STAMP_TEXT.test(stamp) ? Number(stamp) : 0;
+  return seconds > 0 ? seconds : Number.NaN;
 }
 
 /**

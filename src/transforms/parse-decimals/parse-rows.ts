@@ -105,9 +105,9 @@ function tickTime(value: unknown): number | FieldError {
 
 /** K-line `timestamp` (W1: Unix s) → epoch ms, or why not; 13 to 15 digits are milliseconds. */
 function barTime(bar: object, value: unknown): number | FieldError {
-  // The scanner's number when it read 1 to 12 digits within year 9999; anything else is judged from the text.
+  // The scanner's number when it read 1 to 12 digits within year 9999 (0 too); anything else is judged from the text.
   const scanned = ScannedBar.stampOf(bar);
-  if (scanned !== undefined && scanned >= 0 && scanned * 1000 <= MAX_EPOCH_MS) return scanned * 1000;
+  if (scanned !== undefined && scanned > 0 && scanned * 1000 <= MAX_EPOCH_MS) return scanned * 1000;
   if (typeof value !== 'string') return notText('timestamp', value);
   if (value.length >= 13 && /^\d{13,15}$/.test(value)) return err('timestamp', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix milliseconds, not seconds (W1)`));
   const ts = parseUnixSeconds(value);
