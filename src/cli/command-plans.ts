@@ -10,18 +10,29 @@ export function plansUsageError(e: unknown, hint?: string): unknown {
   return e instanceof PlansFileError ? new UsageError(`plans file ${e.message}`, hint) : e;
 }
 
-/** A plans file a command names (flag, environment or pipeline), read once per command; its errors are usage errors. */
-export async function readCommandPlans(file: string): Promise<PlansDocument> {
+/** A plans file read once per command, its errors as they are (PlansFileError). */
+export function readPlansOnce(file: string): Promise<PlansDocument> {
   let read = plansCache.get(file);
   if (read === undefined) {
     read = readPlansFile(file);
     plansCache.set(file, read);
     read.catch(() => plansCache.delete(file));
   }
+  return read;
+}
+
+/** A plans file a command names (flag, environment or pipeline), read once per command; its errors are usage errors. */
+export async function readCommandPlans(file: string): Promise<PlansDocument> {
   try {
-    return await read;
+    return await readPlansOnce(file);
   } catch (e) {
-    // The file itself is wrong here; which plan a command names is checked once it is read.
-    throw plansUsageError(e, 'fix the plans file: README, "Plans file", says what it takes');
+    throw plansReadError(e);
   }
+}
+
+/** A plans file that could not be read or is wrong, as a usage error with what to do about it. */
+export function plansReadError(e: unknown): unknown {
+  // Which plan a command names is checked once the file is read, not here.
+  const unreadable = e instanceof PlansFileError && e.unreadable;
+  return plansUsageError(e, unreadable ? 'check the path given as --plans-file or QUOTELAKE_PLANS_FILE' : 'fix the plans file: README, "Plans file", says what it takes');
 }

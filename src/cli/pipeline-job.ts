@@ -1,11 +1,13 @@
 /** A pipeline argument turned into a validated pipeline with its resolved settings and overrides. */
 import { planLimits } from '../api/index.js';
-import { loadPipeline } from '../config/load-pipeline.js';
+import { isYamlPipeline, loadPipeline, readPipelineText } from '../config/load-pipeline.js';
+import { PipelineConfigError, valuePosition } from '../config/parse-pipeline.js';
+import { PlansFileError } from '../core/errors.js';
 import type { PipelineLoader } from '../config/pipeline-cache.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
 import type { ResolvedSettings } from '../config/resolve-settings.js';
 import type { PlansDocument } from '../core/plans-file.js';
-import { plansUsageError, readCommandPlans } from './command-plans.js';
+import { plansReadError, plansUsageError, readPlansOnce } from './command-plans.js';
 import { UsageError } from './usage-error.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
@@ -25,17 +27,30 @@ export interface PipelineJob {
  * The plans file of the settings, read once per command, and the plan checked against it: a name
  * neither built in nor defined there is a usage error naming the file and the known plans.
  */
-async function plansOf(resolved: ResolvedSettings): Promise<PlansDocument | undefined> {
+async function plansOf(resolved: ResolvedSettings, pipelineFile: string, named: string | undefined): Promise<PlansDocument | undefined> {
   const { plansFile, plan } = resolved.settings;
   if (plansFile === undefined) return undefined;
   const hint = 'name a plan the file defines, or a built-in one';
-  const doc = await readCommandPlans(plansFile);
+  let doc: PlansDocument;
+  try {
+    doc = await readPlansOnce(plansFile);
+  } catch (e) {
+    // A plans file the pipeline names and nothing can read: the fault is the pipeline's key.
+    if (e instanceof PlansFileError && e.unreadable && resolved.origin.plansFile === 'file') throw await unreadablePlansAt(pipelineFile, named, e);
+    throw plansReadError(e);
+  }
   try {
     if (plan !== undefined) planLimits(plan, doc);
   } catch (e) {
     throw plansUsageError(e, hint);
   }
   return doc;
+}
+
+async function unreadablePlansAt(pipelineFile: string, named: string | undefined, e: PlansFileError): Promise<PipelineConfigError> {
+  const where = isYamlPipeline(pipelineFile) ? valuePosition(await readPipelineText(pipelineFile), ['service', 'plansFile']) : {};
+  const reason = e.message.slice(e.file.length + 2);
+  return new PipelineConfigError(pipelineFile, [{ message: `service.plansFile: ${JSON.stringify(named)} (${e.file}): ${reason}; a relative path is read from the pipeline file's folder`, ...where }]);
 }
 
 /** `load`: how the file is read and parsed (a worker passes its cache, config/pipeline-cache.ts). */
@@ -52,7 +67,7 @@ export async function loadJob(
   const resolved = resolveRunSettings(loaded, args, env, ref.display);
   // An s3:// --output is checked like the pipeline's outputDir is by its schema: before anything runs.
   if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);
-  const plans = await plansOf(resolved);
+  const plans = await plansOf(resolved, ref.display, loaded.service?.plansFile);
   const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state, table: args.table });
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }

@@ -108,6 +108,19 @@ function documentValue(doc: Document, lineCounter: LineCounter, file: string | u
   }
 }
 
+/**
+ * Where the value at `path` sits in a YAML pipeline's text (the deepest part present), for a
+ * problem found after the file was read, such as a plans file it names that cannot be read.
+ */
+export function valuePosition(text: string, path: IssuePath): { line?: number; column?: number } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, { lineCounter, resolveKnownTags: false, merge: true });
+  const node = locate(doc, path, false);
+  if (!node?.range) return {};
+  const pos = lineCounter.linePos(node.range[0]);
+  return { line: pos.line, column: pos.col };
+}
+
 /** Parse and validate a YAML pipeline. Throws PipelineConfigError with file:line:column. */
 export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline {
   const lineCounter = new LineCounter();

@@ -314,11 +314,14 @@ function summariseCodes(codes: readonly string[]): string {
 export class PlansFileError extends QuotelakeError {
   readonly file: string;
   readonly field: string | undefined;
+  /** The file could not be read at all (missing, a folder, not permitted): the fault is in whatever named it. */
+  readonly unreadable: boolean;
 
-  constructor(file: string, reason: string, field?: string) {
+  constructor(file: string, reason: string, field?: string, unreadable = false) {
     super('QL_PLANS_FILE', `${file}: ${field !== undefined ? `${field}: ` : ''}${reason}`, { stage: 'config' });
     this.file = file;
     this.field = field;
+    this.unreadable = unreadable;
   }
 }
 

@@ -103,7 +103,7 @@ export async function readPlansFile(file: string): Promise<PlansDocument> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new PlansFileError(file, `cannot read: ${(e as Error).message}`);
+    throw new PlansFileError(file, `cannot read: ${(e as Error).message}`, undefined, true);
   }
   const json = file.toLowerCase().endsWith('.json');
   let raw: unknown;

@@ -86,5 +86,24 @@ describe('custom plans in the CLI', () => {
     expect(badFile.stderr).toContain(`${bad}: plans[0].perSecond: must be a whole number above 0, or "unlimited", got "fast"`);
     // The file is wrong, not the plan it names.
     expect(badFile.stderr).toContain('hint: fix the plans file');
+    const missing = await runCli(['plan', 'kline-backfill', ...WINDOW, '--plans-file', join(tempDir(), 'nope.yaml'), '--plan', 'x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('hint: check the path given as --plans-file or QUOTELAKE_PLANS_FILE');
+  });
+
+  it("a pipeline's plansFile that cannot be read is reported at its line and column, for validate and run alike", async () => {
+    const dir = tempDir('ql-plans-pipe-');
+    const pipeline = join(dir, 'p.yaml');
+    writeFileSync(
+      pipeline,
+      'name: p\nservice:\n  plansFile: ./nope.yaml\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1h]\n  since: 2d\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n',
+    );
+    for (const args of [['validate', pipeline], ['run', pipeline, '--output', tempDir(), '--clock', '2026-11-12T00:00:00Z']]) {
+      const r = await runCli(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${pipeline}:3:14: service.plansFile: "./nope.yaml" (${join(dir, 'nope.yaml')}): cannot read: ENOENT`);
+      expect(r.stderr).toContain("a relative path is read from the pipeline file's folder");
+      expect(r.stderr).toContain('hint: fix the pipeline file');
+    }
   });
 });
