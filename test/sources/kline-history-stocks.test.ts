@@ -9,6 +9,7 @@ import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { drain, runContext, startWorld, type World } from './helpers/world.js';
 import { run } from './helpers/run.js';
+import { planPipeline } from '../../src/plan/index.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -115,6 +116,47 @@ describe('kline-history: stocks', () => {
     for await (const _ of src.read(ctx, new Map())) void _;
     expect(events.snapshot().shortfalls).toBe(0);
     expect(warned).toEqual(['kline AAPL.US 1m: since cannot be reached (the service gives stocks and indexes only their newest 500 bars)']);
+  });
+
+  it('since moved earlier: the newest bars reach down under the oldest held, once, as the plan says; as far as they go, said', async () => {
+    world = await startWorld('2026-03-10T21:00:00.000Z');
+    const w = world;
+    const client = w.client('professional');
+    const configOf = (since: string) => klineHistoryConfigSchema.parse({ codes: ['AAPL.US', 'USOIL'], intervals: ['1h'], since });
+    const first = await drain<RawKline>(klineHistory.create(configOf('2026-03-05'), w.env(client)), w.clock);
+    const oldest = (records: readonly RawKline[], code: string) => Math.min(...records.filter((r) => r.code === code).map((r) => Number(r.bar.timestamp)));
+    expect(new Date(oldest(first.records, 'AAPL.US') * 1000).toISOString()).toBe('2026-03-05T14:00:00.000Z');
+    w.clock.set('2026-03-10T21:05:00.000Z');
+    const planOf = (since: string, checkpoints: Map<string, import('../../src/core/component.js').Checkpoint>) =>
+      planPipeline({ name: 'p', source: { type: 'kline-history', codes: ['AAPL.US', 'USOIL'], intervals: ['1h'], since }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } }, {
+        plan: 'professional',
+        now: w.clock.now(),
+        checkpoints,
+        registry: components,
+      });
+    const planned = planOf('2026-03-02', first.checkpoints);
+    const second = await drain<RawKline>(klineHistory.create(configOf('2026-03-02'), w.env(client)), w.clock, first.checkpoints);
+    // AAPL.US: the 3rd and 4th (7 bars each, 09:30 to 15:30 New York) and the 2nd's 7 are added
+    // below the 5th; nothing held is sent again, nothing above the watermark had formed yet.
+    const aapl = second.records.filter((r) => r.code === 'AAPL.US').map((r) => new Date(Number(r.bar.timestamp) * 1000).toISOString());
+    expect(aapl).toHaveLength(21);
+    expect(aapl[0]).toBe('2026-03-02T14:00:00.000Z');
+    expect(aapl.at(-1)).toBe('2026-03-04T20:00:00.000Z');
+    expect(second.events.snapshot().notes).toEqual([]);
+    expect(second.events.snapshot().requestsByStream).toEqual(Object.fromEntries(planned.streams.map((s) => [s.stream, s.requests])));
+    expect(planned.streams.find((s) => s.stream === 'kline/AAPL.US/1h')!.records).toBe(21);
+    // Further down than the newest 500 bars reach: as far as they go, said once, in the product's words.
+    w.clock.set('2026-03-10T22:05:00.000Z');
+    const third = await drain<RawKline>(klineHistory.create(configOf('2026-01-01'), w.env(client)), w.clock, second.checkpoints);
+    expect(third.events.snapshot().notes).toEqual([
+      'kline USOIL 1h: since 2026-01-01T00:00:00Z cannot be reached: the service gives energy products only their newest 500 bars (no end timestamp); history starts at 2026-02-10T04:00:00Z and builds up across scheduled runs',
+    ]);
+    expect(third.events.snapshot().shortfalls).toBe(0);
+    w.clock.set('2026-03-10T23:05:00.000Z');
+    const fourth = await drain<RawKline>(klineHistory.create(configOf('2026-01-01'), w.env(client)), w.clock, third.checkpoints);
+    expect(fourth.events.snapshot().notes).toEqual([]);
+    // Only what formed since: the newest bars no longer reach under what is held.
+    expect(fourth.records.filter((r) => r.code === 'USOIL').length).toBeLessThanOrEqual(2);
   });
 
   it('2h on a stock is refused when the YAML is validated, at its line and column', () => {

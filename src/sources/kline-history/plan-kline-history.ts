@@ -14,6 +14,7 @@ import { resolveTimeSpec } from '../shared/time-spec.js';
 import type { KlineHistoryConfig } from './index.js';
 import { readPosition } from './kline-position.js';
 import { PAGE_BARS, pagesFor } from './page-bars.js';
+import { newestOnlyKind, reachBelow } from './newest-bars.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -65,14 +66,22 @@ export function planKlineHistory(
       } else {
         const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
         const n = countBars(product, interval, floor * 1000, now + 1, now);
-        bars = Math.min(n, PAGE_BARS);
-        requests = n > 0 ? 1 : 0;
-        if (n > 0) for (const p of klinePartitions(interval, Math.max(floor * 1000, now - 40 * 86_400_000), now + 1)) partitions.add(p);
+        // A since moved below what is held is reached from the same request, as far as it goes.
+        const below = reachBelow(product, interval, pos, sinceSec, now);
+        const reach = below === null ? n : countBars(product, interval, below * 1000, now + 1, now);
+        // Of the newest bars asked for, those under the oldest held are the extension's.
+        const fromLow = below === null ? 0 : countBars(product, interval, pos.low! * 1000, now + 1, now);
+        bars = Math.min(n, PAGE_BARS) + (below === null ? 0 : Math.max(0, Math.min(reach, PAGE_BARS) - fromLow));
+        if (below !== null && reach > PAGE_BARS) {
+          notes.push(`kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached (${reach} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); the history is extended down as far as they go`);
+        }
+        requests = reach > 0 ? 1 : 0;
+        if (reach > 0) for (const p of klinePartitions(interval, Math.max((below ?? floor) * 1000, now - 40 * 86_400_000), now + 1)) partitions.add(p);
         if (n > PAGE_BARS) {
           notes.push(
             pos.watermark === null
-              ? `kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached in one run (${n} bars; stocks and indexes get only their newest ${PAGE_BARS}); history builds up across scheduled runs`
-              : `kline ${code} ${interval}: ${n} new bars since the last run, more than the newest ${PAGE_BARS} a stock or index request returns; the older ones will be missing`,
+              ? `kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached in one run (${n} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); history builds up across scheduled runs`
+              : `kline ${code} ${interval}: ${n} new bars since the last run, more than the newest ${PAGE_BARS} the service gives ${newestOnlyKind(product)}; the older ones will be missing`,
           );
         }
       }

@@ -1,50 +1,25 @@
 /**
  * Reading one K-line series. Products whose /kline takes an end timestamp (forex, metals, crypto)
- * are walked backwards page by page; stocks and indexes only ever get their newest bars, so each
- * run takes what is new since the watermark (at most 500) and history builds up across runs.
+ * are walked backwards page by page; stocks, indexes and the rest only ever get their newest bars
+ * (newest-bars.ts).
  */
-import type { KlineResult, ServiceClient } from '../../api/index.js';
+import type { KlineResult } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
-import type { Product } from '../../catalog/index.js';
-import type { Batch, RunContext } from '../../core/component.js';
+import type { Batch } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
-import type { Interval, RawKline } from '../../core/records.js';
+import type { RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
-import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mismatchedPage, newestFinal, pageOf, toRawKlines, type KlinePage } from '../shared/kline-records.js';
-import type { RecordFlaw } from '../../core/record-flaw.js';
-import { reported, type RequestReporter } from '../shared/request-reporter.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type KlinePage } from '../shared/kline-records.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
+import { newestBars } from './newest-bars.js';
+import { isoSeconds, noteMismatch, SHORT_PAGE_RETRIES, type SeriesEnv } from './series-env.js';
 
 export { PAGE_BARS } from './page-bars.js';
-
-/**
- * More asks when an answer is short (R1) and leaves the question open: a stock's newest bars, or a
- * walk's page whose bars all lie above its end (R2: a service whose end reaches further).
- */
-const SHORT_PAGE_RETRIES = 3;
-
-export interface SeriesEnv {
-  readonly client: ServiceClient;
-  readonly reporter: RequestReporter;
-  readonly ctx: RunContext;
-  readonly product: Product;
-  readonly interval: Interval;
-  /** Oldest bar open wanted (ms). */
-  readonly sinceMs: number;
-  /** Newest bar open wanted (ms), or null for "up to now". */
-  readonly untilMs: number | null;
-  /** Shared by the series of one run: once the day's quota is gone, every series stops cleanly. */
-  readonly quota: { exhausted: QuotaExhaustedError | null };
-  /** Pages of a backward walk in flight at once (1 = strictly one after another). */
-  readonly prefetchPages: number;
-}
-
-/** A Unix-seconds instant as ISO text without the milliseconds it never has. */
-export const isoSeconds = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+export { isoSeconds, type SeriesEnv } from './series-env.js';
 
 export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   try {
@@ -248,84 +223,6 @@ async function* walk(
   return position;
 }
 
-/** A series stopped by an answer for another one: less was delivered than asked (R-like shortfall). */
-function noteMismatch(env: SeriesEnv, flaw: RecordFlaw, bars: number): void {
-  env.ctx.events.shortfall?.(
-    `kline ${env.product.code} ${env.interval}: the service sent an ${flaw.reason}; its ${bars} bar(s) were rejected (${flaw.code}) and the series stopped for this run`,
-  );
-}
-
 function withBegins(position: KlinePosition, begins: number | undefined): KlinePosition {
   return begins === undefined ? position : { ...position, begins };
-}
-
-/** Stocks and indexes: only the newest bars exist on the wire (no end timestamp, W4). */
-async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
-  const { client, ctx, product, interval } = env;
-  const stream = klineStream(product.code, interval);
-  const endpoint = `${familyPrefix(product.family)}/kline`;
-  const sinceSec = Math.ceil(env.sinceMs / 1000);
-  const floor = start.watermark !== null ? start.watermark + 1 : sinceSec;
-  throwIfAborted(ctx.signal);
-  const now = ctx.clock.now();
-  // Counted in full once per run: the note below says how many bars could not be reached.
-  const expected = countBars(product, interval, floor * 1000, now + 1, now);
-  const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
-  if (expected === 0) return;
-  const want = Math.min(PAGE_BARS, expected);
-  const answers: KlinePage[] = [];
-  const ask = async (count: number): Promise<void> => {
-    const result = await reported(env.reporter, (signal) => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, signal), stream);
-    const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
-    if (mismatch) noteMismatch(env, mismatch, result.bars.length);
-    // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.
-    answers.push(mismatch ? mismatchedPage(result.bars, mismatch) : pageOf(result.bars));
-  };
-  await ask(want);
-  let tries = 1;
-  // A short page (R1) cannot be continued without an end timestamp: ask again, each time for a
-  // different count (a service may answer the same request the same way), and keep every bar any
-  // answer gave (each is a run of the newest bars, so together they are the longest one).
-  const counts = otherCounts(want, SHORT_PAGE_RETRIES);
-  for (let again = 0; again < counts.length && mergePages(answers).bars.length < want; again++) {
-    await ask(counts[again]!);
-    tries++;
-  }
-  const answeredAt = ctx.clock.now();
-  const page = mergePages(answers);
-  if (page.bars.length < want && page.bars.length > 0) {
-    ctx.events.shortfall?.(
-      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.ts[0]!)} were not delivered`,
-    );
-  }
-  const keptFrom = firstAtOrAfter(page, floor);
-  const keptTo = Math.max(keptFrom, untilSec === null ? page.ts.length : firstAtOrAfter(page, untilSec + 1));
-  const kept = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, keptTo);
-  const records = [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
-  const top = newestFinal(records);
-  const oldest = page.ts[0] ?? null;
-  const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, kept.length > 0 ? page.ts[keptFrom]! : null) };
-  const label = `kline ${product.code} ${interval}`;
-  if (expected > PAGE_BARS && oldest !== null) {
-    if (start.watermark !== null) {
-      // A hole between the bars held and the new ones, for good: the run delivered less than
-      // asked (exit 4), said at warn too, so a scheduled run with --quiet does not lose it in silence.
-      const lost = countBars(product, interval, floor * 1000, oldest * 1000, now);
-      const after = isoSeconds(start.watermark);
-      ctx.events.shortfall?.(
-        `${label}: ${expected} bars formed since the last run but the service gives stocks and indexes only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often)`,
-      );
-      ctx.logger.warn(`${label}: ${lost} bars lost for good (more than ${PAGE_BARS} formed since the last run)`, { after, before: isoSeconds(oldest) });
-    } else {
-      // The service's depth, known before the run (plan says so): the history starts later than
-      // asked, with no hole in it. A note, and a warn line for runs that print no summary.
-      ctx.events.note?.(
-        `${label}: since ${isoSeconds(sinceSec)} cannot be reached: the service gives stocks and indexes only their newest ${PAGE_BARS} bars (no end timestamp); history starts at ${isoSeconds(oldest)} and builds up across scheduled runs`,
-      );
-      ctx.logger.warn(`${label}: since cannot be reached (the service gives stocks and indexes only their newest ${PAGE_BARS} bars)`, { since: isoSeconds(sinceSec), historyFrom: isoSeconds(oldest) });
-    }
-  } else if (untilSec !== null && kept.length === 0 && oldest !== null && oldest > untilSec) {
-    ctx.events.note?.(`${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives stocks and indexes; nothing to fetch`);
-  }
-  yield new BatchBox({ stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) });
 }
