@@ -3,6 +3,7 @@ import { planLimits, poolPlanLimits, QuotaStore, type PoolToken } from '../api/i
 import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { checkpointSink } from '../runtime/checkpoint-sink.js';
+import { readLakeId } from '../lake/layout/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
@@ -44,7 +45,21 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     remaining: statuses.reduce((a, q) => a + q.remaining, 0),
     resetAt: statuses.reduce((a, q) => (q.resetAt < a ? q.resetAt : a), statuses[0]!.resetAt),
   };
-  const checkpoints = keepsState(job.pipeline, registry) && options.fullRefresh !== true ? await withCommandState(settings.outputDir, settings.stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink)).load(), { s3Endpoint: options.s3Endpoint }) : new Map();
+  const writesLake = registry.some((d) => d.kind === 'sink' && d.type === job.pipeline.sink.type && d.writesLake === true);
+  const checkpoints =
+    keepsState(job.pipeline, registry) && options.fullRefresh !== true
+      ? await withCommandState(
+          settings.outputDir,
+          settings.stateDir,
+          process.env,
+          async (state, lake) => {
+            // As the run will: checkpoints another output's runs saved are refused here too.
+            const tie = writesLake ? { id: await readLakeId(lake.remote ? lake.storage : settings.outputDir), where: settings.outputDir } : undefined;
+            return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie).load();
+          },
+          { s3Endpoint: options.s3Endpoint },
+        )
+      : new Map();
   const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, spanFrom: spanAnchor(clock), checkpoints, registry });
   return {
     pipeline: job.pipeline.name,

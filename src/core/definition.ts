@@ -83,6 +83,11 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
    * each run replaces (an NDJSON look) says no unless asked, so every run delivers its whole window.
    */
   keepsState?(config: C): boolean;
+  /**
+   * Whether it writes datasets into the output's lake (manifests, layout file): its checkpoints are
+   * then tied to that lake's id, so a state folder shared with another output is refused.
+   */
+  readonly writesLake?: boolean;
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

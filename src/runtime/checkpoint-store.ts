@@ -22,6 +22,8 @@ export interface CheckpointFile {
   readonly runId?: string;
   /** The sink the positions were saved for (checkpoint-sink.ts); absent in files of earlier versions. */
   readonly sink?: string;
+  /** The lake they were saved for (its layout file's lakeId); absent for NDJSON and in earlier files. */
+  readonly lake?: string;
   readonly streams: Record<string, Record<string, unknown>>;
 }
 
@@ -34,11 +36,14 @@ export class CheckpointStore {
   /**
    * `sink`: the sink of the run that loads and saves (checkpoint-sink.ts). Given, a file saved for
    * another sink is refused at load, and saves record it; left out (state show, reset), neither.
+   * `lake`: the id of the lake the run writes (lake-id.ts), null for an output that has none yet;
+   * given, a file saved for another lake is refused at load, and saves record it.
    */
   constructor(
     state: StateRef,
     readonly pipeline: string,
     private readonly sink?: string,
+    private readonly lake?: { readonly id: string | null; readonly where: string },
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
     this.files = new StateFiles(state);
@@ -57,6 +62,13 @@ export class CheckpointStore {
         `the checkpoints of pipeline "${this.pipeline}" were saved by a run writing to ${file.sink}, and this run writes to ${this.sink}: a pipeline's name keys its checkpoints, so it would resume where that run stopped and skip what it never wrote here`,
         this.path,
         `give this pipeline a name of its own (or another --state-dir), or start it over with "quotelake state reset ${this.pipeline}"`,
+      );
+    }
+    if (this.lake !== undefined && file.lake !== undefined && file.lake !== this.lake.id) {
+      throw new StateConflictError(
+        `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where} (${this.lake.id === null ? 'a new output' : `id ${this.lake.id}`}): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
+        this.path,
+        `give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}" and the same --output and --state-dir (the other output then starts over too)`,
       );
     }
     return new Map(Object.entries(file.streams).map(([stream, position]) => [stream, { stream, position }]));
@@ -111,6 +123,7 @@ export class CheckpointStore {
       updatedAt: meta.now.toISOString(),
       ...(meta.runId !== undefined ? { runId: meta.runId } : {}),
       ...(this.sink !== undefined ? { sink: this.sink } : {}),
+      ...(typeof this.lake?.id === 'string' ? { lake: this.lake.id } : {}),
       streams,
     };
     await this.files.write(this.rel, `${JSON.stringify(file, null, 2)}\n`);

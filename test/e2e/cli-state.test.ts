@@ -87,6 +87,26 @@ function copy(): string {
   return dir;
 }
 
+describe('a state folder given to another output', () => {
+  it('is refused (exit 2) by run and plan, before a request; the lake it belongs to, moved or copied, still resumes', async () => {
+    const lake = copy();
+    const other = join(tempDir('ql-state-'), 'out');
+    for (const command of ['run', 'plan']) {
+      const r = await runCli([command, 'kline-backfill', ...WINDOW, '--output', other, '--state-dir', join(lake, '.state')]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${checkpointFile(lake)}: the checkpoints of pipeline "kline-backfill" were saved for another lake (id `);
+      expect(r.stderr).toContain(`than ${other} (`);
+      expect(r.stderr).toContain('hint: give each output its own state folder');
+    }
+    expect(existsSync(join(other, 'kline'))).toBe(false);
+    // The copy keeps its lake's id, and the checkpoints inside it: nothing to send again.
+    const lakeId = (JSON.parse(readFileSync(join(lake, '_quotelake', 'layout.json'), 'utf8')) as { lakeId: string }).lakeId;
+    expect(lakeId).toMatch(/^[0-9a-f]{16}$/);
+    expect((JSON.parse(readFileSync(checkpointFile(lake), 'utf8')) as { lake: string }).lake).toBe(lakeId);
+    expect((await run(lake)).requestsTotal).toBe(0);
+  });
+});
+
 describe('quotelake state show', () => {
   it('shows each stream at the last bar held, the run that saved it and where its rows are', async () => {
     const out = copy();

@@ -97,6 +97,26 @@ describe('CheckpointStore', () => {
     expect((await new CheckpointStore(dir, 'same').load()).size).toBe(1);
   });
 
+  it("records the lake it saved for, and refuses at load another lake's checkpoints, a new output's too", async () => {
+    const dir = await tmp();
+    const cps = new Map([['kline/BTCUSDT/1h', { stream: 'kline/BTCUSDT/1h', position: { watermark: 1 } }]]);
+    // A file saved before lakes had ids: read by any lake, and the next save records it.
+    await new CheckpointStore(dir, 'p', 'parquet').save(cps, { now: new Date('2026-11-22T00:00:00Z') });
+    const mine = new CheckpointStore(dir, 'p', 'parquet', { id: 'aaaa', where: 'out-a' });
+    expect((await mine.load()).size).toBe(1);
+    await mine.save(cps, { now: new Date('2026-11-22T00:01:00Z') });
+    expect(JSON.parse(await readFile(mine.path, 'utf8')).lake).toBe('aaaa');
+    expect((await mine.load()).size).toBe(1);
+    const other = new CheckpointStore(dir, 'p', 'parquet', { id: 'bbbb', where: 'out-b' });
+    await expect(other.load()).rejects.toThrow(StateConflictError);
+    await expect(other.load()).rejects.toThrow(
+      `${mine.path}: the checkpoints of pipeline "p" were saved for another lake (id aaaa) than out-b (id bbbb): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
+    );
+    await expect(new CheckpointStore(dir, 'p', 'parquet', { id: null, where: 'fresh' }).load()).rejects.toThrow('than fresh (a new output)');
+    // state show and reset read any file.
+    expect((await new CheckpointStore(dir, 'p').load()).size).toBe(1);
+  });
+
   it('an NDJSON sink is told apart by where its lines go; "-" is stdout', () => {
     expect(checkpointSink({ type: 'ndjson' })).toBe('ndjson stdout');
     expect(checkpointSink({ type: 'ndjson', path: '-' })).toBe('ndjson stdout');

@@ -21,6 +21,11 @@ export interface LayoutFile {
   readonly updatedAt: string;
   /** Set when the lake was migrated to this layout, from that one. */
   readonly migratedFrom?: number;
+  /**
+   * Drawn once for the lake (lake-id.ts); checkpoints record it, so a state folder shared by two
+   * outputs is not resumed for the wrong one. Absent in files written before it existed.
+   */
+  readonly lakeId?: string;
 }
 
 /**
@@ -55,12 +60,13 @@ export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile |
   return parsed as LayoutFile;
 }
 
-export async function writeLayoutFile(output: LakeLocation, now: Date, migratedFrom?: number): Promise<LayoutFile> {
+export async function writeLayoutFile(output: LakeLocation, now: Date, migratedFrom?: number, lakeId?: string): Promise<LayoutFile> {
   const file: LayoutFile = {
     version: LAYOUT_VERSION,
     quotelakeVersion: PACKAGE_VERSION,
     updatedAt: now.toISOString(),
     ...(migratedFrom !== undefined ? { migratedFrom } : {}),
+    ...(lakeId !== undefined ? { lakeId } : {}),
   };
   // publish: atomic on every backend (a rename locally, one PUT on an object store).
   await storageOf(output).publish(LAYOUT_FILE, `${JSON.stringify(file, null, 2)}\n`);

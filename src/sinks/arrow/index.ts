@@ -19,6 +19,7 @@ export type ArrowSinkConfig = z.infer<typeof arrowSinkConfigSchema>;
 export const arrowSink: SinkDefinition<ArrowSinkConfig> = {
   kind: 'sink',
   type: 'arrow',
+  writesLake: true,
   summary: 'Hive-partitioned Arrow IPC files, same layout and atomic commit as the parquet sink.',
   configSchema: arrowSinkConfigSchema,
   // Their dataset specs map the typed rows' columns; raw records have none of them.

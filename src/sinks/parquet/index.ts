@@ -37,6 +37,7 @@ export type ParquetSinkConfig = z.infer<typeof parquetSinkConfigSchema>;
 export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
   kind: 'sink',
   type: 'parquet',
+  writesLake: true,
   summary: 'Hive-partitioned Parquet (ZSTD, DECIMAL(38,18), UTC timestamps), atomic commit, merge by primary key.',
   configSchema: parquetSinkConfigSchema,
   // Their dataset specs map the typed rows' columns; raw records have none of them.
