@@ -149,6 +149,18 @@ describe('per-record checks, K-lines through the runtime', () => {
     ]);
   });
 
+  it('answers without a bar of the window (a code the service lacks, a service days behind) are said, not passed over', async () => {
+    for (const list of [[], [bar(sec('2026-03-01T00:00:00Z'))]]) {
+      const { client, clock, outputDir } = await setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: list }));
+      const r = await run(klinePipeline, { client, clock, outputDir });
+      expect(r.status).toBe('succeeded');
+      expect(await readKlineRows(outputDir)).toEqual([]);
+      expect(r.events.snapshot().notes).toEqual([
+        'kline BTCUSDT 1h: the service sent no bar of 2026-03-02T20:00:00Z .. 2026-03-03T05:10:00Z, where the calendar has 10: nothing stored (is the code served, is the service up to date?)',
+      ]);
+    }
+  });
+
   it('an answer for another code: its bars are rejected naming the echo, nothing is stored, the series is reported short', async () => {
     const { client, clock, outputDir } = await setup((req, res) => {
       ok(res, req.query!.trace, { code: 'ETHUSDT', kline_type: 5, kline_list: [bar(at('04:00')), bar(at('05:00'))] });
