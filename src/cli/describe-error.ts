@@ -35,9 +35,42 @@ function apiHint(e: ApiError): string | undefined {
     case 429:
       return 'the service kept answering "rate limit": check that --plan matches the token\'s real plan';
     default:
-      if (e.httpStatus === undefined || e.httpStatus < 500) return undefined;
-      // Retryable 500s were retried already; a non-retryable one is the service refusing this request.
-      return e.retryable ? 'the service failed; try again later' : 'the service refused this request; its answer is quoted above';
+      return httpHint(e.httpStatus, e.retryable);
+  }
+}
+
+/** What an answer's HTTP status says to check, when its `ret` said nothing more specific. */
+function httpHint(status: number | undefined, retryable: boolean): string {
+  // Retryable 500s were retried already; a non-retryable one is the service refusing this request.
+  if (status !== undefined && status >= 500) return retryable ? 'the service failed; try again later' : 'the service refused this request; its answer is quoted above';
+  if (status === 404) return 'nothing answers this path at the base URL: check --base-url (or QUOTELAKE_BASE_URL, service.baseUrl), with the path prefix the service has, if any';
+  if (status === 401 || status === 403) return `the address refused the request before the service read it: ${UNKNOWN_TOKEN}`;
+  if (status !== undefined && status >= 300 && status < 400) {
+    return 'the base URL answers with a redirect, which quotelake does not follow (the token would go with it): use the address it redirects to as --base-url';
+  }
+  return 'the service refused this request; its answer is quoted above: check the base URL, the token and the codes';
+}
+
+const SHAPE_HINT =
+  'the answer is not the documented shape: check that the base URL is the market-data service itself (not a proxy, a login page or another API); committed work is kept and a new run resumes';
+
+/** Said of a QuotelakeError with no advice of its own, so every error has its hint line. */
+const GENERIC_HINT = 'committed work is kept: fix what the message names and run the same command again, which resumes from the last commit';
+
+function quotelakeHint(e: QuotelakeError): string {
+  switch (e.code) {
+    case 'QL_OUTPUT_LOCKED':
+      return 'another run is writing to this output; wait for it, or use another --output';
+    case 'QL_FORMAT_VERSION':
+      return 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)';
+    case 'QL_LAKE_LEASE_LOST':
+      return 'another run took the lake over while this one could not renew its lease; committed work is kept and the other run resumes from it';
+    case 'QL_COORDINATOR_DOWN':
+      return 'start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded';
+    case 'QL_API_SHAPE':
+      return SHAPE_HINT;
+    default:
+      return e.hint ?? GENERIC_HINT;
   }
 }
 
@@ -104,19 +137,7 @@ export function describeError(e: unknown): DescribedError {
       hint: 'the pipeline says onReject: fail; set options.onReject to divert (keep them under _rejected/) or drop',
     };
   }
-  if (e instanceof QuotelakeError) {
-    const hint =
-      e.code === 'QL_OUTPUT_LOCKED'
-        ? 'another run is writing to this output; wait for it, or use another --output'
-        : e.code === 'QL_FORMAT_VERSION'
-          ? 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)'
-          : e.code === 'QL_LAKE_LEASE_LOST'
-            ? 'another run took the lake over while this one could not renew its lease; committed work is kept and the other run resumes from it'
-          : e.code === 'QL_COORDINATOR_DOWN'
-            ? 'start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded'
-            : undefined;
-    return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint };
-  }
+  if (e instanceof QuotelakeError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: quotelakeHint(e) };
   const message = e instanceof Error ? e.message : String(e);
   return { exitCode: EXIT_FAILURE, code: 'QL_INTERNAL', message, hint: bugHint(process.argv.slice(2)) };
 }

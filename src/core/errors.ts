@@ -10,12 +10,15 @@ export interface QuotelakeErrorOptions {
   stage: ErrorStage;
   retryable?: boolean;
   cause?: unknown;
+  /** What to do about it, where the place that raises it knows best (the CLI's hint line). */
+  hint?: string;
 }
 
 export class QuotelakeError extends Error {
   readonly code: string;
   readonly stage: ErrorStage;
   readonly retryable: boolean;
+  readonly hint: string | undefined;
 
   constructor(code: string, message: string, options: QuotelakeErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -23,6 +26,7 @@ export class QuotelakeError extends Error {
     this.code = code;
     this.stage = options.stage;
     this.retryable = options.retryable ?? false;
+    this.hint = options.hint;
   }
 }
 
@@ -55,7 +59,7 @@ export class StateConflictError extends ConfigError {
   constructor(
     message: string,
     file: string,
-    readonly hint: string,
+    override readonly hint: string,
   ) {
     super(message, { file });
   }
@@ -87,7 +91,8 @@ export class ApiError extends QuotelakeError {
     const trace = details.trace ? ` (trace ${details.trace})` : '';
     super(
       details.code ?? apiErrorCode(details.ret),
-      `${details.endpoint}: ${what} ${details.serviceMessage}${codeList}${trace}`,
+      // An answer with no message of its own (a redirect, an empty 404) reads without a double space.
+      `${details.endpoint}: ${what}${details.serviceMessage.trim() !== '' ? ` ${details.serviceMessage}` : ''}${codeList}${trace}`,
       { stage: 'read', retryable: details.retryable, cause: details.cause },
     );
     this.ret = details.ret;
@@ -160,8 +165,8 @@ export class QuotaExhaustedError extends QuotelakeError {
 
 /** A sink could not write, flush or commit. */
 export class SinkError extends QuotelakeError {
-  constructor(message: string, stage: 'write' | 'commit' = 'write', cause?: unknown) {
-    super(stage === 'commit' ? 'QL_SINK_COMMIT' : 'QL_SINK_WRITE', message, { stage, cause });
+  constructor(message: string, stage: 'write' | 'commit' = 'write', cause?: unknown, hint?: string) {
+    super(stage === 'commit' ? 'QL_SINK_COMMIT' : 'QL_SINK_WRITE', message, { stage, cause, ...(hint !== undefined ? { hint } : {}) });
   }
 }
 

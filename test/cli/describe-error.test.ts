@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import { registry } from '../../src/cli/registry.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, S3LocationError, SinkError, TransportError } from '../../src/core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, ResponseShapeError, S3LocationError, SinkError, TransportError } from '../../src/core/errors.js';
 
 describe('describeError', () => {
   it('maps every error class to its exit code and a hint', () => {
@@ -27,6 +27,18 @@ describe('describeError', () => {
       if (hint) expect(d.hint).toMatch(hint);
     }
     expect(formatError(describeError(new ConfigError('wrong', { file: 'p.yaml', line: 3, column: 7 })))).toMatch(/^quotelake: p\.yaml:3:7: wrong\n  hint: /);
+  });
+
+  it('every error of the service or the lake has its hint line: HTTP statuses, shapes, damaged files, the rest', () => {
+    const http = (httpStatus: number) => new ApiError({ httpStatus, serviceMessage: '', endpoint: '/quote-b-api/kline', codes: ['BTCUSDT'], retryable: false });
+    expect(http(302).message).toBe('/quote-b-api/kline: HTTP 302 for BTCUSDT');
+    expect(describeError(http(302)).hint).toMatch(/redirect, which quotelake does not follow/);
+    expect(describeError(http(404)).hint).toMatch(/nothing answers this path at the base URL/);
+    expect(describeError(http(403)).hint).toMatch(/QUOTELAKE_TOKEN/);
+    expect(describeError(new ApiError({ ret: 400, serviceMessage: 'bad', endpoint: '/quote-b-api/kline', retryable: false })).hint).toMatch(/check the base URL, the token and the codes/);
+    expect(describeError(new ResponseShapeError('/quote-b-api/kline', 'data: expected object')).hint).toMatch(/market-data service itself/);
+    expect(describeError(new SinkError('kline: x.parquet cannot be read', 'commit', undefined, 'restore it')).hint).toBe('restore it');
+    expect(describeError(new SinkError('kline: something else', 'commit')).hint).toMatch(/^committed work is kept/);
   });
 
   it('lists every problem of a pipeline with its position', () => {

@@ -78,6 +78,11 @@ import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/error
 const MAX_UPLOADS_IN_FLIGHT = 4;
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
+
+/** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. */
+const DAMAGED_FILE_HINT =
+  'a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes) and run the same command again; "quotelake inspect <output>" checks every file';
+
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
 
 /** What `quotelake compact` did (or, dry run, would do) to one dataset. */
@@ -601,8 +606,13 @@ export class PartitionedSink<R> implements Sink<R> {
 
   private async readTable(key: string): Promise<Table> {
     const bytes = await this.storage.read(key);
-    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit');
-    return this.options.encoder.decode(bytes);
+    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit', undefined, DAMAGED_FILE_HINT);
+    try {
+      return this.options.encoder.decode(bytes);
+    } catch (error) {
+      // The decoder's own words ("Corrupt footer") name no file: this does, and what to do.
+      throw new SinkError(`${this.dataset}: ${key} in ${this.storage.root} cannot be read, the file is damaged (${(error as Error).message})`, 'commit', error, DAMAGED_FILE_HINT);
+    }
   }
 
   /** Forget staged files that were merged or compacted into others, and delete them from staging. */

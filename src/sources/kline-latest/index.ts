@@ -12,7 +12,7 @@ import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../core/plan-types.js';
 import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
-import { sleepUntil } from '../shared/clock-sleep.js';
+import { roundsDue } from '../shared/round-schedule.js';
 import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
@@ -22,7 +22,6 @@ import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
-import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
 /** The endpoint a product's bars are asked from, as the client calls it (rows carry it to the file metadata). */
@@ -103,9 +102,7 @@ class KlineLatestSource implements Source<RawKline> {
     ctx.events.planned?.('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
     let seq = 0;
-    for (const offset of roundOffsets(this.config)) {
-      throwIfAborted(ctx.signal);
-      await sleepUntil(ctx.clock, start + offset, ctx.signal);
+    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
       const result = await reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest');
       const answeredAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));

@@ -31,7 +31,7 @@ export function lintRepeated(values: readonly string[], path: string): LintFindi
 
 /** One round, or one every `everySeconds` for `count` rounds or `durationSeconds`. */
 export const roundsShape = {
-  everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round).'),
+  everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round). A round that starts late (a slow answer, a held limit) pushes the next ones on: rounds are never closer than N seconds.'),
   count: z.number().int().min(1).max(1_000_000).optional().describe('Number of rounds when everySeconds is set.'),
   durationSeconds: z
     .number()

@@ -11,13 +11,12 @@ import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
 import type { PlanContext, SourcePlan } from '../../core/plan-types.js';
-import { sleepUntil } from './clock-sleep.js';
+import { roundsDue } from './round-schedule.js';
 import { codeListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
 import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
 import { serviceClient } from './service-client.js';
-import { throwIfAborted } from './throw-if-aborted.js';
 
 export interface SnapshotConfig extends RoundsConfig {
   codes: string[];
@@ -72,9 +71,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
     for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
-    for (const offset of roundOffsets(this.config)) {
-      throwIfAborted(ctx.signal);
-      await sleepUntil(ctx.clock, start + offset, ctx.signal);
+    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
       const result = await reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset);
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
