@@ -58,6 +58,9 @@ function networkTarget(e: NodeErrorFields): string {
   return host ? `${host}${port}` : 'the service';
 }
 
+/** The path may be the output's or the state folder's (a --state-dir of its own): the fix names both. */
+const FOLDER_FLAGS = '--output (or --state-dir)';
+
 /** What one Node error means for the user, or undefined when it is not the environment's. */
 interface Classified {
   readonly code: string;
@@ -85,28 +88,28 @@ function classifyOne(e: NodeErrorFields): Classified | undefined {
         code: 'QL_OUTPUT_DENIED',
         target: where,
         message: `permission denied: cannot ${syscall} ${where} (${code})`,
-        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another --output`,
+        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another ${FOLDER_FLAGS}`,
       };
     case 'EROFS':
-      return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: 'choose an --output on a writable file system' };
+      return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: `choose an ${FOLDER_FLAGS} on a writable file system` };
     case 'ENOSPC':
     case 'EDQUOT':
       return {
         code: 'QL_DISK_FULL',
         target: where,
         message: `no space left on the device holding ${where} (${code}, ${syscall})`,
-        fix: 'free space there (or choose another --output) and run the same command again: committed work is kept and the run resumes',
+        fix: `free space there (or choose another ${FOLDER_FLAGS}) and run the same command again: committed work is kept and the run resumes`,
       };
     case 'ENOTDIR':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: 'choose an --output (or --state-dir) whose parents are folders, not files' };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: `choose an ${FOLDER_FLAGS} whose parents are folders, not files` };
     case 'ELOOP':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: 'point the links of this path at real folders, or choose another --output' };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: `point the links of this path at real folders, or choose another ${FOLDER_FLAGS}` };
     case 'ENAMETOOLONG':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the path is longer than this file system allows (ENAMETOOLONG, ${syscall})`, fix: 'choose a shorter --output' };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the path is longer than this file system allows (ENAMETOOLONG, ${syscall})`, fix: `choose a shorter ${FOLDER_FLAGS}` };
     case 'ENOENT':
       // Only a folder that could not be made: a file quotelake expected and did not find is a defect.
       if (syscall !== 'mkdir') return undefined;
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the folder cannot be created here (ENOENT, mkdir)`, fix: 'choose an --output on a regular file system whose parent folder exists' };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the folder cannot be created here (ENOENT, mkdir)`, fix: `choose an ${FOLDER_FLAGS} on a regular file system whose parent folder exists` };
     case 'EMFILE':
     case 'ENFILE':
       return { code: 'QL_TOO_MANY_FILES', target: where, message: `too many open files (${code}, ${syscall} ${where})`, fix: 'raise the open-file limit (ulimit -n) or lower the pipeline\'s concurrency' };

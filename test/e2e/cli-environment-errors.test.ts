@@ -89,7 +89,7 @@ describe('output folder checked before the run', () => {
     expect(r.status, r.stderr).toBe(2);
     expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_OUTPUT_DENIED');
     expect(r.stderr).toContain(`quotelake: output ${out}: permission denied: cannot mkdir ${out} (EACCES)`);
-    expect(r.stderr).toContain(`hint: give this user write access to ${dir}, or choose another --output`);
+    expect(r.stderr).toContain(`hint: give this user write access to ${dir}, or choose another --output (or --state-dir)`);
   }, 30_000);
 });
 
