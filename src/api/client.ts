@@ -887,6 +887,10 @@ class QuotelakeClient implements ServiceClient {
     return redactText(text, this.#token);
   }
 
+  redact(text: string): string {
+    return this.clean(text);
+  }
+
   // ---------------------------------------------------------------- settling
 
   /** Requests on their way to the limiter's queue, or admitted and not yet answered. */

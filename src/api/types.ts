@@ -202,6 +202,11 @@ export interface ServiceClient {
   unscopedRequestCounts?(): Record<string, number> | undefined;
   /** What became of the attempts so far (see RequestOutcomes); absent on clients that do not track it. */
   requestOutcomes?(): RequestOutcomes;
+  /**
+   * Text with this client's tokens redacted: for what the service sent that goes to a file (a
+   * rejected record whose field echoes the request URL would otherwise carry the token there).
+   */
+  redact?(text: string): string;
   /** Returns the unused quota reserve and closes the connections. */
   close(): Promise<void>;
 }

@@ -36,6 +36,9 @@ export class QuotaWatchingClient implements ServiceClient {
   get runId() {
     return this.inner.runId;
   }
+  redact(text: string): string {
+    return this.inner.redact?.(text) ?? text;
+  }
   /** The first quota error any call raised, if one did. */
   exhausted(): QuotaExhaustedError | undefined {
     return this.#seen;

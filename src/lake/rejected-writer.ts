@@ -33,7 +33,11 @@ export class RejectedWriter {
   private chunkSeq = 0;
   private readonly storage: LakeStorage;
 
-  constructor(output: LakeLocation) {
+  /** `redact`: the client's, so a token the service echoed inside a record never reaches the file. */
+  constructor(
+    output: LakeLocation,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
     this.storage = storageOf(output);
   }
 
@@ -42,7 +46,7 @@ export class RejectedWriter {
     this.runToken ??= safeFileToken(ctx.runId);
     const rel = posix.join(REJECTED_DIR, partitionValue(dataset), partitionSegment('date', utcDate(ctx.clock.now())), `rejected-${this.runToken}.ndjson`);
     const chunk = posix.join(STAGING_DIR, this.runToken, `${rel}.${String(++this.chunkSeq).padStart(6, '0')}`);
-    await this.storage.put(chunk, rejected.map(line).join('\n') + '\n');
+    await this.storage.put(chunk, this.redact(rejected.map(line).join('\n') + '\n'));
     this.staged.set(rel, [...(this.staged.get(rel) ?? []), chunk]);
     this.rows.set(rel, (this.rows.get(rel) ?? 0) + rejected.length);
     ctx.events.rows(dataset, 'rejected', rejected.length);

@@ -116,6 +116,12 @@ export interface RunResult {
   readonly manifest: RunManifest;
 }
 
+/** The client's redaction of its tokens (ServiceClient.redact), when it has one: the runtime knows the client only as a value it hands on. */
+function redactorOf(client: unknown): ((text: string) => string) | undefined {
+  const redact = (client as { redact?: unknown } | null | undefined)?.redact;
+  return typeof redact === 'function' ? (text) => (redact as (t: string) => string).call(client, text) : undefined;
+}
+
 type Step<T> = { kind: 'next'; result: IteratorResult<Batch<T>> } | { kind: 'aborted' };
 
 function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispose: () => void } {
@@ -287,7 +293,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       transforms = transformDefs.map(({ def, config }) => def.create(config, env));
       sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
       if (opts.onReject === 'divert') {
-        rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where)))(lake);
+        const redact = redactorOf(options.client);
+        rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact)))(lake);
       }
     } catch (error) {
       await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);

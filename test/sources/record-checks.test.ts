@@ -149,6 +149,17 @@ describe('per-record checks, K-lines through the runtime', () => {
     ]);
   });
 
+  it("a field that echoes the request's URL is rejected with the token redacted: it never reaches the file", async () => {
+    const { client, clock, outputDir } = await setup((req, res) =>
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: [{ ...bar(at('04:00')), turnover: `http://x/kline?token=demo-professional&code=BTCUSDT` }, bar(at('05:00'))] }),
+    );
+    await run(klinePipeline, { client, clock, outputDir });
+    const rejected = await rejectedLines(outputDir, 'kline');
+    expect(rejected.map((l) => [l.code, l.field])).toEqual([['QL_DECIMAL_MALFORMED', 'turnover']]);
+    expect(JSON.stringify(rejected)).not.toContain('demo-professional');
+    expect(rejected[0]!.value).toBe('http://x/kline?token=demo…&code=BTCUSDT');
+  });
+
   it('answers without a bar of the window (a code the service lacks, a service days behind) are said, not passed over', async () => {
     for (const list of [[], [bar(sec('2026-03-01T00:00:00Z'))]]) {
       const { client, clock, outputDir } = await setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: list }));
