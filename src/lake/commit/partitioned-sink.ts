@@ -77,12 +77,11 @@ import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/error
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
 const MAX_UPLOADS_IN_FLIGHT = 4;
 
-/** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
-
 /** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. */
 const DAMAGED_FILE_HINT =
   'a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes) and run the same command again; "quotelake inspect <output>" checks every file';
 
+/** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
 
 /** What `quotelake compact` did (or, dry run, would do) to one dataset. */
