@@ -1,5 +1,5 @@
 /** The commands that log (and take --log-format: a test holds this to the commands' own options). */
-export const LOGGING_COMMANDS: ReadonlySet<string> = new Set(['run', 'worker', 'compact', 'migrate']);
+export const LOGGING_COMMANDS: ReadonlySet<string> = new Set(['run', 'worker', 'compact', 'migrate', 'repair']);
 
 /**
  * JSON log lines asked for (--log-format json, else QUOTELAKE_LOG_FORMAT=json) by a command that

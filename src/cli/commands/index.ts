@@ -9,6 +9,7 @@ import { migrateCommand } from './migrate.js';
 import { planCommand } from './plan.js';
 import { queueCommand } from './queue.js';
 import { quotaCommand } from './quota.js';
+import { repairCommand } from './repair.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandModule<object, any>[] = [
   migrateCommand,
   compactCommand,
   vacuumCommand,
+  repairCommand,
   quotaCommand,
   enqueueCommand,
   workerCommand,

@@ -107,6 +107,8 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
       return snapshot.files.has(key) || snapshot.tombstones.has(key);
     };
     if (intent.add.some((a) => named(a.path))) return undefined;
+    // Removes alone (`quotelake repair`): applied already when every one is a tombstone.
+    if (intent.add.length === 0 && intent.remove.length > 0 && intent.remove.every((r) => snapshot.tombstones.has(decodeDeltaPath(intent.tableKey, r.path)))) return undefined;
   }
   // The files it replaces were planned from the manifest: one another writer removed since is gone.
   const gone = intent.remove.map((r) => decodeDeltaPath(intent.tableKey, r.path)).filter((path) => !snapshot?.files.has(path));

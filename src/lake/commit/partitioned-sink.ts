@@ -79,7 +79,7 @@ const MAX_UPLOADS_IN_FLIGHT = 4;
 
 /** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. */
 const DAMAGED_FILE_HINT =
-  'a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes) and run the same command again; "quotelake inspect <output>" checks every file';
+  'a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes), or drop it with "quotelake repair --output <output> --dry-run", then --yes (its rows leave the lake; it names the series to fetch again); then run the same command again';
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
@@ -864,6 +864,42 @@ export class PartitionedSink<R> implements Sink<R> {
       else keep.push(f);
     }
     return { keep, expired };
+  }
+
+  /**
+   * `quotelake repair`: the live files the manifest lists that are missing or cannot be decoded,
+   * which every commit into their partitions would stop at. Reads every live file whole; a file
+   * whose bytes changed but still decode is left alone (its rows are still there to merge).
+   */
+  async unreadableFiles(): Promise<{ file: ManifestFile; problem: string }[]> {
+    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    const out: { file: ManifestFile; problem: string }[] = [];
+    for (const file of previous?.files ?? []) {
+      const bytes = await this.storage.read(this.liveKey(file));
+      if (bytes === undefined) {
+        out.push({ file, problem: 'missing' });
+        continue;
+      }
+      try {
+        this.options.encoder.decode(bytes);
+      } catch (error) {
+        out.push({ file, problem: `damaged (${bytes.length} of ${file.bytes} bytes: ${(error as Error).message})` });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * `quotelake repair`: the manifest (and a Delta table's log, as removes) stops listing these live
+   * files, through the same journaled commit as any other; they are retired like replaced files.
+   * The caller holds the output and has run recover().
+   */
+  async dropFiles(ctx: RunContext, files: readonly ManifestFile[]): Promise<void> {
+    if (files.length === 0) return;
+    this.runToken ??= safeFileToken(ctx.runId);
+    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    await this.checkTableKind(previous);
+    await this.publish(ctx, previous, [], files);
   }
 
   /** Delete the retired files whose grace has passed (a manifest without them is published first). */

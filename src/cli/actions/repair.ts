@@ -1,0 +1,85 @@
+/** `quotelake repair`: loaded only when the command runs. The lake does the work (repair-lake.ts); this wires it and says what to run next. */
+import { randomBytes } from 'node:crypto';
+import type { RunContext } from '../../core/component.js';
+import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
+import { acquireRunLock } from '../../runtime/run-lock.js';
+import { commandClock } from '../clock-option.js';
+import { commandLogger } from '../command-logger.js';
+import { EXIT_OK } from '../exit-codes.js';
+import type { LogArgs } from '../shared-options.js';
+import { terminalFor } from '../terminal.js';
+import { UsageError } from '../usage-error.js';
+import { openOutput } from '../output-storage.js';
+import { localOutputAbsent } from '../lake-location.js';
+
+export interface RepairArgs extends LogArgs {
+  output: string;
+  's3-endpoint'?: string | undefined;
+  dataset?: string | undefined;
+  'dry-run': boolean;
+  yes: boolean;
+  clock?: string | undefined;
+  color?: boolean | undefined;
+}
+
+/** The checkpoint streams whose rows a dropped file held: what `state reset --stream` takes. */
+export function streamsOf(r: TableRepair): string[] {
+  const out = new Set<string>();
+  for (const f of r.dropped) {
+    if (r.dataset === 'kline') {
+      const interval = /\/interval=([^/]+)\//.exec(`/${f.key}`)?.[1];
+      for (const code of f.series) out.add(`kline/${code}/${interval ? decodeURIComponent(interval) : '*'}`);
+    } else if (r.dataset === 'halt') {
+      for (const exchange of f.series) out.add(`halt/${exchange}`);
+    }
+  }
+  return [...out].sort();
+}
+
+export function formatRepair(r: TableRepair, dryRun: boolean): string {
+  const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
+  if (r.dropped.length === 0) return `${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read\n`;
+  const lines = [`${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
+  for (const f of r.dropped) lines.push(`  ${f.key}: ${f.problem}; ${f.rows} rows of ${f.series.join(', ') || 'no series'}`);
+  const streams = streamsOf(r);
+  if (streams.length > 0) {
+    lines.push(
+      `  to fetch their rows again: quotelake state reset <pipeline> ${streams.map((s) => `--stream '${s}'`).join(' ')} --yes, then run the pipeline ` +
+        '(forex, metals and crypto come back whole; a stock or index only as far as its newest 500 bars reach)',
+    );
+  } else {
+    lines.push('  snapshots of order books and trades cannot be fetched again for past instants: their rows are gone');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const terminal = terminalFor({ color: args.color }, env);
+  const dryRun = args['dry-run'];
+  if (!dryRun && !args.yes) {
+    throw new UsageError('repair drops the files it cannot read from the lake, and their rows with them', 'add --dry-run to see which, then --yes to drop them');
+  }
+  const clock = commandClock(args.clock, env);
+  if (await localOutputAbsent(args.output)) {
+    terminal.out(`nothing to repair: ${args.output} does not exist\n`);
+    return EXIT_OK;
+  }
+  const runId = `repair-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const logger = commandLogger(args, env, terminal, clock, { runId, command: 'repair' });
+  const ctx: RunContext = { runId, signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock };
+  const output = await openOutput(args.output, args['s3-endpoint'], env);
+  try {
+    // A dry run reads only; a repair commits, so it holds the output as a run does.
+    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'repair', now: new Date(clock.now()) });
+    try {
+      const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, ...(output.storage !== undefined ? { storage: output.storage } : {}) });
+      if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+      for (const r of reports) terminal.out(formatRepair(r, dryRun));
+    } finally {
+      await lock?.release();
+    }
+  } finally {
+    output.close();
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,89 @@
+/**
+ * `quotelake repair` over a whole lake: the live files of each dataset that are missing or cannot
+ * be decoded (a disk that lost them, a restore that cut them short) leave the manifest, and a
+ * Delta table's log as removes, through the same journaled commit a run uses. Until then every
+ * commit into their partitions stops at them. Their rows are gone from the lake: the report names
+ * the series and spans, for the runs that fetch them again. The caller holds the output.
+ */
+import type { RunContext } from '../core/component.js';
+import { SinkError } from '../core/errors.js';
+import { PartitionedSink } from './commit/partitioned-sink.js';
+import type { RollForwardHooks } from './commit/commit-journal.js';
+import { manifestedTables, readManifest, type ManifestFile } from './commit/manifest.js';
+import { datasetSpec, isDataset } from './datasets/index.js';
+import { tableCodec } from './table-codec.js';
+import { TABLE_DEFAULTS } from './table-defaults.js';
+import type { LakeStorage } from './storage/lake-storage.js';
+import { localStorage } from './storage/local-storage.js';
+import { hasDeltaLog } from './delta/table-kind.js';
+import { DEFAULT_DECIMAL } from '../core/decimal.js';
+
+export interface RepairedFile {
+  /** Relative to the output root, e.g. `kline/interval=1m/year=2026/date=2026-11-11/part-….parquet`. */
+  readonly key: string;
+  readonly problem: string;
+  readonly rows: number;
+  /** The series keys the file held (code, or exchange), from the manifest's key ranges. */
+  readonly series: readonly string[];
+}
+
+export interface TableRepair {
+  readonly dataset: string;
+  readonly format: string;
+  readonly delta: boolean;
+  /** Live files checked. */
+  readonly files: number;
+  readonly dropped: readonly RepairedFile[];
+}
+
+export interface RepairLakeOptions {
+  readonly ctx: RunContext;
+  readonly dataset?: string;
+  readonly dryRun: boolean;
+  readonly storage?: LakeStorage;
+  /** Steps of the commit's roll-forward, for tests that stop it midway. */
+  readonly hooks?: RollForwardHooks;
+}
+
+function describe(dataset: string, { file, problem }: { file: ManifestFile; problem: string }): RepairedFile {
+  return { key: `${dataset}/${file.path}`, problem, rows: file.rows, series: Object.keys(file.ranges).sort() };
+}
+
+export async function repairLake(outputDir: string, options: RepairLakeOptions): Promise<TableRepair[]> {
+  const storage = options.storage ?? localStorage(outputDir);
+  if (options.dataset !== undefined && !isDataset(options.dataset)) datasetSpec(options.dataset); // throws the message that lists the datasets
+  const out: TableRepair[] = [];
+  for (const { dataset, format } of await manifestedTables(storage)) {
+    if (options.dataset !== undefined && dataset !== options.dataset) continue;
+    const delta = format === 'parquet' && (await hasDeltaLog(storage, dataset));
+    const encoder = await tableCodec(format, delta ? 'us' : 'ms');
+    if (encoder === undefined) continue;
+    const sink = new PartitionedSink({
+      outputDir,
+      storage,
+      spec: datasetSpec(dataset) as never,
+      encoder,
+      // No row is written, and a Delta log that has files to remove has its metaData already (it goes only into version 0).
+      decimal: DEFAULT_DECIMAL,
+      maxRowsPerFile: TABLE_DEFAULTS.maxRowsPerFile,
+      maxBufferedRows: TABLE_DEFAULTS.maxBufferedRows,
+      maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
+      retiredGraceMs: TABLE_DEFAULTS.retiredGraceMs,
+      table: delta ? 'delta' : 'hive',
+      ...(options.hooks !== undefined ? { hooks: options.hooks } : {}),
+    });
+    try {
+      // An interrupted commit is finished first, so the files checked are the lake's own.
+      if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false });
+      const bad = await sink.unreadableFiles();
+      const files = (await readManifest(storage, dataset, format))?.files.length ?? 0;
+      if (!options.dryRun) await sink.dropFiles(options.ctx, bad.map((b) => b.file));
+      out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)) });
+    } catch (error) {
+      throw error instanceof SinkError ? error : new SinkError(`${dataset}.${format}: repair failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+    } finally {
+      await sink.close();
+    }
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+/**
+ * `quotelake repair` through the built CLI: a lake with a damaged file refuses runs; repair needs
+ * --yes (or --dry-run, which changes nothing), drops it, names the streams to reset, and the run
+ * that follows commits again.
+ */
+import { readdirSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const WINDOW = ['--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z'];
+
+describe('quotelake repair', () => {
+  it('--dry-run names the damaged file, --yes drops it, and runs commit again', async () => {
+    const output = join(tempDir('ql-repair-'), 'out');
+    expect((await runCli(['run', 'kline-backfill', ...WINDOW, '--clock', '2026-11-11T12:00:00Z', '--output', output, '--quiet'])).code).toBe(0);
+    const folder = join(output, 'kline/interval=1m/year=2026/date=2026-11-11');
+    const [name] = readdirSync(folder);
+    truncateSync(join(folder, name!), 1000);
+    const later = ['run', 'kline-backfill', ...WINDOW, '--clock', '2026-11-11T12:30:00Z', '--output', output, '--quiet'];
+    const blocked = await runCli(later);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(`${name} in ${output} cannot be read, the file is damaged`);
+
+    const refused = await runCli(['repair', '--output', output]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('hint: add --dry-run to see which, then --yes to drop them');
+    const look = await runCli(['repair', '--output', output, '--dry-run']);
+    expect(look.code, look.stderr).toBe(0);
+    expect(look.stdout).toContain(`kline.parquet: 1 of 4 live files cannot be read; would drop:\n  kline/interval=1m/year=2026/date=2026-11-11/${name}: damaged (1000 of `);
+    expect(look.stdout).toContain("quotelake state reset <pipeline> --stream 'kline/BTCUSDT/1m' --yes");
+    expect((await runCli(later)).code).toBe(1);
+
+    const fixed = await runCli(['repair', '--output', output, '--yes']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('live files cannot be read; dropped:');
+    expect((await runCli(['repair', '--output', output, '--dry-run'])).stdout).toBe('kline.parquet: all 3 live files read\n');
+    const again = await runCli(later);
+    expect(again.code, again.stderr).toBe(0);
+  });
+});
