@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useS3Server } from '../helpers/s3-server.js';
 import { closedPort } from '../helpers/closed-port.js';
@@ -151,6 +151,25 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       expect(fromS3.length).toBeGreaterThan(0);
       expect(fromS3).toEqual(await rowsOf(localHalts, 'halt'));
     });
+
+    // On its own prefix: it runs beside the checks of the other runs.
+    it('repair names a damaged object, drops it under the lease (the Delta log too), and the next run commits', async () => {
+      const first = await s3Run('demo/2-depth-snapshot', 'repair-depth');
+      expect(first.code, first.stderr).toBe(0);
+      const [key] = (await keysUnder(server().client(), 'lake-test', 'repair-depth/')).filter((k) => k.endsWith('.parquet') && !k.includes('_delta_log'));
+      await server().client().send(new PutObjectCommand({ Bucket: 'lake-test', Key: `repair-depth/${key}`, Body: new Uint8Array(1000) }));
+      const repair = (...extra: string[]) => runCli(['repair', '--output', 's3://lake-test/repair-depth', '--s3-endpoint', server().endpoint, ...extra], { cwd: work, env: CREDENTIALS });
+      const look = await repair('--dry-run');
+      expect(look.code, look.stderr).toBe(0);
+      expect(look.stdout).toContain(`depth.parquet (Delta): 1 of 1 live files cannot be read; would drop:\n  ${key}: damaged (1000 of `);
+      const fixed = await repair('--yes');
+      expect(fixed.code, fixed.stderr).toBe(0);
+      expect((await repair('--dry-run')).stdout).toBe('depth.parquet (Delta): all 0 live files read\n');
+      const log = (await keysUnder(server().client(), 'lake-test', 'repair-depth/depth/_delta_log/')).filter((k) => k.endsWith('.json'));
+      const newest = await server().client().send(new GetObjectCommand({ Bucket: 'lake-test', Key: `repair-depth/depth/_delta_log/${log.sort().at(-1)}` }));
+      expect(await newest.Body!.transformToString()).toContain('"remove"');
+      expect((await s3Run('demo/2-depth-snapshot', 'repair-depth')).code).toBe(0);
+    }, 90_000);
 
     // Polling snapshots: the rows depend on the rounds' timing, so each is checked against its own run.
     it.each(['depth', 'trade'])('%s: what the run wrote is what the bucket holds, nothing staged', async (dataset) => {
