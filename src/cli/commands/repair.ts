@@ -12,7 +12,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
       .option('s3-endpoint', s3EndpointOption)
       .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Name the files it would drop; change nothing' })
-      .option('yes', { type: 'boolean', default: false, describe: 'Drop them (their rows leave the lake): needed unless --dry-run' })
+      .option('yes', { type: 'boolean', alias: 'y', default: false, describe: 'Drop them (their rows leave the lake): needed unless --dry-run' })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (the commit time)' })
       .example('$0 repair --output /data/lake --dry-run', 'Read every live file and name those that are missing or damaged')
       .example('$0 repair --output /data/lake --yes', 'Drop them, then fetch their series again as it says')
