@@ -13,6 +13,7 @@ import { sliceQueue } from '../../src/queue/slice-queue.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { useRedisServer } from '../helpers/redis-server.js';
+import { useS3Server } from '../helpers/s3-server.js';
 
 /** The workers share these tokens' plans through the coordinator; a first run on a long-running Redis. */
 const DEMO_TOKENS = ['demo-professional', 'demo-basic', 'demo-tiny'];
@@ -138,6 +139,26 @@ describe.concurrent('workers', () => {
     const expected = await lakeRows(single);
     expect(expected.length).toBeGreaterThan(5000);
     expect(await lakeRows(shared)).toEqual(expected);
+  }, 120_000);
+});
+
+describe.concurrent('workers into a lake on S3', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+  const s3 = useS3Server();
+
+  it('two workers commit every slice into an s3:// lake (through its storage and lease), with the rows of a single run', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+    const file = pipelineFile(['BTCUSDT', 'EURUSD'], ['1h']);
+    const single = tempDir();
+    const singleRun = runCli(['run', file, ...SPAN, '--output', single, '--quiet']);
+    const lake = 's3://lake-test/queued';
+    ok(await runCli(['enqueue', file, ...SPAN, '--output', lake], { env }));
+    const workers = [0, 1].map(() => startCli(['worker', '--until-empty', '--concurrency', '2', '--clock', CLOCK, '--s3-endpoint', s3().endpoint], { env }));
+    for (const r of await Promise.all(workers.map((w) => w.result))) ok(r);
+    ok(await singleRun);
+    const inspect = JSON.parse(ok(await runCli(['inspect', lake, '--s3-endpoint', s3().endpoint, '--json'], { env })).stdout) as { datasets: { dataset: string; rows: number; problems: string[] }[] };
+    const expected = await lakeRows(single);
+    expect(inspect.datasets.map((d) => [d.dataset, d.rows, d.problems])).toEqual([['kline', expected.length, []]]);
   }, 120_000);
 });
 

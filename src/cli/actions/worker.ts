@@ -42,6 +42,8 @@ import { timerSecondsMs } from '../seconds-option.js';
 
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
   concurrency: number;
+  /** The S3-compatible store of slices whose output is s3:// (else AWS_ENDPOINT_URL, else AWS). */
+  's3-endpoint'?: string | undefined;
   'stalled-timeout': number;
   'until-empty': boolean;
   /** Seconds a batch worker (--until-empty) waits for its coordinator to come back before it stops. */
@@ -95,7 +97,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const redis = redisConnection(url, 'worker');
   const workerRedis = redisConnection(url, 'worker');
   const queue = sliceQueue(redis);
-  const committer = createSliceCommitter({ registry, clock, logger, redis });
+  const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'] });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
   const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
   const clients = workerClients({

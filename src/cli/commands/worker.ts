@@ -2,13 +2,14 @@ import type { Argv, CommandModule } from 'yargs';
 import type { WorkerArgs } from '../actions/worker.js';
 import { metricsOptions } from '../metrics-options.js';
 import { coordinatorOption } from '../queue/coordinator.js';
-import { clockOptions, logOptions, serviceOptions, stopTimeoutOption } from '../shared-options.js';
+import { clockOptions, logOptions, s3EndpointOption, serviceOptions, stopTimeoutOption } from '../shared-options.js';
 
 export const workerCommand: CommandModule<object, WorkerArgs> = {
   command: 'worker',
   describe: 'Run slices from the Redis queue into the lake (on any host; start as many as you like)',
   builder: (y: Argv<object>) =>
     metricsOptions(stopTimeoutOption(logOptions(coordinatorOption(clockOptions(serviceOptions(y)))), 'finish its running slices (or put them back on the queue)'))
+      .option('s3-endpoint', s3EndpointOption)
       .option('concurrency', { type: 'number', default: 4, describe: 'Slices fetched side by side in this process (1 to 64); those fetched while the lake is busy are committed together' })
       .option('stalled-timeout', {
         type: 'number',

@@ -15,6 +15,7 @@ import { RejectedWriter } from '../../lake/rejected-writer.js';
 import { withLakeLock } from '../../queue/lake-lock.js';
 import type { RejectedOutput } from '../../runtime/run-pipeline.js';
 import { runPipeline } from '../../runtime/run-pipeline.js';
+import { openOutput } from '../output-storage.js';
 import { klineStream } from '../../sources/shared/kline-records.js';
 import type { FetchedSlice, HeldRejected } from './fetch-slice.js';
 import { ROWS_SOURCE, rowsSource } from './slice-components.js';
@@ -24,6 +25,8 @@ export interface CommitDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly redis: Redis;
+  /** The S3-compatible store of an s3:// output (else AWS_ENDPOINT_URL, else AWS). */
+  readonly s3Endpoint?: string | undefined;
 }
 
 /** The lake's identity for its lock: the same folder (or bucket URL) from any cwd. */
@@ -56,18 +59,25 @@ async function commitGroup(group: readonly FetchedSlice[], deps: CommitDeps): Pr
     const codes = f.slice.codes.filter((c) => !byCode.has(c));
     return [...byCode.entries(), ...codes.map((c) => [c, []] as const)].map(([code, rows]) => ({ stream: klineStream(code, f.slice.interval), rows }));
   });
-  await runPipeline(
-    { ...pipeline, source: { type: ROWS_SOURCE }, transforms: [] },
-    // Its own signal: a commit, once begun, ends (a stop waits for it).
-    {
-      registry: [...deps.registry, rowsSource(batches, held.length > 0)],
-      outputDir,
-      stateDir,
-      logger: deps.logger,
-      clock: deps.clock,
-      createRejectedWriter: (dir) => withHeld(new RejectedWriter(dir), [...held]),
-    },
-  );
+  // An s3:// lake is written through its storage, as `run` writes it (a folder needs none).
+  const output = await openOutput(outputDir, deps.s3Endpoint, process.env);
+  try {
+    await runPipeline(
+      { ...pipeline, source: { type: ROWS_SOURCE }, transforms: [] },
+      // Its own signal: a commit, once begun, ends (a stop waits for it).
+      {
+        registry: [...deps.registry, rowsSource(batches, held.length > 0)],
+        outputDir,
+        stateDir,
+        ...(output.storage !== undefined ? { storage: output.storage } : {}),
+        logger: deps.logger,
+        clock: deps.clock,
+        createRejectedWriter: (dir) => withHeld(new RejectedWriter(dir), [...held]),
+      },
+    );
+  } finally {
+    output.close();
+  }
 }
 
 interface Waiting {
