@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
-import { acquireOutputLock } from '../../runtime/output-lock.js';
+import { acquireRunLock } from '../../runtime/run-lock.js';
+import { openOutput } from '../output-storage.js';
 import { localOutputAbsent } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -18,6 +19,7 @@ import { UsageError } from '../usage-error.js';
 
 export interface VacuumArgs {
   output: string;
+  's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
   retention: string;
   'dry-run': boolean;
@@ -67,16 +69,22 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   const now = clock.now();
   const dryRun = args['dry-run'];
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-  // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
-  const lock = dryRun ? undefined : await acquireOutputLock(args.output, { runId, pipeline: 'vacuum', now: new Date(now) });
-  const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
+  // An s3:// lake through its storage and lease, as compact does (a URL is no local folder).
+  const output = await openOutput(args.output, args['s3-endpoint'], env);
   try {
-    const results = await vacuumLake(localStorage(args.output), { retentionMs, now, dryRun, dataset: args.dataset });
-    if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-    for (const r of results) terminal.out(formatVacuum(r, dryRun));
+    // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
+    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'vacuum', now: new Date(now) });
+    const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
+    try {
+      const results = await vacuumLake(output.storage ?? localStorage(args.output), { retentionMs, now, dryRun, dataset: args.dataset });
+      if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+      for (const r of results) terminal.out(formatVacuum(r, dryRun));
+    } finally {
+      interrupts.dispose();
+      await lock?.release();
+    }
   } finally {
-    interrupts.dispose();
-    await lock?.release();
+    output.close();
   }
   return EXIT_OK;
 }

@@ -1,13 +1,15 @@
 import { DATASETS } from '../../core/records.js';
 import type { Argv, CommandModule } from 'yargs';
 import type { VacuumArgs } from '../actions/vacuum.js';
+import { s3EndpointOption } from '../shared-options.js';
 
 export const vacuumCommand: CommandModule<object, VacuumArgs> = {
   command: 'vacuum',
   describe: 'Delete the files of each Delta table that its log no longer references, once older than the retention',
   builder: (y: Argv<object>) =>
     y
-      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake)' })
+      .option('output', { type: 'string', default: 'output', describe: 'Output root (the lake): a folder or s3://bucket/prefix' })
+      .option('s3-endpoint', s3EndpointOption)
       .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('retention', { type: 'string', default: '168h', describe: 'Keep unreferenced files younger than this (168h, 7d, 30m); shorter than 168h needs --force' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be deleted; delete nothing' })
