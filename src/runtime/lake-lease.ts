@@ -94,8 +94,13 @@ const text = (record: LeaseRecord): string => `${JSON.stringify(record, null, 2)
 const same = (a: Partial<LeaseRecord>, b: LeaseRecord): boolean => a.runId === b.runId && a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
 const sameBytes = (a: Uint8Array, b: string): boolean => Buffer.from(a).equals(Buffer.from(b, 'utf8'));
 
-function lostError(path: string, ours: LeaseRecord, holder: Partial<LeaseRecord> | undefined, cause?: unknown): QuotelakeError {
-  const who = holder === undefined ? 'it is gone' : `run ${holder.runId ?? '?'} (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}) holds it now`;
+/** `ranOut`: the lease expired unrenewed (the store did not answer), which says nothing of another run. */
+function lostError(path: string, ours: LeaseRecord, holder: Partial<LeaseRecord> | undefined, cause?: unknown, ranOut = false): QuotelakeError {
+  const who = ranOut
+    ? `it ran out at ${ours.expiresAt} without a renewal (the store did not answer them)`
+    : holder === undefined
+      ? 'it is gone'
+      : `run ${holder.runId ?? '?'} (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}) holds it now`;
   return new QuotelakeError('QL_LAKE_LEASE_LOST', `run ${ours.runId} lost the lease ${path}: ${who}; it stops before its next commit`, { stage: 'commit', ...(cause === undefined ? {} : { cause }) });
 }
 
@@ -197,7 +202,7 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
     } catch (error) {
       if (error === lost) throw error;
       // The store did not answer: keep trying at the next beat while the lease lasts.
-      if (at >= Date.parse(ours.record.expiresAt)) throw markLost(lostError(path, ours.record, undefined, error));
+      if (at >= Date.parse(ours.record.expiresAt)) throw markLost(lostError(path, ours.record, undefined, error, true));
       throw error;
     }
   };
@@ -222,7 +227,7 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
     renew,
     assertHeld() {
       if (lost !== undefined) throw lost;
-      if (now() >= Date.parse(held!.record.expiresAt)) throw markLost(lostError(path, held!.record, undefined));
+      if (now() >= Date.parse(held!.record.expiresAt)) throw markLost(lostError(path, held!.record, undefined, undefined, true));
     },
     async release() {
       stop();
