@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
-import { sliceQueue } from '../../src/queue/slice-queue.js';
+import { QUEUE_NAME, QUEUE_PREFIX, sliceQueue } from '../../src/queue/slice-queue.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { useRedisServer } from '../helpers/redis-server.js';
@@ -139,6 +139,34 @@ describe.concurrent('workers', () => {
     const expected = await lakeRows(single);
     expect(expected.length).toBeGreaterThan(5000);
     expect(await lakeRows(shared)).toEqual(expected);
+  }, 120_000);
+});
+
+describe.concurrent('Redis loses its data while workers run', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+
+  it('a batch worker whose queue vanished (a restart without persistence) does not call it drained: exit 1, and what to do', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT', 'EURUSD'], ['1m', '1h']);
+    ok(await runCli(['enqueue', file, ...SPAN, '--output', tempDir()], { env }));
+    // The basic plan: a request a second, so the slices take a while; the data goes after the first slice starts.
+    const worker = startCli(['worker', '--until-empty', '--concurrency', '1', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+    const client = new Redis(redis().url);
+    try {
+      // The worker draws the queue's epoch before it takes a slice.
+      await worker.waitForStderr(/slice started/);
+      // What a restart without persistence loses of the queue (the limiter's state is kept here: its
+      // own loss is held for a minute by the restart guard, tested elsewhere).
+      const queueKeys = await client.keys(`${QUEUE_PREFIX}:${QUEUE_NAME}:*`);
+      expect(queueKeys.length).toBeGreaterThan(1);
+      await client.del(...queueKeys);
+    } finally {
+      client.disconnect();
+    }
+    const result = await worker.result;
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain('Redis lost its data while this worker ran');
+    expect(result.stderr).toContain('Run the same "quotelake enqueue" again');
   }, 120_000);
 });
 

@@ -11,6 +11,7 @@ import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { noteQuotaReset, quotaResetMet } from '../../queue/quota-reset.js';
+import { epochKept, queueEpoch } from '../../queue/queue-epoch.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
 import { startSliceWorker } from '../../queue/slice-worker.js';
@@ -19,7 +20,7 @@ import { createLogger } from '../../runtime/logger.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { describeError, sayFailure } from '../describe-error.js';
-import { EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import { loadJob } from '../pipeline-job.js';
@@ -97,6 +98,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const redis = redisConnection(url, 'worker');
   const workerRedis = redisConnection(url, 'worker');
   const queue = sliceQueue(redis);
+  // Undefined while Redis cannot be reached at start: there is then no epoch to lose.
+  const epoch = await queueEpoch(redis).catch(() => undefined);
   const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'] });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
   const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
@@ -175,6 +178,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // A batch (--until-empty) must end: without its coordinator for this long it stops, exit 1. A
   // worker without it waits for Redis to come back, however long (a daemon outlives a restart).
   let coordinatorDown: CoordinatorDownError | undefined;
+  let queueLost = false;
   try {
     await new Promise<void>((resolve) => {
       if (interrupts.signal.aborted) return resolve();
@@ -216,6 +220,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     // Slices still running get half the stop timeout to finish, then go back to the queue (without
     // a coordinator they cannot commit: they are redelivered once it is back).
     await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
+    if (coordinatorDown === undefined && epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
   } finally {
     interrupts.dispose();
     // Without Redis, what waits on it would wait for ever: its connections are let go of first, so
@@ -240,6 +245,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     sayFailure(terminal, { ...described, message: `worker --until-empty stopped: ${described.message}; what it had not committed goes back to the queue` }, coordinatorDown);
     return described.exitCode;
   }
+  if (queueLost) {
+    terminal.notice(
+      'quotelake worker: Redis lost its data while this worker ran (it restarted without persistence): the slices waiting or running on the queue then are gone, so the queue only looks drained. Run the same "quotelake enqueue" again (what was committed is merged, not doubled), and turn on Redis persistence (appendonly yes)',
+      { level: 'error', event: 'queue-lost' },
+    );
+  }
   if (failedForGood.length > 0) {
     terminal.notice(`quotelake worker: ${failedForGood.length} slice${failedForGood.length === 1 ? '' : 's'} failed for good (the lines above say why); "quotelake queue status" counts them`, {
       level: 'error',
@@ -254,7 +265,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       { event: 'quota-exhausted', slices: waitingForQuota, resetAt: at },
     );
   }
-  return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, ...failedForGood]);
+  return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, queueLost ? EXIT_FAILURE : EXIT_OK, ...failedForGood]);
 }
 
 /**
