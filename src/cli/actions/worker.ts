@@ -98,8 +98,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const redis = redisConnection(url, 'worker');
   const workerRedis = redisConnection(url, 'worker');
   const queue = sliceQueue(redis);
-  // Undefined while Redis cannot be reached at start: there is then no epoch to lose.
-  const epoch = await queueEpoch(redis).catch(() => undefined);
+  // Drawn beside the start-up, never in its way (a Redis down at start is the patience's business);
+  // undefined when it failed: there is then no epoch to lose.
+  const epochDrawn = queueEpoch(redis).catch(() => undefined);
   const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'] });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
   const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
@@ -220,7 +221,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     // Slices still running get half the stop timeout to finish, then go back to the queue (without
     // a coordinator they cannot commit: they are redelivered once it is back).
     await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
-    if (coordinatorDown === undefined && epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
+    if (coordinatorDown === undefined) {
+      const epoch = await epochDrawn;
+      if (epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
+    }
   } finally {
     interrupts.dispose();
     // Without Redis, what waits on it would wait for ever: its connections are let go of first, so
