@@ -9,14 +9,13 @@ import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
 import { decimalTypeOf } from './columns/decimal-type-of.js';
 import { SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
-import { manifestedTables, readManifest } from './commit/manifest.js';
-import { datasetSpec, isDataset } from './datasets/index.js';
+import { readManifest } from './commit/manifest.js';
+import { datasetSpec } from './datasets/index.js';
+import { lakeTables } from './lake-tables.js';
 import type { TableEncoder } from './encode/table-encoder.js';
-import { tableCodec } from './table-codec.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
-import { hasDeltaLog } from './delta/table-kind.js';
 
 export interface CompactLakeOptions {
   readonly ctx: RunContext;
@@ -39,16 +38,11 @@ async function decimalOf(storage: LakeStorage, encoder: TableEncoder, key: strin
 
 export async function compactLake(outputDir: string, options: CompactLakeOptions): Promise<CompactionReport[]> {
   const storage = options.storage ?? localStorage(outputDir);
-  if (options.dataset !== undefined && !isDataset(options.dataset)) datasetSpec(options.dataset); // throws the message that lists the datasets
   const reports: CompactionReport[] = [];
-  for (const { dataset, format } of await manifestedTables(storage)) {
-    if (options.dataset !== undefined && dataset !== options.dataset) continue;
+  // A Delta table's compaction is logged too (OPTIMIZE, dataChange false), in its file format.
+  for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset)) {
     // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
     if (options.ctx.signal.aborted) break;
-    // A Delta table's compaction is logged too (OPTIMIZE, dataChange false), in its file format.
-    const delta = format === 'parquet' && (await hasDeltaLog(storage, dataset));
-    const encoder = await tableCodec(format, delta ? 'us' : 'ms');
-    if (encoder === undefined) continue;
     const manifest = await readManifest(storage, dataset, format);
     const first = manifest?.files[0];
     const sink = new PartitionedSink({

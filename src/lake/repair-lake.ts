@@ -3,19 +3,18 @@
  * be decoded (a disk that lost them, a restore that cut them short) leave the manifest, and a
  * Delta table's log as removes, through the same journaled commit a run uses. Until then every
  * commit into their partitions stops at them. Their rows are gone from the lake: the report names
- * the series and spans, for the runs that fetch them again. The caller holds the output.
+ * the series they held, for the runs that fetch them again. The caller holds the output.
  */
 import type { RunContext } from '../core/component.js';
 import { SinkError } from '../core/errors.js';
 import { PartitionedSink } from './commit/partitioned-sink.js';
 import type { RollForwardHooks } from './commit/commit-journal.js';
-import { manifestedTables, readManifest, type ManifestFile } from './commit/manifest.js';
-import { datasetSpec, isDataset } from './datasets/index.js';
-import { tableCodec } from './table-codec.js';
+import type { ManifestFile } from './commit/manifest.js';
+import { datasetSpec } from './datasets/index.js';
+import { lakeTables } from './lake-tables.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
-import { hasDeltaLog } from './delta/table-kind.js';
 import { DEFAULT_DECIMAL } from '../core/decimal.js';
 
 export interface RepairedFile {
@@ -51,13 +50,8 @@ function describe(dataset: string, { file, problem }: { file: ManifestFile; prob
 
 export async function repairLake(outputDir: string, options: RepairLakeOptions): Promise<TableRepair[]> {
   const storage = options.storage ?? localStorage(outputDir);
-  if (options.dataset !== undefined && !isDataset(options.dataset)) datasetSpec(options.dataset); // throws the message that lists the datasets
   const out: TableRepair[] = [];
-  for (const { dataset, format } of await manifestedTables(storage)) {
-    if (options.dataset !== undefined && dataset !== options.dataset) continue;
-    const delta = format === 'parquet' && (await hasDeltaLog(storage, dataset));
-    const encoder = await tableCodec(format, delta ? 'us' : 'ms');
-    if (encoder === undefined) continue;
+  for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset)) {
     const sink = new PartitionedSink({
       outputDir,
       storage,
@@ -75,8 +69,7 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
     try {
       // An interrupted commit is finished first, so the files checked are the lake's own.
       if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false });
-      const bad = await sink.unreadableFiles();
-      const files = (await readManifest(storage, dataset, format))?.files.length ?? 0;
+      const { files, bad } = await sink.unreadableFiles();
       if (!options.dryRun) await sink.dropFiles(options.ctx, bad.map((b) => b.file));
       out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)) });
     } catch (error) {

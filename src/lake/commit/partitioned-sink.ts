@@ -867,14 +867,14 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /**
-   * `quotelake repair`: the live files the manifest lists that are missing or cannot be decoded,
-   * which every commit into their partitions would stop at. Reads every live file whole; a file
+   * `quotelake repair`: of the live files the manifest lists (`files` of them), those missing or
+   * that cannot be decoded (`bad`), which every commit into their partitions would stop at. Reads every live file whole; a file
    * whose bytes changed but still decode is left alone (its rows are still there to merge).
    */
-  async unreadableFiles(): Promise<{ file: ManifestFile; problem: string }[]> {
-    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+  async unreadableFiles(): Promise<{ files: number; bad: { file: ManifestFile; problem: string }[] }> {
+    const live = (await readManifest(this.storage, this.dataset, this.options.encoder.format))?.files ?? [];
     const out: { file: ManifestFile; problem: string }[] = [];
-    for (const file of previous?.files ?? []) {
+    for (const file of live) {
       const bytes = await this.storage.read(this.liveKey(file));
       if (bytes === undefined) {
         out.push({ file, problem: 'missing' });
@@ -886,7 +886,7 @@ export class PartitionedSink<R> implements Sink<R> {
         out.push({ file, problem: `damaged (${bytes.length} of ${file.bytes} bytes: ${(error as Error).message})` });
       }
     }
-    return out;
+    return { files: live.length, bad: out };
   }
 
   /**
