@@ -79,6 +79,31 @@ export async function withCommandState<T>(
 }
 
 /**
+ * A whole-lake command (compact, vacuum, repair) on its output: the lake opened (a folder, or an
+ * s3:// lake through its storage), held as a run holds it (the pid lock of a folder, the lease of a
+ * lake on S3) while `act` works, unless no `holder` is given (a dry run reads only), then let go
+ * of and its S3 client destroyed.
+ */
+export async function onLakeOutput<T>(
+  output: string,
+  env: NodeJS.ProcessEnv,
+  options: { s3Endpoint?: string | undefined; holder?: { runId: string; pipeline: string; now: Date } | undefined },
+  act: (storage: LakeStorage) => Promise<T>,
+): Promise<T> {
+  const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
+  try {
+    const lock = options.holder === undefined ? undefined : await acquireRunLock(lake.remote ? lake.storage : output, options.holder);
+    try {
+      return await act(lake.storage);
+    } finally {
+      await lock?.release();
+    }
+  } finally {
+    lake.close();
+  }
+}
+
+/**
  * The lock a writing command (compact, migrate) holds on its output: the pid lock of a folder, the
  * lease of a lake on S3 (acquireRunLock). Its release also destroys the lake's S3 client.
  */

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
 import { compactLake } from '../../lake/compact-lake.js';
 import type { CompactionReport } from '../../lake/commit/partitioned-sink.js';
-import { acquireRunLock } from '../../runtime/run-lock.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
@@ -13,8 +12,7 @@ import { counted } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { openOutput } from '../output-storage.js';
-import { localOutputAbsent } from '../lake-location.js';
+import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
@@ -64,21 +62,13 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words: COMPACT_STOP_WORDS });
   try {
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
-    const output = await openOutput(args.output, args['s3-endpoint'], env);
-    // A dry run reads only (manifests are replaced atomically), so it needs no lock. A folder gets
-    // the pid lock, a lake on S3 the lease (run-lock.ts), as a run takes them.
-    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'compact', now: new Date(clock.now()) }).catch((e: unknown) => {
-      output.close();
-      throw e;
-    });
-    try {
-      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, ...(output.storage !== undefined ? { storage: output.storage } : {}) });
+    // A dry run reads only (manifests are replaced atomically), so it needs no lock.
+    const holder = dryRun ? undefined : { runId, pipeline: 'compact', now: new Date(clock.now()) };
+    await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
+      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, storage });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
-    } finally {
-      await lock?.release();
-      output.close();
-    }
+    });
   } finally {
     interrupts.dispose();
   }

@@ -2,15 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
 import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
-import { acquireRunLock } from '../../runtime/run-lock.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { LogArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { openOutput } from '../output-storage.js';
-import { localOutputAbsent } from '../lake-location.js';
+import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
 
 export interface RepairArgs extends LogArgs {
   output: string;
@@ -67,19 +65,12 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   const runId = `repair-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'repair' });
   const ctx: RunContext = { runId, signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock };
-  const output = await openOutput(args.output, args['s3-endpoint'], env);
-  try {
-    // A dry run reads only; a repair commits, so it holds the output as a run does.
-    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'repair', now: new Date(clock.now()) });
-    try {
-      const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, ...(output.storage !== undefined ? { storage: output.storage } : {}) });
-      if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-      for (const r of reports) terminal.out(formatRepair(r, dryRun));
-    } finally {
-      await lock?.release();
-    }
-  } finally {
-    output.close();
-  }
+  // A dry run reads only; a repair commits, so it holds the output as a run does.
+  const holder = dryRun ? undefined : { runId, pipeline: 'repair', now: new Date(clock.now()) };
+  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
+    const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, storage });
+    if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+    for (const r of reports) terminal.out(formatRepair(r, dryRun));
+  });
   return EXIT_OK;
 }

@@ -6,11 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
-import { localStorage } from '../../lake/storage/local-storage.js';
 import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
-import { acquireRunLock } from '../../runtime/run-lock.js';
-import { openOutput } from '../output-storage.js';
-import { localOutputAbsent } from '../lake-location.js';
+import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { exitOnInterrupt } from '../interrupts.js';
@@ -69,22 +66,17 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   const now = clock.now();
   const dryRun = args['dry-run'];
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-  // An s3:// lake through its storage and lease, as compact does (a URL is no local folder).
-  const output = await openOutput(args.output, args['s3-endpoint'], env);
-  try {
-    // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
-    const lock = dryRun ? undefined : await acquireRunLock(output.storage ?? args.output, { runId, pipeline: 'vacuum', now: new Date(now) });
+  // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
+  const holder = dryRun ? undefined : { runId, pipeline: 'vacuum', now: new Date(now) };
+  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
     const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
     try {
-      const results = await vacuumLake(output.storage ?? localStorage(args.output), { retentionMs, now, dryRun, dataset: args.dataset });
+      const results = await vacuumLake(storage, { retentionMs, now, dryRun, dataset: args.dataset });
       if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of results) terminal.out(formatVacuum(r, dryRun));
     } finally {
       interrupts.dispose();
-      await lock?.release();
     }
-  } finally {
-    output.close();
-  }
+  });
   return EXIT_OK;
 }
