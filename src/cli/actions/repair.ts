@@ -1,6 +1,7 @@
 /** `quotelake repair`: loaded only when the command runs. The lake does the work (repair-lake.ts); this wires it and says what to run next. */
 import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
+import { partitionKeys } from '../../lake/partition-path.js';
 import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
@@ -25,8 +26,8 @@ export function streamsOf(r: TableRepair): string[] {
   const out = new Set<string>();
   for (const f of r.dropped) {
     if (r.dataset === 'kline') {
-      const interval = /\/interval=([^/]+)\//.exec(`/${f.key}`)?.[1];
-      for (const code of f.series) out.add(`kline/${code}/${interval ? decodeURIComponent(interval) : '*'}`);
+      const interval = partitionKeys(f.key).interval;
+      for (const code of f.series) out.add(`kline/${code}/${interval ?? '*'}`);
     } else if (r.dataset === 'halt') {
       for (const exchange of f.series) out.add(`halt/${exchange}`);
     }

@@ -54,9 +54,9 @@ function noteNothingSent(env: SeriesEnv, start: KlinePosition): void {
   // One or two bars may be minutes without a trade (R1); more missing than that is worth a line.
   if (expected < 3) return;
   const label = `kline ${env.product.code} ${env.interval}`;
-  const window = `${isoSeconds(fromSec)} .. ${isoSeconds(Math.floor(toMs / 1000))}`;
-  env.ctx.events.note?.(`${label}: the service sent no bar of ${window}, where the calendar has ${expected}: nothing stored (is the code served, is the service up to date?)`);
-  env.ctx.logger.warn(`${label}: the service sent no bar of the window`, { from: isoSeconds(fromSec), to: isoSeconds(Math.floor(toMs / 1000)), expected });
+  const [from, to] = [isoSeconds(fromSec), isoSeconds(Math.floor(toMs / 1000))];
+  env.ctx.events.note?.(`${label}: the service sent no bar of ${from} .. ${to}, where the calendar has ${expected}: nothing stored (is the code served, is the service up to date?)`);
+  env.ctx.logger.warn(`${label}: the service sent no bar of the window`, { from, to, expected });
 }
 
 async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
