@@ -220,7 +220,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
-  let store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink));
   // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
   const keepState = keepsState(pipeline, options.registry);
   const startedAt = new Date(clock.now()).toISOString();
@@ -254,10 +253,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
     if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
     // Checkpoints of a lake sink are tied to the lake: a state folder another output uses is refused at load.
-    if (sinkDef.writesLake === true && keepState) {
-      const id = await ensureLakeId(lake, new Date(clock.now()));
-      store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id, where: outputDir });
-    }
+    const lakeTie = sinkDef.writesLake === true && keepState ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
+    const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie);
     const layoutTemps = await removeStaleLayoutTemps(lake);
     if (layoutTemps > 0) logger.info('removed temp files of the layout file a killed run left', { event: 'recovery', action: 'layout-temp-removed', files: layoutTemps });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
