@@ -9,7 +9,8 @@
  * QUOTELAKE_TOKEN.
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseLosslessJson } from 'lossless-json';
+import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { PlansFileError } from './errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from './plan-names.js';
@@ -77,7 +78,10 @@ const documentSchema = z.strictObject(
     plans: z.array(planSchema, { error: 'must be a list of plans' }).optional(),
     tokens: z.unknown().optional(),
   },
-  { error: unknownKey('the file takes plans and tokens') },
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type' ? 'expected a mapping (plans: and tokens:)' : unknownKey('the file takes plans and tokens')(issue),
+  },
 );
 
 /** `plans[0].perSecond`: where a problem is, as a reader finds it in the file. */
@@ -86,15 +90,53 @@ function fieldOf(path: readonly PropertyKey[]): string | undefined {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
 }
 
-/** The value at `path` as written, for the message (`got 1.5`). */
+/**
+ * The value at `path` as written, for the message (`got 1.5`). A plans file may hold tokens
+ * (`tokens:`), and a file named by mistake may be a tokens file: so only numbers, booleans and the
+ * words of a plan's own keys (`base: gold`) are quoted back, never other text of the file.
+ */
 function givenAt(raw: unknown, path: readonly PropertyKey[]): string | undefined {
   let node = raw;
   for (const p of path) {
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<PropertyKey, unknown>)[p];
   }
-  if (node === undefined || (node !== null && typeof node === 'object')) return undefined;
-  return typeof node === 'number' ? String(node) : JSON.stringify(node);
+  if (node === undefined) return undefined;
+  if (typeof node === 'number' || typeof node === 'boolean' || node === null) return String(node);
+  if (typeof node === 'string') {
+    const planKey = path.length === 3 && path[0] === 'plans' && typeof path[2] === 'string' && path[2] in planShape;
+    return planKey && node.length <= 64 ? JSON.stringify(node) : `text (${node.length} characters, not shown)`;
+  }
+  return Array.isArray(node) ? 'a list' : 'a mapping';
+}
+
+/** Where a YAML or JSON syntax error is, and what kind it is: never an excerpt of the file (see givenAt). */
+function syntaxProblem(text: string, json: boolean): string | undefined {
+  if (json) {
+    try {
+      JSON.parse(text);
+      return undefined;
+    } catch {
+      // V8 quotes the text around the fault ("tok-SECRET-"... is not valid JSON): lossless-json finds the position instead.
+      let at: number | undefined;
+      try {
+        parseLosslessJson(text);
+      } catch (e) {
+        const found = /at position (\d+)/.exec((e as Error).message);
+        if (found !== null) at = Number(found[1]);
+      }
+      if (at === undefined) return 'not valid JSON';
+      const lines = text.slice(0, at).split('\n');
+      return `not valid JSON at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+    }
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error === undefined) return undefined;
+  const pos = lineCounter.linePos(error.pos[0]);
+  // yaml's own words name the rule broken (e.g. "Nested mappings are not allowed in compact mappings") and quote nothing.
+  return `not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`;
 }
 
 /** Read and parse a plans file (`.json`, or YAML for any other name). */
@@ -106,12 +148,9 @@ export async function readPlansFile(file: string): Promise<PlansDocument> {
     throw new PlansFileError(file, `cannot read: ${(e as Error).message}`, undefined, true);
   }
   const json = file.toLowerCase().endsWith('.json');
-  let raw: unknown;
-  try {
-    raw = json ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    throw new PlansFileError(file, `not valid ${json ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
-  }
+  const problem = syntaxProblem(text, json);
+  if (problem !== undefined) throw new PlansFileError(file, problem);
+  const raw: unknown = json ? JSON.parse(text) : parseDocument(text).toJS();
   return parsePlansDocument(file, raw);
 }
 

@@ -115,4 +115,28 @@ describe('plans file: the plans: section', () => {
     // An empty file defines nothing (and is no error).
     expect((await bad('empty.yaml', '')).plans).toEqual([]);
   });
+
+  it('never quotes the text of the file back, which may hold tokens: only where the fault is', async () => {
+    const secret = 'tok-SECRET-123';
+    const bad = (name: string, text: string) => readPlansFile(write(name, text)).then(() => 'no error', (e: unknown) => (e as Error).message.replace(`${dir}/`, ''));
+    const messages = {
+      // A tokens file given where a plans file was meant: a string document, or a plans key holding a token.
+      tokensFile: await bad('t1.yaml', `${secret}:professional\n`),
+      tokensFileJson: await bad('t1.json', `"${secret}:professional"`),
+      plansKey: await bad('t2.yaml', `plans: ${secret}\n`),
+      // A YAML or JSON typo on a token's line: yaml's and V8's own messages quote that line.
+      yamlTypo: await bad('t3.yaml', `tokens:\n  - token: ${secret}\n     plan: professional\n`),
+      jsonTypo: await bad('t3.json', `{"tokens": [{"token": "${secret}" "plan": "basic"}]}`),
+      longName: await bad('t4.yaml', `plans:\n  - name: ${'x'.repeat(70)}${secret}\n`),
+    };
+    for (const message of Object.values(messages)) expect(message).not.toContain(secret);
+    expect(messages).toEqual({
+      tokensFile: 't1.yaml: expected a mapping (plans: and tokens:), got text (27 characters, not shown)',
+      tokensFileJson: 't1.json: expected a mapping (plans: and tokens:), got text (27 characters, not shown)',
+      plansKey: 't2.yaml: plans: must be a list of plans, got text (14 characters, not shown)',
+      yamlTypo: 't3.yaml: not valid YAML at line 2, column 12: Nested mappings are not allowed in compact mappings',
+      jsonTypo: 't3.json: not valid JSON at line 1, column 40',
+      longName: expect.stringMatching(/^t4\.yaml: plans\[0\]\.name: must be 1-64 letters, digits, "-" or "_", got text \(84 characters, not shown\)$/),
+    });
+  });
 });
