@@ -129,6 +129,12 @@ export interface Sink<T> {
   /** Called once at the start of a run: finish or roll back whatever a crashed run left half-done. */
   recover?(ctx: RunContext): Promise<void>;
   /**
+   * Called before a run resumes from saved checkpoints: what they say is held but is gone (a file
+   * deleted by hand), in words, or undefined. A run that resumed would write only what is new and
+   * leave the rest missing for good.
+   */
+  missingHeld?(): Promise<string | undefined>;
+  /**
    * Rows it cannot write as they are (a decimal wider than the sink's type) come back as rejected
    * records, handled like a transform's (onReject); the rest are written.
    */

@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError } from '../core/errors.js';
+import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
@@ -313,6 +313,14 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // starts: the same on a normal run, nothing on a full refresh.
       const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
       const startFrom = options.fullRefresh === true ? new Map<string, Checkpoint>() : new Map(committed);
+      const gone = startFrom.size > 0 ? await sink.missingHeld?.() : undefined;
+      if (gone !== undefined) {
+        throw new StateConflictError(
+          `the checkpoints of pipeline "${pipeline.name}" say ${startFrom.size === 1 ? '1 stream is' : `${startFrom.size} streams are`} held up to where they stopped, but ${gone}: a run that resumed would write only what is new and leave everything before it out`,
+          store.path,
+          `run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "quotelake state reset ${pipeline.name}")`,
+        );
+      }
       if (options.fullRefresh === true && committed.size > 0) {
         logger.info('full refresh: fetching from the start; the saved checkpoints are replaced stream by stream as commits land', { streams: committed.size });
       }

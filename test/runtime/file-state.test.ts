@@ -1,9 +1,10 @@
 /** What a run keeps when its sink is an NDJSON file: checkpoints by default, and the file accumulates. */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ComponentDefinition } from '../../src/core/definition.js';
+import { StateConflictError } from '../../src/core/errors.js';
 import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
 import { ndjsonSink } from '../../src/sinks/ndjson/index.js';
@@ -50,5 +51,40 @@ describe('an NDJSON file sink and the run state', () => {
     await runPipeline(input(3, { keepState: false }), { registry, outputDir: dir });
     expect(await lines()).toEqual(Array.from({ length: 12 }, (_, k) => k));
     expect(await checkpoints()).toEqual({});
+  });
+
+  it('a file deleted by hand stops the next run before any request; --full-refresh writes it whole again', async () => {
+    const probe: SourceProbe = { produced: 0 };
+    const registry = [counterSource(probe), ndjsonSink] as unknown as ComponentDefinition[];
+    await runPipeline(input(3), { registry, outputDir: dir });
+    await rm(join(dir, 'exports/kline.ndjson'));
+    probe.produced = 0;
+    const refused = await runPipeline(input(6), { registry, outputDir: dir }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StateConflictError);
+    expect(refused).toMatchObject({
+      message: expect.stringContaining(`say 1 stream is held up to where they stopped, but ${join(dir, 'exports/kline.ndjson')} is missing`),
+      hint: 'run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "quotelake state reset export")',
+    });
+    expect(probe.produced).toBe(0);
+    expect(await checkpoints()).toEqual({ 'counter/s0': { next: 3 } });
+    await runPipeline(input(6), { registry, outputDir: dir, fullRefresh: true });
+    expect(await lines()).toEqual(Array.from({ length: 24 }, (_, k) => k));
+  });
+
+  it('a run that got no rows still creates the file (empty), so its checkpoints never stand without it', async () => {
+    // A window with nothing in it (a weekend of a stock): batches that move the checkpoint and carry no row.
+    const quiet = { ...counterSource(), type: 'quiet', create: () => ({
+      async *read() {
+        yield { stream: 'quiet/s0', seq: 0, records: [], checkpoint: { stream: 'quiet/s0', position: { next: 1 } } };
+      },
+    }) };
+    const registry = [quiet, ndjsonSink] as unknown as ComponentDefinition[];
+    const pipeline = { ...input(1), source: { type: 'quiet', batches: 1, rowsPerBatch: 1 } };
+    const first = await runPipeline(pipeline, { registry, outputDir: dir });
+    expect(first.manifest.filesCommitted).toEqual([{ path: 'exports/kline.ndjson', rows: 0, bytes: 0 }]);
+    expect(await readFile(join(dir, 'exports/kline.ndjson'), 'utf8')).toBe('');
+    expect(await checkpoints()).toEqual({ 'quiet/s0': { next: 1 } });
+    // The next run resumes: the file is there, nothing is refused.
+    expect((await runPipeline(pipeline, { registry, outputDir: dir })).status).toBe('succeeded');
   });
 });

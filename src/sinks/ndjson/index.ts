@@ -105,6 +105,6 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     const full = confinePath(env.outputDir, path, 'ndjson sink path');
     const problem = filePathProblem(config.path);
     if (problem !== undefined) throw new ConfigError(`ndjson: sink path ${JSON.stringify(config.path)} ${problem}`);
-    return new NdjsonSink(env.dataset, { kind: 'file', path: full, accumulate }, config.chunkBytes);
+    return new NdjsonSink(env.dataset, { kind: 'file', path: full, accumulate, shownAs: path }, config.chunkBytes);
   },
 };

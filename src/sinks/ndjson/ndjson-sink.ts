@@ -9,6 +9,7 @@
  * With `accumulate` the file's committed lines are the start, so every run adds to it; without, the
  * first commit of a run starts empty, so the file holds exactly this run's rows.
  */
+import { access } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { stringifyExact } from '../../core/exact-json.js';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
@@ -22,7 +23,8 @@ import { rowObject, rowToJson } from './row-json.js';
 export type NdjsonTarget =
   | { readonly kind: 'stream'; readonly stream: Writable }
   /** `accumulate`: keep the rows earlier runs committed (default true). */
-  | { readonly kind: 'file'; readonly path: string; readonly accumulate?: boolean };
+  /** `shownAs`: the path as the pipeline gives it, relative to the output folder (committed files name it). */
+  | { readonly kind: 'file'; readonly path: string; readonly accumulate?: boolean; readonly shownAs?: string };
 
 const CLOSED_CODES = new Set(['EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ECONNRESET']);
 
@@ -75,6 +77,21 @@ export class NdjsonSink implements Sink<object> {
   /** What a killed run left beside the file: its temp files (the lock says no live run owns them). */
   async recover(_ctx?: RunContext): Promise<void> {
     if (this.target.kind === 'file') await removeStaleTemps(this.target.path);
+  }
+
+  /**
+   * A file target that earlier commits wrote and someone removed: resuming would leave every row
+   * before the checkpoints out of it. Every commit of a file run writes the file (empty when it
+   * got no rows), so a checkpoint never exists without it.
+   */
+  async missingHeld(): Promise<string | undefined> {
+    if (this.target.kind !== 'file') return undefined;
+    try {
+      await access(this.target.path);
+      return undefined;
+    } catch {
+      return `${this.target.path} is missing`;
+    }
   }
 
   private check(): void {
@@ -154,10 +171,10 @@ export class NdjsonSink implements Sink<object> {
     const rows = this.rowsSinceCommit;
     this.rowsSinceCommit = 0;
     if (this.target.kind === 'file') {
-      const pending = this.pendingLines;
+      const { path } = this.target;
+      const pending = this.pendingLines ?? (await this.noRowsYet());
       this.pendingLines = undefined;
       if (pending === undefined) return { files: [], rows: 0 };
-      const { path } = this.target;
       // Loaded once a run: later commits of the run build on what the earlier ones wrote.
       const lines = (this.fileLines ??= this.target.accumulate === false ? new MergedLines(this.dataset) : await MergedLines.read(this.dataset, path));
       const before = lines.size;
@@ -167,7 +184,7 @@ export class NdjsonSink implements Sink<object> {
       try {
         const bytes = await replaceFile(path, tempPathOf(path, ctx.runId), lines.values(), this.chunkBytes);
         ctx.events.rows(this.dataset, 'written', rows);
-        return { files: [{ path, rows, bytes }], rows, merged };
+        return { files: [{ path: this.target.shownAs ?? path, rows, bytes }], rows, merged };
       } catch (error) {
         // The merged lines were never committed: the next commit reads the file again.
         this.fileLines = undefined;
@@ -176,6 +193,16 @@ export class NdjsonSink implements Sink<object> {
     }
     ctx.events.rows(this.dataset, 'written', rows);
     return { files: [], rows };
+  }
+
+  /**
+   * Nothing to merge: an empty set of lines when the file does not exist yet (so the commit creates
+   * it, and the checkpoints saved after it are never without their file; see missingHeld), else
+   * undefined (the file stays as it is).
+   */
+  private async noRowsYet(): Promise<MergedLines | undefined> {
+    if (this.fileLines !== undefined || (await this.missingHeld()) === undefined) return undefined;
+    return new MergedLines(this.dataset);
   }
 
   /** A file's uncommitted rows are only in memory: dropping them is the whole abort. */
