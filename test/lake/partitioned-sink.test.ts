@@ -349,6 +349,13 @@ describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, wor
     expect((await readAll(out, encoder, lakes)).map((r) => r.close)).toEqual(['1']);
   });
 
+  it.runIf(backend === 'local')('recover() refuses a file where the dataset folder goes, before any row is fetched', async () => {
+    const out = await lakes.fresh();
+    await lakes.write(out, 'kline', 'mine');
+    await expect(sink(out, encoder).recover(runContext('r1'))).rejects.toThrow(`kline: ${out}/kline is a file, where the dataset's folder goes: move the file away, or choose another --output`);
+    expect(await readText(lakes, out, 'kline')).toBe('mine');
+  });
+
   it('recover() removes the temp file of a first manifest whose writer was killed', async () => {
     const out = await lakes.fresh();
     await lakes.write(out, '_quotelake/manifests/kline.parquet.json.tmp-12345-abc', '{"files": [');

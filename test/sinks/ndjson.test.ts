@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PassThrough, Writable } from 'node:stream';
@@ -166,6 +166,16 @@ describe('ndjson sink', () => {
     await fileRun(out, 'r2', []);
     expect((await readdir(join(out, 'exports'))).sort()).toEqual(['kline.ndjson', 'other.ndjson.tmp-r0']);
     expect((await fileLines(out)).map((r) => r.close)).toEqual(['1']);
+  });
+
+  it('recover() refuses, before any row, a folder where the file goes or a file where its folder goes', async () => {
+    const out = await tempDir();
+    await mkdir(join(out, 'exports/kline.ndjson'), { recursive: true });
+    await expect(fileRun(out, 'r1', [])).rejects.toThrow(`ndjson: sink path exports/kline.ndjson is a folder (${join(out, 'exports/kline.ndjson')}): give the path of a file, or move the folder away`);
+    const other = await tempDir();
+    await writeFile(join(other, 'a'), 'mine');
+    await expect(fileRun(other, 'r1', [], { path: 'a/b/{dataset}.ndjson' })).rejects.toThrow(`ndjson: sink path a/b/kline.ndjson goes through a, which is a file (${join(other, 'a')}): choose another path, or move the file away`);
+    expect(await readFile(join(other, 'a'), 'utf8')).toBe('mine');
   });
 
   it('a hand-edited file with a line that is not JSON fails the commit, naming the line, and is left as it was', async () => {

@@ -29,6 +29,7 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { LocalScratch, removeStaleScratch } from './local-scratch.js';
 import { SpillReader, writeSpill } from './spill-io.js';
@@ -1038,6 +1039,7 @@ export class PartitionedSink<R> implements Sink<R> {
    */
   async recover(ctx?: RunContext, options: { purgeRetired?: boolean } = {}): Promise<void> {
     const { encoder } = this.options;
+    await this.refuseFileAsFolder();
     const runs = new Set<string>();
     for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
       await rollForward(this.storage, journal);
@@ -1067,6 +1069,16 @@ export class PartitionedSink<R> implements Sink<R> {
     const orphans = await this.sweepOrphans();
     if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
     if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);
+  }
+
+  /**
+   * A file where the dataset's folder goes (a local output only: keys on an object store are no
+   * folders). Refused when the run starts: the first commit would fail after every row was fetched.
+   */
+  private async refuseFileAsFolder(): Promise<void> {
+    const folder = this.storage.localPath(this.dataset);
+    if (folder === undefined || (await stat(folder).catch(() => undefined))?.isFile() !== true) return;
+    throw new ConfigError(`${this.dataset}: ${folder} is a file, where the dataset's folder goes: move the file away, or choose another --output`);
   }
 
   /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */

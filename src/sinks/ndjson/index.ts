@@ -1,6 +1,7 @@
 /**
  * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
  */
+import { relative, sep } from 'node:path';
 import { z } from 'zod';
 import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';
 import type { SinkDefinition } from '../../core/definition.js';
@@ -105,6 +106,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     const full = confinePath(env.outputDir, path, 'ndjson sink path');
     const problem = filePathProblem(config.path);
     if (problem !== undefined) throw new ConfigError(`ndjson: sink path ${JSON.stringify(config.path)} ${problem}`);
-    return new NdjsonSink(env.dataset, { kind: 'file', path: full, accumulate, shownAs: path }, config.chunkBytes);
+    // Named relative to the output folder in committed files and messages, '/' between folders.
+    const shownAs = relative(env.outputDir, full).split(sep).join('/');
+    return new NdjsonSink(env.dataset, { kind: 'file', path: full, accumulate, shownAs }, config.chunkBytes);
   },
 };

@@ -17,7 +17,7 @@ import { EnvironmentError, OutputClosedError, SinkError } from '../../core/error
 import type { Dataset } from '../../core/records.js';
 import { STDOUT_FIX } from '../../core/stdout-fix.js';
 import { MergedLines } from './merged-lines.js';
-import { removeStaleTemps, replaceFile, tempPathOf } from './replace-file.js';
+import { refuseUnwritableTarget, removeStaleTemps, replaceFile, tempPathOf } from './replace-file.js';
 import { rowObject, rowToJson } from './row-json.js';
 
 export type NdjsonTarget =
@@ -74,9 +74,14 @@ export class NdjsonSink implements Sink<object> {
     return this.stream;
   }
 
-  /** What a killed run left beside the file: its temp files (the lock says no live run owns them). */
+  /**
+   * What a killed run left beside the file: its temp files (the lock says no live run owns them).
+   * And, before any request is spent, that the file can be written there at all.
+   */
   async recover(_ctx?: RunContext): Promise<void> {
-    if (this.target.kind === 'file') await removeStaleTemps(this.target.path);
+    if (this.target.kind !== 'file') return;
+    await refuseUnwritableTarget(this.target.path, this.target.shownAs ?? this.target.path);
+    await removeStaleTemps(this.target.path);
   }
 
   /**

@@ -4,9 +4,10 @@
  * one, never half. A run killed before the rename leaves only its temp file, which removeStaleTemps
  * deletes when the next run starts.
  */
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { makeDir } from '../../core/make-dir.js';
 import { basename, dirname, join } from 'node:path';
+import { ConfigError } from '../../core/errors.js';
 import { syncDir } from '../../core/atomic-write.js';
 import { safeFileToken } from '../../lake/partition-path.js';
 
@@ -57,4 +58,25 @@ export async function removeStaleTemps(path: string): Promise<void> {
     return;
   }
   for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(path), name), { force: true });
+}
+
+/**
+ * Refuses a target that no commit could replace: a folder where the file goes, or a file where one
+ * of its folders goes. Checked when a run starts, so the mistake costs no request (it was found at
+ * the first commit, after every row had been fetched). `shown`: the path relative to the output.
+ */
+export async function refuseUnwritableTarget(path: string, shown: string): Promise<void> {
+  const kind = async (p: string) => (await stat(p).catch(() => undefined))?.isDirectory();
+  if ((await kind(path)) === true) {
+    throw new ConfigError(`ndjson: sink path ${shown} is a folder (${path}): give the path of a file, or move the folder away`);
+  }
+  // The folders the path goes through, below the output folder, outermost first.
+  const parts = shown.split('/').slice(0, -1);
+  let folder = path;
+  const folders = parts.map(() => (folder = dirname(folder))).reverse();
+  for (const [i, f] of folders.entries()) {
+    if ((await kind(f)) === false) {
+      throw new ConfigError(`ndjson: sink path ${shown} goes through ${parts.slice(0, i + 1).join('/')}, which is a file (${f}): choose another path, or move the file away`);
+    }
+  }
 }
