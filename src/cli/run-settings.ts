@@ -91,9 +91,13 @@ export function applyOverrides(
     if (!registry.some((d) => d.kind === 'sink' && d.type === settings.format)) {
       throw new UsageError(`--format ${settings.format}: this build has no "${settings.format}" sink`);
     }
-    // Keep the sink keys the new type also understands (e.g. decimal for parquet -> arrow).
+    // Keep the sink keys the new type also understands (e.g. decimal for parquet -> arrow). A
+    // Delta log belongs to the Parquet sink: another format of a `table: delta` pipeline writes
+    // plain files (Arrow and NDJSON refuse the key's value, and no flag could take it back).
     const keys = schemaKeys(registry, 'sink', settings.format);
-    const kept = Object.fromEntries(Object.entries(sink).filter(([k]) => k !== 'type' && keys.has(k)));
+    const kept = Object.fromEntries(
+      Object.entries(sink).filter(([k, v]) => k !== 'type' && keys.has(k) && !(k === 'table' && v === 'delta' && flags.table === undefined)),
+    );
     sink = { type: settings.format, ...kept };
     overrides.push('--format');
   }

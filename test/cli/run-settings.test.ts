@@ -66,6 +66,15 @@ describe('applyOverrides', () => {
     expect(sinkWritesStdout(arrow)).toBe(false);
   });
 
+  it('--format arrow or ndjson of a Delta table writes plain files: table: delta stays with the parquet sink', () => {
+    const delta = parsePipelineYaml(YAML.replace('  maxRowsPerFile: 1000', '  maxRowsPerFile: 1000\n  table: delta'), { registry, file: 't.yaml' });
+    const arrow = applyOverrides(delta, resolveRunSettings(delta, { format: 'arrow' }, {}), registry, 't.yaml');
+    expect(arrow.sink).toMatchObject({ type: 'arrow', maxRowsPerFile: 1000 });
+    expect(arrow.sink).not.toHaveProperty('table');
+    const ndjson = applyOverrides(delta, resolveRunSettings(delta, { format: 'ndjson' }, {}), registry, 't.yaml');
+    expect(ndjson.sink).toEqual({ type: 'ndjson', path: 'stdout', chunkBytes: 65_536 });
+  });
+
   it('--format to another sink keeps its checkpoints apart from the pipeline\'s own sink', () => {
     const ndjson = applyOverrides(pipeline, resolveRunSettings(pipeline, { format: 'ndjson' }, {}), registry, 't.yaml');
     expect(ndjson.name).toBe(`${pipeline.name}-ndjson`);
