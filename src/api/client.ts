@@ -14,6 +14,7 @@ import { requestScopeOf } from '../core/request-scope.js';
 import {
   AbortedError,
   ApiError,
+  ConfigError,
   QuotaExhaustedError,
   QuotelakeError,
   ResponseShapeError,
@@ -28,6 +29,7 @@ import type { LimiterPort, QuotaPort } from './admission.js';
 import { QuotaStore, tokenHash16 } from './quota-store.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from '../core/redact.js';
+import { baseUrlProblem } from '../core/base-url.js';
 import {
   batchKlineDataSchema,
   depthDataSchema,
@@ -179,7 +181,12 @@ class QuotelakeClient implements ServiceClient {
   constructor(options: ClientOptions) {
     this.limits = planLimits(options.plan, options.plans);
     this.plan = this.limits.name;
-    if (options.token.length === 0) throw new RangeError('token is empty');
+    if (typeof options.token !== 'string' || options.token.length === 0) {
+      throw new ConfigError('createClient: token is empty', {}, undefined, 'give the service token: createClient({ token }) (the CLI reads QUOTELAKE_TOKEN or --token)');
+    }
+    // The command line checks the same rule where the URL is given; a library caller gets it here.
+    const urlProblem = baseUrlProblem(String(options.baseUrl));
+    if (urlProblem !== undefined) throw new ConfigError(`createClient: ${urlProblem.message}`, {}, undefined, urlProblem.hint);
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
     // Virtual time: a virtual clock (Clock.set) only moves when someone sleeps, so the limiter must

@@ -4,7 +4,7 @@
  * number on one side shows up as a 429 in the integration tests instead of hiding.
  */
 
-import { PlansFileError } from '../core/errors.js';
+import { ConfigError, PlansFileError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 import { countLimit, findCustomPlan, knownPlanNames, type CustomPlan, type PlansDocument } from '../core/plans-file.js';
 
@@ -96,7 +96,7 @@ export function customPlanLimits(custom: CustomPlan): PlanLimits {
 
 /**
  * The limits of a plan by name: a built-in plan, or a custom plan of `plans` (a plans file). Anything
- * else throws a RangeError naming the valid plans (a PlansFileError naming the file when there is one).
+ * else throws a ConfigError naming the valid plans (a PlansFileError naming the file when there is one).
  */
 export function planLimits(name: string, plans?: PlansDocument): PlanLimits {
   if (isPlanName(name)) return PLANS[name];
@@ -104,5 +104,5 @@ export function planLimits(name: string, plans?: PlansDocument): PlanLimits {
   if (custom) return customPlanLimits(custom);
   const known = knownPlanNames(plans).join(', ');
   if (plans) throw new PlansFileError(plans.file, `plan "${name}" is neither built in nor defined here (known plans: ${known})`);
-  throw new RangeError(`unknown plan "${name}" (expected one of ${known})`);
+  throw new ConfigError(`unknown plan "${name}" (expected one of ${known})`, {}, undefined, 'give one of the plans named, or define yours in a plans file (plans:)');
 }

@@ -4,12 +4,13 @@
  * Luxon only when the day changes: this runs before every request.
  */
 import { DateTime } from 'luxon';
+import { ConfigError } from '../core/errors.js';
 
 export class QuotaDay {
   private cache: { day: string; startMs: number; resetMs: number } | undefined;
 
   constructor(readonly timeZone: string) {
-    if (!DateTime.now().setZone(timeZone).isValid) throw new RangeError(`invalid quotaTimeZone "${timeZone}"`);
+    if (!DateTime.now().setZone(timeZone).isValid) throw new ConfigError(`invalid quotaTimeZone "${timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
   }
 
   at(ms: number): { day: string; resetAt: Date } {

@@ -18,7 +18,7 @@ import { DateTime } from 'luxon';
 import lockfile from 'proper-lockfile';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
-import { QuotaExhaustedError } from '../core/errors.js';
+import { ConfigError, QuotaExhaustedError } from '../core/errors.js';
 
 export interface QuotaStatus {
   /** Requests counted today (by every process sharing the token), not counting our unused reserve. */
@@ -96,7 +96,7 @@ export class QuotaStore {
     this.timeZone = options.timeZone ?? 'UTC';
     this.blockSize = Math.max(1, Math.floor(options.blockSize ?? 1));
     if (!DateTime.now().setZone(this.timeZone).isValid) {
-      throw new RangeError(`invalid quotaTimeZone "${this.timeZone}"`);
+      throw new ConfigError(`invalid quotaTimeZone "${this.timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
     }
   }
 

@@ -5,6 +5,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TA
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
 import { packageVersion } from '../lake/package-version.js';
+import { apiHint } from '../core/api-hints.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
@@ -14,41 +15,6 @@ export interface DescribedError {
   readonly code: string;
   readonly message: string;
   readonly hint?: string | undefined;
-}
-
-/** Said of a token the service does not know, whether it came alone or in a pool. */
-const UNKNOWN_TOKEN =
-  'the service does not know this token: check it (QUOTELAKE_TOKEN or --token; a pool: QUOTELAKE_TOKENS or --tokens-file) and the base URL (without one, the built-in emulator knows only its demo tokens)';
-
-function apiHint(e: ApiError): string | undefined {
-  // A suspension endpoint answers every error with HTTP 500 (spec 7.2): the text says it was the token.
-  if (e.code === 'QL_API_TOKEN_INVALID') return UNKNOWN_TOKEN;
-  switch (e.ret) {
-    case 401:
-      return UNKNOWN_TOKEN;
-    case 604:
-      return 'the token\'s plan does not cover these products: drop them from codes, or use a plan that covers their market';
-    case 600:
-      return 'a product code is not known to the service: codes are case-sensitive (see the product list)';
-    case 605:
-      return 'too many products in one request for this plan: check --plan';
-    case 429:
-      return 'the service kept answering "rate limit": check that --plan matches the token\'s real plan';
-    default:
-      return httpHint(e.httpStatus, e.retryable);
-  }
-}
-
-/** What an answer's HTTP status says to check, when its `ret` said nothing more specific. */
-function httpHint(status: number | undefined, retryable: boolean): string {
-  // Retryable 500s were retried already; a non-retryable one is the service refusing this request.
-  if (status !== undefined && status >= 500) return retryable ? 'the service failed; try again later' : 'the service refused this request; its answer is quoted above';
-  if (status === 404) return 'nothing answers this path at the base URL: check --base-url (or QUOTELAKE_BASE_URL, service.baseUrl), with the path prefix the service has, if any';
-  if (status === 401 || status === 403) return `the address refused the request before the service read it: ${UNKNOWN_TOKEN}`;
-  if (status !== undefined && status >= 300 && status < 400) {
-    return 'the base URL answers with a redirect, which quotelake does not follow (the token would go with it): use the address it redirects to as --base-url';
-  }
-  return 'the service refused this request; its answer is quoted above: check the base URL, the token and the codes';
 }
 
 const SHAPE_HINT =
@@ -125,7 +91,7 @@ export function describeError(e: unknown): DescribedError {
       hint: 'the table\'s _delta_log/ cannot be read or extended as named above; nothing was committed past it: restore the missing or damaged log file (or write to a new --output) and run again',
     };
   }
-  if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: apiHint(e) };
+  if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint ?? apiHint(e) };
   if (e instanceof TransportError) {
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: 'check the base URL and the network; committed work is kept and a new run resumes' };
   }

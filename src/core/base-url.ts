@@ -25,7 +25,7 @@ export function baseUrlProblem(text: string): BaseUrlProblem | undefined {
   } catch {
     return problem(text, 'is not a URL', 'give it as http://host:port or https://host');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return problem(text, 'must be http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return problem(text, 'must be http or https', 'give it as http://host:port or https://host');
   if (url.username !== '' || url.password !== '') {
     return problem(text, 'holds a user name or password, which quotelake never sends', 'drop "user:password@" from it: the service takes the token (QUOTELAKE_TOKEN or --token)');
   }

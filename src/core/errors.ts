@@ -4,6 +4,8 @@
  * Messages name the thing (file:line:column, endpoint and ret, code and field), never the token.
  */
 
+import { apiHint } from './api-hints.js';
+
 export type ErrorStage = 'config' | 'plan' | 'read' | 'transform' | 'write' | 'commit' | 'serve';
 
 export interface QuotelakeErrorOptions {
@@ -40,11 +42,12 @@ export class ConfigError extends QuotelakeError {
     message: string,
     where: { file?: string; line?: number; column?: number } = {},
     cause?: unknown,
+    hint?: string,
   ) {
     const prefix = where.file
       ? `${where.file}${where.line !== undefined ? `:${where.line}:${where.column ?? 1}` : ''}: `
       : '';
-    super('QL_CONFIG', `${prefix}${message}`, { stage: 'config', cause });
+    super('QL_CONFIG', `${prefix}${message}`, { stage: 'config', cause, ...(hint !== undefined ? { hint } : {}) });
     this.file = where.file;
     this.line = where.line;
     this.column = where.column;
@@ -93,7 +96,12 @@ export class ApiError extends QuotelakeError {
       details.code ?? apiErrorCode(details.ret),
       // An answer with no message of its own (a redirect, an empty 404) reads without a double space.
       `${details.endpoint}: ${what}${details.serviceMessage.trim() !== '' ? ` ${details.serviceMessage}` : ''}${codeList}${trace}`,
-      { stage: 'read', retryable: details.retryable, cause: details.cause },
+      {
+        stage: 'read',
+        retryable: details.retryable,
+        cause: details.cause,
+        hint: apiHint({ code: details.code ?? apiErrorCode(details.ret), ret: details.ret, httpStatus: details.httpStatus, retryable: details.retryable }),
+      },
     );
     this.ret = details.ret;
     this.httpStatus = details.httpStatus;

@@ -5,6 +5,7 @@
  * ALL_BEHAVIOURS, and parts after it override single rates (`all,short-pages=0`). Everything is off
  * unless named. The transient failures of R3 are faults (see `faults/fault-spec.ts`), not behaviours.
  */
+import { ConfigError } from '../../core/errors.js';
 
 export interface BehaviourSpec {
   /** R1: per /kline answer, the page is cut to a random 1..count-1 of its newest bars. */
@@ -70,13 +71,13 @@ export const BEHAVIOUR_NAMES: readonly string[] = Object.keys(NAMES);
 /** More than this and a page of 500 would need hundreds of look-ups to fill. */
 export const MAX_MISSING_BARS = 0.9;
 
-export class BehaviourSpecError extends Error {
+/** A ConfigError (code QL_CONFIG), as every option a library caller can get wrong. */
+export class BehaviourSpecError extends ConfigError {
   constructor(
     readonly part: string,
     reason: string,
   ) {
-    super(`invalid behaviour spec part "${part}": ${reason}`);
-    this.name = 'BehaviourSpecError';
+    super(`invalid behaviour spec part "${part}": ${reason}`, {}, undefined, 'README, "Behaviours", lists the parts a behaviour spec takes');
   }
 }
 

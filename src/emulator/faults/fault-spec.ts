@@ -4,6 +4,7 @@
  * Rates are probabilities 0..1 per request. `latency` and `drip` take a duration (`ms` or `s`) and an
  * optional `@rate` (default 1). Everything is off unless named.
  */
+import { ConfigError } from '../../core/errors.js';
 
 export interface FaultSpec {
   /** Added delay before a normal answer. */
@@ -41,13 +42,13 @@ export const NO_FAULTS: FaultSpec = Object.freeze({
   retryAfter: 0,
 });
 
-export class FaultSpecError extends Error {
+/** A ConfigError (code QL_CONFIG), as every option a library caller can get wrong. */
+export class FaultSpecError extends ConfigError {
   constructor(
     readonly part: string,
     reason: string,
   ) {
-    super(`invalid fault spec part "${part}": ${reason}`);
-    this.name = 'FaultSpecError';
+    super(`invalid fault spec part "${part}": ${reason}`, {}, undefined, 'README, "Faults", lists the parts a fault spec takes');
   }
 }
 
