@@ -107,7 +107,7 @@ export interface HaltRow {
   readonly reason: string | null;
   readonly period: string | null;
   readonly halt_at: number | null;
-  /** Exchange-local `yyyy-MM-dd HH:mm:ss` as the exchange gave it (date and time joined for SSE). */
+  /** Exchange-local `yyyy-MM-dd HH:mm:ss` as the exchange gave it (date and time joined for SSE); the date alone, `yyyy-MM-dd`, for an SSE halt of a whole day (no time given: `halt_at` is null). */
   readonly halt_local: string | null;
   readonly resume_quote_at: number | null;
   readonly resume_trade_at: number | null;
