@@ -26,7 +26,8 @@ export function redactUrl(url: string | URL): string {
     const colon = auth.indexOf(':');
     return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
   });
-  return text.replace(/([?&]token=)([^&#]*)/g, (_m, key: string, value: string) => {
+  // Any case (`TOKEN=`), and in a fragment too (`#token=`): whatever a service or a proxy reads as the token.
+  return text.replace(/([?&#]token=)([^&#]*)/gi, (_m, key: string, value: string) => {
     let token = value;
     try {
       token = decodeURIComponent(value);

@@ -44,6 +44,8 @@ describe('the token never leaks', () => {
     expect(redactUrl('redis://:pw@10.0.0.5:6379/0')).toBe('redis://:***@10.0.0.5:6379/0');
     expect(redactUrl('rediss://onlysecret@h:6380')).toBe('rediss://***@h:6380');
     expect(redactUrl('http://h/path@x')).toBe('http://h/path@x');
+    // Any case of the key, and a token in the fragment, are masked too.
+    expect(redactUrl(`http://h/x?TOKEN=${SECRET}#Token=${SECRET}`)).toBe('http://h/x?TOKEN=Supe%E2%80%A6#Token=Supe%E2%80%A6');
     expect(redactText(`a ${SECRET} b ${encodeURIComponent('t/k+n=1-abcdef')}`, SECRET)).toBe('a Supe… b t%2Fk%2Bn%3D1-abcdef');
     expect(redactText(`x ${encodeURIComponent('t/k+n=1-abcdef')}`, 't/k+n=1-abcdef')).toBe('x t/k+…');
   });
