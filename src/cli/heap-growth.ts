@@ -9,8 +9,8 @@
  * multiply (60%: 23 of them, 7% more CPU) for little memory (README, "Performance";
  * docs/performance-log.md).
  *
- * A user who passes their own `--heap-growing-percent` (on the command line or in NODE_OPTIONS)
- * keeps it.
+ * A user who passes their own `--heap-growing-percent` on node's command line keeps it. Node
+ * refuses the flag in NODE_OPTIONS (exit 9), so looking there only guards a Node that allows it.
  */
 import { setFlagsFromString } from 'node:v8';
 
