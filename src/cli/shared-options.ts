@@ -95,7 +95,7 @@ export function coordinatorOption<T>(y: Argv<T>): Argv<T & CoordinatorArgs> {
 export function outputOptions<T>(y: Argv<T>): Argv<T & OutputArgs> {
   return y
     .option('output', { type: 'string', group: OUTPUT, describe: 'Output root: a folder or s3://bucket/prefix (default: the pipeline\'s outputDir, else output/)' })
-    .option('state-dir', { type: 'string', group: OUTPUT, describe: 'State directory (default: <output>/.state; for s3:// .quotelake-state/<bucket>/<prefix>)' })
+    .option('state-dir', { type: 'string', group: OUTPUT, describe: 'State directory, a local folder: checkpoints, run manifests, quota files (default: <output>/.state; for s3://bucket/prefix the state is in the lake, s3://bucket/prefix/_quotelake/state/, and quota files in $XDG_STATE_HOME/quotelake)' })
     .option('s3-endpoint', s3EndpointOption) as Argv<T & OutputArgs>;
 }
 

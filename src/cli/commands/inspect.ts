@@ -9,7 +9,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     y
       .positional('output', { type: 'string', default: 'output', describe: 'Output root: a folder or s3://bucket/prefix' })
       .option('s3-endpoint', s3EndpointOption)
-      .option('state-dir', { type: 'string', describe: 'State directory (default <output>/.state)' })
+      .option('state-dir', { type: 'string', describe: 'State directory, a local folder (default: <output>/.state; for s3://bucket/prefix the state is in the lake, s3://bucket/prefix/_quotelake/state/)' })
       .option('runs', { type: 'number', default: 5, describe: 'How many of the last runs to show' })
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })
       .option('coverage', {
