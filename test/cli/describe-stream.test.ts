@@ -29,6 +29,13 @@ describe('describeStream', () => {
     expect(s.walk?.next).toEqual({ utc: '2026-11-11T21:00:00Z', epochMs: Date.parse('2026-11-11T21:00:00Z') });
   });
 
+  it('a lake on S3 keeps its URL whole', () => {
+    const position = { watermark: null, low: null, walk: null };
+    expect(describeStream({ stream: 'kline/BTCUSDT/1h', position }, 's3://lake/quotes').lake).toBe('s3://lake/quotes/kline/interval=1h');
+    expect(describeStream({ stream: 'halt/SSE', position: {} }, 's3://lake/quotes/').lake).toBe('s3://lake/quotes/halt/exchange=SSE');
+    expect(describeStream({ stream: 'depth', position: {} }, 's3://lake').lake).toBe('s3://lake/depth');
+  });
+
   it('halts count the announcements held; snapshots show the last fetch', () => {
     expect(describeStream({ stream: 'halt/SSE', position: { seen: { a: 'x', b: 'y' }, total: 3 } }, 'out')).toMatchObject({
       dataset: 'halt',

@@ -49,7 +49,7 @@ describe('state commands on an S3 output', () => {
     const home = tempDir();
     const r = await runCli(['state', 'show', '--output', url, '--json'], { cwd: home, env: awsEnv(home) });
     expect(r.code, r.stderr).toBe(0);
-    const json = JSON.parse(r.stdout) as { stateDir: string; pipelines: { pipeline: string; checkpoints: { path: string; runId: string }; lastRun: { runId: string } | null; streams: { stream: string; watermark: { utc: string } | null }[] }[] };
+    const json = JSON.parse(r.stdout) as { stateDir: string; pipelines: { pipeline: string; checkpoints: { path: string; runId: string }; lastRun: { runId: string } | null; streams: { stream: string; watermark: { utc: string } | null; lake: string }[] }[] };
     expect(json.stateDir).toBe(`${url}/_quotelake/state`);
     expect(json.pipelines.map((p) => [p.pipeline, p.checkpoints.path, p.checkpoints.runId, p.lastRun?.runId])).toEqual([
       ['kline-backfill', `${url}/_quotelake/state/checkpoints/kline-backfill.json`, 'run-elsewhere', 'run-elsewhere'],
@@ -59,6 +59,11 @@ describe('state commands on an S3 output', () => {
       ['kline/ETHUSDT/1m', '2026-11-10T23:59:00Z'],
       ['kline/EURUSD/1m', '2026-11-10T23:59:00Z'],
     ]);
+    // The lake folder is a URL with its two slashes, not a path.join of one (`s3:/bucket/...`).
+    expect(json.pipelines[0]!.streams[0]!.lake).toBe(`${url}/kline/interval=1m`);
+    const text = await runCli(['state', 'show', '--output', url, '--s3-endpoint', server().endpoint], { cwd: home, env: awsEnv(home) });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`-> ${url}/kline/interval=1m (code=BTCUSDT)`);
     // Nothing was written on this machine.
     expect(existsSync(join(home, 'output'))).toBe(false);
   });

@@ -3,11 +3,11 @@
  * product's local time where its bars follow a zone), and where its rows are in the lake. The
  * position as saved is kept beside it (`position`), so nothing is hidden by the reading.
  */
-import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { findProduct } from '../../catalog/index.js';
 import type { Checkpoint } from '../../core/component.js';
 import { readPosition } from '../../sources/kline-history/kline-position.js';
+import { outputPath } from './output-path.js';
 
 export interface Instant {
   /** ISO-8601 UTC. */
@@ -70,7 +70,7 @@ export function describeStream(checkpoint: Checkpoint, outputDir: string): Strea
       low: p.low === null ? null : at(p.low),
       ...(p.walk ? { walk: { next: at(p.walk.next), floor: at(p.walk.floor) } } : {}),
       ...(p.begins !== undefined ? { begins: at(p.begins) } : {}),
-      lake: join(outputDir, 'kline', `interval=${interval}`),
+      lake: outputPath(outputDir, 'kline', `interval=${interval}`),
       position,
     };
   }
@@ -83,7 +83,7 @@ export function describeStream(checkpoint: Checkpoint, outputDir: string): Strea
       watermark: null,
       seen: typeof seen === 'object' && seen !== null ? Object.keys(seen).length : 0,
       ...(typeof position.total === 'number' ? { total: position.total } : {}),
-      lake: join(outputDir, 'halt', `exchange=${rest[0]!}`),
+      lake: outputPath(outputDir, 'halt', `exchange=${rest[0]!}`),
       position,
     };
   }
@@ -93,7 +93,7 @@ export function describeStream(checkpoint: Checkpoint, outputDir: string): Strea
     dataset,
     watermark: typeof fetchedAt === 'number' && Number.isFinite(fetchedAt) ? instant(fetchedAt) : null,
     ...(typeof position.round === 'number' ? { round: position.round } : {}),
-    lake: join(outputDir, dataset),
+    lake: outputPath(outputDir, dataset),
     position,
   };
 }

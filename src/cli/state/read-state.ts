@@ -1,8 +1,8 @@
 /** What `state show` reports of one pipeline: its checkpoint file read and joined with its last run. */
-import { join } from 'node:path';
 import { CheckpointStore } from '../../runtime/checkpoint-store.js';
 import { readRunManifests, runManifestModifiedAt, type RunManifest, type RunStatus } from '../../runtime/run-manifest.js';
 import { describeStream, type StreamState } from './describe-stream.js';
+import { outputPath } from './output-path.js';
 import type { StateTarget } from './state-targets.js';
 
 export interface LastRun {
@@ -35,7 +35,7 @@ export interface PipelineState {
 
 function lakeOf(target: StateTarget, stream: StreamState): StreamState {
   if (target.ndjsonPath === undefined) return stream;
-  return { ...stream, lake: join(target.outputDir, target.ndjsonPath.replaceAll('{dataset}', stream.dataset)) };
+  return { ...stream, lake: outputPath(target.outputDir, target.ndjsonPath.replaceAll('{dataset}', stream.dataset)) };
 }
 
 /**
