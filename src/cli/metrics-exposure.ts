@@ -1,6 +1,7 @@
 /**
  * The metrics of one command, exposed the ways the user asked: a `/metrics` endpoint (with the Node
- * process metrics, which a scraper of a live process wants) and/or a textfile for node_exporter.
+ * process metrics, which a scraper of a live process wants) and/or a textfile for node_exporter
+ * (without them).
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
@@ -17,8 +18,7 @@ export interface MetricsExposure {
 
 /** `say` gets each line with its notice (json-notices.ts): where the metrics are, or a textfile that could not be written. */
 export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields) => void): Promise<MetricsExposure> {
-  // Process metrics only with an endpoint: in a textfile written at the end they would be stale,
-  // and node_exporter reports the machine's own.
+  // Process metrics only with an endpoint; the textfile leaves them out either way (metrics-textfile.ts).
   const metrics = createMetrics({ processMetrics: settings.port !== undefined });
   let server: MetricsServer | undefined;
   let textfile: MetricsTextfile | undefined;

@@ -231,6 +231,8 @@ describe('--metrics-port', () => {
     expect(summary.status).toBe('interrupted');
     const e = parseExposition(readFileSync(textfile, 'utf8'));
     expect(valueOf(e, 'quotelake_run_duration_seconds_count', { pipeline: 'kline-backfill', status: 'interrupted' })).toBe(1);
+    // The endpoint served the process metrics; the textfile still has none (node_exporter has the machine's).
+    expect(e.samples.filter((x) => !x.name.startsWith('quotelake_')).map((x) => x.name)).toEqual([]);
     // An attempt stopped on its way may or may not have left: it is counted `aborted` either way.
     const total = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
     const aborted = total(sumBy(e, 'quotelake_requests_total', 'endpoint', { outcome: 'aborted' }));

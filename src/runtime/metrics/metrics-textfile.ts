@@ -29,7 +29,8 @@ export function startMetricsTextfile(metrics: QuotelakeMetrics, options: Textfil
   const write = (): Promise<void> => {
     const next = chain.then(async () => {
       // Not fsynced: the file is a view of counters, rewritten soon; the rename keeps it whole.
-      await writeFileAtomic(options.path, await metrics.text(), { durable: false });
+      // No process metrics, even when an endpoint serves them: node_exporter reports the machine's own.
+      await writeFileAtomic(options.path, await metrics.text({ process: false }), { durable: false });
     });
     chain = next.catch(() => undefined);
     return next;

@@ -52,8 +52,11 @@ export interface QuotelakeMetrics {
   runFinished(pipeline: string, status: string, durationMs: number): void;
   /** A queue slice (series × date range) ended with this status after `durationMs` (clock ms). */
   sliceFinished(pipeline: string, status: string, durationMs: number): void;
-  /** The text exposition format of everything registered. */
-  text(): Promise<string>;
+  /**
+   * The text exposition format: the quotelake instruments, and the process metrics when they were
+   * asked for, unless `process: false` (a textfile: written now and read later, they would be stale).
+   */
+  text(options?: { readonly process?: boolean }): Promise<string>;
   readonly contentType: string;
 }
 
@@ -168,10 +171,13 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
     registers,
   });
 
-  if (options.processMetrics === true) collectDefaultMetrics({ register: registry });
+  // A registry of their own, so a textfile can be written without them (text({ process: false })).
+  const processRegistry = options.processMetrics === true ? new Registry() : undefined;
+  if (processRegistry) collectDefaultMetrics({ register: processRegistry });
+  const everything = processRegistry ? Registry.merge([registry, processRegistry]) : registry;
 
   return {
-    registry,
+    registry: everything,
     contentType: registry.contentType,
     request(endpoint, outcome, durationMs) {
       requests.inc({ endpoint, outcome });
@@ -210,8 +216,8 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
     sliceFinished(pipeline, status, durationMs) {
       slices.observe({ pipeline, status }, Math.max(0, durationMs) / 1000);
     },
-    text() {
-      return registry.metrics();
+    text(textOptions = {}) {
+      return (textOptions.process === false ? registry : everything).metrics();
     },
   };
 }

@@ -45,6 +45,19 @@ describe('startMetricsTextfile', () => {
     expect(readdirSync(join(dir, 'sub'))).toEqual(['quotelake.prom']);
   });
 
+  it('leaves the process metrics out even when the metrics have them (an endpoint serves them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ql-textfile-'));
+    const path = join(dir, 'quotelake.prom');
+    const m = createMetrics({ processMetrics: true });
+    m.request('/e', 'ok');
+    expect(await m.text()).toMatch(/^process_cpu_user_seconds_total /m);
+    await startMetricsTextfile(m, { path }).stop();
+    const e = parseExposition(readFileSync(path, 'utf8'));
+    expect(okCount(path)).toBe(1);
+    expect(e.samples.filter((x) => !x.name.startsWith('quotelake_')).map((x) => x.name)).toEqual([]);
+    expect([...e.types.keys()].every((n) => n.startsWith('quotelake_'))).toBe(true);
+  });
+
   it('a failed periodic write is reported and the next one still happens; the final write throws', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const dir = mkdtempSync(join(tmpdir(), 'ql-textfile-'));
