@@ -12,7 +12,7 @@ export const quotaCommand: CommandModule<object, QuotaArgs> = {
       .example('QUOTELAKE_TOKEN=… $0 quota --state-dir /data/state', 'Name your token (redacted) instead of its hash')
       .example('$0 quota --coordinator redis://127.0.0.1:6379', 'Also the counts every process and host shares through Redis')
       .epilogue(
-        'Quota files are keyed by a hash of the token; the token itself is never stored. Tokens given by --token or QUOTELAKE_TOKEN, the tokens of a pool (QUOTELAKE_TOKENS, --tokens-file: one line each, also before their first request), and the demo tokens of the built-in emulator are shown redacted; others by their hash. Counts are what this machine sent; the service\'s own count can be higher if the token is used elsewhere.',
+        'Quota files are keyed by a hash of the token; the token itself is never stored. Tokens given by --token or QUOTELAKE_TOKEN and the tokens of a pool (QUOTELAKE_TOKENS, --tokens-file: one line each, also before their first request) are shown redacted, the demo tokens of the built-in emulator by name (demo-professional), others by their hash. Counts are what this machine sent; the service\'s own count can be higher if the token is used elsewhere.',
       ) as unknown as Argv<QuotaArgs>,
   handler: async (args) => {
     const { quotaAction } = await import('../actions/quota.js');
