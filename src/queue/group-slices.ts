@@ -30,7 +30,7 @@ export interface GroupedPiece {
   requests: number;
 }
 
-/** Default budget: about 1.5 s of a professional plan, at most 16,000 bars held per slice. */
+/** Default budget: 1.6 s of a professional plan (20 requests/s), at most 16,000 bars held per slice. */
 export const SLICE_REQUESTS = 32;
 
 /**
