@@ -106,18 +106,24 @@ export const s3EndpointOption = {
   describe: 'S3-compatible store for an s3:// output, http(s)://host[:port] (env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL); credentials from the AWS chain',
 } as const;
 
-export function dataOptions<T>(y: Argv<T>): Argv<T & DataArgs> {
+/** `formats`: the sink types the command can write (enqueue cannot hand ndjson to its workers). */
+export function dataOptions<T>(y: Argv<T>, formats: readonly (typeof FORMATS)[number][] = FORMATS): Argv<T & DataArgs> {
   return y
-    .option('format', { choices: FORMATS, group: DATA, describe: 'Sink type, replacing the pipeline\'s sink' })
+    .option('format', { choices: formats, group: DATA, describe: 'Sink type, replacing the pipeline\'s sink' })
     .option('since', { type: 'string', group: DATA, describe: 'Oldest data: ISO date/time (UTC) or a span back from now (90d, 12h)' })
     .option('until', { type: 'string', group: DATA, describe: 'Newest data (same forms as --since)' })
     .option('codes', { type: 'string', group: DATA, describe: 'Comma-separated product codes, e.g. BTCUSDT,AAPL.US' }) as Argv<T & DataArgs>;
 }
 
-export function clockOptions<T>(y: Argv<T>): Argv<T & ClockArgs> {
+/**
+ * --clock: under "Data" beside the window it moves where the command has one (`{ data: true }`: run,
+ * plan, enqueue); among the command's own options elsewhere, where "override the pipeline file"
+ * would be untrue.
+ */
+export function clockOptions<T>(y: Argv<T>, where: { readonly data?: boolean } = {}): Argv<T & ClockArgs> {
   return y.option('clock', {
     type: 'string',
-    group: DATA,
+    ...(where.data === true ? { group: DATA } : {}),
     describe: 'Take this ISO instant as now; time runs on from it (env QUOTELAKE_CLOCK). Reproducible spans, e.g. against the built-in emulator',
   }) as Argv<T & ClockArgs>;
 }

@@ -4,7 +4,7 @@
  * lake equal to an uninterrupted single `quotelake run`; a SIGKILLed worker's slice is redelivered;
  * `queue status --json`; schedules with a time zone.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -363,7 +363,13 @@ describe('schedules', () => {
 
   it('an NDJSON sink is not queued: slices would write to each worker\'s stdout, or race on one file', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const r = await runCli(['enqueue', pipelineFile(['BTCUSDT'], ['1m']), '--format', 'ndjson', '--since', '1d', '--clock', CLOCK], { env });
+    // --format does not offer it; a pipeline whose own sink is ndjson is refused with the reason.
+    const flag = await runCli(['enqueue', pipelineFile(['BTCUSDT'], ['1m']), '--format', 'ndjson', '--since', '1d', '--clock', CLOCK], { env });
+    expect(flag.code, flag.stderr).toBe(2);
+    expect(flag.stderr).toMatch(/Invalid values:[\s\S]*format[\s\S]*"ndjson"[\s\S]*Choices: "parquet", "arrow"/);
+    const file = pipelineFile(['BTCUSDT'], ['1m']);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('type: parquet', 'type: ndjson'));
+    const r = await runCli(['enqueue', file, '--since', '1d', '--clock', CLOCK], { env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('its sink is ndjson, which would write to the stdout of whichever worker runs a slice');
     expect(r.stderr).toContain('hint: queue it with a lake sink (--format parquet or --format arrow)');

@@ -25,6 +25,18 @@ describe('help and version', () => {
       expect(run).toContain(flag);
     }
     expect(run).toContain('command-line flag > environment variable');
+    const help = (c: string) => perCommand[COMMANDS.indexOf(c)]!.stdout;
+    // A required positional has no default to show.
+    for (const c of ['run', 'plan', 'validate']) expect(help(c), c).not.toContain('[default: []]');
+    // --clock is under "Data (override the pipeline file)" only beside the data options it moves.
+    const dataGroup = (text: string) => /^Data \(override the pipeline file\):\n((?: .*\n)*)/m.exec(text)?.[1] ?? '';
+    for (const c of ['run', 'plan', 'enqueue']) expect(dataGroup(help(c)), c).toContain('--clock');
+    for (const c of ['worker', 'queue', 'quota']) {
+      expect(help(c), c).toContain('--clock');
+      expect(help(c), c).not.toContain('Data (override the pipeline file)');
+    }
+    // enqueue never hands an NDJSON sink to its workers: --format does not offer it.
+    expect(help('enqueue')).toContain('[choices: "parquet", "arrow"]');
   });
 
   it('prints the version', async () => {

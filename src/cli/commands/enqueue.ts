@@ -8,7 +8,7 @@ export const enqueueCommand: CommandModule<object, EnqueueArgs> = {
   command: 'enqueue <pipeline>',
   describe: 'Split a K-line run into partition-aligned slices on the Redis queue for workers (now, or on a cron schedule)',
   builder: (y: Argv<object>) =>
-    coordinatorOption(clockOptions(dataOptions(outputOptions(serviceOptions(y)))))
+    coordinatorOption(clockOptions(dataOptions(outputOptions(serviceOptions(y)), ['parquet', 'arrow']), { data: true }))
       .positional('pipeline', { type: 'string', demandOption: true, describe: 'Pipeline file (a path every worker host can read), or a shipped pipeline\'s name' })
       .option('every', { type: 'string', describe: 'Enqueue the run on this cron schedule instead of now, e.g. "0 2 * * *"; upserted under --name' })
       .option('tz', { type: 'string', describe: 'Time zone of the --every pattern (IANA, default UTC), e.g. Europe/London' })

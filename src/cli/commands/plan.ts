@@ -6,8 +6,8 @@ export const planCommand: CommandModule<object, PlanArgs> = {
   command: 'plan <pipeline...>',
   describe: 'Show what a run would send: requests per endpoint, share of today\'s quota, ETA, partitions (no request is sent)',
   builder: (y: Argv<object>) =>
-    clockOptions(dataOptions(outputOptions(serviceOptions(y))))
-      .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file or name' })
+    clockOptions(dataOptions(outputOptions(serviceOptions(y))), { data: true })
+      .positional('pipeline', { type: 'string', array: true, default: undefined, describe: 'Pipeline file or name' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the plans as one JSON document on stdout' })
       .example('$0 plan kline-backfill', 'Cost of the shipped backfill with the default plan')
       .example('$0 plan kline-backfill --plan free --since 365d', 'How many days a year of history takes on the Free plan')

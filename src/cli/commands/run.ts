@@ -7,8 +7,8 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
   command: 'run <pipeline...>',
   describe: 'Run pipelines: fetch, transform and commit data files (resumable)',
   builder: (y: Argv<object>) =>
-    metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(coordinatorOption(serviceOptions(y)))))), 'commit finished work'))
-      .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
+    metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(coordinatorOption(serviceOptions(y)))), { data: true })), 'commit finished work'))
+      .positional('pipeline', { type: 'string', array: true, default: undefined, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
       .option('state', {
         type: 'boolean',

@@ -6,7 +6,7 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
   describe: 'Check pipeline files without running them (every problem with file:line:column)',
   builder: (y: Argv<object>) =>
     y
-      .positional('pipeline', { type: 'string', array: true, describe: 'Pipeline file or name' })
+      .positional('pipeline', { type: 'string', array: true, default: undefined, describe: 'Pipeline file or name' })
       .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout: {valid, pipelines: [{file, valid, problems}]}' })
       .option('quiet', { type: 'boolean', alias: 'q', default: false, describe: 'Print only problems' })
       .example('$0 validate pipelines/*.yaml', 'Check every pipeline of a folder')
