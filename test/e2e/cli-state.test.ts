@@ -205,6 +205,12 @@ describe('quotelake state reset', () => {
     expect(none.stderr).toContain('nothing to reset: no checkpoint matching NOPE*');
     // What it could have matched, so a typo shows itself.
     expect(none.stderr).toContain('; its checkpoints: kline/BTCUSDT/1h, kline/BTCUSDT/1m, kline/ETHUSDT/1h');
+    // Two pipelines holding the same streams: each named once, with its pipeline.
+    const saved = JSON.parse(file) as Record<string, unknown>;
+    writeFileSync(join(out, '.state', 'checkpoints', 'kline-twin.json'), JSON.stringify({ ...saved, pipeline: 'kline-twin' }));
+    const two = await runCli(['state', 'reset', '--output', out, '--stream', 'NOPE*', '--yes']);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stderr).toContain('; its checkpoints: kline-backfill: kline/BTCUSDT/1h, kline-backfill: kline/BTCUSDT/1m, kline-backfill: kline/ETHUSDT/1h, kline-backfill: kline/ETHUSDT/1m, kline-backfill: kline/EURUSD/1h, kline-backfill: kline/EURUSD/1m, kline-twin: kline/BTCUSDT/1h, kline-twin: kline/BTCUSDT/1m and 4 more');
   });
 
   it('refuses while a run holds the output, and changes nothing', async () => {

@@ -8,6 +8,7 @@ import { commandClock } from '../clock-option.js';
 import { confirm } from '../confirm.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import type { ClockArgs, OutputArgs } from '../shared-options.js';
+import { checkpointsThere } from '../state/checkpoints-there.js';
 import { describeStream } from '../state/describe-stream.js';
 import { readPipelineState } from '../state/read-state.js';
 import { renderPipelineState } from '../state/render-state.js';
@@ -80,10 +81,7 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
 
 /** `; its checkpoints: a, b, ...` so that a mistyped --stream shows what it could have matched. */
 async function streamsThere(targets: readonly StateTarget[]): Promise<string> {
-  const streams = (await select(targets, () => true)).flatMap((c) => c.streams).sort();
-  if (streams.length === 0) return '';
-  const shown = streams.slice(0, 8).join(', ');
-  return `; its checkpoints: ${shown}${streams.length > 8 ? ` and ${streams.length - 8} more ("quotelake state show" lists them)` : ''}`;
+  return checkpointsThere((await select(targets, () => true)).map((c) => ({ pipeline: c.target.pipeline, streams: c.streams })));
 }
 
 async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: readonly StateTarget[], stateDir: string): Promise<number> {
