@@ -29,6 +29,7 @@ import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue
 import { openCoordinator } from '../coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
+import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
@@ -102,6 +103,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // undefined when it failed: there is then no epoch to lose.
   const epochDrawn = queueEpoch(redis).catch(() => undefined);
   const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'] });
+  // What workers killed with kill -9 on this host left in the temp folder.
+  const deadScratch = await removeDeadSliceScratch();
+  if (deadScratch > 0) logger.info('removed the slice folders of workers no longer running', { event: 'recovery', action: 'slice-scratch-removed', folders: deadScratch });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
   const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
   const clients = workerClients({

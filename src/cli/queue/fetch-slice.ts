@@ -9,8 +9,7 @@
  * A slice stopped during step 1 commits nothing and goes back to the queue whole; once step 2
  * starts it runs to its end (a commit is short, and a kill inside it is recovered by the next).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import type { Logger, Rejected } from '../../core/component.js';
@@ -23,6 +22,7 @@ import type { PipelineJob } from '../pipeline-job.js';
 import { QuotaWatchingClient } from '../quota-watch.js';
 import type { ServiceClient } from '../../api/index.js';
 import { CAPTURE_SINK, captureSink } from './slice-components.js';
+import { makeSliceScratch } from './slice-scratch.js';
 
 export interface FetchDeps {
   readonly registry: Registry;
@@ -75,7 +75,7 @@ export async function fetchSlice(job: PipelineJob, slice: Slice, deps: FetchDeps
   const events = createRunEvents();
   // Per slice: it remembers a quota error raised by this slice's requests only.
   const client = new QuotaWatchingClient(deps.client);
-  const scratch = await mkdtemp(join(tmpdir(), 'quotelake-slice-'));
+  const scratch = await makeSliceScratch();
   try {
     const fetched = await runPipeline(
       {
