@@ -3,6 +3,7 @@
  * schema, and reports every problem at its file:line:column.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { aliasProblems } from './alias-problems.js';
 import { describeIssue, type IssuePath } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
@@ -84,11 +85,17 @@ function syntaxMessage(code: string, message: string): string {
 /** Upper bound of alias expansions (`*name`), against a file of nested aliases that expands to gigabytes. */
 const MAX_ALIAS_EXPANSIONS = 100;
 
-/** The document as plain data; a file whose aliases expand past the bound is a problem at its first alias. */
+/**
+ * The document as plain data. The yaml library finds some problems only here, as an error without a
+ * position: an alias without anchor or a merge key without a mapping (each reported where it is),
+ * and aliases that expand past the bound (reported at the first alias).
+ */
 function documentValue(doc: Document, lineCounter: LineCounter, file: string | undefined): unknown {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
   } catch (e) {
+    const misplaced = e instanceof Error ? aliasProblems(doc, lineCounter) : [];
+    if (misplaced.length > 0) throw new PipelineConfigError(file, misplaced);
     if (!(e instanceof ReferenceError) || !/excessive alias/i.test(e.message)) throw e;
     let first: Node | undefined;
     visit(doc, {

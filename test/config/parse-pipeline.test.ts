@@ -172,6 +172,36 @@ describe('parsePipelineYaml', () => {
     ]);
   });
 
+  it('an alias without anchor is a problem at the alias, not an internal error', () => {
+    const e = errorOf(good.replace('batches: 2', 'batches: *undefined'));
+    expect(e.problems).toEqual([{ line: 6, column: 12, message: 'source.batches: alias *undefined names no anchor: mark the value to reuse with &undefined above it, or correct the name' }]);
+    expect(e.message).toMatch(/^pipelines\/x\.yaml:6:12: /);
+  });
+
+  it('an alias above its anchor says where the anchor is', () => {
+    const e = errorOf(good.replace('batches: 2', 'batches: *n').replace('rowsPerBatch: 3', 'rowsPerBatch: &n 3'));
+    expect(e.problems).toEqual([
+      { line: 6, column: 12, message: 'source.batches: alias *n comes before its anchor &n (line 7): YAML reads the anchor first; move the anchored value above this alias' },
+    ]);
+  });
+
+  it('a merge key of an unknown alias, or of no mapping, is a problem at its value', () => {
+    expect(errorOf(good.replace('  type: counter', '  <<: *nope\n  type: counter')).problems).toEqual([
+      { line: 5, column: 7, message: 'source: alias *nope names no anchor: mark the value to reuse with &nope above it, or correct the name' },
+    ]);
+    expect(errorOf(good.replace('  type: counter', '  <<: notamap\n  type: counter')).problems).toEqual([
+      { line: 5, column: 7, message: 'source: the merge key "<<" takes a mapping, an alias of one (*name) or a list of them, but this is the scalar "notamap": merge a mapping, or write the keys out' },
+    ]);
+    // A quoted "<<" is an ordinary key: only the alias beside it is a problem.
+    expect(errorOf(good.replace('  type: counter', '  "<<": notamap\n  type: counter\n  code: *nope')).problems.map((p) => p.message)).toEqual([
+      'source.code: alias *nope names no anchor: mark the value to reuse with &nope above it, or correct the name',
+    ]);
+    const list = `x: &list [1, 2]\n${good.replace('  type: counter', '  <<: [*list, {batches: 4}]\n  type: counter')}`;
+    expect(errorOf(list).problems).toEqual([
+      { line: 6, column: 8, message: 'source: the merge key "<<" takes a mapping, an alias of one (*name) or a list of them, but *list is a list: merge a mapping, or write the keys out' },
+    ]);
+  });
+
   it('a few aliases are fine: an anchored value used again', () => {
     const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
     expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });
