@@ -4,8 +4,11 @@
  * - empty (`--output "$LAKE"` with LAKE unset): it would reach the file system as a path
  *   (`scandir ''`) and end as an internal error;
  * - either written as a URL that is not `s3://` (`gs://b/x`, `S3://b/x`): it would be taken as a
- *   local folder named `gs:`.
+ *   local folder named `gs:`;
+ * - either with a control character (a line break pasted with it): the rule of the pipeline file's
+ *   `outputDir` and `stateDir`.
  */
+import { controlCharacterProblem } from '../core/control-characters.js';
 import { foreignUrlProblem } from '../core/s3-url.js';
 import { UsageError } from './usage-error.js';
 
@@ -21,6 +24,8 @@ export function checkPathOptions(args: Record<string, unknown>): true {
     const value = args[key];
     if (typeof value !== 'string') continue;
     if (value.trim() === '') throw new UsageError(empty, 'leave it out for its default');
+    const control = controlCharacterProblem(value);
+    if (control !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${control}`, 'give the folder without it');
     const foreign = foreignUrlProblem(value);
     if (foreign !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
   }

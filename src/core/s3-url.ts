@@ -6,6 +6,7 @@
  * differently, so both the prefix and every key are refused unless each segment is a plain name.
  */
 import { pathProblem } from './confine-path.js';
+import { controlCharacterProblem } from './control-characters.js';
 import { S3LocationError } from './errors.js';
 
 /** True when an output root names an object store rather than a folder. */
@@ -47,13 +48,12 @@ export interface S3Location {
 /** S3's limit on a whole object key, in UTF-8 bytes. */
 export const MAX_S3_KEY_BYTES = 1024;
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** Why one `/`-separated key (or prefix without its trailing `/`) is not a plain object name. */
 export function objectKeyProblem(key: string): string | undefined {
   const base = pathProblem(key); // empty, NUL, backslash, absolute, over-long segment, escaping
   if (base !== undefined) return base;
-  if (CONTROL.test(key)) return 'contains a control character';
+  const control = controlCharacterProblem(key);
+  if (control !== undefined) return control;
   for (const segment of key.split('/')) {
     if (segment === '') return 'has an empty segment (// or a leading or trailing /)';
     if (segment === '.' || segment === '..') return `has a "${segment}" segment (object stores do not resolve them)`;

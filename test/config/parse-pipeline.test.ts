@@ -202,6 +202,18 @@ describe('parsePipelineYaml', () => {
     ]);
   });
 
+  it('a control character in options.outputDir, options.stateDir or sink.output is a problem at its value', () => {
+    const text = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  output: "a\\tb"\noptions:\n  outputDir: "a\\tb"\n  stateDir: "st\\nx"\n';
+    expect(problemsOf(text)).toEqual([
+      'sink.output: "a\\tb" contains a control character (U+0009, a tab)',
+      'options.outputDir: "a\\tb" contains a control character (U+0009, a tab)',
+      'options.stateDir: "st\\nx" contains a control character (U+000A, a line break)',
+    ]);
+    expect(problemsOf(text.replace('  output: "a\\tb"\n', '').replace('"a\\tb"', '"out\\0x"').replace('  stateDir: "st\\nx"\n', ''))).toEqual([
+      'options.outputDir: "out\\u0000x" contains a control character (U+0000, NUL)',
+    ]);
+  });
+
   it('a few aliases are fine: an anchored value used again', () => {
     const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
     expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });

@@ -2,12 +2,15 @@
  * Pipeline files that once passed validate and then crashed (or crashed validate itself) with the
  * "looks like a bug" hint: each is now a problem at its file:line:column, exit 2, through the built CLI.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
+
+// A dead service: a request would fail with exit 1, so exit 2 shows the check came first.
+const SERVICE = ['--base-url', 'http://127.0.0.1:9', '--token', 'sk-live-abcdefghijkl', '--plan', 'free'];
 
 const TRADES = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n';
 
@@ -28,5 +31,40 @@ describe('YAML aliases and merge keys', () => {
     expect(r.stderr).toContain(`${merge}:3:7: source: alias *nope names no anchor`);
     expect(r.stderr).toMatch(/tiny-trades\.yaml: valid/);
     expect(r.stderr).not.toContain('looks like a bug');
+  });
+});
+
+describe('options.outputDir and options.stateDir', () => {
+  it('a NUL or a line break in them fails validate and run at its line, before any folder is made', async () => {
+    const nul = pipelineFile('nul.yaml', `${TRADES}options:\n  outputDir: "out\\0x"\n`);
+    const newline = pipelineFile('newline.yaml', `${TRADES}options:\n  stateDir: "state\\nx"\n`);
+    const cwd = tempDir('ql-checks-cwd-');
+    const [validate, runNul, runNewline] = await Promise.all([
+      runCli(['validate', nul, newline]),
+      runCli(['run', nul, ...SERVICE], { cwd }),
+      runCli(['run', newline, ...SERVICE], { cwd }),
+    ]);
+    for (const r of [validate, runNul, runNewline]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).not.toContain('looks like a bug');
+    }
+    expect(validate.stderr).toContain(`${nul}:10:14: options.outputDir: "out\\u0000x" contains a control character (U+0000, NUL)`);
+    expect(validate.stderr).toContain(`${newline}:10:13: options.stateDir: "state\\nx" contains a control character (U+000A, a line break)`);
+    expect(runNul.stderr).toContain(`${nul}:10:14: `);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('--output and --state-dir follow the same rule', async () => {
+    const cwd = tempDir('ql-checks-cwd-');
+    const tiny = join(FIXTURES, 'tiny-trades.yaml');
+    const [output, stateDir] = await Promise.all([
+      runCli(['run', tiny, ...SERVICE, '--output', 'out\nx'], { cwd }),
+      runCli(['run', tiny, ...SERVICE, '--state-dir', 'state\tx'], { cwd }),
+    ]);
+    expect(output.code).toBe(2);
+    expect(output.stderr).toContain('quotelake: the output "out\\nx" contains a control character (U+000A, a line break)');
+    expect(stateDir.code).toBe(2);
+    expect(stateDir.stderr).toContain('quotelake: the state dir "state\\tx" contains a control character (U+0009, a tab)');
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });
