@@ -214,6 +214,12 @@ describe('parsePipelineYaml', () => {
     ]);
   });
 
+  it('sink.encodeWorkers has a ceiling of 64', () => {
+    const text = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  encodeWorkersAfterRows: 0\n  encodeWorkers: 9007199254740991\n';
+    expect(problemsOf(text)).toEqual(['sink.encodeWorkers: 9007199254740991 must be at most 64']);
+    expect(parsePipelineYaml(text.replace('9007199254740991', '64'), { registry: components, file }).sink).toMatchObject({ encodeWorkers: 64 });
+  });
+
   it('a few aliases are fine: an anchored value used again', () => {
     const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
     expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });

@@ -68,3 +68,15 @@ describe('options.outputDir and options.stateDir', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 });
+
+describe('sink.encodeWorkers', () => {
+  it('above 64 is a problem at its line, not an internal error of run', async () => {
+    const file = pipelineFile('workers.yaml', `${TRADES}  encodeWorkersAfterRows: 0\n  encodeWorkers: 9007199254740991\n`);
+    const [validate, run] = await Promise.all([runCli(['validate', file]), runCli(['run', file, ...SERVICE], { cwd: tempDir('ql-checks-cwd-') })]);
+    for (const r of [validate, run]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${file}:10:18: sink.encodeWorkers: 9007199254740991 must be at most 64`);
+      expect(r.stderr).not.toContain('looks like a bug');
+    }
+  });
+});

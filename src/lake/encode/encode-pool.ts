@@ -5,8 +5,10 @@
  *
  * - Bounded: at most `jobsPerWorker` files per worker are in flight; `ready()` waits for room, so a
  *   fast producer cannot pile up buffers.
- * - Workers start at warm() or on the first write (loading parquet-wasm takes a few hundred ms),
- *   are unref'd while idle (an idle pool never keeps the process alive) and stop at close().
+ * - Workers start as files wait for them: the first at warm() or on the first write (loading
+ *   parquet-wasm takes a few hundred ms), another only when a file arrives while every started one
+ *   is busy, so `workers` is a ceiling, not a price every run pays. Workers are unref'd while idle
+ *   (an idle pool never keeps the process alive) and stop at close().
  * - A worker that dies fails its jobs (never leaves them pending) and is replaced on the next write.
  */
 import { Worker } from 'node:worker_threads';
@@ -45,8 +47,14 @@ export class EncodePool implements StagedFileWriter {
     this.limit = new InFlightLimit(options.workers * (options.jobsPerWorker ?? 2));
   }
 
+  /** Starts the first worker: the one every file needs; the others start when files queue up. */
   warm(): void {
-    for (let i = 0; i < this.slots.length; i++) this.live(i);
+    this.live(0);
+  }
+
+  /** Workers running now (at most `workers`). */
+  get started(): number {
+    return this.slots.filter((s) => s !== undefined && !s.dead).length;
   }
 
   ready(): Promise<void> {
@@ -76,13 +84,20 @@ export class EncodePool implements StagedFileWriter {
     });
   }
 
+  /** An idle running worker; else a new one while the ceiling allows; else the least busy. */
   private leastBusy(): Slot {
     let best: Slot | undefined;
+    let vacant: number | undefined;
     for (let i = 0; i < this.slots.length; i++) {
-      const slot = this.live(i);
+      const slot = this.slots[i];
+      if (slot === undefined || slot.dead) {
+        vacant ??= i;
+        continue;
+      }
+      if (slot.jobs.size === 0) return slot;
       if (best === undefined || slot.jobs.size < best.jobs.size) best = slot;
     }
-    return best!;
+    return vacant !== undefined ? this.live(vacant) : best!;
   }
 
   /** The worker of slot i, started (again) if it is not running. */

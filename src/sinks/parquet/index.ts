@@ -16,13 +16,19 @@ import { poolAfterRows } from '../../lake/encode/pool-after-rows.js';
 import { tableKindOf, tableKindSchema } from '../shared/table-kind-config.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 
+/** Ceiling of `encodeWorkers` (see the key). */
+export const MAX_ENCODE_WORKERS = 64;
+
 export const parquetSinkConfigSchema = z.strictObject({
   ...tableSinkConfigShape,
   /** Rows per Parquet row group. */
   rowGroupRows: z.number().int().min(1024).default(TABLE_DEFAULTS.rowGroupRows).describe('Rows per Parquet row group.'),
   /** Worker threads that encode and write files while the main thread goes on parsing; 0 encodes on the main thread. */
   table: tableKindSchema,
-  encodeWorkers: z.number().int().min(0).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread.'),
+  // Bounded: each thread is a V8 isolate with its own parquet-wasm and up to two files' columns in
+  // memory, and past the machine's cores another adds only memory. 64 is above the cores of the
+  // hosts this runs on; an unbounded count once went on to `new Array(2^53-1)` in the pool.
+  encodeWorkers: z.number().int().min(0).max(MAX_ENCODE_WORKERS).default(1).describe('Worker threads that encode and write Parquet files while rows are parsed; 0 encodes on the main thread. They start as files wait for them, up to this many.'),
   /** A run that writes fewer rows than this never pays for starting a worker thread. */
   encodeWorkersAfterRows: z
     .number()
