@@ -36,6 +36,8 @@ function show(value: unknown): string {
 function kindOf(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
+  // From definePipeline(): a setting takes an instant as text.
+  if (value instanceof Date) return `a date: give it as text, such as ${Number.isNaN(value.getTime()) ? '"2026-11-27T00:00:00Z"' : `${JSON.stringify(value.toISOString())} (toISOString())`}`;
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   return `${typeof value} ${show(value)}`;

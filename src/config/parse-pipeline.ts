@@ -82,6 +82,19 @@ function syntaxMessage(code: string, message: string): string {
   return message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
 }
 
+/**
+ * How a pipeline's YAML becomes data, whatever `%YAML` directive the file starts with: the YAML 1.2
+ * core schema (a `%YAML 1.1` file would otherwise get the 1.1 schema, where `since: 2026-11-27`
+ * becomes a Date and `on` a boolean), with YAML 1.1 tags such as `!!timestamp 2026-01-01` or
+ * `!!binary` left the text they wrap instead of a Date or bytes that no setting takes.
+ */
+const YAML_DATA = {
+  schema: 'core',
+  resolveKnownTags: false,
+  // `<<: *defaults` (YAML 1.1 merge keys) shares settings between parts of a file, as most YAML tools allow.
+  merge: true,
+} as const;
+
 /** Upper bound of alias expansions (`*name`), against a file of nested aliases that expands to gigabytes. */
 const MAX_ALIAS_EXPANSIONS = 100;
 
@@ -121,7 +134,7 @@ function documentValue(doc: Document, lineCounter: LineCounter, file: string | u
  */
 export function valuePosition(text: string, path: IssuePath): { line?: number; column?: number } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, { lineCounter, resolveKnownTags: false, merge: true });
+  const doc = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, { lineCounter, ...YAML_DATA });
   const node = locate(doc, path, false);
   if (!node?.range) return {};
   const pos = lineCounter.linePos(node.range[0]);
@@ -133,16 +146,12 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
   const lineCounter = new LineCounter();
   // A byte-order mark (Windows editors write one) is no column: positions on line 1 count as an editor shows them.
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  // resolveKnownTags off: `!!timestamp 2026-01-01` or `!!binary` stay the text they wrap instead
-  // of becoming a Date or bytes that no setting takes.
   const doc = parseDocument(source, {
     keepSourceTokens: true,
     lineCounter,
     prettyErrors: false,
     uniqueKeys: true,
-    resolveKnownTags: false,
-    // `<<: *defaults` (YAML 1.1 merge keys) shares settings between parts of a file, as most YAML tools allow.
-    merge: true,
+    ...YAML_DATA,
   });
   if (doc.errors.length > 0) {
     const problems = doc.errors.map((e) => {

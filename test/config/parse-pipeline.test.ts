@@ -230,6 +230,19 @@ describe('parsePipelineYaml', () => {
     expect(e.message).toBe('pipelines/x.yaml:3:16: name: "aGVsbG8=" must match [a-z0-9-]+');
   });
 
+  it('a %YAML 1.1 file is read with the YAML 1.2 core schema: dates and !!timestamp stay text', () => {
+    const text = '%YAML 1.1\n---\nname: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\n  since: 2026-11-27\n  until: !!timestamp 2026-11-28T00:00:00Z\ntransforms:\n  - type: parse-decimals\nsink:\n  type: ndjson\n  keepState: on\n';
+    // `on` is a boolean in YAML 1.1 only: under the core schema it is the text "on".
+    expect(problemsOf(text)).toEqual(['sink.keepState: expected a boolean, got string "on"']);
+    const p = parsePipelineYaml(text.replace('  keepState: on\n', ''), { registry: components, file });
+    expect(p.source).toMatchObject({ since: '2026-11-27', until: '2026-11-28T00:00:00Z' });
+  });
+
+  it('a Date given in TypeScript is said to be one, with the text to give instead', () => {
+    const input = { name: 't', source: { type: 'kline-history', codes: ['BTCUSDT'], intervals: ['1m'], since: new Date(Date.UTC(2026, 10, 27)) }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } };
+    expect(() => validatePipeline(input, { registry: components })).toThrow('source.since: expected a string, got a date: give it as text, such as "2026-11-27T00:00:00.000Z" (toISOString())');
+  });
+
   it('an exclusive bound is said as one: 0 is not "at least 0"', () => {
     const e = errorOf(`${good}options:\n  batchMaxRows: 0\n`);
     expect(e.problems.map((p) => p.message)).toEqual(['options.batchMaxRows: 0 must be greater than 0']);
