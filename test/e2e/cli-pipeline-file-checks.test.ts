@@ -80,3 +80,18 @@ describe('sink.encodeWorkers', () => {
     }
   });
 });
+
+describe('ndjson sink.path', () => {
+  it('a line break or an unknown placeholder is a problem at the path; run writes no file', async () => {
+    const ndjson = (path: string) => TRADES.replace('  type: parquet\n', `  type: ndjson\n  path: ${JSON.stringify(path)}\n`);
+    const newline = pipelineFile('newline.yaml', ndjson('x.ndjson\nfoo'));
+    const code = pipelineFile('code.yaml', ndjson('{dataset}{dataset}/{code}.ndjson'));
+    const cwd = tempDir('ql-checks-cwd-');
+    const [validate, run] = await Promise.all([runCli(['validate', newline, code]), runCli(['run', code, ...SERVICE, '--output', 'out'], { cwd })]);
+    expect(validate.code).toBe(2);
+    expect(validate.stderr).toContain(`${newline}:9:9: sink.path: "x.ndjson\\nfoo" contains a control character (U+000A, a line break)`);
+    expect(validate.stderr).toContain(`${code}:9:9: sink.path: "{dataset}{dataset}/{code}.ndjson" has {code}, which is not a placeholder`);
+    expect(run.code).toBe(2);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});

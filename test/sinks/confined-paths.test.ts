@@ -16,7 +16,7 @@ import { ndjsonSink } from '../../src/sinks/ndjson/index.js';
 import { insideRoot, partitionSegment } from '../../src/lake/partition-path.js';
 import { sinkEnv } from './helpers.js';
 
-const ESCAPING = ['../x.ndjson', '/etc/x', 'sub/../../x', '..', 'a\\..\\x', 'x\0y', `${'n'.repeat(256)}.ndjson`];
+const ESCAPING = ['../x.ndjson', '/etc/x', 'sub/../../x', '..', 'a\\..\\x', `${'n'.repeat(256)}.ndjson`];
 
 function pipelineWithPath(path: string): string {
   return `name: p\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\nsink:\n  type: ndjson\n  path: ${JSON.stringify(path)}\n`;
@@ -43,6 +43,39 @@ describe('an NDJSON sink path must stay inside the output folder', () => {
     const config = { ...ndjsonSink.configSchema.parse({}), path };
     expect(() => ndjsonSink.create(config, sinkEnv(out, 'trade'))).toThrow(PathOutsideRootError);
     expect(await readdir(out)).toEqual([]);
+  });
+});
+
+describe('an NDJSON sink path names a plain file', () => {
+  it.each([
+    ['x\0y', 'contains a control character (U+0000, NUL)'],
+    ['x.ndjson\nfoo', 'contains a control character (U+000A, a line break)'],
+    ['exports/\tx.ndjson', 'contains a control character (U+0009, a tab)'],
+  ])('validate refuses a control character in %j at the path', (path, problem) => {
+    expect(() => parsePipelineYaml(pipelineWithPath(path), { registry: components, file: 'p.yaml' })).toThrow(
+      `p.yaml:7:9: sink.path: ${JSON.stringify(path)} ${problem}: a file name holds none; write the path without it`,
+    );
+  });
+
+  it.each([
+    ['{dataset}{dataset}/{code}.ndjson', '{code}'],
+    ['exports/{Dataset}.ndjson', '{Dataset}'],
+    ['exports/{}.ndjson', '{}'],
+  ])('validate refuses %j: %s is no placeholder', (path, unknown) => {
+    expect(() => parsePipelineYaml(pipelineWithPath(path), { registry: components, file: 'p.yaml' })).toThrow(
+      `p.yaml:7:9: sink.path: ${JSON.stringify(path)} has ${unknown}, which is not a placeholder: only {dataset} is replaced (by kline, trade, depth, halt); write the name out`,
+    );
+  });
+
+  it.each(['x\0y', 'x.ndjson\nfoo', 'exports/{code}.ndjson'])('creating the sink refuses %j too, and writes nothing', async (path) => {
+    const out = await mkdtemp(join(tmpdir(), 'ql-ndjson-plain-'));
+    const config = { ...ndjsonSink.configSchema.parse({}), path };
+    expect(() => ndjsonSink.create(config, sinkEnv(out, 'trade'))).toThrow(/sink path|contains a NUL/);
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it.each(['exports/{dataset}-{dataset}.ndjson', 'a{b.ndjson', 'a}b.ndjson'])('validate accepts %j', (path) => {
+    expect(() => parsePipelineYaml(pipelineWithPath(path), { registry: components, file: 'p.yaml' })).not.toThrow();
   });
 });
 

@@ -11,6 +11,7 @@ import { lakeOwnedPathProblem } from '../../lake/lake-paths.js';
 import { DATASETS } from '../../core/records.js';
 import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
+import { controlCharacterProblem } from '../../core/control-characters.js';
 import { NdjsonSink } from './ndjson-sink.js';
 import { envIsRemote } from '../shared/env-storage.js';
 import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
@@ -19,12 +20,12 @@ export { NdjsonSink } from './ndjson-sink.js';
 
 export const ndjsonSinkConfigSchema = z.strictObject({
   output: outputSetting.optional().describe(SINK_OUTPUT_DESCRIPTION),
-  /** `stdout`, or a file path inside the output dir; `{dataset}` is replaced. */
+  /** `stdout`, or a file path inside the output dir; `{dataset}` is replaced (the only placeholder). */
   path: z
     .string()
     .min(1)
     .default('stdout')
-    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through ..; `{dataset}` is replaced): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
+    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through .., no control characters; `{dataset}` is replaced, and is the only placeholder): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
   /** Bytes gathered before each write to the stream or the file. */
   chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream or the file.'),
   /**
@@ -45,11 +46,18 @@ const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
 
 const OWN_FOLDER = ': give a file in a folder of your own, e.g. exports/{dataset}.ndjson';
 
+/** The placeholders create() replaces in a path; any other `{...}` would stay in the file name as written. */
+const PLACEHOLDERS = ['{dataset}'];
+
 /**
  * Why a sink path cannot name the NDJSON file of every dataset, or undefined: it must be a file
  * inside the output folder and outside the lake's own folders, whichever dataset `{dataset}` becomes.
  */
 function filePathProblem(path: string): string | undefined {
+  const control = controlCharacterProblem(path);
+  if (control !== undefined) return `${control}: a file name holds none; write the path without it`;
+  const unknown = path.match(/\{[^{}]*\}/g)?.find((p) => !PLACEHOLDERS.includes(p));
+  if (unknown !== undefined) return `has ${unknown}, which is not a placeholder: only ${PLACEHOLDERS.join(', ')} is replaced (by ${DATASETS.join(', ')}); write the name out`;
   if (path.endsWith('/')) return `ends with /, so names a folder${OWN_FOLDER}`;
   for (const dataset of DATASETS) {
     const relative = path.replaceAll('{dataset}', dataset);
