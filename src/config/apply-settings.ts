@@ -49,6 +49,14 @@ export function applySettings(pipeline: Pipeline, settings: Settings, registry: 
     }
     source[key] = value;
   }
+  // --codes replaces the file's codes: its codesOutsideCatalog still declares those it names, and
+  // no longer the others (the lint refuses a declared code that is not requested).
+  const outside = source['codesOutsideCatalog'];
+  if (settings.codes !== undefined && Array.isArray(outside)) {
+    const kept = outside.filter((code) => settings.codes!.includes(code as string));
+    if (kept.length > 0) source['codesOutsideCatalog'] = kept;
+    else delete source['codesOutsideCatalog'];
+  }
   const chosen: ComponentConfig =
     settings.format !== undefined && settings.format !== pipeline.sink.type ? { type: settings.format } : pipeline.sink;
   // The resolved output lives in options.outputDir alone (a --output flag may have replaced sink.output).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ComponentDefinition } from '../../src/core/definition.js';
+import { components } from '../../src/components.js';
 import { applySettings, settingsFromPipeline } from '../../src/config/apply-settings.js';
 import { validatePipeline } from '../../src/config/parse-pipeline.js';
 import { resolveSettings } from '../../src/config/resolve-settings.js';
@@ -40,6 +41,16 @@ describe('settingsFromPipeline + resolveSettings + applySettings', () => {
     expect(applied.sink).toEqual({ type: 'other-sink' });
     expect(applied.service).toEqual({ plan: 'basic', baseUrl: 'http://file:1' });
     expect(applied.options).toMatchObject({ outputDir: 'lake', stateDir: 'lake/.state' });
+  });
+
+  it('--codes keeps only the codesOutsideCatalog entries it names, so the file still validates', () => {
+    const p = validatePipeline(
+      { name: 'p', source: { type: 'depth-snapshot', codes: ['BTCUSDT', 'NOSUCH'], codesOutsideCatalog: ['NOSUCH'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } },
+      { registry: components },
+    );
+    const withCodes = (codes: string[]) => validatePipeline(applySettings(p, resolveSettings({ flags: { codes }, file: settingsFromPipeline(p) }).settings, components), { registry: components }).source;
+    expect(withCodes(['BTCUSDT'])).toEqual({ type: 'depth-snapshot', codes: ['BTCUSDT'] });
+    expect(withCodes(['ETHUSDT', 'NOSUCH'])).toEqual({ type: 'depth-snapshot', codes: ['ETHUSDT', 'NOSUCH'], codesOutsideCatalog: ['NOSUCH'] });
   });
 
   it('a flag the source type does not have is refused by name', () => {

@@ -220,6 +220,13 @@ describe('parsePipelineYaml', () => {
     expect(parsePipelineYaml(text.replace('9007199254740991', '64'), { registry: components, file }).sink).toMatchObject({ encodeWorkers: 64 });
   });
 
+  it('a code in codesOutsideCatalog but not in codes is a problem at that entry', () => {
+    const text = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT, NOSUCH]\n  codesOutsideCatalog: [NOSUCH, NOPE1]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n';
+    expect(() => parsePipelineYaml(text, { registry: components, file })).toThrow(
+      'pipelines/x.yaml:5:33: source.codesOutsideCatalog[1]: "NOPE1" is in codesOutsideCatalog but not in codes: add it to codes (or remove it here)',
+    );
+  });
+
   it('a few aliases are fine: an anchored value used again', () => {
     const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
     expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });

@@ -36,4 +36,10 @@ describe('known codes: one check for every source', () => {
       { path: ['codesOutsideCatalog', 0], message: '"ethusdt" is the catalog\'s "ETHUSDT" in another case; codes are case-sensitive' },
     ]);
   });
+
+  it('a code declared outside the catalog but not in codes is a finding at its entry: it would never be requested', () => {
+    expect(depthSnapshot.lint!(depthSnapshotConfigSchema.parse({ codes: ['BTCUSDT', 'NOSUCH'], codesOutsideCatalog: ['NOSUCH', 'NOPE1'] }))).toEqual([
+      { path: ['codesOutsideCatalog', 1], message: '"NOPE1" is in codesOutsideCatalog but not in codes: add it to codes (or remove it here)' },
+    ]);
+  });
 });

@@ -69,7 +69,8 @@ function unknownMessage(code: string): string {
 /**
  * One finding per code of `codes` (at `path`) that is neither in the catalog nor in
  * `outsideCatalog`; plus, for `outsideCatalog` itself (at `outsidePath`), the codes that must not be
- * there: catalog codes, and catalog codes in another case (a typo must not be waved through).
+ * there: catalog codes, catalog codes in another case (a typo must not be waved through), and codes
+ * missing from `codes` (only `codes` is requested, so such a code would silently never be).
  */
 export function lintKnownCodes(
   codes: readonly string[],
@@ -79,6 +80,7 @@ export function lintKnownCodes(
 ): LintFinding[] {
   const out: LintFinding[] = [];
   const declared = new Set(outsideCatalog);
+  const requested = new Set(codes);
   codes.forEach((code, i) => {
     if (findProduct(code) === undefined && !declared.has(code)) out.push({ path: [path, i], message: unknownMessage(code) });
   });
@@ -88,7 +90,11 @@ export function lintKnownCodes(
       return;
     }
     const same = listProducts().find((p) => p.code.toLowerCase() === code.toLowerCase());
-    if (same) out.push({ path: [outsidePath, i], message: `${quoteValue(code)} is the catalog's "${same.code}" in another case; codes are case-sensitive` });
+    if (same) {
+      out.push({ path: [outsidePath, i], message: `${quoteValue(code)} is the catalog's "${same.code}" in another case; codes are case-sensitive` });
+      return;
+    }
+    if (!requested.has(code)) out.push({ path: [outsidePath, i], message: `${quoteValue(code)} is in ${outsidePath} but not in ${path}: add it to ${path} (or remove it here)` });
   });
   return out;
 }
