@@ -124,8 +124,8 @@ export function applyOverrides(
     return validatePipeline({ ...pipeline, name, source, sink }, { registry });
   } catch (e) {
     if (e instanceof ConfigError) {
-      // Every problem at once (two bad codes are two findings), not only the first.
-      const message = e instanceof PipelineConfigError ? e.problems.map((p) => p.message).join('; ') : e.message;
+      // Every problem at once (two bad codes are two findings), not only the first (up to SHOWN_PROBLEMS).
+      const message = e instanceof PipelineConfigError ? e.shownMessages().join('; ') : e.message;
       throw new UsageError(`${file} with ${overrides.join(', ')}: ${message}`, 'fix the value given on the command line');
     }
     throw e;

@@ -11,6 +11,12 @@ export interface ConfigProblem {
   readonly column?: number;
 }
 
+/**
+ * Problems of one file printed at most: enough to fix in one sitting, while a generated file with
+ * 200,000 repeated codes once printed 27 MB of them.
+ */
+export const SHOWN_PROBLEMS = 50;
+
 /** Thrown with every problem of a pipeline; `message` is the first, `problems` has them all. */
 export class PipelineConfigError extends ConfigError {
   readonly problems: readonly ConfigProblem[];
@@ -23,10 +29,25 @@ export class PipelineConfigError extends ConfigError {
     super(first.message, where);
     this.problems = problems;
   }
-  /** Every problem, one per line, each with its position. */
+  /** The first SHOWN_PROBLEMS problems, one per line, each with its position; then how many more there are. */
   describeAll(): string {
-    return this.problems
-      .map((p) => `${this.file ?? '<pipeline>'}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}`)
-      .join('\n');
+    const file = this.file ?? '<pipeline>';
+    const lines = this.problems.slice(0, SHOWN_PROBLEMS).map((p) => `${file}${p.line !== undefined ? `:${p.line}:${p.column ?? 1}` : ''}: ${p.message}`);
+    const more = this.moreProblems();
+    return (more === undefined ? lines : [...lines, more]).join('\n');
+  }
+
+  /** The first SHOWN_PROBLEMS messages without positions (`; `-joined by the CLI), then how many more. */
+  shownMessages(): string[] {
+    const messages = this.problems.slice(0, SHOWN_PROBLEMS).map((p) => p.message);
+    const more = this.moreProblems();
+    return more === undefined ? messages : [...messages, more];
+  }
+
+  /** `… and N more problems in <file>` past the shown ones, or undefined. */
+  private moreProblems(): string | undefined {
+    const more = this.problems.length - SHOWN_PROBLEMS;
+    if (more <= 0) return undefined;
+    return `… and ${more} more problem${more === 1 ? '' : 's'} in ${this.file ?? 'the pipeline'}`;
   }
 }

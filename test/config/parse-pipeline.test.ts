@@ -227,6 +227,21 @@ describe('parsePipelineYaml', () => {
     );
   });
 
+  it('prints the first 50 problems of a file, then how many more there are', () => {
+    const many = new PipelineConfigError('p.yaml', Array.from({ length: 53 }, (_, i) => ({ message: `problem ${i}`, line: i + 1, column: 3 })));
+    const lines = many.describeAll().split('\n');
+    expect(lines).toHaveLength(51);
+    expect(lines[0]).toBe('p.yaml:1:3: problem 0');
+    expect(lines[49]).toBe('p.yaml:50:3: problem 49');
+    expect(lines[50]).toBe('… and 3 more problems in p.yaml');
+    expect(many.problems).toHaveLength(53);
+    expect(many.shownMessages().slice(-2)).toEqual(['problem 49', '… and 3 more problems in p.yaml']);
+    const one = new PipelineConfigError(undefined, Array.from({ length: 51 }, (_, i) => ({ message: `problem ${i}` })));
+    expect(one.describeAll().split('\n').at(-1)).toBe('… and 1 more problem in the pipeline');
+    const fifty = new PipelineConfigError('p.yaml', Array.from({ length: 50 }, (_, i) => ({ message: `problem ${i}` })));
+    expect(fifty.describeAll().split('\n')).toHaveLength(50);
+  });
+
   it('a few aliases are fine: an anchored value used again', () => {
     const p = parsePipelineYaml(good.replace('batches: 2', 'batches: &n 3').replace('rowsPerBatch: 3', 'rowsPerBatch: *n'), { registry, file });
     expect(p.source).toMatchObject({ batches: 3, rowsPerBatch: 3 });

@@ -95,3 +95,23 @@ describe('ndjson sink.path', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 });
+
+describe('problems printed', () => {
+  it('2,000 repeated codes print 50 problems and how many more, in text and --json', async () => {
+    const codes = Array(2_000).fill('BTCUSDT').join(', ');
+    const file = pipelineFile('many.yaml', TRADES.replace('codes: [BTCUSDT]', `codes: [${codes}]`));
+    const [text, json] = await Promise.all([runCli(['validate', file, join(FIXTURES, 'tiny-trades.yaml')]), runCli(['validate', '--json', file])]);
+    expect(text.code).toBe(2);
+    const lines = text.stderr.split('\n');
+    expect(lines[0]).toBe('quotelake: 1999 problems in the pipeline:');
+    expect(lines[1]).toBe(`${file}:4:20: source.codes[1]: "BTCUSDT" is listed already, at codes[0]: remove one (or write the value you meant)`);
+    expect(lines.filter((l) => l.startsWith(`${file}:`))).toHaveLength(50);
+    expect(text.stderr).toContain(`\n… and 1949 more problems in ${file}\n`);
+    expect(text.stderr).toMatch(/tiny-trades\.yaml: valid/);
+    expect(text.stderr.length).toBeLessThan(20_000);
+    expect(json.code).toBe(2);
+    const doc = JSON.parse(json.stdout) as { pipelines: { valid: boolean; problems: string[] }[] };
+    expect(doc.pipelines[0]!.problems).toHaveLength(51);
+    expect(doc.pipelines[0]!.problems[50]).toBe(`… and 1949 more problems in ${file}`);
+  });
+});
