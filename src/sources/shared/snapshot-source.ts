@@ -32,7 +32,7 @@ export const snapshotShape = {
     .array(codeSchema)
     .optional()
     .describe(
-      'Codes the product catalog does not know that may still be sent to the service as written (it decides: a code it rejects is isolated and reported by name, W8). Any other code outside the catalog stops the pipeline before the first request.',
+      'Codes the product catalog does not know that may still be sent to the service as written (it decides: a code it rejects is isolated from its batch and reported by name). Any other code outside the catalog stops the pipeline before the first request.',
     ),
   ...roundsShape,
 };

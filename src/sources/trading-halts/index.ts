@@ -34,7 +34,7 @@ export const tradingHaltsConfigSchema = z.strictObject({
     .min(1)
     .max(500)
     .optional()
-    .describe('Fetch in pages of this many records (S1); default the whole year in one request. Pages are one minute apart per exchange.'),
+    .describe('Fetch in pages of this many records (the service\'s `page` and `size`); default the whole year in one request. Pages are one minute apart per exchange.'),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(120_000).describe('Time-out of one (possibly large) answer.'),
 });
 

@@ -33,7 +33,7 @@ export const normalizeHaltsConfigSchema = z.strictObject({
       nasdaq: zoneName.default(HALT_ZONES.nasdaq),
     })
     .default({ ...HALT_ZONES })
-    .describe('Exchange-local IANA zones of the record times (decision S2); override only if the service changes.'),
+    .describe('Exchange-local IANA zones of the record times (SSE\'s are Shanghai time, NYSE\'s and NASDAQ\'s New York time, with DST); override only if the service changes.'),
   /** Column type of pause_threshold_price. */
   decimal: decimalTypeSchema.default({ ...DEFAULT_DECIMAL }).describe('DECIMAL(precision, scale) of pause_threshold_price (default 38,18).'),
 });
