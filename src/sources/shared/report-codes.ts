@@ -3,7 +3,7 @@
  * not returned) are reported by name once per run, while every other code is delivered. They are
  * not rows: no record was received for them, so they are not counted as rejected rows (a code
  * left out of six polls once counted six "rejected" rows that the summary's total never showed).
- * Both are shortfalls: the run does not end as a plain success (exit 4).
+ * A missing code is also a shortfall: the run does not end as a plain success.
  */
 import type { RunContext } from '../../core/component.js';
 
@@ -20,9 +20,7 @@ export class CodeProblems {
     for (const c of newInvalid) this.noted.add(`invalid:${c}`);
     for (const c of newMissing) this.noted.add(`missing:${c}`);
     if (newInvalid.length > 0) {
-      // Also a shortfall: a code the pipeline asked for came with nothing, and a scheduled run
-      // that exits 0 with a delisted code in its list would never be looked at.
-      ctx.events.shortfall?.(`${this.source}: invalid code(s) ${newInvalid.join(', ')} (service ret 600 code invalid); the other codes were delivered`);
+      ctx.events.note?.(`${this.source}: invalid code(s) ${newInvalid.join(', ')} (service ret 600 code invalid); the other codes were delivered`);
       ctx.logger.warn(`${this.source}: invalid codes`, { codes: newInvalid });
     }
     if (newMissing.length > 0) {
