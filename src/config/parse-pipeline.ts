@@ -2,6 +2,7 @@
  * Reads a pipeline from YAML text or a plain object (definePipeline), validates it with the one
  * schema, and reports every problem at its file:line:column.
  */
+import { withoutExtensionKeys } from './extension-keys.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { aliasProblems } from './alias-problems.js';
 import { describeIssue, type IssuePath } from './describe-issue.js';
@@ -160,7 +161,7 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     });
     throw new PipelineConfigError(options.file, problems);
   }
-  const raw = documentValue(doc, lineCounter, options.file);
+  const raw = withoutExtensionKeys(documentValue(doc, lineCounter, options.file));
   const position = (path: IssuePath, atKey: boolean) => {
     const node = locate(doc, path, atKey);
     if (!node?.range) return {};

@@ -77,6 +77,14 @@ describe('parsePipelineYaml', () => {
     expect(() => parsePipelineYaml(text.replace('rowsPerBatch: 3', 'rowsPerBatch: x'), { registry, file: 'p.yaml' })).toThrow(/^p\.yaml:3:3: source\.rowsPerBatch: /);
   });
 
+  it('top-level x- keys hold shared anchors and are no part of the pipeline; other unknown keys are still refused', () => {
+    const text = 'name: m\nx-common: &common {type: counter, batches: 5, rowsPerBatch: 3}\nsource:\n  <<: *common\n  batches: 2\nsink:\n  type: memory\n';
+    const p = parsePipelineYaml(text, { registry, file: 'p.yaml' });
+    expect(p.source).toMatchObject({ type: 'counter', batches: 2, rowsPerBatch: 3 });
+    expect(p).not.toHaveProperty('x-common');
+    expect(() => parsePipelineYaml(text.replace('x-common', 'common'), { registry, file: 'p.yaml' })).toThrow(/^p\.yaml:2:1: unknown key "common"/);
+  });
+
   it('skips a yaml-language-server directive when finding the description', () => {
     const p = parsePipelineYaml(`# yaml-language-server: $schema=../pipeline.schema.json\n${good}`, { registry, file });
     expect(p.description).toBe('Counts rows for the test.');
