@@ -26,6 +26,12 @@ export function firstCommentLine(doc: Document): string {
   return '';
 }
 
+/** The `<<` key of a mapping, if it has one (yaml reads it as a scalar whose value is a symbol, its source `<<`). */
+function mergeKeyOf(map: { items: { key: unknown }[] }): Node | undefined {
+  const pair = map.items.find((p) => isScalar(p.key) && typeof p.key.value === 'symbol' && p.key.source === '<<');
+  return pair?.key as Node | undefined;
+}
+
 /** The node at `path` or, if it is absent, the deepest ancestor that exists; `atKey` picks the key node. */
 function locate(doc: Document, path: IssuePath, atKey: boolean): Node | undefined {
   let node: unknown = doc.contents;
@@ -35,7 +41,8 @@ function locate(doc: Document, path: IssuePath, atKey: boolean): Node | undefine
     const last = i === path.length - 1;
     if (isMap(node)) {
       const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === part);
-      if (!pair) return found;
+      // A key the mapping does not write came from a merge key (`<<: *common`): its line says where.
+      if (!pair) return mergeKeyOf(node) ?? found;
       if (last && atKey && pair.key && typeof pair.key === 'object') return pair.key as Node;
       node = pair.value;
     } else if (isSeq(node) && typeof part === 'number') {

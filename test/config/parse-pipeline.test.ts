@@ -75,6 +75,9 @@ describe('parsePipelineYaml', () => {
     const text = 'name: m\nsource:\n  <<: &common {type: counter, batches: 5, rowsPerBatch: 3}\n  batches: 2\nsink:\n  type: memory\n';
     expect(parsePipelineYaml(text, { registry, file: 'p.yaml' }).source).toMatchObject({ type: 'counter', batches: 2, rowsPerBatch: 3 });
     expect(() => parsePipelineYaml(text.replace('rowsPerBatch: 3', 'rowsPerBatch: x'), { registry, file: 'p.yaml' })).toThrow(/^p\.yaml:3:3: source\.rowsPerBatch: /);
+    // Also when << is not the mapping's first key: the problem is at the << line, not the first key's.
+    const later = 'name: m\nx-common: &common {rowsPerBatch: x}\nsource:\n  type: counter\n  batches: 2\n  <<: *common\nsink:\n  type: memory\n';
+    expect(() => parsePipelineYaml(later, { registry, file: 'p.yaml' })).toThrow(/^p\.yaml:6:3: source\.rowsPerBatch: /);
   });
 
   it('top-level x- keys hold shared anchors and are no part of the pipeline; other unknown keys are still refused', () => {
