@@ -8,7 +8,7 @@ import { formatPath, type IssuePath } from './describe-issue.js';
 import type { ConfigProblem } from './pipeline-config-error.js';
 
 /** A plain `<<` key, as the yaml library takes it for a merge (a quoted "<<" is an ordinary key). */
-function isMergeKey(key: unknown): boolean {
+export function isMergeKey(key: unknown): boolean {
   if (!isScalar(key) || (key.type !== undefined && key.type !== 'PLAIN')) return false;
   const value = key.value;
   return value === '<<' || (typeof value === 'symbol' && value.description === '<<');

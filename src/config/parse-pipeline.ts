@@ -4,7 +4,7 @@
  */
 import { withoutExtensionKeys } from './extension-keys.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { aliasProblems } from './alias-problems.js';
+import { aliasProblems, isMergeKey } from './alias-problems.js';
 import { describeIssue, type IssuePath } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
@@ -26,10 +26,9 @@ export function firstCommentLine(doc: Document): string {
   return '';
 }
 
-/** The `<<` key of a mapping, if it has one (yaml reads it as a scalar whose value is a symbol, its source `<<`). */
+/** The `<<` key of a mapping, if it has one. */
 function mergeKeyOf(map: { items: { key: unknown }[] }): Node | undefined {
-  const pair = map.items.find((p) => isScalar(p.key) && typeof p.key.value === 'symbol' && p.key.source === '<<');
-  return pair?.key as Node | undefined;
+  return map.items.find((p) => isMergeKey(p.key))?.key as Node | undefined;
 }
 
 /** The node at `path` or, if it is absent, the deepest ancestor that exists; `atKey` picks the key node. */
