@@ -368,9 +368,8 @@ class QuotelakeClient implements ServiceClient {
 
   /**
    * R7: an answer may leave out requested codes (the service truncated the list, or had no quote
-   * at that moment). They are asked for again, in requests of their own (together, without the codes
-   * delivered), up to MISSING_CODE_ROUNDS times; what is
-   * still missing then is reported by name.
+   * at that moment). They are asked for again, in requests of their own (together, without the
+   * codes delivered), up to MISSING_CODE_ROUNDS times; what is still missing then is reported by name.
    */
   private async ticks<T extends { code?: string | undefined }>(
     kind: 'depth-tick' | 'trade-tick',
