@@ -9,6 +9,7 @@ import { knownPlanNames } from '../core/plans-file.js';
 import { parseTokenList } from './token-list.js';
 import { projectFolders, readTokensFile } from './tokens-file.js';
 import { UsageError } from './usage-error.js';
+import type { ResolvedSettings } from '../config/resolve-settings.js';
 
 export interface TokenPoolSettings {
   readonly tokens: readonly PoolToken[];
@@ -43,8 +44,18 @@ export async function resolveTokenPool(
   return undefined;
 }
 
-/** Each token's plan known (built in or in `plans`), no token twice, and no single token beside the pool. */
-export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | undefined, singleToken: string | undefined): void {
+/**
+ * Each token's plan known (built in or in `plans`), no token twice, no single token beside the
+ * pool, and no --plan flag (`planFlag`): each entry carries its plan, and a flag the pool ignores
+ * would pace nothing it says.
+ */
+export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | undefined, singleToken: string | undefined, planFlag?: string): void {
+  if (planFlag !== undefined) {
+    throw new UsageError(
+      `--plan ${planFlag} does not apply with a token pool (${pool.from}): each of its entries carries its own plan`,
+      'drop --plan, or give each token its plan in the pool (token:plan)',
+    );
+  }
   if (singleToken !== undefined) {
     throw new UsageError(
       `both a single token (--token or QUOTELAKE_TOKEN) and a token pool (${pool.from}) are set`,
@@ -63,4 +74,9 @@ export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | u
       throw new UsageError(`${which}: its plan is not a known plan (the entry is token:plan)`, `plans: ${knownPlanNames(plans).join(', ')} (a custom plan needs --plans-file)`);
     }
   });
+}
+
+/** The plan a job's --plan flag names, if one does (a plan from the environment or the file is not the user's word here). */
+export function planFlagOf(job: { readonly resolved: ResolvedSettings }): string | undefined {
+  return job.resolved.origin.plan === 'flag' ? job.resolved.settings.plan : undefined;
 }

@@ -58,6 +58,10 @@ describe('QUOTELAKE_TOKENS', () => {
     expect(e.message).toBe('QUOTELAKE_TOKENS: entry 1 of 1: its plan is not a known plan (the entry is token:plan)');
     expect(caught(() => checkTokenPool({ tokens: parseTokenList('t1:free,t1:basic'), from: 'QUOTELAKE_TOKENS' }, undefined, undefined)).message).toContain('entry 2 of 2 repeats an earlier token');
     expect(caught(() => checkTokenPool({ tokens: parseTokenList('t1:free'), from: 'QUOTELAKE_TOKENS' }, undefined, 'single')).message).toContain('both a single token');
+    // A --plan flag beside a pool paces nothing: refused, not ignored in silence.
+    expect(caught(() => checkTokenPool({ tokens: parseTokenList('t1:free'), from: 'QUOTELAKE_TOKENS' }, undefined, undefined, 'basic')).message).toBe(
+      '--plan basic does not apply with a token pool (QUOTELAKE_TOKENS): each of its entries carries its own plan',
+    );
   });
 });
 

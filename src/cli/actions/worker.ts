@@ -73,7 +73,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
-  if (pool && (args.token ?? env.QUOTELAKE_TOKEN) !== undefined) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN);
+  if (pool && ((args.token ?? env.QUOTELAKE_TOKEN) !== undefined || args.plan !== undefined)) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN, args.plan);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
