@@ -7,21 +7,14 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../../core/process-alive.js';
 
 const PREFIX = 'quotelake-slice-';
+/** `<PREFIX><pid>-<random>`: the pid of the worker that made it. */
+const NAMED = new RegExp(`^${PREFIX}(\\d+)-`);
 
 export function makeSliceScratch(base: string = tmpdir()): Promise<string> {
   return mkdtemp(join(base, `${PREFIX}${process.pid}-`));
-}
-
-/** True while a process of that id runs (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes the slice folders of workers no longer running; returns how many. */
@@ -29,8 +22,8 @@ export async function removeDeadSliceScratch(base: string = tmpdir()): Promise<n
   const names = await readdir(base).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
-    const pid = /^quotelake-slice-(\d+)-/.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+    const pid = NAMED.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || processAlive(Number(pid))) continue;
     await rm(join(base, name), { recursive: true, force: true });
     removed++;
   }
