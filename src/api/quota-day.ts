@@ -6,11 +6,16 @@
 import { DateTime } from 'luxon';
 import { ConfigError } from '../core/errors.js';
 
+/** The quota zone's one check, for this class and QuotaStore: a zone Luxon can place a day in. */
+export function checkQuotaTimeZone(timeZone: string): void {
+  if (!DateTime.now().setZone(timeZone).isValid) throw new ConfigError(`invalid quotaTimeZone "${timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
+}
+
 export class QuotaDay {
   private cache: { day: string; startMs: number; resetMs: number } | undefined;
 
   constructor(readonly timeZone: string) {
-    if (!DateTime.now().setZone(timeZone).isValid) throw new ConfigError(`invalid quotaTimeZone "${timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
+    checkQuotaTimeZone(timeZone);
   }
 
   at(ms: number): { day: string; resetAt: Date } {

@@ -18,7 +18,8 @@ import { DateTime } from 'luxon';
 import lockfile from 'proper-lockfile';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
-import { ConfigError, QuotaExhaustedError } from '../core/errors.js';
+import { QuotaExhaustedError } from '../core/errors.js';
+import { checkQuotaTimeZone } from './quota-day.js';
 
 export interface QuotaStatus {
   /** Requests counted today (by every process sharing the token), not counting our unused reserve. */
@@ -95,9 +96,7 @@ export class QuotaStore {
     this.clock = options.clock;
     this.timeZone = options.timeZone ?? 'UTC';
     this.blockSize = Math.max(1, Math.floor(options.blockSize ?? 1));
-    if (!DateTime.now().setZone(this.timeZone).isValid) {
-      throw new ConfigError(`invalid quotaTimeZone "${this.timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
-    }
+    checkQuotaTimeZone(this.timeZone);
   }
 
   /** False for a plan without a daily cap: then nothing is counted or written. */
