@@ -93,11 +93,9 @@ export function applyOverrides(
     }
     // Keep the sink keys the new type also understands (e.g. decimal for parquet -> arrow). A
     // Delta log belongs to the Parquet sink: another format of a `table: delta` pipeline writes
-    // plain files (Arrow and NDJSON refuse the key's value, and no flag could take it back).
+    // plain files (Arrow and NDJSON refuse the key's value); a --table flag is applied below.
     const keys = schemaKeys(registry, 'sink', settings.format);
-    const kept = Object.fromEntries(
-      Object.entries(sink).filter(([k, v]) => k !== 'type' && keys.has(k) && !(k === 'table' && v === 'delta' && flags.table === undefined)),
-    );
+    const kept = Object.fromEntries(Object.entries(sink).filter(([k, v]) => k !== 'type' && keys.has(k) && !(k === 'table' && v === 'delta')));
     sink = { type: settings.format, ...kept };
     overrides.push('--format');
   }

@@ -76,7 +76,11 @@ export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | u
   });
 }
 
-/** The plan a job's --plan flag names, if one does (a plan from the environment or the file is not the user's word here). */
-export function planFlagOf(job: { readonly resolved: ResolvedSettings }): string | undefined {
-  return job.resolved.origin.plan === 'flag' ? job.resolved.settings.plan : undefined;
+/**
+ * checkTokenPool for one pipeline's settings: its plans file, its single token, and its --plan when
+ * a flag gave it (a plan from the environment or the file is not the user's word here).
+ */
+export function checkJobTokenPool(pool: TokenPoolSettings, job: { readonly plans?: PlansDocument | undefined; readonly resolved: ResolvedSettings }): void {
+  const { settings, origin } = job.resolved;
+  checkTokenPool(pool, job.plans, settings.token, origin.plan === 'flag' ? settings.plan : undefined);
 }

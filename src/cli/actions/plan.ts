@@ -7,7 +7,7 @@ import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
 import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
-import { checkTokenPool, planFlagOf, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
+import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
 export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, TokenPoolArgs {
   pipeline: string[];
@@ -21,7 +21,7 @@ export async function planAction(args: PlanArgs): Promise<number> {
     // Several tokens: the estimate counts their rates and their days together.
     const pool = await resolveTokenPool(args, process.env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
-    if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token, planFlagOf(j));
+    if (pool) for (const j of jobs) checkJobTokenPool(pool, j);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
     const reports = [];
     for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));

@@ -20,7 +20,7 @@ import { emitJson, terminalFor, type Terminal } from '../terminal.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import type { MetricsExposure } from '../metrics-exposure.js';
-import { checkTokenPool, planFlagOf, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
+import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 import { openOutput } from '../output-storage.js';
 
 export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs, CoordinatorArgs {
@@ -50,7 +50,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   // Several tokens (QUOTELAKE_TOKENS, --tokens-file): each pipeline spreads its streams over them.
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
   for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
-  if (pool) for (const j of jobs) checkTokenPool(pool, j.plans, j.resolved.settings.token, planFlagOf(j));
+  if (pool) for (const j of jobs) checkJobTokenPool(pool, j);
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans, pool?.tokens));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));

@@ -15,7 +15,7 @@ import type { Connections } from '../connections.js';
 import type { PipelineJob } from '../pipeline-job.js';
 import { meteredClientOptions } from '../run-metrics.js';
 import { chooseTarget } from '../service-target.js';
-import { checkTokenPool, planFlagOf, type TokenPoolSettings } from '../token-pool-settings.js';
+import { checkJobTokenPool, type TokenPoolSettings } from '../token-pool-settings.js';
 import { tokenSummaries, type TokenSummary } from '../token-summary.js';
 import { definedTimeouts } from '../../config/service-timeouts.js';
 
@@ -71,7 +71,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
 
   return {
     async clientFor(job) {
-      if (options.pool) checkTokenPool(options.pool, job.plans, job.resolved.settings.token, planFlagOf(job));
+      if (options.pool) checkJobTokenPool(options.pool, job);
       const target = chooseTarget(job.resolved, job.plans, options.pool?.tokens);
       for (const t of target.pool ?? [{ token: target.token }]) options.addSecret(t.token);
       const tokens = (target.pool ?? [{ token: target.token, plan: target.plan }]).map((t) => [t.token, t.plan]);
