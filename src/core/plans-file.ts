@@ -110,33 +110,39 @@ function givenAt(raw: unknown, path: readonly PropertyKey[]): string | undefined
   return Array.isArray(node) ? 'a list' : 'a mapping';
 }
 
-/** Where a YAML or JSON syntax error is, and what kind it is: never an excerpt of the file (see givenAt). */
-function syntaxProblem(text: string, json: boolean): string | undefined {
+/** The position lossless-json finds for a JSON syntax error (V8's message quotes the text around it instead). */
+function jsonFaultAt(text: string): string {
+  try {
+    parseLosslessJson(text);
+  } catch (e) {
+    const found = /at position (\d+)/.exec((e as Error).message);
+    if (found !== null) {
+      const lines = text.slice(0, Number(found[1])).split('\n');
+      return ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+    }
+  }
+  return '';
+}
+
+/**
+ * The file's text as data, parsed once; a syntax error says where it is and what kind it is, never
+ * with an excerpt of the file (see givenAt).
+ */
+function parseText(file: string, text: string, json: boolean): unknown {
   if (json) {
     try {
-      JSON.parse(text);
-      return undefined;
+      return JSON.parse(text);
     } catch {
-      // V8 quotes the text around the fault ("tok-SECRET-"... is not valid JSON): lossless-json finds the position instead.
-      let at: number | undefined;
-      try {
-        parseLosslessJson(text);
-      } catch (e) {
-        const found = /at position (\d+)/.exec((e as Error).message);
-        if (found !== null) at = Number(found[1]);
-      }
-      if (at === undefined) return 'not valid JSON';
-      const lines = text.slice(0, at).split('\n');
-      return `not valid JSON at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
+      throw new PlansFileError(file, `not valid JSON${jsonFaultAt(text)}`);
     }
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const error = doc.errors[0];
-  if (error === undefined) return undefined;
+  if (error === undefined) return doc.toJS();
   const pos = lineCounter.linePos(error.pos[0]);
   // yaml's own words name the rule broken (e.g. "Nested mappings are not allowed in compact mappings") and quote nothing.
-  return `not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`;
+  throw new PlansFileError(file, `not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`);
 }
 
 /** Read and parse a plans file (`.json`, or YAML for any other name). */
@@ -147,11 +153,7 @@ export async function readPlansFile(file: string): Promise<PlansDocument> {
   } catch (e) {
     throw new PlansFileError(file, `cannot read: ${(e as Error).message}`, undefined, true);
   }
-  const json = file.toLowerCase().endsWith('.json');
-  const problem = syntaxProblem(text, json);
-  if (problem !== undefined) throw new PlansFileError(file, problem);
-  const raw: unknown = json ? JSON.parse(text) : parseDocument(text).toJS();
-  return parsePlansDocument(file, raw);
+  return parsePlansDocument(file, parseText(file, text, file.toLowerCase().endsWith('.json')));
 }
 
 /** Check the document's shape and its `plans:` section; `file` names it in errors. */
