@@ -13,6 +13,9 @@ import { CoordinatorDownError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
+/** A subscribe that failed is asked again after this long. */
+const RESUBSCRIBE_MS = 1000;
+
 export type ScriptReply = [number, number, number];
 
 interface ScriptCommands {
@@ -101,22 +104,20 @@ export class RedisLink {
 
   /**
    * Calls `wake` on every message of `channel` (releases by any process). Best effort: a message
-   * lost while reconnecting only delays a waiter until its next poll. ioredis subscribes again
-   * after a reconnect. Returns the function that stops listening.
+   * lost while reconnecting only delays a waiter until its next poll. Returns the function that
+   * stops listening.
+   *
+   * The subscriber subscribes again itself at each reconnect. ioredis' own resubscribe leaves its
+   * promise unhandled, so a restarted Redis that answers LOADING, or answers late, would end the
+   * process with an unhandled rejection.
    */
   listen(channel: string, wake: () => void): () => void {
-    if (!this.subscriber) {
-      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false });
-      this.subscriber.on('error', () => undefined);
-      this.subscriber.on('message', (name: string) => {
-        for (const listener of this.listeners.get(name) ?? []) listener();
-      });
-    }
+    const subscriber = (this.subscriber ??= this.openSubscriber());
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();
       this.listeners.set(channel, set);
-      this.subscriber.subscribe(channel).catch(() => undefined);
+      subscriber.subscribe(channel).catch(() => undefined);
     }
     set.add(wake);
     return () => {
@@ -129,6 +130,30 @@ export class RedisLink {
     if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
     this.redis.disconnect();
     this.subscriber?.disconnect();
+  }
+
+  private openSubscriber(): Redis {
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false });
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (name: string) => {
+      for (const listener of this.listeners.get(name) ?? []) listener();
+    });
+    let retry: NodeJS.Timeout | undefined;
+    const subscribeAll = () => {
+      retry = undefined;
+      if (this.listeners.size === 0) return;
+      subscriber.subscribe(...this.listeners.keys()).catch(() => {
+        // Refused or answered late: ask again while this connection lasts (a reconnect asks anyway).
+        if (subscriber.status === 'ready') retry ??= setTimeout(subscribeAll, RESUBSCRIBE_MS).unref();
+      });
+    };
+    let connectedBefore = false;
+    subscriber.on('ready', () => {
+      // The first connection sends the subscriptions queued while it connected.
+      if (connectedBefore) subscribeAll();
+      connectedBefore = true;
+    });
+    return subscriber;
   }
 
   private commands(): ScriptCommands {
