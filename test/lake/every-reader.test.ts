@@ -8,7 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { decompress, init as initZstdWasm } from '@bokuweb/zstd-wasm';
+import { decompress } from '@bokuweb/zstd-wasm';
 import { tableFromIPC, type Decimal } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
@@ -21,13 +21,15 @@ import { readManifest, type Manifest } from '../../src/lake/commit/manifest.js';
 import { datasetSpec } from '../../src/lake/datasets/index.js';
 import { parquetWasm } from '../../src/lake/parquet/parquet-wasm.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
+import { initZstdWasmOnce } from '../../src/lake/parquet/direct/zstd-wasm.js';
 import { createRunEvents } from '../../src/runtime/run-events.js';
 import { runPipeline } from '../../src/runtime/run-pipeline.js';
 import { startWorld, type World } from '../sources/helpers/world.js';
 import { duck, tempDir } from '../sinks/helpers.js';
 
-// The independent reader's zstd (WebAssembly), whichever codec our writer used.
-await initZstdWasm();
+// The independent reader's zstd (WebAssembly), whichever codec our writer used; started through
+// our once-per-thread init, as the library re-compiles on every init().
+await initZstdWasmOnce();
 
 const FORMATS = ['parquet', 'arrow'] as const;
 type Format = (typeof FORMATS)[number];

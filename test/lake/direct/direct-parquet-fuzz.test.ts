@@ -14,7 +14,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decompress, init as initZstdWasm } from '@bokuweb/zstd-wasm';
+import { decompress } from '@bokuweb/zstd-wasm';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
@@ -24,12 +24,14 @@ import { encodeDirectParquet } from '../../../src/lake/parquet/direct/direct-par
 import { decodeDirectParquet } from '../../../src/lake/parquet/direct/direct-parquet-reader.js';
 import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
 import { fileProvenance } from '../../../src/lake/file-provenance.js';
+import { initZstdWasmOnce } from '../../../src/lake/parquet/direct/zstd-wasm.js';
 import { fileMetadataOf } from '../random-metadata.js';
 import { tempDir } from '../../sinks/helpers.js';
 import { caseArb, cellsOf, MAX_SAFE, name, prng, tableOf, type Case, type Cell, type Column } from '../random-tables.js';
 
-// The independent reader's zstd (WebAssembly), whichever codec our writer used.
-await initZstdWasm();
+// The independent reader's zstd (WebAssembly), whichever codec our writer used; started through
+// our once-per-thread init, as the library re-compiles on every init().
+await initZstdWasmOnce();
 
 const RUNS = Number(process.env.QL_FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.QL_FUZZ_SEED ?? 20261123);
