@@ -18,8 +18,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');
 const BEHAVING = join(root, 'test/fixtures/crash-run-service.mjs');
 const SEED = 20261122;
-/** Kills per scenario: 12 by default (36 in this file); QL_CRASH_KILLS=40 for a longer hunt. */
-const MIN_KILLS = Number(process.env.QL_CRASH_KILLS ?? 12);
+/** Kills per scenario: 8 by default (24 in this file), as in s3-crash and delta-crash; QL_CRASH_KILLS=40 for a longer hunt. */
+const MIN_KILLS = Number(process.env.QL_CRASH_KILLS ?? 8);
 
 function runChild(fixture: string, outputDir: string, killAfterMs?: number, args: readonly string[] = []): Promise<ChildResult> {
   return runCrashChild([fixture, outputDir, ...args], killAfterMs);
