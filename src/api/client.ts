@@ -171,7 +171,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly counts = new Map<string, number>();
   /** The part of `counts` no request scope was told of (see unscopedRequestCounts). */
   private readonly unscoped = new Map<string, number>();
-  private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
+  private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0 };
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
   private preparing = 0;
@@ -715,6 +715,7 @@ class QuotelakeClient implements ServiceClient {
           // The server's windows disagree with ours: it counted nothing, so give the quota back,
           // and hold every admission for a window before trying again.
           report('rate-limited', extra);
+          this.outcomes.rateLimited++;
           this.quota.refund();
           const holdMs = Math.max(this.limits.perSecond.windowMs, asked ?? 0);
           this.logger.info('the service answered 429 (rate limit): holding every request, then sending it again', {

@@ -249,13 +249,14 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   }
 
   requestOutcomes(): RequestOutcomes {
-    const out: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0 };
+    const out: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0 };
     for (const m of this.#members) {
       const o = m.client.requestOutcomes?.();
       if (!o) continue;
       out.answered += o.answered;
       out.unknown += o.unknown;
       out.unsent += o.unsent;
+      out.rateLimited += o.rateLimited;
     }
     return out;
   }

@@ -68,6 +68,8 @@ export interface RequestOutcomes {
   answered: number;
   unknown: number;
   unsent: number;
+  /** Of `answered`, those the service refused with a 429 `rate limit` (not the daily cap): not charged, sent again. */
+  rateLimited: number;
 }
 
 export interface ClientOptions {

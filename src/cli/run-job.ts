@@ -32,6 +32,7 @@ import type { QuotelakeMetrics } from '../runtime/metrics/index.js';
 import { meteredClientOptions, meterRun, type MeteredToken } from './run-metrics.js';
 import { registry } from './registry.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
+import { rateLimitNote } from './rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
@@ -219,6 +220,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     const empty = emptyWorkNote(job, requestsTotal, rows, positionsBefore, started);
     if (empty !== undefined) notes.push(empty);
   }
+  const refused = rateLimitNote(inner.plan, outcomes);
+  if (refused !== undefined) notes.push(refused);
   const onReject = job.pipeline.options.onReject;
   return {
     pipeline: job.pipeline.name,

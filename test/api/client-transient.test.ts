@@ -54,8 +54,9 @@ describe('Retry-After', () => {
     await client.kline({ code: 'EURUSD', klineType: 1, count: 1 });
     expect(infos.map((i) => i.outcome)).toEqual(['rate-limited', 'ok']);
     expect(infos[1]!.sentAt - T0).toBeGreaterThanOrEqual(5000);
-    // A 429 counts toward no quota (L2).
+    // A 429 counts toward no quota (L2), and is counted apart among the answers.
     expect((await client.quotaStatus()).used).toBe(1);
+    expect(client.requestOutcomes!()).toEqual({ answered: 2, unknown: 0, unsent: 0, rateLimited: 1 });
     await client.close();
   });
 });

@@ -1,6 +1,7 @@
-/** The summary's accounting lines and the empty-work notes (issue 15), on fixed values. */
+/** The summary's accounting lines, the empty-work notes (issue 15) and the 429 note, on fixed values. */
 import { describe, expect, it } from 'vitest';
 import { emptyWorkNote } from '../../src/cli/run-job.js';
+import { rateLimitNote } from '../../src/cli/rate-limit-note.js';
 import { renderSummary, type RunSummary } from '../../src/cli/run-summary.js';
 import { colors } from '../../src/cli/colors.js';
 import { progressFigures } from '../../src/cli/progress/progress-figures.js';
@@ -39,6 +40,18 @@ describe('renderSummary', () => {
     expect(text).toMatch(/rejected\s+1 records, diverted to out\/_rejected\/\n/);
     expect(text).toMatch(/requests\s+3 sent; 2 with the answer lost \(charged to the quota\), 4 attempts never sent \(no connection; not charged\)\n/);
     expect(text).toContain("997 of 1,000 today (2 of today's use had the answer lost: counted)");
+  });
+
+  it('requests refused with 429 are said among the requests, and the note follows from the counts', () => {
+    const text = renderSummary(summary({ requestsTotal: 30, requestOutcomes: { answered: 30, unknown: 0, unsent: 0, rateLimited: 24 } }));
+    expect(text).toMatch(/requests\s+30 sent; 24 refused with 429 rate limit \(not charged; sent again\)\n/);
+    // A few spurious 429s (a flaky service) are not a pattern: under 3, or under a tenth of the answers.
+    expect(rateLimitNote('professional', { answered: 30, unknown: 0, unsent: 0, rateLimited: 2 })).toBeUndefined();
+    expect(rateLimitNote('professional', { answered: 31, unknown: 0, unsent: 0, rateLimited: 3 })).toBeUndefined();
+    expect(rateLimitNote('basic', { answered: 30, unknown: 0, unsent: 0, rateLimited: 3 })).toMatch(
+      /^the service refused 3 of 30 answered requests with 429 \(rate limit\) although they kept to the basic plan's limits; .* set service\.plan or --plan to it; otherwise another process is using the same token$/,
+    );
+    expect(rateLimitNote('basic', undefined)).toBeUndefined();
   });
 
   it('files of diverted records are counted apart from the sink format', () => {

@@ -30,7 +30,7 @@ interface Summary {
   exitCode: number;
   requests: Record<string, number>;
   requestsTotal: number;
-  requestOutcomes?: { answered: number; unknown: number; unsent: number };
+  requestOutcomes?: { answered: number; unknown: number; unsent: number; rateLimited: number };
   rows: Record<string, Rows>;
   files: { count: number; paths: string[] };
   rejected: number;
@@ -84,11 +84,49 @@ describe.concurrent('the quota is charged for what the service can have counted'
       expect(r.code, r.stderr).not.toBe(0);
       const s = runs(r.stdout).runs[0]!;
       expect(s.requestsTotal).toBeGreaterThan(0);
-      expect(s.requestOutcomes).toEqual({ answered: 0, unknown: s.requestsTotal, unsent: 0 });
+      expect(s.requestOutcomes).toEqual({ answered: 0, unknown: s.requestsTotal, unsent: 0, rateLimited: 0 });
       expect(s.quota).toMatchObject({ used: s.requestsTotal, unknown: s.requestsTotal });
       expect(quotaUsed(join(out, '.state'), token)).toMatchObject({ used: s.requestsTotal, unknown: s.requestsTotal });
       const q = await runCli(['quota', '--output', out, '--clock', NOW], { env: { QUOTELAKE_TOKEN: token } });
       expect(q.stdout).toContain(`${s.requestsTotal} of today's ${s.requestsTotal} had their answer lost`);
+    } finally {
+      await emu.stop();
+    }
+  });
+});
+
+describe('a token on a lower plan than the one configured', () => {
+  it('a basic token paced as professional: every bar delivered, the 429s counted, and a note naming the plan', async () => {
+    const token = 'tok-accounting-basic';
+    // The service's clock at the run's instant and running, so its windows pass as the client's do.
+    const emu = await serveChild([{ token, plan: 'basic' }], ['--clock', NOW, '--clock-runs']);
+    const run = (plan: string) =>
+      runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '6h', '--base-url', emu.url, '--plan', plan, '--output', tempDir(), '--clock', NOW, '--json'], {
+        env: { QUOTELAKE_TOKEN: token },
+      });
+    try {
+      const r = await run('professional');
+      expect(r.code, r.stderr).toBe(0);
+      const s = runs(r.stdout).runs[0]!;
+      const o = s.requestOutcomes!;
+      expect(o.rateLimited).toBeGreaterThanOrEqual(3);
+      expect(o.answered).toBe(s.requestsTotal);
+      // Refused requests are given back: the quota holds only those the service counted.
+      expect(s.quota.used).toBe(o.answered - o.rateLimited);
+      expect(s.notes).toEqual([
+        `the service refused ${o.rateLimited} of ${o.answered} answered requests with 429 (rate limit) although they kept to the professional plan's limits; ` +
+          "each was held and sent again, which slowed the run. If the token's plan is lower than professional, set service.plan or --plan to it; otherwise another process is using the same token",
+      ]);
+
+      // The same window at the token's own plan: the same rows, no note. (At most the first request
+      // can meet the previous process's last second in the service's window.)
+      const again = await run('basic');
+      expect(again.code, again.stderr).toBe(0);
+      const t = runs(again.stdout).runs[0]!;
+      expect(t.rows.kline!.received).toBe(s.rows.kline!.received);
+      expect(t.rows.kline!.received).toBeGreaterThan(4 * 300);
+      expect(t.requestOutcomes!.rateLimited).toBeLessThan(3);
+      expect(t.notes).toEqual([]);
     } finally {
       await emu.stop();
     }
