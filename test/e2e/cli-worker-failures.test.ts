@@ -2,7 +2,8 @@
  * How a worker fails, through the built CLI with a real redis-server on loopback: a slice that no
  * retry can mend fails at once and `worker --until-empty` exits non-zero after draining (a drained
  * queue that did not deliver everything never exits 0); a pipeline's `service.timeouts` hold for
- * the slices a worker runs (against `quotelake serve` whose answers come 3 s late).
+ * the slices a worker runs (against `quotelake serve` whose answers come 3 s late); a worker whose
+ * token is on a lower plan than the one it paces to says so when it ends.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { serveChild, type ServedEmulator } from './helpers/serve.js';
 const CLOCK = '2026-11-20T12:00:00Z';
 const SPAN = ['--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T00:00:00Z', '--clock', CLOCK];
 const SLOW_TOKEN = 'slow-answers-token';
+const BASIC_TOKEN = 'basic-plan-token';
 
 /** One code of 1h bars; `service` lines go under `service:`. */
 function pipelineFile(service: readonly string[] = []): string {
@@ -24,7 +26,7 @@ function pipelineFile(service: readonly string[] = []): string {
 }
 
 describe('a worker whose slices fail', () => {
-  const redis = useRedisServer({ settled: ['demo-professional', SLOW_TOKEN] });
+  const redis = useRedisServer({ settled: ['demo-professional', SLOW_TOKEN, BASIC_TOKEN] });
   let served: ServedEmulator;
 
   beforeAll(async () => {
@@ -68,5 +70,28 @@ describe('a worker whose slices fail', () => {
     const r = await worker.result;
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).not.toContain(SLOW_TOKEN);
+  }, 60_000);
+
+  it('a basic token paced as professional: the slices complete, and the worker ends with a warning naming the plan', async () => {
+    const basic = await serveChild([{ token: BASIC_TOKEN, plan: 'basic' }], ['--clock', CLOCK, '--clock-runs']);
+    try {
+      const env = { QUOTELAKE_REDIS_URL: redis().url, QUOTELAKE_BASE_URL: basic.url, QUOTELAKE_TOKEN: BASIC_TOKEN, QUOTELAKE_PLAN: 'professional' };
+      const file = join(tempDir('ql-wfail-p-'), 'lower-plan.yaml');
+      writeFileSync(file, ['name: lower-plan', 'source:', '  type: kline-history', '  codes: [BTCUSDT, ETHUSDT, EURUSD, GOLD]', '  intervals: [1h]', '  concurrency: 4', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+      const queued = await runCli(['enqueue', file, ...SPAN, '--output', tempDir(), '--json'], { env });
+      expect(queued.code, queued.stderr).toBe(0);
+      const r = await runCli(['worker', '--until-empty', '--clock', CLOCK, '--log-format', 'json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const warning = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: string; event?: string; msg: string })
+        .find((l) => l.event === 'rate-limited-plan');
+      expect(warning).toMatchObject({ level: 'warn' });
+      expect(warning!.msg).toMatch(/^the service refused \d+ of \d+ answered requests with 429 \(rate limit\) although they kept to the professional plan's limits; .* set service\.plan or --plan to it; /);
+      expect(r.stderr).not.toContain(BASIC_TOKEN);
+    } finally {
+      await basic.stop();
+    }
   }, 60_000);
 });

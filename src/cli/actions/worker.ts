@@ -239,6 +239,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     }
     // Each pool token's use in this process: what it sent, its 429s, what is left of its day.
     for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries().catch(() => []))) logger.info(`${label}: ${line}`, { event: 'token-use' });
+    for (const note of await clients.rateLimitNotes().catch(() => [])) logger.warn(note, { event: 'rate-limited-plan' });
     await clients.closeAll();
     await exposure?.stop().catch(() => undefined);
     await queue.close().catch(() => undefined);

@@ -16,6 +16,7 @@ import type { PipelineJob } from '../pipeline-job.js';
 import { meteredClientOptions } from '../run-metrics.js';
 import { chooseTarget } from '../service-target.js';
 import { checkJobTokenPool, type TokenPoolSettings } from '../token-pool-settings.js';
+import { rateLimitNote } from '../rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from '../token-summary.js';
 import { definedTimeouts } from '../../config/service-timeouts.js';
 
@@ -23,6 +24,8 @@ export interface WorkerClients {
   clientFor(job: PipelineJob): Promise<ServiceClient>;
   /** Each pool token's use in this process (empty without a pool). */
   tokenSummaries(): Promise<TokenSummary[]>;
+  /** For each client the service kept refusing with 429 under its plan, what a run's note says (rate-limit-note.ts). */
+  rateLimitNotes(): Promise<string[]>;
   closeAll(): Promise<void>;
 }
 
@@ -92,6 +95,15 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
         if (client instanceof TokenPool) out.push(...(await tokenSummaries(client).catch(() => [])));
       }
       return out;
+    },
+    async rateLimitNotes() {
+      const notes: string[] = [];
+      for (const c of clients.values()) {
+        const client = await c.catch(() => undefined);
+        const note = client ? rateLimitNote(client.plan, client.requestOutcomes?.()) : undefined;
+        if (note !== undefined) notes.push(note);
+      }
+      return notes;
     },
     async closeAll() {
       // Each token's final figures, read once more before its client closes: the last textfile
