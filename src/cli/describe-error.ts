@@ -9,6 +9,7 @@ import { apiHint } from '../core/api-hints.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
+import { shellWord } from './shell-word.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -118,7 +119,7 @@ export function redactedCommand(argv: readonly string[]): string {
       i++;
     } else out.push(a.startsWith('--token=') ? `--token=${redactToken(a.slice('--token='.length))}` : a);
   }
-  return ['quotelake', ...out].map((a) => (/^[\w@%+=:,./…-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+  return ['quotelake', ...out].map(shellWord).join(' ');
 }
 
 /** What a real defect asks of the user: the version, the command (token masked) and the stack. */

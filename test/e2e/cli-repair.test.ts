@@ -1,9 +1,9 @@
 /**
  * `quotelake repair` through the built CLI: a lake with a damaged file refuses runs; repair needs
- * --yes (or --dry-run, which changes nothing), drops it, names the streams to reset, and the run
- * that follows commits again.
+ * --yes (or --dry-run, which changes nothing), drops it, prints the `state reset` to paste, and
+ * the run that follows commits again and fetches the dropped day back.
  */
-import { readdirSync, truncateSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -28,14 +28,22 @@ describe('quotelake repair', () => {
     const look = await runCli(['repair', '--output', output, '--dry-run']);
     expect(look.code, look.stderr).toBe(0);
     expect(look.stdout).toContain(`kline.parquet: 1 of 4 live files cannot be read; would drop:\n  kline/interval=1m/year=2026/date=2026-11-11/${name}: damaged (1000 of `);
-    expect(look.stdout).toContain("quotelake state reset <pipeline> --stream 'kline/BTCUSDT/1m' --yes");
+    // A command to paste as it is: every pipeline holding the stream under this output.
+    const reset = `quotelake state reset --output ${output} --stream kline/BTCUSDT/1m --yes`;
+    expect(look.stdout).toContain(`to fetch their rows again: ${reset} (every pipeline holding them;`);
     expect((await runCli(later)).code).toBe(1);
 
     const fixed = await runCli(['repair', '--output', output, '--yes']);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stdout).toContain('live files cannot be read; dropped:');
     expect((await runCli(['repair', '--output', output, '--dry-run'])).stdout).toBe('kline.parquet: all 3 live files read\n');
+    const resetRun = await runCli(reset.split(' ').slice(1));
+    expect(resetRun.code, resetRun.stderr).toBe(0);
+    expect(resetRun.stderr).toContain('quotelake: kline-backfill: reset 1 checkpoint(s); data files kept');
     const again = await runCli(later);
     expect(again.code, again.stderr).toBe(0);
+    // The reset stream came back from since: its dropped day is live in the lake again.
+    const manifest = JSON.parse(readFileSync(join(output, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as { files: { path: string; rows: number }[] };
+    expect(manifest.files.filter((f) => f.path.startsWith('interval=1m/year=2026/date=2026-11-11/')).map((f) => f.rows)).toEqual([12 * 60 + 31]);
   });
 });

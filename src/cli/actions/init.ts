@@ -12,6 +12,7 @@ import { PIPELINE_SCHEMA_FILE } from '../package-files.js';
 import { registry } from '../registry.js';
 import { createTerminal } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { shellWord } from '../shell-word.js';
 
 export interface InitArgs {
   name?: string | undefined;
@@ -64,7 +65,7 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   }
   const byName = resolve(dir) === resolve(cwd, 'pipelines');
   // The next-steps line is pasted into a shell: a path with blanks or quotes is quoted for it.
-  const ref = byName ? name : /^[\w./@%+=:,-]+$/.test(shown) ? shown : `'${shown.replaceAll("'", "'\\''")}'`;
+  const ref = byName ? name : shellWord(shown);
   terminal.err(`quotelake: wrote ${shown} (pipeline ${name}: source ${source}, sink ${sink})\n  next: quotelake validate ${ref} && quotelake plan ${ref} && quotelake run ${ref}`);
   return EXIT_OK;
 }

@@ -7,6 +7,7 @@ import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { LogArgs } from '../shared-options.js';
+import { shellWord } from '../shell-word.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
@@ -35,7 +36,11 @@ export function streamsOf(r: TableRepair): string[] {
   return [...out].sort();
 }
 
-export function formatRepair(r: TableRepair, dryRun: boolean): string {
+/**
+ * `output` as given to repair: the reset names it, as it resets those streams in every pipeline
+ * whose checkpoints under it hold them (a pipeline that never wrote them is left as it is).
+ */
+export function formatRepair(r: TableRepair, dryRun: boolean, output: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
   if (r.dropped.length === 0) return `${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read\n`;
   const lines = [`${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
@@ -43,7 +48,8 @@ export function formatRepair(r: TableRepair, dryRun: boolean): string {
   const streams = streamsOf(r);
   if (streams.length > 0) {
     lines.push(
-      `  to fetch their rows again: quotelake state reset <pipeline> ${streams.map((s) => `--stream '${s}'`).join(' ')} --yes, then run the pipeline ` +
+      `  to fetch their rows again: quotelake state reset --output ${shellWord(output)} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes ` +
+        '(every pipeline holding them; add --state-dir if its runs keep their state elsewhere), then run the pipelines ' +
         '(forex, metals and crypto come back whole; a stock or index only as far as its newest 500 bars reach)',
     );
   } else {
@@ -71,7 +77,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
     const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, storage });
     if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-    for (const r of reports) terminal.out(formatRepair(r, dryRun));
+    for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output));
   });
   return EXIT_OK;
 }

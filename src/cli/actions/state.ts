@@ -15,6 +15,7 @@ import { renderPipelineState } from '../state/render-state.js';
 import { stateTargets, type StateTarget } from '../state/state-targets.js';
 import { streamMatcher } from '../stream-glob.js';
 import { terminalFor } from '../terminal.js';
+import { shellWord } from '../shell-word.js';
 
 export interface StateArgs extends OutputArgs, ClockArgs {
   pipeline?: string[] | undefined;
@@ -62,11 +63,10 @@ async function select(targets: readonly StateTarget[], matches: (stream: string)
 }
 
 function commandLine(args: StateResetArgs): string {
-  const quote = (s: string) => (/^[A-Za-z0-9_./=-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
-  const parts = ['quotelake state reset', ...(args.pipeline ?? []).map(quote)];
-  for (const s of args.stream ?? []) parts.push('--stream', quote(s));
-  if (args.output !== undefined) parts.push('--output', quote(args.output));
-  if (args['state-dir'] !== undefined) parts.push('--state-dir', quote(args['state-dir']));
+  const parts = ['quotelake state reset', ...(args.pipeline ?? []).map(shellWord)];
+  for (const s of args.stream ?? []) parts.push('--stream', shellWord(s));
+  if (args.output !== undefined) parts.push('--output', shellWord(args.output));
+  if (args['state-dir'] !== undefined) parts.push('--state-dir', shellWord(args['state-dir']));
   return parts.join(' ');
 }
 
