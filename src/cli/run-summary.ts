@@ -22,7 +22,8 @@ export interface RunSummary {
   readonly requestsTotal: number;
   /**
    * What became of the attempts: answered (counted by the service), unknown (sent, answer lost:
-   * charged to the quota), unsent (never left: refunded). `requests` counts answered + unknown.
+   * charged to the quota), unsent (never left: refunded); rateLimited: of answered, those refused
+   * with 429 `rate limit` (refunded, sent again). `requests` counts answered + unknown.
    */
   readonly requestOutcomes?: { readonly answered: number; readonly unknown: number; readonly unsent: number; readonly rateLimited?: number } | undefined;
   /**
