@@ -32,6 +32,22 @@ describe('quotelake repair', () => {
     const reset = `quotelake state reset --output ${output} --stream kline/BTCUSDT/1m --yes`;
     expect(look.stdout).toContain(`to fetch their rows again: ${reset} (every pipeline holding them;`);
     expect((await runCli(later)).code).toBe(1);
+    // The same for a script: one JSON document, the command to run included.
+    const asJson = await runCli(['repair', '--output', output, '--dry-run', '--json']);
+    expect(asJson.code, asJson.stderr).toBe(0);
+    const doc = JSON.parse(asJson.stdout) as { command: string; output: string; dryRun: boolean; datasets: Record<string, unknown>[] };
+    expect(doc).toMatchObject({ command: 'repair', output, dryRun: true });
+    expect(doc.datasets).toEqual([
+      {
+        dataset: 'kline',
+        format: 'parquet',
+        delta: false,
+        files: 4,
+        dropped: [{ key: `kline/interval=1m/year=2026/date=2026-11-11/${name}`, problem: expect.stringMatching(/^damaged \(1000 of /), rows: 12 * 60 + 1, series: ['BTCUSDT'] }],
+        streams: ['kline/BTCUSDT/1m'],
+        reset,
+      },
+    ]);
 
     const fixed = await runCli(['repair', '--output', output, '--yes']);
     expect(fixed.code, fixed.stderr).toBe(0);

@@ -1,6 +1,7 @@
 /** `quotelake repair`: loaded only when the command runs. The lake does the work (repair-lake.ts); this wires it and says what to run next. */
 import { randomBytes } from 'node:crypto';
 import type { RunContext } from '../../core/component.js';
+import { packageVersion } from '../../lake/package-version.js';
 import { partitionKeys } from '../../lake/partition-path.js';
 import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
 import { commandClock } from '../clock-option.js';
@@ -20,6 +21,7 @@ export interface RepairArgs extends LogArgs {
   yes: boolean;
   clock?: string | undefined;
   color?: boolean | undefined;
+  json: boolean;
 }
 
 /** The checkpoint streams whose rows a dropped file held: what `state reset --stream` takes. */
@@ -40,15 +42,21 @@ export function streamsOf(r: TableRepair): string[] {
  * `output` as given to repair: the reset names it, as it resets those streams in every pipeline
  * whose checkpoints under it hold them (a pipeline that never wrote them is left as it is).
  */
+/** The `state reset` that fetches a repair's series again, to paste as it is; undefined when none can be. */
+export function resetCommand(r: TableRepair, output: string): string | undefined {
+  const streams = streamsOf(r);
+  return streams.length === 0 ? undefined : `quotelake state reset --output ${shellWord(output)} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes`;
+}
+
 export function formatRepair(r: TableRepair, dryRun: boolean, output: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
   if (r.dropped.length === 0) return `${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read\n`;
   const lines = [`${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
   for (const f of r.dropped) lines.push(`  ${f.key}: ${f.problem}; ${f.rows} rows of ${f.series.join(', ') || 'no series'}`);
-  const streams = streamsOf(r);
-  if (streams.length > 0) {
+  const reset = resetCommand(r, output);
+  if (reset !== undefined) {
     lines.push(
-      `  to fetch their rows again: quotelake state reset --output ${shellWord(output)} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes ` +
+      `  to fetch their rows again: ${reset} ` +
         '(every pipeline holding them; add --state-dir if its runs keep their state elsewhere), then run the pipelines ' +
         '(forex, metals and crypto come back whole; a stock or index only as far as its newest 500 bars reach)',
     );
@@ -65,8 +73,23 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
     throw new UsageError('repair drops the files it cannot read from the lake, and their rows with them', 'add --dry-run to see which, then --yes to drop them');
   }
   const clock = commandClock(args.clock, env);
+  const json = (datasets: readonly TableRepair[]) =>
+    terminal.out(
+      `${JSON.stringify(
+        {
+          quotelake: packageVersion(),
+          command: 'repair',
+          output: args.output,
+          dryRun,
+          datasets: datasets.map((r) => ({ ...r, streams: streamsOf(r), reset: resetCommand(r, args.output) ?? null })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
   if (await localOutputAbsent(args.output)) {
-    terminal.out(`nothing to repair: ${args.output} does not exist\n`);
+    if (args.json) json([]);
+    else terminal.out(`nothing to repair: ${args.output} does not exist\n`);
     return EXIT_OK;
   }
   const runId = `repair-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
@@ -76,8 +99,9 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   const holder = dryRun ? undefined : { runId, pipeline: 'repair', now: new Date(clock.now()) };
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
     const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, storage });
-    if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-    for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output));
+    if (args.json) json(reports);
+    else if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+    else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output));
   });
   return EXIT_OK;
 }

@@ -14,6 +14,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'Name the files it would drop; change nothing' })
       .option('yes', { type: 'boolean', alias: 'y', default: false, describe: 'Drop them (their rows leave the lake): needed unless --dry-run' })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (the commit time)' })
+      .option('json', { type: 'boolean', default: false, describe: 'One JSON document on stdout' })
       .example('$0 repair --output /data/lake --dry-run', 'Read every live file and name those that are missing or damaged')
       .example('$0 repair --output /data/lake --yes', 'Drop them, then fetch their series again as it says')
       .epilogue(
