@@ -39,10 +39,10 @@ export function streamsOf(r: TableRepair): string[] {
 }
 
 /**
- * `output` as given to repair: the reset names it, as it resets those streams in every pipeline
- * whose checkpoints under it hold them (a pipeline that never wrote them is left as it is).
+ * The `state reset` that fetches a repair's series again, to paste as it is; undefined when none can
+ * be. It names `output` as given to repair, and resets those streams in every pipeline whose
+ * checkpoints under it hold them (a pipeline that never wrote them is left as it is).
  */
-/** The `state reset` that fetches a repair's series again, to paste as it is; undefined when none can be. */
 export function resetCommand(r: TableRepair, output: string): string | undefined {
   const streams = streamsOf(r);
   return streams.length === 0 ? undefined : `quotelake state reset --output ${shellWord(output)} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes`;
