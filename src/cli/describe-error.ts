@@ -5,7 +5,6 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TA
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
 import { packageVersion } from '../lake/package-version.js';
-import { apiHint } from '../core/api-hints.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
@@ -92,7 +91,7 @@ export function describeError(e: unknown): DescribedError {
       hint: 'the table\'s _delta_log/ cannot be read or extended as named above; nothing was committed past it: restore the missing or damaged log file (or write to a new --output) and run again',
     };
   }
-  if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint ?? apiHint(e) };
+  if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint };
   if (e instanceof TransportError) {
     return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: 'check the base URL and the network; committed work is kept and a new run resumes' };
   }
