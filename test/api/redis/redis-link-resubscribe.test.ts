@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisLink } from '../../../src/api/redis/redis-link.js';
 import { useRedisServer } from '../../helpers/redis-server.js';
 
@@ -38,11 +38,14 @@ async function loadingRedis(port: number): Promise<{ server: Server; commands: s
   return { server, commands };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Polls `condition` (vitest's waitFor) every 20 ms until it holds, for at most 10 s. */
+function until(condition: () => boolean, what: string): Promise<void> {
+  return vi.waitFor(
+    () => {
+      if (!condition()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 /** Publishes on CHANNEL from a connection of its own until `heard`. */
