@@ -4,7 +4,18 @@
  */
 
 // Pipelines
-export { definePipeline } from './config/define-pipeline.js';
+import { definePipeline as defineAnyPipeline } from './config/define-pipeline.js';
+import type { PipelineInput } from './config/pipeline-schema.js';
+import type { ShippedSinkConfig, ShippedSourceConfig, ShippedTransformConfig } from './components.js';
+/** A pipeline of the shipped components, as a TypeScript or JavaScript pipeline file writes it. */
+export type ShippedPipelineInput = PipelineInput<ShippedSourceConfig, ShippedTransformConfig, ShippedSinkConfig>;
+/**
+ * Gives a pipeline of the shipped components its type: an unknown component, a misspelt key or a
+ * value of the wrong type is a compile error. The loader and runPipeline still validate it with
+ * the schema a YAML file meets. A custom registry's pipeline is a plain PipelineInput.
+ */
+export const definePipeline: (pipeline: ShippedPipelineInput) => ShippedPipelineInput = defineAnyPipeline;
+export type { ShippedSinkConfig, ShippedSourceConfig, ShippedTransformConfig } from './components.js';
 export { loadPipeline } from './config/load-pipeline.js';
 export { parsePipelineYaml, validatePipeline, PipelineConfigError, type ConfigProblem } from './config/parse-pipeline.js';
 export { buildPipelineSchema, type Pipeline, type PipelineInput, type PipelineOptions, type Registry } from './config/pipeline-schema.js';

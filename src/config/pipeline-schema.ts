@@ -67,14 +67,17 @@ export interface Pipeline {
   readonly options: PipelineOptions;
 }
 
-/** What a pipeline author writes (YAML or TypeScript): defaults may be left out. */
-export interface PipelineInput {
+/**
+ * What a pipeline author writes (YAML or TypeScript): defaults may be left out. The component
+ * types narrow it to a registry's own configs (the shipped ones: definePipeline in index.ts).
+ */
+export interface PipelineInput<Source extends ComponentConfig = ComponentConfig, Stage extends ComponentConfig = ComponentConfig, Output extends ComponentConfig = ComponentConfig> {
   readonly name: string;
   readonly description?: string;
   readonly service?: ServiceConfig;
-  readonly source: ComponentConfig;
-  readonly transforms?: readonly ComponentConfig[];
-  readonly sink: ComponentConfig;
+  readonly source: Source;
+  readonly transforms?: readonly Stage[];
+  readonly sink: Output;
   readonly options?: Partial<PipelineOptions>;
 }
 
