@@ -139,6 +139,9 @@ export function retryAfterMs(header: string | undefined, nowMs: number): number 
 /** The wait a failed attempt's answer asked for, kept beside the error it became. */
 const askedWait = new WeakMap<object, number>();
 
+/** Errors of attempts that were put on the wire (counted as sent), so a retry is one request more. */
+const sentAttempts = new WeakSet<object>();
+
 /**
  * A client for one token on one plan. It runs at the plan's full rate and never above it (every
  * request waits for the sliding windows of limits-rules.md, and a 429 that still arrives is
@@ -560,6 +563,29 @@ class QuotelakeClient implements ServiceClient {
         if (signal?.aborted) throw error;
         first = error;
       }
+      const shouldRetry = async (error: unknown): Promise<boolean> => {
+        if (!(error instanceof QuotelakeError) || !error.retryable) return false;
+        if (isRateLimited(error)) return ++requeues <= this.retry.maxRateLimitRequeues;
+        consumed++;
+        // A dead service (no connection at all) gets no extra attempts: nothing waits for a slot.
+        const unreached = error instanceof TransportError && !error.reachedServer;
+        if (consumed >= (unreached ? this.retry.attempts : (op.retry?.attempts ?? this.retry.attempts))) return false;
+        const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
+        const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
+        if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
+        const asked = askedWait.get(error);
+        this.logger.info(asked !== undefined ? 'retrying after the wait the service asked for (Retry-After)' : 'retrying request', {
+          event: 'retry',
+          endpoint: op.endpoint,
+          retry: consumed,
+          waitMs: wait,
+          ...(asked !== undefined ? { retryAfterMs: asked } : {}),
+          code: error.code,
+          error: error.message,
+        });
+        await this.sleep(wait, signal);
+        return true;
+      };
       return await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : this.attempt(op, attempt, signal)), {
         retries: Number.POSITIVE_INFINITY,
         minTimeout: 0,
@@ -568,27 +594,11 @@ class QuotelakeClient implements ServiceClient {
         ...(signal ? { signal } : {}),
         shouldConsumeRetry: ({ error }) => !isRateLimited(error),
         shouldRetry: async ({ error }) => {
-          if (!(error instanceof QuotelakeError) || !error.retryable) return false;
-          if (isRateLimited(error)) return ++requeues <= this.retry.maxRateLimitRequeues;
-          consumed++;
-          // A dead service (no connection at all) gets no extra attempts: nothing waits for a slot.
-          const unreached = error instanceof TransportError && !error.reachedServer;
-          if (consumed >= (unreached ? this.retry.attempts : (op.retry?.attempts ?? this.retry.attempts))) return false;
-          const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
-          const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
-          if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
-          const asked = askedWait.get(error);
-          this.logger.info(asked !== undefined ? 'retrying after the wait the service asked for (Retry-After)' : 'retrying request', {
-            event: 'retry',
-            endpoint: op.endpoint,
-            retry: consumed,
-            waitMs: wait,
-            ...(asked !== undefined ? { retryAfterMs: asked } : {}),
-            code: error.code,
-            error: error.message,
-          });
-          await this.sleep(wait, signal);
-          return true;
+          const again = await shouldRetry(error);
+          // A sent attempt going again is one request more than its stream planned (progress must
+          // not call the stream done before it is sent).
+          if (again && typeof error === 'object' && error !== null && sentAttempts.has(error)) requestScopeOf(signal)?.again?.(op.endpoint);
+          return again;
         },
       });
     } catch (error) {
@@ -731,6 +741,9 @@ class QuotelakeClient implements ServiceClient {
         }
         throw error;
       }
+    } catch (error) {
+      if (sent && typeof error === 'object' && error !== null) sentAttempts.add(error);
+      throw error;
     } finally {
       permit.release();
       this.wakeIdleWaiters();

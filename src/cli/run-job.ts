@@ -115,6 +115,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   let tokens: TokenSummary[] | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
+  const refusedBefore = client.requestOutcomes?.().rateLimited ?? 0;
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
   // (A full refresh starts from nothing, so its coverage is the whole range it fetched.)
   const positionsBefore = !job.pipeline.source.type.startsWith('kline-')
@@ -129,7 +130,10 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     clock,
     label: job.pipeline.name,
     // A plan without a daily cap has no quota to show.
-    quota: quotaBefore && Number.isFinite(quotaBefore.limit) ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit } : undefined,
+    quota:
+      quotaBefore && Number.isFinite(quotaBefore.limit)
+        ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, uncharged: () => (client.requestOutcomes?.().rateLimited ?? 0) - refusedBefore }
+        : undefined,
     intervalMs: options.progressIntervalMs,
   });
   try {

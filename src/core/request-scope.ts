@@ -12,6 +12,11 @@ import { setMaxListeners } from 'node:events';
 export interface RequestScope {
   /** One request of `endpoint` was sent on behalf of this scope. */
   sent(endpoint: string): void;
+  /**
+   * An attempt of `endpoint` failed and the request will be sent again (a retry, or a 429's
+   * requeue): one request more than planned.
+   */
+  again?(endpoint: string): void;
 }
 
 const scopes = new WeakMap<AbortSignal, RequestScope>();

@@ -30,6 +30,15 @@ describe('progress figures', () => {
     expect(f).toMatchObject({ requests: 10, planned: 40, rate: 5, etaSeconds: 6, quotaUsed: 110, quotaLimit: 1000 });
     expect(progressLine('demo', f)).toBe('quotelake: demo: 10/40 requests (25%), 0/2 streams done, kline 5,000 rows, 5.0 req/s, ETA 6s, quota 110/1,000');
   });
+
+  it('counts only what the service charged against the quota: requests refused with 429 are sent, not charged', () => {
+    const events = createRunEvents();
+    let refused = 0;
+    for (let i = 0; i < 30; i++) events.request('/quote-b-api/kline');
+    refused = 22;
+    const f = progressFigures(events, 0, 1000, { usedAtStart: 100, limit: 1000, uncharged: () => refused });
+    expect(f).toMatchObject({ requests: 30, quotaUsed: 108 });
+  });
 });
 
 describe('counted', () => {

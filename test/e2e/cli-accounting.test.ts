@@ -102,7 +102,7 @@ describe('a token on a lower plan than the one configured', () => {
     const emu = await serveChild([{ token, plan: 'basic' }], ['--clock', NOW, '--clock-runs']);
     const run = (plan: string) =>
       runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '6h', '--base-url', emu.url, '--plan', plan, '--output', tempDir(), '--clock', NOW, '--json'], {
-        env: { QUOTELAKE_TOKEN: token },
+        env: { QUOTELAKE_TOKEN: token, QUOTELAKE_PROGRESS_INTERVAL_MS: '100' },
       });
     try {
       const r = await run('professional');
@@ -117,6 +117,15 @@ describe('a token on a lower plan than the one configured', () => {
         `the service refused ${o.rateLimited} of ${o.answered} answered requests with 429 (rate limit) although they kept to the professional plan's limits; ` +
           "each was held and sent again, which slowed the run. If the token's plan is lower than professional, set service.plan or --plan to it; otherwise another process is using the same token",
       ]);
+      // Progress on the way: a refused request is sent again, so the plan grows with it (100% only
+      // once the last is sent), and the quota it shows is what the service charged.
+      const count = (text: string | undefined) => Number(text!.replaceAll(',', ''));
+      const lines = [...r.stderr.matchAll(/: ([\d,]+)\/([\d,]+) requests .*quota ([\d,]+)\//g)].map((m) => [count(m[1]), count(m[2]), count(m[3])] as const);
+      expect(lines.length).toBeGreaterThan(3);
+      for (const [sent, planned, quotaUsed] of lines) {
+        if (sent === planned) expect(sent).toBe(s.requestsTotal);
+        expect(quotaUsed).toBeLessThanOrEqual(s.quota.used!);
+      }
 
       // The same window at the token's own plan: the same rows, no note. (At most the first request
       // can meet the previous process's last second in the service's window.)

@@ -42,6 +42,30 @@ describe('requestReporter', () => {
     await client.close();
   });
 
+  it('a sent attempt that goes again (429, 503) is one request more than planned: the stream is never done before its last is sent', async () => {
+    let n = 0;
+    const { client } = await fixture.setup((req, res) => {
+      n++;
+      if (n === 1) return json(res, { ret: 429, msg: 'rate limit', data: {} });
+      if (n === 2) return json(res, { error: 'busy' }, 503);
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(1767607200)] });
+    });
+    const events = createRunEvents();
+    const plans: number[] = [];
+    events.on('planned', (p) => plans.push(p.requests));
+    const reporter = requestReporter(client, events, new AbortController().signal);
+    const s = 'kline/BTCUSDT/1m';
+    reporter.plan(s, 2);
+    for (let i = 0; i < 2; i++) await reported(reporter, (signal) => client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 }, signal), s);
+    // The 429 and the 503 each added the attempt after them; the plan met what was sent.
+    expect(plans).toEqual([2, 3, 4]);
+    expect(events.snapshot().requestsByStream[s]).toBe(4);
+    // A re-plan keeps them: 4 sent, none to come.
+    reporter.replan(s, 0);
+    expect(events.snapshot().planned[s]).toBe(4);
+    await client.close();
+  });
+
   it('re-plans: the plan grows with what is left, never below the start plan until the stream finishes', async () => {
     const { client } = await fixture.setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(1767607200)] }));
     const events = createRunEvents();

@@ -6,6 +6,8 @@ export interface QuotaBaseline {
   /** Requests of today's quota used before this run started. */
   readonly usedAtStart: number;
   readonly limit: number;
+  /** Requests this run sent that the service did not charge (refused with 429), so far. */
+  readonly uncharged?: () => number;
 }
 
 export interface ProgressFigures {
@@ -146,7 +148,7 @@ export function progressFigures(
     rows: snap.rows,
     rate,
     etaSeconds,
-    quotaUsed: quota ? quota.usedAtStart + requests : undefined,
+    quotaUsed: quota ? quota.usedAtStart + requests - (quota.uncharged?.() ?? 0) : undefined,
     quotaLimit: quota?.limit,
     streams,
     streamsDone: streams.filter((s) => s.done).length,

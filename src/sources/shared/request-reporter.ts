@@ -10,7 +10,8 @@
  * alone, so a client shared by concurrent runs (a worker's slices) gives each run its own.
  *
  * The reporter also keeps the stream's plan honest: `replan` sets planned = sent + what is still
- * to come (a short page makes a walk longer than planned), `finish` sets planned = sent.
+ * to come (a short page makes a walk longer than planned), a sent attempt that goes again (a retry,
+ * a 429) adds one, `finish` sets planned = sent.
  */
 import type { ServiceClient } from '../../api/index.js';
 import type { RunEvents } from '../../core/component.js';
@@ -52,12 +53,26 @@ export function requestReporter(client: ServiceClient, events: RunEvents, signal
   const accounted = unscopedAtStart !== undefined ? reconciled : totals;
   const byStream = new Map<string, number>();
   const plans = new Map<string, number>();
+  /** Requests sent again per stream: each is one more than the plan counted. */
+  const resent = new Map<string, number>();
+  /** The plan last told to events, per stream. */
+  const told = new Map<string, number>();
+  const tell = (stream: string, requests: number) => {
+    told.set(stream, requests);
+    events.planned?.(stream, requests);
+  };
   const signals = new Map<string, AbortSignal>();
   const signalOf = (stream: string | undefined): AbortSignal => {
     if (stream === undefined) return signal;
     let s = signals.get(stream);
-    if (!s) signals.set(stream, (s = scopedSignal(signal, { sent: (endpoint) => count(endpoint, stream) })));
+    if (!s) signals.set(stream, (s = scopedSignal(signal, { sent: (endpoint) => count(endpoint, stream), again: () => sendsAgain(stream) })));
     return s;
+  };
+  const sendsAgain = (stream: string) => {
+    resent.set(stream, (resent.get(stream) ?? 0) + 1);
+    // Only a stream with a plan has one to grow (finish settles it at what was sent).
+    const planned = told.get(stream);
+    if (planned !== undefined) tell(stream, Math.max(planned, reporter.sent(stream)) + 1);
   };
   const count = (endpoint: string, stream: string | undefined) => {
     totals[endpoint] = (totals[endpoint] ?? 0) + 1;
@@ -87,13 +102,13 @@ export function requestReporter(client: ServiceClient, events: RunEvents, signal
     sent: (stream) => byStream.get(stream) ?? 0,
     plan(stream, requests) {
       plans.set(stream, requests);
-      events.planned?.(stream, requests);
+      tell(stream, requests);
     },
     replan(stream, remaining) {
-      events.planned?.(stream, Math.max(plans.get(stream) ?? 0, reporter.sent(stream) + Math.max(0, remaining)));
+      tell(stream, Math.max((plans.get(stream) ?? 0) + (resent.get(stream) ?? 0), reporter.sent(stream) + Math.max(0, remaining)));
     },
     finish(stream) {
-      events.planned?.(stream, reporter.sent(stream));
+      tell(stream, reporter.sent(stream));
     },
   };
   return reporter;
