@@ -68,6 +68,12 @@ export interface RunEvents {
    */
   rows(dataset: string, kind: 'received' | 'written' | 'merged' | 'rejected', count: number): void;
   planned?(stream: string, requests: number): void;
+  /**
+   * `stream` is done for this run: everything it needed was sent and its last batch handed over.
+   * Until then progress shows it running, also when it has sent all it planned (pages asked for
+   * ahead, a request still to go again).
+   */
+  streamDone?(stream: string): void;
   note?(message: string): void;
   /**
    * Less was delivered than asked for, for a reason the run cannot mend (the service gave less):

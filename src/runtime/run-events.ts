@@ -24,6 +24,8 @@ export interface RunEventsSnapshot {
   /** Rows received per stream key (from each batch's stream). */
   readonly rowsByStream: Readonly<Record<string, number>>;
   readonly planned: Readonly<Record<string, number>>;
+  /** Streams their source called done (streamDone), in the order it did. */
+  readonly doneStreams: readonly string[];
   readonly notes: readonly string[];
   /** Shortfalls reported (each is also a note). */
   readonly shortfalls: number;
@@ -38,6 +40,7 @@ export interface RunEventMap {
   rows: { dataset: string; kind: RowKind; count: number; total: number };
   streamRows: { stream: string; count: number; total: number };
   planned: { stream: string; requests: number };
+  streamDone: { stream: string };
   note: { message: string };
   quota: { left: number };
   /** Files a commit made visible (metrics count them as they land). */
@@ -66,6 +69,7 @@ export function createRunEvents(): RunEventsRecorder {
   const planned: Record<string, number> = {};
   const requestsByStream: Record<string, number> = {};
   const rowsByStream: Record<string, number> = {};
+  const doneStreams = new Set<string>();
   const notes: string[] = [];
   const files: CommittedFile[] = [];
   let shortfalls = 0;
@@ -106,6 +110,10 @@ export function createRunEvents(): RunEventsRecorder {
       planned[stream] = n;
       emit('planned', { stream, requests: n });
     },
+    streamDone(stream) {
+      doneStreams.add(stream);
+      emit('streamDone', { stream });
+    },
     note(message) {
       if (notes.length < MAX_NOTES) notes.push(message);
       emit('note', { message });
@@ -133,6 +141,7 @@ export function createRunEvents(): RunEventsRecorder {
         requestsByStream: { ...requestsByStream },
         rowsByStream: { ...rowsByStream },
         planned: { ...planned },
+        doneStreams: [...doneStreams],
         notes: [...notes],
         shortfalls,
         files: [...files],

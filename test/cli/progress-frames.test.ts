@@ -55,7 +55,7 @@ describe('the terminal display', () => {
     progress.stop();
   });
 
-  it('never shows done above planned, and a finished stream as done with no ETA', () => {
+  it('never shows done above planned, and done only once the source says so, with no ETA', () => {
     const { screen, events, clock, progress } = setup();
     events.planned('kline/BTCUSDT/1m', 3);
     events.planned('halt/nyse', 1);
@@ -64,8 +64,13 @@ describe('the terminal display', () => {
     events.request('/api/suspension/nyse', 'halt/nyse');
     clock.advance(1000);
     frame();
+    // Everything planned is sent, but neither source has said it is done (answers may be
+    // outstanding, a refused request may go again).
+    expect(screen.lines()).toContain(' BTCUSDT 1m [============] 5/5 | 0 rows | 5.0/s | ETA 0s');
+    expect(screen.lines()).toContain(' halt nyse  [============] 1/1 | 0 rows | 1.0/s | ETA 0s');
+    events.streamDone('halt/nyse');
+    frame();
     const lines = screen.lines();
-    expect(lines).toContain(' BTCUSDT 1m [============] 5/5 | 0 rows | done');
     expect(lines).toContain(' halt nyse  [============] 1/1 | 0 rows | done');
     expect(lines[1]).toMatch(/^ requests \[=+\] 6\/6 \| 6\.0\/s \| ETA 0s$/);
     // The source re-plans: 5 sent, 4 to come.
@@ -118,6 +123,21 @@ describe('the terminal display', () => {
     clock.advance(1000);
     progress.stop('stopped');
     expect(screen.lines()).toEqual(['quotelake: running p', ' requests [==------------------] 1/10 | 1.0/s | stopped', ' BTCUSDT 1m [=-----------] 1/10 | 0 rows | stopped']);
+  });
+
+  it('a stop after a stream sent all it planned but before its source called it done: stopped, not done', () => {
+    const { screen, events, clock, progress } = setup();
+    // Three pages asked for ahead, one page's rows handed over when the stop came.
+    events.planned('kline/BTCUSDT/1h', 3);
+    events.planned('halt/nyse', 1);
+    for (let i = 0; i < 3; i++) events.request('/quote-b-api/kline', 'kline/BTCUSDT/1h');
+    events.streamRows('kline/BTCUSDT/1h', 500);
+    events.request('/api/suspension/nyse', 'halt/nyse');
+    events.streamDone('halt/nyse');
+    clock.advance(1000);
+    progress.stop('stopped');
+    expect(screen.lines()).toContain(' BTCUSDT 1h [============] 3/3 | 500 rows | stopped');
+    expect(screen.lines()).toContain(' halt nyse  [============] 1/1 | 0 rows | done');
   });
 
   it('a signal notice and log lines go above the bars, on their own line and whole, wider than the terminal', () => {

@@ -62,6 +62,7 @@ describe('per-stream figures', () => {
     for (let i = 0; i < 3; i++) events.request('/quote-b-api/kline', 'kline/BTCUSDT/1m');
     events.request('/quote-b-api/halts', 'halt/nyse');
     events.request('/quote-b-api/halts', 'halt/nyse');
+    events.streamDone('halt/nyse');
     events.request('/quote-b-api/kline');
     events.streamRows('kline/BTCUSDT/1m', 1500);
     events.streamRows('kline/ETHUSDT/1m', 7);

@@ -117,13 +117,14 @@ describe('a token on a lower plan than the one configured', () => {
         `the service refused ${o.rateLimited} of ${o.answered} answered requests with 429 (rate limit) although they kept to the professional plan's limits; ` +
           "each was held and sent again, which slowed the run. If the token's plan is lower than professional, set service.plan or --plan to it; otherwise another process is using the same token",
       ]);
-      // Progress on the way: a refused request is sent again, so the plan grows with it (100% only
-      // once the last is sent), and the quota it shows is what the service charged.
+      // Progress on the way: a stream is done only when its source says so (never while a refused
+      // request waits to go again), so every stream done means every request sent; the quota it
+      // shows is what the service charged.
       const count = (text: string | undefined) => Number(text!.replaceAll(',', ''));
-      const lines = [...r.stderr.matchAll(/: ([\d,]+)\/([\d,]+) requests .*quota ([\d,]+)\//g)].map((m) => [count(m[1]), count(m[2]), count(m[3])] as const);
+      const lines = [...r.stderr.matchAll(/: ([\d,]+)\/[\d,]+ requests .*?([\d,]+)\/([\d,]+) streams done.*quota ([\d,]+)\//g)].map((m) => m.slice(1, 5).map(count));
       expect(lines.length).toBeGreaterThan(3);
-      for (const [sent, planned, quotaUsed] of lines) {
-        if (sent === planned) expect(sent).toBe(s.requestsTotal);
+      for (const [sent, done, streams, quotaUsed] of lines) {
+        if (done === streams) expect(sent).toBe(s.requestsTotal);
         expect(quotaUsed).toBeLessThanOrEqual(s.quota.used!);
       }
 

@@ -27,7 +27,7 @@ export interface ProgressFigures {
   readonly quotaLimit: number | undefined;
   /** One entry per stream the run planned or reported, in stream-key order. */
   readonly streams: readonly StreamFigures[];
-  /** Streams whose planned requests are all sent. */
+  /** Streams their source called done. */
   readonly streamsDone: number;
   /** The run ended having sent everything it meant to. */
   readonly finished: boolean;
@@ -67,17 +67,20 @@ function etaOf(requests: number, planned: number, rate: number): number | undefi
  * sent for is done at what it sent, whatever the plan guessed.
  */
 export function streamFigures(
-  snap: Pick<RunEventsSnapshot, 'planned' | 'requestsByStream' | 'rowsByStream'>,
+  snap: Pick<RunEventsSnapshot, 'planned' | 'requestsByStream' | 'rowsByStream' | 'doneStreams'>,
   seconds: number,
   finished = false,
 ): StreamFigures[] {
   const keys = new Set([...Object.keys(snap.planned), ...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)]);
+  const called = new Set(snap.doneStreams);
   return [...keys].sort().map((stream) => {
     const requests = snap.requestsByStream[stream] ?? 0;
     const asked = snap.planned[stream] ?? 0;
     const planned = finished && (asked > 0 || requests > 0) ? requests : asked > 0 ? Math.max(asked, requests) : 0;
     const rate = requests / seconds;
-    const done = (planned > 0 || (finished && asked > 0)) && requests >= planned;
+    // Done when the source says so: all requests sent is not enough (pages asked for ahead may be
+    // unanswered, a refused one may go again, a stop may come before their rows are handed over).
+    const done = finished ? planned > 0 || asked > 0 : called.has(stream);
     return {
       stream,
       label: streamLabel(stream),

@@ -88,7 +88,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
     pending = setTimeout(draw, FRAME_MS);
     pending.unref();
   };
-  const offs = [events.on('request', soon), events.on('rows', soon), events.on('planned', soon), events.on('streamRows', soon)];
+  const offs = [events.on('request', soon), events.on('rows', soon), events.on('planned', soon), events.on('streamRows', soon), events.on('streamDone', soon)];
   const timer = setInterval(draw, TICK_MS);
   timer.unref();
   // Every other line for stderr (a signal's notice, a connection's) lands above the bars too.

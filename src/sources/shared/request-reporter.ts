@@ -11,7 +11,7 @@
  *
  * The reporter also keeps the stream's plan honest: `replan` sets planned = sent + what is still
  * to come (a short page makes a walk longer than planned), a sent attempt that goes again (a retry,
- * a 429) adds one, `finish` sets planned = sent.
+ * a 429) adds one, `finish` sets planned = sent and calls the stream done.
  */
 import type { ServiceClient } from '../../api/index.js';
 import type { RunEvents } from '../../core/component.js';
@@ -33,7 +33,7 @@ export interface RequestReporter {
    * `finish`, which knows).
    */
   replan(stream: string, remaining: number): void;
-  /** `stream` sends nothing more in this run: its plan is what it sent. */
+  /** `stream` sends nothing more in this run and has handed over its last batch: its plan is what it sent, and it is done. */
   finish(stream: string): void;
   /** Total requests this source sent, per endpoint. */
   readonly totals: Readonly<Record<string, number>>;
@@ -109,6 +109,7 @@ export function requestReporter(client: ServiceClient, events: RunEvents, signal
     },
     finish(stream) {
       tell(stream, reporter.sent(stream));
+      events.streamDone?.(stream);
     },
   };
   return reporter;
