@@ -96,9 +96,11 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
   rows.push(['requests', requestsText(s)]);
   for (const [endpoint, count] of endpoints) rows.push([`  ${endpoint}`, n(count)]);
   for (const [dataset, c] of Object.entries(s.rows)) {
-    // Rows received after the last commit of a run that stopped on an error: the next run fetches them again.
+    // Rows received after the last commit of a run that stopped on an error: the next run fetches
+    // history again, but a snapshot (order books, trades) is of its moment and is gone.
     const uncommitted = c.received - c.written - c.merged - c.rejected;
-    const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (the next run fetches them again)` : '';
+    const fate = dataset === 'trade' || dataset === 'depth' ? 'lost: a snapshot is of its moment and cannot be fetched again' : 'the next run fetches them again';
+    const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (${fate})` : '';
     rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected${tail}`]);
   }
   // Diverted records' files (NDJSON under _rejected/) are not the sink's format: counted apart.

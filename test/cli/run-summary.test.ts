@@ -64,6 +64,9 @@ describe('renderSummary', () => {
     const text = renderSummary(summary({ status: 'failed', exitCode: 1, rejectedTo: 'dropped', rows: { kline: { received: 20, written: 4, merged: 5, rejected: 1 } } }));
     expect(text).toMatch(/rejected\s+1 records, dropped \(onReject: drop; the log names each reason\)/);
     expect(text).toContain('20 received = 4 written (new) + 5 merged (key already held) + 1 rejected + 10 not committed (the next run fetches them again)');
+    // A snapshot is of its moment: no run can fetch it again, and the summary does not say one will.
+    const trades = renderSummary(summary({ status: 'failed', exitCode: 1, rows: { trade: { received: 7, written: 5, merged: 0, rejected: 0 } } }));
+    expect(trades).toContain('7 received = 5 written (new) + 0 merged (key already held) + 0 rejected + 2 not committed (lost: a snapshot is of its moment and cannot be fetched again)');
   });
 });
 

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QuotaStore } from '../../src/api/index.js';
-import type { RawKline } from '../../src/core/records.js';
+import type { RawKline, RawTrade } from '../../src/core/records.js';
 import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
+import { klineLatest, klineLatestConfigSchema } from '../../src/sources/kline-latest/index.js';
+import { tradeSnapshot, tradeSnapshotConfigSchema } from '../../src/sources/trade-snapshot/index.js';
 import { drain, startWorld, type World } from './helpers/world.js';
 
 let world: World | undefined;
@@ -34,5 +36,39 @@ describe('kline-history: the daily quota runs out', () => {
     expect(finals[0]).toBe(Date.parse('2026-02-23T00:00:00Z') / 1000);
     for (let i = 1; i < finals.length; i++) expect(finals[i]! - finals[i - 1]!).toBe(300);
     expect(finals.at(-1)).toBe(Date.parse('2026-03-04T23:55:00Z') / 1000);
+  });
+});
+
+/** Uses all but `left` of the free plan's 1000 requests today, as another process of the token would. */
+async function leaveFreeQuota(w: World, left: number): Promise<void> {
+  const other = new QuotaStore({ stateDir: join(w.dir, 'state'), token: 'demo-free', limit: 1000, clock: w.clock, timeZone: 'UTC', blockSize: 1000 - left });
+  for (let i = 0; i < 1000 - left; i++) await other.take();
+  await other.close();
+}
+
+describe('polling sources: the daily quota runs out mid-way', () => {
+  // Snapshots and latest bars cannot be fetched again later: the rounds already handed over must
+  // reach the sink (the source ends; it does not fail the run, which would throw them away).
+  it('trade-snapshot hands over every round it fetched, notes the reset, and ends', async () => {
+    world = await startWorld('2026-03-04T15:00:00.000Z');
+    await leaveFreeQuota(world, 3);
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes: ['BTCUSDT'], everySeconds: 10, count: 6 }), world.env(world.client('free')));
+    const run = await drain<RawTrade>(src, world.clock);
+    expect(run.batches).toHaveLength(3);
+    expect(run.records.map((r) => r.tick.code)).toEqual(['BTCUSDT', 'BTCUSDT', 'BTCUSDT']);
+    expect(run.events.snapshot().notes).toEqual(['trade-snapshot: daily request quota used up after 3 rounds; what they fetched is kept, run again after 2026-03-05T00:00:00.000Z']);
+    // Stopped, not done: the last frame of progress shows it where it stopped.
+    expect(run.events.snapshot().doneStreams).toEqual([]);
+  });
+
+  it('kline-latest hands over every round it fetched, with checkpoints, notes the reset, and ends', async () => {
+    world = await startWorld('2026-03-04T15:00:00.000Z');
+    await leaveFreeQuota(world, 2);
+    const src = klineLatest.create(klineLatestConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'], everySeconds: 60, count: 5 }), world.env(world.client('free')));
+    const run = await drain<RawKline>(src, world.clock);
+    expect(run.batches).toHaveLength(2);
+    expect(run.records).toHaveLength(4);
+    expect(run.checkpoints.get('kline/BTCUSDT/1m')).toBeDefined();
+    expect(run.events.snapshot().notes).toEqual(['kline-latest: daily request quota used up after 2 rounds; what they fetched is kept, run again after 2026-03-05T00:00:00.000Z']);
   });
 });

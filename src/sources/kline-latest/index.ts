@@ -22,6 +22,7 @@ import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
+import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
 /** The endpoint a product's bars are asked from, as the client calls it (rows carry it to the file metadata). */
@@ -102,8 +103,11 @@ class KlineLatestSource implements Source<RawKline> {
     ctx.events.planned?.('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
     let seq = 0;
+    let rounds = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
-      const result = await reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest');
+      const result = await roundUnlessQuotaEnds(ctx, 'kline-latest', rounds, () => reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest'));
+      if (result === undefined) return;
+      rounds++;
       const answeredAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {

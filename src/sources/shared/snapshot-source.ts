@@ -16,6 +16,7 @@ import { codeListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape, ty
 import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
+import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { serviceClient } from './service-client.js';
 
 export interface SnapshotConfig extends RoundsConfig {
@@ -72,7 +73,8 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
-      const result = await reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset);
+      const result = await roundUnlessQuotaEnds(ctx, this.kind.type, seq, () => reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset));
+      if (result === undefined) return;
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
