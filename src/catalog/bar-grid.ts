@@ -100,6 +100,15 @@ export function cellStart(product: Product, interval: Interval, ms: number): num
   return barStart(product, intervalToKlineType(interval), ms);
 }
 
+/**
+ * Open (UTC ms) of the cell of `interval` that holds the listing date: where a series' history can
+ * begin. A week or a month opens before a listing on a Thursday or the 8th, and its bar (of the
+ * days since the listing) is the series' first.
+ */
+export function firstCellMs(product: Product, interval: Interval): number {
+  return cellStart(product, interval, listedStartMs(product));
+}
+
 /** End (exclusive) of the cell of `interval` that opens at `start`. */
 export function cellEnd(product: Product, interval: Interval, start: number): number {
   return barEnd(product, intervalToKlineType(interval), start);

@@ -77,8 +77,27 @@ describe('kline-history: where a series begins', () => {
     const ts = run.records.map((r) => Number(r.bar.timestamp)).sort((a, b) => a - b);
     expect(new Date(ts[0]! * 1000).toISOString()).toBe('2024-08-08T00:00:00.000Z');
     expect(run.events.snapshot().notes).toEqual([
-      'kline TONUSDT 1d: history begins at 2024-08-08T00:00:00Z, when the product was listed, after since 2024-08-01T00:00:00Z (not a gap)',
+      "kline TONUSDT 1d: history begins at 2024-08-08T00:00:00Z, with the product's listing on 2024-08-08, after since 2024-08-01T00:00:00Z (not a gap)",
     ]);
+    await client.close();
+  });
+
+  it('a week or a month that opens before the listing: its bar (of the days since) is the series first, kept', async () => {
+    const { clock, client, source } = await setup(realBackends());
+    // TONUSDT was listed on Thursday 2024-08-08: its first week opens on Monday 2024-08-05, its
+    // first month on 2024-08-01, and the service has a bar for each.
+    const run = await drain(source('2024-07-01', ['TONUSDT'], ['1w', '1mo']), clock);
+    const first = (interval: string) =>
+      new Date(Math.min(...run.records.filter((r) => r.interval === interval).map((r) => Number(r.bar.timestamp))) * 1000).toISOString();
+    expect(first('1w')).toBe('2024-08-05T00:00:00.000Z');
+    expect(first('1mo')).toBe('2024-08-01T00:00:00.000Z');
+    expect(run.events.snapshot().notes).toEqual([
+      "kline TONUSDT 1w: history begins at 2024-08-05T00:00:00Z, with the product's listing on 2024-08-08, after since 2024-07-01T00:00:00Z (not a gap)",
+      "kline TONUSDT 1mo: history begins at 2024-08-01T00:00:00Z, with the product's listing on 2024-08-08, after since 2024-07-01T00:00:00Z (not a gap)",
+    ]);
+    // The emulator's own series agree: nothing older exists.
+    const served = await client.kline({ code: 'TONUSDT', klineType: 9, count: 500, endSec: Date.parse('2024-08-20T00:00:00Z') / 1000 });
+    expect(served.bars.map((b) => new Date(Number(b.timestamp) * 1000).toISOString())[0]).toBe('2024-08-05T00:00:00.000Z');
     await client.close();
   });
 });

@@ -5,10 +5,10 @@
  * worker fetches the same absolute range whatever its own clock says.
  */
 import { findProduct } from '../../catalog/index.js';
-import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
+import { firstCellMs, intervalSupported } from '../../catalog/bar-grid.js';
 import type { Interval } from '../../core/records.js';
 import { groupSlices, SLICE_REQUESTS, type SlicePiece } from '../../queue/group-slices.js';
-import { planSlices, type SeriesSpan } from '../../queue/plan-slices.js';
+import { planSlices } from '../../queue/plan-slices.js';
 import type { Slice } from '../../queue/slice.js';
 import { planKlineHistory } from '../../sources/kline-history/plan-kline-history.js';
 import { resolveTimeSpec } from '../../sources/shared/time-spec.js';
@@ -53,11 +53,12 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
   for (const code of source.codes ?? []) {
     const product = findProduct(code);
     if (!product) continue; // the pipeline's lint has named it already
-    const fromMs = Math.max(source.since !== undefined ? resolveTimeSpec(source.since, spanFrom) : listedStartMs(product), listedStartMs(product));
-    const series: SeriesSpan[] = (source.intervals ?? [])
+    const askedMs = source.since !== undefined ? resolveTimeSpec(source.since, spanFrom) : -Infinity;
+    // Each series from its own first cell: a week or month opens before a mid-week listing.
+    const ranges = (source.intervals ?? [])
       .filter((interval) => intervalSupported(product, interval))
-      .map((interval) => ({ code, interval, walkable: product.endTimestampSupported }));
-    for (const r of planSlices(series, fromMs, untilMs)) {
+      .flatMap((interval) => planSlices([{ code, interval, walkable: product.endTimestampSupported }], Math.max(askedMs, firstCellMs(product, interval)), untilMs));
+    for (const r of ranges) {
       const plan = planKlineHistory({ codes: [r.code], intervals: [r.interval], since: iso(r.fromMs), until: iso(r.untilMs) }, { nowMs, checkpoints: new Map() });
       const requests = plan.streams.reduce((a, s) => a + s.requests, 0);
       pieces.push({ ...r, requests });

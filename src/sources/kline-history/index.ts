@@ -11,7 +11,7 @@ import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/def
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../core/plan-types.js';
-import { intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
+import { firstCellMs, intervalSupported } from '../../catalog/bar-grid.js';
 import { codeListSchema, intervalListSchema, lintRepeated } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream } from '../shared/kline-records.js';
@@ -110,7 +110,7 @@ class KlineHistorySource implements Source<RawKline> {
           ctx,
           product,
           interval: interval as Interval,
-          sinceMs: askedMs !== null ? Math.max(askedMs, listedStartMs(product)) : listedStartMs(product),
+          sinceMs: Math.max(askedMs ?? -Infinity, firstCellMs(product, interval)),
           untilMs,
           quota,
           prefetchPages,
@@ -118,7 +118,7 @@ class KlineHistorySource implements Source<RawKline> {
         const start = readPosition(from.get(klineStream(code, interval)));
         if (askedMs !== null && askedMs < env.sinceMs && start.low === null && product.endTimestampSupported) {
           ctx.events.note?.(
-            `kline ${code} ${interval}: history begins at ${isoSeconds(env.sinceMs / 1000)}, when the product was listed, after since ${isoSeconds(Math.floor(askedMs / 1000))} (not a gap)`,
+            `kline ${code} ${interval}: history begins at ${isoSeconds(env.sinceMs / 1000)}, with the product's listing on ${product.listedSince}, after since ${isoSeconds(Math.floor(askedMs / 1000))} (not a gap)`,
           );
         }
         makers.push(() => readSeries(env, start));

@@ -6,7 +6,7 @@ import { familyPrefix } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Interval } from '../../core/records.js';
 import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../core/plan-types.js';
-import { countBars, intervalSupported, listedStartMs } from '../../catalog/bar-grid.js';
+import { countBars, intervalSupported, firstCellMs } from '../../catalog/bar-grid.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream } from '../shared/kline-records.js';
 import { emptyWindow } from '../shared/empty-window.js';
@@ -39,7 +39,7 @@ export function planKlineHistory(
       if (!intervalSupported(product, interval)) continue;
       const stream = klineStream(code, interval);
       const pos = readPosition(ctx.checkpoints.get(stream));
-      const sinceMs = config.since !== undefined ? Math.max(resolveTimeSpec(config.since, spanFrom), listedStartMs(product)) : listedStartMs(product);
+      const sinceMs = Math.max(config.since !== undefined ? resolveTimeSpec(config.since, spanFrom) : -Infinity, firstCellMs(product, interval));
       const sinceSec = Math.ceil(sinceMs / 1000);
       const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, spanFrom) : null;
       let bars = 0;
