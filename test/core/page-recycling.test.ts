@@ -45,7 +45,7 @@ function pageText(seed: number, n: number): string {
 function scanned(text: string, from?: number, to?: number): { page: ScannedWords; batch: Batch<RawKline> } {
   const list = scanKlinePage(text)!.kline_list;
   const page = laneOf(list) as ScannedWords;
-  const records = toRawKlines(BTC, '1m', pageOf(list), (START + 3600 * 24) * 1000, '/quote-b-api/kline', from, to);
+  const records = toRawKlines(BTC, '1m', pageOf(list), { askedAtMs: (START + 3600 * 24) * 1000, answeredAtMs: (START + 3600 * 24) * 1000 }, '/quote-b-api/kline', from, to);
   return { page, batch: { stream: STREAM, seq: 0, records } };
 }
 

@@ -67,7 +67,7 @@ function batchOf(text: string): Batch<RawKline> {
   // Half-way through the newest bar's minute: every other bar is final (no bar opens after its answer).
   const newest = page.ts.length > 0 ? page.ts[page.ts.length - 1]! : START;
   const answeredAt = (newest + 30) * 1000;
-  return { stream: 'kline/BTCUSDT/1m', seq: 0, records: toRawKlines(BTC, '1m', page, answeredAt, '/quote-b-api/kline') };
+  return { stream: 'kline/BTCUSDT/1m', seq: 0, records: toRawKlines(BTC, '1m', page, { askedAtMs: answeredAt, answeredAtMs: answeredAt }, '/quote-b-api/kline') };
 }
 
 function wordsOf(rows: readonly unknown[]): number[][] {

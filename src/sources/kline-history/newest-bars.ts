@@ -8,7 +8,7 @@ import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
-import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mismatchedPage, newestFinal, pageOf, toRawKlines, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { reported } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
@@ -51,6 +51,9 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
   if (reach === 0) return;
   const want = Math.min(PAGE_BARS, reach);
   const answers: KlinePage[] = [];
+  // Finality is judged at the first ask, the earliest any merged answer can have been read: a bar
+  // that ended between two asks stays forming until the next run.
+  const askedAtMs = ctx.clock.now();
   const ask = async (count: number): Promise<void> => {
     const result = await reported(env.reporter, (signal) => client.kline({ code: product.code, klineType: klineTypeOf(interval), count }, signal), stream);
     const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
@@ -68,7 +71,7 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
     await ask(counts[again]!);
     tries++;
   }
-  const answeredAt = ctx.clock.now();
+  const answeredAt: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
   const page = mergePages(answers);
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(

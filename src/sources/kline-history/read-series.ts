@@ -10,7 +10,7 @@ import { QuotaExhaustedError } from '../../core/errors.js';
 import type { RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
-import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
@@ -98,6 +98,12 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
  * only at the floor, at the catalog's first listed bar, or when a request for older bars returns
  * none older, which is where the service's history begins.
  */
+/** A page's answer and when it was asked for (finality is judged then: AnswerTimes). */
+interface AskedPage {
+  readonly result: KlineResult;
+  readonly askedAtMs: number;
+}
+
 async function* walk(
   env: SeriesEnv,
   stream: string,
@@ -128,16 +134,19 @@ async function* walk(
     const settledFrom = !bounded ? undefined : nextEnd !== null ? (nextEnd + 1) * 1000 : low === null ? undefined : low * 1000;
     return new BatchBox(settledFrom === undefined ? batch : { ...batch, settledFrom });
   };
-  const fetchPage = (pageEnd: number, want: number): Promise<KlineResult> => {
+  const fetchPage = (pageEnd: number, want: number): Promise<AskedPage> => {
+    const askedAtMs = ctx.clock.now();
     // With the stream's signal, also when it is a page asked for ahead: its requests are this stream's.
-    const p = env.reporter.call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal));
+    const p = env.reporter
+      .call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal))
+      .then((result) => ({ result, askedAtMs }));
     // A speculative page that is never used must not become an unhandled rejection.
     p.catch(() => undefined);
     return p;
   };
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
   // ends are known before the answers arrive. A page whose end turns out different is not used.
-  const ahead = new Map<number, Promise<KlineResult>>();
+  const ahead = new Map<number, Promise<AskedPage>>();
   // Asks again at an end whose answer left the question open, by end.
   const reasked = new Map<number, number>();
   // Pages asked for ahead ask the calendar the same questions again: each is answered once.
@@ -155,7 +164,7 @@ async function* walk(
       // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
       // still give the last bar above the floor.
       const want = Math.min(PAGE_BARS, expected + (end > 0 ? 1 : 0));
-      let current: Promise<KlineResult> | undefined = ahead.get(end) ?? fetchPage(end, want);
+      let current: Promise<AskedPage> | undefined = ahead.get(end) ?? fetchPage(end, want);
       ahead.delete(end);
       if (end > 0) {
         // Keep `prefetchPages` pages in flight along the predicted chain.
@@ -177,8 +186,9 @@ async function* walk(
         // counted as sent already), so what is ahead is only what the walk will use.
         for (const key of ahead.keys()) if (!chain.has(key)) ahead.delete(key);
       }
-      let result: KlineResult | undefined = await current;
-      const answeredAt = ctx.clock.now();
+      let asked: AskedPage | undefined = await current;
+      let result: KlineResult | undefined = asked.result;
+      const answeredAt: AnswerTimes = { askedAtMs: asked.askedAtMs, answeredAtMs: ctx.clock.now() };
       const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
       if (mismatch) {
         // An answer for another series says nothing about this one: its bars are rejected by name,
@@ -214,7 +224,7 @@ async function* walk(
         oldest === null ||
         oldest <= floor ||
         // The calendar says nothing is left between the floor and the next end: no empty request.
-        calendar.countUpTo((oldest - 1) * 1000 + 1, 1, answeredAt) === 0;
+        calendar.countUpTo((oldest - 1) * 1000 + 1, 1, answeredAt.answeredAtMs) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
       const position: KlinePosition = done
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
@@ -228,7 +238,7 @@ async function* walk(
       }
       const box = boxed({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) }, done ? null : state.next);
       // Nothing of the page stays in this frame while it is suspended (see BatchBox).
-      current = result = page = kept = records = undefined;
+      current = asked = result = page = kept = records = undefined;
       yield box;
       pendingWalk = !done;
       if (done) return position;

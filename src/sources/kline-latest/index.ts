@@ -16,7 +16,7 @@ import { roundsDue } from '../shared/round-schedule.js';
 import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
-import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines } from '../shared/kline-records.js';
+import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
@@ -105,10 +105,11 @@ class KlineLatestSource implements Source<RawKline> {
     let seq = 0;
     let rounds = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
+      const askedAtMs = ctx.clock.now();
       const result = await roundUnlessQuotaEnds(ctx, 'kline-latest', rounds, () => reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest'));
       if (result === undefined) return;
       rounds++;
-      const answeredAt = ctx.clock.now();
+      const answeredAt: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {
         const target = byKey.get(`${s.code}\u0000${s.kline_type}`);

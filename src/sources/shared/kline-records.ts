@@ -185,32 +185,43 @@ export function mismatchedPage(bars: readonly WireKline[], flaw: RecordFlaw): Kl
 }
 
 /**
+ * When an answer's request was asked for and when the answer came. The service read its bars in
+ * between: a bar is final only if its interval had ended when the request was asked for (an answer
+ * that arrives after a bar's end may still hold it forming), and a bar opening after the answer
+ * came cannot be.
+ */
+export interface AnswerTimes {
+  readonly askedAtMs: number;
+  readonly answeredAtMs: number;
+}
+
+/**
  * The page's bars from index `from` to before `to` as raw records (a page is ascending: a time
  * range is an index range). A scanned page whose bars are all on the grid gives records made on
  * their first read, with a K-line lane beside them (kline-lane.ts) that later stages read instead.
  */
-export function toRawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from = 0, to = page.bars.length): readonly RawKline[] {
+export function toRawKlines(product: Product, interval: Interval, page: KlinePage, at: AnswerTimes, source: string, from = 0, to = page.bars.length): readonly RawKline[] {
   const scanned = page.scanned;
   // Ascending: the last bar is the only one to look at for a bar yet to come.
-  if (scanned === undefined || to <= from || page.ts[to - 1]! * 1000 > answeredAtMs + FUTURE_SKEW_MS) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
+  if (scanned === undefined || to <= from || page.ts[to - 1]! * 1000 > at.answeredAtMs + FUTURE_SKEW_MS) return rawKlines(product, interval, page, at, source, from, to);
   const n = to - from;
   const final = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const ms = page.ts[from + i]! * 1000;
-    if (cellStart(product, interval, ms) !== ms) return rawKlines(product, interval, page, answeredAtMs, source, from, to);
-    final[i] = isFinalBar(product, interval, ms, answeredAtMs) ? 1 : 0;
+    if (cellStart(product, interval, ms) !== ms) return rawKlines(product, interval, page, at, source, from, to);
+    final[i] = isFinalBar(product, interval, ms, at.askedAtMs) ? 1 : 0;
   }
   const lane = new KlineLane('raw', scanned.page, scanned.first + scanned.step * from, scanned.step, product.code, interval, source, page.ts.subarray(from, to), final);
-  return lazyRows(n, () => rawKlines(product, interval, page, answeredAtMs, source, from, to), lane);
+  return lazyRows(n, () => rawKlines(product, interval, page, at, source, from, to), lane);
 }
 
-function rawKlines(product: Product, interval: Interval, page: KlinePage, answeredAtMs: number, source: string, from: number, to: number): RawKline[] {
+function rawKlines(product: Product, interval: Interval, page: KlinePage, at: AnswerTimes, source: string, from: number, to: number): RawKline[] {
   const out = new Array<RawKline>(Math.max(0, to - from));
   for (let i = from; i < to; i++) {
     const bar = page.bars[i]!;
     const ms = page.ts[i]! * 1000;
-    const record: RawKline = { code: product.code, interval, bar, final: isFinalBar(product, interval, ms, answeredAtMs), source };
-    const flaw = timeFlaw(product, interval, bar, ms, answeredAtMs);
+    const record: RawKline = { code: product.code, interval, bar, final: isFinalBar(product, interval, ms, at.askedAtMs), source };
+    const flaw = timeFlaw(product, interval, bar, ms, at.answeredAtMs);
     out[i - from] = flaw === undefined ? record : { ...record, final: false, flaw };
   }
   return out;
