@@ -61,24 +61,28 @@ async function fetchAll(
   exchange: HaltExchange,
   config: TradingHaltsConfig,
   ctx: RunContext,
-): Promise<{ records: WireHaltRecord[]; totalCount: number }> {
+): Promise<{ records: WireHaltRecord[]; totalCount: number; grewBy: number }> {
   if (config.pageSize === undefined) {
     const r = await reported(reporter, (signal) => client.halts(exchange, { timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
-    return { records: r.data, totalCount: r.totalCount };
+    return { records: r.data, totalCount: r.totalCount, grewBy: 0 };
   }
   const records: WireHaltRecord[] = [];
   let totalCount = 0;
+  let firstCount: number | undefined;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
     const r = await reported(reporter, (signal) => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     records.push(...r.data);
     totalCount = r.totalCount;
+    firstCount ??= r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
     if (page >= pages || r.data.length === 0) break;
     // The first answer tells the page count the plan could only guess: progress follows it.
     reporter.replan(`halt/${exchange}`, pages - page);
   }
-  return { records, totalCount };
+  // Records announced while paging push older ones across page boundaries: up to that many may be
+  // on no page this time (the next run's first page has them).
+  return { records, totalCount, grewBy: Math.max(0, totalCount - (firstCount ?? totalCount)) };
 }
 
 class TradingHaltsSource implements Source<RawHalt> {
@@ -96,7 +100,7 @@ class TradingHaltsSource implements Source<RawHalt> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
       reporter.plan(stream, config.pageSize === undefined ? 1 : Math.max(1, Math.ceil(before.total / config.pageSize)));
-      let fetched: { records: WireHaltRecord[]; totalCount: number };
+      let fetched: { records: WireHaltRecord[]; totalCount: number; grewBy: number };
       try {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
         reporter.finish(stream);
@@ -116,9 +120,15 @@ class TradingHaltsSource implements Source<RawHalt> {
         if (before.seen[key] !== hash) out.push({ exchange, record, fetchedAtMs });
       }
       const unique = Object.keys(seen).length;
-      if (config.pageSize !== undefined && unique < fetched.totalCount) {
+      const missing = fetched.totalCount - unique;
+      if (missing > fetched.grewBy) {
+        // The service counted records it did not deliver, beyond what new announcements explain.
+        ctx.events.shortfall?.(
+          `trading-halts ${exchange}: the service counts ${fetched.totalCount} record(s) and delivered ${unique}${config.pageSize !== undefined ? ` in pages of ${config.pageSize}` : ''}; ${missing} not delivered (the next run asks again)`,
+        );
+      } else if (missing > 0) {
         ctx.events.note?.(
-          `trading-halts ${exchange}: ${fetched.totalCount - unique} record(s) moved between pages while paging (new announcements); the next run picks them up`,
+          `trading-halts ${exchange}: ${missing} record(s) moved between pages while paging (${fetched.grewBy} new announcement(s) meanwhile); the next run picks them up`,
         );
       }
       // Distinct records: a record a page boundary repeated (R6) is one record.
