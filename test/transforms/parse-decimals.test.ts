@@ -92,4 +92,23 @@ describe('parse-decimals', () => {
       ['QL_DECIMAL_MALFORMED', 'asks[0].price', 'NaN'],
     ]);
   });
+
+  it('takes what spec 2.2 and 2.3 leave optional: a book side absent or null is empty (limit-up), an absent direction is 0 (neutral)', () => {
+    const { asks: _asks, ...bidsOnly } = depth.tick;
+    const { trade_direction: _direction, ...neutral } = trade.tick;
+    const { output, rejected } = make().apply(
+      { stream: 's', seq: 1, records: [{ ...depth, tick: bidsOnly as never }, { ...depth, tick: { ...depth.tick, bids: null as never } }, { ...trade, tick: neutral as never }, { ...trade, tick: { ...trade.tick, trade_direction: null as never } }] },
+      runContext(),
+    );
+    expect(rejected).toEqual([]);
+    expect(output.records).toMatchObject([
+      { code: 'US500', bids: [{ price: '4001.5', volume: null }], asks: [] },
+      { code: 'US500', bids: [], asks: [{ price: '4002.25', volume: null }, { price: '4003', volume: '7' }] },
+      { code: 'UNH.US', price: '481.15', direction: 0 },
+      { code: 'UNH.US', price: '481.15', direction: 0 },
+    ]);
+    // A side that is there but not a list is still refused: it is no book.
+    const bad = make().apply({ stream: 's', seq: 2, records: [{ ...depth, tick: { ...depth.tick, asks: 'none' as never } }] }, runContext());
+    expect(bad.rejected.map((r) => [r.code, r.field, r.value])).toEqual([['QL_VALUE_MALFORMED', 'asks', 'none']]);
+  });
 });

@@ -222,7 +222,8 @@ export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords
   if (typeof volume !== 'string') return volume;
   const turnover = decimal('turnover', tick.turnover, types.turnover, w, at + 8);
   if (typeof turnover !== 'string') return turnover;
-  const direction = tick.trade_direction;
+  // Optional on the wire, 0 (neutral) its default (spec 2.3): absent or null is 0.
+  const direction = tick.trade_direction ?? 0;
   if (direction !== 0 && direction !== 1 && direction !== 2) {
     return err('trade_direction', direction, fieldFailure(VALUE_MALFORMED, `${describe(direction)} is not 0, 1 or 2`));
   }
@@ -233,6 +234,9 @@ export function parseTrade(raw: RawTrade, types: ColumnTypes, words?: BatchWords
 }
 
 function parseLevels(side: 'bids' | 'asks', levels: unknown, types: ColumnTypes): DepthLevelRow[] | FieldError {
+  // A side may be empty (a stock at its limit-up or limit-down price, spec 2.2), and optional on
+  // the wire: absent or null is no levels (S4), never a reason to lose the other side.
+  if (levels === undefined || levels === null) return [];
   if (!Array.isArray(levels)) return err(side, levels, fieldFailure(VALUE_MALFORMED, `${side} ${describe(levels)} is not a list`));
   const out: DepthLevelRow[] = new Array(levels.length);
   for (let i = 0; i < levels.length; i++) {
