@@ -54,10 +54,15 @@ const FISH = `###-begin-quotelake-completions-###
 # quotelake completion for fish. Install: quotelake completion fish > ~/.config/fish/completions/quotelake.fish
 function __quotelake_completions
     set -l current (commandline -ct)
-    env SHELL=fish quotelake --get-yargs-completions (commandline -opc) "$current" 2>/dev/null
+    set -l words (env SHELL=fish quotelake --get-yargs-completions (commandline -opc) "$current" 2>/dev/null)
+    if test (count $words) -gt 0
+        printf '%s\\n' $words
+    else
+        # Nothing but a path fits here (a pipeline file, an --output folder): file names, as in bash and zsh.
+        __fish_complete_path "$current"
+    end
 end
-# Files stay offered beside the words: a pipeline is often given as a path.
-complete -c quotelake -a '(__quotelake_completions)'
+complete -c quotelake -f -a '(__quotelake_completions)'
 ###-end-quotelake-completions-###
 `;
 

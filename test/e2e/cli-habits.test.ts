@@ -33,7 +33,7 @@ describe('quotelake completion', () => {
     }
     expect(bash.stdout).toContain('complete -o bashdefault -o default -F _quotelake_completions quotelake');
     expect(zsh.stdout.startsWith('#compdef quotelake\n')).toBe(true);
-    expect(fish.stdout).toContain("complete -c quotelake -a '(__quotelake_completions)'");
+    expect(fish.stdout).toContain("complete -c quotelake -f -a '(__quotelake_completions)'");
     expect(tcsh.code).toBe(2);
     expect(tcsh.stderr).toContain('Choices: "bash", "zsh", "fish"');
     expect(none.code).toBe(2);
@@ -99,7 +99,7 @@ describe('quotelake completion', () => {
   });
 
   /** What `shell args` prints with quotelake on the PATH, in an empty folder (no file names to offer); null when the shell is not installed. */
-  function inShell(shell: string, args: string[]): string | null {
+  function inShell(shell: string, args: string[], files: string[] = []): string | null {
     const dir = tempDir('ql-habits-');
     const bin = join(dir, 'bin');
     mkdirSync(bin);
@@ -107,6 +107,7 @@ describe('quotelake completion', () => {
     chmodSync(join(bin, 'quotelake'), 0o755);
     const cwd = join(dir, 'empty');
     mkdirSync(cwd);
+    for (const f of files) writeFileSync(join(cwd, f), '');
     try {
       return execFileSync(shell, args, { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
     } catch (e) {
@@ -144,6 +145,12 @@ describe('quotelake completion', () => {
     ]);
     if (out === null) return;
     expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['kline-backfill', 'validate', 'arrow', 'ndjson', 'parquet', 'warn', '']); // fish sorts them
+  });
+
+  it('the fish script offers file names only where no word fits, as bash and zsh do', () => {
+    const out = inShell('fish', ['-c', ['quotelake completion fish | source', 'complete -C"quotelake run demo --log-level "', 'echo sep', 'complete -C"quotelake run demo --output "'].join('; ')], ['mine.yaml']);
+    if (out === null) return;
+    expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['debug', 'error', 'info', 'warn', 'sep', 'mine.yaml', '']);
   });
 });
 

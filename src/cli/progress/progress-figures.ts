@@ -186,7 +186,7 @@ export function progressLine(label: string, f: ProgressFigures): string {
   parts.push(f.planned > 0 ? `${n(f.requests)}/${n(f.planned)} requests (${Math.min(100, Math.floor((f.requests / f.planned) * 100))}%)` : `${n(f.requests)} requests`);
   const planned = f.streams.filter((s) => s.planned > 0).length;
   if (planned > 0) parts.push(`${n(f.streamsDone)}/${n(planned)} streams done`);
-  const rows = Object.entries(f.rows).map(([d, c]) => `${d} ${n(c.received)} rows`);
+  const rows = Object.entries(f.rows).map(([d, c]) => `${d} ${counted(c.received, 'row')}`);
   if (rows.length > 0) parts.push(rows.join(', '));
   parts.push(`${f.rate.toFixed(1)} req/s`);
   if (f.etaSeconds !== undefined) parts.push(`ETA ${formatDuration(f.etaSeconds)}`);

@@ -5,7 +5,7 @@
  * wraps (a wrapped line would throw off the redraw).
  */
 import type { Colors } from '../colors.js';
-import { formatDuration, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
+import { counted, formatDuration, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
 
 /** Stream labels are cut to this width so a stream line fits 80 columns. */
 const STREAM_LABEL_WIDTH = 18;
@@ -38,7 +38,7 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
   const labelWidth = Math.min(STREAM_LABEL_WIDTH, Math.max(0, ...shown.map((s) => s.label.length)));
   for (const s of shown) lines.push(streamLine(s, labelWidth, c, f.stopped));
   if (hidden.count > 0) {
-    lines.push([[` ${n(hidden.count)} more streams: ${n(hidden.requests)}/${n(hidden.planned)} requests, ${n(hidden.done)} done, ${n(hidden.rows)} rows`, c.dim]]);
+    lines.push([[` ${n(hidden.count)} more streams: ${n(hidden.requests)}/${n(hidden.planned)} requests, ${n(hidden.done)} done, ${counted(hidden.rows, 'row')}`, c.dim]]);
   }
   for (const [dataset, r] of Object.entries(f.rows)) {
     lines.push([
@@ -53,11 +53,11 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
 function streamLine(s: StreamFigures, labelWidth: number, c: Colors, stopped: boolean): Segment[] {
   const label: Segment = [` ${cut(s.label, labelWidth).padEnd(labelWidth)} `, c.bold];
   // A stream with rows and no requests of its own (their requests went out for several streams).
-  if (s.planned === 0 && s.requests === 0) return [label, [`${n(s.rows)} rows`]];
+  if (s.planned === 0 && s.requests === 0) return [label, [counted(s.rows, 'row')]];
   return [
     label,
     ...bar(s.requests, s.planned, STREAM_BAR, s.done, c),
-    [` ${n(s.requests)}/${s.planned > 0 ? n(s.planned) : '?'} | ${n(s.rows)} rows`],
+    [` ${n(s.requests)}/${s.planned > 0 ? n(s.planned) : '?'} | ${counted(s.rows, 'row')}`],
     ...(s.done
       ? [[' | done', c.green] as Segment]
       : stopped
