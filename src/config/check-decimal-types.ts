@@ -21,10 +21,16 @@ export interface DecimalChain {
   readonly columns?: readonly string[];
 }
 
+/**
+ * A DECIMAL(p,s) that can exist (1 <= p <= 38, 0 <= s <= p), else undefined: a stage whose own
+ * schema refused its type has said so already, and a fix built from it would be no type either.
+ */
 function asDecimalType(value: unknown): DecimalType | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { precision, scale } = value as Record<string, unknown>;
-  return typeof precision === 'number' && typeof scale === 'number' ? { precision, scale } : undefined;
+  if (typeof precision !== 'number' || typeof scale !== 'number') return undefined;
+  const valid = Number.isInteger(precision) && Number.isInteger(scale) && precision >= 1 && precision <= 38 && scale >= 0 && scale <= precision;
+  return valid ? { precision, scale } : undefined;
 }
 
 /** `inner` fits `outer` when it has no more fractional digits and no more integer digits. */

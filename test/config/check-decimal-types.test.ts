@@ -57,6 +57,11 @@ describe('decimal types across stages', () => {
     expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 38, scale: 18 } }], sink: { type: 'ndjson' } })).toEqual([]);
   });
 
+  it('says nothing of a type that cannot exist: its stage\'s own schema has named it, and no fix could be built from it', () => {
+    expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 39, scale: 40 } }], sink: { type: 'parquet', decimal: { precision: 38, scale: 18 } } })).toEqual([]);
+    expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 18, scale: 8 } }], sink: { type: 'parquet', decimal: { precision: 0, scale: 0 } } })).toEqual([]);
+  });
+
   it('fits by integer digits and by scale, not by precision alone', () => {
     expect(decimalTypeFits({ precision: 12, scale: 4 }, { precision: 18, scale: 8 })).toBe(true);
     expect(decimalTypeFits({ precision: 18, scale: 2 }, { precision: 18, scale: 8 })).toBe(false);
