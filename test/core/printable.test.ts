@@ -24,7 +24,7 @@ describe('printable', () => {
     expect(list.code).toBe(0);
     expect(list.stdout + list.stderr).toContain('evil \\u001b[2J\\u001b[31mRED');
     expect(validate.code).toBe(2);
-    expect(validate.stderr).toContain('unknown product code "\\u001b[2JBTC"');
+    expect(validate.stderr).toContain('"\\u001b[2JBTC" is not a product code');
     for (const r of [list, validate]) expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });

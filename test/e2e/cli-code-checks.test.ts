@@ -53,8 +53,10 @@ describe('product codes are checked against the catalog before any request', () 
     );
     const [dots, nope, slash, foobar] = results;
     for (const r of results) expect(r.code).toBe(2);
-    expect(dots!.stderr).toContain('source.codes[0]: ".." a product code is letters and digits');
-    expect(slash!.stderr).toContain('source.codes[0]: "a/b" a product code is letters and digits');
+    expect(dots!.stderr).toContain('source.codes[0]: ".." is not a product code: letters and digits');
+    expect(slash!.stderr).toContain('source.codes[0]: "a/b" is not a product code: letters and digits');
+    // Said once: the catalog check adds nothing to a value that is no code (no near code to suggest).
+    expect(slash!.stderr).not.toContain('unknown product code');
     expect(nope!.stderr).toContain('source.codes[0]: unknown product code "NOPE.US": not in the product catalog');
     expect(foobar!.stderr).toContain('source.codes[1]: unknown product code "FOOBAR"');
     expect(requests - before).toBe(0);

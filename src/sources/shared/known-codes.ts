@@ -19,7 +19,7 @@ export const codeSchema = z
   .string()
   .min(1)
   .max(64)
-  .regex(CODE_PATTERN, { message: 'a product code is letters and digits, optionally joined by single ".", "_" or "-" (e.g. AAPL.US)' });
+  .regex(CODE_PATTERN, { message: 'is not a product code: letters and digits, optionally joined by single ".", "_" or "-" (e.g. AAPL.US)' });
 
 /** Edit distance, cut short above `max` (only near misses are worth suggesting). */
 function distance(a: string, b: string, max: number): number {
@@ -82,7 +82,14 @@ export function lintKnownCodes(
   const declared = new Set(outsideCatalog);
   const requested = new Set(codes);
   codes.forEach((code, i) => {
-    if (findProduct(code) === undefined && !declared.has(code)) out.push({ path: [path, i], message: unknownMessage(code) });
+    if (findProduct(code) !== undefined || declared.has(code)) return;
+    if (CODE_PATTERN.test(code)) {
+      out.push({ path: [path, i], message: unknownMessage(code) });
+      return;
+    }
+    // Not a code at all: the schema has said so at this place; only a near catalog code adds to it.
+    const near = suggestCode(code);
+    if (near !== undefined) out.push({ path: [path, i], message: `${quoteValue(code)}: did you mean "${near}"?` });
   });
   outsideCatalog.forEach((code, i) => {
     if (findProduct(code) !== undefined) {
