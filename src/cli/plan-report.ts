@@ -86,7 +86,7 @@ export function renderPlan(r: PlanReport): string {
   if (!Number.isFinite(r.quota.limit)) rows.push(['quota', 'no daily cap (the plan lifts it)']);
   else rows.push([
     'quota',
-    `${share} of today's ${n(r.quota.remaining)} left (of ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
+    `${share} of the ${n(r.quota.remaining)} left today (limit ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
   ]);
   rows.push(['time', `about ${formatDuration(p.estimatedMs / 1000)} at the plan's limits${p.quota.days > 1 ? ' (today\'s part)' : ''}`]);
   rows.push(['streams', n(p.streams.length)]);

@@ -38,6 +38,7 @@ import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { definedTimeouts } from '../config/service-timeouts.js';
+import { sinkWritesStdout } from './run-settings.js';
 
 export interface RunJobOptions {
   readonly terminal: Terminal;
@@ -237,7 +238,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     finishedAt: new Date(finished).toISOString(),
     durationMs: finished - started,
     service: { embedded: connection.embedded, plan: inner.plan, baseUrl: redactUrl(connection.baseUrl) },
-    output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
+    output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type, ...(sinkWritesStdout(job.pipeline) ? { toStdout: true } : {}) },
     requests,
     requestsTotal,
     ...(outcomes ? { requestOutcomes: outcomes } : {}),

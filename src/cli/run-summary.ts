@@ -16,7 +16,8 @@ export interface RunSummary {
   readonly finishedAt: string;
   readonly durationMs: number;
   readonly service: { readonly embedded: boolean; readonly plan: string; readonly baseUrl: string };
-  readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string };
+  /** `toStdout`: the records went to stdout (an NDJSON look or an ndjson sink on stdout), not into `dir`. */
+  readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string; readonly toStdout?: boolean };
   /** Requests sent per endpoint path. */
   readonly requests: Readonly<Record<string, number>>;
   readonly requestsTotal: number;
@@ -107,9 +108,13 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
   const rejectedFiles = s.files.paths.filter((p) => p.startsWith(`${REJECTED_DIR}/`)).length;
   rows.push([
     'files',
-    rejectedFiles === 0
-      ? `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`
-      : `${n(s.files.count - rejectedFiles)} written as ${s.output.format} + ${n(rejectedFiles)} of rejected records (${bytes(s.files.bytes)} in all) under ${s.output.dir}`,
+    s.output.toStdout === true && rejectedFiles === 0
+      ? 'none: the records went to stdout as ndjson'
+      : s.output.toStdout === true
+        ? `${n(rejectedFiles)} of rejected records (${bytes(s.files.bytes)}) under ${s.output.dir}; the records went to stdout as ndjson`
+        : rejectedFiles === 0
+          ? `${n(s.files.count)} written (${bytes(s.files.bytes)}) under ${s.output.dir} as ${s.output.format}`
+          : `${n(s.files.count - rejectedFiles)} written as ${s.output.format} + ${n(rejectedFiles)} of rejected records (${bytes(s.files.bytes)} in all) under ${s.output.dir}`,
   ]);
   if (s.rejected > 0) {
     rows.push(['rejected', s.rejectedTo === 'dropped' ? `${n(s.rejected)} records, dropped (onReject: drop; the log names each reason)` : `${n(s.rejected)} records, diverted to ${s.rejectedTo ?? `${s.output.dir}/_rejected/`}`]);

@@ -54,6 +54,13 @@ describe('renderSummary', () => {
     expect(rateLimitNote('basic', undefined)).toBeUndefined();
   });
 
+  it('records that went to stdout are not said to be files under the output folder', () => {
+    const out = { dir: 'out', stateDir: 'out/.state', format: 'ndjson', toStdout: true };
+    expect(renderSummary(summary({ output: out, files: { count: 0, bytes: 0, paths: [] } }))).toMatch(/files\s+none: the records went to stdout as ndjson\n/);
+    const diverted = summary({ output: out, files: { count: 1, bytes: 300, paths: ['_rejected/trade/date=2026-11-20/rejected-r1.ndjson'] } });
+    expect(renderSummary(diverted)).toMatch(/files\s+1 of rejected records \(300 B\) under out; the records went to stdout as ndjson\n/);
+  });
+
   it('files of diverted records are counted apart from the sink format', () => {
     expect(renderSummary(summary({}))).toMatch(/files\s+1 written \(100 B\) under out as parquet\n/);
     const paths = ['kline/a.parquet', '_rejected/kline/date=2026-11-20/rejected-r1.ndjson'];
