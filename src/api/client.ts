@@ -11,6 +11,7 @@ import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { logsAt, silentLogger } from '../core/log-helpers.js';
 import { requestScopeOf } from '../core/request-scope.js';
+import { settleRequests } from './settle-requests.js';
 import {
   AbortedError,
   ApiError,
@@ -311,7 +312,7 @@ class QuotelakeClient implements ServiceClient {
         );
       }
     }
-    await Promise.all(jobs);
+    await settleRequests(jobs, result, (r) => r.series.length > 0);
     result.invalid = [...new Set(result.invalid)];
     return result;
   }
@@ -380,11 +381,26 @@ class QuotelakeClient implements ServiceClient {
     codes: readonly string[],
     signal?: AbortSignal,
   ): Promise<TicksResult<T>> {
-    const result = await this.ticksRound(kind, schema, codes, signal);
     // Every code goes to its family's endpoint, in the first round and in every round after it.
-    result.endpoints = Object.fromEntries([...new Set(codes)].map((code) => [code, `${familyPrefix(this.familyOf(code))}/${kind}`]));
+    const endpoints = Object.fromEntries([...new Set(codes)].map((code) => [code, `${familyPrefix(this.familyOf(code))}/${kind}`]));
+    let result: TicksResult<T>;
+    try {
+      result = await this.ticksRound(kind, schema, codes, signal);
+    } catch (error) {
+      if (error instanceof QuotaExhaustedError && error.partial !== undefined) throw error.withPartial({ ...(error.partial as TicksResult<T>), endpoints });
+      throw error;
+    }
+    result.endpoints = endpoints;
     for (let round = 0; round < MISSING_CODE_ROUNDS && result.missing.length > 0; round++) {
-      const again = await this.ticksRound(kind, schema, result.missing, signal);
+      let again: TicksResult<T>;
+      try {
+        again = await this.ticksRound(kind, schema, result.missing, signal);
+      } catch (error) {
+        // The first round's ticks are in hand (and charged): they go with the stop.
+        if (!(error instanceof QuotaExhaustedError)) throw error;
+        const more = error.partial as TicksResult<T> | undefined;
+        throw error.withPartial({ ...result, ticks: [...result.ticks, ...(more?.ticks ?? [])], invalid: [...result.invalid, ...(more?.invalid ?? [])] });
+      }
       result.ticks.push(...again.ticks);
       result.invalid.push(...again.invalid);
       result.missing = again.missing;
@@ -421,7 +437,7 @@ class QuotelakeClient implements ServiceClient {
         );
       }
     }
-    await Promise.all(jobs);
+    await settleRequests(jobs, result, (r) => r.ticks.length > 0);
     return result;
   }
 

@@ -159,7 +159,12 @@ export class QuotaExhaustedError extends QuotelakeError {
   readonly resetAt: Date;
   readonly used: number;
   readonly limit: number;
-  constructor(details: { resetAt: Date; used: number; limit: number; cause?: unknown }) {
+  /**
+   * What a call of several requests (a snapshot round's families, a batch's chunks) had received
+   * when the cap stopped the rest, in the call's own result shape: those answers were charged.
+   */
+  readonly partial?: unknown;
+  constructor(details: { resetAt: Date; used: number; limit: number; cause?: unknown; partial?: unknown }) {
     super(
       'QL_QUOTA_EXHAUSTED',
       `daily request quota used up (${details.used} of ${details.limit}); it resets at ${details.resetAt.toISOString()}`,
@@ -168,6 +173,12 @@ export class QuotaExhaustedError extends QuotelakeError {
     this.resetAt = details.resetAt;
     this.used = details.used;
     this.limit = details.limit;
+    if (details.partial !== undefined) this.partial = details.partial;
+  }
+
+  /** The same stop, carrying what the call had received (a new error: one instance is shared by every request the cap stopped). */
+  withPartial(partial: unknown): QuotaExhaustedError {
+    return new QuotaExhaustedError({ resetAt: this.resetAt, used: this.used, limit: this.limit, cause: this.cause, partial });
   }
 }
 

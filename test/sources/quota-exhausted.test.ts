@@ -61,6 +61,27 @@ describe('polling sources: the daily quota runs out mid-way', () => {
     expect(run.events.snapshot().doneStreams).toEqual([]);
   });
 
+  it('a round the cap stops part-way (one family answered, the other refused) is handed over with what it received', async () => {
+    world = await startWorld('2026-03-04T15:00:00.000Z');
+    await leaveFreeQuota(world, 3);
+    // Two families, two requests a round: the second round gets one of them.
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes: ['BTCUSDT', 'AAPL.US'], everySeconds: 10, count: 4 }), world.env(world.client('free')));
+    const run = await drain<RawTrade>(src, world.clock);
+    expect(run.batches.map((b) => b.records.length)).toEqual([2, 1]);
+    expect(run.events.snapshot().notes).toEqual(['trade-snapshot: daily request quota used up after 1 round and part of the next; what they fetched is kept, run again after 2026-03-05T00:00:00.000Z']);
+  });
+
+  it('kline-latest: a batch the cap stops part-way keeps the series it received', async () => {
+    world = await startWorld('2026-03-04T15:00:00.000Z');
+    await leaveFreeQuota(world, 1);
+    const src = klineLatest.create(klineLatestConfigSchema.parse({ codes: ['BTCUSDT', 'AAPL.US'], intervals: ['1m'] }), world.env(world.client('free')));
+    const run = await drain<RawKline>(src, world.clock);
+    expect(run.batches).toHaveLength(1);
+    expect(run.records).toHaveLength(2);
+    expect(run.checkpoints.size).toBe(1);
+    expect(run.events.snapshot().notes).toEqual(['kline-latest: daily request quota used up after part of the first round; what they fetched is kept, run again after 2026-03-05T00:00:00.000Z']);
+  });
+
   it('kline-latest hands over every round it fetched, with checkpoints, notes the reset, and ends', async () => {
     world = await startWorld('2026-03-04T15:00:00.000Z');
     await leaveFreeQuota(world, 2);

@@ -106,8 +106,9 @@ class KlineLatestSource implements Source<RawKline> {
     let rounds = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
       const askedAtMs = ctx.clock.now();
-      const result = await roundUnlessQuotaEnds(ctx, 'kline-latest', rounds, () => reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest'));
-      if (result === undefined) return;
+      const answer = await roundUnlessQuotaEnds(ctx, 'kline-latest', rounds, () => reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest'));
+      if (answer === undefined) return;
+      const result = answer.value;
       rounds++;
       const answeredAt: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
@@ -149,6 +150,7 @@ class KlineLatestSource implements Source<RawKline> {
         positions.set(stream, position);
         yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
       }
+      if (answer.last) return;
     }
     reporter.finish('kline-latest');
   }

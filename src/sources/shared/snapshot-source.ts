@@ -73,8 +73,9 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
     let seq = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
-      const result = await roundUnlessQuotaEnds(ctx, this.kind.type, seq, () => reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset));
-      if (result === undefined) return;
+      const answer = await roundUnlessQuotaEnds(ctx, this.kind.type, seq, () => reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset));
+      if (answer === undefined) return;
+      const result = answer.value;
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
@@ -88,6 +89,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
         records,
         checkpoint: { stream: this.kind.dataset, position: { fetchedAt, round: seq } },
       };
+      if (answer.last) return;
     }
     // Bisections of invalid codes may have cost more than planned: the stream is done at what it sent.
     reporter.finish(this.kind.dataset);
