@@ -160,6 +160,8 @@ describe('createRunEvents', () => {
     off();
     ev.rows('kline', 'written', 7);
     ev.planned('kline/BTCUSDT/1m', 12);
+    ev.streamDone('kline/BTCUSDT/1m');
+    ev.streamDone('kline/BTCUSDT/1m');
     ev.note('hello');
     ev.shortfall('kline AAPL.US 1m: 300 of 500 bars');
     ev.quota(99);
@@ -170,6 +172,7 @@ describe('createRunEvents', () => {
       requestsByStream: { 'kline/BTCUSDT/1m': 1 },
       rowsByStream: { 'kline/BTCUSDT/1m': 7 },
       planned: { 'kline/BTCUSDT/1m': 12 },
+      doneStreams: ['kline/BTCUSDT/1m'],
       notes: ['hello', 'kline AAPL.US 1m: 300 of 500 bars'],
       shortfalls: 1,
       files: [],
