@@ -4,6 +4,7 @@
  * number on one side shows up as a 429 in the integration tests instead of hiding.
  */
 
+import { didYouMean } from '../core/did-you-mean.js';
 import { ConfigError, PlansFileError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
 import { countLimit, findCustomPlan, knownPlanNames, type CustomPlan, type PlansDocument } from '../core/plans-file.js';
@@ -102,7 +103,10 @@ export function planLimits(name: string, plans?: PlansDocument): PlanLimits {
   if (isPlanName(name)) return PLANS[name];
   const custom = findCustomPlan(plans, name);
   if (custom) return customPlanLimits(custom);
-  const known = knownPlanNames(plans).join(', ');
-  if (plans) throw new PlansFileError(plans.file, `plan "${name}" is neither built in nor defined here (known plans: ${known})`);
-  throw new ConfigError(`unknown plan "${name}" (expected one of ${known})`, {}, undefined, 'give one of the plans named, or define yours in a plans file (plans:)');
+  const names = knownPlanNames(plans);
+  const known = names.join(', ');
+  const near = didYouMean(name, names);
+  const guess = near !== undefined ? `; did you mean "${near}"?` : '';
+  if (plans) throw new PlansFileError(plans.file, `plan "${name}" is neither built in nor defined here${guess} (known plans: ${known})`);
+  throw new ConfigError(`unknown plan "${name}"${guess} (expected one of ${known})`, {}, undefined, 'give one of the plans named, or define yours in a plans file (plans:)');
 }

@@ -112,6 +112,9 @@ describe('plans file: the plans: section', () => {
     // A plan the file does not define: the file and every known plan are named.
     const doc = parsePlansDocument('p.yaml', { plans: [{ name: 'enterprise' }] });
     expect(() => planLimits('gold', doc)).toThrow('p.yaml: plan "gold" is neither built in nor defined here (known plans: free, basic, premium, professional, all-hk, all-cn, all-us, enterprise)');
+    // A near miss is named.
+    expect(() => planLimits('enterprize', doc)).toThrow('p.yaml: plan "enterprize" is neither built in nor defined here; did you mean "enterprise"? (known plans:');
+    expect(() => planLimits('profesional')).toThrow('unknown plan "profesional"; did you mean "professional"? (expected one of');
     // An empty file defines nothing (and is no error).
     expect((await bad('empty.yaml', '')).plans).toEqual([]);
   });
