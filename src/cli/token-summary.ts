@@ -35,7 +35,11 @@ export async function tokenSummaries(pool: TokenPool): Promise<TokenSummary[]> {
   });
 }
 
-/** One summary row per token, e.g. `token 1  abcd… [1a2b3c4d] professional: 240 requests, 1,200 rows, quota left …`. */
+/**
+ * One summary row per token, e.g. `token 1  abcd… [1a2b3c4d] professional: 240 requests, 1,200 rows
+ * answered, quota left …`. Rows as its answers held them: a bar two pages repeat counts in each, so
+ * the tokens' sum may pass the dataset's received.
+ */
 export function renderTokenSummaries(tokens: readonly TokenSummary[]): [string, string][] {
   return tokens.map((t, i) => {
     const quota = Number.isFinite(t.quota.limit) ? `quota left ${n(t.quota.left)} of ${n(t.quota.limit)}` : 'no daily cap';
@@ -47,7 +51,7 @@ export function renderTokenSummaries(tokens: readonly TokenSummary[]): [string, 
     ].filter((x) => x !== '');
     return [
       `token ${i + 1}`,
-      `${t.token} [${t.tokenHash.slice(0, 8)}] ${t.plan}: ${n(t.requests)} requests, ${n(t.rows)} rows, ${quota}${moved.length > 0 ? `; ${moved.join(', ')}` : ''}`,
+      `${t.token} [${t.tokenHash.slice(0, 8)}] ${t.plan}: ${n(t.requests)} requests, ${n(t.rows)} rows answered, ${quota}${moved.length > 0 ? `; ${moved.join(', ')}` : ''}`,
     ];
   });
 }
