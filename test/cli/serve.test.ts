@@ -26,7 +26,8 @@ function run(args: string[], env: Record<string, string> = {}): Proc {
     child,
     stdout: '',
     stderr: '',
-    exit: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal }))),
+    // 'close', not 'exit': a child's last stderr may still be unread when it has exited.
+    exit: new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal }))),
   };
   child.stdout.on('data', (d) => (p.stdout += d.toString()));
   child.stderr.on('data', (d) => (p.stderr += d.toString()));

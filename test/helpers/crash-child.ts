@@ -34,7 +34,8 @@ export function runCrashChild(args: readonly string[], killAfterMs?: number, env
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the child's last output may still be unread when it has exited.
+    child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       resolve({ killed: signal === 'SIGKILL', code, stdout, stderr, ms: startedAt ? performance.now() - startedAt : 0 });
     });
