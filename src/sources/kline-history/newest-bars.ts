@@ -71,7 +71,7 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
     await ask(counts[again]!);
     tries++;
   }
-  const answeredAt: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
+  const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
   const page = mergePages(answers);
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(
@@ -80,12 +80,12 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
   }
   const keptFrom = firstAtOrAfter(page, floor);
   const keptTo = Math.max(keptFrom, untilSec === null ? page.ts.length : firstAtOrAfter(page, untilSec + 1));
-  const kept = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, keptTo);
+  const kept = toRawKlines(product, interval, page, times, endpoint, keptFrom, keptTo);
   const malformed = malformedRecords(product.code, interval, page.malformed, endpoint);
   // Under the oldest bar held (start.low), down to since: held bars between are not sent again.
   const belowFrom = below === null ? 0 : firstAtOrAfter(page, below);
   const belowTo = below === null ? 0 : Math.max(belowFrom, firstAtOrAfter(page, untilSec === null ? start.low! : Math.min(start.low!, untilSec + 1)));
-  const extended = belowTo > belowFrom ? toRawKlines(product, interval, page, answeredAt, endpoint, belowFrom, belowTo) : [];
+  const extended = belowTo > belowFrom ? toRawKlines(product, interval, page, times, endpoint, belowFrom, belowTo) : [];
   const records = extended.length === 0 ? [...kept, ...malformed] : [...extended, ...kept, ...malformed];
   const top = newestFinal(records);
   const oldest = page.ts[0] ?? null;

@@ -188,7 +188,7 @@ async function* walk(
       }
       let asked: AskedPage | undefined = await current;
       let result: KlineResult | undefined = asked.result;
-      const answeredAt: AnswerTimes = { askedAtMs: asked.askedAtMs, answeredAtMs: ctx.clock.now() };
+      const times: AnswerTimes = { askedAtMs: asked.askedAtMs, answeredAtMs: ctx.clock.now() };
       const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
       if (mismatch) {
         // An answer for another series says nothing about this one: its bars are rejected by name,
@@ -215,7 +215,7 @@ async function* walk(
         break;
       }
       const keptFrom = firstAtOrAfter(page, floor);
-      let kept: readonly RawKline[] | undefined = toRawKlines(product, interval, page, answeredAt, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
+      let kept: readonly RawKline[] | undefined = toRawKlines(product, interval, page, times, endpoint, keptFrom, Math.max(keptFrom, olderThanEnd));
       let records: readonly RawKline[] | undefined = page.malformed.length === 0 ? kept : [...kept, ...malformedRecords(product.code, interval, page.malformed, endpoint)];
       top = maxOf(top, newestFinal(records));
       const oldest = olderThanEnd > 0 ? page.ts[0]! : null;
@@ -224,7 +224,7 @@ async function* walk(
         oldest === null ||
         oldest <= floor ||
         // The calendar says nothing is left between the floor and the next end: no empty request.
-        calendar.countUpTo((oldest - 1) * 1000 + 1, 1, answeredAt.answeredAtMs) === 0;
+        calendar.countUpTo((oldest - 1) * 1000 + 1, 1, times.answeredAtMs) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
       const position: KlinePosition = done
         ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)

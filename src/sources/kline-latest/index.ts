@@ -110,7 +110,7 @@ class KlineLatestSource implements Source<RawKline> {
       if (answer === undefined) return;
       const result = answer.value;
       rounds++;
-      const answeredAt: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
+      const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const s of result.series) {
         const target = byKey.get(`${s.code}\u0000${s.kline_type}`);
@@ -129,7 +129,7 @@ class KlineLatestSource implements Source<RawKline> {
         const stream = klineStream(target.product.code, target.interval);
         const page = pageOf(s.kline_data);
         const records = [
-          ...toRawKlines(target.product, target.interval, page, answeredAt, batchEndpoint(target.product.family)),
+          ...toRawKlines(target.product, target.interval, page, times, batchEndpoint(target.product.family)),
           ...malformedRecords(target.product.code, target.interval, page.malformed, batchEndpoint(target.product.family)),
         ];
         const before = positions.get(stream)!;
