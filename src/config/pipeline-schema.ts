@@ -159,7 +159,10 @@ function componentSchema(def: ComponentDefinition): AnyObject {
   }
   const shape = (schema as AnyObject).shape;
   const strict = z.strictObject({ type: z.literal(def.type), ...shape });
-  return def.summary ? strict.describe(`${def.type}: ${def.summary}`) : strict;
+  // The component's own lint runs with its schema, so a problem elsewhere in the file (an option
+  // out of its enum) never hides it: validate names every problem at once.
+  const linted = def.lint ? strict.superRefine((config, ctx) => runLint(def, config as ComponentConfig, ctx)) : strict;
+  return def.summary ? linted.describe(`${def.type}: ${def.summary}`) : linted;
 }
 
 function unionOf(kind: ComponentDefinition['kind'], registry: Registry): z.ZodType {
@@ -181,13 +184,8 @@ function findDefinition(registry: Registry, kind: ComponentDefinition['kind'], t
   return registry.find((d) => d.kind === kind && d.type === type);
 }
 
-function runLint(
-  def: ComponentDefinition | undefined,
-  config: ComponentConfig,
-  prefix: readonly (string | number)[],
-  ctx: z.RefinementCtx,
-): void {
-  if (!def?.lint) return;
+function runLint(def: ComponentDefinition, config: ComponentConfig, ctx: z.RefinementCtx): void {
+  if (!def.lint) return;
   const { type: _type, ...rest } = config;
   let findings: readonly LintFinding[];
   try {
@@ -196,11 +194,11 @@ function runLint(
     // zod runs this refinement even when a key of the stage failed its own schema (a refine's
     // issue does not abort), and a lint written for valid keys may trip over such a key: that
     // key's issue is the answer. A lint that throws on a stage without issues has a bug.
-    if (ctx.issues.some((issue) => prefix.every((key, i) => issue.path?.[i] === key))) return;
+    if (ctx.issues.length > 0) return;
     throw error;
   }
   for (const f of findings) {
-    ctx.addIssue({ code: 'custom', path: [...prefix, ...f.path], message: f.message, params: { lint: true } });
+    ctx.addIssue({ code: 'custom', path: [...f.path], message: f.message, params: { lint: true } });
   }
 }
 
@@ -223,13 +221,9 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
       }),
     })
     .superRefine((p, ctx) => {
+      // Each stage's own lint ran with its schema (componentSchema); here, the stages together.
       const source = p.source as ComponentConfig;
       const sink = p.sink as ComponentConfig;
-      runLint(findDefinition(registry, 'source', source.type), source, ['source'], ctx);
-      (p.transforms as ComponentConfig[]).forEach((t, i) =>
-        runLint(findDefinition(registry, 'transform', t.type), t, ['transforms', i], ctx),
-      );
-      runLint(findDefinition(registry, 'sink', sink.type), sink, ['sink'], ctx);
       // One output root: `sink.output` and `options.outputDir` name the same setting.
       const sinkOutput = (sink as { output?: unknown }).output;
       const optionsOutput = (p.options as { outputDir?: unknown }).outputDir;

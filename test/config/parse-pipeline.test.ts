@@ -120,6 +120,14 @@ describe('parsePipelineYaml', () => {
     expect(e.message).toBe('pipelines/x.yaml:11:13: options.onReject: "ignore" is not one of fail, drop, divert');
   });
 
+  it('a stage\'s own checks run whatever fails elsewhere: an option out of its enum does not hide an unknown code', () => {
+    const text = 'name: x\nsource:\n  type: kline-history\n  codes: [BTCUSDX]\n  intervals: [1m]\ntransforms: [{type: parse-decimals}]\nsink:\n  type: parquet\noptions:\n  onReject: skip\n';
+    expect(problemsOf(text)).toEqual([
+      'source.codes[0]: unknown product code "BTCUSDX"; did you mean "BTCUSDT"?',
+      'options.onReject: "skip" is not one of fail, drop, divert',
+    ]);
+  });
+
   it('bad plan in service', () => {
     const e = errorOf(`${good}service:\n  plan: gold\n`);
     expect(e.message).toBe(
