@@ -111,10 +111,24 @@ describe('tokens file', () => {
     await expect(readTokensFile(beside, await projectFolders(home, [join(home, 'loose', 'p.yaml')]))).rejects.toThrow('is inside the project folder');
   });
 
-  it('a YAML error does not quote the file', async () => {
+  it('a YAML error names its line and column and the rule broken, never the file\'s text', async () => {
     const file = write(join(home, 'bad'), 'tokens:\n  - token: "SECRET-QQQQQQQQ\n', 0o600);
+    const e = (await readTokensFile(file, []).catch((x: unknown) => x)) as UsageError;
+    expect(e.message).toMatch(/is not valid YAML at line \d+, column \d+: /);
+    expect(e.message).not.toContain('SECRET');
+    expect(e.hint).toContain('its text is not printed here');
+    const indented = write(join(home, 'bad2'), 'tokens:\n  - token: SECRET-QQQQQQQQ\n    plan: [basic\n', 0o600);
+    const f = (await readTokensFile(indented, []).catch((x: unknown) => x)) as Error;
+    expect(f.message).toContain('is not valid YAML at line 4, column 1: Flow sequence in block collection');
+    expect(f.message).not.toContain('SECRET');
+  });
+
+  it('a JSON error never quotes the file either (V8\'s message does)', async () => {
+    const file = join(write(join(home, 'json'), 'tokens: []\n', 0o600), '..', 'tokens.json');
+    writeFileSync(file, '{"tokens": [{"token": "SECRET-QQQQQQQQ", "plan": basic}]}');
+    chmodSync(file, 0o600);
     const e = (await readTokensFile(file, []).catch((x: unknown) => x)) as Error;
-    expect(e.message).toContain('is not valid YAML');
+    expect(e.message).toContain('is not valid JSON');
     expect(e.message).not.toContain('SECRET');
   });
 });

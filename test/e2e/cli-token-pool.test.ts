@@ -192,16 +192,19 @@ describe('a token pool through the CLI', () => {
     const dir = tempDir('ql-pipe-');
     const pipeline = join(dir, 'p.yaml');
     writeFileSync(pipeline, `name: p\nservice:\n  tokens: [${JSON.stringify(TOKEN_A)}]\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
-    // Five refusals before any request: at once.
-    const [r1, r2, r3, r4, r5] = await Promise.all([
+    const misspelt = secretsFile([{ token: TOKEN_A, plan: 'professinal' }]);
+    // Six refusals before any request: at once.
+    const [r1, r2, r3, r4, r5, r6] = await Promise.all([
       runCli(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', inside], { cwd: project, env: { QUOTELAKE_BASE_URL: proxy.url } }),
       run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--tokens-file', open], {}),
       run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_B}:professional`, QUOTELAKE_TOKEN: TOKEN_A }),
       // A comma inside a token in the short form splits it: the parts are named by position, never quoted.
       run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir()], { QUOTELAKE_TOKENS: `${TOKEN_A}:professional` }),
       run(['validate', pipeline], {}),
+      // `quota` reads the pool too: a plan no one knows is named, never a token's row left out.
+      run(['quota', '--output', tempDir()], { QUOTELAKE_TOKENS_FILE: misspelt }),
     ]);
-    printed.push(r1.stdout, r1.stderr);
+    printed.push(r1.stdout, r1.stderr, r6.stdout, r6.stderr);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain(`tokens file ${inside} is inside the project folder`);
 
@@ -219,6 +222,9 @@ describe('a token pool through the CLI', () => {
     expect(r5.code).toBe(2);
     expect(r5.stderr).toContain('service: "tokens" is not accepted: tokens never go in a pipeline file');
     expect(r5.stderr).toContain('--tokens-file');
+
+    expect(r6.code).toBe(2);
+    expect(r6.stderr).toContain('pool token 1 (pool…): unknown plan "professinal"; did you mean "professional"?');
   }, 120_000);
 
   it('no token in anything any of these commands printed', () => {

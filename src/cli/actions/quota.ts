@@ -17,6 +17,7 @@ import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
 import { describeError, formatError } from '../describe-error.js';
 import { readSharedQuota, renderSharedQuota, type SharedQuotaEntry } from '../shared-quota.js';
 import { resolveTokenPool } from '../token-pool-settings.js';
+import { UsageError } from '../usage-error.js';
 
 export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs, CoordinatorArgs {
   json: boolean;
@@ -119,16 +120,17 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     pool?.tokens.forEach((t, i) => known.set(tokenHash16(t.token), `${redactToken(t.token)} [${tokenHash16(t.token).slice(0, 8)}] (pool token ${i + 1}, ${t.plan})`));
     const now = commandClock(args.clock, process.env).now();
     const entries = await readQuotaEntries(stateDir, known, now);
-    for (const t of pool?.tokens ?? []) {
+    for (const [i, t] of (pool?.tokens ?? []).entries()) {
       const hash = tokenHash16(t.token);
-      if (entries.some((e) => e.tokenHash === hash)) continue;
-      // Nothing sent with it from this state dir yet: its whole day is left.
+      // A plan no one knows is a mistake in the pool, said here as a run would say it (not a row left out).
       let limit: number;
       try {
         limit = planLimits(t.plan, plans).perDay;
-      } catch {
-        continue;
+      } catch (e) {
+        throw new UsageError(`pool token ${i + 1} (${redactToken(t.token)}): ${(e as Error).message}`, 'give each token of the pool a plan that is built in or defined in the plans file');
       }
+      if (entries.some((e) => e.tokenHash === hash)) continue;
+      // Nothing sent with it from this state dir yet: its whole day is left.
       entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
     }
     // --coordinator: the counts every process shares, read from Redis (fails with exit 1 when it is down).
