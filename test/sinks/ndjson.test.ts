@@ -161,10 +161,12 @@ describe('ndjson sink', () => {
   it('recover() deletes the temp files a killed run left beside the file, and nothing else', async () => {
     const out = await tempDir();
     await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])]);
-    await writeFile(join(out, 'exports/kline.ndjson.tmp-r0'), '{"code":"A","half');
-    await writeFile(join(out, 'exports/other.ndjson.tmp-r0'), 'not ours');
+    await writeFile(join(out, 'exports/.kline.ndjson.tmp-r0'), '{"code":"A","half');
+    // The visible name earlier versions gave their temp files.
+    await writeFile(join(out, 'exports/kline.ndjson.tmp-r00'), '{"code":"A","half');
+    await writeFile(join(out, 'exports/.other.ndjson.tmp-r0'), 'not ours');
     await fileRun(out, 'r2', []);
-    expect((await readdir(join(out, 'exports'))).sort()).toEqual(['kline.ndjson', 'other.ndjson.tmp-r0']);
+    expect((await readdir(join(out, 'exports'))).sort()).toEqual(['.other.ndjson.tmp-r0', 'kline.ndjson']);
     expect((await fileLines(out)).map((r) => r.close)).toEqual(['1']);
   });
 

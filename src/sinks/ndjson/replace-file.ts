@@ -1,8 +1,9 @@
 /**
- * A whole NDJSON file replaced atomically: the new content goes to `<file>.tmp-<runId>` in the same
+ * A whole NDJSON file replaced atomically: the new content goes to `.<file>.tmp-<runId>` in the same
  * folder, reaches the disk, then is renamed over the file, so a reader sees the old file or the new
  * one, never half. A run killed before the rename leaves only its temp file, which removeStaleTemps
- * deletes when the next run starts.
+ * deletes when the next run starts. The leading dot hides it from `ls` and shell globs
+ * (`cat exports/*`), which would otherwise take a killed run's half file for data.
  */
 import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { makeDir } from '../../core/make-dir.js';
@@ -12,7 +13,7 @@ import { syncDir } from '../../core/atomic-write.js';
 import { safeFileToken } from '../../lake/partition-path.js';
 
 export function tempPathOf(path: string, runId: string): string {
-  return `${path}.tmp-${safeFileToken(runId)}`;
+  return join(dirname(path), `.${basename(path)}.tmp-${safeFileToken(runId)}`);
 }
 
 /** Writes `lines` (each without its newline) as the new content of `path`; returns the bytes written. */
@@ -50,14 +51,15 @@ export async function replaceFile(path: string, tmp: string, lines: Iterable<str
 
 /** Deletes the temp files killed runs left beside `path` (the caller holds the output lock). */
 export async function removeStaleTemps(path: string): Promise<void> {
-  const prefix = `${basename(path)}.tmp-`;
+  // Hidden since 0.1.x; the visible form is what earlier versions left.
+  const prefixes = [`.${basename(path)}.tmp-`, `${basename(path)}.tmp-`];
   let names: string[];
   try {
     names = await readdir(dirname(path));
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(path), name), { force: true });
+  for (const name of names) if (prefixes.some((p) => name.startsWith(p))) await rm(join(dirname(path), name), { force: true });
 }
 
 /**
