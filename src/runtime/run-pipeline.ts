@@ -22,7 +22,7 @@ import { rechunk } from './rechunk.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { stateFolder, stateLocationFor } from './state-location.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
-import { describeMigration, ensureLakeId, ensureLayout, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
+import { describeMigration, ensureLakeId, ensureLayout, readLakeId, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
 import { localStorage } from '../lake/storage/local-storage.js';
@@ -248,12 +248,16 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   };
 
   const runLocked = async (): Promise<RunResult> => {
+    const tiedToLake = sinkDef.writesLake === true && keepState;
+    // A new output whose state folder holds another lake's checkpoints is refused before its layout
+    // (and so its id) is written: a refused run leaves no lake behind.
+    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }).load();
     // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
     const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
     if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
     // Checkpoints of a lake sink are tied to the lake: a state folder another output uses is refused at load.
-    const lakeTie = sinkDef.writesLake === true && keepState ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
+    const lakeTie = tiedToLake ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
     const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie);
     const layoutTemps = await removeStaleLayoutTemps(lake);
     if (layoutTemps > 0) logger.info('removed temp files of the layout file a killed run left', { event: 'recovery', action: 'layout-temp-removed', files: layoutTemps });

@@ -99,6 +99,8 @@ describe('a state folder given to another output', () => {
       expect(r.stderr).toContain('hint: give each output its own state folder');
     }
     expect(existsSync(join(other, 'kline'))).toBe(false);
+    // A refused run leaves no lake behind: no layout, so no id the next run would be tied to.
+    expect(existsSync(join(other, '_quotelake'))).toBe(false);
     // The copy keeps its lake's id, and the checkpoints inside it: nothing to send again.
     const lakeId = (JSON.parse(readFileSync(join(lake, '_quotelake', 'layout.json'), 'utf8')) as { lakeId: string }).lakeId;
     expect(lakeId).toMatch(/^[0-9a-f]{16}$/);
