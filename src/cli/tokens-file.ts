@@ -76,18 +76,20 @@ function parseYamlText(text: string, file: string): unknown {
   throw new UsageError(`tokens file ${file} is not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`, SYNTAX_HINT);
 }
 
+/** ` at line L, column C` of a character offset (1-based, as editors count). */
+function placeOf(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return ` at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
 function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    // V8's message quotes the text around the problem: only the place is taken from it.
+    // V8's message quotes the text around the problem: at most the place is taken from it.
     const at = /position (\d+)/.exec((e as Error).message);
-    const where = at === null ? '' : (() => {
-      const before = text.slice(0, Number(at[1]));
-      const line = before.split('\n').length;
-      return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
-    })();
-    throw new UsageError(`tokens file ${file} is not valid JSON${where}`, where === '' ? 'check it with a JSON validator (its text is not printed here: a token could be in it)' : SYNTAX_HINT);
+    if (at !== null) throw new UsageError(`tokens file ${file} is not valid JSON${placeOf(text, Number(at[1]))}`, SYNTAX_HINT);
+    throw new UsageError(`tokens file ${file} is not valid JSON`, 'check it with a JSON validator (its text is not printed here: a token could be in it)');
   }
 }
 

@@ -51,7 +51,7 @@ export async function replaceFile(path: string, tmp: string, lines: Iterable<str
 
 /** Deletes the temp files killed runs left beside `path` (the caller holds the output lock). */
 export async function removeStaleTemps(path: string): Promise<void> {
-  // Hidden since 0.1.x; the visible form is what earlier versions left.
+  // The hidden name, and the visible one earlier versions gave their temp files.
   const prefixes = [`.${basename(path)}.tmp-`, `${basename(path)}.tmp-`];
   let names: string[];
   try {
