@@ -116,7 +116,6 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
   let tokens: TokenSummary[] | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
-  const refusedBefore = client.requestOutcomes?.().rateLimited ?? 0;
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
   // (A full refresh starts from nothing, so its coverage is the whole range it fetched.)
   const positionsBefore = !job.pipeline.source.type.startsWith('kline-')
@@ -133,7 +132,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     // A plan without a daily cap has no quota to show.
     quota:
       quotaBefore && Number.isFinite(quotaBefore.limit)
-        ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, uncharged: () => (client.requestOutcomes?.().rateLimited ?? 0) - refusedBefore }
+        ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, uncharged: () => client.requestOutcomes?.().rateLimited ?? 0 }
         : undefined,
     intervalMs: options.progressIntervalMs,
   });
