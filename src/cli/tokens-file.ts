@@ -14,8 +14,8 @@
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { PoolToken } from '../api/index.js';
+import { parseDataText } from '../core/data-text.js';
 import { tokensFromList } from './token-list.js';
 import { UsageError } from './usage-error.js';
 
@@ -63,36 +63,6 @@ export async function projectFolders(cwd: string, pipelineFiles: readonly string
   return [...folders];
 }
 
-/** What to do about a file that does not parse: its text is never shown (a token could be in it). */
-const SYNTAX_HINT = 'fix the file at that place (its text is not printed here: a token could be in it)';
-
-function parseYamlText(text: string, file: string): unknown {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error === undefined) return doc.toJS();
-  const pos = lineCounter.linePos(error.pos[0]);
-  // yaml's first line names the rule broken and quotes nothing of the file.
-  throw new UsageError(`tokens file ${file} is not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`, SYNTAX_HINT);
-}
-
-/** ` at line L, column C` of a character offset (1-based, as editors count). */
-function placeOf(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  return ` at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
-}
-
-function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    // V8's message quotes the text around the problem: at most the place is taken from it.
-    const at = /position (\d+)/.exec((e as Error).message);
-    if (at !== null) throw new UsageError(`tokens file ${file} is not valid JSON${placeOf(text, Number(at[1]))}`, SYNTAX_HINT);
-    throw new UsageError(`tokens file ${file} is not valid JSON`, 'check it with a JSON validator (its text is not printed here: a token could be in it)');
-  }
-}
-
 /** Reads the pool from `path` after the place and mode checks; `folders` from projectFolders. */
 export async function readTokensFile(path: string, folders: readonly string[]): Promise<PoolToken[]> {
   const file = resolve(expandHome(path));
@@ -116,7 +86,10 @@ export async function readTokensFile(path: string, folders: readonly string[]): 
     throw new UsageError(`tokens file ${file} can be read or written by every user on this machine (mode ${(mode & 0o777).toString(8).padStart(3, '0')})`, `run: chmod 600 ${file}`);
   }
   const text = await readFile(real, 'utf8');
-  const raw = real.toLowerCase().endsWith('.json') ? parseJson(text, file) : parseYamlText(text, file);
+  // Where it goes wrong and why, never its text (a token could be in it).
+  const parsed = parseDataText(text, real.toLowerCase().endsWith('.json'));
+  if (!parsed.ok) throw new UsageError(`tokens file ${file} is ${parsed.problem}`, 'fix the file at that place (its text is not printed here: a token could be in it)');
+  const raw = parsed.value;
   const list = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'tokens' in raw ? (raw as { tokens: unknown }).tokens : raw;
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const extra = Object.keys(raw).filter((k) => k !== 'tokens');

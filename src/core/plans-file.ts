@@ -9,8 +9,7 @@
  * QUOTELAKE_TOKEN.
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseLosslessJson } from 'lossless-json';
-import { LineCounter, parseDocument } from 'yaml';
+import { parseDataText } from './data-text.js';
 import { z } from 'zod';
 import { PlansFileError } from './errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from './plan-names.js';
@@ -110,39 +109,14 @@ function givenAt(raw: unknown, path: readonly PropertyKey[]): string | undefined
   return Array.isArray(node) ? 'a list' : 'a mapping';
 }
 
-/** The position lossless-json finds for a JSON syntax error (V8's message quotes the text around it instead). */
-function jsonFaultAt(text: string): string {
-  try {
-    parseLosslessJson(text);
-  } catch (e) {
-    const found = /at position (\d+)/.exec((e as Error).message);
-    if (found !== null) {
-      const lines = text.slice(0, Number(found[1])).split('\n');
-      return ` at line ${lines.length}, column ${lines.at(-1)!.length + 1}`;
-    }
-  }
-  return '';
-}
-
 /**
  * The file's text as data, parsed once; a syntax error says where it is and what kind it is, never
  * with an excerpt of the file (see givenAt).
  */
 function parseText(file: string, text: string, json: boolean): unknown {
-  if (json) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new PlansFileError(file, `not valid JSON${jsonFaultAt(text)}`);
-    }
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error === undefined) return doc.toJS();
-  const pos = lineCounter.linePos(error.pos[0]);
-  // yaml's own words name the rule broken (e.g. "Nested mappings are not allowed in compact mappings") and quote nothing.
-  throw new PlansFileError(file, `not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}`);
+  const parsed = parseDataText(text, json);
+  if (!parsed.ok) throw new PlansFileError(file, parsed.problem);
+  return parsed.value;
 }
 
 /** Read and parse a plans file (`.json`, or YAML for any other name). */
