@@ -100,7 +100,7 @@ class KlineLatestSource implements Source<RawKline> {
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
     const start = ctx.clock.now();
     const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
-    ctx.events.planned?.('kline-latest', perRound * roundOffsets(this.config).length);
+    reporter.plan('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
     let seq = 0;
     let rounds = 0;

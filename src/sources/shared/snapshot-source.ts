@@ -70,7 +70,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const codes = [...new Set(this.config.codes)];
     const start = ctx.clock.now();
     const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
-    for (const s of planned.streams) ctx.events.planned?.(s.stream, s.requests);
+    for (const s of planned.streams) reporter.plan(s.stream, s.requests);
     let seq = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
       const answer = await roundUnlessQuotaEnds(ctx, this.kind.type, seq, () => reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset));
