@@ -5,6 +5,7 @@
  * stamp off the product's grid, an answer for another series) are passed on as records with their
  * flaw, so parse-decimals rejects them by name and nothing vanishes.
  */
+import { compareDecimal } from '../../core/decimal-compare.js';
 import { stringifyExact } from '../../core/exact-json.js';
 import type { Product } from '../../catalog/index.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
@@ -16,7 +17,8 @@ import { ScannedBar, ScannedWords } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
 import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
 
-const BAR_FIELDS = ['timestamp', 'open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
+const BAR_NUMBERS = ['open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 export interface MalformedBar {
   readonly bar: WireKline;
@@ -34,8 +36,15 @@ export interface KlinePage {
   readonly scanned?: { readonly page: ScannedWords; readonly first: number; readonly step: 1 | -1 };
 }
 
+/** Same bar: equal stamps (the caller grouped them so) and every number of equal value, whatever its text (R4: "1.5" is "1.50"). */
 function sameBar(a: WireKline, b: WireKline): boolean {
-  return BAR_FIELDS.every((f) => a[f] === b[f]);
+  return BAR_NUMBERS.every((f) => sameNumber(a[f], b[f]));
+}
+
+/** Equal texts, or two plain decimals of one value; any other text (rejected later) only equals itself. */
+function sameNumber(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return typeof a === 'string' && typeof b === 'string' && PLAIN_DECIMAL.test(a) && PLAIN_DECIMAL.test(b) && compareDecimal(a, b) === 0;
 }
 
 /**

@@ -37,6 +37,12 @@ describe('pageOf on ordered answers', () => {
     expect([...conflict.ts]).toEqual([1_763_500_120]);
     expect(conflict.bars).toEqual([bars[1]!]);
     expect(conflict.malformed.map((m) => m.flaw?.code)).toEqual(['QL_DUPLICATE_CONFLICT', 'QL_DUPLICATE_CONFLICT']);
+    // R4: one value in two texts is a repeat, not a conflict; the first text is kept.
+    const retold = pageOf([bars[0]!, { ...bar(1_763_500_060, '1.50'), open_price: '01', volume: '3.000' }, bars[1]!]);
+    expect(retold.malformed).toEqual([]);
+    expect(retold.bars).toEqual([bars[0]!, bars[1]!]);
+    const unparsable = pageOf([bars[0]!, { ...bars[0]!, close_price: '1.5e0' }]);
+    expect(unparsable.malformed.map((m) => m.flaw?.code)).toEqual(['QL_DUPLICATE_CONFLICT', 'QL_DUPLICATE_CONFLICT']);
     const bad = pageOf([bars[0]!, { ...bars[1]!, timestamp: 'x' }, bars[2]!]);
     expect(bad.bars.length).toBe(2);
     expect(bad.malformed.length).toBe(1);
