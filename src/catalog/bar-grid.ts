@@ -12,7 +12,7 @@
  */
 import type { Interval } from '../core/records.js';
 import { intervalToKlineType, intradayMinutes } from './intervals.js';
-import { sessionWindows, windowsBackward } from './sessions.js';
+import { sessionWindows, windowsBackward, windowsForward } from './sessions.js';
 import type { Product } from './types.js';
 import { dayNumber, dayNumberOfIsoDate, zoneDay, zoneDayAt } from './zone-days.js';
 
@@ -147,7 +147,7 @@ export function* barOpens(product: Product, interval: Interval, fromMs: number, 
   if (span === undefined) return;
   const { klineType } = span;
   let last = Number.NaN;
-  for (const w of sessionWindows(product.session, span.lo, span.hi)) {
+  for (const w of windowsForward(product.session, span.lo, span.hi)) {
     let c = barStart(product, klineType, w.start);
     while (c < w.end) {
       if (c !== last && c >= fromMs && c < toMs) {

@@ -141,21 +141,30 @@ export function isTrading(session: SessionName, ms: number): boolean {
  */
 export function sessionWindows(session: SessionName, fromMs: number, toMs: number): SessionWindow[] {
   const out: SessionWindow[] = [];
-  if (!(toMs > fromMs)) return out;
+  for (const w of windowsForward(session, fromMs, toMs)) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && prev.end === w.start) prev.end = w.end;
+    else out.push(w);
+  }
+  return out;
+}
+
+/**
+ * Trading windows from `fromMs` to before `toMs`, oldest first, clipped, per local day (not merged
+ * across midnight): windowsBackward's order reversed. A caller that stops early (at the first
+ * missing bar of a gap that runs for years) reads the days it needs, not every day of the range.
+ */
+export function* windowsForward(session: SessionName, fromMs: number, toMs: number): Generator<SessionWindow> {
+  if (!(toMs > fromMs)) return;
   const zone = def(session).zone;
-  const first = zoneDayAt(zone, fromMs).day;
-  const last = zoneDayAt(zone, toMs - 1).day;
-  for (let day = first; day <= last; day++) {
+  const lastDay = zoneDayAt(zone, toMs - 1).day;
+  for (let day = zoneDayAt(zone, fromMs).day; day <= lastDay; day++) {
     for (const w of dayWindows(session, day)) {
       const s = Math.max(w.start, fromMs);
       const e = Math.min(w.end, toMs);
-      if (e <= s) continue;
-      const prev = out[out.length - 1];
-      if (prev !== undefined && prev.end === s) prev.end = e;
-      else out.push({ start: s, end: e });
+      if (e > s) yield { start: s, end: e };
     }
   }
-  return out;
 }
 
 /**
