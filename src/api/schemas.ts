@@ -5,7 +5,7 @@
  * Unknown fields are dropped (R5: a spec-valid service may add any field; we keep none, so an
  * added field of any type can neither fail an answer nor leak into an output).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WireKline } from '../core/wire.js';
 
 /** The first level every market-data answer has (W7). `data` is checked per endpoint. */

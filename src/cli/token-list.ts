@@ -9,7 +9,7 @@
  * - JSON, when the value starts with `[`: `[{"token": "...", "plan": "premium"}, ...]`, for tokens
  *   with commas, blanks or anything else; a tokens file takes the same list in YAML.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PoolToken } from '../api/index.js';
 import { tokenPairs } from './token-pairs.js';
 import { UsageError } from './usage-error.js';

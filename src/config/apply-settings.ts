@@ -2,7 +2,7 @@
  * The two ends of resolveSettings for a pipeline: what the file says (the `file` layer), and the
  * pipeline with the resolved settings put back in (flags and environment applied).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { ComponentConfig, Pipeline, Registry } from './pipeline-schema.js';
 import type { Settings, SettingsInput } from './resolve-settings.js';

@@ -1,5 +1,5 @@
 /** The JSON Schema of pipeline files, generated from the same zod schema (for editors). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildPipelineSchema, type Registry } from './pipeline-schema.js';
 import { EXTENSION_KEY } from './extension-keys.js';
 

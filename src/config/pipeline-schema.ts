@@ -3,7 +3,7 @@
  * discriminated unions assembled from a registry of definitions, so tests can register their own.
  */
 import { baseUrlProblem } from '../core/base-url.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
 import { isIanaZone } from '../core/iana-zone.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';

@@ -4,7 +4,7 @@
  * which is freed when the lease ends, and after an empty Redis restart every window stays closed
  * for max(window, lease). A short timeout makes both short; too short fails slow answers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ServiceTimeouts {
   readonly connectMs?: number | undefined;

@@ -1,5 +1,5 @@
 /** The config shape of a DECIMAL(precision, scale) column type, shared by transforms and sinks. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_DECIMAL128_PRECISION } from './decimal.js';
 
 export const decimalTypeSchema = z

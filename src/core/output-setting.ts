@@ -3,7 +3,7 @@
  * folder, or `s3://bucket/prefix`; and of its state dir (`options.stateDir`). A bad URL, or a URL of
  * another scheme, fails at its line, before any request.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { controlCharacterProblem } from './control-characters.js';
 import { foreignUrlProblem, isS3Url, s3UrlProblem } from './s3-url.js';
 

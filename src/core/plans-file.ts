@@ -10,7 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseDataText } from './data-text.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PlansFileError } from './errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from './plan-names.js';
 

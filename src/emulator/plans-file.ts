@@ -3,7 +3,7 @@
  * parser in src/core and mapped onto the emulator's own plan table) and the extra tokens
  * (`tokens:`, the emulator's part alone), each on a built-in or a custom plan.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PlansFileError } from '../core/errors.js';
 import { demoToken } from '../core/plan-names.js';
 import { knownPlanNames, parsePlansDocument, readPlansFile, type CustomPlan, type PlansDocument } from '../core/plans-file.js';

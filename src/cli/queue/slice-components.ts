@@ -5,7 +5,7 @@
  * interval over one partition within a request budget (group-slices.ts: at most 500 bars a
  * request), so its rows fit in memory.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Batch, Sink, Source } from '../../core/component.js';
 import type { SinkDefinition, SourceDefinition } from '../../core/definition.js';
 import type { KlineRow } from '../../core/records.js';

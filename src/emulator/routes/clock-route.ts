@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { VirtualClock } from '../../core/clock.js';
 import { isoFieldsValid } from '../../core/iso-calendar.js';
 import type { Reply } from '../http/send.js';

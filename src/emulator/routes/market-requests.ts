@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Shapes of the market-data requests (spec 4.2-4.4, W10). Unknown fields are ignored. Parsing is

@@ -2,7 +2,7 @@
  * arrow: the parquet sink's layout and commit protocol, as Arrow IPC files (`.arrow`, file format).
  * Its manifest is `_quotelake/manifests/<dataset>.arrow.json`, so it can share an output tree with the parquet sink.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../../lake/datasets/index.js';

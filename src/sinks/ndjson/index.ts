@@ -2,7 +2,7 @@
  * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
  */
 import { relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ALL_RECORD_KINDS } from '../../core/record-kinds.js';

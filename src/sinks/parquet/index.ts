@@ -2,7 +2,7 @@
  * parquet: hive-partitioned Parquet files (ZSTD, DECIMAL, UTC timestamps), staged and made visible
  * atomically at commit, merged by primary key when a partition is written again.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SinkDefinition } from '../../core/definition.js';
 import { ROW_KINDS } from '../../core/record-kinds.js';
 import { datasetSpec } from '../../lake/datasets/index.js';

@@ -5,7 +5,7 @@
  * `hive` and refuse `delta` at the key, so the message carries its file:line:column.
  */
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { logPrefix } from '../../lake/delta/delta-paths.js';
 import type { LintFinding } from '../../core/definition.js';
 import { defaultTableFor, TABLE_KINDS, type TableKind } from '../../lake/delta/table-kind.js';

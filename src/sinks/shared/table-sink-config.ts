@@ -1,5 +1,5 @@
 /** Config shared by the Parquet and Arrow sinks. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_DECIMAL } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';
 import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';

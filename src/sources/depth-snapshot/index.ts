@@ -2,7 +2,7 @@
  * depth-snapshot: the latest order book of many codes, once or every N seconds; every row stamped
  * with fetched_at. Invalid or missing codes are reported by name, the others delivered.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DepthTick } from '../../api/index.js';
 import type { SourceDefinition } from '../../core/definition.js';
 import type { RawDepth } from '../../core/records.js';

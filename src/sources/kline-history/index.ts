@@ -3,7 +3,7 @@
  * current incrementally. Forex, metals and crypto are walked backwards with end timestamps;
  * stocks and indexes only ever get their newest bars, so their history builds up across runs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { findProduct } from '../../catalog/index.js';
 import { spanAnchor } from '../../core/clock.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';

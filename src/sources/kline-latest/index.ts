@@ -3,7 +3,7 @@
  * the plan's cap and spaced by its minimum gap (the client does both). Upserts, final flag as in
  * kline-history, so it keeps a backfilled dataset current between backfills.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { familyPrefix, type BatchKlineItem } from '../../api/index.js';
 import { findProduct, type Product } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';

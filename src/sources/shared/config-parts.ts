@@ -1,5 +1,5 @@
 /** Config pieces every source shares: code lists, intervals, polling rounds. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { INTERVALS, type Interval } from '../../core/records.js';
 import type { LintFinding } from '../../core/definition.js';
 import { codeSchema } from './known-codes.js';

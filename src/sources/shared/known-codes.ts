@@ -4,7 +4,7 @@
  * be in the product catalog, exactly as spelled there (codes are case-sensitive, W11), or be
  * declared by the pipeline as outside the catalog (snapshot sources only; see codesOutsideCatalog).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { findProduct, listProducts } from '../../catalog/index.js';
 import type { LintFinding } from '../../core/definition.js';
 import { quoteValue } from '../../core/field-failure.js';

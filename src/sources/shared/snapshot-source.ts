@@ -4,7 +4,7 @@
  * per family and per the plan's caps (Free: 5 codes a request; others: the 8 KiB URL budget),
  * isolates invalid codes (W8) and says which came back empty. Each row carries fetched_at.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ServiceClient, TicksResult } from '../../api/index.js';
 import { familyBySuffix, familyPrefix, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';

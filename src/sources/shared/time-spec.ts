@@ -3,7 +3,7 @@
  * offset), or a span back from now such as `90d`, `12h`, `2w`, `30m`, so a shipped pipeline does
  * not go stale.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoUtcMs } from '../../core/iso-calendar.js';
 
 const RELATIVE = /^(\d+)\s*(m|h|d|w)$/;

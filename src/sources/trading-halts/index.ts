@@ -5,7 +5,7 @@
  * halt start, publication time) is new or its content changed; a second run writes nothing.
  * Pair it with the normalize-halts transform.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { HaltExchange, ServiceClient } from '../../api/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, SourceDefinition } from '../../core/definition.js';

@@ -3,7 +3,7 @@
  * instants (exchange-local text kept beside them). See normalize-record.ts and local-time.ts for
  * the field mapping and the daylight-saving rule.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Batch, Rejected, Transform, TransformResult } from '../../core/component.js';
 import { DEFAULT_DECIMAL } from '../../core/decimal.js';
 import { decimalTypeSchema } from '../../core/decimal-config.js';

@@ -3,7 +3,7 @@
  * decimals and UTC instants. A value that is malformed or does not fit its column's DECIMAL(p,s)
  * becomes a rejected record naming code, field and value; nothing is ever rounded.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BatchWords, KLINE_DECIMALS, TRADE_DECIMALS, WordsPool } from '../../core/carried-words.js';
 import type { Rejected, Transform, TransformResult, Batch } from '../../core/component.js';
 import { assertDecimalType, DEFAULT_DECIMAL, type DecimalType } from '../../core/decimal.js';
