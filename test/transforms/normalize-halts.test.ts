@@ -67,6 +67,18 @@ describe('normalize-halts', () => {
     ]);
   });
 
+  it('NASDAQ: a quoting resumption without its date takes the trading resumption\'s date, unless it is later in the day', () => {
+    const base = { symbol: 'GOOGL', haltDateTime: '2024-06-03 09:55:00', resumeDate: null, resumeDateTime: '2024-06-03 10:10:00', publishDate: '2024-06-03 09:54:30' };
+    const a = one(raw('nasdaq', { ...base, resumeTime: '10:05:00' }));
+    expect([iso(a.resume_quote_at), iso(a.resume_trade_at), a.resume_local]).toEqual(['2024-06-03T14:05:00.000Z', '2024-06-03T14:10:00.000Z', '2024-06-03 10:10:00']);
+    // Quoting after trading resumed is no date we can tell: rejected by name, as before.
+    const { rejected } = run([raw('nasdaq', { ...base, resumeTime: '10:15:00' }), raw('nasdaq', { ...base, resumeDateTime: null, resumeTime: '10:05:00' })]);
+    expect(rejected.map((r) => [r.code, r.field, r.value])).toEqual([
+      ['QL_TIME_MALFORMED', 'resumeTime', '10:15:00'],
+      ['QL_TIME_MALFORMED', 'resumeTime', '10:05:00'],
+    ]);
+  });
+
   // US change days: spring forward 2024-03-10, 2025-03-09, 2026-03-08; fall back 2024-11-03, 2025-11-02, 2026-11-01.
   it.each([
     ['2024-03-10 02:30:00', '2024-03-10T07:30:00.000Z', 'gap: pre-transition offset (shifted forward)'],

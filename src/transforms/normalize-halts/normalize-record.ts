@@ -6,14 +6,16 @@
  * - NYSE (America/New_York): halt from haltDateTime, else haltDate + haltTime; resume_trade_at from
  *   resumeDateTime, else resumeDate + resumeTime; resume_quote_at null (NYSE gives one resumption).
  * - NASDAQ (America/New_York): as NYSE for the halt; resume_quote_at from resumeDate + resumeTime
- *   (quoting resumes), resume_trade_at from resumeDateTime (trading resumes).
+ *   (quoting resumes), resume_trade_at from resumeDateTime (trading resumes). A resumeTime whose
+ *   resumeDate is empty takes the date of resumeDateTime when it is not later in that day:
+ *   quoting resumes minutes before trading does.
  * resume_local is the text of the field that gave resume_trade_at, else of resume_quote_at.
  * A date without a time keeps its text in *_local with a null instant.
  */
 import type { IANAZone } from 'luxon';
 import { canonicalDecimal, type DecimalType } from '../../core/decimal.js';
 import type { HaltRow, RawHalt } from '../../core/records.js';
-import type { HaltExchange } from '../../core/wire.js';
+import type { HaltExchange, WireHaltRecord } from '../../core/wire.js';
 import { isFieldError, type FieldError } from '../field-error.js';
 import { readInstant, requiredText, text, type LocalInstant } from './halt-fields.js';
 import { haltRecordShapeError } from './halt-record-shape.js';
@@ -43,12 +45,12 @@ export function normalizeHalt(raw: RawHalt, options: HaltOptions): HaltRow | Fie
   let quote: LocalInstant = { at: null, local: null };
   let trade: LocalInstant;
   if (raw.exchange === 'nasdaq') {
-    const q = readInstant(r, zone, { date: 'resumeDate', time: 'resumeTime' });
-    if (isFieldError(q)) return q;
-    quote = q;
     const t = readInstant(r, zone, { dateTime: 'resumeDateTime', date: '', time: '' });
     if (isFieldError(t)) return t;
     trade = t;
+    const q = readInstant(quoteDated(r, t.local), zone, { date: 'resumeDate', time: 'resumeTime' });
+    if (isFieldError(q)) return q;
+    quote = q;
   } else {
     const t = readInstant(r, zone, sse ? { date: 'resumeDate', time: 'resumeTime' } : { dateTime: 'resumeDateTime', date: 'resumeDate', time: 'resumeTime' });
     if (isFieldError(t)) return t;
@@ -81,4 +83,15 @@ export function normalizeHalt(raw: RawHalt, options: HaltOptions): HaltRow | Fie
     published_at: publishedAt,
     published_local: published,
   };
+}
+
+/**
+ * The record, with resumeDate taken from resumeDateTime's date (`yyyy-MM-dd HH:mm:ss`) when
+ * resumeDate is empty and resumeTime is not after resumeDateTime's time; otherwise as it is
+ * (a time without a date is then rejected by name).
+ */
+function quoteDated(r: WireHaltRecord, tradeLocal: string | null): WireHaltRecord {
+  const time = text(r, 'resumeTime');
+  if (text(r, 'resumeDate') !== null || time === null || tradeLocal === null || tradeLocal.length !== 19) return r;
+  return time <= tradeLocal.slice(11) ? { ...r, resumeDate: tradeLocal.slice(0, 10) } : r;
 }
