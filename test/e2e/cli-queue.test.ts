@@ -4,7 +4,7 @@
  * lake equal to an uninterrupted single `quotelake run`; a SIGKILLed worker's slice is redelivered;
  * `queue status --json`; schedules with a time zone.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -140,6 +140,24 @@ describe.concurrent('workers', () => {
     expect(expected.length).toBeGreaterThan(5000);
     expect(await lakeRows(shared)).toEqual(expected);
   }, 120_000);
+});
+
+describe('a relative --output', () => {
+  const redis = useRedisServer({ settled: DEMO_TOKENS });
+
+  it('is the enqueuer\'s folder, wherever the worker starts; the same words from another folder are another lake', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
+    const file = pipelineFile(['BTCUSDT'], ['1h']);
+    const [here, elsewhere] = [tempDir(), tempDir()];
+    const enqueue = async (cwd: string) => JSON.parse(ok(await runCli(['enqueue', file, ...SPAN, '--output', 'lake', '--json'], { cwd, env })).stdout) as Record<string, number>;
+    const first = await enqueue(here);
+    expect(first.added).toBeGreaterThan(0);
+    ok(await runCli(['worker', '--until-empty', '--clock', CLOCK], { cwd: elsewhere, env }));
+    expect(existsSync(join(elsewhere, 'lake'))).toBe(false);
+    expect((await lakeRows(join(here, 'lake'))).length).toBe(55); // 17 Nov 00:00 to 19 Nov 06:00, hourly
+    // Not "already done": that lake is in the other folder.
+    expect(await enqueue(elsewhere)).toMatchObject({ added: first.added, completed: 0 });
+  }, 60_000);
 });
 
 describe.concurrent('Redis loses its data while workers run', () => {

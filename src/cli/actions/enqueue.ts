@@ -1,6 +1,8 @@
 /** `quotelake enqueue`: a run split into slices on the queue, now or on a cron schedule. */
+import { resolve } from 'node:path';
 import { spanAnchor } from '../../core/clock.js';
 import { isIanaZone } from '../../core/iana-zone.js';
+import { isS3Url } from '../../core/s3-url.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
@@ -37,6 +39,11 @@ function checkScheduleWords(args: EnqueueArgs): void {
   }
 }
 
+/** An s3:// lake as it is; a folder made absolute against this command's own. */
+function lakeLocation(outputDir: string): string {
+  return isS3Url(outputDir) ? outputDir : resolve(outputDir);
+}
+
 export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
   checkScheduleWords(args);
@@ -45,7 +52,10 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
   const clock = commandClock(args.clock, env);
   // Loaded here even for a schedule: a bad file or override fails now, not at 02:00 on a worker.
   const job = await loadJob(args.pipeline, args, env);
-  const target = { pipeline: args.pipeline, output: args.output, format: args.format };
+  // Where the lake is, as this command sees it: a worker started in another folder (or on another
+  // host) would read a relative path from its own, and split one lake into several.
+  const output = lakeLocation(job.resolved.settings.outputDir);
+  const target = { pipeline: args.pipeline, output, format: args.format };
   const budget = args['slice-requests'];
   if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`--slice-requests ${String(budget)}: not a whole number of requests`, 'give a whole number of 1 or more, e.g. --slice-requests 32');
   if (args.every === undefined && (args.tz !== undefined || args.name !== undefined)) throw new UsageError('--tz and --name go with --every');
@@ -62,7 +72,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       }
       jobSlices(job, target, { nowMs: clock.now(), spanFromMs: spanAnchor(clock) }, budget); // the pipeline can be sliced at all
       const name = args.name ?? job.pipeline.name;
-      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output: args.output, format: args.format, sliceRequests: budget } });
+      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output, format: args.format, sliceRequests: budget } });
       const nextIso = next.map((ms) => new Date(ms).toISOString());
       if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', schedule: { name, cron: args.every, tz, next: nextIso } }, false);
       else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);
