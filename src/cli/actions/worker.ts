@@ -190,18 +190,22 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
       if (!args['until-empty']) return;
       let polling = false;
+      let pollStartedAt = 0;
       let reachableAt = Date.now();
       const poll = setInterval(() => {
         // Commands wait for a reconnection (the worker's connection never gives one up): judged by
-        // the connection's state, one status call at a time.
-        if (redis.status === 'ready') reachableAt = Date.now();
-        else if (Date.now() - reachableAt >= patienceMs) {
-          coordinatorDown = new CoordinatorDownError(redactUrl(url), `no connection for ${patience} s`);
+        // the connection's state, one status call at a time. A server that keeps the connection
+        // and answers nothing (frozen, behind a partition) was last heard of when that call went.
+        const now = Date.now();
+        if (redis.status === 'ready') reachableAt = polling ? pollStartedAt : now;
+        if (now - reachableAt >= patienceMs) {
+          coordinatorDown = new CoordinatorDownError(redactUrl(url), `${redis.status === 'ready' ? 'no answer' : 'no connection'} for ${patience} s`);
           clearInterval(poll);
           return resolve();
         }
         if (polling) return;
         polling = true;
+        pollStartedAt = now;
         void (async () => {
           const s = await queueStatus(queue, redis, 1);
           const drained = s.waiting === 0 && s.active === 0;
