@@ -43,6 +43,8 @@ export const ENVIRONMENT_USAGE_CODES: ReadonlySet<string> = new Set([
   'QL_PORT_DENIED',
   'QL_HOST_UNKNOWN',
   'QL_TLS',
+  // A Redis coordinator that refuses the password or the database of its URL (api/redis/redis-refusal.ts).
+  'QL_COORDINATOR_REFUSED',
   // The object store's answers (src/lake/storage/s3-error.ts): fixed by credentials, policy or the URL.
   'QL_S3_ACCESS_DENIED',
   'QL_S3_CREDENTIALS',

@@ -9,8 +9,9 @@
  * `defineCommand` sends EVALSHA and falls back to EVAL on NOSCRIPT (an empty, restarted Redis).
  */
 import { Redis } from 'ioredis';
-import { CoordinatorDownError } from '../../core/errors.js';
+import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
+import { confirmDatabase, coordinatorRefusal } from './redis-refusal.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
 /** A subscribe that failed is asked again after this long. */
@@ -64,8 +65,16 @@ export class RedisLink {
   /** Connects and checks with a PING: fails with CoordinatorDownError when Redis is not there. */
   async open(): Promise<void> {
     await this.call(async () => {
-      if (this.redis.status === 'wait') await this.redis.connect();
-      await this.redis.ping();
+      try {
+        if (this.redis.status === 'wait') await this.redis.connect();
+        await this.redis.ping();
+        await confirmDatabase(this.redis);
+      } catch (error) {
+        // A refused AUTH closes the connection: the command then fails as "not connected", and
+        // the refusal is the connection's last error.
+        const db = this.redis.options.db ?? 0;
+        throw coordinatorRefusal(this.target, db, error) ?? coordinatorRefusal(this.target, db, new Error(this.lastError)) ?? error;
+      }
     });
   }
 
@@ -164,6 +173,7 @@ export class RedisLink {
     try {
       return await work();
     } catch (error) {
+      if (error instanceof EnvironmentError) throw error;
       // "Not connected" says less than the connection's own last error (ECONNREFUSED...), when there is one.
       const reason = reasonOf(error);
       throw new CoordinatorDownError(this.target, (reason === '' || reason === 'not connected') && this.lastError !== '' ? this.lastError : reason || 'not connected');

@@ -21,18 +21,22 @@ export function coordinatorUrl(args: CoordinatorArgs, env: NodeJS.ProcessEnv): s
 }
 
 /**
- * Fails fast, naming the coordinator, when Redis does not answer: without this a refused
- * connection would read like a problem with the market-data service.
+ * Fails fast, naming the coordinator, when Redis does not answer (or refuses: a password, a
+ * database): without this a refused connection would read like a problem with the market-data service.
  */
 export async function checkCoordinator(url: string): Promise<void> {
   // Loaded here, not at the top: every command's options import this file, and ioredis costs
   // ~0.05-0.09 CPU-s to load, which a run without the queue should not pay.
   const { redisConnection } = await import('../../queue/redis-connection.js');
+  const { confirmDatabase, coordinatorRefusal } = await import('../../api/redis/redis-refusal.js');
   const probe = redisConnection(url, 'client');
   probe.on('error', () => undefined);
   try {
     await probe.ping();
+    await confirmDatabase(probe);
   } catch (e) {
+    const refused = coordinatorRefusal(redactUrl(url), probe.options.db ?? 0, e);
+    if (refused) throw refused;
     throw new EnvironmentError(
       'QL_COORDINATOR_UNREACHABLE',
       `the coordinator ${redactUrl(url)} does not answer (${(e as Error).message})`,

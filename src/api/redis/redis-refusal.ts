@@ -1,0 +1,30 @@
+/**
+ * A Redis that answers and refuses: a password missing or wrong, a user without the right, a
+ * database the server does not have. Running again changes nothing, so these are usage errors
+ * (exit 2) naming the setting, never "unreachable". ioredis sends the URL's SELECT itself as it
+ * connects and, when the server refuses it, only emits an error and goes on in database 0: one
+ * environment's queue and plan would then share another's, so the database is selected again, and
+ * checked, before anything is read or written.
+ */
+import type { Redis } from 'ioredis';
+import { EnvironmentError } from '../../core/errors.js';
+
+export const COORDINATOR_REFUSED = 'QL_COORDINATOR_REFUSED';
+
+/** Selects the URL's database explicitly (its refusal is then an error, not an event). */
+export async function confirmDatabase(redis: Redis): Promise<void> {
+  const db = redis.options.db ?? 0;
+  if (db > 0) await redis.select(db);
+}
+
+/** The refusal as a usage error, or undefined when `error` is not one (a lost connection...). */
+export function coordinatorRefusal(target: string, db: number, error: unknown): EnvironmentError | undefined {
+  const message = typeof (error as { message?: unknown })?.message === 'string' ? (error as Error).message : '';
+  const said = message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+  const refused = (what: string, fix: string) => new EnvironmentError(COORDINATOR_REFUSED, `the coordinator ${target} refused: ${what} (${said})`, target, fix, { stage: 'plan', cause: error });
+  if (/^NOAUTH\b/.test(message)) return refused('it needs a password', 'give it in the URL: redis://:PASSWORD@HOST:6379 (redis://USER:PASSWORD@… for an ACL user)');
+  if (/^WRONGPASS\b/.test(message)) return refused('the password (or user) is wrong', 'check the password in --coordinator / QUOTELAKE_REDIS_URL (redis://:PASSWORD@HOST:6379)');
+  if (/^NOPERM\b/.test(message)) return refused('the user may not run what the queue and the shared limiter need', 'give the user the commands and keys quotelake uses, or use another user');
+  if (/DB index is out of range/i.test(message)) return refused(`it has no database ${db}`, 'give a database number the server has (0 to 15 unless redis.conf sets `databases`)');
+  return undefined;
+}
