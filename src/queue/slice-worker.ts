@@ -37,7 +37,7 @@ export interface SliceWorkerOptions {
   readonly stalledMs: number;
   runSlice(slice: Slice, signal: AbortSignal): Promise<SliceOutcome | 'aborted'>;
   expandSchedule(run: ScheduledRun): Promise<void>;
-  /** Called after each slice with its planned requests, to update the ETA counter. */
+  /** Called once per slice moved to completed (by whichever worker held it), to update the ETA counter. */
   sliceDone?(slice: Slice): Promise<void>;
   /**
    * Whether an error of `runSlice` would come back on every attempt (a pipeline file or setting
@@ -94,7 +94,6 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       await job.moveToDelayed(Date.now() + outcome.quotaWaitMs, token);
       throw new DelayedError();
     }
-    await options.sliceDone?.(slice);
     return outcome;
   };
   const worker = new Worker<QueueJobData>(QUEUE_NAME, processor, {
@@ -118,13 +117,27 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     options.failedForGood?.(id, permanent ? error.original : error);
   });
   worker.on('error', (error) => options.log?.(`queue error: ${error.message}`));
+  // Counted off once BullMQ has moved the slice to completed, which only the holder of its lock
+  // can: a worker that lost the lock (stalled, the slice redelivered) finishes it too, and counting
+  // it off there took the same requests off twice.
+  const counting = new Set<Promise<void>>();
+  worker.on('completed', (job) => {
+    if (job.data.kind === 'schedule' || options.sliceDone === undefined) return;
+    const { kind: _kind, ...stored } = job.data;
+    const done = options.sliceDone(sliceOfJobData(stored)).catch((error: unknown) => options.log?.(`queue error: the ETA's count of requests left missed slice ${job.id ?? '?'}: ${(error as Error).message}`));
+    counting.add(done);
+    void done.finally(() => counting.delete(done));
+  });
   return {
     worker,
     async stop(graceMs, { queueGone = false } = {}) {
       const closing = worker.close();
       const timer = setTimeout(() => stopping.abort(), graceMs);
       try {
-        if (!queueGone) await closing;
+        if (!queueGone) {
+          await closing;
+          await Promise.all(counting);
+        }
         else await Promise.race([closing.catch(() => undefined), delay(2 * graceMs, undefined, { ref: false })]);
       } finally {
         clearTimeout(timer);
