@@ -199,25 +199,27 @@ describe('per-record checks, K-lines through the runtime', () => {
 });
 
 describe('per-record checks, snapshots through the runtime', () => {
-  it('trade: a tick_time in seconds and a trade_direction of 7 are rejected; the good tick is stored', async () => {
+  it('trade: a tick_time in seconds or microseconds and a trade_direction of 7 are rejected; the good tick is stored', async () => {
     const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), price: '2000.5', volume: '1', turnover: '2000.5', trade_direction: 1 };
     const { client, clock, outputDir } = await setup((req, res) => {
       ok(res, req.query!.trace, {
         tick_list: [
           { ...good, code: 'BTCUSDT', tick_time: String(Date.parse(NOW) / 1000) },
           { ...good, code: 'SHIBUSDT', trade_direction: 7 },
+          { ...good, code: 'GOLD', tick_time: `${Date.parse(NOW)}000` },
           good,
         ],
       });
     });
     const r = await run(
-      { name: 'trades', source: { type: 'trade-snapshot', codes: ['BTCUSDT', 'SHIBUSDT', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { name: 'trades', source: { type: 'trade-snapshot', codes: ['BTCUSDT', 'SHIBUSDT', 'GOLD', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
       { client, clock, outputDir },
     );
-    expect(r.manifest.rows.trade).toMatchObject({ written: 1, rejected: 2 });
+    expect(r.manifest.rows.trade).toMatchObject({ written: 1, rejected: 3 });
     expect((await rejectedLines(outputDir, 'trade')).map((l) => [l.code, l.field, l.value]).sort()).toEqual(
       [
         ['QL_TIME_UNIT', 'tick_time', String(Date.parse(NOW) / 1000)],
+        ['QL_TIME_UNIT', 'tick_time', `${Date.parse(NOW)}000`],
         ['QL_VALUE_MALFORMED', 'trade_direction', '7'],
       ].sort(),
     );

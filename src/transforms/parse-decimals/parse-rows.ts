@@ -97,6 +97,8 @@ const MIN_PLAUSIBLE_MS = 100_000_000_000;
 /** `tick_time` (W2: Unix ms) → epoch ms, or why not; a value in seconds is its own code. */
 function tickTime(value: unknown): number | FieldError {
   if (typeof value !== 'string') return notText('tick_time', value);
+  // 16 digits are microseconds today, 19 nanoseconds: a finer unit, not a malformed time.
+  if (value.length >= 16 && /^\d{16,19}$/.test(value)) return err('tick_time', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} has ${value.length} digits: Unix micro- or nanoseconds, not milliseconds (W2)`));
   const ts = parseUnixMillis(value);
   if (typeof ts !== 'number') return err('tick_time', value, ts);
   if (ts < MIN_PLAUSIBLE_MS) return err('tick_time', value, fieldFailure(TIME_UNIT, `${quoteValue(value)} is Unix seconds, not milliseconds (W2)`));
