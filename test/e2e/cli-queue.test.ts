@@ -309,6 +309,13 @@ describe.concurrent('the daily quota with --until-empty', () => {
       'quotelake worker: the daily quota is used up; 1 slice waits on the queue for its reset at 2026-11-21T00:00:00.000Z: run the worker again after it (what was fetched is committed)',
     );
     await expectStoppedAtQuota(env, r.stderr, output);
+    // Its ETA starts at the reset, 12 hours on, not now.
+    const status = JSON.parse(ok(await runCli(['queue', 'status', '--json', '--clock', CLOCK], { env })).stdout) as Status & { eta: { quotaResetAt: string | null } };
+    expect(status).toMatchObject({ waiting: 1, active: 0 });
+    expect(status.eta.quotaResetAt).toBe('2026-11-21T00:00:00.000Z');
+    expect(status.eta.seconds).toBe(43_200 + Math.ceil(status.eta.requestsLeft / status.eta.requestsPerSecond));
+    const text = ok(await runCli(['queue', 'status', '--clock', CLOCK], { env })).stdout;
+    expect(text).toMatch(/^ETA 12 h 0 min: \d+ requests left at the professional plan's 20 requests\/s, after the daily quota's reset at 2026-11-21T00:00:00.000Z \(in 12 h 0 min\): a worker met it, so nothing runs before$/m);
   }, 60_000);
 });
 

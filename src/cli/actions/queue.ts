@@ -2,6 +2,7 @@
 import { planLimits } from '../../api/index.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { queueStatus } from '../../queue/queue-counts.js';
+import { quotaResetMet } from '../../queue/quota-reset.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { listSchedules, removeSchedule } from '../../queue/schedules.js';
 import { sliceQueue } from '../../queue/slice-queue.js';
@@ -52,18 +53,22 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
       }
       const rate = planRate(limits);
       const s = await queueStatus(queue, redis, rate);
-      const eta = { seconds: s.etaSeconds, requestsLeft: s.requestsLeft, plan: limits.name, requestsPerSecond: rate };
+      // What waits and none may run, where a worker met the daily quota: nothing moves before its reset.
+      const resetAt = s.waiting > 0 && s.runnable === 0 && s.active === 0 ? await quotaResetMet(redis) : undefined;
+      const untilReset = resetAt === undefined ? 0 : Math.max(0, Math.ceil((resetAt - commandClock(args.clock, env).now()) / 1000));
+      const eta = { seconds: untilReset + s.etaSeconds, requestsLeft: s.requestsLeft, plan: limits.name, requestsPerSecond: rate, quotaResetAt: resetAt === undefined ? null : new Date(resetAt).toISOString() };
       if (args.json) emitJson(terminal, { waiting: s.waiting, active: s.active, completed: s.completed, failed: s.failed, eta }, false);
       else {
         // Nothing queued or running: an ETA would promise progress that no worker is making.
         const idle = s.waiting === 0 && s.active === 0;
+        const atReset = resetAt === undefined ? '' : `, after the daily quota's reset at ${eta.quotaResetAt} (in ${duration(untilReset)}): a worker met it, so nothing runs before`;
         const left =
           s.requestsLeft === 0
             ? 'nothing to run\n'
             : `nothing to run: the ${s.requestsLeft} requests left are ${s.failed > 0 ? `the failed slices' (enqueue the same run again to retry them)` : 'counted for slices no longer queued'}\n`;
         terminal.out(
           `waiting ${s.waiting}, active ${s.active}, completed ${s.completed}, failed ${s.failed}\n` +
-            (idle ? left : `ETA ${duration(s.etaSeconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s\n`),
+            (idle ? left : `ETA ${duration(eta.seconds)}: ${s.requestsLeft} requests left at the ${limits.name} plan's ${rate} requests/s${atReset}\n`),
         );
       }
       return EXIT_OK;
