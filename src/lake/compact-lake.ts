@@ -7,7 +7,7 @@
 import type { RunContext } from '../core/component.js';
 import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
 import { decimalTypeOf } from './columns/decimal-type-of.js';
-import { SinkError } from '../core/errors.js';
+import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
 import { readManifest } from './commit/manifest.js';
 import { datasetSpec } from './datasets/index.js';
@@ -62,7 +62,10 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false });
       reports.push(await sink.compactAll(options.ctx, { dryRun: options.dryRun }));
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${dataset}.${format}: compaction failed`, 'commit', error);
+      // As a run's commit: a conflict or a log error keeps its own code (and exit); anything else says what failed.
+      throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError
+        ? error
+        : new SinkError(`${dataset}.${format}: compaction failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     } finally {
       await sink.close();
     }

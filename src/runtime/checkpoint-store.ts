@@ -135,9 +135,13 @@ export class CheckpointStore {
   }
 }
 
-/** The pipelines with a checkpoint file in a state location, sorted; [] when there is none. */
+/**
+ * The pipelines with a checkpoint file in a state location, sorted; [] when there is none. A store
+ * that cannot be read is an error, never "none": `state reset` would say "nothing to reset", exit 0,
+ * and the next run resume from checkpoints it was told to forget.
+ */
 export async function checkpointPipelines(state: StateRef): Promise<string[]> {
-  const names = await new StateFiles(state).names(CHECKPOINTS).catch(() => [] as string[]);
+  const names = await new StateFiles(state).names(CHECKPOINTS);
   return names
     .filter((n) => n.endsWith('.json'))
     .map((n) => n.slice(0, -'.json'.length))

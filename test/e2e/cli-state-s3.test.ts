@@ -12,6 +12,7 @@ import { CheckpointStore } from '../../src/runtime/checkpoint-store.js';
 import { LEASE_KEY } from '../../src/runtime/lake-lease.js';
 import { writeRunManifest } from '../../src/runtime/run-manifest.js';
 import { stateInLake } from '../../src/runtime/state-location.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { useS3Server } from '../helpers/s3-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -77,6 +78,21 @@ describe('state commands on an S3 output', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ reset: [{ pipeline: 'kline-backfill', stateDir: `${url}/_quotelake/state`, streams: ['kline/ETHUSDT/1m', 'kline/EURUSD/1m'] }] });
     expect([...(await new CheckpointStore(stateInLake(lake), 'kline-backfill').load()).keys()]).toEqual(['kline/BTCUSDT/1m']);
     expect(await lake.exists(LEASE_KEY)).toBe(false);
+  });
+
+  it('a store that cannot be read is an error, never "nothing to reset" with exit 0', async () => {
+    const home = tempDir();
+    const env = { ...awsEnv(home), AWS_ENDPOINT_URL: `http://127.0.0.1:${await closedPort()}` };
+    const url = `s3://${server().bucket}/cli-state-unreachable`;
+    const [show, reset] = await Promise.all([
+      runCli(['state', 'show', '--output', url], { cwd: home, env }),
+      runCli(['state', 'reset', '--stream', 'kline/BTCUSDT/1m', '--yes', '--output', url], { cwd: home, env }),
+    ]);
+    for (const r of [show, reset]) {
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/ListObjectsV2 s3:\/\/lake-test\/cli-state-unreachable\/_quotelake\/state\/checkpoints\/: the store could not be reached \(ECONNREFUSED\)/);
+      expect(r.stdout + r.stderr).not.toMatch(/nothing to reset|no checkpoints/);
+    }
   });
 
   it('quota of an S3 output reads the XDG state folder, never the lake', async () => {

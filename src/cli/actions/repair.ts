@@ -43,17 +43,19 @@ export function streamsOf(r: TableRepair): string[] {
  * be. It names `output` as given to repair, and resets those streams in every pipeline whose
  * checkpoints under it hold them (a pipeline that never wrote them is left as it is).
  */
-export function resetCommand(r: TableRepair, output: string): string | undefined {
+export function resetCommand(r: TableRepair, output: string, s3Endpoint?: string): string | undefined {
   const streams = streamsOf(r);
-  return streams.length === 0 ? undefined : `quotelake state reset --output ${shellWord(output)} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes`;
+  // The endpoint repair was given, if any: without it the pasted command would look elsewhere.
+  const endpoint = s3Endpoint === undefined ? '' : ` --s3-endpoint ${shellWord(s3Endpoint)}`;
+  return streams.length === 0 ? undefined : `quotelake state reset --output ${shellWord(output)}${endpoint} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes`;
 }
 
-export function formatRepair(r: TableRepair, dryRun: boolean, output: string): string {
+export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3Endpoint?: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
   if (r.dropped.length === 0) return `${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read\n`;
   const lines = [`${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
   for (const f of r.dropped) lines.push(`  ${f.key}: ${f.problem}; ${f.rows} rows of ${f.series.join(', ') || 'no series'}`);
-  const reset = resetCommand(r, output);
+  const reset = resetCommand(r, output, s3Endpoint);
   if (reset !== undefined) {
     lines.push(
       `  to fetch their rows again: ${reset} ` +
@@ -81,7 +83,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
           command: 'repair',
           output: args.output,
           dryRun,
-          datasets: datasets.map((r) => ({ ...r, streams: streamsOf(r), reset: resetCommand(r, args.output) ?? null })),
+          datasets: datasets.map((r) => ({ ...r, streams: streamsOf(r), reset: resetCommand(r, args.output, args['s3-endpoint']) ?? null })),
         },
         null,
         2,
@@ -101,7 +103,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
     const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, storage });
     if (args.json) json(reports);
     else if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
-    else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output));
+    else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output, args['s3-endpoint']));
   });
   return EXIT_OK;
 }
