@@ -90,6 +90,8 @@ export interface RunContext {
   readonly logger: Logger;
   readonly events: RunEvents;
   readonly clock: Clock;
+  /** The lake's lease when the run holds one: a sink checks it between the steps of a commit (it throws once lost). */
+  readonly lease?: { assertHeld(): void };
 }
 
 export interface Source<T> {

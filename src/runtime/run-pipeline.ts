@@ -339,9 +339,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const commit = async (): Promise<void> => {
         // Never commit into a lake another run has taken over (its lease was lost or ran out).
         lock.assertHeld();
+        // ...and checked again between the commit's steps: a run paused mid-commit stops at its next one.
+        const leased: RunContext = { ...quietCtx, lease: lock };
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
-        const receipt = await sink.commit(quietCtx);
+        const receipt = await sink.commit(leased);
         files.push(...receipt.files);
         events.committed(receipt.files);
         if (receipt.merged !== undefined) {
@@ -352,7 +354,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           events.rows(dataset, 'written', receipt.rows);
         }
         handed = 0;
-        const diverted = rejectedSink ? await rejectedSink.commit(quietCtx) : [];
+        const diverted = rejectedSink ? await rejectedSink.commit(leased) : [];
         files.push(...diverted);
         events.committed(diverted);
         commits++;
@@ -371,6 +373,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           const streams = [...pending.keys()];
           for (const [k, v] of pending) committed.set(k, v);
           pending.clear();
+          lock.assertHeld();
           await store.save(committed, { now: new Date(clock.now()), runId });
           logger.debug('checkpoint saved', { event: 'checkpoint', path: store.path, streams: streams.length, ...(streams.length <= 5 ? { updated: streams } : {}) });
         }

@@ -47,8 +47,16 @@ export interface RollForwardHooks {
   afterStep?(step: string): void | Promise<void>;
 }
 
-export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}): Promise<void> {
+/**
+ * Throws when the writer may no longer write (its lease on the lake was lost): checked before each
+ * step, so a writer paused mid-commit (a frozen VM, a long GC) whose commit another holder has since
+ * rolled forward stops at its next step instead of writing over what that holder did.
+ */
+export type StepGuard = () => void;
+
+export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}, guard: StepGuard = () => undefined): Promise<void> {
   for (const { from, to } of journal.add) {
+    guard();
     if (await storage.exists(from)) {
       await storage.commit(from, to);
     } else if (!(await storage.exists(to))) {
@@ -57,6 +65,7 @@ export async function rollForward(storage: LakeStorage, journal: CommitJournal, 
     await hooks.afterStep?.(`add:${to}`);
   }
   if (journal.delta !== undefined) {
+    guard();
     try {
       await applyDeltaIntent(storage, journal.delta);
     } catch (error) {
@@ -65,8 +74,10 @@ export async function rollForward(storage: LakeStorage, journal: CommitJournal, 
     }
     await hooks.afterStep?.('delta');
   }
+  guard();
   await writeManifest(storage, journal.manifest);
   await hooks.afterStep?.('manifest');
+  guard();
   await storage.delete(journalRelPath(journal.runId, journal.dataset, journal.format));
   await hooks.afterStep?.('journal');
 }

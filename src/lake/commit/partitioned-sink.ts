@@ -846,7 +846,9 @@ export class PartitionedSink<R> implements Sink<R> {
     };
     try {
       await writeJournal(this.storage, journal);
-      await rollForward(this.storage, journal, this.options.hooks);
+      const guard = () => ctx.lease?.assertHeld();
+      await rollForward(this.storage, journal, this.options.hooks, guard);
+      guard();
       for (const f of expired) await this.storage.delete(this.liveKey(f));
       if (expired.length > 0) {
         ctx.logger.info('deleted retired files past their grace', { event: 'recovery', action: 'retired-swept', dataset: this.dataset, files: expired.length, bytes: expired.reduce((n, f) => n + f.bytes, 0) });

@@ -197,6 +197,27 @@ describe.each(BACKENDS)('a Delta table: every dataset, and the same rows as a hi
 describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%s)', (backend) => {
   onBackend(backend);
   const steps = ['add', 'delta', 'manifest', 'journal'];
+  it('a writer whose lease is lost mid-commit (paused after its Delta version) writes nothing more; the next holder finishes the commit', async () => {
+    const out = await lakes.fresh();
+    const s1 = sinkOf(out, klineSpec);
+    await s1.write({ stream: 'k', seq: 1, records: bars([0, 1], '1') }, runContext('r1'));
+    await s1.commit(runContext('r1'));
+    const before = await manifestOf(out);
+    let lost = false;
+    const s2 = sinkOf(out, klineSpec, { hooks: { afterStep: (step) => void (step === 'delta' && (lost = true)) } });
+    const c2 = { ...runContext('r2'), lease: { assertHeld: () => { if (lost) throw new Error('lease lost'); } } };
+    await s2.write({ stream: 'k', seq: 1, records: bars([1, 2], '2') }, c2);
+    await expect(s2.commit(c2)).rejects.toThrow(/lease lost/);
+    await s2.close();
+    // The manifest is as the last whole commit left it: the paused writer did not publish its own.
+    expect(await manifestOf(out)).toEqual(before);
+    const s3 = sinkOf(out, klineSpec);
+    await s3.recover(runContext('r3'));
+    await expectLogMatchesManifest(out);
+    expect((await manifestOf(out)).files.reduce((n, f) => n + f.rows, 0)).toBe(3);
+    await s3.close();
+  });
+
   it.each(steps)('a crash after the %s step: recover() finishes the commit, nothing logged twice', async (crashAt) => {
     const out = await lakes.fresh();
     const s1 = sinkOf(out, klineSpec);
