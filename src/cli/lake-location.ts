@@ -88,13 +88,13 @@ export async function onLakeOutput<T>(
   output: string,
   env: NodeJS.ProcessEnv,
   options: { s3Endpoint?: string | undefined; holder?: { runId: string; pipeline: string; now: Date } | undefined },
-  act: (storage: LakeStorage) => Promise<T>,
+  act: (storage: LakeStorage, lease: RunLock | undefined) => Promise<T>,
 ): Promise<T> {
   const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
   try {
     const lock = options.holder === undefined ? undefined : await acquireRunLock(lake.remote ? lake.storage : output, options.holder);
     try {
-      return await act(lake.storage);
+      return await act(lake.storage, lock);
     } finally {
       await lock?.release();
     }

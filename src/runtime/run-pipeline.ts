@@ -488,8 +488,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       return { runId, status, manifestPath, manifest: final };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
-      await sink.abort(quietCtx).catch(() => undefined);
-      await rejectedSink?.abort(quietCtx).catch(() => undefined);
+      // With the lease: without it, what this run left is the new holder's to finish or sweep.
+      await sink.abort({ ...quietCtx, lease: lock }).catch(() => undefined);
+      await rejectedSink?.abort({ ...quietCtx, lease: lock }).catch(() => undefined);
       const failed = manifest('failed', error);
       await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).

@@ -64,8 +64,9 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
     // A dry run reads only (manifests are replaced atomically), so it needs no lock.
     const holder = dryRun ? undefined : { runId, pipeline: 'compact', now: new Date(clock.now()) };
-    await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
-      const reports = await compactLake(args.output, { ctx, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, storage });
+    await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
+      // Its commits check the lease between their steps, as a run's do.
+      const reports = await compactLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, storage });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
     });

@@ -99,8 +99,9 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   const ctx: RunContext = { runId, signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock };
   // A dry run reads only; a repair commits, so it holds the output as a run does.
   const holder = dryRun ? undefined : { runId, pipeline: 'repair', now: new Date(clock.now()) };
-  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
-    const reports = await repairLake(args.output, { ctx, dataset: args.dataset, dryRun, storage });
+  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
+    // Its commits check the lease between their steps, as a run's do.
+    const reports = await repairLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, storage });
     if (args.json) json(reports);
     else if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
     else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output, args['s3-endpoint']));

@@ -1012,7 +1012,7 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.scratchFolder?.remove();
   }
 
-  async abort(_ctx?: RunContext): Promise<void> {
+  async abort(ctx?: RunContext): Promise<void> {
     this.buffers.clear();
     this.staged.clear();
     this.spills.clear();
@@ -1023,13 +1023,19 @@ export class PartitionedSink<R> implements Sink<R> {
     // Nothing may still be writing into staging when it is removed below.
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     this.failure = undefined;
+    // A lost lease: another writer holds the lake and finishes (or sweeps) what this run left in it;
+    // touching it now would write over that writer's commits. This machine's scratch is still ours.
+    if (leaseLost(ctx)) {
+      await this.scratchFolder?.remove();
+      return;
+    }
     if (this.runToken !== undefined) {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
       const { encoder } = this.options;
       const pending = (await pendingJournals(this.storage, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
       for (const journal of pending) {
-        await rollForward(this.storage, journal);
-        _ctx?.logger.info('a decided commit was finished during abort', { event: 'recovery', action: 'journal-replayed', dataset: this.dataset, files: journal.add.length });
+        await rollForward(this.storage, journal, {}, () => ctx?.lease?.assertHeld());
+        ctx?.logger.info('a decided commit was finished during abort', { event: 'recovery', action: 'journal-replayed', dataset: this.dataset, files: journal.add.length });
       }
     }
     await this.removeStaging();
@@ -1111,5 +1117,15 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.writer.close();
     // Spills and files never committed leave this machine's temp folder with the sink.
     await this.scratchFolder?.remove();
+  }
+}
+
+/** Whether the run's lease on the lake is gone (false when it holds none: a local folder's lock). */
+function leaseLost(ctx: RunContext | undefined): boolean {
+  try {
+    ctx?.lease?.assertHeld();
+    return false;
+  } catch {
+    return true;
   }
 }

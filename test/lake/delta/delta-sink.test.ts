@@ -208,6 +208,8 @@ describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%
     const c2 = { ...runContext('r2'), lease: { assertHeld: () => { if (lost) throw new Error('lease lost'); } } };
     await s2.write({ stream: 'k', seq: 1, records: bars([1, 2], '2') }, c2);
     await expect(s2.commit(c2)).rejects.toThrow(/lease lost/);
+    // The run's abort leaves its journal to the new holder too, rather than finish it itself.
+    await s2.abort(c2);
     await s2.close();
     // The manifest is as the last whole commit left it: the paused writer did not publish its own.
     expect(await manifestOf(out)).toEqual(before);
