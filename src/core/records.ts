@@ -66,7 +66,7 @@ export interface KlineRow {
   readonly turnover: DecimalString;
   readonly final: boolean;
   /** Not a column: written to the file metadata as `quotelake.source_endpoint`. */
-  readonly source?: string;
+  readonly source?: string | undefined;
 }
 
 export interface TradeRow {
