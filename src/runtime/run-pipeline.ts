@@ -111,9 +111,17 @@ export interface RunOptions {
 
 export interface RunResult {
   readonly runId: string;
+  /** 'succeeded' once the source ended; check `shortfalls` before taking that as "all that was asked". */
   readonly status: 'succeeded' | 'aborted';
   readonly manifestPath: string;
   readonly manifest: RunManifest;
+  /**
+   * Series the service delivered less of than asked (codes it left out, pages missing beyond its
+   * count, bars it never sent): the CLI's exit 4. 0 is a complete run.
+   */
+  readonly shortfalls: number;
+  /** What the sources said of the run (the summary's notes): each shortfall's reason among them. */
+  readonly notes: readonly string[];
 }
 
 /** The client's redaction of its tokens (ServiceClient.redact), when it has one: the runtime knows the client only as a value it hands on. */
@@ -485,7 +493,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const final = manifest(status);
       const manifestPath = await writeRunManifest(state, final);
       logger.info('run finished', runEnd(final, manifestPath));
-      return { runId, status, manifestPath, manifest: final };
+      const { shortfalls, notes } = events.snapshot();
+      return { runId, status, manifestPath, manifest: final, shortfalls, notes };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
       // With the lease: without it, what this run left is the new holder's to finish or sweep.

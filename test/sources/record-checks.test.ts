@@ -186,6 +186,9 @@ describe('per-record checks, K-lines through the runtime', () => {
     expect(rejected[0]!.reason).toContain('asked for "BTCUSDT"');
     expect(r.events.snapshot().shortfalls).toBe(1);
     expect(r.events.snapshot().notes.join('\n')).toContain('kline BTCUSDT 1h: the service sent an answer for "ETHUSDT"');
+    // A library caller sees it in the result, without an events recorder of its own.
+    expect([r.status, r.shortfalls]).toEqual(['succeeded', 1]);
+    expect(r.notes).toEqual(r.events.snapshot().notes);
   });
 
   it('an answer for another kline_type is rejected the same way', async () => {
