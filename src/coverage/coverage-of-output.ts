@@ -5,6 +5,9 @@
  * range the run touched: files of other intervals, days, codes or times are skipped unread (path
  * and manifest key ranges).
  */
+import { stat } from 'node:fs/promises';
+import { ConfigError, QuotelakeError } from '../core/errors.js';
+import { isS3Url } from '../core/s3-url.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import type { HaltRow, KlineRow } from '../core/records.js';
 import { readLakeRecords, readLakeRows, type LakeFormat } from '../lake/reader/index.js';
@@ -43,6 +46,7 @@ export function readHaltRows(outputDir: LakeLocation, format: OutputFormat = 'pa
  * The halt dataset is read whole (a few rows per halt, the windows the classification needs).
  */
 export async function coverageOfOutput(outputDir: LakeLocation, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
+  if (typeof outputDir === 'string') await mustBeFolder(outputDir);
   const { format = 'parquet', series, listClosed, symbolMapping, historyBegins } = options;
   const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'halt_local', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
   const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;
@@ -67,4 +71,11 @@ export async function coverageOfOutput(outputDir: LakeLocation, options: OutputC
   }
   out.sort(bySeries);
   return { series: out, totals: totalsOf(out), haltsUsed: halts !== null };
+}
+
+/** A path that is no folder is a wrong path, not a lake with nothing in it (an empty report would say all is well). */
+async function mustBeFolder(path: string): Promise<void> {
+  if (isS3Url(path)) throw new ConfigError(`${path}: an s3:// lake is read through its storage, not by path (on the command line: quotelake inspect ${path} --coverage)`);
+  const st = await stat(path).catch(() => undefined);
+  if (!st?.isDirectory()) throw new QuotelakeError('QL_OUTPUT_MISSING', `${path} is not a folder`, { stage: 'plan', hint: 'give the output folder a run wrote into' });
 }

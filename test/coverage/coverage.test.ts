@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { barOpens } from '../../src/catalog/bar-grid.js';
@@ -112,6 +113,13 @@ describe('coverage report: classification', () => {
     expect([report.totals.unexplained, halted.to, halted.missingBars]).toEqual([0, resume, 120]);
     // Without its date, nothing places it: the morning is unexplained.
     expect(coverageReport(rows, { halts: [{ ...wholeDay, halt_local: null }] }).totals).toMatchObject({ halted: 0, unexplained: 1 });
+  });
+});
+
+describe('coverageOfOutput of a path that is no lake', () => {
+  it('is an error, never an empty report that says all is well', async () => {
+    await expect(coverageOfOutput(join(tmpdir(), 'ql-no-such-lake', 'output'))).rejects.toThrow(/ql-no-such-lake\/output is not a folder/);
+    await expect(coverageOfOutput('s3://bucket/lake')).rejects.toThrow(/an s3:\/\/ lake is read through its storage/);
   });
 });
 
