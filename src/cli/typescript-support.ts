@@ -5,6 +5,7 @@
  * says what this process can do, whichever the version or flags.
  */
 import { extname } from 'node:path';
+import { typeScriptRefusal } from '../config/typescript-pipeline.js';
 import { UsageError } from './usage-error.js';
 
 /** What `process.features.typescript` reports: 'strip' or 'transform' where Node loads .ts itself. */
@@ -16,10 +17,6 @@ export function nodeStripsTypes(features: { typescript?: unknown } = process.fea
 export function checkTypeScriptPipeline(display: string, version: string = process.version, strips: boolean = nodeStripsTypes()): void {
   const ext = extname(display).toLowerCase();
   if ((ext !== '.ts' && ext !== '.mts') || strips) return;
-  const compiled = `${display.slice(0, -ext.length)}${ext === '.mts' ? '.mjs' : '.js'}`;
-  throw new UsageError(
-    `${display}: Node ${version} cannot load a TypeScript pipeline (it has no type stripping): run on Node 22.18 or later (or 23.6+), ` +
-      `or compile it first (npx tsc --module esnext --moduleResolution bundler --target es2022 ${display}) and pass ${compiled}, or write it as .yaml`,
-    'README, "TypeScript pipelines"; on Node 22.6 to 22.17, NODE_OPTIONS=--experimental-strip-types loads it too',
-  );
+  const { message, hint } = typeScriptRefusal(display, version);
+  throw new UsageError(`${display}: ${message}`, hint);
 }

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/errors.js';
 import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import { syntaxErrorPosition } from './syntax-error-position.js';
+import { typeScriptRefusal } from './typescript-pipeline.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
 export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
@@ -25,6 +26,10 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
     try {
       mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
     } catch (cause) {
+      if ((ext === '.ts' || ext === '.mts') && (cause as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+        const { message, hint } = typeScriptRefusal(file);
+        throw new ConfigError(`${message} (${hint})`, { file }, cause);
+      }
       const where = cause instanceof SyntaxError ? syntaxErrorPosition(resolve(file)) : undefined;
       throw new ConfigError(`cannot load pipeline module: ${(cause as Error).message}`, { file, ...where }, cause);
     }

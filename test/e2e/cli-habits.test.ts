@@ -262,5 +262,9 @@ describe('TypeScript pipelines on this Node', () => {
         `quotelake: my.ts: Node ${process.version} cannot load a TypeScript pipeline (it has no type stripping): run on Node 22.18 or later (or 23.6+), or compile it first (npx tsc --module esnext --moduleResolution bundler --target es2022 my.ts) and pass my.js, or write it as .yaml`,
       );
     }
+    // The package's loadPipeline says the same to a library caller, not Node's "Unknown file extension".
+    const load = `import { loadPipeline, components } from ${JSON.stringify(join(ROOT, 'dist/index.js'))}; await loadPipeline('my.ts', components).catch((e) => console.log(e.code, e.message));`;
+    const said = execFileSync(process.execPath, ['--input-type=module', '-e', load], { cwd: dir, encoding: 'utf8' });
+    expect(said).toContain(`QL_CONFIG my.ts: Node ${process.version} cannot load a TypeScript pipeline (it has no type stripping)`);
   });
 });
