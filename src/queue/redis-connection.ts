@@ -5,11 +5,12 @@
  */
 import { Redis } from 'ioredis';
 
-export function redisConnection(url: string, role: 'worker' | 'client'): Redis {
+export function redisConnection(url: string, role: 'worker' | 'client', options: { commandTimeoutMs?: number } = {}): Redis {
   return new Redis(url, {
     maxRetriesPerRequest: role === 'worker' ? null : 1,
     // A client command gives up on an unreachable server instead of retrying in the background.
     ...(role === 'client' ? { retryStrategy: () => null, connectTimeout: 5000 } : {}),
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeout: options.commandTimeoutMs } : {}),
     lazyConnect: false,
   });
 }

@@ -79,7 +79,7 @@ describe.concurrent('enqueue and queue status', () => {
     expect(Object.keys(s).sort()).toEqual(['active', 'completed', 'eta', 'failed', 'waiting']);
     expect(s).toMatchObject({ waiting: 6, active: 0, completed: 0, failed: 0 });
     // 1m days: 1440 bars = 3 pages (the 19th to 06:30: 391 bars, 1 page); 1h days: 1 page each.
-    expect(s.eta).toEqual({ seconds: Math.ceil(first.requests! / 20), requestsLeft: first.requests, plan: 'professional', requestsPerSecond: 20 });
+    expect(s.eta).toEqual({ seconds: Math.ceil(first.requests! / 20), requestsLeft: first.requests, plan: 'professional', requestsPerSecond: 20, quotaResetAt: null });
     expect(first.requests).toBe(2 * (3 + 3 + 1) + 2 * 3);
     // The basic plan sustains 1 request a second.
     expect(basic.eta.seconds).toBe(first.requests);

@@ -8,6 +8,7 @@
  * ioredis keeps reconnecting meanwhile, so a restarted Redis is picked up by the next attempt, and
  * `defineCommand` sends EVALSHA and falls back to EVAL on NOSCRIPT (an empty, restarted Redis).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
@@ -34,6 +35,7 @@ export class RedisLink {
   readonly target: string;
   readonly redis: Redis;
   private lastError = '';
+  private readonly timeoutMs: number;
   /** A second connection in subscriber mode (Redis requires it), made at the first listener. */
   private subscriber: Redis | undefined;
   private readonly listeners = new Map<string, Set<() => void>>();
@@ -42,6 +44,7 @@ export class RedisLink {
     // Printed as every other URL is: the password masked (core/redact.ts).
     this.target = redactUrl(url);
     const timeout = options.commandTimeoutMs ?? 2000;
+    this.timeoutMs = timeout;
     this.redis = new Redis(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -135,8 +138,9 @@ export class RedisLink {
   }
 
   async close(): Promise<void> {
-    // quit() waits for replies to what was sent; a dead server gets disconnect() instead.
-    if (this.redis.status === 'ready') await this.redis.quit().catch(() => undefined);
+    // quit() waits for replies to what was sent; a dead server gets disconnect() instead, and so
+    // does one that keeps the connection and answers nothing (frozen): quit() would wait for ever.
+    if (this.redis.status === 'ready') await Promise.race([this.redis.quit().catch(() => undefined), delay(this.timeoutMs, undefined, { ref: false })]);
     this.redis.disconnect();
     this.subscriber?.disconnect();
   }

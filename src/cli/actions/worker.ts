@@ -241,16 +241,26 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       redis.disconnect();
       workerRedis.disconnect();
     }
-    // Each pool token's use in this process: what it sent, its 429s, what is left of its day.
-    for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries().catch(() => []))) logger.info(`${label}: ${line}`, { event: 'token-use' });
-    for (const note of await clients.rateLimitNotes().catch(() => [])) logger.warn(note, { event: 'rate-limited-plan' });
-    await clients.closeAll();
-    await exposure?.stop().catch(() => undefined);
-    await queue.close().catch(() => undefined);
-    redis.disconnect();
-    workerRedis.disconnect();
-    await connections.closeAll().catch(() => undefined);
-    await shared.close().catch(() => undefined);
+    const cleanup = (async () => {
+      // Each pool token's use in this process: what it sent, its 429s, what is left of its day.
+      for (const [label, line] of renderTokenSummaries(await clients.tokenSummaries().catch(() => []))) logger.info(`${label}: ${line}`, { event: 'token-use' });
+      for (const note of await clients.rateLimitNotes().catch(() => [])) logger.warn(note, { event: 'rate-limited-plan' });
+      await clients.closeAll();
+      await exposure?.stop().catch(() => undefined);
+      await queue.close().catch(() => undefined);
+      redis.disconnect();
+      workerRedis.disconnect();
+      await connections.closeAll().catch(() => undefined);
+      await shared.close().catch(() => undefined);
+    })();
+    // A batch must end: without its coordinator (a frozen one keeps the connection and answers
+    // nothing), what is left to close may wait on it for ever. The command's exit ends the rest.
+    if (coordinatorDown === undefined) await cleanup;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([cleanup.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
   }
   if (interrupts.received() !== undefined) return EXIT_INTERRUPTED;
   if (coordinatorDown !== undefined) {

@@ -29,7 +29,8 @@ export async function checkCoordinator(url: string): Promise<void> {
   // ~0.05-0.09 CPU-s to load, which a run without the queue should not pay.
   const { redisConnection } = await import('../../queue/redis-connection.js');
   const { confirmDatabase, coordinatorRefusal } = await import('../../api/redis/redis-refusal.js');
-  const probe = redisConnection(url, 'client');
+  // A server that keeps the connection and answers nothing (frozen) would hold the command for ever.
+  const probe = redisConnection(url, 'client', { commandTimeoutMs: 5000 });
   probe.on('error', () => undefined);
   try {
     await probe.ping();
