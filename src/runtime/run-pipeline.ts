@@ -256,6 +256,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   };
 
   const runLocked = async (): Promise<RunResult> => {
+    // What commits and aborts are given: the lease, checked between a commit's steps (a run paused
+    // mid-commit stops at its next one; one that lost it leaves what it left to the new holder).
+    const leased: RunContext = { ...quietCtx, lease: lock };
     const tiedToLake = sinkDef.writesLake === true && keepState;
     // A new output whose state folder holds another lake's checkpoints is refused before its layout
     // (and so its id) is written: a refused run leaves no lake behind.
@@ -347,8 +350,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const commit = async (): Promise<void> => {
         // Never commit into a lake another run has taken over (its lease was lost or ran out).
         lock.assertHeld();
-        // ...and checked again between the commit's steps: a run paused mid-commit stops at its next one.
-        const leased: RunContext = { ...quietCtx, lease: lock };
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
         const receipt = await sink.commit(leased);
@@ -497,9 +498,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       return { runId, status, manifestPath, manifest: final, shortfalls, notes };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
-      // With the lease: without it, what this run left is the new holder's to finish or sweep.
-      await sink.abort({ ...quietCtx, lease: lock }).catch(() => undefined);
-      await rejectedSink?.abort({ ...quietCtx, lease: lock }).catch(() => undefined);
+      await sink.abort(leased).catch(() => undefined);
+      await rejectedSink?.abort(leased).catch(() => undefined);
       const failed = manifest('failed', error);
       await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).

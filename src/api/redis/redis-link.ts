@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
-import { confirmDatabase, coordinatorRefusal } from './redis-refusal.js';
+import { confirmDatabase, coordinatorRefusal, redisReason } from './redis-refusal.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
 /** A subscribe that failed is asked again after this long. */
@@ -192,5 +192,5 @@ function reasonOf(error: unknown): string {
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (/enableOfflineQueue|Stream isn't writeable|Connection is closed/i.test(message)) return 'not connected';
   if (/timed? ?out/i.test(message)) return 'no answer in time';
-  return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+  return redisReason(message);
 }

@@ -11,6 +11,11 @@ import { EnvironmentError } from '../../core/errors.js';
 
 export const COORDINATOR_REFUSED = 'QL_COORDINATOR_REFUSED';
 
+/** A Redis message, short and without any URL in it (one may hold a password). */
+export function redisReason(message: string): string {
+  return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+}
+
 /** Selects the URL's database explicitly (its refusal is then an error, not an event). */
 export async function confirmDatabase(redis: Redis): Promise<void> {
   const db = redis.options.db ?? 0;
@@ -20,7 +25,7 @@ export async function confirmDatabase(redis: Redis): Promise<void> {
 /** The refusal as a usage error, or undefined when `error` is not one (a lost connection...). */
 export function coordinatorRefusal(target: string, db: number, error: unknown): EnvironmentError | undefined {
   const message = typeof (error as { message?: unknown })?.message === 'string' ? (error as Error).message : '';
-  const said = message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+  const said = redisReason(message);
   const refused = (what: string, fix: string) => new EnvironmentError(COORDINATOR_REFUSED, `the coordinator ${target} refused: ${what} (${said})`, target, fix, { stage: 'plan', cause: error });
   if (/^NOAUTH\b/.test(message)) return refused('it needs a password', 'give it in the URL: redis://:PASSWORD@HOST:6379 (redis://USER:PASSWORD@… for an ACL user)');
   if (/^WRONGPASS\b/.test(message)) return refused('the password (or user) is wrong', 'check the password in --coordinator / QUOTELAKE_REDIS_URL (redis://:PASSWORD@HOST:6379)');
