@@ -15,6 +15,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { repeatDamper } from '../core/repeat-damper.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type QueueJobData, type ScheduledRun } from './slice-queue.js';
 import { sliceOfJobData, type Slice } from './slice.js';
 
@@ -116,7 +117,12 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${error.message}`);
     options.failedForGood?.(id, permanent ? error.original : error);
   });
-  worker.on('error', (error) => options.log?.(`queue error: ${error.message}`));
+  // BullMQ reports every reconnection attempt while Redis is away: one line a minute says as much.
+  const damped = repeatDamper(() => Date.now());
+  worker.on('error', (error) => {
+    const line = damped(`queue error: ${error.message}`);
+    if (line !== undefined) options.log?.(line);
+  });
   // Counted off once BullMQ has moved the slice to completed, which only the holder of its lock
   // can: a worker that lost the lock (stalled, the slice redelivered) finishes it too, and counting
   // it off there took the same requests off twice.

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useRedisServer } from '../helpers/redis-server.js';
+import { settleTokens, startRedisServer, useRedisServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -37,6 +37,31 @@ describe('a batch worker whose coordinator goes away', () => {
     expect(r.stderr).not.toMatch(/^Error: connect ECONNREFUSED/m);
     expect(r.stderr).not.toMatch(/^\s+at /m);
   }, 90_000);
+
+  // BullMQ 5 retried a failed slice's move without a pause once closing, for ever when the
+  // connection was let go of: the worker spun at full CPU and no timer or signal reached it.
+  it('a Redis that keeps the connection and answers nothing (frozen) is as gone: exit 1 within its patience', async () => {
+    const frozen = await startRedisServer();
+    let worker: ReturnType<typeof startCli> | undefined;
+    try {
+      await settleTokens(frozen.url, ['demo-basic']);
+      const env = { QUOTELAKE_REDIS_URL: frozen.url };
+      const span = ['--since', '2026-11-08T00:00:00Z', '--until', '2026-11-17T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
+      const queued = await runCli(['enqueue', pipelineFile(), ...span, '--output', tempDir()], { env });
+      expect(queued.code, queued.stderr).toBe(0);
+      worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+      await worker.waitForStderr(/slice started/);
+      process.kill(frozen.pid(), 'SIGSTOP');
+      const r = await worker.result;
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`quotelake: worker --until-empty stopped: coordinator ${frozen.url} is unreachable (no answer for 3 s)`);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      // A worker that hangs would outlive the test.
+      worker?.child.kill('SIGKILL');
+      await frozen.stop();
+    }
+  }, 60_000);
 
   it('a patience that is not a positive number of seconds is a usage error, before any connection', async () => {
     const cases: [string, string][] = [
