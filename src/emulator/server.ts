@@ -21,7 +21,7 @@ import { redactToken } from './plans.js';
 import { handleClock } from './routes/clock-route.js';
 import { MSG } from './routes/market-requests.js';
 import { handleMarket } from './routes/market-route.js';
-import { resolveRoute } from './routes/route-table.js';
+import { isSuspensionPath, resolveRoute } from './routes/route-table.js';
 import { handleSuspension, suspensionError } from './routes/suspension-route.js';
 
 export interface EmulatorOptions {
@@ -75,6 +75,14 @@ export const HALT_BUSY = 'service temporarily unavailable: server busy, please t
 export const MAX_REQUEST_TARGET = 8192;
 /** Large enough that 8-64 KiB URLs reach the handler and get a proper 414 JSON. */
 export const MAX_HEADER_SIZE = 64 * 1024;
+
+/** The origin-form part (path and query) of an absolute-form request-target; other targets unchanged. */
+export function absoluteFormTail(target: string): string {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  if (m === null) return target;
+  const rest = target.slice(m[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
 
 async function defaultBackends(seed: number): Promise<EmulatorBackends> {
   const mod = await import('./default-backends.js');
@@ -130,24 +138,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
       return sendJson(res, { status: 400, body: { error: 'bad request: an HTTP/1.1 request needs a Host header' } }, { close: true });
     }
-    const target = req.url ?? '/';
+    // RFC 9112 3.2: more than one Host line, or an invalid one, is also a 400.
+    let hostLines = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hostLines++;
+    if (hostLines > 1 || /[\s/@?#]/.test(req.headers.host ?? '')) {
+      return sendJson(res, { status: 400, body: { error: 'bad request: one valid Host header is needed' } }, { close: true });
+    }
+    // RFC 9112 3.2.2: a server MUST accept the absolute-form; only its path and query are routed.
+    const target = absoluteFormTail(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q < 0 ? target : target.slice(0, q);
     // Usage is read-only: shown on any test clock (a running one too), never on the real time.
     const route = resolveRoute(path, manual !== undefined, clock !== systemClock);
     if (route === undefined) return sendJson(res, { status: 404, body: { error: `no such path: ${path.slice(0, 200)}` } });
     const method = req.method ?? 'GET';
+    // S5: a halt endpoint's errors carry `success: false`, whatever refused the request.
+    const refusal = (error: string) => (route.kind === 'suspension' ? { success: false, error } : { error });
     if (!route.methods.includes(method)) {
       return sendJson(res, {
         status: 405,
-        body: { error: `method ${method} not allowed on ${path}; use ${route.methods.join(', ')}` },
+        body: refusal(`method ${method} not allowed on ${path}; use ${route.methods.join(', ')}`),
         headers: { allow: route.methods.join(', ') },
       });
     }
     if (Buffer.byteLength(target) > MAX_REQUEST_TARGET) {
       return sendJson(res, {
         status: 414,
-        body: { error: `request-target of ${Buffer.byteLength(target)} bytes is over ${MAX_REQUEST_TARGET}` },
+        body: refusal(`request-target of ${Buffer.byteLength(target)} bytes is over ${MAX_REQUEST_TARGET}`),
       });
     }
     let body: string | undefined;
@@ -251,11 +268,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       handle(req, res).catch((e: unknown) => {
         log(`quotelake emulator: internal error on ${req.method} ${(req.url ?? '').split('?')[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         if (!res.headersSent && !res.destroyed) {
-          sendJson(res, { status: 500, body: { error: 'internal emulator error' } }, { close: true });
+          const error = 'internal emulator error';
+          sendJson(res, { status: 500, body: isSuspensionPath(absoluteFormTail(req.url ?? '/')) ? { success: false, error } : { error } }, { close: true });
         } else res.destroy();
       });
     },
   );
+  // CONNECT (no 'connect' listener: Node would drop the socket unanswered) and an Expect other than
+  // 100-continue (Node's own 417 has no body): answered JSON like every other refusal.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const text = JSON.stringify({ error: `method ${req.method ?? 'CONNECT'} not allowed` });
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\nallow: GET, POST\r\n` +
+        `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    sendJson(res, { status: 417, body: { error: 'expectation failed: only Expect: 100-continue is supported' } }, { close: true });
+  });
   // Malformed requests, oversized headers, timeouts: answer JSON when possible, never crash.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {

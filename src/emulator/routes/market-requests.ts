@@ -11,11 +11,17 @@ const firstLevel = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+/** W5: any count above 500 is served as 500, even one past 2^53 (which z.int() would refuse). */
+const klineCount = z
+  .number()
+  .refine((n) => Number.isInteger(n))
+  .transform((n) => (Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : n));
+
 const klineItem = z.object({
   code: z.string(),
   kline_type: z.int(),
   kline_timestamp_end: z.int(),
-  query_kline_num: z.int(),
+  query_kline_num: klineCount,
   adjust_type: z.int(),
 });
 export type KlineItem = z.infer<typeof klineItem>;

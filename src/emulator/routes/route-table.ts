@@ -16,6 +16,13 @@ const EXCHANGES: readonly HaltExchange[] = ['sse', 'nyse', 'nasdaq'];
 const GET = ['GET'] as const;
 const POST = ['POST'] as const;
 
+const HALT_PATH = /^\/api\/suspension\/([a-z]+)$/;
+
+/** Whether a request-target (path and query) is a halt endpoint's, known exchange or not. */
+export function isSuspensionPath(target: string): boolean {
+  return target.startsWith('/api/suspension/');
+}
+
 /**
  * Map a path to its route; undefined = 404. The clock route exists only when `adminClock` (manual
  * clock); the read-only usage and arrivals routes also on any test clock (`usage`: a running
@@ -29,7 +36,7 @@ export function resolveRoute(path: string, adminClock: boolean, usage = adminClo
     if (family === undefined || op === undefined) return undefined;
     return { kind: 'market', family, op, methods: op === 'batch-kline' ? POST : GET };
   }
-  const halt = /^\/api\/suspension\/([a-z]+)$/.exec(path);
+  const halt = HALT_PATH.exec(path);
   if (halt) {
     const exchange = EXCHANGES.find((e) => e === halt[1]);
     return exchange === undefined ? undefined : { kind: 'suspension', exchange, methods: GET };

@@ -105,6 +105,49 @@ describe('bad requests get the spec error and the server keeps serving', () => {
     await stillServes();
   });
 
+  it('two Host lines or a Host that is no host name is a JSON 400 (RFC 9112 3.2)', async () => {
+    for (const headers of ['Host: a\r\nHost: b\r\n', 'Host: a b c\r\n', 'Host: user@a\r\n']) {
+      const out = await rawExchange(h.emu.port, `GET /quote-b-api/kline?token=${TOKEN} HTTP/1.1\r\n${headers}\r\n`);
+      expect(out).toMatch(/^HTTP\/1.1 400/);
+      expect(out).toContain('{"error":"bad request: one valid Host header is needed"}');
+    }
+    await stillServes();
+  });
+
+  it('an absolute-form target is served by its path and query, its authority never echoed (RFC 9112 3.2.2)', async () => {
+    const query = encodeURIComponent(JSON.stringify(klineQuery('AAPL.US')));
+    const served = await rawExchange(h.emu.port, `GET http://127.0.0.1:${h.emu.port}/quote-stock-b-api/kline?token=${TOKEN}&query=${query} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(served).toMatch(/^HTTP\/1.1 200/);
+    expect(served).toContain('"ret":200');
+    const missing = await rawExchange(h.emu.port, 'GET http://user:secret@example.com/no-such-path HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(missing).toMatch(/^HTTP\/1.1 404/);
+    expect(missing).toContain('no such path: /no-such-path');
+    expect(missing).not.toContain('secret');
+  });
+
+  it('CONNECT and an Expect other than 100-continue get JSON answers, not a dropped socket or an empty body', async () => {
+    const connectOut = await rawExchange(h.emu.port, `CONNECT 127.0.0.1:${h.emu.port} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(connectOut).toMatch(/^HTTP\/1.1 405/);
+    expect(connectOut.toLowerCase()).toContain('allow: get, post');
+    expect(connectOut).toContain('{"error":"method CONNECT not allowed"}');
+    const expectOut = await rawExchange(h.emu.port, `GET /quote-b-api/kline?token=${TOKEN} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`);
+    expect(expectOut).toMatch(/^HTTP\/1.1 417/);
+    expect(expectOut).toContain('{"error":"expectation failed: only Expect: 100-continue is supported"}');
+    await stillServes();
+  });
+
+  it('a count past 2^53 is served as 500 bars like any count above 500 (W5), not refused', async () => {
+    for (const n of [9007199254740992, 1e20]) {
+      const r = await h.market('non-stock', 'kline', TOKEN, klineQuery('BTCUSDT', { query_kline_num: n }));
+      expect(r.json.ret, JSON.stringify(r.json)).toBe(200);
+      expect((r.json.data as { kline_list: unknown[] }).kline_list).toHaveLength(500);
+    }
+    for (const n of [0, -1, -1e20, 2.5]) {
+      const r = await h.market('non-stock', 'kline', TOKEN, klineQuery('BTCUSDT', { query_kline_num: n }));
+      expect(r.json).toMatchObject({ ret: 400, msg: 'request data param invalid' });
+    }
+  });
+
   it('a slowloris client does not block others', async () => {
     const s = connect(h.emu.port, '127.0.0.1');
     await new Promise<void>((r) => s.on('connect', () => r()));

@@ -249,4 +249,16 @@ describe('unknown paths and methods', () => {
     expect(g.status).toBe(405);
     expect(g.headers.allow).toBe('POST');
   });
+
+  it("a halt endpoint's refusals carry success: false (S5), a market endpoint's do not", async () => {
+    const post = await h.raw('/api/suspension/nyse', { method: 'POST', body: '{}' });
+    expect(post.status).toBe(405);
+    expect(post.json).toEqual({ success: false, error: 'method POST not allowed on /api/suspension/nyse; use GET' });
+    const long = await h.get('/api/suspension/nyse', { token: TOKEN, page: '1', size: '1', pad: 'x'.repeat(9000) });
+    expect(long.status).toBe(414);
+    expect(long.json.success).toBe(false);
+    expect(long.json.error).toMatch(/over 8192/);
+    const market = await h.raw('/quote-stock-b-api/kline', { method: 'POST', body: '{}' });
+    expect(market.json.success).toBeUndefined();
+  });
 });
