@@ -32,7 +32,7 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
     if (!(await hasDeltaLog(storage, dataset))) continue;
     // A decided commit not yet logged names files vacuum would take for orphans: the next run or
     // `quotelake compact` finishes it first.
-    if ((await pendingJournals(storage, dataset, 'parquet')).length > 0) {
+    if ((await pendingJournals(storage, { dataset, format: 'parquet' })).length > 0) {
       out.push({ dataset, deleted: [], kept: [], skipped: 'an interrupted commit is pending (the next run or `quotelake compact` finishes it)' });
       continue;
     }

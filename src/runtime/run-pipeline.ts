@@ -36,6 +36,7 @@ import { stateDirFor } from '../config/resolve-settings.js';
 import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { readManifest } from '../lake/commit/manifest.js';
+import { finishPendingCommits } from '../lake/commit/commit-journal.js';
 import type { HeldFile } from '../core/definition.js';
 
 /** Live files of a dataset in every table format the output holds (a lake may hold Parquet and Arrow side by side). */
@@ -318,10 +319,18 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     try {
       await sink.recover?.(quietCtx);
       await rejectedSink?.recover?.(quietCtx);
-      // We hold the output lock, so no staging belongs to a live run; once the sinks have rolled
-      // their journals forward, whatever is left there (e.g. a half-written journal) is garbage.
-      // Through the storage interface (an object store has no folders): the backend drops the
-      // emptied `_quotelake/` folder itself, as the rmdir here used to.
+      // We hold the output lock, so no staging belongs to a live run. Decided commits of other
+      // datasets and formats (a killed run of another pipeline on this output) are finished too;
+      // then whatever is left there (e.g. a half-written journal) is garbage. Through the storage
+      // interface (an object store has no folders): the backend drops the emptied `_quotelake/`
+      // folder itself, as the rmdir here used to.
+      const others = await finishPendingCommits(storage, () => lock.assertHeld());
+      for (const journal of others.finished) {
+        logger.info('finished a commit a killed run of another pipeline had decided (journal replayed)', { event: 'recovery', action: 'journal-replayed', dataset: journal.dataset, format: journal.format, journalRun: journal.runId, files: journal.add.length });
+      }
+      for (const journal of others.undone) {
+        logger.warn(`dropped a commit a killed run of another pipeline had decided: ${journal.dataset}'s Delta log moved on since; that pipeline's next run fetches its rows again`, { event: 'recovery', action: 'journal-undone', dataset: journal.dataset, format: journal.format, journalRun: journal.runId });
+      }
       await storage.deletePrefix(`${STAGING_DIR}/`);
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source

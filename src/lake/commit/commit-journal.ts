@@ -93,9 +93,12 @@ async function undoJournal(storage: LakeStorage, journal: CommitJournal): Promis
 
 const JOURNAL_SUFFIX = (dataset: string, format: string) => `/${dataset}.${format}.journal.json`;
 
-/** Every journal left under `<output>/_quotelake/staging/*` for this dataset and format, oldest run first. */
-export async function pendingJournals(storage: LakeStorage, dataset: string, format: string): Promise<CommitJournal[]> {
-  const suffix = JOURNAL_SUFFIX(dataset, format);
+/**
+ * Every journal left under `<output>/_quotelake/staging/*` for this dataset and format (of any
+ * dataset and format when `of` is omitted), oldest run first.
+ */
+export async function pendingJournals(storage: LakeStorage, of?: { readonly dataset: string; readonly format: string }): Promise<CommitJournal[]> {
+  const suffix = of === undefined ? '.journal.json' : JOURNAL_SUFFIX(of.dataset, of.format);
   const keys = (await storage.list(`${STAGING_DIR}/`)).filter((k) => k.endsWith(suffix) && k.split('/').length === 4).sort();
   const out: CommitJournal[] = [];
   for (const key of keys) {
@@ -114,4 +117,27 @@ export async function pendingJournals(storage: LakeStorage, dataset: string, for
     out.push(upgradeToNewest(parsed, journalVersions(where), where) as unknown as CommitJournal);
   }
   return out;
+}
+
+/**
+ * Finish the decided commits of every dataset and format a killed run left in the output (its own
+ * sink's recovery finishes only its own): a run about to clear the staging folder of a shared
+ * output would otherwise delete another pipeline's journal and strand its commit half-applied,
+ * files renamed into place that the next recovery sweeps as orphans while a Delta log names them.
+ * A commit whose Delta version can no longer be logged is undone (as its own sink would) and
+ * reported, not thrown: it is another pipeline's, whose next run fetches it again.
+ */
+export async function finishPendingCommits(storage: LakeStorage, guard: StepGuard): Promise<{ readonly finished: CommitJournal[]; readonly undone: CommitJournal[] }> {
+  const finished: CommitJournal[] = [];
+  const undone: CommitJournal[] = [];
+  for (const journal of await pendingJournals(storage)) {
+    try {
+      await rollForward(storage, journal, {}, guard);
+      finished.push(journal);
+    } catch (error) {
+      if (!(error instanceof DeltaConflictError)) throw error;
+      undone.push(journal);
+    }
+  }
+  return { finished, undone };
 }

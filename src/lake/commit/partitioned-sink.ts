@@ -73,6 +73,7 @@ import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
 import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
@@ -1032,7 +1033,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (this.runToken !== undefined) {
       // A commit whose journal is written is decided: finish it rather than strand it half-applied.
       const { encoder } = this.options;
-      const pending = (await pendingJournals(this.storage, this.dataset, encoder.format)).filter((j) => j.runId === this.runToken);
+      const pending = (await pendingJournals(this.storage, { dataset: this.dataset, format: encoder.format })).filter((j) => j.runId === this.runToken);
       for (const journal of pending) {
         await rollForward(this.storage, journal, {}, () => ctx?.lease?.assertHeld());
         ctx?.logger.info('a decided commit was finished during abort', { event: 'recovery', action: 'journal-replayed', dataset: this.dataset, files: journal.add.length });
@@ -1049,7 +1050,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const { encoder } = this.options;
     await this.refuseFileAsFolder();
     const runs = new Set<string>();
-    for (const journal of await pendingJournals(this.storage, this.dataset, encoder.format)) {
+    for (const journal of await pendingJournals(this.storage, { dataset: this.dataset, format: encoder.format })) {
       await rollForward(this.storage, journal);
       runs.add(journal.runId);
       ctx?.logger.info('finished a commit a killed run had decided (journal replayed)', {
@@ -1075,7 +1076,10 @@ export class PartitionedSink<R> implements Sink<R> {
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
     await this.checkTableKind(await readManifest(this.storage, this.dataset, encoder.format));
     const orphans = await this.sweepOrphans();
-    if (orphans > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans });
+    if (orphans.swept > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans.swept });
+    if (orphans.keptForDelta > 0) {
+      ctx?.logger.warn(`kept ${orphans.keptForDelta} files of ${this.dataset} that its Delta log names but its manifest does not: "quotelake repair" checks the table`, { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: orphans.keptForDelta });
+    }
     if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);
   }
 
@@ -1089,24 +1093,34 @@ export class PartitionedSink<R> implements Sink<R> {
     throw new ConfigError(`${this.dataset}: ${folder} is a file, where the dataset's folder goes: move the file away, or choose another --output`);
   }
 
-  /** Delete part files (and temp files) in the dataset tree that the manifest lists neither as live nor as retired. */
-  private async sweepOrphans(): Promise<number> {
+  /**
+   * Delete part files (and temp files) in the dataset tree that the manifest lists neither as live
+   * nor as retired. A file the table's Delta log names (live, or removed but not yet vacuumed) is
+   * kept whatever the manifest says: a Delta reader opens it, and only vacuum may delete it.
+   */
+  private async sweepOrphans(): Promise<{ swept: number; keptForDelta: number }> {
     const { encoder } = this.options;
     const manifest = await readManifest(this.storage, this.dataset, encoder.format);
     // Without a manifest nothing is known to be live, so only temp files are certainly debris
     // (e.g. the first manifest's own temp file when a run was killed while writing it).
     const live = manifest === undefined ? undefined : new Set([...manifest.files, ...(manifest.retired ?? [])].map((f) => f.path));
-    let swept = 0;
+    const temps: string[] = [];
+    const orphans: { key: string; rel: string }[] = [];
     for (const key of await this.storage.list(`${this.dataset}/`)) {
       const rel = posix.relative(this.dataset, key);
       const base = posix.basename(rel);
-      const orphanPart = live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel);
-      if (orphanPart || isTempFile(base)) {
-        await this.storage.delete(key);
-        swept++;
-      }
+      if (isTempFile(base)) temps.push(key);
+      else if (live !== undefined && base.startsWith('part-') && base.endsWith(encoder.extension) && !live.has(rel)) orphans.push({ key, rel });
     }
-    return swept;
+    let keptForDelta = 0;
+    if (orphans.length > 0 && (await hasDeltaLog(this.storage, this.dataset))) {
+      const snapshot = await readDeltaSnapshot(this.storage, this.dataset);
+      const named = (rel: string) => snapshot !== undefined && (snapshot.files.has(rel) || snapshot.tombstones.has(rel));
+      keptForDelta = orphans.filter((o) => named(o.rel)).length;
+      orphans.splice(0, orphans.length, ...orphans.filter((o) => !named(o.rel)));
+    }
+    for (const key of [...temps, ...orphans.map((o) => o.key)]) await this.storage.delete(key);
+    return { swept: temps.length + orphans.length, keptForDelta };
   }
 
   async close(): Promise<void> {

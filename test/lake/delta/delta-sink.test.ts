@@ -21,6 +21,7 @@ import { compactLake } from '../../../src/lake/compact-lake.js';
 import { watermarkAppId } from '../../../src/lake/delta/delta-txn.js';
 import { readDeltaSnapshot } from '../../../src/lake/delta/delta-snapshot.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
+import { finishPendingCommits } from '../../../src/lake/commit/commit-journal.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, BIG_TURNOVER, SHIB_CLOSE } from '../../sinks/fixtures.js';
 import { duck, runContext } from '../../sinks/helpers.js';
 import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
@@ -251,6 +252,47 @@ describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%
     const rows = await duck(`SELECT epoch_ms(ts) - ${T0 * 1000} AS at, close::DOUBLE AS c FROM ${sql(files)} ORDER BY ts`);
     expect(rows.map((r) => [Number(r.at), r.c])).toEqual([[0, 1], [60_000, 2], [120_000, 2]]);
     expect(await lakes.keys(out, '_quotelake/staging')).toEqual([]);
+  });
+
+  /** A kline commit of run r2 killed after its Delta version was logged, before its manifest. */
+  async function killedAfterDeltaVersion(out: string): Promise<void> {
+    const s1 = sinkOf(out, klineSpec);
+    await s1.write({ stream: 'k', seq: 1, records: bars([0, 1], '1') }, runContext('r1'));
+    await s1.commit(runContext('r1'));
+    const s2 = sinkOf(out, klineSpec, { hooks: { afterStep: (step) => { if (step === 'delta') throw new Error('killed after delta'); } } });
+    await s2.write({ stream: 'k', seq: 1, records: bars([1, 2], '2') }, runContext('r2'));
+    await expect(s2.commit(runContext('r2'))).rejects.toThrow(/killed after delta/);
+    await s2.close();
+  }
+
+  it('a run of another pipeline on the output finishes the decided commit a killed run left, rather than delete its journal', async () => {
+    const out = await lakes.fresh();
+    await killedAfterDeltaVersion(out);
+    const storage = lakes.storage(out) ?? localStorage(out);
+    // What a halts (or any other) run does before it clears the shared staging folder.
+    const done = await finishPendingCommits(storage, () => undefined);
+    expect(done.finished.map((j) => [j.dataset, j.format, j.runId])).toEqual([['kline', 'parquet', 'r2']]);
+    expect(done.undone).toEqual([]);
+    await storage.deletePrefix('_quotelake/staging/');
+    const s3 = sinkOf(out, klineSpec);
+    await s3.recover(runContext('r3'));
+    await expectLogMatchesManifest(out);
+    expect((await manifestOf(out)).files.reduce((n, f) => n + f.rows, 0)).toBe(3);
+  });
+
+  it('a file the Delta log names is never swept as an orphan, even where the manifest lost it', async () => {
+    const out = await lakes.fresh();
+    await killedAfterDeltaVersion(out);
+    const storage = lakes.storage(out) ?? localStorage(out);
+    // What a run of another pipeline did before it finished others' commits: the journal deleted.
+    await storage.deletePrefix('_quotelake/staging/');
+    const warned: string[] = [];
+    const ctx = { ...runContext('r3'), logger: { ...runContext('r3').logger, warn: (line: string) => void warned.push(line) } };
+    const s3 = sinkOf(out, klineSpec);
+    await s3.recover(ctx);
+    const snapshot = await readDeltaSnapshot(storage, 'kline');
+    for (const path of snapshot!.files.keys()) expect(await storage.exists(`kline/${path}`), path).toBe(true);
+    expect(warned).toEqual([expect.stringMatching(/^kept \d+ files of kline that its Delta log names but its manifest does not/)]);
   });
 
   // A foreign version written by hand into the log folder, and a store that refuses a second create:

@@ -57,11 +57,11 @@ describe('commit journal versions', () => {
     const dir = join(out, '_quotelake/staging/r1');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'trade.parquet.journal.json'), JSON.stringify(await json(JOURNAL_010)));
-    const [journal] = await pendingJournals(localStorage(out), 'trade', 'parquet');
+    const [journal] = await pendingJournals(localStorage(out), { dataset: 'trade', format: 'parquet' });
     expect(journal).toMatchObject({ version: 2, retire: ['trade/date=2026-11-19/part-20261120T120000Z-rky2yr-00002.parquet'], manifest: { version: 2, retired: [] } });
     expect(journal).not.toHaveProperty('remove');
     await writeFile(join(dir, 'trade.parquet.journal.json'), JSON.stringify({ ...(await json(JOURNAL_010)), version: 3 }));
-    await expect(pendingJournals(localStorage(out), 'trade', 'parquet')).rejects.toThrow(/commit journal version 3 is newer than this quotelake reads \(newest 2\)/);
+    await expect(pendingJournals(localStorage(out), { dataset: 'trade', format: 'parquet' })).rejects.toThrow(/commit journal version 3 is newer than this quotelake reads \(newest 2\)/);
   });
 });
 
