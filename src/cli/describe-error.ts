@@ -80,7 +80,7 @@ export function describeError(e: unknown): DescribedError {
       exitCode: EXIT_TABLE_CONFLICT,
       code: e.code,
       message: e.message,
-      hint: 'another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it)',
+      hint: 'another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it); if it fails the same way again, the log and the manifest disagree: "quotelake repair --output <output> --dry-run" shows where, and --yes mends the log',
     };
   }
   if (e instanceof DeltaLogError) {

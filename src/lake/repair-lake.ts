@@ -33,6 +33,12 @@ export interface TableRepair {
   /** Live files checked. */
   readonly files: number;
   readonly dropped: readonly RepairedFile[];
+  /**
+   * Where the Delta log and the manifest disagree on the live files (a commit stranded half-way):
+   * the log is made to agree with the manifest. Rows only the log had were never committed for
+   * quotelake, so no checkpoint holds them and the pipeline's next run fetches them anyway.
+   */
+  readonly logMismatches: readonly { readonly key: string; readonly problem: string }[];
 }
 
 export interface RepairLakeOptions {
@@ -69,9 +75,16 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
     try {
       // An interrupted commit is finished first, so the files checked are the lake's own.
       if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false });
+      // The log first: a file to drop must be live in it for its remove to be logged.
+      const drift = await sink.deltaDrift();
+      if (!options.dryRun) await sink.reconcileDeltaLog(options.ctx, drift);
+      const logMismatches = [
+        ...drift.unlisted.map((f) => ({ key: `${dataset}/${f.path}`, problem: f.present ? 'live in the Delta log, not in the manifest' : 'live in the Delta log, missing from storage' })),
+        ...drift.unlogged.map((f) => ({ key: `${dataset}/${f.path}`, problem: 'in the manifest, removed from the Delta log' })),
+      ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       const { files, bad } = await sink.unreadableFiles();
       if (!options.dryRun) await sink.dropFiles(options.ctx, bad.map((b) => b.file));
-      out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)) });
+      out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)), logMismatches });
     } catch (error) {
       throw error instanceof SinkError ? error : new SinkError(`${dataset}.${format}: repair failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     } finally {

@@ -52,8 +52,14 @@ export function resetCommand(r: TableRepair, output: string, s3Endpoint?: string
 
 export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3Endpoint?: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
-  if (r.dropped.length === 0) return `${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read\n`;
-  const lines = [`${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
+  const n = r.logMismatches.length;
+  const mismatches = n === 0 ? [] : [
+    `${table}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way); the log ${dryRun ? 'would be' : 'was'} made to agree with the manifest:`,
+    ...r.logMismatches.map((f) => `  ${f.key}: ${f.problem}`),
+    "  rows only the log had were never committed for quotelake: the pipeline's next run fetches them",
+  ];
+  if (r.dropped.length === 0) return [`${table}: all ${r.files} live file${r.files === 1 ? '' : 's'} read`, ...mismatches].join('\n') + '\n';
+  const lines = [...mismatches, `${table}: ${r.dropped.length} of ${r.files} live files cannot be read; ${dryRun ? 'would drop' : 'dropped'}:`];
   for (const f of r.dropped) lines.push(`  ${f.key}: ${f.problem}; ${f.rows} rows of ${f.series.join(', ') || 'no series'}`);
   const reset = resetCommand(r, output, s3Endpoint);
   if (reset !== undefined) {

@@ -29,8 +29,12 @@ import type { LakeStorage } from '../storage/lake-storage.js';
 export interface DeltaIntent {
   /** The table's key: the dataset folder. */
   readonly tableKey: string;
-  /** 'WRITE': a run's commit (new rows, merges); 'OPTIMIZE': `quotelake compact` (dataChange false). */
-  readonly operation: 'WRITE' | 'OPTIMIZE';
+  /**
+   * 'WRITE': a run's commit (new rows, merges); 'OPTIMIZE': `quotelake compact` (dataChange false);
+   * 'FSCK': `quotelake repair` setting the live files to the manifest's (its adds are files the log
+   * may have removed before, so it is applied as a state to reach, not as new files to append).
+   */
+  readonly operation: 'WRITE' | 'OPTIMIZE' | 'FSCK';
   readonly add: readonly AddAction[];
   readonly remove: readonly RemoveAction[];
   /** appId → the series' newest committed time (epoch ms) after this commit. */
@@ -50,7 +54,7 @@ export interface IntentFile {
 
 export interface PlanDeltaOptions {
   readonly dataset: Dataset;
-  readonly operation: 'WRITE' | 'OPTIMIZE';
+  readonly operation: DeltaIntent['operation'];
   readonly added: readonly IntentFile[];
   /** Live files this commit replaces: paths relative to the dataset folder, with their sizes. */
   readonly replaced: readonly { readonly path: string; readonly bytes: number }[];
@@ -62,7 +66,7 @@ export interface PlanDeltaOptions {
 export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
   if (o.added.length === 0 && o.replaced.length === 0) return undefined;
   // Compaction rearranges rows it already holds: no data change for streaming readers.
-  const dataChange = o.operation === 'WRITE';
+  const dataChange = o.operation !== 'OPTIMIZE';
   const watermarks: Record<string, number> = {};
   const add = o.added.map((f) => {
     const series = parseSeries(f.metadata.get(SERIES_KEY));
@@ -101,6 +105,7 @@ export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
 /** Commit the intent's version unless the log already holds it; undefined when it did. */
 export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent): Promise<CommitResult | undefined> {
   const snapshot = await readDeltaSnapshot(storage, intent.tableKey);
+  if (intent.operation === 'FSCK') return reachLiveFiles(storage, intent, snapshot);
   if (snapshot !== undefined) {
     const named = (path: string) => {
       const key = decodeDeltaPath(intent.tableKey, path);
@@ -130,4 +135,21 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
       now: () => intent.timestamp,
     },
   );
+}
+
+/**
+ * A repair's version: only what the log still lacks (a remove of a file still live, an add of one
+ * not live), so a repair rolled forward twice, or after its version landed, logs nothing more.
+ */
+async function reachLiveFiles(storage: LakeStorage, intent: DeltaIntent, snapshot: Awaited<ReturnType<typeof readDeltaSnapshot>>): Promise<CommitResult | undefined> {
+  const live = (path: string) => snapshot?.files.has(decodeDeltaPath(intent.tableKey, path)) === true;
+  const add = intent.add.filter((a) => !live(a.path));
+  const remove = intent.remove.filter((r) => live(r.path));
+  if (add.length === 0 && remove.length === 0) return undefined;
+  return commitDeltaVersion(storage, intent.tableKey, { add, remove, txn: [] }, {
+    expectedVersion: (snapshot?.version ?? -1) + 1,
+    operation: 'FSCK',
+    metaData: intent.metaData,
+    now: () => intent.timestamp,
+  });
 }

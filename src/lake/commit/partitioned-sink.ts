@@ -799,7 +799,15 @@ export class PartitionedSink<R> implements Sink<R> {
    * (replaced now, or earlier and still within the grace); files whose grace has passed leave the
    * manifest first and are deleted after it is published, so no manifest ever lists a missing file.
    */
-  private async publish(ctx: RunContext, previous: Manifest | undefined, added: readonly StagedFile[], retire: readonly ManifestFile[], operation: 'WRITE' | 'OPTIMIZE' = 'WRITE'): Promise<void> {
+  private async publish(
+    ctx: RunContext,
+    previous: Manifest | undefined,
+    added: readonly StagedFile[],
+    retire: readonly ManifestFile[],
+    operation: 'WRITE' | 'OPTIMIZE' | 'FSCK' = 'WRITE',
+    /** The log made to agree with the manifest (repair): the log alone changes. */
+    drift: DeltaDrift = { unlisted: [], unlogged: [] },
+  ): Promise<void> {
     const { encoder } = this.options;
     const now = ctx.clock.now();
     const delta =
@@ -807,8 +815,11 @@ export class PartitionedSink<R> implements Sink<R> {
         ? planDeltaIntent({
             dataset: this.dataset,
             operation,
-            added: added.map((f) => ({ finalPath: f.finalPath, bytes: f.written!.bytes, metadata: f.metadata })),
-            replaced: retire,
+            added: [
+              ...added.map((f) => ({ finalPath: f.finalPath, bytes: f.written!.bytes, metadata: f.metadata })),
+              ...drift.unlogged.map((f) => ({ finalPath: this.liveKey(f), bytes: f.bytes, metadata: new Map<string, string>() })),
+            ],
+            replaced: [...retire, ...drift.unlisted],
             pipeline: this.options.pipeline ?? this.dataset,
             decimal: this.options.decimal,
             now,
@@ -904,6 +915,42 @@ export class PartitionedSink<R> implements Sink<R> {
     const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
     await this.checkTableKind(previous);
     await this.publish(ctx, previous, [], files);
+  }
+
+  /**
+   * `quotelake repair`: where the table's Delta log and its manifest disagree on the live files. A
+   * commit stranded half-way leaves them so (its version logged, its journal deleted before its
+   * manifest was published, as quotelake 0.1.0 let a run of another pipeline on the output do):
+   * the log names files the manifest does not (rows quotelake never committed, or a file since
+   * deleted) and has removed files the manifest still lists, so the next merge of those fails as a
+   * conflict. Nothing without a log, or without a manifest to compare with.
+   */
+  async deltaDrift(): Promise<DeltaDrift> {
+    const none: DeltaDrift = { unlisted: [], unlogged: [] };
+    if (this.options.table !== 'delta' || !(await hasDeltaLog(this.storage, this.dataset))) return none;
+    const manifest = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    const snapshot = await readDeltaSnapshot(this.storage, this.dataset);
+    if (manifest === undefined || snapshot === undefined) return none;
+    const listed = new Set(manifest.files.map((f) => f.path));
+    const unlisted: UnlistedDeltaFile[] = [];
+    for (const [path, add] of snapshot.files) {
+      if (!listed.has(path)) unlisted.push({ path, bytes: add.size, present: await this.storage.exists(this.liveKey({ path })) });
+    }
+    return { unlisted: unlisted.sort(byPath), unlogged: manifest.files.filter((f) => !snapshot.files.has(f.path)) };
+  }
+
+  /**
+   * `quotelake repair`: one Delta version that makes the log's live files the manifest's (the
+   * manifest is quotelake's commit point): removes for the files it does not list, adds for the
+   * ones it lists and the log removed; through the same journaled commit as any other, the
+   * manifest's files unchanged. A removed file still on storage stays, a tombstone for vacuum.
+   */
+  async reconcileDeltaLog(ctx: RunContext, drift: DeltaDrift): Promise<void> {
+    if (drift.unlisted.length === 0 && drift.unlogged.length === 0) return;
+    this.runToken ??= safeFileToken(ctx.runId);
+    const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
+    await this.checkTableKind(previous);
+    await this.publish(ctx, previous, [], [], 'FSCK', drift);
   }
 
   /** Delete the retired files whose grace has passed (a manifest without them is published first). */
@@ -1132,6 +1179,19 @@ export class PartitionedSink<R> implements Sink<R> {
     // Spills and files never committed leave this machine's temp folder with the sink.
     await this.scratchFolder?.remove();
   }
+}
+
+/** A file a Delta log names as live that the manifest does not list (paths relative to the dataset folder). */
+export interface UnlistedDeltaFile {
+  readonly path: string;
+  readonly bytes: number;
+  readonly present: boolean;
+}
+
+/** Where a Delta log and the manifest disagree: live in the log only, and listed by the manifest only. */
+export interface DeltaDrift {
+  readonly unlisted: readonly UnlistedDeltaFile[];
+  readonly unlogged: readonly ManifestFile[];
 }
 
 /** Whether the run's lease on the lake is gone (false when it holds none: a local folder's lock). */

@@ -46,7 +46,8 @@ export interface RemoveAction {
 
 export interface CommitInfoAction {
   timestamp: number;
-  operation: 'WRITE' | 'OPTIMIZE';
+  /** FSCK: `quotelake repair` made the log's live files the manifest's (Databricks' name for it). */
+  operation: 'WRITE' | 'OPTIMIZE' | 'FSCK';
   operationParameters: Record<string, string>;
   engineInfo: string;
 }
