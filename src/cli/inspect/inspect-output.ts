@@ -10,6 +10,9 @@ import { summarizeLake, type DatasetSummary, type ReadProgress } from '../../lak
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
 import { stateLocationOf, type StateRef } from '../../runtime/state-location.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
+import { localStorage } from '../../lake/storage/local-storage.js';
+import { deltaDrift } from '../../lake/commit/delta-drift.js';
+import { shellWord } from '../shell-word.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -89,7 +92,7 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
     const st = await stat(output).catch(() => undefined);
     if (!st?.isDirectory()) throw new Error(`${output} is not a folder`);
   }
-  const datasets = (await summarizeLake(storage ?? output, onProgress ? { onProgress } : {})).map(datasetInfo);
+  const datasets = await withDeltaDrift((await summarizeLake(storage ?? output, onProgress ? { onProgress } : {})).map(datasetInfo), storage ?? localStorage(output), output);
   // --runs 0 asks for none (slice(-0) would be every run).
   const runs =
     lastRuns === 0
@@ -101,6 +104,22 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
           .map(runInfo);
   const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
   return { output, stateDir, datasets, rejectedFiles, runs };
+}
+
+/**
+ * A Delta table whose log and manifest disagree (delta-drift.ts) is a problem of the dataset: Delta
+ * readers see other rows than quotelake, and its next merge of those files fails.
+ */
+async function withDeltaDrift(datasets: DatasetInfo[], storage: LakeStorage, output: string): Promise<DatasetInfo[]> {
+  return Promise.all(
+    datasets.map(async (d) => {
+      const drift = await deltaDrift(storage, d.dataset, d.format);
+      const n = drift.unlisted.length + drift.unlogged.length;
+      if (n === 0) return d;
+      const problem = `${d.dataset}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair --output ${shellWord(output)} --dry-run" lists them, --yes mends the log`;
+      return { ...d, problems: [...d.problems, problem] };
+    }),
+  );
 }
 
 function runInfo(m: RunManifest): RunInfo {

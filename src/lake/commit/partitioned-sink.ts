@@ -73,6 +73,7 @@ import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
 import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
@@ -806,7 +807,7 @@ export class PartitionedSink<R> implements Sink<R> {
     retire: readonly ManifestFile[],
     operation: 'WRITE' | 'OPTIMIZE' | 'FSCK' = 'WRITE',
     /** The log made to agree with the manifest (repair): the log alone changes. */
-    drift: DeltaDrift = { unlisted: [], unlogged: [] },
+    drift: DeltaDrift = NO_DRIFT,
   ): Promise<void> {
     const { encoder } = this.options;
     const now = ctx.clock.now();
@@ -917,26 +918,9 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.publish(ctx, previous, [], files);
   }
 
-  /**
-   * `quotelake repair`: where the table's Delta log and its manifest disagree on the live files. A
-   * commit stranded half-way leaves them so (its version logged, its journal deleted before its
-   * manifest was published, as quotelake 0.1.0 let a run of another pipeline on the output do):
-   * the log names files the manifest does not (rows quotelake never committed, or a file since
-   * deleted) and has removed files the manifest still lists, so the next merge of those fails as a
-   * conflict. Nothing without a log, or without a manifest to compare with.
-   */
+  /** `quotelake repair`: where the table's Delta log and its manifest disagree (delta-drift.ts). */
   async deltaDrift(): Promise<DeltaDrift> {
-    const none: DeltaDrift = { unlisted: [], unlogged: [] };
-    if (this.options.table !== 'delta' || !(await hasDeltaLog(this.storage, this.dataset))) return none;
-    const manifest = await readManifest(this.storage, this.dataset, this.options.encoder.format);
-    const snapshot = await readDeltaSnapshot(this.storage, this.dataset);
-    if (manifest === undefined || snapshot === undefined) return none;
-    const listed = new Set(manifest.files.map((f) => f.path));
-    const unlisted: UnlistedDeltaFile[] = [];
-    for (const [path, add] of snapshot.files) {
-      if (!listed.has(path)) unlisted.push({ path, bytes: add.size, present: await this.storage.exists(this.liveKey({ path })) });
-    }
-    return { unlisted: unlisted.sort(byPath), unlogged: manifest.files.filter((f) => !snapshot.files.has(f.path)) };
+    return this.options.table === 'delta' ? deltaDrift(this.storage, this.dataset, this.options.encoder.format) : NO_DRIFT;
   }
 
   /**
@@ -1179,19 +1163,6 @@ export class PartitionedSink<R> implements Sink<R> {
     // Spills and files never committed leave this machine's temp folder with the sink.
     await this.scratchFolder?.remove();
   }
-}
-
-/** A file a Delta log names as live that the manifest does not list (paths relative to the dataset folder). */
-export interface UnlistedDeltaFile {
-  readonly path: string;
-  readonly bytes: number;
-  readonly present: boolean;
-}
-
-/** Where a Delta log and the manifest disagree: live in the log only, and listed by the manifest only. */
-export interface DeltaDrift {
-  readonly unlisted: readonly UnlistedDeltaFile[];
-  readonly unlogged: readonly ManifestFile[];
 }
 
 /** Whether the run's lease on the lake is gone (false when it holds none: a local folder's lock). */

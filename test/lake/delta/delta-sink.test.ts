@@ -23,6 +23,7 @@ import { readDeltaSnapshot } from '../../../src/lake/delta/delta-snapshot.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { finishPendingCommits } from '../../../src/lake/commit/commit-journal.js';
 import { repairLake } from '../../../src/lake/repair-lake.js';
+import { inspectOutput } from '../../../src/cli/inspect/inspect-output.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, BIG_TURNOVER, SHIB_CLOSE } from '../../sinks/fixtures.js';
 import { duck, runContext } from '../../sinks/helpers.js';
 import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
@@ -316,7 +317,11 @@ describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%
       { key: `kline/${listed[0]!}`, problem: 'in the manifest, removed from the Delta log' },
     ].sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(looked.map((r) => r.logMismatches)).toEqual([expected]);
+    // inspect flags it (a problem: exit 1), where it saw nothing before.
+    const problems = async () => (await inspectOutput(out, join(out, '.state'), 0, undefined, lakes.storage(out))).datasets.flatMap((d) => d.problems);
+    expect(await problems()).toEqual([`kline: the Delta log and the manifest disagree on ${expected.length} files (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair --output ${out} --dry-run" lists them, --yes mends the log`]);
     await repairLake(out, { ctx, dryRun: false, storage });
+    expect(await problems()).toEqual([]);
     await expectLogMatchesManifest(out);
     expect((await repairLake(out, { ctx, dryRun: true, storage }))[0]!.logMismatches).toEqual([]);
     // The rows of the stranded commit come again with the next run, and commit.
