@@ -10,6 +10,7 @@ import { hasDeltaLog } from './delta/table-kind.js';
 import { vacuumDelta, type VacuumResult } from './delta/vacuum-delta.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { pendingJournals } from './commit/commit-journal.js';
+import { deltaDrift } from './commit/delta-drift.js';
 
 export interface VacuumLakeOptions {
   readonly retentionMs: number;
@@ -17,6 +18,8 @@ export interface VacuumLakeOptions {
   readonly dryRun: boolean;
   /** Only this dataset. */
   readonly dataset?: string | undefined;
+  /** The lease check before each delete (vacuum-delta.ts). */
+  readonly guard?: () => void;
 }
 
 export interface TableVacuum extends VacuumResult {
@@ -36,7 +39,13 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
       out.push({ dataset, deleted: [], kept: [], skipped: 'an interrupted commit is pending (the next run or `quotelake compact` finishes it)' });
       continue;
     }
-    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun });
+    // A file the manifest lists that the log removed would go, and every commit stop at it.
+    const drift = await deltaDrift(storage, dataset, 'parquet');
+    if (drift.unlisted.length + drift.unlogged.length > 0) {
+      out.push({ dataset, deleted: [], kept: [], skipped: 'its Delta log and its manifest disagree (`quotelake repair --dry-run` shows where; --yes mends the log)' });
+      continue;
+    }
+    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...(options.guard ? { guard: options.guard } : {}) });
     out.push({ dataset, ...result });
   }
   return out;

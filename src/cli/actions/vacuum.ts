@@ -68,10 +68,10 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
   const holder = dryRun ? undefined : { runId, pipeline: 'vacuum', now: new Date(now) };
-  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage) => {
+  await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
     const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
     try {
-      const results = await vacuumLake(storage, { retentionMs, now, dryRun, dataset: args.dataset });
+      const results = await vacuumLake(storage, { retentionMs, now, dryRun, dataset: args.dataset, ...(lease ? { guard: () => lease.assertHeld() } : {}) });
       if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of results) terminal.out(formatVacuum(r, dryRun));
     } finally {

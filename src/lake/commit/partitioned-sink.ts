@@ -1109,7 +1109,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const orphans = await this.sweepOrphans();
     if (orphans.swept > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans.swept });
     if (orphans.keptForDelta > 0) {
-      ctx?.logger.warn(`kept ${orphans.keptForDelta} files of ${this.dataset} that its Delta log names but its manifest does not: "quotelake repair" checks the table`, { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: orphans.keptForDelta });
+      ctx?.logger.warn(`kept ${orphans.keptForDelta} files of ${this.dataset} that its Delta log has live but its manifest does not list: "quotelake repair --dry-run" shows the table's log and manifest disagreeing`, { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: orphans.keptForDelta });
     }
     if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);
   }
@@ -1126,8 +1126,9 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /**
    * Delete part files (and temp files) in the dataset tree that the manifest lists neither as live
-   * nor as retired. A file the table's Delta log names (live, or removed but not yet vacuumed) is
-   * kept whatever the manifest says: a Delta reader opens it, and only vacuum may delete it.
+   * nor as retired. A file live in the table's Delta log is kept whatever the manifest says: a
+   * Delta reader opens it (`quotelake repair` mends such a log). A file the log removed goes as a
+   * retired file past its grace does.
    */
   private async sweepOrphans(): Promise<{ swept: number; keptForDelta: number }> {
     const { encoder } = this.options;
@@ -1146,7 +1147,7 @@ export class PartitionedSink<R> implements Sink<R> {
     let keptForDelta = 0;
     if (orphans.length > 0 && (await hasDeltaLog(this.storage, this.dataset))) {
       const snapshot = await readDeltaSnapshot(this.storage, this.dataset);
-      const named = (rel: string) => snapshot !== undefined && (snapshot.files.has(rel) || snapshot.tombstones.has(rel));
+      const named = (rel: string) => snapshot?.files.has(rel) === true;
       keptForDelta = orphans.filter((o) => named(o.rel)).length;
       orphans.splice(0, orphans.length, ...orphans.filter((o) => !named(o.rel)));
     }

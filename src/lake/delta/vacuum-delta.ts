@@ -21,6 +21,11 @@ export interface VacuumOptions {
   fileSuffix?: string;
   /** When an object was last written, epoch ms; default: the storage's modifiedAt (mtime, S3 LastModified), else unknown. */
   modifiedAt?: (key: string) => Promise<number | undefined>;
+  /**
+   * Throws when the vacuum may no longer delete (its lease on the lake was lost): checked before each
+   * file, so a vacuum paused past its lease stops instead of deleting under the new holder.
+   */
+  guard?: () => void;
 }
 
 export interface VacuumResult {
@@ -66,6 +71,11 @@ export async function vacuumDelta(storage: LakeStorage, tableKey: string, option
     }
     deleted.push(key);
   }
-  if (!options.dryRun) for (const key of deleted) await storage.delete(key);
+  if (!options.dryRun) {
+    for (const key of deleted) {
+      options.guard?.();
+      await storage.delete(key);
+    }
+  }
   return { version: snapshot.version, deleted, kept };
 }

@@ -54,6 +54,19 @@ describe('vacuumDelta', () => {
     expect(adds.has(`${DAILY}/part-r1-00003.parquet`)).toBe(true);
   });
 
+  it('stops before the next delete once its lease is lost, having deleted only what came before', async () => {
+    const { storage } = await withOrphans();
+    let deletes = 0;
+    const guard = () => {
+      if (deletes++ === 1) throw new Error('lease lost');
+    };
+    const now = T0 + 10 * MIN + 8 * 24 * HOUR;
+    await expect(vacuumDelta(storage, 'kline', { retentionMs: 7 * 24 * HOUR, now, guard })).rejects.toThrow('lease lost');
+    const left = new Set(await storage.list('kline/'));
+    expect(left.has(`kline/${DAY1}/part-crashed.parquet`)).toBe(false);
+    for (const kept of ['part-in-flight.parquet', 'part-r1-00001.parquet', 'part-r1-00002.parquet']) expect(left.has(`kline/${DAY1}/${kept}`), kept).toBe(true);
+  });
+
   it('keeps an orphan whose age the store cannot tell', async () => {
     const { storage } = await withOrphans();
     const result = await vacuumDelta(storage, 'kline', { retentionMs: 0, now: T0 + 48 * HOUR, modifiedAt: async () => undefined });
