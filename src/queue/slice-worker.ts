@@ -48,6 +48,13 @@ export interface SliceWorkerOptions {
   isPermanent?(error: unknown): boolean;
   /** A slice failed for good (permanent, or its last attempt): the error `runSlice` threw. */
   failedForGood?(sliceId: string, error: unknown): void;
+  /**
+   * Whether an error of `runSlice` is this worker's, not the slice's (its token refused, its service
+   * settings wrong): another worker could run the slice, so it goes back to the queue untouched
+   * and `workerFault` is told, rather than the slice failing for good on every worker's behalf.
+   */
+  isWorkerFault?(error: unknown): boolean;
+  workerFault?(error: unknown): void;
   log?(line: string): void;
 }
 
@@ -82,6 +89,11 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     try {
       outcome = await options.runSlice(slice, stopping.signal);
     } catch (error) {
+      if (options.isWorkerFault?.(error)) {
+        await job.moveToWait(token);
+        options.workerFault?.(error);
+        throw new WaitingError();
+      }
       if (options.isPermanent?.(error)) throw new PermanentSliceError(error);
       throw error;
     }

@@ -127,7 +127,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const loadPipelineFile = cachedPipelineLoader();
   const runOne = async (slice: Slice, signal: AbortSignal) => {
     const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env, process.cwd(), loadPipelineFile);
-    const client = await clients.clientFor(job);
+    // Its token, base URL and plan are this worker's own settings (never stored in Redis).
+    const client = await clients.clientFor(job).catch((error: unknown) => {
+      throw new WorkerSettingsError(error);
+    });
     const startedAt = clock.now();
     const what = `${slice.codes.join(',')} ${slice.interval} ${slice.partition}`;
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, codes: slice.codes, interval: slice.interval, partition: slice.partition });
@@ -168,6 +171,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // Exit codes of the slices this process failed for good: a drained queue that did not deliver
   // everything never exits 0.
   const failedForGood: number[] = [];
+  // This worker cannot run slices at all (its token refused, its service settings wrong): it stops,
+  // the slice back on the queue for a worker that can, rather than fail the queue slice by slice.
+  let fault: unknown;
+  const faulted = new AbortController();
   const worker = startSliceWorker({
     connection: workerRedis,
     concurrency: args.concurrency,
@@ -177,6 +184,11 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     sliceDone: (slice) => addRequestsLeft(redis, -slice.requests),
     isPermanent: isPermanentSliceError,
     failedForGood: (_id, error) => failedForGood.push(describeError(error).exitCode),
+    isWorkerFault,
+    workerFault: (error) => {
+      fault ??= error instanceof WorkerSettingsError ? error.original : error;
+      faulted.abort();
+    },
     log: (line) => logger.warn(line),
   });
 
@@ -188,6 +200,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     await new Promise<void>((resolve) => {
       if (interrupts.signal.aborted) return resolve();
       interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
+      faulted.signal.addEventListener('abort', () => resolve(), { once: true });
       if (!args['until-empty']) return;
       let polling = false;
       let pollStartedAt = 0;
@@ -225,10 +238,11 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
           });
       }, 500);
       interrupts.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
+      faulted.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
     });
     // Slices still running get half the stop timeout to finish, then go back to the queue (without
     // a coordinator they cannot commit: they are redelivered once it is back).
-    await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
+    await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined || fault !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
     if (coordinatorDown === undefined) {
       const epoch = await epochDrawn;
       if (epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
@@ -263,6 +277,11 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     }
   }
   if (interrupts.received() !== undefined) return EXIT_INTERRUPTED;
+  if (fault !== undefined) {
+    const described = describeError(fault);
+    sayFailure(terminal, { ...described, message: `worker stopped: ${described.message}; the slice went back to the queue, for this worker once mended or another one` }, fault);
+    return described.exitCode === EXIT_OK ? EXIT_FAILURE : described.exitCode;
+  }
   if (coordinatorDown !== undefined) {
     const described = describeError(coordinatorDown);
     sayFailure(terminal, { ...described, message: `worker --until-empty stopped: ${described.message}; what it had not committed goes back to the queue` }, coordinatorDown);
@@ -291,11 +310,24 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, queueLost ? EXIT_FAILURE : EXIT_OK, ...failedForGood]);
 }
 
+/** What this worker's client could not be built from: its token, base URL, plan or plans file. */
+class WorkerSettingsError extends Error {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
+/** The worker's own, not the slice's: its service settings, or its token refused by the service. */
+function isWorkerFault(error: unknown): boolean {
+  if (error instanceof WorkerSettingsError) return true;
+  return error instanceof ApiError && !error.retryable && (error.code === 'QL_API_TOKEN_INVALID' || error.ret === 401);
+}
+
 /**
- * An error every attempt of the slice would meet again: the pipeline file, a setting or the plans
- * file is wrong (exit 2), or the service refused the token or the products (401, 600, 604, 605).
+ * An error every attempt of the slice would meet again, on any worker: the pipeline file or the
+ * plans file is wrong (exit 2), or the service refused the products (600, 604, 605).
  */
 function isPermanentSliceError(error: unknown): boolean {
   if (describeError(error).exitCode === EXIT_USAGE) return true;
-  return error instanceof ApiError && !error.retryable && (error.code === 'QL_API_TOKEN_INVALID' || [401, 600, 604, 605].includes(error.ret ?? 0));
+  return error instanceof ApiError && !error.retryable && [600, 604, 605].includes(error.ret ?? 0);
 }
