@@ -310,6 +310,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${address.port}`,
     host: address.address,
@@ -317,11 +318,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clock,
     usage: (token: string) => limiter?.usage(token, clock.now()),
     truth,
+    // Once: a second call (a test's afterAll after its own close) waits for the same close rather
+    // than meet Node's "Server is not running".
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
-      }),
+      })),
   };
 }
 

@@ -87,4 +87,11 @@ describe('startEmulator defaults', () => {
       await emu.close();
     }
   });
+
+  it('closes once: a second close() resolves as the first did', async () => {
+    const emu = await startEmulator();
+    await Promise.all([emu.close(), emu.close()]);
+    await expect(emu.close()).resolves.toBeUndefined();
+    await expect(fetch(`${emu.url}/quote-b-api/kline`)).rejects.toThrow();
+  });
 });
