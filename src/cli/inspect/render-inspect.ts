@@ -17,6 +17,9 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
     if (d.series.length > MAX_SERIES) lines.push(`    ... and ${d.series.length - MAX_SERIES} more series (--json lists all)`);
     for (const p of d.problems) lines.push(`    problem: ${p}`);
   }
+  for (const c of info.pendingCommits) {
+    lines.push(`  pending: a commit of ${c.dataset} (${c.format}, ${counted(c.files, 'file')}) that run ${c.run} decided and did not finish; the next run or "quotelake compact" on this output finishes it`);
+  }
   if (info.rejectedFiles > 0) lines.push(`  _rejected: ${counted(info.rejectedFiles, 'file')} of rejected records`);
   if (info.runs.length > 0) {
     lines.push(`  last runs (${info.stateDir}):`);

@@ -95,9 +95,10 @@ const JOURNAL_SUFFIX = (dataset: string, format: string) => `/${dataset}.${forma
 
 /**
  * Every journal left under `<output>/_quotelake/staging/*` for this dataset and format (of any
- * dataset and format when `of` is omitted), oldest run first.
+ * dataset and format when `of` is omitted), oldest run first. `readOnly` (inspect): one that cannot
+ * be read is skipped, neither deleted nor thrown.
  */
-export async function pendingJournals(storage: LakeStorage, of?: { readonly dataset: string; readonly format: string }): Promise<CommitJournal[]> {
+export async function pendingJournals(storage: LakeStorage, of?: { readonly dataset: string; readonly format: string }, options: { readonly readOnly?: boolean } = {}): Promise<CommitJournal[]> {
   const suffix = of === undefined ? '.journal.json' : JOURNAL_SUFFIX(of.dataset, of.format);
   const keys = (await storage.list(`${STAGING_DIR}/`)).filter((k) => k.endsWith(suffix) && k.split('/').length === 4).sort();
   const out: CommitJournal[] = [];
@@ -109,12 +110,16 @@ export async function pendingJournals(storage: LakeStorage, of?: { readonly data
       parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
     } catch {
       // A journal is written atomically, so an unparsable one was never complete: its commit never began.
-      await storage.delete(key);
+      if (!options.readOnly) await storage.delete(key);
       continue;
     }
     // An older journal is read in the current shape; a newer one is refused (never rolled half).
     const where = `${storage.root}/${key}`;
-    out.push(upgradeToNewest(parsed, journalVersions(where), where) as unknown as CommitJournal);
+    try {
+      out.push(upgradeToNewest(parsed, journalVersions(where), where) as unknown as CommitJournal);
+    } catch (error) {
+      if (!options.readOnly) throw error;
+    }
   }
   return out;
 }

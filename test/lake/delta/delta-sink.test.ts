@@ -25,6 +25,7 @@ import { finishPendingCommits } from '../../../src/lake/commit/commit-journal.js
 import { repairLake } from '../../../src/lake/repair-lake.js';
 import { vacuumLake } from '../../../src/lake/vacuum-lake.js';
 import { inspectOutput } from '../../../src/cli/inspect/inspect-output.js';
+import { renderInspect } from '../../../src/cli/inspect/render-inspect.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, BIG_TURNOVER, SHIB_CLOSE } from '../../sinks/fixtures.js';
 import { duck, runContext } from '../../sinks/helpers.js';
 import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
@@ -272,6 +273,14 @@ describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%
     const out = await lakes.fresh();
     await killedAfterDeltaVersion(out);
     const storage = lakes.storage(out) ?? localStorage(out);
+    // inspect names the pending commit, and only reads.
+    const info = await inspectOutput(out, join(out, '.state'), 0, undefined, lakes.storage(out));
+    expect(info.pendingCommits).toEqual([{ dataset: 'kline', format: 'parquet', run: 'r2', files: expect.any(Number) }]);
+    const files = info.pendingCommits[0]!.files;
+    expect(renderInspect(info)).toContain(`  pending: a commit of kline (parquet, ${files} file${files === 1 ? '' : 's'}) that run r2 decided and did not finish; the next run or "quotelake compact" on this output finishes it`);
+    // Its table disagrees with the log until the commit is finished: not a problem of the lake.
+    expect(info.datasets.flatMap((d) => d.problems)).toEqual([]);
+    expect((await repairLake(out, { ctx: runContext('repair-0'), dryRun: true, storage }))[0]!.logMismatches).toEqual([]);
     // What a halts (or any other) run does before it clears the shared staging folder.
     const done = await finishPendingCommits(storage, () => undefined);
     expect(done.finished.map((j) => [j.dataset, j.format, j.runId])).toEqual([['kline', 'parquet', 'r2']]);
