@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue(`${PRECEDENCE_EPILOGUE}\nMore: README.md, section "The command line".`)
     .check(checkPathOptions, true)
     .check(checkTokenFlag, true)
-    .check((args) => checkNumberOptions(args, argv), true)
+    .check((args, options) => checkNumberOptions(args, argv, (options as { number?: string[] } | undefined)?.number ?? []), true)
     .check((args, options) => checkRepeatedOptions(args, options as { array?: string[] } | undefined), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.

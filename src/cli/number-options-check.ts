@@ -14,12 +14,24 @@ function givenText(argv: readonly string[], key: string): string | undefined {
   return undefined;
 }
 
-export function checkNumberOptions(args: Record<string, unknown>, argv: readonly string[]): true {
+export function checkNumberOptions(args: Record<string, unknown>, argv: readonly string[], numbers: readonly string[] = []): true {
+  // `--stop-timeout` with no value after it: yargs drops the key altogether (not NaN), so the run
+  // would go on with the default, silently. Refuse it like text for a number.
+  const command = (args._ as unknown[] | undefined)?.[0];
+  const end = argv.indexOf('--');
+  for (const key of numbers) {
+    if (/[A-Z]/.test(key)) continue;
+    const at = argv.findIndex((a, i) => a === `--${key}` && (end < 0 || i < end));
+    if (at < 0) continue;
+    const next = argv[at + 1];
+    if (next === undefined || (next.startsWith('-') && Number.isNaN(Number(next)))) {
+      throw new UsageError(`--${key} must be a number, got no value`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);
+    }
+  }
   for (const [key, value] of Object.entries(args)) {
     // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
     if (typeof value !== 'number' || !Number.isNaN(value) || /[A-Z]/.test(key)) continue;
     const text = givenText(argv, key);
-    const command = (args._ as unknown[] | undefined)?.[0];
     throw new UsageError(`--${key} must be a number, got ${text === undefined ? 'no value' : JSON.stringify(text)}`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);
   }
   return true;

@@ -30,7 +30,7 @@ export interface StderrOverlay {
 export interface Terminal {
   readonly stdout: Writable;
   readonly stderr: Writable;
-  /** stderr is a terminal: progress may draw bars. */
+  /** stderr is a terminal that can move its cursor (not TERM=dumb): progress may draw bars. */
   readonly stderrIsTTY: boolean;
   /** Colours for stderr text; every formatter is the identity when colour is off. */
   readonly colors: Colors;
@@ -74,7 +74,8 @@ export function createTerminal(
   return {
     stdout,
     stderr,
-    stderrIsTTY: options.stderrIsTTY ?? Boolean((stderr as { isTTY?: boolean }).isTTY),
+    // TERM=dumb (Emacs shell-mode, some CI consoles) cannot move the cursor: no bars there, plain lines.
+    stderrIsTTY: options.stderrIsTTY ?? (Boolean((stderr as { isTTY?: boolean }).isTTY) && (options.env ?? process.env).TERM !== 'dumb'),
     colors: colors(options.color ?? false),
     setOverlay(next) {
       overlay = next;

@@ -168,6 +168,16 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     throw new PipelineConfigError(options.file, problems);
   }
   const raw = withoutExtensionKeys(documentValue(doc, lineCounter, options.file));
+  // An empty file (or one of comments only) reads as null: say so at its first line, with the way out.
+  if (raw === null || raw === undefined) {
+    throw new PipelineConfigError(options.file, [
+      {
+        message: `the file holds no pipeline (it is empty${source.trim() === '' ? '' : ' but for comments'}): a pipeline is a mapping with name, source and sink; "quotelake init <name>" writes one to start from`,
+        line: 1,
+        column: 1,
+      },
+    ]);
+  }
   const position = (path: IssuePath, atKey: boolean) => {
     const node = locate(doc, path, atKey);
     if (!node?.range) return {};

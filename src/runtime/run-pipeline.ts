@@ -316,6 +316,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
     let iterator: AsyncIterator<Batch<unknown>> | undefined;
     let inFlight = false;
+    // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
+    let handed = 0;
     try {
       await sink.recover?.(quietCtx);
       await rejectedSink?.recover?.(quietCtx);
@@ -353,9 +355,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const warnedCodes = new Set<string>();
       let batchesSinceCommit = 0;
       let lastCommitAt = clock.now();
-      // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
-      let handed = 0;
-
       const commit = async (): Promise<void> => {
         // Never commit into a lake another run has taken over (its lease was lost or ran out).
         lock.assertHeld();
@@ -507,6 +506,12 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       return { runId, status, manifestPath, manifest: final, shortfalls, notes };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
+      // Rows a stream (stdout) already took are with the reader: no abort takes them back, so they
+      // are written, not "not committed" (the summary and --json would say 0 written of a pipe full).
+      if (sink.streaming === true && handed > 0) {
+        events.rows(dataset, 'written', handed);
+        handed = 0;
+      }
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
       const failed = manifest('failed', error);

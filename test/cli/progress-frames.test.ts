@@ -184,6 +184,23 @@ describe('the terminal display', () => {
     expect(lines[1]).toMatch(/^ A-VERY-LONG-PRODU… \[/);
   });
 
+  it('keeps the block within the terminal height: the streams that do not fit are summed on one line', () => {
+    const events = createRunEvents();
+    for (let i = 0; i < 10; i++) {
+      events.planned(`kline/CODE${i}/1m`, 4);
+      events.request('/k', `kline/CODE${i}/1m`);
+    }
+    events.rows('kline', 'received', 10);
+    const f = progressFigures(events, 0, 1000, undefined, 'running');
+    const tall = renderFrame(f, { columns: 100, colors: colors(false) });
+    const short = renderFrame(f, { columns: 100, rows: 8, colors: colors(false) });
+    expect(tall.length).toBeGreaterThan(8);
+    // A line is left for the cursor below the block: a block as tall as the screen scrolls on each redraw.
+    expect(short.length).toBeLessThanOrEqual(7);
+    expect(short.at(-2)).toMatch(/^ \d+ more streams: /);
+    expect(stripColor(short.join('\n'))).toContain('requests');
+  });
+
   it('colours on a terminal, none with colour off: the same text either way', () => {
     const on = setup({ color: true });
     const off = setup({ color: false });
@@ -215,6 +232,12 @@ describe('colour', () => {
     expect(colorEnabled({ isTTY: true, env: { FORCE_COLOR: '0' } })).toBe(false);
     expect(colorEnabled({ isTTY: false, env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).toBe(false);
     expect(colorEnabled({ isTTY: false, env: { FORCE_COLOR: '1' }, flag: false })).toBe(false);
+  });
+
+  it('TERM=dumb, a terminal that cannot move its cursor, gets plain lines, not bars', () => {
+    const screen = new VirtualScreen(80);
+    expect(createTerminal({ stderr: screen, env: { TERM: 'dumb' } }).stderrIsTTY).toBe(false);
+    expect(createTerminal({ stderr: screen, env: { TERM: 'xterm-256color' } }).stderrIsTTY).toBe(true);
   });
 
   it('with colour off a frame has no escape code at all', () => {

@@ -57,6 +57,14 @@ describe('parsePipelineYaml', () => {
     });
   });
 
+  it('an empty file, or one of comments only, says so at 1:1 with the way to start one', () => {
+    for (const [text, what] of [['', 'it is empty'], ['\n\n', 'it is empty'], ['# a pipeline, some day\n', 'it is empty but for comments']] as const) {
+      const error = errorOf(text);
+      expect(error.problems).toEqual([{ line: 1, column: 1, message: `the file holds no pipeline (${what}): a pipeline is a mapping with name, source and sink; "quotelake init <name>" writes one to start from` }]);
+      expect(error.describeAll()).toMatch(/^pipelines\/x\.yaml:1:1: the file holds no pipeline/);
+    }
+  });
+
   it('a byte-order mark is no column: a problem on line 1 is where an editor shows it', () => {
     const text = 'name: Bad\nsource:\n  type: counter\nsink:\n  type: memory\n';
     const at = (t: string) => {

@@ -20,6 +20,12 @@ describe('didYouMean', () => {
     expect(didYouMean('ab', ['xy'])).toBeUndefined();
   });
 
+  it('prefers a case-only difference to a real edit, and takes two swapped letters for one edit', () => {
+    expect(didYouMean('B.yaml', ['a.yaml', 'b.yaml'])).toBe('b.yaml');
+    expect(didYouMean('tabel', ['table', 'format'])).toBe('table');
+    expect(didYouMean('parqeut', ['parquet', 'arrow', 'ndjson'])).toBe('parquet');
+  });
+
   it('breaks ties by name, so the answer does not depend on the order of the candidates', () => {
     expect(didYouMean('cat', ['cut', 'bat'])).toBe('bat');
     expect(didYouMean('cat', ['bat', 'cut'])).toBe('bat');

@@ -95,6 +95,23 @@ describe('NDJSON on stdout keeps no state unless asked', () => {
     expect(first.stderr + second.stderr).toBe('');
   });
 
+  it('a run that fails after rows went out counts those rows as written: the reader has them', async () => {
+    const flaky = await serveChild([{ token: 'flaky-token', plan: 'professional', faults: '5xx=0.7' }], ['--seed', '7']);
+    try {
+      const dir = tempDir();
+      const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, '--base-url', flaky.url, '--token', 'flaky-token', '--plan', 'professional', '--quiet', '--json'];
+      const r = await runToFile(args, join(dir, 'out.ndjson'));
+      const taken = rowsOf(readFileSync(join(dir, 'out.ndjson'), 'utf8')).length;
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(taken).toBeGreaterThan(0);
+      const doc = jsonDoc(r.stderr);
+      expect(doc.runs[0]!.status).toBe('failed');
+      expect(doc.runs[0]!.rows.kline!.written).toBe(taken);
+    } finally {
+      await flaky.stop();
+    }
+  });
+
   it('`| head -3` stops the run with exit 141 and one stderr line; the next run still writes every row', async () => {
     const dir = tempDir();
     const args = ['run', lookPipeline(dir), '--output', dir, ...service()];

@@ -252,6 +252,20 @@ describe('usage errors exit 2 with a hint', () => {
     expect(results[0]!.stderr).toContain('hint: run "quotelake serve --help" for what it takes');
   });
 
+  it('a number option with nothing after it is a usage error, not the default taken in silence', async () => {
+    const results = await Promise.all([
+      runCli(['run', 'demo', '--dry-run', '--stop-timeout']),
+      runCli(['serve', '--port', '--seed', '1']),
+      runCli(['run', 'demo', '--dry-run', '--stop-timeout', '-1']),
+    ]);
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: --stop-timeout must be a number, got no value'],
+      [2, 'quotelake: --port must be a number, got no value'],
+      // A negative number is a value (refused by the option's own rule).
+      [2, expect.not.stringContaining('got no value')],
+    ]);
+  });
+
   it('an empty --output or --state-dir (an unset shell variable) is a usage error for every command that takes one', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--output', '']),

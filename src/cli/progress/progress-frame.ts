@@ -5,7 +5,7 @@
  * wraps (a wrapped line would throw off the redraw).
  */
 import type { Colors } from '../colors.js';
-import { counted, formatDuration, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
+import { counted, formatDuration, MAX_STREAM_BARS, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
 
 /** Stream labels are cut to this width so a stream line fits 80 columns. */
 const STREAM_LABEL_WIDTH = 18;
@@ -18,6 +18,8 @@ type Segment = readonly [text: string, paint?: (text: string) => string];
 export interface FrameOptions {
   /** Terminal width: every line is kept below it. */
   readonly columns: number;
+  /** Terminal height, when known: the block keeps below it (a taller block scrolls, and each redraw leaves its top lines behind). */
+  readonly rows?: number | undefined;
   readonly colors: Colors;
 }
 
@@ -34,7 +36,11 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
     totalDone ? [' | done', c.green] : f.stopped ? [' | stopped', c.yellow] : [` | ETA ${f.etaSeconds !== undefined ? formatDuration(f.etaSeconds) : '-'}`, c.dim],
     ...(f.quotaUsed !== undefined && f.quotaLimit !== undefined ? [[` | quota ${n(f.quotaUsed)}/${n(f.quotaLimit)}`, c.dim] as Segment] : []),
   ]);
-  const { shown, hidden } = visibleStreams(f.streams);
+  // Room for stream lines: the height less the total line, the dataset lines and one spare line
+  // (the cursor rests below the block). At least the summing line is kept.
+  const datasets = Object.keys(f.rows).length;
+  const room = options.rows !== undefined && options.rows > 0 ? Math.max(1, options.rows - 2 - datasets) : undefined;
+  const { shown, hidden } = visibleStreams(f.streams, room === undefined ? undefined : Math.min(room, MAX_STREAM_BARS));
   const labelWidth = Math.min(STREAM_LABEL_WIDTH, Math.max(0, ...shown.map((s) => s.label.length)));
   for (const s of shown) lines.push(streamLine(s, labelWidth, c, f.stopped));
   if (hidden.count > 0) {

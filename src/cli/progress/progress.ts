@@ -75,6 +75,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   const frame = (outcome?: ProgressOutcome) =>
     renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running'), {
       columns: terminalColumns(terminal.stderr as { columns?: number }),
+      rows: terminalRows(terminal.stderr as { rows?: unknown }),
       colors: terminal.colors,
     });
   let stopped = false;
@@ -113,4 +114,9 @@ function terminalColumns(stream: { columns?: number }): number {
   if (stream.columns !== undefined && stream.columns > 0) return stream.columns;
   const env = Number(process.env.COLUMNS);
   return Number.isInteger(env) && env > 0 ? env : DEFAULT_COLUMNS;
+}
+
+/** The terminal's height, when the stream knows it (a TTY's `rows`). */
+function terminalRows(stream: { rows?: unknown }): number | undefined {
+  return typeof stream.rows === 'number' && stream.rows > 0 ? stream.rows : undefined;
 }
