@@ -7,7 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { wordCompleter } from './complete-words.js';
-import { withSuggestion } from './usage-suggestions.js';
+import { usageHint, withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails, sayFailure } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<number> {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
       if (!err && msg) msg = withSuggestion(msg, argv, Object.keys((cli as unknown as { getOptions(): { key: object } }).getOptions().key));
-      throw err ?? new UsageError(msg, 'run "quotelake --help" (or "quotelake <command> --help") for usage');
+      throw err ?? new UsageError(msg, usageHint(argv, COMMANDS.map((c) => String(c.command).split(' ')[0]!)));
     });
   // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).
   if (argv.includes('--get-yargs-completions')) cli = cli.completion('completion', false, wordCompleter(cli, argv.slice(argv.indexOf('--get-yargs-completions') + 1)));

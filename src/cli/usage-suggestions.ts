@@ -8,6 +8,10 @@ import { didYouMean } from '../core/did-you-mean.js';
 export function withSuggestion(msg: string, argv: readonly string[], declaredOptions: readonly string[]): string {
   const recommended = /^Did you mean (\S+)\?$/.exec(msg);
   const command = argv.find((a) => !a.startsWith('-'));
+  const missing = missingArgument(msg, command);
+  if (missing !== undefined) return missing;
+  const valueless = choiceWithoutValue(msg);
+  if (valueless !== undefined) return valueless;
   if (recommended && command !== undefined) return `unknown command "${command}"; did you mean ${recommended[1]}?`;
   const signed = signedValue(msg, argv);
   if (signed !== undefined) return signed;
@@ -28,4 +32,34 @@ function signedValue(msg: string, argv: readonly string[]): string | undefined {
   if (at < 0) return undefined;
   const [flag, value] = [argv[at]!, argv[at + 1]!];
   return `${flag} ${value}: a value that starts with "-" is read as flags; a span back from now has no sign (${flag} ${value.slice(1)}), and ${flag}=${value} passes it as it is`;
+}
+
+/** What each command's required argument is, said as what to type (yargs: "Not enough non-option arguments: got 0, need at least 1"). */
+const MISSING: Readonly<Record<string, string>> = {
+  run: 'name a pipeline to run: quotelake run <pipeline...> ("quotelake list" shows those you can name; a .yaml or .ts path works too)',
+  plan: 'name a pipeline to plan: quotelake plan <pipeline...> ("quotelake list" shows those you can name)',
+  validate: 'name a pipeline file to check: quotelake validate <pipeline...>',
+  enqueue: 'name a pipeline to queue: quotelake enqueue <pipeline> ("quotelake list" shows those you can name)',
+  completion: 'name a shell: quotelake completion bash, zsh or fish',
+  queue: 'name what to do: quotelake queue status, schedules, or unschedule <name>',
+};
+
+function missingArgument(msg: string, command: string | undefined): string | undefined {
+  if (!/^Not enough non-option arguments/.test(msg) || command === undefined) return undefined;
+  return MISSING[command];
+}
+
+/** `--format` with nothing after it: yargs says "Invalid values: Argument: format, Given: true, Choices: …". */
+function choiceWithoutValue(msg: string): string | undefined {
+  const m = /^Invalid values:\s*Argument: (\S+), Given: true, Choices: (.+)$/s.exec(msg.trim());
+  if (m === null) return undefined;
+  const choices = m[2]!.split(/,\s*/).map((c) => c.replace(/^"|"$/g, ''));
+  const listed = choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : choices[0];
+  return `--${m[1]} needs a value: ${listed}`;
+}
+
+/** The hint of a usage error: the help of the command it was about, when one was named. */
+export function usageHint(argv: readonly string[], commands: readonly string[]): string {
+  const command = argv.find((a) => !a.startsWith('-'));
+  return command !== undefined && commands.includes(command) ? `run "quotelake ${command} --help" for usage` : 'run "quotelake --help" (or "quotelake <command> --help") for usage';
 }

@@ -57,7 +57,8 @@ describe('usage errors exit 2 with a hint', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/^quotelake: Unknown argument: bogus/m);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('quotelake: Not enough non-option arguments');
+    expect(missing.stderr).toContain('quotelake: name a pipeline to run: quotelake run <pipeline...> ("quotelake list" shows those you can name; a .yaml or .ts path works too)');
+    expect(missing.stderr).toContain('hint: run "quotelake run --help" for usage');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('quotelake: pipeline "no-such-pipeline" not found');
     expect(unknown.stderr).toContain('hint: run "quotelake list"');
@@ -250,6 +251,16 @@ describe('usage errors exit 2 with a hint', () => {
       [2, 'quotelake: --stop-timeout must be a number, got "30s"'],
     ]);
     expect(results[0]!.stderr).toContain('hint: run "quotelake serve --help" for what it takes');
+  });
+
+  it('a missing argument or a choice without its value is said as what to type, with the command\'s own help', async () => {
+    const [queue, shell, format] = await Promise.all([runCli(['queue']), runCli(['completion']), runCli(['run', 'demo', '--format'])]);
+    expect([queue, shell, format].map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: name what to do: quotelake queue status, schedules, or unschedule <name>'],
+      [2, 'quotelake: name a shell: quotelake completion bash, zsh or fish'],
+      [2, 'quotelake: --format needs a value: parquet, arrow or ndjson'],
+    ]);
+    expect(format.stderr).toContain('hint: run "quotelake run --help" for usage');
   });
 
   it('a number option with nothing after it is a usage error, not the default taken in silence', async () => {
