@@ -134,6 +134,12 @@ export interface Sink<T> {
    * source batch, so a checkpoint never covers rows the reader did not take.
    */
   readonly streaming?: boolean;
+  /**
+   * Each commit replaces the sink's whole output with this run's rows alone (an NDJSON file kept
+   * without state): the run commits once, at its end, so neither a reader during the run nor a
+   * killed run's leftovers show a part of this run's window in place of the last complete one.
+   */
+  readonly wholeRun?: boolean;
   /** Called once at the start of a run: finish or roll back whatever a crashed run left half-done. */
   recover?(ctx: RunContext): Promise<void>;
   /**

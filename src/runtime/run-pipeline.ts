@@ -483,7 +483,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         // Rows on a stream are gone once written: with state, every batch the reader took is
         // committed at once, so the next run starts right after it and nowhere later.
         const streamed = keepState && sink.streaming === true;
-        if (streamed || batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs) {
+        // A sink rewritten whole by each commit (wholeRun) is committed once, after the last batch.
+        if (sink.wholeRun !== true && (streamed || batchesSinceCommit >= opts.commitEveryBatches || clock.now() - lastCommitAt >= opts.commitEveryMs)) {
           await commit();
         }
       }
@@ -494,11 +495,16 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       if (inFlight) void it.return?.().catch(() => undefined);
       else await it.return?.();
 
-      // Whatever was written belongs to whole source batches: commit it, aborted or not.
-      if (batchesSinceCommit > 0) await commit();
+      // Whatever was written belongs to whole source batches: commit it, aborted or not. Not into a
+      // sink that each commit rewrites whole (wholeRun): a run that stopped early would replace the
+      // last whole run's output with a part of its window; that output stays as it was.
+      const keepsLastWhole = sink.wholeRun === true && (status === 'aborted' || stopped !== undefined);
+      if (batchesSinceCommit > 0 && !keepsLastWhole) await commit();
       // Committed first, then the run fails (nothing staged is left for the abort below).
       if (stopped) throw stopped;
-      if (status === 'aborted') logger.warn('run aborted; committed work is kept and the next run resumes from it');
+      if (status === 'aborted') {
+        logger.warn(keepsLastWhole ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)' : 'run aborted; committed work is kept and the next run resumes from it');
+      }
       const final = manifest(status);
       const manifestPath = await writeRunManifest(state, final);
       logger.info('run finished', runEnd(final, manifestPath));

@@ -185,6 +185,30 @@ describe('runPipeline', () => {
     expect(keys(store.visible)).toEqual(expectedKeys(1, 4, 2));
   });
 
+  it('a sink each commit rewrites whole (an NDJSON file without state) is committed once, at the end, and not at all by a run that stopped early', async () => {
+    const wholeRun = (registry: ReturnType<typeof testRegistry>, commits: { n: number }): ComponentDefinition[] => {
+      const [source, sinkDef] = withCommit(registry, (commit, ctx) => {
+        commits.n++;
+        return commit(ctx);
+      });
+      const wrapped = { ...sinkDef!, create: (config: never, env: never) => ({ ...(sinkDef!.create as (c: never, e: never) => object)(config, env), wholeRun: true }) } as typeof sinkDef;
+      return [source!, wrapped!];
+    };
+    const store = new MemoryStore();
+    const commits = { n: 0 };
+    const whole = await runPipeline(pipeline({ batches: 6, rowsPerBatch: 2 }, { commitEveryBatches: 1 }), { registry: wholeRun(testRegistry({ store }), commits), outputDir: dir });
+    expect(whole.status).toBe('succeeded');
+    expect(commits.n).toBe(1);
+    expect(keys(store.visible)).toEqual(expectedKeys(1, 6, 2));
+
+    const controller = new AbortController();
+    const probe: SourceProbe = { produced: 0, endOnAbort: true, beforeYield: (_s, index) => (index === 4 ? controller.abort() : undefined) };
+    const stoppedEarly = { n: 0 };
+    const r = await runPipeline(pipeline({ batches: 10, rowsPerBatch: 2 }, { commitEveryBatches: 1 }), { registry: wholeRun(testRegistry({ store: new MemoryStore(), probe }), stoppedEarly), outputDir: join(dir, 'second'), signal: controller.signal });
+    expect(r.status).toBe('aborted');
+    expect(stoppedEarly.n).toBe(0);
+  });
+
   it('a signal after the source ended (during the final commit): the run succeeded, everything committed', async () => {
     const store = new MemoryStore();
     const controller = new AbortController();

@@ -55,6 +55,17 @@ export interface RollForwardHooks {
 export type StepGuard = () => void;
 
 export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}, guard: StepGuard = () => undefined): Promise<void> {
+  try {
+    await rollSteps(storage, journal, hooks, guard);
+  } catch (error) {
+    // A step that failed because another holder finished this commit meanwhile (a source it had
+    // already renamed): the lost lease is the cause to report, not the missing object.
+    guard();
+    throw error;
+  }
+}
+
+async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks, guard: StepGuard): Promise<void> {
   for (const { from, to } of journal.add) {
     guard();
     if (await storage.exists(from)) {

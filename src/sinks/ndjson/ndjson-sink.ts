@@ -66,6 +66,11 @@ export class NdjsonSink implements Sink<object> {
     return this.target.kind === 'stream';
   }
 
+  /** A file without state is rewritten with exactly this run's window: only its last commit may replace it. */
+  get wholeRun(): boolean {
+    return this.target.kind === 'file' && this.target.accumulate === false;
+  }
+
   private open(): Writable {
     if (this.stream) return this.stream;
     if (this.target.kind !== 'stream') throw new SinkError('ndjson: a file target has no stream', 'write');
