@@ -927,7 +927,8 @@ export class PartitionedSink<R> implements Sink<R> {
    * `quotelake repair`: one Delta version that makes the log's live files the manifest's (the
    * manifest is quotelake's commit point): removes for the files it does not list, adds for the
    * ones it lists and the log removed; through the same journaled commit as any other, the
-   * manifest's files unchanged. A removed file still on storage stays, a tombstone for vacuum.
+   * manifest's files unchanged. A removed file still on storage is an orphan the next recovery
+   * sweeps (no manifest lists it, and the log no longer has it live).
    */
   async reconcileDeltaLog(ctx: RunContext, drift: DeltaDrift): Promise<void> {
     if (drift.unlisted.length === 0 && drift.unlogged.length === 0) return;
