@@ -82,6 +82,8 @@ export interface RunEvents {
   shortfall?(message: string): void;
   /** Requests left in today's quota, when the service client knows it (goes into the run manifest). */
   quota?(remaining: number): void;
+  /** The daily quota ran out and the source stopped short of its window (resumable after the reset). */
+  stoppedAtQuota?(): void;
 }
 
 export interface RunContext {

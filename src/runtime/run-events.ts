@@ -31,6 +31,8 @@ export interface RunEventsSnapshot {
   readonly shortfalls: number;
   /** Requests left today, when the client reported it. */
   readonly quotaLeft?: number;
+  /** A source stopped short of its window at the daily quota. */
+  readonly stoppedAtQuota: boolean;
   /** Files committed so far (data and diverted records), also when the run fails later. */
   readonly files: readonly CommittedFile[];
 }
@@ -74,6 +76,7 @@ export function createRunEvents(): RunEventsRecorder {
   const files: CommittedFile[] = [];
   let shortfalls = 0;
   let quotaLeft: number | undefined;
+  let stoppedAtQuota = false;
   const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
 
   function emit<E extends RunEventName>(event: E, payload: RunEventMap[E]): void {
@@ -126,6 +129,9 @@ export function createRunEvents(): RunEventsRecorder {
       quotaLeft = left;
       emit('quota', { left });
     },
+    stoppedAtQuota() {
+      stoppedAtQuota = true;
+    },
     on(event, listener) {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));
@@ -144,6 +150,7 @@ export function createRunEvents(): RunEventsRecorder {
         doneStreams: [...doneStreams],
         notes: [...notes],
         shortfalls,
+        stoppedAtQuota,
         files: [...files],
         ...(quotaLeft !== undefined ? { quotaLeft } : {}),
       };

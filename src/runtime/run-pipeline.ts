@@ -496,9 +496,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       else await it.return?.();
 
       // Whatever was written belongs to whole source batches: commit it, aborted or not. Not into a
-      // sink that each commit rewrites whole (wholeRun): a run that stopped early would replace the
-      // last whole run's output with a part of its window; that output stays as it was.
-      const keepsLastWhole = sink.wholeRun === true && (status === 'aborted' || stopped !== undefined);
+      // sink that each commit rewrites whole (wholeRun): a run that stopped early (a signal, the
+      // coordinator gone, the daily quota) would replace the last whole run's output with a part
+      // of its window; that output stays as it was.
+      const keepsLastWhole = sink.wholeRun === true && (status === 'aborted' || stopped !== undefined || events.snapshot().stoppedAtQuota);
       if (batchesSinceCommit > 0 && !keepsLastWhole) await commit();
       // Committed first, then the run fails (nothing staged is left for the abort below).
       if (stopped) throw stopped;

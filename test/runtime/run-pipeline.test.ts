@@ -207,6 +207,14 @@ describe('runPipeline', () => {
     const r = await runPipeline(pipeline({ batches: 10, rowsPerBatch: 2 }, { commitEveryBatches: 1 }), { registry: wholeRun(testRegistry({ store: new MemoryStore(), probe }), stoppedEarly), outputDir: join(dir, 'second'), signal: controller.signal });
     expect(r.status).toBe('aborted');
     expect(stoppedEarly.n).toBe(0);
+
+    // A source cut short by the daily quota ends quietly, the run a success: still no commit.
+    const events = createRunEvents();
+    const atQuota = { n: 0 };
+    const quotaProbe: SourceProbe = { produced: 0, beforeYield: (_s, index) => (index === 3 ? events.stoppedAtQuota() : undefined) };
+    const q = await runPipeline(pipeline({ batches: 4, rowsPerBatch: 2 }, { commitEveryBatches: 1 }), { registry: wholeRun(testRegistry({ store: new MemoryStore(), probe: quotaProbe }), atQuota), outputDir: join(dir, 'third'), events });
+    expect(q.status).toBe('succeeded');
+    expect(atQuota.n).toBe(0);
   });
 
   it('a signal after the source ended (during the final commit): the run succeeded, everything committed', async () => {

@@ -175,6 +175,7 @@ describe('createRunEvents', () => {
       doneStreams: ['kline/BTCUSDT/1m'],
       notes: ['hello', 'kline AAPL.US 1m: 300 of 500 bars'],
       shortfalls: 1,
+      stoppedAtQuota: false,
       files: [],
       quotaLeft: 99,
     });

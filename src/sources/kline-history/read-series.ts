@@ -34,6 +34,7 @@ export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGe
   } catch (error) {
     if (!(error instanceof QuotaExhaustedError)) throw error;
     // Committed pages and their checkpoints are kept; the next run (after the reset) resumes there.
+    env.ctx.events.stoppedAtQuota?.();
     if (env.quota.exhausted === null) {
       env.quota.exhausted = error;
       env.ctx.events.note?.(`daily request quota used up; stopped cleanly, run again after ${error.resetAt.toISOString()} to resume`);

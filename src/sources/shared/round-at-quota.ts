@@ -26,6 +26,7 @@ export async function roundUnlessQuotaEnds<T>(ctx: RunContext, source: string, r
     const partial = error.partial as T | undefined;
     const whole = rounds === 1 ? '1 round' : `${rounds} rounds`;
     const done = partial === undefined ? whole : rounds === 0 ? 'part of the first round' : `${whole} and part of the next`;
+    ctx.events.stoppedAtQuota?.();
     ctx.events.note?.(`${source}: daily request quota used up after ${done}; what they fetched is kept, run again after ${error.resetAt.toISOString()}`);
     return partial === undefined ? undefined : { value: partial, last: true };
   }

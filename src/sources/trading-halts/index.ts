@@ -106,6 +106,7 @@ class TradingHaltsSource implements Source<RawHalt> {
         reporter.finish(stream);
       } catch (error) {
         if (!(error instanceof QuotaExhaustedError)) throw error;
+        ctx.events.stoppedAtQuota?.();
         ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);
         return;
       }
