@@ -18,6 +18,7 @@ export function checkNumberOptions(args: Record<string, unknown>, argv: readonly
   // `--stop-timeout` with no value after it: yargs drops the key altogether (not NaN), so the run
   // would go on with the default, silently. Refuse it like text for a number.
   const command = (args._ as unknown[] | undefined)?.[0];
+  const hint = `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`;
   const end = argv.indexOf('--');
   for (const key of numbers) {
     if (/[A-Z]/.test(key)) continue;
@@ -25,14 +26,14 @@ export function checkNumberOptions(args: Record<string, unknown>, argv: readonly
     if (at < 0) continue;
     const next = argv[at + 1];
     if (next === undefined || (next.startsWith('-') && Number.isNaN(Number(next)))) {
-      throw new UsageError(`--${key} must be a number, got no value`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);
+      throw new UsageError(`--${key} must be a number, got no value`, hint);
     }
   }
   for (const [key, value] of Object.entries(args)) {
     // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
     if (typeof value !== 'number' || !Number.isNaN(value) || /[A-Z]/.test(key)) continue;
     const text = givenText(argv, key);
-    throw new UsageError(`--${key} must be a number, got ${text === undefined ? 'no value' : JSON.stringify(text)}`, `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`);
+    throw new UsageError(`--${key} must be a number, got ${text === undefined ? 'no value' : JSON.stringify(text)}`, hint);
   }
   return true;
 }

@@ -175,6 +175,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // the slice back on the queue for a worker that can, rather than fail the queue slice by slice.
   let fault: unknown;
   const faulted = new AbortController();
+  // What ends the wait below before the queue does: a signal, or this worker's own fault.
+  const stopped = AbortSignal.any([interrupts.signal, faulted.signal]);
   const worker = startSliceWorker({
     connection: workerRedis,
     concurrency: args.concurrency,
@@ -198,9 +200,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   let queueLost = false;
   try {
     await new Promise<void>((resolve) => {
-      if (interrupts.signal.aborted) return resolve();
-      interrupts.signal.addEventListener('abort', () => resolve(), { once: true });
-      faulted.signal.addEventListener('abort', () => resolve(), { once: true });
+      if (stopped.aborted) return resolve();
+      stopped.addEventListener('abort', () => resolve(), { once: true });
       if (!args['until-empty']) return;
       let polling = false;
       let pollStartedAt = 0;
@@ -237,12 +238,11 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
             polling = false;
           });
       }, 500);
-      interrupts.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
-      faulted.signal.addEventListener('abort', () => clearInterval(poll), { once: true });
+      stopped.addEventListener('abort', () => clearInterval(poll), { once: true });
     });
     // Slices still running get half the stop timeout to finish, then go back to the queue (without
     // a coordinator they cannot commit: they are redelivered once it is back).
-    await worker.stop(interrupts.signal.aborted || coordinatorDown !== undefined || fault !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
+    await worker.stop(stopped.aborted || coordinatorDown !== undefined ? Math.floor(graceMs / 2) : 2_147_483_647, { queueGone: coordinatorDown !== undefined });
     if (coordinatorDown === undefined) {
       const epoch = await epochDrawn;
       if (epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
