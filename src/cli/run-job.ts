@@ -31,6 +31,7 @@ import { QuotaWatchingClient } from './quota-watch.js';
 import type { QuotelakeMetrics } from '../runtime/metrics/index.js';
 import { meteredClientOptions, meterRun, type MeteredToken } from './run-metrics.js';
 import { registry } from './registry.js';
+import { keepsState } from '../runtime/keeps-state.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import { rateLimitNote } from './rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
@@ -109,6 +110,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     events,
     tokens: meteredTokens(inner, connection),
   });
+  // An output without state (an NDJSON look) is not resumed: what a stopped run says differs.
+  const resumable = keepsState(job.pipeline, registry);
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
   let failureDetails: string | undefined;
@@ -153,6 +156,9 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     });
   } catch (e) {
     failure = describeError(e);
+    if (failure.exitCode === EXIT_INTERRUPTED && !resumable) {
+      failure = { ...failure, hint: 'this output keeps no state: the next run delivers the whole window again' };
+    }
     // The message is printed below for a person; a log collector (json) gets it as an error line,
     // with the stack and cause chain in `err`. On a terminal, --log-level debug prints them below
     // the failure instead, once.
@@ -203,9 +209,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   if (failure && failure.exitCode !== EXIT_QUOTA && options.logFormat !== 'json') terminal.err(formatError(failure, terminal.colors));
   if (failureDetails !== undefined) terminal.err(failureDetails);
   if (quotaError) {
+    const resetAt = quotaError.resetAt.toISOString();
     terminal.notice(
-      `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${quotaError.resetAt.toISOString()}: run the same command again then to resume.`,
-      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt: quotaError.resetAt.toISOString() },
+      resumable
+        ? `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${resetAt}: run the same command again then to resume.`
+        : `quotelake: ${job.pipeline.name}: the daily request quota is used up. It resets at ${resetAt}: this output keeps no state, so a run then delivers the whole window again.`,
+      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt },
     );
   }
 
@@ -238,6 +247,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     durationMs: finished - started,
     service: { embedded: connection.embedded, plan: inner.plan, baseUrl: redactUrl(connection.baseUrl) },
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type, ...(sinkWritesStdout(job.pipeline) ? { toStdout: true } : {}) },
+    ...(resumable ? {} : { resumable: false }),
     requests,
     requestsTotal,
     ...(outcomes ? { requestOutcomes: outcomes } : {}),

@@ -18,6 +18,8 @@ export interface RunSummary {
   readonly service: { readonly embedded: boolean; readonly plan: string; readonly baseUrl: string };
   /** `toStdout`: the records went to stdout (an NDJSON look or an ndjson sink on stdout), not into `dir`. */
   readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string; readonly toStdout?: boolean };
+  /** False when the output keeps no state (an NDJSON look, `--no-state`): a stopped run is not resumed, the next delivers the whole window. */
+  readonly resumable?: boolean | undefined;
   /** Requests sent per endpoint path. */
   readonly requests: Readonly<Record<string, number>>;
   readonly requestsTotal: number;
@@ -65,6 +67,16 @@ const STATUS_TEXT: Record<SummaryStatus, string> = {
   planned: 'planned (dry run)',
 };
 
+/** A stopped run of an output that keeps no state is not resumed: the next run delivers its window again. */
+const NOT_RESUMABLE: Partial<Record<SummaryStatus, string>> = {
+  'quota-exhausted': 'stopped at the daily quota (not resumable: this output keeps no state, so the next run starts over)',
+  interrupted: 'interrupted (not resumable: this output keeps no state, so the next run starts over)',
+};
+
+function statusText(s: RunSummary): string {
+  return (s.resumable === false ? NOT_RESUMABLE[s.status] : undefined) ?? STATUS_TEXT[s.status];
+}
+
 /** Requests sent, and those whose fate differs: answer lost (charged) or never sent (refunded). */
 function requestsText(s: RunSummary): string {
   const o = s.requestOutcomes;
@@ -90,7 +102,8 @@ function statusPaint(status: SummaryStatus, c: Colors): (text: string) => string
 /** With `colors` on (a terminal), the name and the status are coloured; off, the text is unchanged byte for byte. */
 export function renderSummary(s: RunSummary, colors?: Colors): string {
   const rows: [string, string][] = [];
-  rows.push(['status', colors ? statusPaint(s.status, colors)(`${STATUS_TEXT[s.status]} (exit ${s.exitCode})`) : `${STATUS_TEXT[s.status]} (exit ${s.exitCode})`]);
+  const status = `${statusText(s)} (exit ${s.exitCode})`;
+  rows.push(['status', colors ? statusPaint(s.status, colors)(status) : status]);
   rows.push(['duration', formatDuration(s.durationMs / 1000)]);
   rows.push(['service', `${s.service.embedded ? 'built-in emulator' : s.service.baseUrl}, plan ${s.service.plan}`]);
   const endpoints = Object.entries(s.requests).sort(([a], [b]) => a.localeCompare(b));

@@ -504,7 +504,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // Committed first, then the run fails (nothing staged is left for the abort below).
       if (stopped) throw stopped;
       if (status === 'aborted') {
-        logger.warn(keepsLastWhole ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)' : 'run aborted; committed work is kept and the next run resumes from it');
+        logger.warn(
+          keepsLastWhole
+            ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)'
+            : keepState
+              ? 'run aborted; committed work is kept and the next run resumes from it'
+              : 'run aborted; the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)',
+        );
       }
       const final = manifest(status);
       const manifestPath = await writeRunManifest(state, final);

@@ -75,6 +75,16 @@ describe('renderSummary', () => {
     const trades = renderSummary(summary({ status: 'failed', exitCode: 1, rows: { trade: { received: 7, written: 5, merged: 0, rejected: 0 } } }));
     expect(trades).toContain('7 received = 5 written (new) + 0 merged (key already held) + 0 rejected + 2 not committed (lost: a snapshot is of its moment and cannot be fetched again)');
   });
+
+  it('a stopped run of an output without state is not called resumable', () => {
+    expect(renderSummary(summary({ status: 'interrupted', exitCode: 130 }))).toMatch(/status\s+interrupted \(resumable\) \(exit 130\)\n/);
+    expect(renderSummary(summary({ status: 'interrupted', exitCode: 130, resumable: false }))).toMatch(
+      /status\s+interrupted \(not resumable: this output keeps no state, so the next run starts over\) \(exit 130\)\n/,
+    );
+    expect(renderSummary(summary({ status: 'quota-exhausted', exitCode: 75, resumable: false }))).toMatch(/status\s+stopped at the daily quota \(not resumable: this output keeps no state, so the next run starts over\) \(exit 75\)\n/);
+    // Other statuses read the same either way.
+    expect(renderSummary(summary({ status: 'failed', exitCode: 1, resumable: false }))).toMatch(/status\s+failed \(exit 1\)\n/);
+  });
 });
 
 describe('emptyWorkNote', () => {

@@ -126,6 +126,28 @@ describe('NDJSON on stdout keeps no state unless asked', () => {
     expect(again.stderr).toBe('');
   });
 
+  it('an interrupted run says the next one starts over, not that it resumes', async () => {
+    const dir = tempDir();
+    // Five months of 1m bars: about 440 pages, far more than go out before the signal lands.
+    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2025-01-01T00:00:00Z', '--until', UNTIL, '--format', 'ndjson', '--output', dir, ...service(), '--json'];
+    const child = spawn(process.execPath, [MAIN, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let rows = 0;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      if (rows === 0) child.kill('SIGINT');
+      rows += d.toString().split('\n').length - 1;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(130);
+    expect(rows).toBeGreaterThan(0);
+    expect(stderr).toContain('the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)');
+    expect(stderr).not.toContain('resumes');
+    const doc = JSON.parse(stderr.slice(stderr.indexOf('{\n'))) as { runs: { status: string; resumable?: boolean; rows: Record<string, { written: number }> }[] };
+    expect(doc.runs[0]).toMatchObject({ status: 'interrupted', resumable: false });
+    expect(doc.runs[0]!.rows.kline!.written).toBe(rows);
+  });
+
   it('a reader that leaves after the last row: exit 0, nothing on stderr', async () => {
     const dir = tempDir();
     const r = await runThroughReader(['run', lookPipeline(dir), '--output', dir, ...service()], BARS);

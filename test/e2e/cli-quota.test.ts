@@ -88,6 +88,18 @@ describe.concurrent('the daily quota of the client (shared quota file)', () => {
     const [resumed, uninterrupted] = await Promise.all([seriesOf(output), seriesOf(fresh)]);
     expect(resumed).toEqual(uninterrupted);
   }, 120_000);
+
+  it('an NDJSON look (no state) at the quota says the next run starts over, not that it resumes', async () => {
+    const output = tempDir();
+    writeQuota(join(output, '.state'), 'demo-professional', LIMIT - 2, LIMIT, utcDay(Date.parse(NOW)));
+    const r = await runCli(['run', 'kline-backfill', ...WINDOW, '--format', 'ndjson', '--output', output, '--json', '--clock', NOW]);
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stderr).toContain('the daily request quota is used up. It resets at 2026-11-13T00:00:00.000Z: this output keeps no state, so a run then delivers the whole window again.');
+    expect(r.stderr).not.toContain('to resume');
+    // The --json document goes to stderr when stdout carries the rows.
+    const doc = JSON.parse(r.stderr.slice(r.stderr.indexOf('{\n'))) as { runs: { status: string; resumable?: boolean; requestsTotal: number }[] };
+    expect(doc.runs[0]).toMatchObject({ status: 'quota-exhausted', resumable: false, requestsTotal: 2 });
+  }, 60_000);
 });
 
 describe.concurrent('the daily limit of the service', () => {

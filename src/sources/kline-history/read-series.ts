@@ -37,7 +37,8 @@ export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGe
     env.ctx.events.stoppedAtQuota?.();
     if (env.quota.exhausted === null) {
       env.quota.exhausted = error;
-      env.ctx.events.note?.(`daily request quota used up; stopped cleanly, run again after ${error.resetAt.toISOString()} to resume`);
+      // Whether a run then resumes depends on the sink keeping state: the run's notice says which.
+      env.ctx.events.note?.(`daily request quota used up; stopped cleanly, run again after ${error.resetAt.toISOString()}`);
     }
   }
 }
