@@ -36,5 +36,5 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
     if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
     return validatePipeline(mod.default, { registry, file });
   }
-  throw new ConfigError(`unsupported pipeline file type "${ext}" (use .yaml, .yml, .ts or .js)`, { file });
+  throw new ConfigError(`unsupported pipeline file type "${ext}" (use .yaml, .yml, .ts, .mts, .js or .mjs)`, { file });
 }

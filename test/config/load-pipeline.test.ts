@@ -30,7 +30,7 @@ describe('loadPipeline', () => {
 
   it('refuses a missing file and an unknown extension', async () => {
     await expect(loadPipeline('/nonexistent/p.yaml', registry)).rejects.toThrow(/^\/nonexistent\/p\.yaml: cannot read pipeline file/);
-    await expect(loadPipeline('p.toml', registry)).rejects.toThrow('p.toml: unsupported pipeline file type ".toml"');
+    await expect(loadPipeline('p.toml', registry)).rejects.toThrow('p.toml: unsupported pipeline file type ".toml" (use .yaml, .yml, .ts, .mts, .js or .mjs)');
   });
 });
 
