@@ -5,10 +5,11 @@
  */
 import { DateTime } from 'luxon';
 import { ConfigError } from '../core/errors.js';
+import { zoneGuess } from '../core/iana-zone.js';
 
 /** The quota zone's one check, for this class and QuotaStore: a zone Luxon can place a day in. */
 export function checkQuotaTimeZone(timeZone: string): void {
-  if (!DateTime.now().setZone(timeZone).isValid) throw new ConfigError(`invalid quotaTimeZone "${timeZone}"`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
+  if (!DateTime.now().setZone(timeZone).isValid) throw new ConfigError(`invalid quotaTimeZone "${timeZone}"${zoneGuess(timeZone)}`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
 }
 
 export class QuotaDay {

@@ -73,9 +73,17 @@ export interface DescribedIssue {
   readonly message: string;
 }
 
+/** Words other tools give another meaning, where one guess could fetch the wrong data: both meanings said. */
+const AMBIGUOUS: Readonly<Record<string, { among: string; text: string }>> = {
+  // A month in some exchanges' APIs, yet one letter's case from our minute.
+  '1M': { among: '1mo', text: '; "1m" is a minute bar, "1mo" a month bar' },
+};
+
 /** `; did you mean "x"?` when a candidate is near `word`, else ''. */
 function suggestion(word: unknown, candidates: readonly string[]): string {
   if (typeof word !== 'string') return '';
+  const ambiguous = AMBIGUOUS[word];
+  if (ambiguous !== undefined && candidates.includes(ambiguous.among)) return ambiguous.text;
   const near = didYouMean(word, candidates);
   return near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`;
 }
@@ -116,7 +124,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
         {
           path,
           atKey: false,
-          message: `${prefix}${show(value)} is not one of ${issue.values.map((v) => String(v)).join(', ')}`,
+          message: `${prefix}${show(value)} is not one of ${issue.values.map((v) => String(v)).join(', ')}${suggestion(value, issue.values.map((v) => String(v)))}`,
         },
       ];
     case 'invalid_union': {

@@ -5,7 +5,8 @@
 import { baseUrlProblem } from '../core/base-url.js';
 import * as z from 'zod';
 import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
-import { isIanaZone } from '../core/iana-zone.js';
+import { isIanaZone, notAZone } from '../core/iana-zone.js';
+import { didYouMean } from '../core/did-you-mean.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
@@ -106,7 +107,7 @@ export const serviceSchema = z
       .describe('Plans file whose custom plans `plan` may name, relative to this pipeline file (else QUOTELAKE_PLANS_FILE). Only its plans: section is read; never a token.'),
     quotaTimeZone: z
       .string()
-      .refine(isIanaZone, { message: 'is not an IANA time zone (e.g. UTC, Asia/Shanghai)' })
+      .refine(isIanaZone, { error: (issue) => notAZone(issue.input) })
       .optional()
       .describe('Zone whose midnight resets the daily quota (default UTC).'),
     timeouts: serviceTimeoutsSchema.optional(),
@@ -117,12 +118,18 @@ export const serviceSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['plan'],
-        message: `"${s.plan}" is not one of ${PLAN_NAMES.join(', ')} (a custom plan needs service.plansFile, the plans file that defines it)`,
+        message: `"${s.plan}" is not one of ${PLAN_NAMES.join(', ')}${planGuess(s.plan)}`,
         params: { lint: true },
       });
     }
   })
   .describe('How to reach the service.');
+
+/** A name near a built-in plan is a typo; any other needs the plans file that defines it. */
+function planGuess(plan: string): string {
+  const near = didYouMean(plan, PLAN_NAMES);
+  return near === undefined ? ' (a custom plan needs service.plansFile, the plans file that defines it)' : `; did you mean "${near}"?`;
+}
 
 export const optionsSchema = z
   .strictObject({

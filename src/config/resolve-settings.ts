@@ -3,6 +3,7 @@
  * process.env and its parsed flags. The token comes from a flag or QUOTELAKE_TOKEN only, never a file.
  */
 import { ConfigError } from '../core/errors.js';
+import { didYouMean } from '../core/did-you-mean.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { isS3Url } from '../core/s3-url.js';
 
@@ -88,8 +89,8 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   // file defines it is checked where the file is read (the CLI), since this stays pure.
   const plan = values.plan as string | undefined;
   if (plan !== undefined && !isPlanName(plan) && values.plansFile === undefined) {
-    // Plan names are lower case: "Basic" is a typo, not a custom plan.
-    const meant = PLAN_NAMES.find((p) => p === plan.toLowerCase());
+    // A name near a built-in one ("Basic", "profesional") is a typo, not a custom plan.
+    const meant = didYouMean(plan, PLAN_NAMES);
     throw new ConfigError(
       `${PLAN_SOURCE[origin.plan ?? 'default']}: "${plan}" is not one of ${PLAN_NAMES.join(', ')}${meant ? ` (did you mean "${meant}"?)` : ' (a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service.plansFile)'}`,
     );

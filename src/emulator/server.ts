@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { IANAZone } from 'luxon';
 import { ConfigError } from '../core/errors.js';
+import { zoneGuess } from '../core/iana-zone.js';
 import { isVirtualClock, systemClock, type Clock } from '../core/clock.js';
 import type { EmulatorBackends } from './backends.js';
 import { isBehaviourFree, parseBehaviourSpec, type BehaviourSpec } from './behaviours/behaviour-spec.js';
@@ -94,7 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const seed = options.seed ?? 1;
   const clock = options.clock ?? systemClock;
   const zone = options.quotaTimeZone ?? 'UTC';
-  if (!IANAZone.isValidZone(zone)) throw new ConfigError(`quotaTimeZone "${zone}" is not a known IANA time zone`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
+  if (!IANAZone.isValidZone(zone)) throw new ConfigError(`quotaTimeZone "${zone}" is not a known IANA time zone${zoneGuess(zone)}`, {}, undefined, 'give an IANA time zone name, such as UTC or Asia/Shanghai');
   const log = options.log ?? ((line: string) => console.error(line));
   const backends = options.backends ?? (await defaultBackends(seed));
   const tokens = buildTokenTable(options.plans ?? [], checkCustomPlans(options.customPlans ?? []));

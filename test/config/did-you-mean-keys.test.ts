@@ -53,4 +53,16 @@ describe('did you mean, in pipeline files', () => {
     expect(transform).toBe('p.yaml:5:11: transforms[0].type: unknown type "parse-decimal"; expected one of parse-decimals, normalize-halts; did you mean "parse-decimals"?');
     expect(sink).toBe('p.yaml:7:9: sink.type: unknown type "parqet"; expected one of parquet, arrow, ndjson; did you mean "parquet"?');
   });
+
+  it('names the value an enum, a plan or a time zone resembles; "1M" gets both meanings, not a guess', () => {
+    const pipeline = (interval: string) =>
+      ['name: x', 'service:', '  plan: profesional', '  quotaTimeZone: Asia/Shangai', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', `  intervals: [${interval}]`, 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet'].join('\n');
+    expect(problems(pipeline('1H'))).toEqual([
+      'p.yaml:3:9: service.plan: "profesional" is not one of free, basic, premium, professional, all-hk, all-cn, all-us; did you mean "professional"?',
+      'p.yaml:4:18: service.quotaTimeZone: "Asia/Shangai" is not an IANA time zone (e.g. UTC, Asia/Shanghai); did you mean "Asia/Shanghai"?',
+      'p.yaml:8:15: source.intervals[0]: "1H" is not one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo; did you mean "1h"?',
+    ]);
+    expect(problems(pipeline('1M'))[2]).toBe('p.yaml:8:15: source.intervals[0]: "1M" is not one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo; "1m" is a minute bar, "1mo" a month bar');
+    expect(problems(pipeline('15min'))[2]).toBe('p.yaml:8:15: source.intervals[0]: "15min" is not one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo');
+  });
 });

@@ -59,6 +59,7 @@ describe('resolveSettings', () => {
     // A built-in name in other letters is a typo, said as one.
     expect(() => resolveSettings({ env: { QUOTELAKE_PLAN: 'Basic' } })).toThrow('QUOTELAKE_PLAN: "Basic" is not one of free, basic, premium, professional, all-hk, all-cn, all-us (did you mean "basic"?)');
     expect(() => resolveSettings({ flags: { plan: 'x' as never } })).toThrow(/^--plan: "x"/);
+    expect(() => resolveSettings({ flags: { plan: 'profesional' as never } })).toThrow('--plan: "profesional" is not one of free, basic, premium, professional, all-hk, all-cn, all-us (did you mean "professional"?)');
   });
 
   it('a custom plan name needs a plans file (whose content the CLI checks); the file comes from a flag, the environment or the pipeline', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { didYouMean } from '../../src/core/did-you-mean.js';
+import { zoneGuess } from '../../src/core/iana-zone.js';
 
 describe('didYouMean', () => {
   it('offers the nearest candidate within a third of the word (1 to 3 edits)', () => {
@@ -29,5 +30,15 @@ describe('didYouMean', () => {
   it('breaks ties by name, so the answer does not depend on the order of the candidates', () => {
     expect(didYouMean('cat', ['cut', 'bat'])).toBe('bat');
     expect(didYouMean('cat', ['bat', 'cut'])).toBe('bat');
+  });
+});
+
+describe('zoneGuess', () => {
+  it('names the IANA zone a mistyped one resembles, UTC included, and nothing for a made-up one', () => {
+    expect(zoneGuess('America/New_Yrok')).toBe('; did you mean "America/New_York"?');
+    expect(zoneGuess('Asia/Shangai')).toBe('; did you mean "Asia/Shanghai"?');
+    expect(zoneGuess('UTX')).toBe('; did you mean "UTC"?');
+    expect(zoneGuess('Mars/Olympus')).toBe('');
+    expect(zoneGuess(42)).toBe('');
   });
 });

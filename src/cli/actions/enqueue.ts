@@ -1,7 +1,7 @@
 /** `quotelake enqueue`: a run split into slices on the queue, now or on a cron schedule. */
 import { resolve } from 'node:path';
 import { spanAnchor } from '../../core/clock.js';
-import { isIanaZone } from '../../core/iana-zone.js';
+import { isIanaZone, zoneGuess } from '../../core/iana-zone.js';
 import { isS3Url } from '../../core/s3-url.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { redisConnection } from '../../queue/redis-connection.js';
@@ -35,7 +35,7 @@ function checkScheduleWords(args: EnqueueArgs): void {
     throw new UsageError(`--name ${JSON.stringify(args.name)}: a schedule name is letters, digits, ".", "_" and "-" (at most 200, starting with a letter or digit)`, 'e.g. --name nightly-backfill; leave it out for the pipeline\'s name');
   }
   if (args.tz !== undefined && !isIanaZone(args.tz)) {
-    throw new UsageError(`--tz ${JSON.stringify(args.tz)} is not a known IANA time zone`, 'e.g. --tz Europe/London, --tz America/New_York (default UTC)');
+    throw new UsageError(`--tz ${JSON.stringify(args.tz)} is not a known IANA time zone${zoneGuess(args.tz)}`, 'e.g. --tz Europe/London, --tz America/New_York (default UTC)');
   }
 }
 

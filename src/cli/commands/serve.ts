@@ -9,6 +9,7 @@ import { parseInstant } from '../clock-option.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { stopTimeoutOption, type StopArgs } from '../shared-options.js';
 import { UsageError } from '../usage-error.js';
+import { zoneGuess } from '../../core/iana-zone.js';
 
 interface ServeArgs extends StopArgs {
   host: string;
@@ -67,7 +68,7 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   // luxon (a quarter of a MB of source) loads with `serve` only, as the emulator does.
   const { IANAZone } = await import('luxon');
   if (!IANAZone.isValidZone(args['quota-time-zone'])) {
-    throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone`);
+    throw new UsageError(`--quota-time-zone "${args['quota-time-zone']}" is not a known IANA time zone${zoneGuess(args['quota-time-zone'])}`);
   }
   let plans: EmulatorPlans = { customPlans: [], tokens: [] };
   if (args['plans-file'] !== undefined) {

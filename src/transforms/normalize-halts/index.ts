@@ -12,6 +12,7 @@ import type { HaltRow, RawHalt } from '../../core/records.js';
 import { HALT_ZONES } from '../../core/wire.js';
 import { isFieldError } from '../field-error.js';
 import { rejectField } from '../reject-field.js';
+import { notAZone } from '../../core/iana-zone.js';
 import { zoneOrThrow } from './local-time.js';
 import { normalizeHalt, type HaltOptions } from './normalize-record.js';
 
@@ -22,7 +23,7 @@ const zoneName = z.string().refine((name) => {
   } catch {
     return false;
   }
-}, 'unknown IANA time zone');
+}, { error: (issue) => notAZone(issue.input) });
 
 export const normalizeHaltsConfigSchema = z.strictObject({
   /** Exchange-local zones (S2); override only if the service changes. */
