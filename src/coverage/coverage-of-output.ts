@@ -10,7 +10,7 @@ import { ConfigError, QuotelakeError } from '../core/errors.js';
 import { isS3Url } from '../core/s3-url.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
 import type { HaltRow, KlineRow } from '../core/records.js';
-import { readLakeRecords, readLakeRows, type LakeFormat } from '../lake/reader/index.js';
+import { lakeDatasets, readLakeRecords, readLakeRows, type LakeFormat } from '../lake/reader/index.js';
 import { bySeries, totalsOf, type CoverageOptions, type CoverageReport, type SeriesCoverage } from './coverage-report.js';
 import { HaltIndex, type HaltLike } from './halt-windows.js';
 import { klinePartitions, type WantedSeries } from './kline-partitions.js';
@@ -48,7 +48,13 @@ export function readHaltRows(outputDir: LakeLocation, format: OutputFormat = 'pa
 export async function coverageOfOutput(outputDir: LakeLocation, options: OutputCoverageOptions = {}): Promise<CoverageReport> {
   if (typeof outputDir === 'string') await mustBeFolder(outputDir);
   const { format = 'parquet', series, listClosed, symbolMapping, historyBegins } = options;
-  const haltRows = (await readLakeRows(outputDir, 'halt', format, ['exchange', 'symbol', 'halt_at', 'halt_local', 'resume_trade_at', 'resume_quote_at'])) as unknown as HaltLike[];
+  // The halt dataset of the same output, in whichever format a pipeline wrote it (a halts pipeline
+  // may write Arrow beside Parquet K-lines): never only the K-lines' format.
+  const haltFormats = (await lakeDatasets(outputDir)).filter((d) => d.dataset === 'halt').map((d) => d.format);
+  const haltRows: HaltLike[] = [];
+  for (const f of haltFormats.length > 0 ? haltFormats : [format]) {
+    haltRows.push(...((await readLakeRows(outputDir, 'halt', f, ['exchange', 'symbol', 'halt_at', 'halt_local', 'resume_trade_at', 'resume_quote_at', 'resume_local'])) as unknown as HaltLike[]));
+  }
   const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;
   const auditOptions = { halts, ...(listClosed !== undefined ? { listClosed } : {}) };
   const audits = new Map<string, SeriesAudit>();

@@ -15,6 +15,11 @@ export interface HaltLike {
   /** Trading resumes (else quoting resumes); null = not resumed in the data. */
   readonly resume_trade_at: number | null;
   readonly resume_quote_at?: number | null;
+  /**
+   * The exchange-local text of the resumption: a date alone (`2026-11-20`) when the record gave a
+   * resumeDate without a resumeTime (spec 2.4: resumeTime is nullable), which has no instant.
+   */
+  readonly resume_local?: string | null;
 }
 
 export interface HaltWindow {
@@ -44,7 +49,7 @@ export class HaltIndex {
     for (const h of halts) {
       const from = haltStart(h);
       if (from === null) continue;
-      const resume = h.resume_trade_at ?? h.resume_quote_at ?? null;
+      const resume = h.resume_trade_at ?? h.resume_quote_at ?? resumeDayStart(h);
       const key = `${h.exchange}\u0000${h.symbol}`;
       const list = this.bySymbol.get(key) ?? [];
       list.push({ exchange: h.exchange, symbol: h.symbol, from, to: resume ?? Number.POSITIVE_INFINITY });
@@ -70,13 +75,25 @@ export class HaltIndex {
 }
 
 /**
+ * A resumption given as a date alone: trading resumes that day, so the halt ends at the start of
+ * that local day at the latest (a missing bar of the resumption day or later is not explained by
+ * it). Null when the record says nothing of a resumption (not resumed in the data).
+ */
+function resumeDayStart(h: HaltLike): number | null {
+  return localDayStart(h.exchange, h.resume_local);
+}
+
+function localDayStart(exchange: HaltExchange, date: string | null | undefined): number | null {
+  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  // Its day starts at midnight where the exchange is (normalize-halts' default zones).
+  return localToUtcMs(HALT_ZONES[exchange], dayNumberOfIsoDate(date), 0);
+}
+
+/**
  * When a halt starts: its instant, or for a halt of whole days given as a date alone (SSE's 全天停牌
  * and 连续停牌 come with `haltDate` and no `haltTime`), the start of that local day.
  */
 function haltStart(h: HaltLike): number | null {
   if (h.halt_at !== null) return h.halt_at;
-  const date = h.halt_local;
-  if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
-  // Its day starts at midnight where the exchange is (normalize-halts' default zones).
-  return localToUtcMs(HALT_ZONES[h.exchange], dayNumberOfIsoDate(date), 0);
+  return localDayStart(h.exchange, h.halt_local);
 }
