@@ -122,9 +122,28 @@ describe('startProgress', () => {
       expect(err.text()).toBe('quotelake: p: 1 requests, 1.0 req/s\n');
       progress.log('a line with secret-token-value inside');
       expect(err.text()).toContain('a line with secr… inside');
+      events.request('/x');
+      clock.advance(1000);
       progress.stop();
       vi.advanceTimersByTime(20_000);
-      expect(err.text().split('\n').filter((l) => l.startsWith('quotelake: p:'))).toHaveLength(1);
+      // One line at the interval, and the last one, at the stop, with the counts it stopped at.
+      expect(err.text().split('\n').filter((l) => l.startsWith('quotelake: p:'))).toEqual(['quotelake: p: 1 requests, 1.0 req/s', 'quotelake: p: 2 requests, 1.0 req/s']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a run shorter than one interval prints no line, not even at its stop', () => {
+    vi.useFakeTimers();
+    try {
+      const err = sink();
+      const terminal = createTerminal({ stdout: sink().stream, stderr: err.stream, stderrIsTTY: false });
+      const events = createRunEvents();
+      const progress = startProgress({ mode: 'lines', terminal, events, clock: new ManualClock(0), label: 'p', intervalMs: 5000 });
+      events.request('/x');
+      vi.advanceTimersByTime(4000);
+      progress.stop();
+      expect(err.text()).toBe('');
     } finally {
       vi.useRealTimers();
     }

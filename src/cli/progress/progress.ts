@@ -1,7 +1,8 @@
 /**
  * Progress on stderr only. On a terminal: bars drawn in place (see progress-frame.ts for what they
  * show and tty-painter.ts for how), redrawn on every count at most ten times a second and every
- * half second for rate and ETA. Otherwise: one plain line every `intervalMs` (default 5 s).
+ * half second for rate and ETA. Otherwise: one plain line every `intervalMs` (default 5 s), and
+ * a last one at `stop` after any.
  *
  * While the bars are up, every line printed through the terminal (log lines, a signal's notice)
  * goes above them, whole; `stop` draws the final frame once and leaves it above the summary.
@@ -57,12 +58,22 @@ export function startProgress(options: ProgressOptions): Progress {
     return { log: (line) => terminal.err(line.replace(/\n$/, '')), stop: () => undefined };
   }
   if (options.mode === 'lines') {
-    const timer = setInterval(
-      () => terminal.err(progressLine(label, progressFigures(events, startedAt, clock.now(), options.quota))),
-      options.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-    );
+    let printed = false;
+    const print = () => {
+      terminal.err(progressLine(label, progressFigures(events, startedAt, clock.now(), options.quota)));
+      printed = true;
+    };
+    const timer = setInterval(print, options.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     timer.unref();
-    return { log: (line) => terminal.err(line.replace(/\n$/, '')), stop: () => clearInterval(timer) };
+    return {
+      log: (line) => terminal.err(line.replace(/\n$/, '')),
+      stop: () => {
+        clearInterval(timer);
+        // A log that showed the run's progress ends with where it stopped; a run shorter than one
+        // interval stays without any line.
+        if (printed) print();
+      },
+    };
   }
   return barsProgress(options, startedAt);
 }
