@@ -4,7 +4,7 @@
  */
 import { createClient, createTokenPool, planLimits, redactUrl, TokenPool, type ServiceClient } from '../api/index.js';
 import type { Coordinator } from '../api/admission.js';
-import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
+import { anchoredAt, spanAnchor, systemClock, type Clock } from '../core/clock.js';
 import type { LogLevel } from '../core/component.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 import { coverageOfOutput, formatCoverageReport, type SeriesRef } from '../coverage/index.js';
@@ -12,7 +12,10 @@ import type { Checkpoint } from '../core/component.js';
 import type { Interval } from '../core/records.js';
 import { createLogger, type LogFormat } from '../runtime/logger.js';
 import { createRunId } from '../runtime/run-id.js';
-import { readPosition, runStartMs } from '../sources/kline-history/kline-position.js';
+import { readPosition } from '../sources/kline-history/kline-position.js';
+import { newestHeldBars } from '../sources/shared/newest-held.js';
+import { heldKeys } from '../lake/held-keys.js';
+import { runRange, seriesSinceMs } from './run-coverage-range.js';
 import { klineStream } from '../sources/shared/kline-records.js';
 import { resolveTimeSpec } from '../sources/shared/time-spec.js';
 import { emptyWindow } from '../sources/shared/empty-window.js';
@@ -66,9 +69,11 @@ export interface RunJobOptions {
 
 export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<RunSummary> {
   const { terminal, connection } = options;
-  const clock = options.clock ?? systemClock;
+  const given = options.clock ?? systemClock;
+  const started = given.now();
+  // Spans ("since 7d") count back from the run's start for the source and the report after it alike.
+  const clock = anchoredAt(given, started);
   const { settings } = job.resolved;
-  const started = clock.now();
   const events = createRunEvents();
   const limits = planLimits(connection.plan, connection.plans);
   // Known before the run so the client's lines (requests, retries) carry it as well.
@@ -126,6 +131,10 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     : options.fullRefresh === true
       ? new Map<string, Checkpoint>()
       : await new CheckpointStore(runState(job, options.storage), job.pipeline.name).load().catch(() => undefined);
+  // What "since 7d" means, as the source resolves it, and the newest bar of each series the lake
+  // held before the run (whoever wrote it): where the coverage afterwards starts.
+  const spanFrom = spanAnchor(clock);
+  const heldBefore = positionsBefore === undefined ? new Map<string, number>() : await newestHeldBefore(job, positionsBefore, options.storage);
   progress = startProgress({
     mode: options.progress,
     terminal,
@@ -218,7 +227,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     );
   }
 
-  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, spanAnchor(clock), logger, options.storage) : undefined;
+  const coverage = result && positionsBefore ? await klineCoverage(job, positionsBefore, heldBefore, spanFrom, logger, options.storage) : undefined;
   // What was committed and sent, from the run's events and the client, which outlive a failure:
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
@@ -333,7 +342,14 @@ export function emptyWorkNote(
  * market closed, halted or unexplained, over the range the run touched (from its checkpoints before
  * and after), never the whole history: a minute updater on a year-old lake reads a day's files.
  */
-async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Checkpoint>, spanFromMs: number, logger: { warn(m: string, f?: Record<string, unknown>): void }, lake?: LakeStorage) {
+async function klineCoverage(
+  job: PipelineJob,
+  before: ReadonlyMap<string, Checkpoint>,
+  heldBefore: ReadonlyMap<string, number>,
+  spanFromMs: number,
+  logger: { warn(m: string, f?: Record<string, unknown>): void },
+  lake?: LakeStorage,
+) {
   const { outputDir, stateDir } = job.resolved.settings;
   const format = job.pipeline.sink.type;
   if (format !== 'parquet' && format !== 'arrow') return undefined;
@@ -344,10 +360,12 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
     const untilMs = until !== undefined ? resolveTimeSpec(until, spanFromMs) : undefined;
     // The pipeline's own series only (the output folder may hold other pipelines' series too),
     // each from the oldest bar this run could have written; a series the run left empty is skipped.
+    const source = job.pipeline.source as { type: string; since?: string };
+    const askedMs = source.type === 'kline-history' && source.since !== undefined ? resolveTimeSpec(source.since, spanFromMs) : undefined;
     const series = pipelineSeries(job).flatMap((s) => {
       const stream = klineStream(s.code, s.interval as Interval);
-      const from = runStartMs(readPosition(before.get(stream)), readPosition(after.get(stream)));
-      return from === undefined ? [] : [{ ...s, from, ...(untilMs !== undefined ? { to: untilMs } : {}) }];
+      const range = runRange(readPosition(before.get(stream)), readPosition(after.get(stream)), seriesSinceMs(s.code, s.interval, askedMs), heldBefore.get(stream));
+      return range === undefined ? [] : [{ ...s, ...range, ...(untilMs !== undefined ? { to: untilMs } : {}) }];
     });
     if (series.length === 0) return undefined;
     const report = await coverageOfOutput(lake ?? outputDir, { format, historyBegins, series });
@@ -372,6 +390,14 @@ async function klineCoverage(job: PipelineJob, before: ReadonlyMap<string, Check
     logger.warn('could not compute the coverage report', { error: (e as Error).message });
     return undefined;
   }
+}
+
+/** The newest bar held per series that this pipeline has no checkpoint of (none when it has one of each: nothing read). */
+async function newestHeldBefore(job: PipelineJob, positions: ReadonlyMap<string, Checkpoint>, lake: LakeStorage | undefined): Promise<ReadonlyMap<string, number>> {
+  const format = job.pipeline.sink.type;
+  if (format !== 'parquet' && format !== 'arrow') return new Map();
+  if (pipelineSeries(job).every((s) => positions.has(klineStream(s.code, s.interval as Interval)))) return new Map();
+  return newestHeldBars(await heldKeys(lake ?? localStorage(job.resolved.settings.outputDir), 'kline').catch(() => []));
 }
 
 /** The (code, interval) series a K-line pipeline fetches: its codes × intervals, after --codes overrides. */

@@ -36,6 +36,17 @@ export function spanAnchor(clock: Clock): number {
 }
 
 /**
+ * `clock` with its spans pinned to `at` (unless `--clock` pinned them already): every part of one
+ * run (the source's `since 7d`, the coverage report that checks it afterwards) then reads the same
+ * window, however long the run took to start.
+ */
+export function anchoredAt(clock: Clock, at: number): Clock {
+  if (clock.origin !== undefined) return clock;
+  const set = clock.set;
+  return { now: () => clock.now(), ...(set !== undefined ? { set: (to: number) => set.call(clock, to) } : {}), origin: at };
+}
+
+/**
  * Real time moved to start at `start`: it runs at the machine's pace, so limits and timeouts
  * behave as usual, while dates (what "3 days back" and "today's quota" mean) are those of `start`;
  * spans count back from `start` itself (`origin`).

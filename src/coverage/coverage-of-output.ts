@@ -57,16 +57,19 @@ export async function coverageOfOutput(outputDir: LakeLocation, options: OutputC
   }
   const halts = haltRows.length > 0 ? new HaltIndex(haltRows, symbolMapping) : null;
   const auditOptions = { halts, ...(listClosed !== undefined ? { listClosed } : {}) };
+  const ranges = new Map((series ?? []).map((s) => [`${s.code}\u0000${s.interval}`, s]));
   const audits = new Map<string, SeriesAudit>();
   for await (const part of klinePartitions(outputDir, format, series)) {
     for (const [code, opens] of part.byCode) {
       const key = `${code}\u0000${part.interval}`;
       let audit = audits.get(key);
-      if (!audit) audits.set(key, (audit = new SeriesAudit(code, part.interval, auditOptions)));
+      if (!audit) {
+        const asked = ranges.get(key);
+        audits.set(key, (audit = new SeriesAudit(code, part.interval, auditOptions, asked?.expectFrom === true ? asked.from : undefined)));
+      }
       for (let i = 0; i < opens.length; i++) audit.add(opens[i]!);
     }
   }
-  const ranges = new Map((series ?? []).map((s) => [`${s.code}\u0000${s.interval}`, s]));
   const out: SeriesCoverage[] = [];
   for (const [key, audit] of audits) {
     const asked = ranges.get(key);

@@ -30,6 +30,11 @@ export interface WantedSeries {
   readonly interval: string;
   readonly from?: number;
   readonly to?: number;
+  /**
+   * Bars are expected from `from` on (the run walked its window down to there): the bars missing
+   * between `from` and the first bar held are a gap too, classified like any other.
+   */
+  readonly expectFrom?: boolean;
 }
 
 /** One partition's bar opens per code, ascending, of the wanted series (all when none given). */

@@ -30,10 +30,12 @@ export class SeriesAudit {
   private readonly gaps: Gap[] = [];
   private unlisted = 0;
 
+  /** `expectedFrom`: bars are expected from there on (ms), so those missing before the first held bar are a gap. */
   constructor(
     readonly code: string,
     readonly interval: Interval,
     private readonly options: AuditOptions,
+    private readonly expectedFrom?: number,
   ) {
     this.product = findProduct(code);
   }
@@ -41,6 +43,9 @@ export class SeriesAudit {
   /** One held bar; opens must come in ascending order (a repeat of the previous one is ignored). */
   add(open: number): void {
     if (this.bars === 0) {
+      if (this.product && this.expectedFrom !== undefined && open > this.expectedFrom) {
+        this.gap(classify(this.product, this.interval, this.expectedFrom, open, this.options.halts));
+      }
       this.first = this.prev = open;
       this.bars = 1;
       return;

@@ -35,20 +35,8 @@ import { DEFAULT_LEASE_MS } from './lake-lease.js';
 import { stateDirFor } from '../config/resolve-settings.js';
 import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
-import { readManifest } from '../lake/commit/manifest.js';
+import { heldKeys } from '../lake/held-keys.js';
 import { finishPendingCommits } from '../lake/commit/commit-journal.js';
-import type { HeldFile } from '../core/definition.js';
-
-/** Live files of a dataset in every table format the output holds (a lake may hold Parquet and Arrow side by side). */
-async function heldKeys(storage: LakeStorage, dataset: string): Promise<HeldFile[]> {
-  const out: HeldFile[] = [];
-  for (const format of ['parquet', 'arrow']) {
-    const manifest = await readManifest(storage, dataset, format).catch(() => undefined);
-    for (const f of manifest?.files ?? []) out.push({ path: f.path, ranges: f.ranges });
-  }
-  return out;
-}
-
 
 /** The output's storage: the one given, else the local folder; an s3:// output needs one given. */
 function outputStorage(outputDir: string, given: LakeStorage | undefined): LakeStorage {

@@ -8,6 +8,7 @@ import { coverageOfOutput, formatCoverageReport, type CoverageReport, type Gap, 
 import { classify, SeriesAudit } from '../../src/coverage/series-audit.js';
 import { readLakeRecords, type LakeFormat } from '../../src/lake/reader/index.js';
 import { runStartMs } from '../../src/sources/kline-history/kline-position.js';
+import { runRange } from '../../src/cli/run-coverage-range.js';
 import { klineRows, T0 } from '../sinks/fixtures.js';
 import { tempDir } from '../sinks/helpers.js';
 import { bars, commitRun, writeLake } from '../lake/reader/lake-fixture.js';
@@ -103,6 +104,31 @@ describe("a run's coverage covers its own range", () => {
     expect(runStartMs({ watermark: null, low: T1, walk: { next: T1 - 1, floor: T0, top: T1 + 600 } }, { watermark: T1 + 900, low: T0 })).toBe(ms(T0));
     expect(runStartMs({ watermark: null, low: T1, walk: { next: T1 - 1, floor: T0, top: T1 + 600 } }, { watermark: T1 + 900, low: T1 })).toBe(ms(T1 + 600));
     expect(runStartMs(empty, empty)).toBeUndefined();
+  });
+
+  it('counts the bars missing between since and the lowest bar a walk to since found (not when history begins later)', async () => {
+    const out = await tempDir();
+    // This run walked down to since = T1 and found bars older than it, yet 07:00-07:02 are missing.
+    await commitRun(out, 'parquet', 'r', klineRows(bars('BTCUSDT', '1m', T1 + 180, 57, 60)));
+    const from = runRange({ watermark: null, low: null }, { watermark: T1 + 59 * 60, low: T1 + 180 }, ms(T1), undefined);
+    expect(from).toEqual({ from: ms(T1), expectFrom: true });
+    const report = await coverageOfOutput(out, { series: [{ code: 'BTCUSDT', interval: '1m', ...from! }] });
+    expect(report.series[0]).toMatchObject({ bars: 57, first: ms(T1 + 180), counts: { unexplained: 1 } });
+    expect(report.series[0]!.gaps).toEqual([{ from: ms(T1), to: ms(T1 + 180), reason: 'unexplained', missingBars: 3, firstUnexplained: ms(T1) }]);
+    // History that begins later than since (R1), an unfinished walk, or a since the lake held below already: no leading gap.
+    expect(runRange({ watermark: null, low: null }, { watermark: T1 + 3540, low: T1 + 180, begins: T1 + 180 }, ms(T1), undefined)).toEqual({ from: ms(T1 + 180) });
+    expect(runRange({ watermark: null, low: null }, { watermark: null, low: T1 + 180, walk: { next: T1 + 120, floor: T1, top: T1 + 3540 } }, ms(T1), undefined)).toEqual({ from: ms(T1 + 180) });
+    expect(runRange({ watermark: T1 + 3540, low: T0 }, { watermark: T1 + 3600, low: T0 }, ms(T1), undefined)).toEqual({ from: ms(T1 + 3540) });
+  });
+
+  it("a series this pipeline never fetched starts at the newest bar the lake held before the run, so the join is checked", () => {
+    const empty = { watermark: null, low: null };
+    // kline-latest beside a backfill that ends at T1: this run wrote T1 + 240 on.
+    expect(runRange(empty, { watermark: T1 + 300, low: T1 + 240 }, undefined, T1)).toEqual({ from: ms(T1) });
+    // Its own checkpoint wins: from where this pipeline stood.
+    expect(runRange({ watermark: T1 + 120, low: T1 + 60 }, { watermark: T1 + 300, low: T1 + 60 }, undefined, T1)).toEqual({ from: ms(T1 + 120) });
+    // Held bars newer than what this run wrote are no join.
+    expect(runRange(empty, { watermark: T1 + 300, low: T1 + 240 }, undefined, T1 + 600)).toEqual({ from: ms(T1 + 240) });
   });
 });
 

@@ -20,6 +20,7 @@ import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toR
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
+import { newestHeldBars } from '../shared/newest-held.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
@@ -158,20 +159,7 @@ class KlineLatestSource implements Source<RawKline> {
 
 /** The newest bar open (Unix seconds) per kline stream the output holds, from the manifests' key ranges. */
 async function newestHeld(env: ComponentEnv): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const files = (await env.heldKeys?.('kline').catch(() => undefined)) ?? [];
-  for (const file of files) {
-    const interval = /^interval=([^/]+)\//.exec(file.path)?.[1];
-    if (interval === undefined || !(INTERVALS as readonly string[]).includes(interval)) continue;
-    for (const [code, range] of Object.entries(file.ranges)) {
-      const ms = Number(range[1]);
-      if (!Number.isFinite(ms)) continue;
-      const stream = klineStream(code, interval as Interval);
-      const sec = Math.floor(ms / 1000);
-      if (sec > (out.get(stream) ?? Number.NEGATIVE_INFINITY)) out.set(stream, sec);
-    }
-  }
-  return out;
+  return newestHeldBars((await env.heldKeys?.('kline').catch(() => undefined)) ?? []);
 }
 
 /** Whether `next` is the bar right after `prev` on the series' grid (no bar between them). */
