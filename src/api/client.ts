@@ -725,7 +725,9 @@ class QuotelakeClient implements ServiceClient {
         report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
         return value;
       } catch (error) {
-        const ret = error instanceof ApiError ? error.ret : undefined;
+        // A daily-limit 429 is thrown as the quota error, the service's answer (with its ret) as its cause.
+        const answer = error instanceof QuotaExhaustedError ? error.cause : error;
+        const ret = answer instanceof ApiError ? answer.ret : undefined;
         const extra = { status: response.status, ...(ret !== undefined ? { ret } : {}) };
         const asked = retryAfterMs(response.retryAfter, this.clock.now());
         if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);

@@ -68,6 +68,11 @@ export async function main(argv: string[]): Promise<number> {
   const flagged = tokenAt >= 0 ? argv[tokenAt + 1]?.trim() : inline?.slice('--token='.length).trim();
   if (flagged) terminal.addSecret(flagged);
   try {
+    // yargs reads a value starting with "-" after --token as options of its own, and would name them
+    // ("Unknown arguments: secret-…"), which masking the token cannot catch: refuse it unechoed.
+    if (tokenAt >= 0 && argv[tokenAt + 1]?.startsWith('-') === true) {
+      throw new UsageError('--token is followed by a word starting with "-"', 'give the token as --token=VALUE when it starts with "-" (or in QUOTELAKE_TOKEN); a missing value is an empty --token');
+    }
     checkLoneDash(argv);
     if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();

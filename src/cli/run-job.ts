@@ -122,6 +122,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   let failureDetails: string | undefined;
   let quotaError: QuotaExhaustedError | undefined;
   let quotaAfter: Awaited<ReturnType<typeof client.quotaStatus>> | undefined;
+  let tokenQuotasAfter: Awaited<ReturnType<TokenPool['tokenQuotas']>> | undefined;
   let tokens: TokenSummary[] | undefined;
   const quotaBefore = await client.quotaStatus().catch(() => undefined);
   // Where each series stood before the run: the coverage afterwards covers what the run changed.
@@ -182,6 +183,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     tokens = inner instanceof TokenPool ? await tokenSummaries(inner).catch(() => undefined) : undefined;
+    tokenQuotasAfter = inner instanceof TokenPool ? await inner.tokenQuotas().catch(() => undefined) : undefined;
     await client.close().catch(() => undefined);
   }
   quotaError ??= client.exhausted();
@@ -232,7 +234,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
   const finished = clock.now();
-  meter.finish({ status, durationMs: finished - started, quota: quotaAfter });
+  meter.finish({ status, durationMs: finished - started, quota: quotaAfter, tokenQuotas: tokenQuotasAfter });
   const requests = client.requestCounts();
   const outcomes = client.requestOutcomes?.();
   const requestsTotal = Object.values(requests).reduce((a, b) => a + b, 0);

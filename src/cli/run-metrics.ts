@@ -24,7 +24,7 @@ export function meteredClientOptions(metrics: QuotelakeMetrics | undefined): Pic
 
 export interface RunMeter {
   /** The run ended: final quota figures, the run's duration under its summary status; stops watching. */
-  finish(end: { status: string; durationMs: number; quota?: QuotaStatus | undefined }): void;
+  finish(end: { status: string; durationMs: number; quota?: QuotaStatus | undefined; tokenQuotas?: readonly QuotaStatus[] | undefined }): void;
 }
 
 /** One token whose quota the metrics follow (a pool has several), read at each collection. */
@@ -51,9 +51,11 @@ export function meterRun(
     finish(end) {
       offEvents();
       for (const u of untrack) u();
-      // One token: the run's last reading. A pool: each token's own, read once more.
+      // One token: the run's last reading. A pool: each token's own, read before its client closed
+      // (set now, so the final textfile write and the last scrape hold them).
       const only = run.tokens.length === 1 ? run.tokens[0] : undefined;
       if (only && end.quota) metrics.quota({ token: only.token }, only.plan, end.quota);
+      else if (end.tokenQuotas && end.tokenQuotas.length === run.tokens.length) run.tokens.forEach((t, i) => metrics.quota({ token: t.token }, t.plan, end.tokenQuotas![i]!));
       else for (const t of run.tokens) void t.quotaStatus().then((q) => metrics.quota({ token: t.token }, t.plan, q), () => undefined);
       metrics.runFinished(run.pipeline, end.status, end.durationMs);
     },

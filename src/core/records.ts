@@ -50,6 +50,8 @@ export interface RawHalt {
   readonly exchange: HaltExchange;
   readonly record: WireHaltRecord;
   readonly fetchedAtMs: number;
+  /** What the source found wrong with the record (see record-flaw.ts); normalize-halts rejects it. */
+  readonly flaw?: RecordFlaw;
 }
 
 /** Instants are epoch milliseconds (UTC); decimals canonical text (see decimal.ts). */

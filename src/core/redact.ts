@@ -45,10 +45,23 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Every whole occurrence of `needle` (see the file comment) replaced by `masked`. */
-function replaceWhole(text: string, needle: string, masked: string): string {
-  if (needle.length >= LONG_SECRET) return text.split(needle).join(masked);
-  return text.replace(new RegExp(escapeRegExp(needle), 'g'), (match, offset: number) => {
+/**
+ * A regular expression source matching `form` literally, except that the hex digits of its `%XX`
+ * escapes match in either case (`%7e` is `%7E`: a service or proxy that echoes a URL may normalise them).
+ */
+function formPattern(form: string): string {
+  return escapeRegExp(form).replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => `%${hexDigit(a)}${hexDigit(b)}`);
+}
+
+function hexDigit(d: string): string {
+  return /[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d;
+}
+
+/** Every whole occurrence of `needle` (a regular expression source; see the file comment) replaced by `masked`. */
+function replaceWhole(text: string, needle: string, long: boolean, masked: string): string {
+  const pattern = new RegExp(needle, 'g');
+  if (long) return text.replace(pattern, () => masked);
+  return text.replace(pattern, (match: string, offset: number) => {
     const before = text[offset - 1];
     const after = text[offset + match.length];
     const startsWhole = before === undefined || !WORD.test(before) || ESCAPE_BEFORE.test(text.slice(Math.max(0, offset - 3), offset));
@@ -57,13 +70,25 @@ function replaceWhole(text: string, needle: string, masked: string): string {
   });
 }
 
+/**
+ * The URL-encoded forms a token takes on the wire or in an echo of it: `encodeURIComponent`'s, the
+ * form encoding of URLSearchParams (a blank as `+`; `!'()~` escaped), and RFC 3986's strict one
+ * (`!'()*~` escaped too).
+ */
+function encodedForms(token: string): string[] {
+  const component = encodeURIComponent(token);
+  const form = new URLSearchParams({ t: token }).toString().slice(2);
+  const strict = component.replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return [...new Set([component, form, strict])].filter((f) => f !== token);
+}
+
 /** Any text with every occurrence of the token (raw and URL-encoded) replaced by its redaction. */
 export function redactText(text: string, token: string): string {
   if (token.length === 0 || text.length === 0) return text;
   const masked = redactToken(token);
-  let out = replaceWhole(text, token, masked);
-  const encoded = encodeURIComponent(token);
-  if (encoded !== token) out = replaceWhole(out, encoded, masked);
+  const long = token.length >= LONG_SECRET;
+  let out = replaceWhole(text, escapeRegExp(token), long, masked);
+  for (const form of encodedForms(token)) out = replaceWhole(out, formPattern(form), long, masked);
   return out;
 }
 

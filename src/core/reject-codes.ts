@@ -21,3 +21,5 @@ export const NEGATIVE_AMOUNT = 'QL_NEGATIVE_AMOUNT';
 export const ECHO_MISMATCH = 'QL_ECHO_MISMATCH';
 /** Two records with the same key and different values in one answer: neither is trusted. */
 export const DUPLICATE_CONFLICT = 'QL_DUPLICATE_CONFLICT';
+/** A record that holds the API token (the service echoed the request into its text): kept out of the data, masked in `_rejected/`. */
+export const SECRET_ECHOED = 'QL_SECRET_ECHOED';

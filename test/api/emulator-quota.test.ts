@@ -69,6 +69,8 @@ describe('daily quota against the emulator', () => {
       expect(error).toBeInstanceOf(QuotaExhaustedError);
       expect((error as QuotaExhaustedError).resetAt.toISOString()).toBe('2026-03-03T00:00:00.000Z');
       expect(second.infos.map((i) => i.outcome)).toEqual(['quota-exhausted']);
+      // The answer's ret is reported (the debug `request` line's `ret`), as for any other answer.
+      expect(second.infos[0]).toMatchObject({ status: 200, ret: 429 });
       expect(await second.client.quotaStatus()).toMatchObject({ remaining: 0 });
       // Now known locally: the next call fails without a request.
       await expect(second.client.tradeTicks(['EURUSD'])).rejects.toBeInstanceOf(QuotaExhaustedError);

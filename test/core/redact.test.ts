@@ -35,4 +35,14 @@ describe('redactText: a short token is masked only where it stands whole', () =>
   it('several secrets: the longest first, so one that contains another is masked whole', () => {
     expect(redactSecrets('k=abcdefghijkl and abcdefgh', ['abcdefgh', 'abcdefghijkl'])).toBe('k=abcd… and …');
   });
+
+  it('masks the form encoding URLSearchParams gives a token (the suspension URL) and escapes in either case', () => {
+    const token = 'abc~def gh(secret)';
+    const form = new URLSearchParams({ token }).toString();
+    expect(form).toBe('token=abc%7Edef+gh%28secret%29');
+    expect(redactText(`HTTP 500 token invalid: /api/suspension/sse?${form}`, token)).toBe('HTTP 500 token invalid: /api/suspension/sse?token=abc~…');
+    expect(redactText(`echo ${form.toLowerCase().replace('token=', '')}`, token)).toBe('echo abc~…');
+    expect(redactText(`echo ${encodeURIComponent(token).replace(/%([0-9A-F]{2})/g, (m) => m.toLowerCase())}`, token)).toBe('echo abc~…');
+    expect(redactText('t=a%7eb', 'a~b')).toBe('t=…');
+  });
 });

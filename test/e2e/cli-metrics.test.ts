@@ -138,6 +138,31 @@ describe('--metrics-textfile', () => {
     expect(readdirSync(dirname(textfile))).toEqual(['quotelake.prom']);
   });
 
+  it('a token pool: the file written at the end holds each token\'s quota, as the summary\'s tokens say', async () => {
+    const tokens = [
+      { token: 'tok-metrics-pool-a-3c1d9e', plan: 'professional' },
+      { token: 'tok-metrics-pool-b-7a2f4b', plan: 'premium' },
+    ];
+    emu = await serveChild(tokens, ['--clock', NOW, '--seed', '7']);
+    const out = tempDir();
+    const textfile = join(out, 'pool.prom');
+    const r = await runCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT,EURUSD', '--since', '1d', '--base-url', emu.url, '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
+      { env: { QUOTELAKE_TOKENS: tokens.map((t) => `${t.token}:${t.plan}`).join(',') } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const summary = (JSON.parse(r.stdout) as { runs: (Summary & { tokens: { tokenHash: string; plan: string; quota: { used: number; limit: number; left: number } }[] })[] }).runs[0]!;
+    const e = parseExposition(readFileSync(textfile, 'utf8'));
+    expect(summary.tokens).toHaveLength(2);
+    for (const t of summary.tokens) {
+      const who = { token: t.tokenHash, plan: t.plan };
+      expect(valueOf(e, 'quotelake_quota_used_requests', who)).toBe(t.quota.used);
+      expect(valueOf(e, 'quotelake_quota_left_requests', who)).toBe(t.quota.left);
+      expect(valueOf(e, 'quotelake_quota_limit_requests', who)).toBe(t.quota.limit);
+    }
+    expect(summary.tokens.reduce((a, t) => a + t.quota.used, 0)).toBe(summary.requestsTotal);
+  });
+
   it('a run that fails still writes the file, with the failure status and what was sent', async () => {
     const token = 'tok-metrics-fail-0b7d3e11';
     // Every answer a 5xx: the run gives up after its retries.

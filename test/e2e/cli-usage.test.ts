@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from './helpers/cli.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'enqueue', 'worker', 'queue', 'schema', 'serve', 'init', 'completion'];
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
@@ -166,6 +166,23 @@ describe('usage errors exit 2 with a hint', () => {
     expect(padded.code).toBe(2);
     expect(padded.stderr).toContain('plan is not set');
     expect(padded.stderr).not.toContain('sk-live-abcdefghijkl');
+  });
+
+  it('a token starting with "-" after --token is refused without being echoed (yargs would read it as options); --token=VALUE takes it', async () => {
+    const tiny = join(FIXTURES, 'tiny-trades.yaml');
+    const [double, single, inline] = await Promise.all([
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token', '--secret-dash-token']),
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token', '-Secretdashtoken', '--json']),
+      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token=--secret-dash-token', '--output', tempDir()]),
+    ]);
+    for (const r of [double, single]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('quotelake: --token is followed by a word starting with "-"');
+      expect(r.stderr + r.stdout).not.toMatch(/secret|Secret|S, e, c/);
+    }
+    // The inline form is the token: the run goes as far as the dead address.
+    expect(inline.stderr).toContain('nothing accepts connections at 127.0.0.1:9');
+    expect(inline.stderr + inline.stdout).not.toContain('secret-dash-token');
   });
 
   it('needs a token with a base URL, a base URL with a token, and a plan for a real service', async () => {

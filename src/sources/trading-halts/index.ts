@@ -19,6 +19,7 @@ import { serviceClient } from '../shared/service-client.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { lintRepeated } from '../shared/config-parts.js';
 import { haltContentHash, haltKey } from './halt-key.js';
+import { withoutEchoedSecret } from './echoed-secret.js';
 
 const EXCHANGES = ['sse', 'nyse', 'nasdaq'] as const;
 
@@ -93,6 +94,7 @@ class TradingHaltsSource implements Source<RawHalt> {
 
   read(ctx: RunContext, from: ReadonlyMap<string, Checkpoint>): AsyncIterable<Batch<RawHalt>> {
     const client = serviceClient(this.env, 'trading-halts');
+    const redact = client.redact?.bind(client);
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const exchanges = [...new Set(this.config.exchanges)];
     const config = this.config;
@@ -118,7 +120,7 @@ class TradingHaltsSource implements Source<RawHalt> {
         const hash = haltContentHash(record);
         if (seen[key] === hash) continue; // the same record twice (a page boundary moved)
         seen[key] = hash;
-        if (before.seen[key] !== hash) out.push({ exchange, record, fetchedAtMs });
+        if (before.seen[key] !== hash) out.push(withoutEchoedSecret({ exchange, record, fetchedAtMs }, redact));
       }
       const unique = Object.keys(seen).length;
       const missing = fetched.totalCount - unique;

@@ -12,6 +12,7 @@ import type { HaltRow, RawHalt } from '../../core/records.js';
 import { HALT_ZONES } from '../../core/wire.js';
 import { isFieldError } from '../field-error.js';
 import { rejectField } from '../reject-field.js';
+import { fieldFailure } from '../../core/field-failure.js';
 import { notAZone } from '../../core/iana-zone.js';
 import { zoneOrThrow } from './local-time.js';
 import { normalizeHalt, type HaltOptions } from './normalize-record.js';
@@ -48,7 +49,8 @@ export class NormalizeHalts implements Transform<RawHalt, HaltRow> {
     const rows: HaltRow[] = [];
     const rejected: Rejected<RawHalt>[] = [];
     for (const record of batch.records) {
-      const out = normalizeHalt(record, this.options);
+      // A record the source flagged (a token echoed into it) is rejected as it said.
+      const out = record.flaw ? { field: record.flaw.field, value: record.flaw.value, failure: fieldFailure(record.flaw.code, record.flaw.reason) } : normalizeHalt(record, this.options);
       if (isFieldError(out)) rejected.push(rejectField(record, batch.stream, out.field, out.value, out.failure));
       else rows.push(out);
     }
