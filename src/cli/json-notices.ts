@@ -3,6 +3,7 @@
  * of every log line (level, time, the fields, msg) and the secrets are masked in their JSON-escaped
  * form too. The message loses its "quotelake: " prefix, which a log line does not carry.
  */
+import { format as formatMessage } from 'node:util';
 import type { Clock } from '../core/clock.js';
 import { createLogger } from '../runtime/logger.js';
 import type { NoticeLine, Terminal } from './terminal.js';
@@ -28,6 +29,12 @@ export function useJsonNotices(terminal: Terminal, format: string, clock: Clock)
   process.on('warning', (w: Error & { code?: string }) => {
     terminal.notice(w.message, { event: 'node-warning', name: w.name, ...(w.code !== undefined ? { code: w.code } : {}) });
   });
+  // Libraries that print to the console themselves (ioredis: "[WARN] … a password was supplied";
+  // BullMQ: a Redis version or eviction policy advice) would write plain text into the JSON lines.
+  const library = (level: 'warn' | 'error') => (...args: unknown[]) =>
+    terminal.notice(formatMessage(...args).replace(/^\[(WARN|ERROR)\] /, ''), { level, event: 'library-message' });
+  console.warn = library('warn');
+  console.error = library('error');
 }
 
 /** A SIGINT/SIGTERM notice (stopping, stopped, exiting). */

@@ -86,7 +86,7 @@ describe('--log-format json: stderr is JSON lines only', () => {
     expect(r.stderr).not.toContain('0123456789abcdef');
   });
 
-  it("Node's own process warnings: a JSON line (event node-warning, its name and code), where pretty keeps Node's text", async () => {
+  it("Node's own process warnings and libraries' console lines: JSON lines (event node-warning, library-message), where pretty keeps their text", async () => {
     const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--clock', NOW, '--quiet'];
     const env = { NODE_OPTIONS: `--import=${WARN_ON_FIRST_REQUEST}` };
     const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env });
@@ -94,9 +94,14 @@ describe('--log-format json: stderr is JSON lines only', () => {
     expect(jsonLines(json.stderr).filter((l) => l.event === 'node-warning')).toEqual([
       { level: 'warn', time: expect.stringMatching(/^2026-11-20T00:/), event: 'node-warning', name: 'TestWarning', code: 'QL_TEST_WARNING', msg: 'a warning of the test' },
     ]);
+    // A library's own console line (ioredis' "[WARN] … a password was supplied") is a JSON line too.
+    expect(jsonLines(json.stderr).filter((l) => l.event === 'library-message')).toEqual([
+      { level: 'warn', time: expect.stringMatching(/^2026-11-20T00:/), event: 'library-message', msg: 'a library line of the test: 42' },
+    ]);
     const pretty = await runCli([...args, '--output', tempDir()], { env });
     expect(pretty.code, pretty.stderr).toBe(0);
     expect(pretty.stderr).toMatch(/\(node:\d+\) \[QL_TEST_WARNING\] TestWarning: a warning of the test/);
+    expect(pretty.stderr).toContain('[WARN] a library line of the test: 42');
   });
 
   it('SIGTERM: the stopping notice is a JSON line (event signal), and the run still stops with 130', async () => {

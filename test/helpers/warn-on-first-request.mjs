@@ -1,5 +1,6 @@
-// Preloaded into the CLI by a test (NODE_OPTIONS=--import=...): Node emits one process warning when
-// the first HTTP request is made, so the run is under way and its notices are set up.
+// Preloaded into the CLI by a test (NODE_OPTIONS=--import=...): Node emits one process warning, and
+// a library prints one line to the console as ioredis does, when the first HTTP request is made, so
+// the run is under way and its notices are set up.
 import diagnostics from 'node:diagnostics_channel';
 
 let warned = false;
@@ -7,4 +8,5 @@ diagnostics.subscribe('undici:request:create', () => {
   if (warned) return;
   warned = true;
   process.emitWarning('a warning of the test', { type: 'TestWarning', code: 'QL_TEST_WARNING' });
+  console.warn('[WARN] a library line of the test:', 42);
 });
