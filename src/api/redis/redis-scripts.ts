@@ -8,7 +8,8 @@
  * stamps lie in (now - window - margin, now]. An in-flight permit counts as "just arrived" until it
  * is released (stamped at its release time, never before the previous stamp) or cancelled (no
  * stamp: it never reached the server). A holder that crashed never releases: its lease (the longest
- * a request can take) ends, and the slot is freed then.
+ * a request can take) ends, and the slot is freed then, becoming a stamp at the lease's end (the
+ * service may have counted the request, and a window longer than the lease still holds it).
  *
  * Time: ARGV[1] is the caller's clock (tests with a virtual clock), or '' for Redis TIME, one clock
  * for every host.
@@ -101,7 +102,18 @@ for i = 1, rules do
     earliest = reopen
     guarded = true
   end
-  redis.call('ZREMRANGEBYSCORE', flight, '-inf', now)
+  -- A permit whose lease ended was never released: its holder died mid-request. The service may
+  -- still have counted it (it arrived before the lease ended), so it leaves the in-flight set as a
+  -- stamp at its lease's end, never as nothing: a window longer than the lease (a minute, a gap)
+  -- keeps counting it for as long as the service can.
+  local expired = redis.call('ZRANGEBYSCORE', flight, '-inf', now, 'WITHSCORES')
+  if #expired > 0 then
+    for j = 1, #expired, 2 do
+      redis.call('ZADD', stamps, tonumber(expired[j + 1]), expired[j])
+    end
+    redis.call('PEXPIRE', stamps, window + margin + 1000)
+    redis.call('ZREMRANGEBYSCORE', flight, '-inf', now)
+  end
   local room = limit - redis.call('ZCARD', flight)
   if room <= 0 then
     -- Only a release (or the oldest lease's end) frees it: nobody knows when.
@@ -137,8 +149,10 @@ if dayLimit >= 0 then
 end
 for i = 1, rules do
   local flight = KEYS[2 + 2 * i]
+  local window = tonumber(ARGV[11 + 2 * i])
   redis.call('ZADD', flight, now + lease, permit)
-  redis.call('PEXPIRE', flight, lease + 1000)
+  -- Kept a window past the lease, so an admission then still finds a dead holder's permit and stamps it.
+  redis.call('PEXPIRE', flight, lease + window + margin + 1000)
 end
 return {0, now, used}
 `;

@@ -105,7 +105,36 @@ describe('the shared daily count', () => {
     // Still held: only a release (or the lease's end) frees it.
     expect(await a.limiter.tryAcquire(rules)).toBe('release');
     clock.set(clock.now() + 1);
+    // Freed, but as a stamp at the lease's end (the service may have counted it): one window more.
+    expect(await a.limiter.tryAcquire(rules)).toBe(1000);
+    clock.set(clock.now() + 1000);
     expect(typeof (await a.limiter.tryAcquire(rules))).toBe('object');
+  });
+
+  it('keeps a crashed holder\'s request in a window longer than its lease (a minute) once the lease ends', async () => {
+    const clock = new ManualClock('2026-03-02T10:00:00Z');
+    const start = clock.now();
+    // Request timeouts of 5 s in all, a per-minute window of 2.
+    const a = await admissionOn(server().url, contextFor(clock, { requestTimeoutMs: 5000 }));
+    const b = await admissionOn(server().url, contextFor(clock, { requestTimeoutMs: 5000 }));
+    closers.push(() => a.coordinator.close(), () => b.coordinator.close());
+    const rules: readonly WindowRule[] = [{ key: 'combined:minute', limit: 2, windowMs: 60_000 }];
+    // A is killed mid-request: its permit is never released, but the service counted the request.
+    expect(typeof (await a.limiter.tryAcquire(rules))).toBe('object');
+    const permit = await b.limiter.tryAcquire(rules);
+    if (typeof permit !== 'object') throw new Error('refused');
+    permit.release();
+    await new Promise((r) => setTimeout(r, 20));
+    // The lease is over, the minute is not: the service still counts both, so a third must wait
+    // until B's stamp leaves the minute (the dead one stays until its lease end + 60 s).
+    clock.set(start + 5000);
+    expect(await b.limiter.tryAcquire(rules)).toBe(55_000);
+    clock.set(start + 60_000);
+    const third = await b.limiter.tryAcquire(rules);
+    expect(typeof third).toBe('object');
+    (third as Permit).release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await b.limiter.tryAcquire(rules)).toBe(5000);
   });
 
   it('keeps every window closed after a restart until what Redis forgot has left it', async () => {
