@@ -115,6 +115,12 @@ describe('workers against one emulator, through the coordinator', () => {
     const metrics = readFileSync(textfile, 'utf8');
     for (const token of POOL) expect(metrics).toContain(`quotelake_quota_used_requests{token="${tokenHash16(token)}",plan="professional"}`);
     expect(metrics).toMatch(/quotelake_slice_duration_seconds_count\{pipeline="scaled",status="done"\} [1-9]/);
+    // And what its commits made visible, as a run counts it: rows received = written + merged, files.
+    const count = (name: string, labels: string) => Number(new RegExp(`^${name}\\{${labels}\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+    const received = count('quotelake_rows_total', 'dataset="kline",kind="received"');
+    expect(received).toBeGreaterThan(0);
+    expect(count('quotelake_rows_total', 'dataset="kline",kind="written"') + (count('quotelake_rows_total', 'dataset="kline",kind="merged"') || 0)).toBe(received);
+    expect(count('quotelake_files_committed_total', 'dataset="kline",kind="data"')).toBeGreaterThan(0);
     expect(metrics).not.toContain(POOL[0]);
   }, 120_000);
 });

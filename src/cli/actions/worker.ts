@@ -102,12 +102,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // Drawn beside the start-up, never in its way (a Redis down at start is the patience's business);
   // undefined when it failed: there is then no epoch to lose.
   const epochDrawn = queueEpoch(redis).catch(() => undefined);
-  const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'] });
   // What workers killed with kill -9 on this host left in the temp folder.
   const deadScratch = await removeDeadSliceScratch();
   if (deadScratch > 0) logger.info('removed the slice folders of workers no longer running', { event: 'recovery', action: 'slice-scratch-removed', folders: deadScratch });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
   const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
+  const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'], metrics: exposure?.metrics });
   const clients = workerClients({
     logger,
     clock,

@@ -15,6 +15,8 @@ import { RejectedWriter } from '../../lake/rejected-writer.js';
 import { withLakeLock } from '../../queue/lake-lock.js';
 import type { RejectedOutput } from '../../runtime/run-pipeline.js';
 import { runPipeline } from '../../runtime/run-pipeline.js';
+import { createRunEvents } from '../../runtime/run-events.js';
+import { observeRun, type QuotelakeMetrics } from '../../runtime/metrics/index.js';
 import { openOutput } from '../output-storage.js';
 import { klineStream } from '../../sources/shared/kline-records.js';
 import type { FetchedSlice, HeldRejected } from './fetch-slice.js';
@@ -27,6 +29,8 @@ export interface CommitDeps {
   readonly redis: Redis;
   /** The S3-compatible store of an s3:// output (else AWS_ENDPOINT_URL, else AWS). */
   readonly s3Endpoint?: string | undefined;
+  /** --metrics-port / --metrics-textfile: rows and files each commit made visible, as a run counts them. */
+  readonly metrics?: QuotelakeMetrics | undefined;
 }
 
 /** The lake's identity for its lock: the same folder (or bucket URL) from any cwd. */
@@ -61,6 +65,8 @@ async function commitGroup(group: readonly FetchedSlice[], deps: CommitDeps): Pr
   });
   // An s3:// lake is written through its storage, as `run` writes it (a folder needs none).
   const output = await openOutput(outputDir, deps.s3Endpoint, process.env);
+  const events = createRunEvents();
+  const unobserve = deps.metrics ? observeRun(deps.metrics, events, 'kline') : undefined;
   try {
     await runPipeline(
       { ...pipeline, source: { type: ROWS_SOURCE }, transforms: [] },
@@ -73,9 +79,16 @@ async function commitGroup(group: readonly FetchedSlice[], deps: CommitDeps): Pr
         logger: deps.logger,
         clock: deps.clock,
         createRejectedWriter: (dir) => withHeld(new RejectedWriter(dir), [...held]),
+        events,
       },
     );
+    // Records the fetch rejected were received too: counted once their commit landed.
+    for (const h of held) {
+      deps.metrics?.rows(h.dataset, 'received', h.records.length);
+      deps.metrics?.rows(h.dataset, 'rejected', h.records.length);
+    }
   } finally {
+    unobserve?.();
     output.close();
   }
 }
