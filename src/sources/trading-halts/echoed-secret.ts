@@ -11,18 +11,41 @@ import type { WireHaltRecord } from '../../core/wire.js';
 
 /** The record as it may be kept: itself when no field holds a token, else masked and flagged. */
 export function withoutEchoedSecret(raw: RawHalt, redact: ((text: string) => string) | undefined): RawHalt {
-  if (redact === undefined) return raw;
-  let masked: Record<string, string | null> | undefined;
+  // A record that is no object is rejected by name downstream (QL_RECORD_MALFORMED), masked by the rejected writer.
+  if (redact === undefined || raw.record === null || typeof raw.record !== 'object' || Array.isArray(raw.record)) return raw;
+  let masked: Record<string, unknown> | undefined;
   let first: string | undefined;
-  for (const [field, value] of Object.entries(raw.record)) {
-    if (typeof value !== 'string') continue;
-    const clean = redact(value);
+  for (const [field, value] of Object.entries(raw.record as Record<string, unknown>)) {
+    const clean = maskedValue(value, redact);
     if (clean === value) continue;
     masked ??= { ...raw.record };
     masked[field] = clean;
     first ??= field;
   }
   if (masked === undefined || first === undefined) return raw;
-  const flaw: RecordFlaw = { code: SECRET_ECHOED, field: first, value: masked[first]!, reason: `holds the API token (the service echoed the request into it): kept out of the data, masked here` };
+  const shown = masked[first];
+  const flaw: RecordFlaw = {
+    code: SECRET_ECHOED,
+    field: first,
+    value: typeof shown === 'string' ? shown : JSON.stringify(shown),
+    reason: 'holds the API token (the service echoed the request into it): kept out of the data, masked here',
+  };
   return { ...raw, record: masked as WireHaltRecord, flaw };
+}
+
+/** The value with the token masked; the value itself when it holds none. Text, or any JSON value an unknown field carries. */
+function maskedValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') {
+    const clean = redact(value);
+    return clean === value ? value : clean;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const text = JSON.stringify(value);
+  const clean = redact(text);
+  if (clean === text) return value;
+  try {
+    return JSON.parse(clean) as unknown;
+  } catch {
+    return clean;
+  }
 }
