@@ -101,7 +101,7 @@ describe('kline-history: stocks', () => {
     // time): the newest 500 are the 9th's 390 and the 6th's last 110 (from 19:10Z); the 5th's 390
     // and the 6th's first 280 are lost.
     expect(events.snapshot().notes).toEqual([
-      'kline AAPL.US 1m: 1170 bars formed since the last run but the service gives stocks and indexes only their newest 500; the 670 after 2026-03-04T20:59:00Z (the newest held) and before 2026-03-06T19:10:00Z cannot be fetched (run more often)',
+      'kline AAPL.US 1m: 1170 bars formed since the last run but the service gives stocks and indexes only their newest 500; the 670 after 2026-03-04T20:59:00Z (the newest held) and before 2026-03-06T19:10:00Z cannot be fetched (run more often); a bar held there as forming (final=false) keeps the values it had then',
     ]);
     expect(warned).toEqual([{ message: 'kline AAPL.US 1m: 670 bars lost for good (more than 500 formed since the last run)', fields: { after: '2026-03-04T20:59:00Z', before: '2026-03-06T19:10:00Z' } }]);
   });

@@ -99,7 +99,7 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
       const lost = countBars(product, interval, floor * 1000, oldest * 1000, now);
       const after = isoSeconds(start.watermark);
       ctx.events.shortfall?.(
-        `${label}: ${expected} bars formed since the last run but the service gives ${kind} only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often)`,
+        `${label}: ${expected} bars formed since the last run but the service gives ${kind} only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often); a bar held there as forming (final=false) keeps the values it had then`,
       );
       ctx.logger.warn(`${label}: ${lost} bars lost for good (more than ${PAGE_BARS} formed since the last run)`, { after, before: isoSeconds(oldest) });
     } else {
