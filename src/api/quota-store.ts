@@ -15,7 +15,16 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { makeDir } from '../core/make-dir.js';
 import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
-import lockfile from 'proper-lockfile';
+/**
+ * proper-lockfile, loaded at the first reservation, not at import: loading it installs signal-exit
+ * (listeners for SIGINT, SIGTERM, SIGHUP ..., process.emit and process.reallyExit replaced) and
+ * graceful-fs (fs.close patched), and importing quotelake as a library must change nothing
+ * process-wide.
+ */
+type Lockfile = typeof import('proper-lockfile');
+let lockfileModule: Promise<Lockfile> | undefined;
+// A CommonJS module: its exports are `default` of the namespace (a bundle may give no named ones).
+const loadLockfile = () => (lockfileModule ??= import('proper-lockfile').then((m) => (m as { default?: Lockfile }).default ?? m));
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
@@ -297,6 +306,7 @@ export class QuotaStore {
   /** Read-modify-write under the cross-process lock. */
   private async update(change: (state: QuotaFile) => void): Promise<void> {
     await makeDir(this.dir);
+    const lockfile = await loadLockfile();
     const release = await lockfile.lock(this.file, {
       realpath: false,
       stale: 10_000,

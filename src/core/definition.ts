@@ -71,6 +71,12 @@ export interface TransformDefinition<C = unknown, I = unknown, O = unknown> exte
    * the transform would not know what to do with such records.
    */
   readonly maps: { readonly [K in KindOf<I>]?: KindOf<O> };
+  /**
+   * It keeps no reference to a batch's records beyond `apply` (the shipped transforms). Otherwise
+   * (a user's own transform, by default) the records may be read later, after a sink took them:
+   * the runtime keeps whatever backs them from being reused (Lane.pin).
+   */
+  readonly keepsNoRecords?: boolean;
   create(config: C, env: ComponentEnv): Transform<I, O>;
 }
 

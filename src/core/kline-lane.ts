@@ -45,6 +45,11 @@ export class KlineLane implements Lane {
     return new KlineLane(this.stage, this.page, this.row(from), this.step, this.code, this.interval, this.source, this.seconds.subarray(from, to), this.final.subarray(from, to));
   }
 
+  /** The page stays readable for good (ScannedWords.viewed): the records may be read after the sink took the lane. */
+  pin(): void {
+    this.page.viewed();
+  }
+
   /** The same records at the next stage. */
   as(stage: 'raw' | 'parsed'): KlineLane {
     return new KlineLane(stage, this.page, this.first, this.step, this.code, this.interval, this.source, this.seconds, this.final);

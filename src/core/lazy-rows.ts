@@ -21,6 +21,11 @@ export interface Lane {
   readonly rowBytes: number;
   /** The lane of rows [from, to), for a batch split into pieces (rechunk); without it a piece has none. */
   slice?(from: number, to: number): Lane;
+  /**
+   * The records may be read at any later time (a stage of the user's own kept them): whatever
+   * backs the lane must stay readable, never be handed back for reuse.
+   */
+  pin?(): void;
 }
 
 /**
@@ -40,10 +45,12 @@ export function lazyRows<T>(length: number, make: () => readonly T[], firstLane?
   let made = false;
   const ensure = (): void => {
     if (made) return;
-    made = true;
+    // Marked made only once the elements are in: a make() that throws (a recycled page) throws
+    // again at the next read, never leaves an array of holes that reads as undefined rows.
     const rows = make();
     if (rows.length !== length) throw new Error(`lazyRows: made ${rows.length} rows, expected ${length}`);
     for (let i = 0; i < length; i++) target[i] = rows[i]!;
+    made = true;
   };
   /** Before any change: the elements made, and the lane no longer theirs. */
   const changing = (): void => {

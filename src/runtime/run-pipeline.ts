@@ -37,6 +37,7 @@ import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { heldKeys } from '../lake/held-keys.js';
 import { finishPendingCommits } from '../lake/commit/commit-journal.js';
+import { laneOf } from '../core/lazy-rows.js';
 
 /** The output's storage: the one given, else the local folder; an s3:// output needs one given. */
 function outputStorage(outputDir: string, given: LakeStorage | undefined): LakeStorage {
@@ -199,7 +200,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const transformDefs = pipeline.transforms.map((t) => {
     const def = options.registry.find((d) => d.kind === 'transform' && d.type === t.type) as TransformDefinition | undefined;
     if (!def) throw new ConfigError(`pipeline ${pipeline.name}: transform "${t.type}" is not registered`);
-    return { def, config: withoutType(t) };
+    // A transform that may keep the records (a user's own) and read them after the sink handed their
+    // page back for reuse (partitioned-sink.ts, tookPage): its batches' pages are pinned first.
+    return { def, config: withoutType(t), pins: def.keepsNoRecords !== true };
   });
 
   const sourceConfig = withoutType(pipeline.source);
@@ -446,7 +449,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
         let current: Batch<unknown> = batch;
         const rejected: Rejected[] = [];
-        for (const t of transforms) {
+        for (const [i, t] of transforms.entries()) {
+          if (transformDefs[i]!.pins) laneOf(current.records)?.pin?.();
           const r = t.apply(current, ctx);
           current = r.output;
           for (const x of r.rejected) rejected.push(x as Rejected);

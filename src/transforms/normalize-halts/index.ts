@@ -68,6 +68,7 @@ export function haltOptions(config: NormalizeHaltsConfig): HaltOptions {
 export const normalizeHalts: TransformDefinition<NormalizeHaltsConfig, RawHalt, HaltRow> = {
   kind: 'transform',
   type: 'normalize-halts',
+  keepsNoRecords: true,
   summary: 'Map SSE, NYSE and NASDAQ halt layouts to one halt schema with UTC instants and the local text kept.',
   configSchema: normalizeHaltsConfigSchema,
   maps: { 'raw-halt': 'halt-row' },

@@ -105,6 +105,7 @@ export class ParseDecimals implements Transform<RawMarketRecord, MarketRow> {
 export const parseDecimals: TransformDefinition<ParseDecimalsConfig, RawMarketRecord, MarketRow> = {
   kind: 'transform',
   type: 'parse-decimals',
+  keepsNoRecords: true,
   summary: 'Turn wire strings into exact decimals (DECIMAL(p,s), default 38,18) and UTC instants; reject, never round.',
   configSchema: parseDecimalsConfigSchema,
   maps: { 'raw-kline': 'kline-row', 'raw-trade': 'trade-row', 'raw-depth': 'depth-row' },
