@@ -51,6 +51,8 @@ describe('zstd codecs', () => {
     expect(zstdCodecAsked(' WASM ')).toBe('wasm');
     expect(zstdCodecAsked('native')).toBe('native');
     expect(() => zstdCodecAsked('zlib')).toThrow('QUOTELAKE_ZSTD must be native or wasm, not "zlib"');
+    // A library program meets it when it imports quotelake: a ConfigError with its code and hint.
+    expect(() => zstdCodecAsked('zlib')).toThrow(expect.objectContaining({ code: 'QL_CONFIG', hint: expect.stringContaining('unset QUOTELAKE_ZSTD') }));
   });
 
   const codecs = [wasmZstd, ...(native ? [native] : [])];

@@ -1,4 +1,6 @@
 /** What the Parquet codec needs of a Zstandard implementation; both ours read each other's frames. */
+import { ConfigError } from '../../../core/errors.js';
+
 export interface ZstdCodec {
   readonly name: ZstdCodecName;
   /** One zstd frame of `bytes`, in a buffer of its own. */
@@ -17,6 +19,9 @@ export const ZSTD_ENV = 'QUOTELAKE_ZSTD';
 export function zstdCodecAsked(value: string | undefined): ZstdCodecName | undefined {
   const asked = value?.trim().toLowerCase();
   if (asked === undefined || asked === '') return undefined;
-  if (!ZSTD_CODEC_NAMES.includes(asked as ZstdCodecName)) throw new Error(`${ZSTD_ENV} must be ${ZSTD_CODEC_NAMES.join(' or ')}, not "${value}"`);
+  // A ConfigError (code, hint): a library program that imports quotelake meets it at the import.
+  if (!ZSTD_CODEC_NAMES.includes(asked as ZstdCodecName)) {
+    throw new ConfigError(`${ZSTD_ENV} must be ${ZSTD_CODEC_NAMES.join(' or ')}, not "${value}"`, {}, undefined, `unset ${ZSTD_ENV} (native where it loads, else WebAssembly), or set it to native or wasm`);
+  }
   return asked as ZstdCodecName;
 }
