@@ -15,6 +15,8 @@
  * drops the lane, so no stage ever reads a lane that no longer describes the elements.
  */
 
+import { inspect, type InspectOptions } from 'node:util';
+
 /** A columnar description of an array's rows. */
 export interface Lane {
   /** About what one row weighs in memory (what rechunk bounds batches by). */
@@ -57,6 +59,14 @@ export function lazyRows<T>(length: number, make: () => readonly T[], firstLane?
     ensure();
     lane = undefined;
   };
+  // console.log and util.inspect read the target itself, past the traps (a proxy is shown as its
+  // target): they would print `[ <2 empty items> ]`. They ask the target for this instead.
+  Object.defineProperty(target, inspect.custom, {
+    value: (_depth: number, options: InspectOptions) => {
+      ensure();
+      return inspect([...target], options);
+    },
+  });
   const rows = new Proxy(target, {
     get(t, key, receiver) {
       if (key === 'length') return t.length;

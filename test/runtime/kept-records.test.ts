@@ -3,6 +3,7 @@
  * channel, a tap): the parquet sink must not hand the page behind them back for reuse, and a read
  * that fails must keep failing, never yield holes that read as undefined rows.
  */
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { components } from '../../src/components.js';
@@ -75,5 +76,16 @@ describe('lazyRows', () => {
     expect(() => rows[0]).toThrow('page recycled');
     expect(rows[0]).toBe(1);
     expect([...rows]).toEqual([1, 2]);
+  });
+});
+
+describe('a lazy row array on the console', () => {
+  it('prints its rows, not the empty array behind it', () => {
+    const rows = lazyRows<{ a: number }>(2, () => [{ a: 1 }, { a: 2 }]);
+    expect(inspect(rows)).toBe('[ { a: 1 }, { a: 2 } ]');
+    // Not an element: equality, keys and JSON see only the rows.
+    expect(Object.keys(rows)).toEqual(['0', '1']);
+    expect(JSON.stringify(rows)).toBe('[{"a":1},{"a":2}]');
+    expect(rows).toEqual([{ a: 1 }, { a: 2 }]);
   });
 });
