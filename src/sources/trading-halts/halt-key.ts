@@ -34,11 +34,23 @@ export function haltKey(exchange: HaltExchange, record: WireHaltRecord): string 
   return short([exchange, text(record, 'symbol') ?? '', haltStartText(record), text(record, 'publishDate') ?? ''].join('\u0000'));
 }
 
+/**
+ * A field's content for the hash: S4's "no value" (null, "", absent) is one; otherwise the text as
+ * sent (trimmed), and a value of another JSON type tagged as such, so that a record normalize-halts rejected
+ * (`145.5` as a number) and its corrected form (`"145.5"`) differ and the correction is written.
+ */
+function content(record: WireHaltRecord, field: string): string | null {
+  const t = text(record, field);
+  if (t === null) return null;
+  // Text hashes as before (checkpoints of earlier versions stay valid); only another type is tagged.
+  return typeof (record as Record<string, unknown>)[field] === 'string' ? t : `\u0001json:${t}`;
+}
+
 export function haltContentHash(record: WireHaltRecord): string {
   if (typeof record !== 'object' || record === null) return short(JSON.stringify(record) ?? String(record));
   const fields = Object.keys(record)
-    .filter((k) => text(record, k) !== null)
+    .filter((k) => content(record, k) !== null)
     .sort()
-    .map((k) => `${k}=${text(record, k)}`);
+    .map((k) => `${k}=${content(record, k)}`);
   return short(fields.join('\u0000'));
 }

@@ -68,16 +68,20 @@ async function fetchAll(
     return { records: r.data, totalCount: r.totalCount, grewBy: 0 };
   }
   const records: WireHaltRecord[] = [];
+  const keys = new Set<string>();
   let totalCount = 0;
   let firstCount: number | undefined;
   for (let page = 1; ; page++) {
     throwIfAborted(ctx.signal);
     const r = await reported(reporter, (signal) => client.halts(exchange, { page, size: config.pageSize, timeoutMs: config.timeoutMs }, signal), `halt/${exchange}`);
     records.push(...r.data);
+    for (const record of r.data) keys.add(haltKey(exchange, record));
     totalCount = r.totalCount;
     firstCount ??= r.totalCount;
     const pages = r.totalPages ?? Math.ceil(r.totalCount / config.pageSize);
-    if (page >= pages || r.data.length === 0) break;
+    // Every record the service counts is held: a service that ignores page and size (spec 4.5
+    // rule 2) answered the whole year at once, and another page would only repeat it.
+    if (page >= pages || r.data.length === 0 || keys.size >= r.totalCount) break;
     // The first answer tells the page count the plan could only guess: progress follows it.
     reporter.replan(`halt/${exchange}`, pages - page);
   }
