@@ -29,7 +29,9 @@ export type KlineItem = z.infer<typeof klineItem>;
 const klineData = klineItem;
 
 const tickData = z.object({
-  symbol_list: z.array(z.object({ code: z.unknown().optional() })).min(1),
+  // A code of another type is a wrong data field (W7: 400), as in /kline; an absent one (spec 4.3
+  // does not require it) is no code the service knows: 600.
+  symbol_list: z.array(z.object({ code: z.string().optional() })).min(1),
 });
 
 const batchData = z.object({

@@ -128,6 +128,9 @@ describe('market-data errors (W4-W9, exact ret and msg, data {})', () => {
     for (const extra of bad) {
       expectRet(await h.market('stock', 'kline', TOKEN, klineQuery('AAPL.US', extra, 'd')), 400, 'request data param invalid', 'd');
     }
+    // A code of another type in a tick request too; an absent one is no code (600).
+    expectRet(await h.market('stock', 'trade-tick', TOKEN, { trace: 't', data: { symbol_list: [{ code: 123 }] } }), 400, 'request data param invalid', 't');
+    expectRet(await h.market('stock', 'depth-tick', TOKEN, { trace: 't', data: { symbol_list: [{}] } }), 600, 'code invalid', 't');
     // 2h bars are fine on non-stock; a missing field is not
     expect((await h.market('non-stock', 'kline', TOKEN, klineQuery('EURUSD', { kline_type: 6 }))).json.ret).toBe(200);
     const { adjust_type: _, ...noAdjust } = klineQuery('EURUSD').data;
