@@ -76,6 +76,9 @@ describe('per-stream figures', () => {
     ]);
     expect(f.streamsDone).toBe(1);
     expect(progressLine('p', f)).toContain('6/6 requests (100%), 1/2 streams done, ');
+    // A stream with nothing to fetch (a closed market's) is done at once, and counted on neither side.
+    events.streamDone('kline/AAPL.US/1m');
+    expect(progressLine('p', progressFigures(events, 0, 2000, undefined))).toContain(', 1/2 streams done, ');
   });
 
   it('labels stream keys briefly', () => {

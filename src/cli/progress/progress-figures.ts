@@ -27,7 +27,7 @@ export interface ProgressFigures {
   readonly quotaLimit: number | undefined;
   /** One entry per stream the run planned or reported, in stream-key order. */
   readonly streams: readonly StreamFigures[];
-  /** Streams their source called done. */
+  /** Streams with requests planned that their source called done (the line's "N/M streams done"). */
   readonly streamsDone: number;
   /** The run ended having sent everything it meant to. */
   readonly finished: boolean;
@@ -154,7 +154,9 @@ export function progressFigures(
     quotaUsed: quota ? quota.usedAtStart + requests - (quota.uncharged?.() ?? 0) : undefined,
     quotaLimit: quota?.limit,
     streams,
-    streamsDone: streams.filter((s) => s.done).length,
+    // Of the streams with requests to send, as the line's "N/M streams done" counts them (a stream
+    // with nothing to fetch, a closed market's, is done at once and counted in neither).
+    streamsDone: streams.filter((s) => s.done && s.planned > 0).length,
     finished,
     stopped,
   };
