@@ -17,6 +17,7 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { isS3Url } from '../core/s3-url.js';
 import { openOutput } from './output-storage.js';
+import { UsageError } from './usage-error.js';
 import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
 import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
 
@@ -131,4 +132,18 @@ export async function acquireCommandLock(
     lake.close();
     throw error;
   }
+}
+
+/**
+ * For a command that only reads an output's state (`state`, `quota`): a local `--output` that is a
+ * file is a mistake, named at once (exit 2), never read as "nothing here"; undefined for a folder,
+ * an S3 lake or an absent path (then `absent` is true: say so rather than "no run yet").
+ */
+export async function checkStateOutput(output: string): Promise<{ absent: boolean }> {
+  if (isS3Output(output)) return { absent: false };
+  const st = await stat(output).catch(() => undefined);
+  if (st !== undefined && !st.isDirectory()) {
+    throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
+  }
+  return { absent: st === undefined };
 }

@@ -185,6 +185,27 @@ describe('usage errors exit 2 with a hint', () => {
     expect(inline.stderr + inline.stdout).not.toContain('secret-dash-token');
   });
 
+  it('state and quota: an --output that is a file is exit 2; one that does not exist is named as such', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const missing = join(dir, 'missing');
+    const [show, reset, quota, showMissing, quotaMissing] = await Promise.all([
+      runCli(['state', 'show', '--output', file]),
+      runCli(['state', 'reset', '--output', file, '--yes']),
+      runCli(['quota', '--output', file]),
+      runCli(['state', 'show', '--output', missing]),
+      runCli(['quota', '--output', missing]),
+    ]);
+    for (const r of [show, reset, quota]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`quotelake: --output ${file} is a file, not an output folder`);
+    }
+    expect([showMissing.code, quotaMissing.code]).toEqual([0, 0]);
+    expect(showMissing.stdout).toContain(`${missing} does not exist (no run has written there; check --output)`);
+    expect(quotaMissing.stdout).toContain(`${missing} does not exist: check --output`);
+  });
+
   it('needs a token with a base URL, a base URL with a token, and a plan for a real service', async () => {
     const tiny = join(FIXTURES, 'tiny-trades.yaml');
     const [urlOnly, tokenOnly, envToken, noPlan, badPlan] = await Promise.all([

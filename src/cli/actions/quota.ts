@@ -6,7 +6,7 @@ import { planLimits, redactToken, tokenHash16 } from '../../api/index.js';
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
-import { quotaStateDir } from '../lake-location.js';
+import { checkStateOutput, quotaStateDir } from '../lake-location.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
@@ -104,6 +104,7 @@ function emptyEntry(now: number): QuotaEntry {
 export async function quotaAction(args: QuotaArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const output = args.output ?? 'output';
+    const { absent } = await checkStateOutput(output);
     // Quota files stay on this machine: for an S3 output without --state-dir, the XDG state folder.
     const stateDir = quotaStateDir(output, args['state-dir'], process.env);
     const known = new Map<string, string>();
@@ -156,7 +157,9 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     }
     if (shared) terminal.out(`${renderSharedQuota(shared.target, shared.tokens)}\n`);
     if (entries.length === 0) {
-      terminal.out(`quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir)\n`);
+      terminal.out(
+        `quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
+      );
     } else {
       const width = Math.max(5, ...entries.map((e) => e.token.length));
       const lines = [`quotelake: quota under ${join(stateDir, 'quota')}`, `  ${'token'.padEnd(width)}  ${'used today'.padStart(12)}  ${'limit'.padStart(10)}  ${'left'.padStart(10)}  resets`];

@@ -29,7 +29,7 @@ export interface StateResetArgs extends StateArgs {
 
 export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({}, env);
-  const { targets, outputDir, stateDir, close } = await stateTargets(args.pipeline ?? [], args, env);
+  const { targets, outputDir, stateDir, outputAbsent, close } = await stateTargets(args.pipeline ?? [], args, env);
   const select = streamMatcher(args.stream);
   const pipelines = [];
   try {
@@ -40,7 +40,11 @@ export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = 
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state show', output: outputDir, stateDir, pipelines }, null, 2)}\n`);
   } else if (pipelines.length === 0) {
-    terminal.out(`quotelake: no checkpoints under ${stateDir} (no pipeline has committed into ${outputDir} yet)\n`);
+    terminal.out(
+      outputAbsent
+        ? `quotelake: no checkpoints under ${stateDir}: ${outputDir} does not exist (no run has written there; check --output)\n`
+        : `quotelake: no checkpoints under ${stateDir} (no pipeline has committed into ${outputDir} yet)\n`,
+    );
   } else {
     terminal.out(`${pipelines.map(renderPipelineState).join('\n\n')}\n`);
   }
