@@ -1,6 +1,7 @@
 /** How `state show` reads a checkpoint: UTC, the product's local time beside it, the lake folder. */
 import { describe, expect, it } from 'vitest';
 import { describeStream } from '../../src/cli/state/describe-stream.js';
+import { renderPipelineState } from '../../src/cli/state/render-state.js';
 
 const sec = (iso: string) => Date.parse(iso) / 1000;
 
@@ -27,6 +28,17 @@ describe('describeStream', () => {
     expect(s.watermark).toBeNull();
     expect(s.low).toBeNull();
     expect(s.walk?.next).toEqual({ utc: '2026-11-11T21:00:00Z', epochMs: Date.parse('2026-11-11T21:00:00Z') });
+    expect(s.walk?.top).toBeUndefined();
+  });
+
+  it('a walk that has delivered bars says up to which one the lake holds them', () => {
+    const s = describeStream(
+      { stream: 'kline/BTCUSDT/1m', position: { watermark: null, low: sec('2026-11-12T12:21:00Z'), walk: { next: sec('2026-11-12T12:20:00Z'), floor: sec('2026-10-21T12:00:00Z'), top: sec('2026-11-20T11:59:00Z') } } },
+      'out',
+    );
+    expect(s.walk?.top?.utc).toBe('2026-11-20T11:59:00Z');
+    const text = renderPipelineState({ pipeline: 'p', keepsState: true, stateDir: 'out/.state', streams: [{ ...s }] } as never);
+    expect(text).toContain('watermark -, low 2026-11-12T12:21:00Z, walking back from 2026-11-20T11:59:00Z (held down to low): next 2026-11-12T12:20:00Z, down to 2026-10-21T12:00:00Z');
   });
 
   it('a lake on S3 keeps its URL whole', () => {

@@ -26,14 +26,18 @@ export interface StreamState {
   readonly interval?: string;
   readonly exchange?: string;
   /**
-   * How far the stream got: K-lines the open time of the newest final bar held; snapshots the
-   * last fetch. null while nothing is held (a first backfill still walking back).
+   * How far the stream got: K-lines the open time of the newest final bar held past a completed
+   * walk (null during a first backfill's walk: see `walk.top`); snapshots the last fetch.
    */
   readonly watermark: Instant | null;
   /** K-lines: the oldest bar held. */
   readonly low?: Instant | null;
-  /** K-lines: a backward walk in progress (a backfill that has not reached `since` yet). */
-  readonly walk?: { readonly next: Instant; readonly floor: Instant };
+  /**
+   * K-lines: a backward walk in progress (a backfill that has not reached `since` yet): the next end
+   * it asks for, the floor it stops at, and `top`, the newest final bar it delivered (the lake holds
+   * the walk's bars from `low` up to it; it becomes the watermark once the walk completes).
+   */
+  readonly walk?: { readonly next: Instant; readonly floor: Instant; readonly top?: Instant };
   /** K-lines: where the service's history of the series begins, when a walk found it. */
   readonly begins?: Instant;
   /** Halts: announcements held, and how many the service listed at the last run. */
@@ -68,7 +72,7 @@ export function describeStream(checkpoint: Checkpoint, outputDir: string): Strea
       interval,
       watermark: p.watermark === null ? null : at(p.watermark),
       low: p.low === null ? null : at(p.low),
-      ...(p.walk ? { walk: { next: at(p.walk.next), floor: at(p.walk.floor) } } : {}),
+      ...(p.walk ? { walk: { next: at(p.walk.next), floor: at(p.walk.floor), ...(p.walk.top !== null ? { top: at(p.walk.top) } : {}) } } : {}),
       ...(p.begins !== undefined ? { begins: at(p.begins) } : {}),
       lake: outputPath(outputDir, 'kline', `interval=${interval}`),
       position,

@@ -11,7 +11,7 @@ function at(i: Instant | null | undefined): string {
 function progressOf(s: StreamState): string {
   if (s.dataset === 'kline') {
     const parts = [`watermark ${at(s.watermark)}`, `low ${at(s.low)}`];
-    if (s.walk) parts.push(`walking back: next ${s.walk.next.utc}, down to ${s.walk.floor.utc}`);
+    if (s.walk) parts.push(`walking back${s.walk.top ? ` from ${at(s.walk.top)} (held down to low)` : ''}: next ${s.walk.next.utc}, down to ${s.walk.floor.utc}`);
     if (s.begins) parts.push(`history begins ${s.begins.utc}`);
     return parts.join(', ');
   }
