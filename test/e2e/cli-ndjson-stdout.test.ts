@@ -184,6 +184,10 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     const third = await runThroughReader(['run', file, '--state', '--output', dir, ...service()], Infinity);
     expect(third.code).toBe(0);
     expect(third.lines).toEqual([]);
+    // state show says where the rows went: stdout, no folder of the output.
+    const shown = await runThroughReader(['state', 'show', '--output', dir, '--json'], Infinity);
+    const state = JSON.parse(shown.lines.join('\n')) as { pipelines: { streams: { stream: string; lake: string }[] }[] };
+    expect(state.pipelines.flatMap((p) => p.streams.map((s) => [s.stream, s.lake]))).toEqual([['kline/BTCUSDT/1m', 'stdout']]);
   });
 
   it('--no-state is refused for a sink that always keeps its checkpoints', async () => {

@@ -45,7 +45,7 @@ export interface StreamState {
   readonly total?: number;
   /** Snapshots: the round number of the last fetch. */
   readonly round?: number;
-  /** The folder its rows are in (K-lines: rows of every code of the interval, the code a column). */
+  /** The folder its rows are in (K-lines: rows of every code of the interval, the code a column); `stdout` for a checkpointed NDJSON stream. */
   readonly lake: string;
   readonly position: Readonly<Record<string, unknown>>;
 }

@@ -33,7 +33,9 @@ export interface PipelineState {
   readonly streams: readonly StreamReport[];
 }
 
-function lakeOf(target: StateTarget, stream: StreamState): StreamState {
+/** Where a stream's rows went: the lake folder, an NDJSON file, or `stdout` (a checkpointed NDJSON stream: no folder holds them). */
+function lakeOf(target: StateTarget, stream: StreamState, sink: string | undefined): StreamState {
+  if (sink === 'ndjson stdout') return { ...stream, lake: 'stdout' };
   if (target.ndjsonPath === undefined) return stream;
   return { ...stream, lake: outputPath(target.outputDir, target.ndjsonPath.replaceAll('{dataset}', stream.dataset)) };
 }
@@ -62,7 +64,7 @@ export async function readPipelineState(target: StateTarget, select: (stream: st
     ? Object.entries(file.streams)
         .filter(([stream]) => select(stream))
         .map(([stream, position]) => ({
-          ...lakeOf(target, describeStream({ stream, position }, target.outputDir)),
+          ...lakeOf(target, describeStream({ stream, position }, target.outputDir), file.sink),
           lastRun: perStream ? (perStream[stream] ?? { requests: 0, rows: 0 }) : null,
         }))
     : [];

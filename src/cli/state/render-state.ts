@@ -40,7 +40,7 @@ export function renderPipelineState(p: PipelineState): string {
   }
   if (p.streams.length > 0) {
     const width = Math.max(...p.streams.map((s) => s.stream.length));
-    for (const s of p.streams) lines.push(`  ${s.stream.padEnd(width)}  ${progressOf(s)}${lastRunOf(s)}  -> ${s.lake}${s.code !== undefined ? ` (code=${s.code})` : ''}`);
+    for (const s of p.streams) lines.push(`  ${s.stream.padEnd(width)}  ${progressOf(s)}${lastRunOf(s)}  -> ${s.lake === 'stdout' ? 'stdout (no lake holds these rows)' : `${s.lake}${s.code !== undefined ? ` (code=${s.code})` : ''}`}`);
   } else if (p.checkpoints) {
     lines.push('  no stream matches');
   }
