@@ -56,6 +56,18 @@ describe('planPipeline', () => {
     expect(plan.partitions[0]).toBe('interval=1m/year=2025/date=2025-03-02');
   });
 
+  it('an incremental run touches the partitions of the bars it fetches, not the empty stretch before them', () => {
+    const sec = (iso: string) => Date.parse(iso) / 1000;
+    // BTCUSDT 1h held up to 2026-03-01T23:00Z (a day's last bar); AAPL.US 1h up to the close of 02-27 (a Friday).
+    const checkpoints = new Map([
+      ['kline/BTCUSDT/1h', { stream: 'kline/BTCUSDT/1h', position: { watermark: sec('2026-03-01T23:00:00Z'), low: sec('2026-02-20T00:00:00Z') } }],
+      ['kline/AAPL.US/1h', { stream: 'kline/AAPL.US/1h', position: { watermark: sec('2026-02-27T20:00:00Z'), low: sec('2026-02-20T14:00:00Z') } }],
+    ]);
+    const plan = planPipeline(pipeline({ type: 'kline-history', codes: ['BTCUSDT', 'AAPL.US'], intervals: ['1h'], since: '10d' }), { plan: 'professional', now: NOW, checkpoints, registry: components });
+    // 02-28 and 03-01 (the weekend, and the stretch after the watermark) hold no new bar of either.
+    expect(plan.partitions).toEqual(['interval=1h/year=2026/date=2026-03-02']);
+  });
+
   it('beyond today\'s quota: how many days', () => {
     const input = pipeline({ type: 'kline-history', codes: ['BTCUSDT', 'ETHUSDT'], intervals: ['1m'], since: '365d' });
     const plan = planPipeline(input, { plan: 'free', quotaRemaining: 100, now: NOW, registry: components });

@@ -6,7 +6,7 @@ import { familyPrefix } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Interval } from '../../core/records.js';
 import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../core/plan-types.js';
-import { countBars, intervalSupported, firstCellMs } from '../../catalog/bar-grid.js';
+import { barOpens, countBars, intervalSupported, firstCellMs } from '../../catalog/bar-grid.js';
 import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream } from '../shared/kline-records.js';
 import { emptyWindow } from '../shared/empty-window.js';
@@ -44,12 +44,18 @@ export function planKlineHistory(
       const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, spanFrom) : null;
       let bars = 0;
       let requests = 0;
+      // The partitions of bars there are, from the first one at or after `fromMs`: not the empty
+      // stretch before it (from a watermark to midnight, a closed market's night).
+      const touch = (fromMs: number, toMsExclusive: number) => {
+        const first = barOpens(product, interval, fromMs, toMsExclusive, now).next();
+        if (first.done !== true) for (const p of klinePartitions(interval, first.value, Math.min(toMsExclusive, now + 1))) partitions.add(p);
+      };
       const span = (fromSec: number, toMsExclusive: number) => {
         if (!(toMsExclusive > fromSec * 1000)) return;
         const n = countBars(product, interval, fromSec * 1000, toMsExclusive, now);
         bars += n;
         requests += pagesFor(n);
-        for (const p of klinePartitions(interval, fromSec * 1000, Math.min(toMsExclusive, now + 1))) partitions.add(p);
+        if (n > 0) touch(fromSec * 1000, toMsExclusive);
       };
       if (product.endTimestampSupported) {
         let watermark = pos.watermark;
@@ -76,7 +82,7 @@ export function planKlineHistory(
           notes.push(`kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached (${reach} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); the history is extended down as far as they go`);
         }
         requests = reach > 0 ? 1 : 0;
-        if (reach > 0) for (const p of klinePartitions(interval, Math.max((below ?? floor) * 1000, now - 40 * 86_400_000), now + 1)) partitions.add(p);
+        if (bars > 0) touch(Math.max((below ?? floor) * 1000, now - 40 * 86_400_000), now + 1);
         if (n > PAGE_BARS) {
           notes.push(
             pos.watermark === null
