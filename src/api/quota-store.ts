@@ -15,6 +15,11 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { makeDir } from '../core/make-dir.js';
 import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
+import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
+import type { Clock } from '../core/clock.js';
+import { QuotaExhaustedError } from '../core/errors.js';
+import { checkQuotaTimeZone } from './quota-day.js';
+
 /**
  * proper-lockfile, loaded at the first reservation, not at import: loading it installs signal-exit
  * (listeners for SIGINT, SIGTERM, SIGHUP ..., process.emit and process.reallyExit replaced) and
@@ -25,10 +30,6 @@ type Lockfile = typeof import('proper-lockfile');
 let lockfileModule: Promise<Lockfile> | undefined;
 // A CommonJS module: its exports are `default` of the namespace (a bundle may give no named ones).
 const loadLockfile = () => (lockfileModule ??= import('proper-lockfile').then((m) => (m as { default?: Lockfile }).default ?? m));
-import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
-import type { Clock } from '../core/clock.js';
-import { QuotaExhaustedError } from '../core/errors.js';
-import { checkQuotaTimeZone } from './quota-day.js';
 
 export interface QuotaStatus {
   /** Requests counted today (by every process sharing the token), not counting our unused reserve. */
