@@ -151,7 +151,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const path = q < 0 ? target : target.slice(0, q);
     // Usage is read-only: shown on any test clock (a running one too), never on the real time.
     const route = resolveRoute(path, manual !== undefined, clock !== systemClock);
-    if (route === undefined) return sendJson(res, { status: 404, body: { error: `no such path: ${path.slice(0, 200)}` } });
+    if (route === undefined) {
+      // S5: under the halt endpoints' prefix (an exchange the service has not), an error of theirs.
+      const error = `no such path: ${path.slice(0, 200)}`;
+      return sendJson(res, { status: 404, body: isSuspensionPath(path) ? { success: false, error } : { error } });
+    }
     const method = req.method ?? 'GET';
     // S5: a halt endpoint's errors carry `success: false`, whatever refused the request.
     const refusal = (error: string) => (route.kind === 'suspension' ? { success: false, error } : { error });
