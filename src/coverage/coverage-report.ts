@@ -52,6 +52,8 @@ export interface SeriesCoverage {
    * held bar is not a gap.
    */
   readonly range?: { readonly from?: number; readonly to?: number };
+  /** The catalog has no calendar for the code (a custom source's): its gaps cannot be told, none is counted. */
+  readonly noCalendar?: true;
 }
 
 export interface CoverageReport {

@@ -22,7 +22,8 @@ export function formatCoverageReport(report: CoverageReport, options: FormatOpti
     const c = s.counts;
     lines.push(
       `  ${s.code} ${s.interval}: ${n(s.bars)} bar${s.bars === 1 ? '' : 's'} ${iso(s.first)} .. ${iso(s.last)}${s.range ? ` (${rangeLabel})` : ''}; closed ${n(c['market-closed'])}, halted ${n(c.halted)}, unexplained ${n(c.unexplained)}` +
-        (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : ''),
+        (s.historyBegins !== undefined ? `; history begins at ${iso(s.historyBegins)} (the service has no older bar)` : '') +
+        (s.noCalendar === true ? '; no calendar for this code: its gaps are not counted' : ''),
     );
     const odd = s.gaps.filter((g) => g.reason !== 'market-closed');
     for (const g of odd.slice(0, maxGapsPerSeries)) {

@@ -81,6 +81,7 @@ export class SeriesAudit {
       ...(this.unlisted > 0 ? { gapsNotListed: this.unlisted } : {}),
       ...(extra.historyBegins !== undefined ? { historyBegins: extra.historyBegins } : {}),
       ...(extra.range !== undefined ? { range: extra.range } : {}),
+      ...(this.product === undefined ? { noCalendar: true as const } : {}),
     };
   }
 }

@@ -86,6 +86,14 @@ describe('coverage report: classification', () => {
     expect(coverageReport(rows, { halts: [{ ...halts[0]!, symbol: '600009' }] }).totals.unexplained).toBe(2);
   });
 
+  it('a code the catalog has no calendar for says its gaps are not counted, never "0 unexplained" alone', () => {
+    const t0 = Date.parse('2026-03-02T00:00:00Z');
+    const report = coverageReport([0, 1, 5].map((m) => ({ code: 'ZZZ', interval: '1m' as const, ts: t0 + m * 60_000 })));
+    expect(report.series[0]).toMatchObject({ code: 'ZZZ', bars: 3, noCalendar: true, counts: { unexplained: 0 } });
+    expect(formatCoverageReport(report).split('\n')[1]).toBe('  ZZZ 1m: 3 bars 2026-03-02T00:00Z .. 2026-03-02T00:05Z; closed 0, halted 0, unexplained 0; no calendar for this code: its gaps are not counted');
+    expect(coverageReport([{ code: 'BTCUSDT', interval: '1m' as const, ts: t0 }]).series[0]!.noCalendar).toBeUndefined();
+  });
+
   it('a gap of millions of bars is counted from the calendar, not listed bar by bar', () => {
     // A lone bar in 9999 beside one of 2026 (a lake written before bars yet to come were refused).
     const product = findProduct('BTCUSDT')!;
