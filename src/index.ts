@@ -22,12 +22,14 @@ export { buildPipelineSchema, type Pipeline, type PipelineInput, type PipelineOp
 export { pipelineJsonSchema } from './config/pipeline-json-schema.js';
 export { resolveSettings, type Settings } from './config/resolve-settings.js';
 export { components } from './components.js';
-export { runPipeline } from './runtime/run-pipeline.js';
+export { runPipeline, type RunOptions, type RunResult, type RejectedOutput } from './runtime/run-pipeline.js';
+export type { RunManifest, RunStatus } from './runtime/run-manifest.js';
 export { createRunEvents } from './runtime/run-events.js';
 /** runPipeline logs nothing unless given one: `runPipeline(p, { registry: components, logger: createLogger({ level: 'info' }) })`. */
 export { createLogger, type LoggerOptions, type LeveledLogger } from './runtime/logger.js';
 export { planPipeline, type PipelinePlan } from './plan/index.js';
 export { coverageOfOutput, coverageReport, formatCoverageReport, type CoverageReport } from './coverage/index.js';
+export type { CoverageOptions, Gap, GapReason, KlineLike, SeriesCoverage } from './coverage/coverage-report.js';
 
 // Components, for custom registries
 export { klineHistory, klineLatest, depthSnapshot, tradeSnapshot, tradingHalts } from './sources/index.js';
@@ -38,13 +40,32 @@ export { parquetSink } from './sinks/parquet/index.js';
 export { optimizeWasmCompilation } from './lake/parquet/optimized-wasm.js';
 export { arrowSink } from './sinks/arrow/index.js';
 export { ndjsonSink } from './sinks/ndjson/index.js';
-export type { Batch, Checkpoint, CommitReceipt, Logger, LogLevel, Rejected, RunContext, Sink, Source, Transform } from './core/component.js';
-export type { ComponentDefinition, SinkDefinition, SourceDefinition, TransformDefinition } from './core/definition.js';
+export type { Batch, Checkpoint, CommitReceipt, CommittedFile, Logger, LogLevel, Rejected, RunContext, Sink, Source, Transform, TransformResult } from './core/component.js';
+export type { ComponentDefinition, ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from './core/definition.js';
 export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline, RawTrade, RawDepth, RawHalt } from './core/records.js';
 
 // The service client
 export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
 export type { ServiceClient, ClientOptions, RequestInfo, AdmissionInfo } from './api/index.js';
+export type {
+  BatchKlineItem,
+  BatchKlineResult,
+  BatchKlineSeries,
+  DepthTick,
+  HaltExchange,
+  HaltResponse,
+  HaltsOptions,
+  KlineBar,
+  KlineRequest,
+  KlineResult,
+  PlanLimits,
+  QuotaStatus,
+  RequestOutcomes,
+  RetryOptions,
+  TicksResult,
+  TradeTick,
+  WindowLimit,
+} from './api/index.js';
 /** Several tokens, each on its plan: `createTokenPool({ tokens: [{ token, plan }, ...], baseUrl, stateDir })` is a ServiceClient. */
 export { createTokenPool, tokenUsageOf, type PoolToken, type TokenPoolOptions, type TokenUsage } from './api/index.js';
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
@@ -87,4 +108,12 @@ export {
   RejectedRecordError,
   AbortedError,
   PlansFileError,
+  StateConflictError,
+  FormatVersionError,
+  LakeReadError,
+  LakeObjectMissingError,
+  DeltaConflictError,
+  DeltaLogError,
+  PathOutsideRootError,
+  EnvironmentError,
 } from './core/errors.js';

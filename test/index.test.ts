@@ -20,6 +20,19 @@ describe('public API', () => {
     ]);
   });
 
+  it('exports every error class a command or a library call throws, so a program can tell them apart', () => {
+    for (const name of ['StateConflictError', 'FormatVersionError', 'LakeReadError', 'LakeObjectMissingError', 'DeltaConflictError', 'DeltaLogError', 'PathOutsideRootError', 'EnvironmentError'] as const) {
+      expect(quotelake[name].prototype, name).toBeInstanceOf(quotelake.QuotelakeError);
+    }
+    // The types of runPipeline's options and result, the client's answers and the coverage report
+    // are exported too (a compile-time check: this file does not compile without them).
+    const options: quotelake.RunOptions | undefined = undefined;
+    const result: Pick<quotelake.RunResult, 'status'> = { status: 'succeeded' };
+    const bar: Pick<quotelake.KlineBar, 'timestamp'> | undefined = undefined;
+    const gap: quotelake.GapReason = 'unexplained';
+    expect([options, result.status, bar, gap]).toEqual([undefined, 'succeeded', undefined, 'unexplained']);
+  });
+
   it('validates a TypeScript pipeline with the same schema as YAML files', () => {
     const pipeline = quotelake.definePipeline({
       name: 'ts-demo',
