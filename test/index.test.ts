@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as quotelake from '../src/index.js';
 
@@ -31,6 +34,11 @@ describe('public API', () => {
     const bar: Pick<quotelake.KlineBar, 'timestamp'> | undefined = undefined;
     const gap: quotelake.GapReason = 'unexplained';
     expect([options, result.status, bar, gap]).toEqual([undefined, 'succeeded', undefined, 'unexplained']);
+  });
+
+  it('lets a program find the package root (its pipelines/ and pipeline.schema.json) through quotelake/package.json', () => {
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    expect(createRequire(join(root, 'package.json')).resolve('quotelake/package.json')).toBe(join(root, 'package.json'));
   });
 
   it('validates a TypeScript pipeline with the same schema as YAML files', () => {
