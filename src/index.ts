@@ -46,11 +46,12 @@ export type { Dataset, Interval, KlineRow, TradeRow, DepthRow, HaltRow, RawKline
 
 // The service client
 export { createClient, PLANS, PLAN_NAMES, redactToken, redactUrl, type PlanName } from './api/index.js';
-export type { ServiceClient, ClientOptions, RequestInfo, AdmissionInfo } from './api/index.js';
 export type {
+  AdmissionInfo,
   BatchKlineItem,
   BatchKlineResult,
   BatchKlineSeries,
+  ClientOptions,
   DepthTick,
   HaltExchange,
   HaltResponse,
@@ -60,8 +61,10 @@ export type {
   KlineResult,
   PlanLimits,
   QuotaStatus,
+  RequestInfo,
   RequestOutcomes,
   RetryOptions,
+  ServiceClient,
   TicksResult,
   TradeTick,
   WindowLimit,

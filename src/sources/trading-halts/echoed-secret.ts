@@ -35,10 +35,7 @@ export function withoutEchoedSecret(raw: RawHalt, redact: ((text: string) => str
 
 /** The value with the token masked; the value itself when it holds none. Text, or any JSON value an unknown field carries. */
 function maskedValue(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') {
-    const clean = redact(value);
-    return clean === value ? value : clean;
-  }
+  if (typeof value === 'string') return redact(value);
   if (value === null || typeof value !== 'object') return value;
   const text = JSON.stringify(value);
   const clean = redact(text);
