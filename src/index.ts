@@ -89,6 +89,11 @@ export {
   type TokenRef,
 } from './runtime/metrics/index.js';
 
+// An S3 lake: `const lake = await openS3Lake('s3://bucket/prefix', { endpoint, region })`, then
+// `runPipeline(p, { ..., outputDir: 's3://bucket/prefix', storage: lake.storage })` and `lake.close()`.
+export { openS3Lake, type OpenedS3Lake, type S3LakeOptions } from './lake/storage/open-s3-lake.js';
+export type { LakeStorage } from './lake/storage/lake-storage.js';
+
 // The product catalog
 export { findProduct, listProducts } from './catalog/index.js';
 export type { Product } from './catalog/types.js';
@@ -119,4 +124,5 @@ export {
   DeltaLogError,
   PathOutsideRootError,
   EnvironmentError,
+  S3LocationError,
 } from './core/errors.js';

@@ -6,7 +6,7 @@
  */
 import { isS3Url } from '../core/s3-url.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
-import { parseS3Url } from '../lake/storage/s3-location.js';
+import { openS3Lake } from '../lake/storage/open-s3-lake.js';
 
 export interface OpenedOutput {
   /** Undefined for a local folder. */
@@ -17,14 +17,10 @@ export interface OpenedOutput {
 
 export async function openOutput(output: string, s3Endpoint: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<OpenedOutput> {
   if (!isS3Url(output)) return { storage: undefined, close: () => undefined };
-  // The URL first: a bad one is a usage error (S3LocationError) before any client exists.
-  const location = parseS3Url(output);
   // The SDK warns once per process, on stderr, that its releases after January 2027 need Node 22:
   // news about future SDK releases, not about this run, and quotelake supports Node 20 (engines),
   // so on every s3:// command it would be noise between our lines. Set the variable to false to see it.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // The AWS SDK loads only for an s3:// output: about 0.15 CPU-s that a run into a folder never pays.
-  const [{ s3ClientFor }, { S3Storage }] = await Promise.all([import('../lake/storage/s3-client.js'), import('../lake/storage/s3-storage.js')]);
-  const client = s3ClientFor({ ...(s3Endpoint !== undefined ? { endpoint: s3Endpoint } : {}) }, env);
-  return { storage: new S3Storage(client, location), close: () => client.destroy() };
+  return openS3Lake(output, { ...(s3Endpoint !== undefined ? { endpoint: s3Endpoint } : {}), env });
 }

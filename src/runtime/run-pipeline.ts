@@ -42,7 +42,7 @@ import { laneOf } from '../core/lazy-rows.js';
 /** The output's storage: the one given, else the local folder; an s3:// output needs one given. */
 function outputStorage(outputDir: string, given: LakeStorage | undefined): LakeStorage {
   if (given !== undefined) return given;
-  if (isS3Url(outputDir)) throw new ConfigError(`output ${outputDir}: an s3:// output needs its storage (RunOptions.storage; the CLI builds it from --s3-endpoint and the AWS chain)`);
+  if (isS3Url(outputDir)) throw new ConfigError(`output ${outputDir}: an s3:// output needs its storage (RunOptions.storage from openS3Lake; the CLI builds it from --s3-endpoint and the AWS chain)`);
   return localStorage(outputDir);
 }
 
@@ -67,7 +67,7 @@ export interface RunOptions {
   readonly outputDir?: string;
   /**
    * Where the output lives when it is not the local folder `outputDir`: an object store for an
-   * `s3://` output (the CLI builds it from its flags and the AWS chain, and destroys its client).
+   * `s3://` output (`openS3Lake`; the CLI builds it from its flags and the AWS chain, and destroys its client).
    * The run's state then lives in the lake under `_quotelake/state/` unless a local stateDir is
    * given (I5), and the output lock is the lake's lease.
    */

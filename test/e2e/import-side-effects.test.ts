@@ -3,7 +3,7 @@
  * package adds no signal listener and replaces neither process.emit nor fs.close. (proper-lockfile
  * installs signal-exit and graceful-fs when it loads, so it is loaded at the first quota reservation.)
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +25,21 @@ describe('importing the package', () => {
       }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ listeners: [], emit: false, reallyExit: false, close: false, closeSync: false });
+  });
+
+  it('loads no AWS SDK module until an S3 lake is opened', () => {
+    // A module hook names each AWS SDK module as it loads (on stderr, from the hooks' thread).
+    const hook = `export async function load(url, context, next) { if (/@aws-sdk|@smithy/.test(url)) process._rawDebug('sdk ' + url); return next(url, context); }`;
+    const script = `
+      import { register } from 'node:module';
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+      const quotelake = await import(${JSON.stringify(join(ROOT, 'dist/index.js'))});
+      process._rawDebug('imported');
+      (await quotelake.openS3Lake('s3://bucket-one/lake', { region: 'us-east-1' })).close();`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    const [beforeOpen, afterOpen] = run.stderr.split('imported\n');
+    expect(beforeOpen).not.toMatch(/^sdk /m);
+    expect(afterOpen).toMatch(/^sdk .*@aws-sdk\/client-s3/m);
   });
 });
