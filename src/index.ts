@@ -69,6 +69,8 @@ export type {
   TradeTick,
   WindowLimit,
 } from './api/index.js';
+/** One plan shared by processes and hosts: `createClient({ ..., coordinator: await connectRedisCoordinator('redis://host:6379/0') })`; close() it after the clients. */
+export { connectRedisCoordinator, type Coordinator, type RedisCoordinator, type SharedDayCount } from './api/index.js';
 /** Several tokens, each on its plan: `createTokenPool({ tokens: [{ token, plan }, ...], baseUrl, stateDir })` is a ServiceClient. */
 export { createTokenPool, tokenUsageOf, type PoolToken, type TokenPoolOptions, type TokenUsage } from './api/index.js';
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
@@ -125,4 +127,5 @@ export {
   PathOutsideRootError,
   EnvironmentError,
   S3LocationError,
+  CoordinatorDownError,
 } from './core/errors.js';

@@ -24,7 +24,7 @@ describe('public API', () => {
   });
 
   it('exports every error class a command or a library call throws, so a program can tell them apart', () => {
-    for (const name of ['StateConflictError', 'FormatVersionError', 'LakeReadError', 'LakeObjectMissingError', 'DeltaConflictError', 'DeltaLogError', 'PathOutsideRootError', 'EnvironmentError'] as const) {
+    for (const name of ['StateConflictError', 'FormatVersionError', 'LakeReadError', 'LakeObjectMissingError', 'DeltaConflictError', 'DeltaLogError', 'PathOutsideRootError', 'EnvironmentError', 'S3LocationError', 'CoordinatorDownError'] as const) {
       expect(quotelake[name].prototype, name).toBeInstanceOf(quotelake.QuotelakeError);
     }
     // The types of runPipeline's options and result, the client's answers and the coverage report

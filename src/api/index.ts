@@ -27,6 +27,8 @@ export { manualSleep, systemSleep, type Sleep } from './sleep.js';
 export { SlidingWindowLimiter, type Permit, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';
 export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.js';
 export type { Admission, AdmissionContext, Coordinator, LimiterPort, QuotaPort } from './admission.js';
+export { connectRedisCoordinator } from './connect-redis-coordinator.js';
+export type { RedisCoordinator, SharedDayCount } from './redis/index.js';
 export { familyBySuffix, familyPrefix, type Family, type FamilyLookup } from './family.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-transport.js';
 export { URL_BUDGET_BYTES } from './batching.js';

@@ -19,13 +19,20 @@ export function redactToken(token: string): string {
 
 /**
  * A URL with its credentials redacted: the password of `user:password@` (or a lone `secret@`, as a
- * Redis URL may carry one) and the value of its `token` query parameter; the rest unchanged.
+ * Redis URL may carry one) and the value of its `token` query parameter; the rest unchanged. Text
+ * without a `scheme://` loses everything before its last `@`.
  */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
 export function redactUrl(url: string | URL): string {
-  const text = String(url).replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/, (_m, scheme: string, auth: string) => {
-    const colon = auth.indexOf(':');
-    return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
-  });
+  const raw = String(url);
+  const text = SCHEME.test(raw)
+    ? raw.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/, (_m, scheme: string, auth: string) => {
+        const colon = auth.indexOf(':');
+        return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
+      })
+    : // Not a URL (`redis//:pw@host`, `user:pw@host`): where its credentials end cannot be told, so all before the `@` goes.
+      raw.replace(/^[^?#]*@/, '***@');
   // Any case (`TOKEN=`), and in a fragment too (`#token=`): whatever a service or a proxy reads as the token.
   return text.replace(/([?&#]token=)([^&#]*)/gi, (_m, key: string, value: string) => {
     let token = value;

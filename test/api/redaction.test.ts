@@ -44,6 +44,10 @@ describe('the token never leaks', () => {
     expect(redactUrl('redis://:pw@10.0.0.5:6379/0')).toBe('redis://:***@10.0.0.5:6379/0');
     expect(redactUrl('rediss://onlysecret@h:6380')).toBe('rediss://***@h:6380');
     expect(redactUrl('http://h/path@x')).toBe('http://h/path@x');
+    // Not a URL: nothing before its last `@` is shown (where a password ends cannot be told).
+    expect(redactUrl('redis//:pw@10.0.0.5:6379')).toBe('***@10.0.0.5:6379');
+    expect(redactUrl(`me:${SECRET}@h:6379/0`)).toBe('***@h:6379/0');
+    expect(redactUrl('not a url')).toBe('not a url');
     // Any case of the key, and a token in the fragment, are masked too.
     expect(redactUrl(`http://h/x?TOKEN=${SECRET}#Token=${SECRET}`)).toBe('http://h/x?TOKEN=Supe%E2%80%A6#Token=Supe%E2%80%A6');
     expect(redactText(`a ${SECRET} b ${encodeURIComponent('t/k+n=1-abcdef')}`, SECRET)).toBe('a Supe… b t%2Fk%2Bn%3D1-abcdef');

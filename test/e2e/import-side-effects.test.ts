@@ -27,9 +27,9 @@ describe('importing the package', () => {
     expect(JSON.parse(out)).toEqual({ listeners: [], emit: false, reallyExit: false, close: false, closeSync: false });
   });
 
-  it('loads no AWS SDK module until an S3 lake is opened', () => {
-    // A module hook names each AWS SDK module as it loads (on stderr, from the hooks' thread).
-    const hook = `export async function load(url, context, next) { if (/@aws-sdk|@smithy/.test(url)) process._rawDebug('sdk ' + url); return next(url, context); }`;
+  it('loads no AWS SDK, Redis or queue module until asked (the SDK when an S3 lake is opened)', () => {
+    // A module hook names each such module as it loads (on stderr, from the hooks' thread).
+    const hook = `export async function load(url, context, next) { if (/@aws-sdk|@smithy|ioredis|bullmq/.test(url)) process._rawDebug('sdk ' + url); return next(url, context); }`;
     const script = `
       import { register } from 'node:module';
       register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});

@@ -13,7 +13,8 @@ import { n } from '../progress/progress-figures.js';
 import { terminalFor } from '../terminal.js';
 import { commandClock } from '../clock-option.js';
 import type { ClockArgs, CoordinatorArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
-import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
+import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
+import { coordinatorUrlOf } from '../coordinator.js';
 import { describeError, formatError } from '../describe-error.js';
 import { readSharedQuota, renderSharedQuota, type SharedQuotaEntry } from '../shared-quota.js';
 import { resolveTokenPool } from '../token-pool-settings.js';
@@ -139,7 +140,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     let shared: { target: string; tokens: SharedQuotaEntry[] } | undefined;
     if (coordinatorUrl !== undefined) {
       try {
-        const coordinator = await openCoordinator(coordinatorUrl);
+        const coordinator = await connectRedisCoordinator(coordinatorUrl);
         try {
           shared = { target: coordinator.target, tokens: await readSharedQuota(coordinator, known, now) };
         } finally {

@@ -12,7 +12,8 @@ import { sinkWritesStdout } from '../run-settings.js';
 import { renderSummary, type RunSummary } from '../run-summary.js';
 import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
-import { coordinatorUrlOf, openCoordinator } from '../coordinator.js';
+import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
+import { coordinatorUrlOf } from '../coordinator.js';
 import { describeError, sayFailure } from '../describe-error.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import type { Coordinator } from '../../api/admission.js';
@@ -74,7 +75,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   let coordinator: Coordinator | undefined;
   if (coordinatorUrl !== undefined) {
     try {
-      coordinator = await openCoordinator(coordinatorUrl);
+      coordinator = await connectRedisCoordinator(coordinatorUrl);
     } catch (error) {
       const described = describeError(error);
       sayFailure(terminal, described, error);

@@ -26,7 +26,7 @@ import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import { loadJob } from '../pipeline-job.js';
 import { cachedPipelineLoader } from '../../config/pipeline-cache.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
-import { openCoordinator } from '../coordinator.js';
+import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
 import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
@@ -77,7 +77,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
-  const shared = await openCoordinator(url);
+  const shared = await connectRedisCoordinator(url);
   const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
   useJsonNotices(terminal, logFormat, clock);
