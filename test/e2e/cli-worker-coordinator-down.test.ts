@@ -16,7 +16,8 @@ function pipelineFile(): string {
   return file;
 }
 
-describe('a batch worker whose coordinator goes away', () => {
+// Each test has its own Redis (or none): they run at once, each mostly waiting out a patience.
+describe.concurrent('a batch worker whose coordinator goes away', () => {
   const redis = useRedisServer({ settled: ['demo-basic'] });
 
   it('stops within its patience: exit 1, QL_COORDINATOR_DOWN named, no raw traces', async () => {
@@ -71,13 +72,16 @@ describe('a batch worker whose coordinator goes away', () => {
       // Beyond what a Node timer holds, a timer fires at once.
       ['1e9', '--coordinator-patience 1000000000: must be at most 2147483 seconds'],
     ];
-    for (const [bad, said] of cases) {
-      // Nothing listens there: the setting is checked first.
-      const r = await runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
+    // Nothing listens there: the setting is checked first. Independent refusals: at once.
+    const [stalled, ...refused] = await Promise.all([
+      runCli(['worker', '--until-empty', '--stalled-timeout', '1e7'], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } }),
+      ...cases.map(([bad]) => runCli(['worker', '--until-empty', '--coordinator-patience', bad], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } })),
+    ]);
+    for (const [i, [, said]] of cases.entries()) {
+      const r = refused[i]!;
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(said);
     }
-    const stalled = await runCli(['worker', '--until-empty', '--stalled-timeout', '1e7'], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
     expect(stalled.code, stalled.stderr).toBe(2);
     expect(stalled.stderr).toContain('--stalled-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
   });
