@@ -27,8 +27,9 @@ describe.concurrent('a batch worker whose coordinator goes away', () => {
     const span = ['--since', '2026-11-08T00:00:00Z', '--until', '2026-11-17T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
     const queued = await runCli(['enqueue', file, ...span, '--output', tempDir()], { env });
     expect(queued.code, queued.stderr).toBe(0);
-    // A patience shorter than the default 15 s: the same path, sooner.
-    const worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+    // A patience shorter than the default 15 s, and a stop grace shorter than the default 4 s (what
+    // the slices and the clean-up get once it has run out): the same path, sooner.
+    const worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--stop-timeout', '1', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
     await worker.waitForStderr(/slice started/);
     await redis().kill();
     const r = await worker.result;
@@ -50,7 +51,7 @@ describe.concurrent('a batch worker whose coordinator goes away', () => {
       const span = ['--since', '2026-11-08T00:00:00Z', '--until', '2026-11-17T23:59:00Z', '--clock', CLOCK, '--plan', 'basic'];
       const queued = await runCli(['enqueue', pipelineFile(), ...span, '--output', tempDir()], { env });
       expect(queued.code, queued.stderr).toBe(0);
-      worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
+      worker = startCli(['worker', '--until-empty', '--coordinator-patience', '3', '--stop-timeout', '1', '--clock', CLOCK, '--plan', 'basic', '--log-level', 'info'], { env });
       await worker.waitForStderr(/slice started/);
       process.kill(frozen.pid(), 'SIGSTOP');
       const r = await worker.result;
