@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 import { closedPort } from '../helpers/closed-port.js';
@@ -33,13 +33,18 @@ function strings(value: unknown): string[] {
 }
 
 
-let emu: ServedEmulator | undefined;
-afterEach(async () => {
-  await emu?.stop();
-  emu = undefined;
-});
+/** Runs `use` against a served emulator of these tokens, stopped afterwards. */
+async function withEmulator<T>(tokens: Parameters<typeof serveChild>[0], use: (emu: ServedEmulator) => Promise<T>): Promise<T> {
+  const emu = await serveChild(tokens, ['--clock', NOW]);
+  try {
+    return await use(emu);
+  } finally {
+    await emu.stop();
+  }
+}
 
-describe('quotelake run --log-level debug --log-format json', () => {
+// Every test has its own folders and emulators: they run at once (each mostly waits on its processes).
+describe.concurrent('quotelake run --log-level debug --log-format json', () => {
   it('against the built-in emulator: request, commit and run lines, stable fields, parseable JSON lines, no token', async () => {
     const output = tempDir();
     const r = await runCli(['run', 'kline-backfill', ...SPAN, '--output', output, '--log-level', 'debug', '--log-format', 'json', '--quiet']);
@@ -86,9 +91,10 @@ describe('quotelake run --log-level debug --log-format json', () => {
   });
 
   it('a one-character token on a flaky service: retries logged, "x" never shown as the token, words left whole', async () => {
-    emu = await serveChild([{ token: 'x', plan: 'professional', faults: '5xx=0.4' }], ['--clock', NOW]);
     const output = tempDir();
-    const r = await runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--token', 'x', '--plan', 'professional', '--output', output, '--log-level', 'debug', '--log-format', 'json']);
+    const r = await withEmulator([{ token: 'x', plan: 'professional', faults: '5xx=0.4' }], (emu) =>
+      runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--token', 'x', '--plan', 'professional', '--output', output, '--log-level', 'debug', '--log-format', 'json']),
+    );
     expect(r.code, r.stderr).toBe(0);
     const lines = logLines(r.stderr);
     const retries = lines.filter((l) => l.event === 'retry');
@@ -107,11 +113,12 @@ describe('quotelake run --log-level debug --log-format json', () => {
 
   it('a long token in the environment never appears, pretty lines included', async () => {
     const token = 'sk-live-0123456789abcdef';
-    emu = await serveChild([{ token, plan: 'professional', faults: '5xx=0.3' }], ['--clock', NOW]);
     const output = tempDir();
-    const r = await runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--plan', 'professional', '--output', output, '--log-level', 'debug'], {
-      env: { QUOTELAKE_TOKEN: token },
-    });
+    const r = await withEmulator([{ token, plan: 'professional', faults: '5xx=0.3' }], (emu) =>
+      runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--plan', 'professional', '--output', output, '--log-level', 'debug'], {
+        env: { QUOTELAKE_TOKEN: token },
+      }),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^\[2026-11-20T00:\d\d:\d\d\.\d{3}Z\] DEBUG: request \{"event":"request","endpoint":"\/quote-b-api\/kline"/m);
     expect(r.stderr).toMatch(/^\[2026-11-20T00:\d\d:\d\d\.\d{3}Z\] INFO: committed \{"event":"commit","dataset":"kline"/m);
@@ -126,7 +133,11 @@ describe('quotelake run --log-level debug --log-format json', () => {
       writeFileSync(file, `name: ${name}\nsource:\n  type: kline-history\n  codes: [${i === 0 ? 'BTCUSDT' : 'ETHUSDT'}]\n  intervals: [1h]\n  since: 1d\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
       return file;
     });
-    const both = await runCli(['run', ...files, '--clock', NOW, '--output', join(dir, 'out'), '--log-level', 'info', '--quiet']);
+    // Two independent commands: at once.
+    const [both, one] = await Promise.all([
+      runCli(['run', ...files, '--clock', NOW, '--output', join(dir, 'out'), '--log-level', 'info', '--quiet']),
+      runCli(['run', 'kline-backfill', ...SPAN, '--output', tempDir(), '--log-level', 'info', '--quiet']),
+    ]);
     expect(both.code, both.stderr).toBe(0);
     const starts = both.stderr.split('\n').filter((l) => l.includes('run started'));
     expect(starts).toEqual([
@@ -136,7 +147,6 @@ describe('quotelake run --log-level debug --log-format json', () => {
     // Every line of a run is named (commits too), and none carries the field twice.
     expect(both.stderr.split('\n').filter((l) => / INFO: [a-z]+-hours: committed \{/.test(l)).length).toBeGreaterThanOrEqual(2);
     for (const l of starts) expect(l).not.toContain('"pipeline"');
-    const one = await runCli(['run', 'kline-backfill', ...SPAN, '--output', tempDir(), '--log-level', 'info', '--quiet']);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stderr.split('\n').filter((l) => l.includes('run started'))).toEqual([expect.stringMatching(/\] INFO: run started \{/)]);
   }, 60_000);
@@ -155,14 +165,17 @@ describe('quotelake run --log-level debug --log-format json', () => {
     const token = 'sk-live-0123456789abcdef';
     const port = await closedPort();
     const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
-    const json = await runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } });
+    // Two independent failing runs (each waits out its retries): at once.
+    const [json, pretty] = await Promise.all([
+      runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } }),
+      runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } }),
+    ]);
     expect(json.code, json.stderr).toBe(1);
     const failed = logLines(json.stderr).find((l) => l.event === 'run-error')!;
     expect(failed).toMatchObject({ level: 'error', code: 'QL_CONNECTION_REFUSED', pipeline: 'kline-backfill' });
     const err = failed.err as { type: string; code: string; stack: string; cause: { code: string; message: string } };
     expect(err).toMatchObject({ type: 'TransportError', code: 'QL_API_TRANSPORT', cause: { code: 'ECONNREFUSED' } });
     expect(err.stack).toMatch(/^TransportError: .*ECONNREFUSED[^\n]*\n\s+at /);
-    const pretty = await runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } });
     expect(pretty.code, pretty.stderr).toBe(1);
     expect(pretty.stderr).toMatch(/quotelake: \/quote-b-api\/kline: nothing accepts connections at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     expect(pretty.stderr).toMatch(/\nTransportError: \/quote-b-api\/kline: request failed: ECONNREFUSED[^\n]*\n\s+at /);
