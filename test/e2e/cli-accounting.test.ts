@@ -95,54 +95,6 @@ describe.concurrent('the quota is charged for what the service can have counted'
   });
 });
 
-describe('a token on a lower plan than the one configured', () => {
-  it('a basic token paced as professional: every bar delivered, the 429s counted, and a note naming the plan', async () => {
-    const token = 'tok-accounting-basic';
-    // The service's clock at the run's instant and running, so its windows pass as the client's do.
-    const emu = await serveChild([{ token, plan: 'basic' }], ['--clock', NOW, '--clock-runs']);
-    const run = (plan: string) =>
-      runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '6h', '--base-url', emu.url, '--plan', plan, '--output', tempDir(), '--clock', NOW, '--json'], {
-        env: { QUOTELAKE_TOKEN: token, QUOTELAKE_PROGRESS_INTERVAL_MS: '100' },
-      });
-    try {
-      const r = await run('professional');
-      expect(r.code, r.stderr).toBe(0);
-      const s = runs(r.stdout).runs[0]!;
-      const o = s.requestOutcomes!;
-      expect(o.rateLimited).toBeGreaterThanOrEqual(3);
-      expect(o.answered).toBe(s.requestsTotal);
-      // Refused requests are given back: the quota holds only those the service counted.
-      expect(s.quota.used).toBe(o.answered - o.rateLimited);
-      expect(s.notes).toEqual([
-        `the service refused ${o.rateLimited} of ${o.answered} answered requests with 429 (rate limit) although they kept to the professional plan's limits; ` +
-          "each was held and sent again, which slowed the run. If the token's plan is lower than professional, set service.plan or --plan to it; otherwise another process is using the same token",
-      ]);
-      // Progress on the way: a stream is done only when its source says so (never while a refused
-      // request waits to go again), so every stream done means every request sent; the quota it
-      // shows is what the service charged.
-      const count = (text: string | undefined) => Number(text!.replaceAll(',', ''));
-      const lines = [...r.stderr.matchAll(/: ([\d,]+)\/[\d,]+ requests .*?([\d,]+)\/([\d,]+) streams done.*quota ([\d,]+)\//g)].map((m) => m.slice(1, 5).map(count));
-      expect(lines.length).toBeGreaterThan(3);
-      for (const [sent, done, streams, quotaUsed] of lines) {
-        if (done === streams) expect(sent).toBe(s.requestsTotal);
-        expect(quotaUsed).toBeLessThanOrEqual(s.quota.used!);
-      }
-
-      // The same window at the token's own plan: the same rows, no note. (At most the first request
-      // can meet the previous process's last second in the service's window.)
-      const again = await run('basic');
-      expect(again.code, again.stderr).toBe(0);
-      const t = runs(again.stdout).runs[0]!;
-      expect(t.rows.kline!.received).toBe(s.rows.kline!.received);
-      expect(t.rows.kline!.received).toBeGreaterThan(4 * 300);
-      expect(t.requestOutcomes!.rateLimited).toBeLessThan(3);
-      expect(t.notes).toEqual([]);
-    } finally {
-      await emu.stop();
-    }
-  });
-});
-
 describe.concurrent('received = written + merged + rejected', () => {
   it('rows fetched again into the same output are counted as merged, not written', async () => {
     const out = tempDir();
@@ -288,5 +240,55 @@ describe.concurrent('a failed run reports what it committed and sent', () => {
     expect(s.requestsTotal).toBe(o.answered + o.unknown);
     expect(s.requestsTotal).toBeGreaterThan(0);
     expect(quotaUsed(join(out, '.state'), token).used).toBe(s.requestsTotal);
+  });
+});
+
+// Last, on its own: the service's rate windows are timed, so nothing else runs beside it; the
+// concurrent describes above run together as one group.
+describe('a token on a lower plan than the one configured', () => {
+  it('a basic token paced as professional: every bar delivered, the 429s counted, and a note naming the plan', async () => {
+    const token = 'tok-accounting-basic';
+    // The service's clock at the run's instant and running, so its windows pass as the client's do.
+    const emu = await serveChild([{ token, plan: 'basic' }], ['--clock', NOW, '--clock-runs']);
+    const run = (plan: string) =>
+      runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '6h', '--base-url', emu.url, '--plan', plan, '--output', tempDir(), '--clock', NOW, '--json'], {
+        env: { QUOTELAKE_TOKEN: token, QUOTELAKE_PROGRESS_INTERVAL_MS: '100' },
+      });
+    try {
+      const r = await run('professional');
+      expect(r.code, r.stderr).toBe(0);
+      const s = runs(r.stdout).runs[0]!;
+      const o = s.requestOutcomes!;
+      expect(o.rateLimited).toBeGreaterThanOrEqual(3);
+      expect(o.answered).toBe(s.requestsTotal);
+      // Refused requests are given back: the quota holds only those the service counted.
+      expect(s.quota.used).toBe(o.answered - o.rateLimited);
+      expect(s.notes).toEqual([
+        `the service refused ${o.rateLimited} of ${o.answered} answered requests with 429 (rate limit) although they kept to the professional plan's limits; ` +
+          "each was held and sent again, which slowed the run. If the token's plan is lower than professional, set service.plan or --plan to it; otherwise another process is using the same token",
+      ]);
+      // Progress on the way: a stream is done only when its source says so (never while a refused
+      // request waits to go again), so every stream done means every request sent; the quota it
+      // shows is what the service charged.
+      const count = (text: string | undefined) => Number(text!.replaceAll(',', ''));
+      const lines = [...r.stderr.matchAll(/: ([\d,]+)\/[\d,]+ requests .*?([\d,]+)\/([\d,]+) streams done.*quota ([\d,]+)\//g)].map((m) => m.slice(1, 5).map(count));
+      expect(lines.length).toBeGreaterThan(3);
+      for (const [sent, done, streams, quotaUsed] of lines) {
+        if (done === streams) expect(sent).toBe(s.requestsTotal);
+        expect(quotaUsed).toBeLessThanOrEqual(s.quota.used!);
+      }
+
+      // The same window at the token's own plan: the same rows, no note. (At most the first request
+      // can meet the previous process's last second in the service's window.)
+      const again = await run('basic');
+      expect(again.code, again.stderr).toBe(0);
+      const t = runs(again.stdout).runs[0]!;
+      expect(t.rows.kline!.received).toBe(s.rows.kline!.received);
+      expect(t.rows.kline!.received).toBeGreaterThan(4 * 300);
+      expect(t.requestOutcomes!.rateLimited).toBeLessThan(3);
+      expect(t.notes).toEqual([]);
+    } finally {
+      await emu.stop();
+    }
   });
 });
