@@ -28,7 +28,9 @@ type Summary = { exitCode: number; runs: { pipeline: string; status: string; exi
 const LONG = ['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '60d', '--json'];
 const ENV = { QUOTELAKE_PROGRESS_INTERVAL_MS: '50' };
 
-describe('signals', () => {
+// Every test has its own folders and emulator: they run at once (each mostly waits on its process,
+// or on the watchdog's 4 s).
+describe.concurrent('signals', () => {
   it('SIGTERM: exit 130, finished batches committed, the next run resumes', async () => {
     const output = tempDir();
     // The graceful stop is checked here, not the watchdog (below): give it all the time a loaded machine needs.
@@ -64,15 +66,18 @@ describe('signals', () => {
 
   // The watchdog's own timer (4 s by default) is what bounds the stop; no wall-clock assertion here.
   it('a stop that hangs in a file-system call (a FIFO where the manifest was) is ended by the watchdog', async () => {
-    const output = tempDir();
-    const first = await runCli(['run', 'demo', '--clock', '2026-11-20T00:00:00Z', '--output', output]);
+    const dir = tempDir();
+    const output = join(dir, 'out');
+    // Any run that leaves a manifest: a small backfill, not the whole demo.
+    const file = backfillFile(dir, 'stuck', 'BTCUSDT');
+    const first = await runCli(['run', file, '--clock', '2026-11-20T00:00:00Z']);
     expect(first.code, first.stderr).toBe(0);
     const manifests = join(output, '_quotelake', 'manifests');
     const manifest = readdirSync(manifests).find((n) => n.endsWith('.json'))!;
     rmSync(join(manifests, manifest));
     // Reading a FIFO with no writer blocks in the thread pool for ever: no AbortSignal reaches it.
     execFileSync('mkfifo', [join(manifests, manifest)]);
-    const proc = startCli(['run', 'demo', '--clock', '2026-11-20T00:00:00Z', '--output', output], { env: ENV });
+    const proc = startCli(['run', file, '--clock', '2026-11-20T00:00:00Z'], { env: ENV });
     await proc.waitForStderr(/built-in emulator/);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // now stuck in the manifest read
     proc.child.kill('SIGTERM');
@@ -130,12 +135,15 @@ describe('signals', () => {
   }, 60_000);
 
   it('--stop-timeout must be a positive number of seconds (exit 2 before anything runs)', async () => {
-    for (const bad of ['0', '-1', 'soon']) {
-      const r = await runCli([...LONG, '--output', tempDir(), '--stop-timeout', bad]);
+    // Four refusals before anything runs: at once.
+    const [env, ...refused] = await Promise.all([
+      runCli([...LONG, '--output', tempDir()], { env: { QUOTELAKE_STOP_TIMEOUT: 'never' } }),
+      ...['0', '-1', 'soon'].map((bad) => runCli([...LONG, '--output', tempDir(), '--stop-timeout', bad])),
+    ]);
+    for (const r of refused) {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/stop-timeout/);
     }
-    const env = await runCli([...LONG, '--output', tempDir()], { env: { QUOTELAKE_STOP_TIMEOUT: 'never' } });
     expect(env.code, env.stderr).toBe(2);
     expect(env.stderr).toContain('QUOTELAKE_STOP_TIMEOUT');
   }, 60_000);
