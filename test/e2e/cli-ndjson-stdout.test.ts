@@ -80,21 +80,9 @@ function jsonDoc(stderr: string): { exitCode: number; runs: { status: string; ro
   return JSON.parse(stderr.slice(stderr.indexOf('{\n')));
 }
 
-describe('NDJSON on stdout keeps no state unless asked', () => {
-  it('`> bars.ndjson` twice gives the same rows (the run --help example)', async () => {
-    const dir = tempDir();
-    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, ...service()];
-    const first = await runToFile(args, join(dir, 'a.ndjson'));
-    const second = await runToFile(args, join(dir, 'b.ndjson'));
-    expect([first.code, second.code]).toEqual([0, 0]);
-    const a = rowsOf(readFileSync(join(dir, 'a.ndjson'), 'utf8'));
-    const b = rowsOf(readFileSync(join(dir, 'b.ndjson'), 'utf8'));
-    // kline-backfill has 1m and 1h: both series side by side, so compare as sorted lists.
-    expect(a).toHaveLength(BARS + 4 * 24 + 1);
-    expect([...b].sort()).toEqual([...a].sort());
-    expect(first.stderr + second.stderr).toBe('');
-  });
-
+// The failing run has an emulator of its own and mostly waits out its retries: it runs beside the
+// tests below, which share the one emulator and its token's rate windows, so run one after another.
+describe.concurrent('NDJSON on stdout from a failing service', () => {
   it('a run that fails after rows went out counts those rows as written: the reader has them', async () => {
     const flaky = await serveChild([{ token: 'flaky-token', plan: 'professional', faults: '5xx=0.7' }], ['--seed', '7']);
     try {
@@ -111,8 +99,24 @@ describe('NDJSON on stdout keeps no state unless asked', () => {
       await flaky.stop();
     }
   });
+});
 
-  it('`| head -3` stops the run with exit 141 and one stderr line; the next run still writes every row', async () => {
+describe.concurrent('NDJSON on stdout keeps no state unless asked', () => {
+  it.sequential('`> bars.ndjson` twice gives the same rows (the run --help example)', async () => {
+    const dir = tempDir();
+    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, ...service()];
+    const first = await runToFile(args, join(dir, 'a.ndjson'));
+    const second = await runToFile(args, join(dir, 'b.ndjson'));
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const a = rowsOf(readFileSync(join(dir, 'a.ndjson'), 'utf8'));
+    const b = rowsOf(readFileSync(join(dir, 'b.ndjson'), 'utf8'));
+    // kline-backfill has 1m and 1h: both series side by side, so compare as sorted lists.
+    expect(a).toHaveLength(BARS + 4 * 24 + 1);
+    expect([...b].sort()).toEqual([...a].sort());
+    expect(first.stderr + second.stderr).toBe('');
+  });
+
+  it.sequential('`| head -3` stops the run with exit 141 and one stderr line; the next run still writes every row', async () => {
     const dir = tempDir();
     const args = ['run', lookPipeline(dir), '--output', dir, ...service()];
     const head = await runThroughReader(args, 3);
@@ -126,7 +130,7 @@ describe('NDJSON on stdout keeps no state unless asked', () => {
     expect(again.stderr).toBe('');
   });
 
-  it('an interrupted run says the next one starts over, not that it resumes', async () => {
+  it.sequential('an interrupted run says the next one starts over, not that it resumes', async () => {
     const dir = tempDir();
     // Five months of 1m bars: about 440 pages, far more than go out before the signal lands.
     const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2025-01-01T00:00:00Z', '--until', UNTIL, '--format', 'ndjson', '--output', dir, ...service(), '--json'];
@@ -148,7 +152,7 @@ describe('NDJSON on stdout keeps no state unless asked', () => {
     expect(doc.runs[0]!.rows.kline!.written).toBe(rows);
   });
 
-  it('a reader that leaves after the last row: exit 0, nothing on stderr', async () => {
+  it.sequential('a reader that leaves after the last row: exit 0, nothing on stderr', async () => {
     const dir = tempDir();
     const r = await runThroughReader(['run', lookPipeline(dir), '--output', dir, ...service()], BARS);
     expect(r.lines).toHaveLength(BARS);
