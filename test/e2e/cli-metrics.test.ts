@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { tokenHash16 } from '../../src/api/index.js';
 import { REQUEST_OUTCOMES } from '../../src/runtime/metrics/index.js';
 import { parseExposition, samplesOf, sumBy, valueOf, type Exposition } from '../helpers/prom-text.js';
@@ -34,11 +34,12 @@ interface Summary {
   quota: { used: number; limit: number; left: number; resetAt: string };
 }
 
-let emu: ServedEmulator | undefined;
-afterEach(async () => {
-  await emu?.stop();
-  emu = undefined;
-});
+/** An emulator child for one test, stopped when the test ends (the tests run at once). */
+async function emulatorFor(onTestFinished: TestContext['onTestFinished'], ...args: Parameters<typeof serveChild>): Promise<ServedEmulator> {
+  const emu = await serveChild(...args);
+  onTestFinished(() => emu.stop());
+  return emu;
+}
 
 /** The per-endpoint request counts of the metrics: every outcome but `refused` left the process. */
 function sentByEndpoint(e: Exposition): Record<string, number> {
@@ -50,11 +51,12 @@ function sentByEndpoint(e: Exposition): Record<string, number> {
   return out;
 }
 
-describe('--metrics-textfile', () => {
-  it('the file written at the end equals the run summary: requests, rows, files, quota, duration; 429s and 5xx counted', async () => {
+// Each test has its own emulator and token: they run at once (each mostly waits on its processes).
+describe.concurrent('--metrics-textfile', () => {
+  it('the file written at the end equals the run summary: requests, rows, files, quota, duration; 429s and 5xx counted', async ({ onTestFinished }) => {
     const token = 'tok-metrics-textfile-5f1c2a9e';
     // Spurious 429s and 5xx answers on the way: retried, each attempt counted once by outcome.
-    emu = await serveChild([{ token, plan: 'professional', faults: '429=0.3,5xx=0.2' }], ['--clock', NOW, '--seed', '7']);
+    const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: '429=0.3,5xx=0.2' }], ['--clock', NOW, '--seed', '7']);
     const out = tempDir();
     const textfile = join(out, 'metrics', 'quotelake.prom');
     const r = await runCli(
@@ -138,12 +140,12 @@ describe('--metrics-textfile', () => {
     expect(readdirSync(dirname(textfile))).toEqual(['quotelake.prom']);
   });
 
-  it('a token pool: the file written at the end holds each token\'s quota, as the summary\'s tokens say', async () => {
+  it('a token pool: the file written at the end holds each token\'s quota, as the summary\'s tokens say', async ({ onTestFinished }) => {
     const tokens = [
       { token: 'tok-metrics-pool-a-3c1d9e', plan: 'professional' },
       { token: 'tok-metrics-pool-b-7a2f4b', plan: 'premium' },
     ];
-    emu = await serveChild(tokens, ['--clock', NOW, '--seed', '7']);
+    const emu = await emulatorFor(onTestFinished, tokens, ['--clock', NOW, '--seed', '7']);
     const out = tempDir();
     const textfile = join(out, 'pool.prom');
     const r = await runCli(
@@ -163,10 +165,10 @@ describe('--metrics-textfile', () => {
     expect(summary.tokens.reduce((a, t) => a + t.quota.used, 0)).toBe(summary.requestsTotal);
   });
 
-  it('a run that fails still writes the file, with the failure status and what was sent', async () => {
+  it('a run that fails still writes the file, with the failure status and what was sent', async ({ onTestFinished }) => {
     const token = 'tok-metrics-fail-0b7d3e11';
     // Every answer a 5xx: the run gives up after its retries.
-    emu = await serveChild([{ token, plan: 'professional', faults: '5xx=1' }], ['--clock', NOW]);
+    const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: '5xx=1' }], ['--clock', NOW]);
     const out = tempDir();
     const textfile = join(out, 'q.prom');
     const r = await runCli(
@@ -183,11 +185,11 @@ describe('--metrics-textfile', () => {
   });
 });
 
-describe('--metrics-port', () => {
-  it('serves /metrics on loopback while the run works: live counts, process metrics, no token', async () => {
+describe.concurrent('--metrics-port', () => {
+  it('serves /metrics on loopback while the run works: live counts, process metrics, no token', async ({ onTestFinished }) => {
     const token = 'tok-metrics-scrape-93ab44c0';
     // Slow answers keep the run going long enough to be scraped in the middle.
-    emu = await serveChild([{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
+    const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
     const out = tempDir();
     const cli = startCli(
       ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '3d', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-port', '0'],
@@ -233,9 +235,9 @@ describe('--metrics-port', () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it('a run stopped by SIGINT writes its final textfile, the run counted as interrupted', async () => {
+  it('a run stopped by SIGINT writes its final textfile, the run counted as interrupted', async ({ onTestFinished }) => {
     const token = 'tok-metrics-sigint-61d0a4f2';
-    emu = await serveChild([{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
+    const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: 'latency=250ms' }], ['--clock', NOW]);
     const out = tempDir();
     const textfile = join(out, 'q.prom');
     const cli = startCli(
@@ -270,10 +272,12 @@ describe('--metrics-port', () => {
   });
 
   it('refuses bad metrics settings as usage errors before any request', async () => {
-    const r1 = await runCli(['run', 'snapshots', '--metrics-host', '0.0.0.0', '--clock', NOW]);
+    const [r1, r2] = await Promise.all([
+      runCli(['run', 'snapshots', '--metrics-host', '0.0.0.0', '--clock', NOW]),
+      runCli(['run', 'snapshots', '--metrics-port', '70000', '--clock', NOW]),
+    ]);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toContain('--metrics-host needs --metrics-port');
-    const r2 = await runCli(['run', 'snapshots', '--metrics-port', '70000', '--clock', NOW]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('--metrics-port must be a port number');
   });
