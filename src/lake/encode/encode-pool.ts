@@ -110,7 +110,6 @@ export class EncodePool implements StagedFileWriter {
   private spawn(): Slot {
     // The worker is plain JavaScript: the parent's node flags (a loader, `--input-type`, ...) are not its own.
     const worker = new Worker(this.options.url, { execArgv: [] });
-    worker.unref();
     const slot: Slot = { worker, jobs: new Map(), dead: false };
     const settle = (id: number) => {
       const job = slot.jobs.get(id);
@@ -133,6 +132,9 @@ export class EncodePool implements StagedFileWriter {
       void worker.terminate();
     });
     worker.on('exit', (code) => failAll(new Error(`encode worker stopped (exit code ${code})`)));
+    // After the listeners: Node refs a worker again when its first 'message' listener is added, so
+    // an unref() before it left a warmed, idle worker keeping the process alive.
+    worker.unref();
     return slot;
   }
 
