@@ -41,6 +41,7 @@ import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
+import { definedRetry } from '../config/service-retry.js';
 import { definedTimeouts } from '../config/service-timeouts.js';
 import { sinkWritesStdout } from './run-settings.js';
 
@@ -101,6 +102,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
     // service.timeouts: also the lease of a slot in the shared limiter.
     timeouts: definedTimeouts(job.pipeline.service?.timeouts),
+    retry: definedRetry(job.pipeline.service?.retry),
     ...meteredClientOptions(options.metrics),
     ...(options.coordinator ? { coordinator: options.coordinator } : {}),
   };

@@ -13,6 +13,7 @@ import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/
 import { outputSetting, stateDirSetting } from '../core/output-setting.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
+import { serviceRetrySchema, type ServiceRetry } from './service-retry.js';
 import { serviceTimeoutsSchema, type ServiceTimeouts } from './service-timeouts.js';
 
 
@@ -43,6 +44,8 @@ export interface ServiceConfig {
   readonly quotaTimeZone?: string | undefined;
   /** Request timeouts (their sum is the shared limiter's lease); unset ones keep the client's defaults. */
   readonly timeouts?: ServiceTimeouts | undefined;
+  /** Retries of a request that failed for a reason that may pass; unset ones keep the client's defaults. */
+  readonly retry?: ServiceRetry | undefined;
 }
 
 export interface PipelineOptions {
@@ -111,6 +114,7 @@ export const serviceSchema = z
       .optional()
       .describe('Zone whose midnight resets the daily quota (default UTC).'),
     timeouts: serviceTimeoutsSchema.optional(),
+    retry: serviceRetrySchema.optional(),
   })
   .superRefine((s, ctx) => {
     // A custom plan travels with the file that defines it, so the pipeline file alone says what it means.

@@ -18,6 +18,7 @@ import { chooseTarget } from '../service-target.js';
 import { checkJobTokenPool, type TokenPoolSettings } from '../token-pool-settings.js';
 import { rateLimitNote } from '../rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from '../token-summary.js';
+import { definedRetry } from '../../config/service-retry.js';
 import { definedTimeouts } from '../../config/service-timeouts.js';
 
 export interface WorkerClients {
@@ -56,6 +57,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
       // service.timeouts: also the lease of a slot in the shared limiter.
       timeouts: definedTimeouts(job.pipeline.service?.timeouts),
+      retry: definedRetry(job.pipeline.service?.retry),
       ...(options.coordinator ? { coordinator: options.coordinator } : {}),
       ...meteredClientOptions(options.metrics),
     };

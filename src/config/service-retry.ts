@@ -1,0 +1,40 @@
+/**
+ * `service.retry`: how a request that failed for a reason that may pass (a 5xx, a connection reset
+ * or refused, a timeout, a truncated body) is tried again. A cron job that should fail fast asks
+ * for fewer attempts; a service known to be flaky for minutes, for more patience. A 429 is not an
+ * attempt (the limiter re-queues it), and a Retry-After is honoured as the least wait whatever these say.
+ */
+import * as z from 'zod';
+
+export interface ServiceRetry {
+  readonly attempts?: number | undefined;
+  readonly baseDelayMs?: number | undefined;
+  readonly maxDelayMs?: number | undefined;
+  readonly maxTotalMs?: number | undefined;
+}
+
+export const serviceRetrySchema = z
+  .strictObject({
+    attempts: z.int().min(1).max(20).optional().describe('Attempts per request, the first included (default 6; 1 = never retry).'),
+    baseDelayMs: z.int().min(1).max(60_000).optional().describe('Backoff base, in milliseconds: attempt n waits a random time up to baseDelayMs × 2^(n-1) (default 250).'),
+    maxDelayMs: z.int().min(1).max(600_000).optional().describe('Longest wait between two attempts, in milliseconds (default 15000).'),
+    maxTotalMs: z.int().min(1).max(86_400_000).optional().describe('No retry starts later than this after the first attempt, in milliseconds (default 300000).'),
+  })
+  .superRefine((retry, ctx) => {
+    if (retry.baseDelayMs !== undefined && retry.maxDelayMs !== undefined && retry.baseDelayMs > retry.maxDelayMs) {
+      ctx.addIssue({ code: 'custom', path: ['baseDelayMs'], message: `is more than maxDelayMs (${retry.maxDelayMs}): the longest wait caps every wait` });
+    }
+  })
+  .describe('Retries of a request that failed for a reason that may pass (5xx, reset, refused, timeout): attempts (default 6), baseDelayMs (250), maxDelayMs (15000), maxTotalMs (300000). A 429 is never an attempt; a Retry-After is always honoured.');
+
+type SetRetry = { attempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxTotalMs?: number };
+
+/** Only the settings that are set (an explicit undefined from TypeScript must not replace a default). */
+export function definedRetry(retry: ServiceRetry | undefined): SetRetry {
+  const out: SetRetry = {};
+  if (retry?.attempts !== undefined) out.attempts = retry.attempts;
+  if (retry?.baseDelayMs !== undefined) out.baseDelayMs = retry.baseDelayMs;
+  if (retry?.maxDelayMs !== undefined) out.maxDelayMs = retry.maxDelayMs;
+  if (retry?.maxTotalMs !== undefined) out.maxTotalMs = retry.maxTotalMs;
+  return out;
+}
