@@ -289,7 +289,31 @@ class QuotelakeClient implements ServiceClient {
     return this.ticks('trade-tick', tradeDataSchema, codes, signal);
   }
 
+  /**
+   * Items left out of an answer are asked for again, like codes left out of a depth or trade
+   * answer (R7): in requests of their own, up to MISSING_CODE_ROUNDS times, before they are
+   * reported missing.
+   */
   async batchKline(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult> {
+    const result = await this.batchKlineRound(items, signal);
+    for (let round = 0; round < MISSING_CODE_ROUNDS && result.missing.length > 0; round++) {
+      let again: BatchKlineResult;
+      try {
+        again = await this.batchKlineRound(result.missing, signal);
+      } catch (error) {
+        // The first round's series are in hand (and charged): they go with the stop.
+        if (!(error instanceof QuotaExhaustedError)) throw error;
+        const more = error.partial as BatchKlineResult | undefined;
+        throw error.withPartial({ ...result, series: [...result.series, ...(more?.series ?? [])], invalid: [...new Set([...result.invalid, ...(more?.invalid ?? [])])] });
+      }
+      result.series.push(...again.series);
+      result.invalid = [...new Set([...result.invalid, ...again.invalid])];
+      result.missing = again.missing;
+    }
+    return result;
+  }
+
+  private async batchKlineRound(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult> {
     const seen = new Set<string>();
     const unique = items.filter((item) => {
       const key = `${item.code}\u0000${item.klineType}`;

@@ -23,6 +23,7 @@ import { CodeProblems } from '../shared/report-codes.js';
 import { newestHeldBars } from '../shared/newest-held.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
+import { seriesOfAnswer } from './series-of-answer.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
@@ -113,7 +114,7 @@ class KlineLatestSource implements Source<RawKline> {
       rounds++;
       const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
-      for (const s of result.series) {
+      for (const s of seriesOfAnswer(result.series)) {
         const target = byKey.get(`${s.code}\u0000${s.kline_type}`);
         if (!target) {
           // A series nobody asked for (its echo matches no item): rejected by name, never stored.

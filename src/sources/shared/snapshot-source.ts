@@ -17,6 +17,7 @@ import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
+import { checkRoundTicks } from './round-ticks.js';
 import { serviceClient } from './service-client.js';
 
 export interface SnapshotConfig extends RoundsConfig {
@@ -68,6 +69,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const problems = new CodeProblems(this.kind.type);
     const codes = [...new Set(this.config.codes)];
+    const asked = new Set(codes);
     const start = ctx.clock.now();
     const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
     for (const s of planned.streams) reporter.plan(s.stream, s.requests);
@@ -79,9 +81,10 @@ export class SnapshotSource<Tick, R> implements Source<R> {
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
-      const records = result.ticks.map((t) => {
-        const code = (t as { code?: unknown } | null)?.code;
-        return this.kind.toRecord(t, fetchedAt, typeof code === 'string' ? endpoints[code] : undefined);
+      const records = checkRoundTicks(result.ticks, asked, this.kind.path).map(({ tick, flaw }) => {
+        const code = (tick as { code?: unknown } | null)?.code;
+        const record = this.kind.toRecord(tick, fetchedAt, typeof code === 'string' ? endpoints[code] : undefined);
+        return flaw === undefined ? record : { ...record, flaw };
       });
       yield {
         stream: this.kind.dataset,

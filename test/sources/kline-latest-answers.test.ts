@@ -1,0 +1,73 @@
+/**
+ * kline-latest through the real runtime against /batch-kline answers a spec-valid service may give
+ * and our emulator does not: a series left out (asked again, then named), and a series sent twice
+ * in one answer (an identical repeat is one bar; two different bars under one stamp are rejected,
+ * never one silently kept).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readKlineRows } from '../../src/coverage/index.js';
+import { bar, ok } from '../api/helpers/stub-server.js';
+import { run } from './helpers/run.js';
+import { rejectedLines, startStubWorld, type StubWorld } from './helpers/stub-world.js';
+
+const NOW = '2026-03-03T05:10:30.000Z';
+const T = Date.parse('2026-03-03T05:09:00Z') / 1000;
+
+interface Item {
+  code: string;
+  kline_type: number;
+}
+type Series = { code: string; kline_type: number; kline_data: unknown[] };
+
+let world: StubWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const both = (i: Item): Series => ({ code: i.code, kline_type: i.kline_type, kline_data: [bar(T - 60), bar(T)] });
+
+async function runLatest(answer: (items: Item[], call: number) => Series[]) {
+  let call = 0;
+  world = await startStubWorld(NOW, (req, res) => {
+    const body = JSON.parse(req.body) as { trace: string; data: { data_list: Item[] } };
+    ok(res, body.trace, { kline_list: answer(body.data.data_list, call++) });
+  });
+  const { client, clock, outputDir } = world;
+  const r = await run(
+    { name: 'latest', source: { type: 'kline-latest', codes: ['BTCUSDT', 'ETHUSDT'], intervals: ['1m'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' }, options: { onReject: 'divert' } },
+    { client, clock, outputDir },
+  );
+  const rows = (await readKlineRows(outputDir)).map((row) => `${row.code} ${new Date(row.ts).toISOString().slice(11, 16)} ${row.close}`).sort();
+  return { r, rows, rejected: await rejectedLines(outputDir, 'kline'), asked: world.stub.requests.map((q) => (JSON.parse(q.body) as { data: { data_list: Item[] } }).data.data_list.map((i) => i.code)) };
+}
+
+describe('kline-latest: /batch-kline answers beyond the emulator', () => {
+  it('a series left out is asked for again on its own, and delivered when it comes', async () => {
+    const { r, rows, asked } = await runLatest((items, call) => items.filter((i) => call > 0 || i.code !== 'ETHUSDT').map(both));
+    expect(asked).toEqual([['BTCUSDT', 'ETHUSDT'], ['ETHUSDT']]);
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2', 'ETHUSDT 05:08 1.2', 'ETHUSDT 05:09 1.2']);
+    expect([r.status, r.shortfalls]).toEqual(['succeeded', 0]);
+  });
+
+  it('a series left out of every answer is asked for three times in all, then named: a shortfall (exit 4)', async () => {
+    const { r, rows, asked } = await runLatest((items) => items.filter((i) => i.code !== 'ETHUSDT').map(both));
+    expect(asked).toEqual([['BTCUSDT', 'ETHUSDT'], ['ETHUSDT'], ['ETHUSDT']]);
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2']);
+    expect(r.shortfalls).toBe(1);
+    expect(r.notes).toEqual(['kline-latest: no data returned for ETHUSDT kline_type 1 (asked three times); the other codes were delivered']);
+  });
+
+  it('a series sent twice with two different bars under one stamp: both rejected, none kept; an identical repeat is one bar', async () => {
+    const { r, rows, rejected } = await runLatest((items) => [
+      ...items.map(both),
+      { code: 'BTCUSDT', kline_type: 1, kline_data: [{ ...bar(T - 60), close_price: '1.25' }, { ...bar(T), close_price: '1.20' }] },
+    ]);
+    expect(rows).toEqual(['BTCUSDT 05:09 1.2', 'ETHUSDT 05:08 1.2', 'ETHUSDT 05:09 1.2']);
+    expect(rejected.map((l) => [l.stream, l.code, l.field, l.value])).toEqual([
+      ['kline/BTCUSDT/1m', 'QL_DUPLICATE_CONFLICT', 'timestamp', String(T - 60)],
+      ['kline/BTCUSDT/1m', 'QL_DUPLICATE_CONFLICT', 'timestamp', String(T - 60)],
+    ]);
+    expect(r.manifest.rows.kline).toMatchObject({ written: 3, merged: 0, rejected: 2 });
+  });
+});
