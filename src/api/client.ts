@@ -522,7 +522,9 @@ class QuotelakeClient implements ServiceClient {
       },
       signal,
     );
-    const returned = new Set(data.kline_list.map((s) => `${s.code}\u0000${s.kline_type}`));
+    // An item answered without a bar is not delivered: the latest two bars of a listed product
+    // always exist, so an empty list is the service leaving the item out (asked again, then named).
+    const returned = new Set(data.kline_list.filter((s) => s.kline_data.length > 0).map((s) => `${s.code}\u0000${s.kline_type}`));
     return {
       series: data.kline_list,
       missing: items.filter((item) => !returned.has(`${item.code}\u0000${item.klineType}`)),

@@ -71,3 +71,13 @@ describe('kline-latest: /batch-kline answers beyond the emulator', () => {
     expect(r.manifest.rows.kline).toMatchObject({ written: 3, merged: 0, rejected: 2 });
   });
 });
+
+describe('kline-latest: a series answered without a bar', () => {
+  it('is asked for again like one left out, and named when it stays empty: a shortfall (exit 4), never a silent success', async () => {
+    const { r, rows, asked } = await runLatest((items) => items.map((i) => (i.code === 'ETHUSDT' ? { ...both(i), kline_data: [] } : both(i))));
+    expect(asked).toEqual([['BTCUSDT', 'ETHUSDT'], ['ETHUSDT'], ['ETHUSDT']]);
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2']);
+    expect(r.shortfalls).toBe(1);
+    expect(r.notes).toEqual(['kline-latest: no data returned for ETHUSDT kline_type 1 (asked three times); the other codes were delivered']);
+  });
+});
