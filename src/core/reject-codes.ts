@@ -13,6 +13,8 @@ export const TIME_UNIT = 'QL_TIME_UNIT';
 export const BAR_OFF_GRID = 'QL_BAR_OFF_GRID';
 /** A bar that opens after the answer that holds it was received (beyond the clock skew allowed): no such bar can have begun. */
 export const BAR_IN_FUTURE = 'QL_BAR_IN_FUTURE';
+/** A depth or trade tick whose `tick_time` is after its answer was received (beyond the clock skew allowed): no such quote or trade can have happened. */
+export const TICK_IN_FUTURE = 'QL_TICK_IN_FUTURE';
 /** A bar whose prices contradict each other: low above open, close or high, or high below them. */
 export const OHLC_INCONSISTENT = 'QL_OHLC_INCONSISTENT';
 /** A negative volume or turnover (prices may be negative; amounts traded may not). */

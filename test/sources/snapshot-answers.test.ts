@@ -62,6 +62,18 @@ describe.each(KINDS)('$kind-snapshot: answers beyond what was asked', ({ kind, t
     expect(rejected[0]!.reason).toContain('2 different ticks of BTCUSDT with seq 10 in one round');
   });
 
+  it('a tick stamped after its answer came (a year-2100 trade, an hour ahead) is rejected, not filed decades ahead', async () => {
+    const ahead = (code: string, ms: number) => ({ ...tick(code, '10'), tick_time: String(ms) });
+    const { rows, rejected } = await runOnce(kind, () => [ahead('BTCUSDT', Date.parse('2100-01-01T00:00:00Z')), ahead('ETHUSDT', Date.parse(NOW) + 3_600_000), ahead('ETHUSDT', Date.parse(NOW) + 30_000)]);
+    // Half a minute ahead is the service's clock running early: kept.
+    expect(rows.map((l) => l.code)).toEqual(['ETHUSDT']);
+    expect(rejected.map((l) => [l.code, l.field, l.value]).sort()).toEqual([
+      ['QL_TICK_IN_FUTURE', 'tick_time', String(Date.parse(NOW) + 3_600_000)],
+      ['QL_TICK_IN_FUTURE', 'tick_time', String(Date.parse('2100-01-01T00:00:00Z'))],
+    ]);
+    expect(rejected.map((l) => l.reason)).toContain('QL_TICK_IN_FUTURE: field tick_time: 2100-01-01T00:00:00.000Z is after the answer was received (2026-03-03T05:10:30.000Z)');
+  });
+
   it('the same tick twice (another text of the same numbers) is one row, also where nothing merges (stdout)', async () => {
     const { r, rows, rejected } = await runOnce(kind, () => [tick('BTCUSDT', '10', '1.5'), tick('ETHUSDT', '11'), tick('BTCUSDT', '10', '1.50')]);
     expect(rows.map((l) => `${l.code} ${l.seq}`).sort()).toEqual(['BTCUSDT 10', 'ETHUSDT 11']);

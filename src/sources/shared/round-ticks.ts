@@ -4,11 +4,14 @@
  * for is rejected naming its code (it belongs to no series of this pipeline), never stored. Two
  * ticks of one code with one `seq` (the dataset's key) are one tick when they hold the same values
  * (R4: "1.5" is "1.50"), and are all rejected when they differ: nothing says which one is true, and
- * the merge would otherwise keep one of them without a word.
+ * the merge would otherwise keep one of them without a word. A tick stamped after its answer came
+ * (beyond the service's clock skew) cannot have happened: a trade of 2100 would otherwise open a
+ * partition decades ahead.
  */
 import { compareDecimal } from '../../core/decimal-compare.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
-import { DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
+import { DUPLICATE_CONFLICT, ECHO_MISMATCH, TICK_IN_FUTURE } from '../../core/reject-codes.js';
+import { FUTURE_SKEW_MS } from './kline-records.js';
 
 export interface CheckedTick<T> {
   readonly tick: T;
@@ -29,19 +32,36 @@ function sameValue(a: unknown, b: unknown): boolean {
   return [...keys].every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+const MAX_DATE_MS = 8.64e15;
+
+/** Why a tick's time cannot be, or undefined; a time that is not 1 to 15 digits is parse-decimals' to name. */
+function futureFlaw(tick: unknown, answeredAtMs: number): RecordFlaw | undefined {
+  const text = tick !== null && typeof tick === 'object' ? (tick as Record<string, unknown>).tick_time : undefined;
+  if (typeof text !== 'string' || !/^\d{1,15}$/.test(text)) return undefined;
+  const ms = Number(text);
+  if (ms <= answeredAtMs + FUTURE_SKEW_MS) return undefined;
+  const at = ms <= MAX_DATE_MS ? new Date(ms).toISOString() : `${text} ms`;
+  return { code: TICK_IN_FUTURE, field: 'tick_time', value: text, reason: `${at} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
+}
+
 function field(tick: unknown, name: 'code' | 'seq'): string | undefined {
   const value = tick !== null && typeof tick === 'object' ? (tick as Record<string, unknown>)[name] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `path`: the operation, for the reason (`trade-tick`, `depth-tick`). */
-export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<string>, path: string): CheckedTick<T>[] {
+/** `path`: the operation, for the reason (`trade-tick`, `depth-tick`); `answeredAtMs`: when the round's answers were in. */
+export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<string>, path: string, answeredAtMs: number): CheckedTick<T>[] {
   const out: CheckedTick<T>[] = [];
   const byKey = new Map<string, { first: number; copies: number[] }>();
   for (const tick of ticks) {
     const code = field(tick, 'code');
     if (code !== undefined && !asked.has(code)) {
       out.push({ tick, flaw: { code: ECHO_MISMATCH, field: 'code', value: code, reason: `${JSON.stringify(code)} was not asked for in this round's /${path} requests` } });
+      continue;
+    }
+    const future = futureFlaw(tick, answeredAtMs);
+    if (future !== undefined) {
+      out.push({ tick, flaw: future });
       continue;
     }
     const seq = field(tick, 'seq');

@@ -81,7 +81,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
-      const records = checkRoundTicks(result.ticks, asked, this.kind.path).map(({ tick, flaw }) => {
+      const records = checkRoundTicks(result.ticks, asked, this.kind.path, fetchedAt).map(({ tick, flaw }) => {
         const code = (tick as { code?: unknown } | null)?.code;
         const record = this.kind.toRecord(tick, fetchedAt, typeof code === 'string' ? endpoints[code] : undefined);
         return flaw === undefined ? record : { ...record, flaw };
