@@ -81,3 +81,27 @@ describe('kline-latest: a series answered without a bar', () => {
     expect(r.notes).toEqual(['kline-latest: no data returned for ETHUSDT kline_type 1 (asked three times); the other codes were delivered']);
   });
 });
+
+describe('kline-latest: a series answered with fewer bars than asked', () => {
+  it('one bar of the latest two, where the product has more: the forming bar held before stays stale, so it is a shortfall (exit 4)', async () => {
+    const { r, rows } = await runLatest((items) => items.map((i) => (i.code === 'ETHUSDT' ? { ...both(i), kline_data: [bar(T)] } : both(i))));
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2', 'ETHUSDT 05:09 1.2']);
+    expect(r.shortfalls).toBe(1);
+    expect(r.notes).toEqual(['kline-latest kline/ETHUSDT/1m: the service gave 1 of the latest 2 bars; the bar before the newest was not delivered (run kline-history to fetch it)']);
+  });
+
+  it('one bar where only one exists yet (the first minute after listing) is complete', async () => {
+    const listed = Date.parse('2017-08-17T00:00:00Z') / 1000;
+    const answer = (items: Item[]) => items.map((i) => ({ ...both(i), kline_data: [bar(listed)] }));
+    world = await startStubWorld('2017-08-17T00:00:30.000Z', (req, res) => {
+      const body = JSON.parse(req.body) as { trace: string; data: { data_list: Item[] } };
+      ok(res, body.trace, { kline_list: answer(body.data.data_list) });
+    });
+    const { client, clock, outputDir } = world;
+    const r = await run(
+      { name: 'latest', source: { type: 'kline-latest', codes: ['BTCUSDT'], intervals: ['1m'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } },
+      { client, clock, outputDir },
+    );
+    expect([r.shortfalls, r.notes, r.manifest.rows.kline?.written]).toEqual([0, [], 1]);
+  });
+});

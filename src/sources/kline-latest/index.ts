@@ -24,8 +24,12 @@ import { newestHeldBars } from '../shared/newest-held.js';
 import { reported, requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { seriesOfAnswer } from './series-of-answer.js';
+import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
+
+/** Bars asked for per series: the newest (maybe forming) and the one before it. */
+const LATEST_BARS = 2;
 
 /** The endpoint a product's bars are asked from, as the client calls it (rows carry it to the file metadata). */
 const batchEndpoint = (family: Product['family']): string => `${familyPrefix(family)}/batch-kline`;
@@ -99,11 +103,12 @@ class KlineLatestSource implements Source<RawKline> {
     // output, an earlier run): a gap is judged from the data, never from this pipeline's checkpoint alone.
     const held = await newestHeld(this.env);
     const problems = new CodeProblems('kline-latest');
-    const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: 2 }));
+    const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: LATEST_BARS }));
     const start = ctx.clock.now();
     const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
     reporter.plan('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
+    const shortNoted = new Set<string>();
     let seq = 0;
     let rounds = 0;
     for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
@@ -130,6 +135,11 @@ class KlineLatestSource implements Source<RawKline> {
         }
         const stream = klineStream(target.product.code, target.interval);
         const page = pageOf(s.kline_data);
+        const should = shortOf(target.product, target.interval, LATEST_BARS, page.ts.length + page.malformed.length, askedAtMs);
+        if (should !== undefined && !shortNoted.has(stream)) {
+          shortNoted.add(stream);
+          ctx.events.shortfall?.(`kline-latest ${stream}: the service gave ${page.ts.length + page.malformed.length} of the latest ${should} bars; the bar before the newest was not delivered (run kline-history to fetch it)`);
+        }
         const records = [
           ...toRawKlines(target.product, target.interval, page, times, batchEndpoint(target.product.family)),
           ...malformedRecords(target.product.code, target.interval, page.malformed, batchEndpoint(target.product.family)),
