@@ -20,16 +20,31 @@ export interface CheckedTick<T> {
 
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/** Equal JSON values, where two plain decimal texts are equal when their values are. */
-function sameValue(a: unknown, b: unknown): boolean {
+/** Equal wire values: two plain decimal texts are equal when their values are (R4). */
+function sameText(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a === 'string' && typeof b === 'string') return PLAIN_DECIMAL.test(a) && PLAIN_DECIMAL.test(b) && compareDecimal(a, b) === 0;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return typeof a === 'string' && typeof b === 'string' && PLAIN_DECIMAL.test(a) && PLAIN_DECIMAL.test(b) && compareDecimal(a, b) === 0;
+}
+
+/** Book sides equal on what is stored of a level (its price and volume; unknown fields are ignored, R5). */
+function sameLevels(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return sameText(a, b);
+  if (a.length !== b.length) return false;
+  return a.every((x, i) => {
+    const y = b[i] as unknown;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return x === y;
+    const l = x as Record<string, unknown>;
+    const m = y as Record<string, unknown>;
+    return sameText(l.price, m.price) && sameText(l.volume, m.volume);
+  });
+}
+
+/** Two ticks (the client kept their documented fields only) that hold the same values. */
+function sameTick(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => (k === 'bids' || k === 'asks' ? sameLevels(x[k], y[k]) : sameText(x[k], y[k])));
 }
 
 const MAX_DATE_MS = 8.64e15;
@@ -74,7 +89,7 @@ export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<strin
     if (group === undefined) {
       byKey.set(key, { first: out.length, copies: [out.length] });
       out.push({ tick });
-    } else if (!group.copies.some((i) => sameValue(out[i]!.tick, tick))) {
+    } else if (!group.copies.some((i) => sameTick(out[i]!.tick, tick))) {
       group.copies.push(out.length);
       out.push({ tick });
     }
