@@ -241,10 +241,14 @@ export class DeltaConflictError extends QuotelakeError {
     readonly table: string,
     readonly version: number,
     readonly paths: readonly string[],
+    /** What the version did instead, when it was no remove of ours (a protocol upgrade). */
+    why?: string,
   ) {
     super(
       'QL_DELTA_CONFLICT',
-      `${table}: Delta version ${version} already removed ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` (+${paths.length - 3} more)` : ''}; this commit removes them too and cannot be retried`,
+      why !== undefined
+        ? `${table}: Delta version ${version}: ${why}`
+        : `${table}: Delta version ${version} already removed ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` (+${paths.length - 3} more)` : ''}; this commit removes them too and cannot be retried`,
       { stage: 'commit' },
     );
   }

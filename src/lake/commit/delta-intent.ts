@@ -23,6 +23,7 @@ import { decodeDeltaPath, encodeDeltaPath } from '../delta/delta-paths.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { datasetMetaData } from '../delta/delta-table-metadata.js';
 import { watermarkAppId } from '../delta/delta-txn.js';
+import { unsupportedWriterProtocol } from '../delta/delta-writable.js';
 import { parseSeries, SERIES_KEY } from '../series-stats.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 
@@ -105,6 +106,10 @@ export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
 /** Commit the intent's version unless the log already holds it; undefined when it did. */
 export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent): Promise<CommitResult | undefined> {
   const snapshot = await readDeltaSnapshot(storage, intent.tableKey);
+  // Another engine may have upgraded the table since the sink looked: never write under its
+  // protocol. A conflict, so the commit is undone (its files are named by no log nor manifest).
+  const unsupported = snapshot === undefined ? undefined : unsupportedWriterProtocol(snapshot.protocol);
+  if (unsupported !== undefined) throw new DeltaConflictError(intent.tableKey, snapshot!.version, ['protocol'], unsupported);
   if (intent.operation === 'FSCK') return reachLiveFiles(storage, intent, snapshot);
   if (snapshot !== undefined) {
     const named = (path: string) => {

@@ -75,6 +75,7 @@ import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.
 import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
 import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
+import { schemaMismatch, unsupportedWriterProtocol } from '../delta/delta-writable.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
@@ -215,6 +216,8 @@ export class PartitionedSink<R> implements Sink<R> {
   private readonly storage: LakeStorage;
   private readonly retiredGraceMs: number;
   private scratchFolder: LocalScratch | undefined;
+  /** The table's log was found writable by this sink (checked once per sink, see checkDeltaWritable). */
+  private deltaWritable = false;
 
   constructor(private readonly options: PartitionedSinkOptions<R>) {
     this.storage = options.storage ?? localStorage(options.outputDir);
@@ -757,6 +760,7 @@ export class PartitionedSink<R> implements Sink<R> {
     const { spec } = this.options;
     const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
     await this.checkTableKind(previous);
+    await this.checkDeltaWritable();
     const liveByPartition = groupByPartition(previous?.files ?? []);
     const removed = new Map<string, ManifestFile>();
     try {
@@ -956,7 +960,10 @@ export class PartitionedSink<R> implements Sink<R> {
     const { encoder } = this.options;
     this.runToken ??= safeFileToken(ctx.runId);
     const previous = await readManifest(this.storage, this.dataset, encoder.format);
-    if (!options.dryRun) await this.checkTableKind(previous);
+    if (!options.dryRun) {
+      await this.checkTableKind(previous);
+      await this.checkDeltaWritable();
+    }
     const files = previous?.files ?? [];
     const report: CompactionReport = {
       dataset: this.dataset,
@@ -1039,6 +1046,25 @@ export class PartitionedSink<R> implements Sink<R> {
     }
   }
 
+  /**
+   * A Delta table this sink adds files to must take them: its protocol no newer than quotelake
+   * writes, its schema the one of this sink's files (the same DECIMAL(p,s)). Once per sink when it
+   * holds (a run's commits write the same types); a table not created yet always holds. Without
+   * `rows` (repair: removes only, at no decimal of its own) the protocol alone is checked.
+   */
+  private async checkDeltaWritable(rows = true): Promise<void> {
+    if (this.options.table !== 'delta' || this.deltaWritable) return;
+    const snapshot = await readDeltaSnapshot(this.storage, this.dataset);
+    if (snapshot === undefined) return;
+    const where = `${this.storage.root}/${this.dataset}`;
+    const protocol = unsupportedWriterProtocol(snapshot.protocol);
+    if (protocol !== undefined) throw new DeltaLogError(protocol, where);
+    if (!rows) return;
+    const schema = schemaMismatch(snapshot.metaData, this.dataset, this.options.decimal);
+    if (schema !== undefined) throw new ConfigError(`${where}: ${schema}`);
+    this.deltaWritable = true;
+  }
+
   private async removeStaging(): Promise<void> {
     if (this.runToken === undefined) return;
     await this.storage.deletePrefix(`${this.stagingRoot}/`);
@@ -1078,7 +1104,7 @@ export class PartitionedSink<R> implements Sink<R> {
    * Finish or undo what a killed writer left. With `ctx`, its steps are logged and expired retired
    * files deleted, unless `purgeRetired` is false (compactAll purges and reports them itself).
    */
-  async recover(ctx?: RunContext, options: { purgeRetired?: boolean } = {}): Promise<void> {
+  async recover(ctx?: RunContext, options: { purgeRetired?: boolean; writesRows?: boolean } = {}): Promise<void> {
     const { encoder } = this.options;
     await this.refuseFileAsFolder();
     const runs = new Set<string>();
@@ -1107,6 +1133,8 @@ export class PartitionedSink<R> implements Sink<R> {
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
     await this.checkTableKind(await readManifest(this.storage, this.dataset, encoder.format));
+    // Before a run fetches anything: rows it could not commit would be fetched for nothing.
+    await this.checkDeltaWritable(options.writesRows !== false);
     const orphans = await this.sweepOrphans();
     if (orphans.swept > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans.swept });
     if (orphans.keptForDelta > 0) {

@@ -4,8 +4,9 @@
  * exclusion. A writer that loses reads the versions that won and checks them against its own
  * actions (optimistic concurrency, as Delta's writers do):
  * - appends of different files never conflict: retry at the next version;
- * - removing a file a winner already removed, a txn for an appId a winner also advanced, or a
- *   winner's schema change does: DeltaConflictError (re-plan from the new snapshot, don't retry).
+ * - removing a file a winner already removed, a txn for an appId a winner also advanced, a
+ *   winner's schema change, or a winner's protocol upgrade beyond writer 2 does: DeltaConflictError
+ *   (re-plan from the new snapshot, don't retry).
  * Version 0 also carries `protocol` and `metaData`; losing the race to create the table is fine
  * when the winner created it with the same schema and partition columns.
  * Every `checkpointInterval` versions the new snapshot is checkpointed (best effort: the version
@@ -19,6 +20,7 @@ import { writeDeltaCheckpoint, type CheckpointWritten } from './delta-checkpoint
 import { commitKey, decodeDeltaPath } from './delta-paths.js';
 import { readCommit, readDeltaSnapshot } from './delta-snapshot.js';
 import { DELTA_PROTOCOL } from './delta-table-metadata.js';
+import { unsupportedWriterProtocol } from './delta-writable.js';
 
 export interface DeltaChanges {
   add?: readonly AddAction[];
@@ -104,6 +106,10 @@ export async function commitDeltaVersion(storage: LakeStorage, tableKey: string,
     for (;;) {
       const winner = await readCommit(storage, tableKey, version);
       if (winner === undefined) break;
+      for (const action of winner) {
+        const unsupported = 'protocol' in action ? unsupportedWriterProtocol(action.protocol) : undefined;
+        if (unsupported !== undefined) throw new DeltaConflictError(tableKey, version, ['protocol'], unsupported);
+      }
       const clashes = conflictWith(tableKey, winner, changes, options.metaData);
       if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes);
       version++;

@@ -8,6 +8,8 @@ import { tempDir } from '../../sinks/helpers.js';
 import { T0, TABLE_ID } from './delta-fixture-table.js';
 import { replayJsonLog } from './protocol-replay.js';
 import { join } from 'node:path';
+import { S3Storage } from '../../../src/lake/storage/s3-storage.js';
+import { fakeConditionalS3 } from '../../runtime/fake-conditional-s3.js';
 
 const now = () => T0;
 const metaData = datasetMetaData('trade', { id: TABLE_ID, createdTime: T0 });
@@ -48,6 +50,27 @@ describe('commitDeltaVersion', () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => write(storage, 1, `part-${i + 1}.parquet`)));
     expect(results.map((r) => r.version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect((await readDeltaSnapshot(storage, 'trade'))!.files.size).toBe(7);
+  });
+
+  it('on S3 (If-None-Match: *, refused as AWS refuses it): many writers on one version all land once, none lost', async () => {
+    const fake = fakeConditionalS3();
+    try {
+      const storage = new S3Storage(fake.client, 's3://lake-bucket/prod');
+      await write(storage, 0, 'part-0.parquet');
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => write(storage, 1, `part-${i + 1}.parquet`)));
+      expect(results.map((r) => r.version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+      const adds: string[] = [];
+      for (let v = 0; v <= 6; v++) {
+        const text = Buffer.from((await storage.read(`trade/_delta_log/${String(v).padStart(20, '0')}.json`))!).toString();
+        for (const line of text.trim().split('\n')) {
+          const action = JSON.parse(line) as { add?: { path: string } };
+          if (action.add) adds.push(action.add.path);
+        }
+      }
+      expect(adds.sort()).toEqual(Array.from({ length: 7 }, (_, i) => `date=2026-11-21/part-${i}.parquet`));
+    } finally {
+      fake.mock.restore();
+    }
   });
 
   it('removing a file another commit already removed fails clearly, and writes nothing', async () => {
