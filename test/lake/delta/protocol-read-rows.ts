@@ -5,10 +5,11 @@
  * engine builds them: the file's columns, and each partition column from the add's
  * `partitionValues` cast to its schema type (never from the path). Also the checks an engine's
  * reader relies on, per live file: its size, its Parquet types against the schema, and its stats
- * against its rows and against its own footer.
+ * against its rows and against its own footer, as DuckDB and as hyparquet read it.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
 import { duck } from '../../sinks/helpers.js';
 
 interface Add {
@@ -156,6 +157,22 @@ export async function fileProblems(tableDir: string, path: string, add: Add, sna
       `SELECT ${value(c, `min(stats_min_value${cast})`)} AS lo, ${value(c, `max(stats_max_value${cast})`)} AS hi FROM parquet_metadata(${sqlText(file)}) WHERE path_in_schema = ${sqlText(c)}`,
     );
     if (footer!.lo !== lo || footer!.hi !== hi) problems.push(`${c}: stats ${stats.minValues[c]}..${stats.maxValues[c]}, footer ${String(footer!.lo)}..${String(footer!.hi)}`);
+  }
+  // A second reader of the footer: hyparquet (its own thrift decoding).
+  const bytes = await readFile(file);
+  const meta = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  if (String(meta.num_rows) !== String(stats.numRecords)) problems.push(`numRecords ${stats.numRecords}, hyparquet's footer ${String(meta.num_rows)}`);
+  const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+  for (const c of bounded) {
+    const chunks = meta.row_groups.map((g) => g.columns.find((k) => k.meta_data?.path_in_schema.join('.') === c)?.meta_data?.statistics);
+    const [lo, hi] = [chunks.map((x) => text(x?.min_value)).sort()[0], chunks.map((x) => text(x?.max_value)).sort().at(-1)];
+    if (lo !== stats.minValues[c] || hi !== stats.maxValues[c]) problems.push(`${c}: stats ${stats.minValues[c]}..${stats.maxValues[c]}, hyparquet's footer ${lo}..${hi}`);
+  }
+  for (const element of meta.schema) {
+    const field = snapshot.schema.find((f) => f.name === element.name);
+    if (field?.type === 'timestamp' && !(element.logical_type?.type === 'TIMESTAMP' && element.logical_type.isAdjustedToUTC && element.logical_type.unit === 'MICROS')) {
+      problems.push(`column ${field.name}: hyparquet reads ${JSON.stringify(element.logical_type)}`);
+    }
   }
   return problems;
 }
