@@ -16,6 +16,8 @@ import type { TableEncoder } from './encode/table-encoder.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
+import { readDeltaSnapshot } from './delta/delta-snapshot.js';
+import { tableDecimal } from './delta/delta-writable.js';
 
 export interface CompactLakeOptions {
   readonly ctx: RunContext;
@@ -36,6 +38,12 @@ async function decimalOf(storage: LakeStorage, encoder: TableEncoder, key: strin
   return decimalTypeOf(encoder.decode(bytes).schema);
 }
 
+/** The DECIMAL(p,s) a Delta table's log declares. */
+async function loggedDecimal(storage: LakeStorage, dataset: string): Promise<DecimalType | undefined> {
+  const snapshot = await readDeltaSnapshot(storage, dataset);
+  return snapshot === undefined ? undefined : tableDecimal(snapshot.metaData);
+}
+
 export async function compactLake(outputDir: string, options: CompactLakeOptions): Promise<CompactionReport[]> {
   const storage = options.storage ?? localStorage(outputDir);
   const reports: CompactionReport[] = [];
@@ -50,7 +58,8 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       storage,
       spec: datasetSpec(dataset) as never,
       encoder,
-      decimal: await decimalOf(storage, encoder, first === undefined ? undefined : `${dataset}/${first.path}`),
+      // A Delta table's files must have the types its log declares; a hive dataset's, its first file's.
+      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, encoder, first === undefined ? undefined : `${dataset}/${first.path}`)),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,

@@ -22,9 +22,9 @@ export function unsupportedWriterProtocol(protocol: ProtocolAction): string | un
   return undefined;
 }
 
-/** The first `decimal(p,s)` of a schema string. */
-function firstDecimal(schemaString: string): DecimalType | undefined {
-  const m = /"decimal\((\d+),(\d+)\)"/.exec(schemaString);
+/** The DECIMAL(p,s) a table's schema declares (the first `decimal(p,s)`: quotelake uses one for all). */
+export function tableDecimal(metaData: MetaDataAction): DecimalType | undefined {
+  const m = /"decimal\((\d+),(\d+)\)"/.exec(metaData.schemaString);
   return m === null ? undefined : { precision: Number(m[1]), scale: Number(m[2]) };
 }
 
@@ -32,7 +32,7 @@ function firstDecimal(schemaString: string): DecimalType | undefined {
 export function schemaMismatch(metaData: MetaDataAction, dataset: Dataset, decimal: DecimalType): string | undefined {
   if (metaData.schemaString === datasetSchemaString(dataset, decimal)) return undefined;
   const ours = `DECIMAL(${decimal.precision},${decimal.scale})`;
-  const table = firstDecimal(metaData.schemaString);
+  const table = tableDecimal(metaData);
   // The table is ours at another decimal type: the fix is the sink's decimal.
   if (table !== undefined && metaData.schemaString === datasetSchemaString(dataset, table)) {
     return (

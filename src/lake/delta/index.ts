@@ -10,4 +10,4 @@ export { deltaStatsOfSeries } from './delta-stats.js';
 export { datasetMetaData, DELTA_PROTOCOL } from './delta-table-metadata.js';
 export { watermarkAppId, watermarkTxn, watermarksOf } from './delta-txn.js';
 export { vacuumDelta, type VacuumOptions, type VacuumResult } from './vacuum-delta.js';
-export { schemaMismatch, unsupportedWriterProtocol } from './delta-writable.js';
+export { schemaMismatch, tableDecimal, unsupportedWriterProtocol } from './delta-writable.js';

@@ -10,6 +10,7 @@ import { DEFAULT_DECIMAL, type DecimalType } from '../../../src/core/decimal.js'
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../../src/core/errors.js';
 import { PartitionedSink } from '../../../src/lake/commit/partitioned-sink.js';
 import { klineSpec } from '../../../src/lake/datasets/kline.js';
+import { compactLake } from '../../../src/lake/compact-lake.js';
 import { commitDeltaVersion } from '../../../src/lake/delta/commit-delta-version.js';
 import { datasetMetaData } from '../../../src/lake/delta/delta-table-metadata.js';
 import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
@@ -33,14 +34,14 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-function sinkOf(out: string, decimal: DecimalType, hooks?: { afterStep?(step: string): void }): PartitionedSink<unknown> {
+function sinkOf(out: string, decimal: DecimalType, hooks?: { afterStep?(step: string): void }, maxRowsPerFile = 1_000_000): PartitionedSink<unknown> {
   const storage = lakes.storage(out);
   const s = new PartitionedSink({
     outputDir: out,
     spec: klineSpec,
     encoder: parquetEncoder({ rowGroupRows: 131072, timestampUnit: 'us' }),
     decimal,
-    maxRowsPerFile: 1_000_000,
+    maxRowsPerFile,
     maxBufferedRows: 200_000,
     maxBufferedBytes: 1 << 30,
     table: 'delta',
@@ -52,10 +53,10 @@ function sinkOf(out: string, decimal: DecimalType, hooks?: { afterStep?(step: st
   return s;
 }
 
-const bar = (day: number) => klineRows([rawKline('BTCUSDT', '1m', T0 + 86_400 * day, '100.5')]);
+const bar = (day: number, minute = 0) => klineRows([rawKline('BTCUSDT', '1m', T0 + 86_400 * day + 60 * minute, '100.5')]);
 
-async function commitBar(out: string, decimal: DecimalType, day: number, run: string): Promise<void> {
-  const s = sinkOf(out, decimal);
+async function commitBar(out: string, decimal: DecimalType, day: number, run: string, maxRowsPerFile?: number): Promise<void> {
+  const s = sinkOf(out, decimal, undefined, maxRowsPerFile);
   await s.recover(runContext(run));
   await s.write({ stream: 'k', seq: 1, records: bar(day) }, runContext(run));
   await s.commit(runContext(run));
@@ -103,6 +104,30 @@ describe.each(BACKENDS)('a Delta table takes only what it can hold (%s)', (backe
     const narrowTable = await lakes.fresh();
     await commitBar(narrowTable, narrow, 0, 'r1');
     await expect(repairLake(narrowTable, { ctx: runContext('repair'), dryRun: false, storage: lakes.storage(narrowTable) ?? localStorage(narrowTable) })).resolves.toHaveLength(1);
+  });
+
+  it('compact writes the decimal the log declares, even when the table\'s first file cannot be read', async () => {
+    const out = await lakes.fresh();
+    const narrow = { precision: 20, scale: 8 };
+    await commitBar(out, narrow, 0, 'r1');
+    // Three one-row files in another partition (one row per file: no run compacts them itself).
+    for (const minute of [1, 2, 3]) {
+      const s = sinkOf(out, narrow, undefined, 1);
+      await s.recover(runContext(`m${minute}`));
+      await s.write({ stream: 'k', seq: 1, records: bar(2, minute) }, runContext(`m${minute}`));
+      await s.commit(runContext(`m${minute}`));
+    }
+    const manifest = JSON.parse(await readText(lakes, out, '_quotelake/manifests/kline.parquet.json')) as { files: { path: string }[] };
+    const first = manifest.files[0]!.path;
+    expect(first).toMatch(/date=2025-11-19\//);
+    await (lakes.storage(out) ?? localStorage(out)).delete(`kline/${first}`);
+    const storage = lakes.storage(out);
+    const [report] = await compactLake(out, { ...(storage ? { storage } : {}), ctx: runContext('compact'), dryRun: false, retiredGraceMs: 0, maxRowsPerFile: 1_000_000 });
+    expect(report!.compactedPartitions).toBe(1);
+    const copy = await lakes.localCopy(out);
+    const live = [...(await replayJsonLog(join(copy, 'kline'))).live.keys()].filter((p) => p !== first);
+    expect(live).toHaveLength(1);
+    expect(await duck(`SELECT precision, scale FROM parquet_schema('${join(copy, 'kline', live[0]!)}') WHERE name = 'close'`)).toEqual([{ precision: '20', scale: '8' }]);
   });
 
   it('a table another engine upgraded beyond writer version 2 is refused (QL_DELTA_LOG), nothing written', async () => {
