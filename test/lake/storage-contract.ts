@@ -82,6 +82,18 @@ export function storageContract(name: string, backend: () => ContractBackend): v
       expect((await s.list('')).sort()).toEqual(['kline/p.parquet', 'trades/p.ndjson']);
     });
 
+    it('lists in key order after a key and up to a limit, past one page of 1000 (a Delta log\'s tail)', async () => {
+      const s = backend().storage;
+      const log = Array.from({ length: 1203 }, (_, i) => `kline/_delta_log/${String(i).padStart(20, '0')}.json`);
+      await putMany(s, [...log, 'kline/_delta_log/00000000000000000010.checkpoint.parquet', 'kline/_delta_log/_last_checkpoint']);
+      const after = (v: number) => ({ startAfter: `kline/_delta_log/${String(v).padStart(20, '0')}` });
+      expect(await s.list('kline/_delta_log/', after(1200))).toEqual([...log.slice(1200), 'kline/_delta_log/_last_checkpoint']);
+      expect(await s.list('kline/_delta_log/', after(10))).toEqual(['kline/_delta_log/00000000000000000010.checkpoint.parquet', ...log.slice(10), 'kline/_delta_log/_last_checkpoint']);
+      expect(await s.list('kline/_delta_log/', { ...after(5), limit: 2 })).toEqual(log.slice(5, 7));
+      expect(await s.list('kline/_delta_log/', { limit: 1 })).toEqual([log[0]]);
+      expect(await s.list('nothing/', { limit: 1 })).toEqual([]);
+    });
+
     it('deletes one object, and a missing one without error', async () => {
       const s = backend().storage;
       await s.put('halt/exchange=SSE/p.parquet', 'x');

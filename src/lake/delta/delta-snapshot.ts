@@ -1,15 +1,15 @@
 /**
  * A table's state at its newest version (or an older one), by log replay (PROTOCOL.md "Action
- * Reconciliation"): start from the newest classic checkpoint at or before the target
- * (`_last_checkpoint` first, then the listing), then apply the JSON commits after it in order. The
- * newest protocol and metaData win, a txn is the latest per appId, and a file is live when its
+ * Reconciliation"): start from the newest classic checkpoint at or before the target (the log
+ * listed from the one `_last_checkpoint` names), then apply the JSON commits after it in order.
+ * The newest protocol and metaData win, a txn is the latest per appId, and a file is live when its
  * newest action (by path) is an `add`; removed files stay as tombstones, for vacuum.
  */
 import { DeltaLogError } from '../../core/errors.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import type { AddAction, DeltaAction, MetaDataAction, ProtocolAction, RemoveAction, TxnAction } from './delta-actions.js';
 import { readCheckpointActions } from './delta-checkpoint-read.js';
-import { commitKey, decodeDeltaPath, lastCheckpointKey, logPrefix, parseLogListing } from './delta-paths.js';
+import { commitKey, decodeDeltaPath, lastCheckpointKey, logPrefix, parseLogListing, versionName, type LogListing } from './delta-paths.js';
 
 export interface DeltaSnapshot {
   tableKey: string;
@@ -79,17 +79,30 @@ async function lastCheckpointHint(storage: LakeStorage, tableKey: string): Promi
   }
 }
 
+/**
+ * The log's entries a snapshot needs: from the checkpoint `_last_checkpoint` names on (listed
+ * after it, as Delta readers list, so a long log costs no more than its tail), or all of them when
+ * the hint is missing, names no checkpoint, or is newer than the version asked for.
+ */
+async function logListing(storage: LakeStorage, tableKey: string, atVersion: number | undefined): Promise<LogListing> {
+  const hint = await lastCheckpointHint(storage, tableKey);
+  if (hint !== undefined && (atVersion === undefined || hint <= atVersion)) {
+    const tail = parseLogListing(tableKey, await storage.list(logPrefix(tableKey), { startAfter: `${logPrefix(tableKey)}${versionName(hint)}` }));
+    if (tail.checkpoints.includes(hint)) return { commits: tail.commits.filter((v) => v >= hint), checkpoints: tail.checkpoints.filter((v) => v >= hint) };
+  }
+  return parseLogListing(tableKey, await storage.list(logPrefix(tableKey)));
+}
+
 /** The snapshot at `atVersion` (default the newest), or undefined when the table has no log. */
 export async function readDeltaSnapshot(storage: LakeStorage, tableKey: string, atVersion?: number): Promise<DeltaSnapshot | undefined> {
-  const listing = parseLogListing(tableKey, await storage.list(logPrefix(tableKey)));
+  const listing = await logListing(storage, tableKey, atVersion);
   const newest = Math.max(-1, ...listing.commits, ...listing.checkpoints);
   if (newest < 0) return undefined;
   const target = atVersion ?? newest;
   if (target > newest) throw new DeltaLogError(`version ${target} does not exist (newest ${newest})`, tableKey);
 
-  const hint = await lastCheckpointHint(storage, tableKey);
-  const usable = listing.checkpoints.filter((v) => v <= target);
-  const start = hint !== undefined && hint <= target && usable.includes(hint) ? hint : usable.at(-1);
+  // The newest checkpoint at or before the target (a tail listing holds the hint's and any newer).
+  const start = listing.checkpoints.filter((v) => v <= target).at(-1);
 
   const state: ReplayState = { files: new Map(), tombstones: new Map(), txns: new Map() };
   if (start !== undefined) {

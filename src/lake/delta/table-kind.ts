@@ -18,5 +18,6 @@ export function defaultTableFor(storage: LakeStorage): TableKind {
 
 /** Whether the dataset's folder holds a Delta log (any entry under `<dataset>/_delta_log/`). */
 export async function hasDeltaLog(storage: LakeStorage, tableKey: string): Promise<boolean> {
-  return (await storage.list(logPrefix(tableKey))).length > 0;
+  // One key answers it: a long log is not listed whole for a yes.
+  return (await storage.list(logPrefix(tableKey), { limit: 1 })).length > 0;
 }

@@ -8,6 +8,13 @@
  * yet (staging); `publish` and `commit` make an object visible whole or not at all (a local rename;
  * on an object store, a single PUT or a server-side copy, both atomic per object).
  */
+export interface ListOptions {
+  /** Only keys that sort after this one (a whole key, not relative to the prefix). */
+  readonly startAfter?: string;
+  /** At most this many keys, the first in key order. */
+  readonly limit?: number;
+}
+
 export interface LakeStorage {
   /** A human-readable name of the root (a folder, a bucket URL): for messages only. */
   readonly root: string;
@@ -32,8 +39,12 @@ export interface LakeStorage {
    * measured against. Optional so a wrapper in a test need not carry it; both backends have it.
    */
   modifiedAt?(key: string): Promise<number | undefined>;
-  /** Every key under `prefix` (a key prefix ending in `/`, or '' for all), in no particular order. */
-  list(prefix: string): Promise<string[]>;
+  /**
+   * Every key under `prefix` (a key prefix ending in `/`, or '' for all), in no particular order;
+   * with `options`, in key order, only the keys after `startAfter` (a whole key, compared as S3
+   * does, by bytes), and at most `limit` of them: a Delta log's tail, or whether a folder holds any.
+   */
+  list(prefix: string, options?: ListOptions): Promise<string[]>;
   /** Remove one object; a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** Remove every object under `prefix` (ending in `/`). */
@@ -44,4 +55,12 @@ export interface LakeStorage {
    * stages locally and the sink `put`s the bytes.
    */
   localPath(key: string): string | undefined;
+}
+
+/** `keys` as `list` answers with options: in byte order (S3's), after `startAfter`, at most `limit`. */
+export function inKeyOrder(keys: readonly string[], options: ListOptions): string[] {
+  const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const after = options.startAfter;
+  const kept = (after === undefined ? [...keys] : keys.filter((k) => byBytes(k, after) > 0)).sort(byBytes);
+  return options.limit === undefined ? kept : kept.slice(0, options.limit);
 }

@@ -9,7 +9,7 @@ import { makeDir } from '../../core/make-dir.js';
 import { dirname, join, relative, sep } from 'node:path';
 import { syncDir, TEMP_MARKER, writeDurable, writeFileAtomic } from '../../core/atomic-write.js';
 import { insideRoot } from '../partition-path.js';
-import type { LakeStorage } from './lake-storage.js';
+import { inKeyOrder, type LakeStorage } from './lake-storage.js';
 
 function code(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -103,7 +103,7 @@ export function localStorage(root: string): LakeStorage {
         return false;
       }
     },
-    async list(prefix) {
+    async list(prefix, options) {
       const base = prefix === '' ? root : path(prefix);
       let entries: string[];
       try {
@@ -114,7 +114,8 @@ export function localStorage(root: string): LakeStorage {
         if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') return [];
         throw error;
       }
-      return entries.map((f) => relative(root, f).split(sep).join('/'));
+      const keys = entries.map((f) => relative(root, f).split(sep).join('/'));
+      return options === undefined ? keys : inKeyOrder(keys, options);
     },
     async delete(key) {
       const file = path(key);

@@ -22,7 +22,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { EnvironmentError, PathOutsideRootError } from '../../core/errors.js';
 import type { ConditionalWrites, VersionedObject } from './conditional-writes.js';
-import type { LakeStorage } from './lake-storage.js';
+import type { LakeStorage, ListOptions } from './lake-storage.js';
 import { isNotFound, s3Error, s3ErrorName, s3Status } from './s3-error.js';
 import { copySource, objectKey, objectPrefix, parseS3Url, s3Root, type S3Location } from './s3-location.js';
 
@@ -264,20 +264,32 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   }
 
   /** Every key under the prefix, page after page (ListObjectsV2 answers at most 1000 keys a page). */
-  async list(prefix: string): Promise<string[]> {
+  async list(prefix: string, options?: ListOptions): Promise<string[]> {
     const Prefix = objectPrefix(this.location, prefix);
     const keys: string[] = [];
+    // S3 lists in key (byte) order, so StartAfter and MaxKeys are the options as they are.
+    const StartAfter = options?.startAfter === undefined ? undefined : objectKey(this.location, options.startAfter);
+    const limit = options?.limit;
     let ContinuationToken: string | undefined;
     for (;;) {
       let page;
       try {
-        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ...(ContinuationToken === undefined ? {} : { ContinuationToken }) }));
+        page = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix,
+            ...(ContinuationToken === undefined ? {} : { ContinuationToken }),
+            ...(StartAfter === undefined ? {} : { StartAfter }),
+            ...(limit === undefined ? {} : { MaxKeys: Math.min(1000, limit - keys.length) }),
+          }),
+        );
       } catch (error) {
         throw this.fail(error, 'ListObjectsV2', Prefix, 'read');
       }
       for (const object of page.Contents ?? []) {
         if (object.Key !== undefined) keys.push(object.Key.slice(this.location.prefix.length));
       }
+      if (limit !== undefined && keys.length >= limit) return keys.slice(0, limit);
       if (page.IsTruncated !== true) return keys;
       // A truncated page without a token would list the first page forever.
       if (page.NextContinuationToken === undefined || page.NextContinuationToken === ContinuationToken) {
