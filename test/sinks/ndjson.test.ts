@@ -180,16 +180,39 @@ describe('ndjson sink', () => {
     expect(await readFile(join(other, 'a'), 'utf8')).toBe('mine');
   });
 
-  it('a hand-edited file with a line that is not JSON fails the commit, naming the line, and is left as it was', async () => {
+  it('a file at the path with a line that is not a JSON object stops the run at recover(), before any row, naming the line; the file is left as it was', async () => {
     const out = await tempDir();
     await fileRun(out, 'r1', [klineRows([rawKline('A', '1m', T0, '1')])]);
     const path = join(out, 'exports/kline.ndjson');
-    const before = `${await readFile(path, 'utf8')}{"code":\n`;
-    await writeFile(path, before);
-    const error = await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0 + 60, '2')])]).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'QL_SINK_COMMIT', message: expect.stringContaining(`${path}:2:`) });
-    expect(await readFile(path, 'utf8')).toBe(before);
+    const first = await readFile(path, 'utf8');
+    for (const [bad, reason] of [
+      ['{"code":', 'JSON'],
+      ['null', 'null is JSON but no object'],
+      ['[1,2]', '[1,2] is JSON but no object'],
+    ] as const) {
+      const before = `${first}${bad}\n`;
+      await writeFile(path, before);
+      const sink = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;
+      const error = await sink.recover!(runContext('r2')).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'QL_CONFIG', message: expect.stringMatching(/^ndjson: sink path exports\/kline\.ndjson: line 2 is not a JSON object \(.+\): the file must hold only lines runs wrote; fix or delete that line, or move the file away$/) });
+      expect((error as Error).message).toContain(reason);
+      expect(await readFile(path, 'utf8')).toBe(before);
+    }
     expect(await readdir(join(out, 'exports'))).toEqual(['kline.ndjson']);
+    // Without state the file is rewritten with the run's window, whatever it held.
+    await fileRun(out, 'r3', [klineRows([rawKline('A', '1m', T0 + 60, '2')])], { keepState: false });
+    expect((await fileLines(out)).map((r) => r.close)).toEqual(['2']);
+  });
+
+  it('a file that recover() read is the one the first commit builds on; a run with no rows still creates a missing file', async () => {
+    const out = await tempDir();
+    const empty = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;
+    await empty.recover!(runContext('r1'));
+    await empty.commit(runContext('r1'));
+    expect(await readFile(join(out, 'exports/kline.ndjson'), 'utf8')).toBe('');
+    await fileRun(out, 'r2', [klineRows([rawKline('A', '1m', T0, '1')])]);
+    await fileRun(out, 'r3', [klineRows([rawKline('A', '1m', T0 + 60, '2')]), klineRows([rawKline('A', '1m', T0 + 120, '3')])]);
+    expect((await fileLines(out)).map((r) => r.close)).toEqual(['1', '2', '3']);
   });
 
   it('DuckDB reads the file back: decimals cast to DECIMAL(38,18) equal the source strings', async () => {

@@ -26,8 +26,11 @@ export class MergedLines {
     this.lines.set(key, line);
   }
 
+  /** A line of the file; one that is not a JSON object throws a SyntaxError (every row is one). */
   putLine(line: string): void {
-    this.put(JSON.parse(line) as Record<string, unknown>, line);
+    const obj = JSON.parse(line) as unknown;
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new SyntaxError(`${line.slice(0, 40)}${line.length > 40 ? '…' : ''} is JSON but no object`);
+    this.put(obj as Record<string, unknown>, line);
   }
 
   /** Every line of `other`, merged into this (its keys are already computed). */
@@ -43,8 +46,11 @@ export class MergedLines {
     return this.lines.values();
   }
 
-  /** The lines of a committed file; none if it does not exist. */
-  static async read(dataset: Dataset, path: string): Promise<MergedLines> {
+  /**
+   * The lines of a committed file; none if it does not exist. `bad`: the error for a line that is
+   * not a JSON object (default: the commit's SinkError naming the path and line).
+   */
+  static async read(dataset: Dataset, path: string, bad?: (line: number, reason: string) => Error): Promise<MergedLines> {
     const out = new MergedLines(dataset);
     const input = createReadStream(path, { encoding: 'utf8' });
     let n = 0;
@@ -56,7 +62,7 @@ export class MergedLines {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
       // Commits replace the file whole, so a bad line was put there by hand: name it, merge nothing.
-      if (error instanceof SyntaxError) throw new SinkError(`ndjson: ${path}:${n}: not a JSON line (${error.message})`, 'commit', error);
+      if (error instanceof SyntaxError) throw bad?.(n, error.message) ?? new SinkError(`ndjson: ${path}:${n}: not a JSON line (${error.message})`, 'commit', error);
       throw error;
     } finally {
       input.destroy();

@@ -13,7 +13,7 @@ import { access } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { stringifyExact } from '../../core/exact-json.js';
 import type { Batch, CommitReceipt, RunContext, Sink } from '../../core/component.js';
-import { EnvironmentError, OutputClosedError, SinkError } from '../../core/errors.js';
+import { ConfigError, EnvironmentError, OutputClosedError, SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import { STDOUT_FIX } from '../../core/stdout-fix.js';
 import { MergedLines } from './merged-lines.js';
@@ -37,6 +37,11 @@ function keepQuiet(stream: Writable): void {
   stream.on('error', () => undefined);
 }
 
+/** A line of the file at the sink path that no run wrote: the same file stops every run, so exit 2. */
+function notNdjson(shown: string, line: number, reason: string): ConfigError {
+  return new ConfigError(`ndjson: sink path ${shown}: line ${line} is not a JSON object (${reason}): the file must hold only lines runs wrote; fix or delete that line, or move the file away`);
+}
+
 export class NdjsonSink implements Sink<object> {
   private closedDownstream = false;
   private failure: NodeJS.ErrnoException | undefined;
@@ -45,6 +50,8 @@ export class NdjsonSink implements Sink<object> {
   /** A file target: the lines it holds once committed (loaded at the first commit), and the rows since. */
   private fileLines: MergedLines | undefined;
   private pendingLines: MergedLines | undefined;
+  /** The file's lines as recover() read them, taken over by the first commit. */
+  private startLines: MergedLines | undefined;
   private readonly onError = (error: NodeJS.ErrnoException) => {
     if (CLOSED_CODES.has(error.code ?? '')) this.closedDownstream = true;
     else this.failure ??= error;
@@ -85,8 +92,12 @@ export class NdjsonSink implements Sink<object> {
    */
   async recover(_ctx?: RunContext): Promise<void> {
     if (this.target.kind !== 'file') return;
-    await refuseUnwritableTarget(this.target.path, this.target.shownAs ?? this.target.path);
+    const shown = this.target.shownAs ?? this.target.path;
+    await refuseUnwritableTarget(this.target.path, shown);
     await removeStaleTemps(this.target.path);
+    // Read now, not at the first commit: a file that is not NDJSON (a line put there by hand, a file
+    // of another tool) would otherwise fail the run only after every row of its window was fetched.
+    if (this.target.accumulate !== false) this.startLines = await MergedLines.read(this.dataset, this.target.path, (line, reason) => notNdjson(shown, line, reason));
   }
 
   /**
@@ -186,7 +197,8 @@ export class NdjsonSink implements Sink<object> {
       this.pendingLines = undefined;
       if (pending === undefined) return { files: [], rows: 0 };
       // Loaded once a run: later commits of the run build on what the earlier ones wrote.
-      const lines = (this.fileLines ??= this.target.accumulate === false ? new MergedLines(this.dataset) : await MergedLines.read(this.dataset, path));
+      const lines = (this.fileLines ??= this.target.accumulate === false ? new MergedLines(this.dataset) : (this.startLines ?? (await MergedLines.read(this.dataset, path))));
+      this.startLines = undefined;
       const before = lines.size;
       lines.merge(pending);
       // A row whose key the file (or this commit) held already replaced a line instead of adding one.
@@ -224,6 +236,7 @@ export class NdjsonSink implements Sink<object> {
   async close(): Promise<void> {
     this.pendingLines = undefined;
     this.fileLines = undefined;
+    this.startLines = undefined;
     // stdout is not ours to end. A late EPIPE must stay quiet, but one listener per stream does
     // that: a process that runs many sinks (a worker's slices) would otherwise pile them up.
     if (this.stream !== undefined) {
