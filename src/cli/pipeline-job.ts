@@ -73,10 +73,16 @@ export async function loadJob(
 }
 
 /** Every argument loaded before anything runs, so a bad file stops the command before any request. */
-export async function loadJobs(texts: readonly string[], args: RunArgs, env: NodeJS.ProcessEnv): Promise<PipelineJob[]> {
+/** `parsed`: told each pipeline as its file gives it, before the options apply (which may fail). */
+export async function loadJobs(texts: readonly string[], args: RunArgs, env: NodeJS.ProcessEnv, parsed?: (pipeline: Pipeline) => void): Promise<PipelineJob[]> {
   const jobs: PipelineJob[] = [];
+  const load: PipelineLoader = async (file, registry) => {
+    const pipeline = await loadPipeline(file, registry);
+    parsed?.(pipeline);
+    return pipeline;
+  };
   for (const t of texts) {
-    const job = await loadJob(t, args, env);
+    const job = await loadJob(t, args, env, process.cwd(), load);
     // A second run of the same file in one command fetches again what the first just wrote.
     const same = jobs.find((j) => j.ref.path === job.ref.path);
     if (same !== undefined) {

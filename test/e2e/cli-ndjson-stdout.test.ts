@@ -6,6 +6,7 @@
  * Windows are explicit instants in the past, so no assertion depends on today's date.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,5 +200,47 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     const r = await runThroughReader(['run', 'kline-backfill', '--no-state', '--output', dir, ...service()], Infinity);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--no-state does not apply: the "parquet" sink always keeps its checkpoints');
+  });
+});
+
+describe('--json with NDJSON on stdout: a failure\'s document goes to stderr, never among the data', () => {
+  /** The document after the plain `quotelake: …` and `hint:` lines on stderr. */
+  const failureDoc = (stderr: string) => JSON.parse(stderr.slice(stderr.indexOf('{\n'))) as { exitCode: number; error: { code: string; message: string } };
+
+  it('an option refused before the run (the pipeline file writes stdout, or --format ndjson): stdout stays empty', async () => {
+    const dir = tempDir();
+    for (const args of [
+      ['run', 'trades-ndjson', '--codes', 'btcusdt'],
+      ['run', 'kline-backfill', '--format', 'ndjson', '--codes', 'btcusdt'],
+      ['run', lookPipeline(dir), '--since', '2025-02-30'],
+    ]) {
+      const r = await runToFile([...args, '--output', dir, ...service(), '--json'], join(dir, 'data.ndjson'));
+      expect(r.code, r.stderr).toBe(2);
+      expect(readFileSync(join(dir, 'data.ndjson'), 'utf8')).toBe('');
+      expect(failureDoc(r.stderr)).toMatchObject({ exitCode: 2, error: { code: expect.stringMatching(/^QL_/) } });
+    }
+  });
+
+  it('a failure once the pipelines are loaded (the metrics port in use): stdout stays empty', async () => {
+    const dir = tempDir();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const r = await runToFile(['run', lookPipeline(dir), '--output', dir, ...service(), '--json', '--metrics-port', String(port)], join(dir, 'data.ndjson'));
+      expect(r.code, r.stderr).toBe(2);
+      expect(readFileSync(join(dir, 'data.ndjson'), 'utf8')).toBe('');
+      expect(failureDoc(r.stderr).error.code).toBe('QL_PORT_IN_USE');
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('a pipeline that writes files keeps its failure document on stdout', async () => {
+    const dir = tempDir();
+    const r = await runToFile(['run', 'kline-backfill', '--codes', 'btcusdt', '--output', dir, ...service(), '--json'], join(dir, 'doc.json'));
+    expect(r.code).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'))).toMatchObject({ exitCode: 2, error: { code: 'QL_USAGE' } });
+    expect(r.stderr).not.toContain('{');
   });
 });

@@ -18,6 +18,7 @@ import { describeError, sayFailure } from '../describe-error.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import type { Coordinator } from '../../api/admission.js';
 import { emitJson, terminalFor, type Terminal } from '../terminal.js';
+import { sendJsonDocToStderr } from '../json-doc-stream.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import type { MetricsExposure } from '../metrics-exposure.js';
@@ -40,13 +41,27 @@ function progressInterval(env: NodeJS.ProcessEnv): number {
 }
 
 export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Whether stdout carries NDJSON data, as far as known when a failure comes: `--format ndjson`,
+  // then the pipeline files as they load, then the loaded jobs.
+  const stdoutData = { known: args.format === 'ndjson' };
+  try {
+    return await runPipelines(args, env, stdoutData);
+  } catch (error) {
+    if (stdoutData.known) sendJsonDocToStderr(error);
+    throw error;
+  }
+}
+
+async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdoutData: { known: boolean }): Promise<number> {
   const terminal = terminalFor(args, env);
   const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
   useJsonNotices(terminal, logFormat, clock);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const metricsWanted = metricsSettings(args);
-  const jobs = await loadJobs(args.pipeline, args, env);
+  const jobs = await loadJobs(args.pipeline, args, env, (pipeline) => {
+    if (sinkWritesStdout(pipeline)) stdoutData.known = true;
+  });
   // Usage problems (base URL without token, ...) of every pipeline before the first request.
   // Several tokens (QUOTELAKE_TOKENS, --tokens-file): each pipeline spreads its streams over them.
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd(), pipelineFiles: jobs.map((j) => j.ref.path) });
@@ -55,6 +70,7 @@ export async function runHandler(args: RunCommandArgs, env: NodeJS.ProcessEnv = 
   const targets = jobs.map((j) => chooseTarget(j.resolved, j.plans, pool?.tokens));
   for (const t of targets) terminal.addSecret(t.token);
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
+  stdoutData.known = dataOnStdout;
   const coordinatorUrl = coordinatorUrlOf(args, env);
 
   const fullRefresh = args['full-refresh'] === true;
