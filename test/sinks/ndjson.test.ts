@@ -194,7 +194,7 @@ describe('ndjson sink', () => {
       await writeFile(path, before);
       const sink = ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), sinkEnv(out, 'kline')) as Sink<object>;
       const error = await sink.recover!(runContext('r2')).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'QL_CONFIG', message: expect.stringMatching(/^ndjson: sink path exports\/kline\.ndjson: line 2 is not a JSON object \(.+\): the file must hold only lines runs wrote; fix or delete that line, or move the file away$/) });
+      expect(error).toMatchObject({ code: 'QL_CONFIG', message: expect.stringMatching(/^ndjson: sink path exports\/kline\.ndjson: line 2 is not a JSON object \(.+\): the file must hold only lines runs of its dataset wrote; fix or delete that line, or move the file away \(each dataset in its own file: \{dataset\} in the path\)$/) });
       expect((error as Error).message).toContain(reason);
       expect(await readFile(path, 'utf8')).toBe(before);
     }
@@ -202,6 +202,37 @@ describe('ndjson sink', () => {
     // Without state the file is rewritten with the run's window, whatever it held.
     await fileRun(out, 'r3', [klineRows([rawKline('A', '1m', T0 + 60, '2')])], { keepState: false });
     expect((await fileLines(out)).map((r) => r.close)).toEqual(['2']);
+  });
+
+  it('two pipelines of different datasets given one path: the second stops at recover(), naming the first row of the other dataset', async () => {
+    const out = await tempDir();
+    const trade = { tick: { code: 'A', seq: '7', tick_time: '1700000000000', price: '10', volume: '1', turnover: '10', trade_direction: 1 as const }, fetchedAtMs: 0 };
+    const depth = { tick: { code: 'A', seq: '7', tick_time: '1700000000000', bids: [{ price: '9', volume: '1' }], asks: [] }, fetchedAtMs: 0 };
+    const shared = { path: 'exports/all.ndjson' };
+    const recoverAs = async (dataset: string) => {
+      const sink = ndjsonSink.create(ndjsonSink.configSchema.parse(shared), sinkEnv(out, dataset)) as Sink<object>;
+      return sink.recover!(runContext('r9')).catch((e: unknown) => e);
+    };
+    // Typed rows, then raw records (no transform): each shape names its dataset.
+    for (const [first, records, other] of [
+      ['trade', tradeRows([trade]), 'depth'],
+      ['depth', depthRows([depth]), 'trade'],
+      ['kline', klineRows([rawKline('A', '1m', T0, '1')]), 'halt'],
+      ['depth', [depth], 'trade'],
+      ['trade', [trade], 'depth'],
+      ['kline', [{ ...rawKline('A', '1m', T0, '1'), source: '/kline' }], 'trade'],
+    ] as const) {
+      await writeFile(join(out, 'exports/all.ndjson'), '').catch(() => undefined);
+      await fileRun(out, `w-${first}`, [records as object[]], shared, first);
+      const held = await readFile(join(out, 'exports/all.ndjson'), 'utf8');
+      expect(await recoverAs(other)).toMatchObject({
+        code: 'QL_CONFIG',
+        message: expect.stringContaining(`ndjson: sink path exports/all.ndjson: line 1 holds a ${first} row, and this file takes ${other} rows: `),
+      });
+      expect(await readFile(join(out, 'exports/all.ndjson'), 'utf8')).toBe(held);
+      // Its own dataset reads it back.
+      expect(await recoverAs(first)).toBeUndefined();
+    }
   });
 
   it('a file that recover() read is the one the first commit builds on; a run with no rows still creates a missing file', async () => {

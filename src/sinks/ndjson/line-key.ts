@@ -23,6 +23,21 @@ function rawKey(obj: Line): string | undefined {
   return undefined;
 }
 
+const isObject = (v: unknown): v is Line => typeof v === 'object' && v !== null;
+
+/**
+ * The dataset a line is a row of, where its shape says so (a typed row's columns, a raw record's
+ * envelope); undefined for anything else.
+ */
+export function lineDataset(obj: Line): Dataset | undefined {
+  if (isObject(obj['bar']) || ('interval' in obj && 'close' in obj)) return 'kline';
+  if (isObject(obj['record']) || ('symbol' in obj && 'published_at' in obj)) return 'halt';
+  const tick = isObject(obj['tick']) ? obj['tick'] : obj;
+  if (!('seq' in tick)) return undefined;
+  if ('bids' in tick || 'asks' in tick) return 'depth';
+  return 'price' in tick ? 'trade' : undefined;
+}
+
 /** The line's object with its instant columns back in epoch milliseconds, as the spec expects. */
 function revive(dataset: Dataset, obj: Line): Line {
   const out: Line = { ...obj };

@@ -6,7 +6,17 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { SinkError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
-import { lineKey, newerWins } from './line-key.js';
+import { lineDataset, lineKey, newerWins } from './line-key.js';
+
+/** A line of the file that is a row of another dataset than the file's. */
+class LineOfOtherDataset extends Error {
+  constructor(
+    readonly held: Dataset,
+    readonly wanted: Dataset,
+  ) {
+    super(`holds a ${held} row, and this file takes ${wanted} rows`);
+  }
+}
 
 export class MergedLines {
   private readonly lines = new Map<string, string>();
@@ -26,10 +36,16 @@ export class MergedLines {
     this.lines.set(key, line);
   }
 
-  /** A line of the file; one that is not a JSON object throws a SyntaxError (every row is one). */
+  /**
+   * A line of the file. One that is not a JSON object throws a SyntaxError (every row is one); a
+   * row of another dataset (two pipelines given one path) a LineOfOtherDataset: merged by this
+   * dataset's key it could replace a row it is not.
+   */
   putLine(line: string): void {
     const obj = JSON.parse(line) as unknown;
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new SyntaxError(`${line.slice(0, 40)}${line.length > 40 ? '…' : ''} is JSON but no object`);
+    const other = lineDataset(obj as Record<string, unknown>);
+    if (other !== undefined && other !== this.dataset) throw new LineOfOtherDataset(other, this.dataset);
     this.put(obj as Record<string, unknown>, line);
   }
 
@@ -48,9 +64,10 @@ export class MergedLines {
 
   /**
    * The lines of a committed file; none if it does not exist. `bad`: the error for a line that is
-   * not a JSON object (default: the commit's SinkError naming the path and line).
+   * not a JSON object or is another dataset's row, given what is wrong with it (default: the
+   * commit's SinkError naming the path and line).
    */
-  static async read(dataset: Dataset, path: string, bad?: (line: number, reason: string) => Error): Promise<MergedLines> {
+  static async read(dataset: Dataset, path: string, bad?: (line: number, problem: string) => Error): Promise<MergedLines> {
     const out = new MergedLines(dataset);
     const input = createReadStream(path, { encoding: 'utf8' });
     let n = 0;
@@ -62,7 +79,8 @@ export class MergedLines {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return out;
       // Commits replace the file whole, so a bad line was put there by hand: name it, merge nothing.
-      if (error instanceof SyntaxError) throw bad?.(n, error.message) ?? new SinkError(`ndjson: ${path}:${n}: not a JSON line (${error.message})`, 'commit', error);
+      const problem = error instanceof SyntaxError ? `is not a JSON object (${error.message})` : error instanceof LineOfOtherDataset ? error.message : undefined;
+      if (problem !== undefined) throw bad?.(n, problem) ?? new SinkError(`ndjson: ${path}:${n}: ${problem}`, 'commit', error);
       throw error;
     } finally {
       input.destroy();

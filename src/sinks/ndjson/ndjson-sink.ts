@@ -37,9 +37,11 @@ function keepQuiet(stream: Writable): void {
   stream.on('error', () => undefined);
 }
 
-/** A line of the file at the sink path that no run wrote: the same file stops every run, so exit 2. */
-function notNdjson(shown: string, line: number, reason: string): ConfigError {
-  return new ConfigError(`ndjson: sink path ${shown}: line ${line} is not a JSON object (${reason}): the file must hold only lines runs wrote; fix or delete that line, or move the file away`);
+/** A line of the file at the sink path that no run of its dataset wrote: the same file stops every run, so exit 2. */
+function notNdjson(shown: string, line: number, problem: string): ConfigError {
+  return new ConfigError(
+    `ndjson: sink path ${shown}: line ${line} ${problem}: the file must hold only lines runs of its dataset wrote; fix or delete that line, or move the file away (each dataset in its own file: {dataset} in the path)`,
+  );
 }
 
 export class NdjsonSink implements Sink<object> {
