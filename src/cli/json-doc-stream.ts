@@ -14,3 +14,12 @@ export function sendJsonDocToStderr(error: unknown): void {
 export function jsonDocGoesToStderr(error: unknown): boolean {
   return typeof error === 'object' && error !== null && toStderr.has(error);
 }
+
+/**
+ * `run --format ndjson` on the command line: its stdout is for data, also when the command line
+ * itself is refused before `run` starts (an unknown option).
+ */
+export function argvSendsNdjsonToStdout(argv: readonly string[]): boolean {
+  if (argv.find((w) => !w.startsWith('-')) !== 'run') return false;
+  return argv.some((w, i) => w === '--format=ndjson' || (w === '--format' && argv[i + 1] === 'ndjson'));
+}

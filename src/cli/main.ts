@@ -14,7 +14,7 @@ import { packageVersion } from '../lake/package-version.js';
 import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
 import { colorEnabled } from './colors.js';
 import { createTerminal, emitJson } from './terminal.js';
-import { jsonDocGoesToStderr } from './json-doc-stream.js';
+import { argvSendsNdjsonToStdout, jsonDocGoesToStderr } from './json-doc-stream.js';
 import { UsageError } from './usage-error.js';
 import { wantsDebug } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
@@ -86,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
     sayFailure(terminal, d, e);
     if (!json && wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
-      emitJson(terminal, { quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e));
+      emitJson(terminal, { quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e) || argvSendsNdjsonToStdout(argv));
     }
     return d.exitCode;
   }

@@ -213,6 +213,9 @@ describe('--json with NDJSON on stdout: a failure\'s document goes to stderr, ne
       ['run', 'trades-ndjson', '--codes', 'btcusdt'],
       ['run', 'kline-backfill', '--format', 'ndjson', '--codes', 'btcusdt'],
       ['run', lookPipeline(dir), '--since', '2025-02-30'],
+      // Refused by the command-line parser, before `run` starts.
+      ['run', 'kline-backfill', '--format', 'ndjson', '--sinse', '2d'],
+      ['run', 'kline-backfill', '--format=ndjson', '--sinse', '2d'],
     ]) {
       const r = await runToFile([...args, '--output', dir, ...service(), '--json'], join(dir, 'data.ndjson'));
       expect(r.code, r.stderr).toBe(2);
