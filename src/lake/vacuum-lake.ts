@@ -2,18 +2,22 @@
  * `quotelake vacuum` over a whole lake: every dataset that is a Delta table has the files its
  * newest snapshot no longer references, and that are older than the retention, deleted
  * (delta/vacuum-delta.ts says which are kept). Plain hive datasets are left alone: their replaced
- * files are the commit's own business (retired, then deleted after `retiredGraceMs`).
+ * files are the commit's own business (retired, then deleted after `retiredGraceMs`). With a log
+ * retention, each table's log then loses the entries older than it (delta/clean-delta-log.ts).
  * The caller holds the output (its lock) unless it is a dry run.
  */
 import { DATASETS } from '../core/records.js';
 import { hasDeltaLog } from './delta/table-kind.js';
 import { vacuumDelta, type VacuumResult } from './delta/vacuum-delta.js';
+import { cleanDeltaLog, type LogCleanup } from './delta/clean-delta-log.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { pendingJournals } from './commit/commit-journal.js';
 import { deltaDrift } from './commit/delta-drift.js';
 
 export interface VacuumLakeOptions {
   readonly retentionMs: number;
+  /** The log's entries older than this go too (clean-delta-log.ts); default: the log is left whole. */
+  readonly logRetentionMs?: number;
   readonly now: number;
   readonly dryRun: boolean;
   /** Only this dataset. */
@@ -26,6 +30,8 @@ export interface TableVacuum extends VacuumResult {
   readonly dataset: string;
   /** Why the table was left alone (a killed run's commit is pending: its files are in no log yet). */
   readonly skipped?: string;
+  /** What the log cleanup deleted, when a log retention was given. */
+  readonly log?: LogCleanup;
 }
 
 export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOptions): Promise<TableVacuum[]> {
@@ -45,8 +51,10 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
       out.push({ dataset, deleted: [], kept: [], skipped: 'its Delta log and its manifest disagree (`quotelake repair --dry-run` shows where; --yes mends the log)' });
       continue;
     }
-    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...(options.guard ? { guard: options.guard } : {}) });
-    out.push({ dataset, ...result });
+    const guard = options.guard ? { guard: options.guard } : {};
+    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...guard });
+    const log = options.logRetentionMs === undefined ? undefined : await cleanDeltaLog(storage, dataset, { logRetentionMs: options.logRetentionMs, now: options.now, dryRun: options.dryRun, ...guard });
+    out.push({ dataset, ...result, ...(log ? { log } : {}) });
   }
   return out;
 }

@@ -64,6 +64,10 @@ describe('quotelake run --table delta, and quotelake vacuum', () => {
     const short = await runCli(['vacuum', '--output', delta, '--retention', '1h']);
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/--retention 1h is shorter than the default 168h/);
+    // A log retention shorter than the files' would leave versions whose files are kept unreadable.
+    const shortLog = await runCli(['vacuum', '--output', delta, '--log-retention', '24h']);
+    expect(shortLog.code).toBe(2);
+    expect(shortLog.stderr).toContain('--log-retention 24h is shorter than --retention 168h: versions whose files are still kept could no longer be read');
     // Within the retention: nothing to delete.
     const within = await runCli(['vacuum', '--output', delta, '--clock', LATER]);
     expect(within.code, within.stderr).toBe(0);
@@ -80,7 +84,9 @@ describe('quotelake run --table delta, and quotelake vacuum', () => {
     expect([...real.stdout.matchAll(/^deleted kline\/(.+)$/gm)].map((m) => m[1]!).sort()).toEqual(listed);
     for (const p of removed) expect(existsSync(join(delta, 'kline', p))).toBe(false);
     for (const p of after.live.keys()) expect(existsSync(join(delta, 'kline', p))).toBe(true);
+    // The log is younger than its retention (720h by default): whole.
     expect(readdirSync(join(delta, 'kline/_delta_log')).length).toBeGreaterThan(after.version);
+    expect(real.stdout).not.toContain('Delta log:');
     const again = await rows([...after.live.keys()].map((p) => join(delta, 'kline', p)));
     expect(again.length).toBeGreaterThanOrEqual(deltaRows.length);
   }, 120_000);

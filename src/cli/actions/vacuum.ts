@@ -2,7 +2,8 @@
  * `quotelake vacuum`: loaded only when the command runs. Deletes the files of each Delta table that
  * its newest version no longer references, once older than the retention (the lake does the work:
  * vacuum-lake.ts). A retention shorter than the default would break readers of older snapshots
- * (and time travel) within it, so it needs --force, as Delta's own VACUUM asks.
+ * (and time travel) within it, so it needs --force, as Delta's own VACUUM asks. Then each table's
+ * log loses its entries older than the log retention (delta/clean-delta-log.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
@@ -19,6 +20,7 @@ export interface VacuumArgs {
   's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
   retention: string;
+  'log-retention': string;
   'dry-run': boolean;
   force: boolean;
   clock?: string | undefined;
@@ -28,9 +30,9 @@ export interface VacuumArgs {
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `168h`, `7d`, `30m`, `0h`: a whole number and a unit. */
-export function parseRetention(text: string): number {
+export function parseRetention(text: string, flag = '--retention'): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
-  if (!m) throw new UsageError(`--retention ${JSON.stringify(text)} is not a duration`, 'give a whole number and a unit: 168h, 7d, 30m');
+  if (!m) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a duration`, 'give a whole number and a unit: 168h, 7d, 30m');
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
@@ -42,6 +44,12 @@ export function formatVacuum(r: TableVacuum, dryRun: boolean): string {
     `${r.dataset}: Delta version ${r.version}: ${verb} ${r.deleted.length} unreferenced file${r.deleted.length === 1 ? '' : 's'}` +
       `${r.kept.length > 0 ? `; kept ${r.kept.length} younger than the retention` : ''}\n`,
   );
+  if (r.log !== undefined && r.log.deleted.length > 0) {
+    lines.push(
+      `${r.dataset}: Delta log: ${verb} ${r.log.deleted.length} entr${r.log.deleted.length === 1 ? 'y' : 'ies'} older than the log retention ` +
+        `(versions before ${r.log.historyFrom} ${dryRun ? 'would no longer be' : 'are no longer'} readable)\n`,
+    );
+  }
   return lines.join('');
 }
 
@@ -58,6 +66,13 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
       'keep --retention at 168h or more, or add --force when no reader needs older snapshots',
     );
   }
+  const logRetentionMs = parseRetention(args['log-retention'], '--log-retention');
+  if (logRetentionMs < retentionMs && !args.force) {
+    throw new UsageError(
+      `--log-retention ${args['log-retention']} is shorter than --retention ${args.retention}: versions whose files are still kept could no longer be read`,
+      'keep --log-retention at --retention or more (default 720h), or add --force',
+    );
+  }
   const clock = commandClock(args.clock, env);
   if (await localOutputAbsent(args.output)) {
     terminal.out(`nothing to vacuum: ${args.output} does not exist\n`);
@@ -71,7 +86,7 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
     const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
     try {
-      const results = await vacuumLake(storage, { retentionMs, now, dryRun, dataset: args.dataset, ...(lease ? { guard: () => lease.assertHeld() } : {}) });
+      const results = await vacuumLake(storage, { retentionMs, logRetentionMs, now, dryRun, dataset: args.dataset, ...(lease ? { guard: () => lease.assertHeld() } : {}) });
       if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of results) terminal.out(formatVacuum(r, dryRun));
     } finally {

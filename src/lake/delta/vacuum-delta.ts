@@ -8,8 +8,8 @@
  * Only `.parquet` files are the table's: the Arrow sink may write `.arrow` files into the same
  * dataset folder, and they are no orphans of the Delta table.
  */
-import { stat } from 'node:fs/promises';
 import type { LakeStorage } from '../storage/lake-storage.js';
+import { modifiedAtOf } from '../storage/modified-at.js';
 import { readDeltaSnapshot } from './delta-snapshot.js';
 
 export interface VacuumOptions {
@@ -41,22 +41,12 @@ function hidden(relative: string): boolean {
   return relative.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
 }
 
-async function localModifiedAt(storage: LakeStorage, key: string): Promise<number | undefined> {
-  const path = storage.localPath(key);
-  if (path === undefined) return undefined;
-  try {
-    return (await stat(path)).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function vacuumDelta(storage: LakeStorage, tableKey: string, options: VacuumOptions): Promise<VacuumResult> {
   const snapshot = await readDeltaSnapshot(storage, tableKey);
   if (snapshot === undefined) return { deleted: [], kept: [] };
   const horizon = options.now - options.retentionMs;
   // The backend's own object times (S3 LastModified) when it has them, else a local file's mtime.
-  const modifiedAt = options.modifiedAt ?? (storage.modifiedAt ? (key: string) => storage.modifiedAt!(key) : (key: string) => localModifiedAt(storage, key));
+  const modifiedAt = options.modifiedAt ?? modifiedAtOf(storage);
   const prefix = tableKey === '' ? '' : `${tableKey}/`;
   const deleted: string[] = [];
   const kept: string[] = [];
