@@ -30,12 +30,23 @@ export interface CompactLakeOptions {
   readonly storage?: LakeStorage;
 }
 
-/** The DECIMAL(p,s) the dataset's files were written with (the first decimal column of its first file). */
-async function decimalOf(storage: LakeStorage, encoder: TableEncoder, key: string | undefined): Promise<DecimalType> {
-  if (key === undefined) return DEFAULT_DECIMAL;
-  const bytes = await storage.read(key);
-  if (bytes === undefined) return DEFAULT_DECIMAL;
-  return decimalTypeOf(encoder.decode(bytes).schema);
+/**
+ * The DECIMAL(p,s) the dataset's files were written with: the first decimal column of the first live
+ * file that can be read. A missing or damaged file (what `repair` drops) is passed over: taking the
+ * default for it would rewrite the compacted partitions in another type than the rest of the lake,
+ * and its decoder error would stop even a dry run; the partition that holds it says so itself.
+ */
+async function decimalOf(storage: LakeStorage, encoder: TableEncoder, dataset: string, files: readonly { path: string }[]): Promise<DecimalType> {
+  for (const file of files) {
+    const bytes = await storage.read(`${dataset}/${file.path}`);
+    if (bytes === undefined) continue;
+    try {
+      return decimalTypeOf(encoder.decode(bytes).schema);
+    } catch {
+      continue;
+    }
+  }
+  return DEFAULT_DECIMAL;
 }
 
 /** The DECIMAL(p,s) a Delta table's log declares. */
@@ -52,14 +63,13 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
     // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
     if (options.ctx.signal.aborted) break;
     const manifest = await readManifest(storage, dataset, format);
-    const first = manifest?.files[0];
     const sink = new PartitionedSink({
       outputDir,
       storage,
       spec: datasetSpec(dataset) as never,
       encoder,
-      // A Delta table's files must have the types its log declares; a hive dataset's, its first file's.
-      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, encoder, first === undefined ? undefined : `${dataset}/${first.path}`)),
+      // A Delta table's files must have the types its log declares; a hive dataset's, its first readable file's.
+      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, encoder, dataset, manifest?.files ?? [])),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
