@@ -38,12 +38,16 @@ export async function commandLake(output: string, env: NodeJS.ProcessEnv, option
 
 /**
  * A local output folder that is not there, where a maintenance command has nothing to do and must
- * not make the folder (its lock would): a typo then says so instead of leaving an empty folder. A
- * lake on S3 is never absent here: its prefix exists once anything is written.
+ * not make the folder (its lock would): a typo then says so instead of leaving an empty folder; a
+ * file there is refused (exit 2). A lake on S3 is never absent here: its prefix exists once anything
+ * is written.
  */
 export async function localOutputAbsent(output: string): Promise<boolean> {
   if (isS3Output(output)) return false;
-  return (await stat(output).catch(() => undefined)) === undefined;
+  const st = await stat(output).catch(() => undefined);
+  // A file is no lake, dry run or not (a dry run would otherwise call it one with no dataset, exit 0).
+  if (st !== undefined && !st.isDirectory()) throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
+  return st === undefined;
 }
 
 /** Where a command reads and writes checkpoints and run manifests (see the file's comment). */

@@ -1,5 +1,5 @@
 /** `quotelake compact` through the built CLI: --dry-run changes nothing, then it compacts, and it respects the output lock. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -117,6 +117,14 @@ describe('quotelake compact', () => {
       [0, `${missing} does not exist: nothing to migrate\n`],
     ]);
     expect(existsSync(missing)).toBe(false);
+  }, 60_000);
+
+  it('compact, vacuum, repair and migrate on a file, dry run or not, refuse it as an output folder (exit 2)', async () => {
+    const file = join(tempDir(), 'lake.parquet');
+    writeFileSync(file, 'not a lake');
+    const commands = [['compact'], ['compact', '--dry-run'], ['vacuum', '--dry-run'], ['repair', '--dry-run'], ['migrate', '--dry-run']];
+    const said = await Promise.all(commands.map((c) => runCli([...c, '--output', file])));
+    expect(said.map((r) => [r.code, r.stdout, r.stderr.split('\n')[0]])).toEqual(commands.map(() => [2, '', `quotelake: --output ${file} is a file, not an output folder`]));
   }, 60_000);
 
   it('SIGTERM stops it between partitions: exit 130, the partitions done are committed, the lake consistent; the next compact does the rest', async () => {
