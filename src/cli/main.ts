@@ -7,7 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { wordCompleter } from './complete-words.js';
-import { usageHint, withSuggestion } from './usage-suggestions.js';
+import { signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails, sayFailure } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -75,6 +75,8 @@ export async function main(argv: string[]): Promise<number> {
       throw new UsageError('--token is followed by a word starting with "-"', 'give the token as --token=VALUE when it starts with "-" (or in QUOTELAKE_TOKEN); a missing value is an empty --token');
     }
     checkLoneDash(argv);
+    const signed = signedValueProblem(argv);
+    if (signed !== undefined) throw new UsageError(signed, usageHint(argv, COMMANDS.map((c) => String(c.command).split(' ')[0]!)));
     if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;

@@ -13,8 +13,6 @@ export function withSuggestion(msg: string, argv: readonly string[], declaredOpt
   const valueless = choiceWithoutValue(msg);
   if (valueless !== undefined) return valueless;
   if (recommended && command !== undefined) return `unknown command "${command}"; did you mean ${recommended[1]}?`;
-  const signed = signedValue(msg, argv);
-  if (signed !== undefined) return signed;
   const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(msg)?.[1];
   // Only a word given as a flag: a stray positional is not a misspelt option.
   if (unknown === undefined || !argv.some((a) => a === `--${unknown}` || a.startsWith(`--${unknown}=`))) return msg;
@@ -23,15 +21,17 @@ export function withSuggestion(msg: string, argv: readonly string[], declaredOpt
 }
 
 /**
- * `--since -3d`: a value that starts with a minus is read as short flags (-3, -d), which yargs then
- * calls unknown arguments "3, d". Said as what happened, with the two ways to write it.
+ * `--since -3d`, `--retention -1h`: a value that starts with a minus is read as short flags (-3, -d;
+ * -1, -h), which yargs then calls unknown arguments "3, d", or takes for --help and exits 0 having
+ * done nothing. Found before yargs parses, and said as what happened, with the two ways to write it.
  */
-function signedValue(msg: string, argv: readonly string[]): string | undefined {
-  if (!/^Unknown arguments?: /.test(msg)) return undefined;
-  const at = argv.findIndex((a, i) => a.startsWith('--') && !a.includes('=') && /^-\d/.test(argv[i + 1] ?? ''));
+export function signedValueProblem(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  const at = words.findIndex((a, i) => a.startsWith('--') && a.length > 2 && !a.includes('=') && /^-\d/.test(words[i + 1] ?? ''));
   if (at < 0) return undefined;
-  const [flag, value] = [argv[at]!, argv[at + 1]!];
-  return `${flag} ${value}: a value that starts with "-" is read as flags; a span back from now has no sign (${flag} ${value.slice(1)}), and ${flag}=${value} passes it as it is`;
+  const [flag, value] = [words[at]!, words[at + 1]!];
+  return `${flag} ${value}: a value that starts with "-" is read as flags; a span or a duration has no sign (${flag} ${value.slice(1)}), and ${flag}=${value} passes it as it is`;
 }
 
 /** What each command's required argument is, said as what to type (yargs: "Not enough non-option arguments: got 0, need at least 1"). */
