@@ -3,7 +3,7 @@
  * the file and what to do (the decoder's "Corrupt footer" alone named nothing), and commits nothing;
  * `repair` drops such files in one commit, and a run of the reset series brings the rows back.
  */
-import { readdir, rm, truncate } from 'node:fs/promises';
+import { copyFile, readdir, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/cli/describe-error.js';
@@ -100,6 +100,29 @@ describe('repairLake', () => {
     const after = new Set(await keysOf());
     for (const key of before) expect(after.has(key), key).toBe(true);
     expect(after.size).toBeGreaterThan(before.length);
+  });
+});
+
+describe('repairLake, a file that still decodes', () => {
+  it('names a live file whose bytes are not those committed (another valid file restored in its place) and drops it', async () => {
+    world = await startWorld('2026-03-03T12:00:30.000Z');
+    const client = world.client('professional');
+    const outputDir = join(world.dir, 'repair-changed');
+    await run({ ...pipeline, source: { ...pipeline.source, intervals: ['1m', '1h'] } }, { client, clock: world.clock, outputDir });
+    const minutes = join(outputDir, 'kline/interval=1m/year=2026/date=2026-03-03');
+    const hours = join(outputDir, 'kline/interval=1h/year=2026/date=2026-03-03');
+    const [changed] = await readdir(minutes);
+    const [other] = await readdir(hours);
+    // A valid Parquet file of the same schema: every reader decodes it, with other values.
+    await copyFile(join(hours, other!), join(minutes, changed!));
+    const ctx = runContext(world.clock);
+    const [looked] = await repairLake(outputDir, { ctx, dryRun: true });
+    expect(looked!.dropped.map((d) => [d.key, d.problem])).toEqual([
+      [`kline/interval=1m/year=2026/date=2026-03-03/${changed}`, expect.stringMatching(/^changed since its commit \(\d+ of \d+ bytes, sha256 not the one committed\): its values cannot be trusted$/)],
+    ]);
+    const [done] = await repairLake(outputDir, { ctx, dryRun: false });
+    expect(done!.dropped).toHaveLength(1);
+    expect((await readManifest(localStorage(outputDir), 'kline', 'parquet'))!.files.map((f) => f.path)).toEqual([`interval=1h/year=2026/date=2026-03-03/${other}`]);
   });
 });
 

@@ -887,9 +887,11 @@ export class PartitionedSink<R> implements Sink<R> {
   }
 
   /**
-   * `quotelake repair`: of the live files the manifest lists (`files` of them), those missing or
-   * that cannot be decoded (`bad`), which every commit into their partitions would stop at. Reads every live file whole; a file
-   * whose bytes changed but still decode is left alone (its rows are still there to merge).
+   * `quotelake repair`: of the live files the manifest lists (`files` of them), those missing,
+   * that cannot be decoded (which every commit into their partitions would stop at), or whose bytes
+   * are not those committed (`bad`). Reads every live file whole. A changed file that still decodes
+   * is no less damaged: a flipped bit in a decimal column reads as another price, so its rows are
+   * dropped for the runs to fetch again rather than kept wrong.
    */
   async unreadableFiles(): Promise<{ files: number; bad: { file: ManifestFile; problem: string }[] }> {
     const live = (await readManifest(this.storage, this.dataset, this.options.encoder.format))?.files ?? [];
@@ -904,6 +906,10 @@ export class PartitionedSink<R> implements Sink<R> {
         this.options.encoder.decode(bytes);
       } catch (error) {
         out.push({ file, problem: `damaged (${bytes.length} of ${file.bytes} bytes: ${(error as Error).message})` });
+        continue;
+      }
+      if (bytes.length !== file.bytes || createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
+        out.push({ file, problem: `changed since its commit (${bytes.length} of ${file.bytes} bytes, sha256 not the one committed): its values cannot be trusted` });
       }
     }
     return { files: live.length, bad: out };
