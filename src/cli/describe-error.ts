@@ -26,7 +26,7 @@ const GENERIC_HINT = 'committed work is kept: fix what the message names and run
 function quotelakeHint(e: QuotelakeError): string {
   switch (e.code) {
     case 'QL_OUTPUT_LOCKED':
-      return 'another run is writing to this output; wait for it, or use another --output';
+      return 'another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, or use another --output';
     case 'QL_FORMAT_VERSION':
       return 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)';
     case 'QL_LAKE_LEASE_LOST':
