@@ -23,12 +23,13 @@ export function withSuggestion(msg: string, argv: readonly string[], declaredOpt
 /**
  * `--since -3d`, `--retention -1h`: a value that starts with a minus is read as short flags (-3, -d;
  * -1, -h), which yargs then calls unknown arguments "3, d", or takes for --help and exits 0 having
- * done nothing. Found before yargs parses, and said as what happened, with the two ways to write it.
+ * done nothing. (A plain negative number is read as a value, and checked as one.) Found before yargs parses, and said as what happened, with the two ways to write it.
  */
 export function signedValueProblem(argv: readonly string[]): string | undefined {
   const end = argv.indexOf('--');
   const words = end < 0 ? argv : argv.slice(0, end);
-  const at = words.findIndex((a, i) => a.startsWith('--') && a.length > 2 && !a.includes('=') && /^-\d/.test(words[i + 1] ?? ''));
+  // A plain negative number (`--runs -1`) yargs reads as the option's value: its own check says what is wrong with it.
+  const at = words.findIndex((a, i) => a.startsWith('--') && a.length > 2 && !a.includes('=') && /^-\d/.test(words[i + 1] ?? '') && !/^-\d+(\.\d+)?$/.test(words[i + 1]!));
   if (at < 0) return undefined;
   const [flag, value] = [words[at]!, words[at + 1]!];
   return `${flag} ${value}: a value that starts with "-" is read as flags; a span or a duration has no sign (${flag} ${value.slice(1)}), and ${flag}=${value} passes it as it is`;

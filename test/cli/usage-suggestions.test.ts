@@ -8,7 +8,7 @@ describe('signedValueProblem', () => {
     );
     // -1h would be -1 and -h: help, exit 0, nothing vacuumed.
     expect(signedValueProblem(['vacuum', '--retention', '-1h'])).toMatch(/^--retention -1h: a value that starts with "-"/);
-    for (const fine of [['run', 'demo', '--since=-3d'], ['run', '-q', 'demo'], ['run', 'demo', '--', '--since', '-3d'], ['vacuum', '--dry-run', '-V']]) {
+    for (const fine of [['run', 'demo', '--since=-3d'], ['run', '-q', 'demo'], ['run', 'demo', '--', '--since', '-3d'], ['vacuum', '--dry-run', '-V'], ['inspect', '--runs', '-1'], ['worker', '--coordinator-patience', '-2.5']]) {
       expect(signedValueProblem(fine), fine.join(' ')).toBeUndefined();
     }
   });
