@@ -1,5 +1,5 @@
 /** inspect, quota, list, schema, plan and run --dry-run through the built CLI; exit 3 and 1 for rejected records. */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allFiles, ROOT, runCli, tempDir, type CliResult } from './helpers/cli.js';
@@ -57,6 +57,17 @@ describe('inspect', () => {
     const negative = await runCli(['inspect', output, '--runs', '-1']);
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('--runs must be a whole number from 0, got -1');
+  });
+
+  it('a damaged manifest is exit 1 naming it, with what to do (not a usage error)', async () => {
+    const damaged = tempDir();
+    cpSync(output, damaged, { recursive: true });
+    writeFileSync(join(damaged, '_quotelake/manifests/kline.parquet.json'), '{torn');
+    const r = await runCli(['inspect', damaged]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('_quotelake/manifests/kline.parquet.json in ');
+    expect(r.stderr).toContain('is not valid JSON');
+    expect(r.stderr).toMatch(/hint: the manifest is the lake's record of its live files.*restore it from a backup/);
   });
 
   it("a run's summary lists the coverage of its own pipeline's series, not every series of the output", async () => {

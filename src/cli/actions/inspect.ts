@@ -8,6 +8,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
+import { QuotelakeError } from '../../core/errors.js';
 import { openOutput } from '../output-storage.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
@@ -54,6 +55,8 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   try {
     info = await inspectOutput(args.output, state, args.runs, progress.onProgress, storage);
   } catch (e) {
+    // A damaged file, a store that refused: said as the command that met it would say it (exit 1).
+    if (e instanceof QuotelakeError) throw e;
     throw new UsageError((e as Error).message, INSPECT_HINT);
   } finally {
     progress.stop();

@@ -82,7 +82,13 @@ export async function readManifest(where: LakeStorage | string, dataset: string,
   try {
     parsed = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (error) {
-    throw new SinkError(`${key} in ${storage.root} is not valid JSON`, 'commit', error);
+    // Written whole (temp + rename) by every commit: a torn one is a disk's or a hand's, never a crash's.
+    throw new SinkError(
+      `${key} in ${storage.root} is not valid JSON`,
+      'commit',
+      error,
+      'the manifest is the lake\'s record of its live files, and nothing reads or writes the dataset past a damaged one: restore it from a backup of the output (a Delta table\'s _delta_log still names its live files)',
+    );
   }
   // The one point where a stored manifest becomes the current shape: an older version is brought
   // up step by step (manifest-versions.ts), a newer one is refused, never half-read.
