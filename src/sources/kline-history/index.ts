@@ -18,7 +18,7 @@ import { klineStream } from '../shared/kline-records.js';
 import { mergeByFrontier } from '../shared/merge-by-frontier.js';
 import { requestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
-import { resolveTimeSpec, timeSpecMs, timeSpecSchema } from '../shared/time-spec.js';
+import { isTimeSpan, resolveTimeSpec, timeSpecMs, timeSpecSchema } from '../shared/time-spec.js';
 import { readPosition } from './kline-position.js';
 import { planKlineHistory } from './plan-kline-history.js';
 import { isoSeconds, readSeries, type SeriesEnv } from './read-series.js';
@@ -68,10 +68,11 @@ function lint(config: KlineHistoryConfig): LintFinding[] {
       }
     }
   }
-  if (config.since !== undefined && config.until !== undefined) {
-    const now = Date.now();
+  // Only an order that holds at every instant (two dates, or two spans) is a mistake of the file; a
+  // date against a span depends on when (--clock) it runs, and the run or plan says so in a note.
+  if (config.since !== undefined && config.until !== undefined && isTimeSpan(config.since) === isTimeSpan(config.until)) {
     // Either may be what the schema refused (an impossible date): NaN, which compares false.
-    if (timeSpecMs(config.since, now) > timeSpecMs(config.until, now)) {
+    if (timeSpecMs(config.since, 0) > timeSpecMs(config.until, 0)) {
       out.push({ path: ['since'], message: `since (${config.since}) is after until (${config.until})` });
     }
   }

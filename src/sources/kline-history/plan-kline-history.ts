@@ -6,8 +6,8 @@ import { familyPrefix } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Interval } from '../../core/records.js';
 import type { PlanContext, RequestGroup, SourcePlan, StreamPlan } from '../../core/plan-types.js';
-import { barOpens, countBars, intervalSupported, firstCellMs } from '../../catalog/bar-grid.js';
-import { klinePartitions } from '../shared/kline-partitions.js';
+import { countBars, intervalSupported, firstCellMs, nthBarBack } from '../../catalog/bar-grid.js';
+import { partitionsWithBars } from './planned-partitions.js';
 import { klineStream } from '../shared/kline-records.js';
 import { emptyWindow } from '../shared/empty-window.js';
 import { resolveTimeSpec } from '../shared/time-spec.js';
@@ -44,11 +44,10 @@ export function planKlineHistory(
       const untilMs = config.until !== undefined ? resolveTimeSpec(config.until, spanFrom) : null;
       let bars = 0;
       let requests = 0;
-      // The partitions of bars there are, from the first one at or after `fromMs`: not the empty
-      // stretch before it (from a watermark to midnight, a closed market's night).
+      // Only partitions holding a bar of the range: not the empty stretch before it (from a
+      // watermark to midnight), nor a closed market's weekend or today before its open.
       const touch = (fromMs: number, toMsExclusive: number) => {
-        const first = barOpens(product, interval, fromMs, toMsExclusive, now).next();
-        if (first.done !== true) for (const p of klinePartitions(interval, first.value, Math.min(toMsExclusive, now + 1))) partitions.add(p);
+        for (const p of partitionsWithBars(product, interval, fromMs, toMsExclusive, now)) partitions.add(p);
       };
       const span = (fromSec: number, toMsExclusive: number) => {
         if (!(toMsExclusive > fromSec * 1000)) return;
@@ -82,7 +81,14 @@ export function planKlineHistory(
           notes.push(`kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached (${reach} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); the history is extended down as far as they go`);
         }
         requests = reach > 0 ? 1 : 0;
-        if (bars > 0) touch(Math.max((below ?? floor) * 1000, now - 40 * 86_400_000), now + 1);
+        if (reach > 0) {
+          // The answer holds the newest min(reach, 500) bars; the run keeps those after the
+          // watermark and, when since moved down, those under the oldest held (both up to until).
+          const oldest = nthBarBack(product, interval, now, Math.min(reach, PAGE_BARS), (below ?? floor) * 1000) ?? (below ?? floor) * 1000;
+          const untilEx = untilMs === null ? now + 1 : Math.floor(untilMs / 1000) * 1000 + 1;
+          touch(Math.max(oldest, floor * 1000), untilEx);
+          if (below !== null) touch(Math.max(oldest, below * 1000), Math.min(pos.low! * 1000, untilEx));
+        }
         if (n > PAGE_BARS) {
           notes.push(
             pos.watermark === null

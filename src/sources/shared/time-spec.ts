@@ -16,6 +16,11 @@ export const timeSpecSchema = z
     message: 'must be an ISO date or date-time that exists (e.g. 2026-01-01, 2026-01-01T09:30:00Z) or a span back from now (e.g. 90d, 12h, 2w)',
   });
 
+/** True for a span back from now (`90d`), false for a date or date-time. */
+export function isTimeSpan(text: string): boolean {
+  return RELATIVE.test(text.trim());
+}
+
 /** The instant (UTC ms) a time spec stands for at `nowMs`; NaN for text that is not one. */
 export function timeSpecMs(text: string, nowMs: number): number {
   const t = text.trim();
