@@ -67,6 +67,21 @@ describe('trade-snapshot', () => {
   });
 });
 
+describe('rounds the plan cannot fit', () => {
+  it('free, 9 codes in two families every 10 s for 25 s: the rounds pushed past the end are named in a note', async () => {
+    world = await startWorld('2026-03-03T15:00:00.000Z');
+    const client = world.client('free');
+    const codes = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'DOGEUSDT', 'EURUSD', 'GBPUSD', 'AAPL.US', 'MSFT.US', 'TSLA.US'];
+    const src = tradeSnapshot.create(tradeSnapshotConfigSchema.parse({ codes, everySeconds: 10, durationSeconds: 25 }), world.env(client));
+    const run = await drain<RawTrade>(src, world.clock);
+    // Free admits one request per 10 s and takes five codes a request: a round is 3 requests, 30 s.
+    expect(run.batches.length).toBeLessThan(3);
+    const { notes, shortfalls } = run.events.snapshot();
+    expect(shortfalls).toBe(0);
+    expect(notes).toEqual([expect.stringMatching(new RegExp(`^trade-snapshot: ${3 - run.batches.length} of 3 rounds did not start within durationSeconds 25: the plan's rate limit`))]);
+  });
+});
+
 describe('depth-snapshot', () => {
   it('many codes in one request per family on professional; book depth per class', async () => {
     world = await startWorld('2026-03-03T15:00:00.000Z');

@@ -26,6 +26,7 @@ import { serviceClient } from '../shared/service-client.js';
 import { seriesOfAnswer } from './series-of-answer.js';
 import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
+import { cutRoundsNote } from '../shared/cut-rounds-note.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
 /** Bars asked for per series: the newest (maybe forming) and the one before it. */
@@ -111,7 +112,8 @@ class KlineLatestSource implements Source<RawKline> {
     const shortNoted = new Set<string>();
     let seq = 0;
     let rounds = 0;
-    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
+    const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote('kline-latest', cut, of, this.config.durationSeconds));
+    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal, onCut)) {
       const askedAtMs = ctx.clock.now();
       const answer = await roundUnlessQuotaEnds(ctx, 'kline-latest', rounds, () => reported(reporter, (signal) => client.batchKline(items, signal), 'kline-latest'));
       if (answer === undefined) return;

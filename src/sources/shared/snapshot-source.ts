@@ -18,6 +18,7 @@ import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { checkRoundTicks } from './round-ticks.js';
+import { cutRoundsNote } from './cut-rounds-note.js';
 import { serviceClient } from './service-client.js';
 
 export interface SnapshotConfig extends RoundsConfig {
@@ -74,7 +75,8 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
     for (const s of planned.streams) reporter.plan(s.stream, s.requests);
     let seq = 0;
-    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal)) {
+    const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote(this.kind.type, cut, of, this.config.durationSeconds));
+    for await (const _ of roundsDue(this.config, ctx.clock, start, ctx.signal, onCut)) {
       const answer = await roundUnlessQuotaEnds(ctx, this.kind.type, seq, () => reported(reporter, (signal) => this.kind.fetch(client, codes, signal), this.kind.dataset));
       if (answer === undefined) return;
       const result = answer.value;

@@ -1,0 +1,11 @@
+/**
+ * What a polling run says when rounds it was configured for did not fit `durationSeconds`: each
+ * round waits for the plan's rate limit, so a round of many requests takes longer than
+ * `everySeconds` and pushes the next ones back, past the end.
+ */
+export function cutRoundsNote(source: string, cut: number, of: number, durationSeconds: number | undefined): string {
+  return (
+    `${source}: ${cut} of ${of} rounds did not start within durationSeconds ${durationSeconds ?? '?'}: the plan's rate limit made each round longer than everySeconds ` +
+    `(\`quotelake plan\` shows a round's requests); raise durationSeconds or everySeconds, or ask for fewer codes`
+  );
+}
