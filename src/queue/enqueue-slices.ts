@@ -29,7 +29,11 @@ export async function enqueueSlices(queue: Queue<QueueJobData>, redis: Redis, sl
     const state = await queue.getJobState(jobId);
     if (state === 'completed') counts.completed++;
     else if (state === 'failed') {
-      await (await queue.getJob(jobId))?.retry('failed');
+      const job = await queue.getJob(jobId);
+      // Retried as queued now: a slice failed on a pipeline file since mended runs with the mended one.
+      // (BullMQ types updateData's argument as the intersection of the union's members: never.)
+      await job?.updateData({ kind: 'slice', ...slice } satisfies QueueJobData as never);
+      await job?.retry('failed');
       counts.retried++;
     } else if (state !== 'unknown') counts.queued++;
     else {

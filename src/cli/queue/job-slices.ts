@@ -14,6 +14,7 @@ import { planKlineHistory } from '../../sources/kline-history/plan-kline-history
 import { resolveTimeSpec } from '../../sources/shared/time-spec.js';
 import type { PipelineJob } from '../pipeline-job.js';
 import { UsageError } from '../usage-error.js';
+import { sliceDefinition } from './slice-definition.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -64,5 +65,6 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
       pieces.push({ ...r, requests });
     }
   }
-  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format }));
+  const definition = sliceDefinition(job.pipeline);
+  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format, definition }));
 }
