@@ -5,7 +5,7 @@
  * `now`, so they can be shown (and tested) for any instant.
  */
 import { defaultRepeatStrategy, type Queue } from 'bullmq';
-import type { QueueJobData, ScheduledRun } from './slice-queue.js';
+import { SLICE_JOB_OPTIONS, type QueueJobData, type ScheduledRun } from './slice-queue.js';
 
 export interface ScheduleSpec {
   /** The scheduler's id: upserting the same name replaces it. */
@@ -39,7 +39,13 @@ export function nextFirings(cron: string, tz: string, nowMs: number, count = 3):
 }
 
 export async function upsertSchedule(queue: Queue<QueueJobData>, spec: ScheduleSpec): Promise<void> {
-  await queue.upsertJobScheduler(spec.name, { pattern: spec.cron, tz: spec.tz }, { name: 'schedule', data: { kind: 'schedule', ...spec.run } });
+  // A firing done is gone: `queue status` counts slices, and a daily schedule would otherwise add a
+  // "completed" a day (kept as long as slices are). A failed firing stays, to be seen.
+  await queue.upsertJobScheduler(
+    spec.name,
+    { pattern: spec.cron, tz: spec.tz },
+    { name: 'schedule', data: { kind: 'schedule', ...spec.run }, opts: { removeOnComplete: true, removeOnFail: SLICE_JOB_OPTIONS.removeOnFail } },
+  );
 }
 
 export async function listSchedules(queue: Queue<QueueJobData>, nowMs: number): Promise<ScheduleInfo[]> {
