@@ -1,6 +1,7 @@
 /**
  * Adds slices as jobs whose ids derive from what they cover: a slice already queued, running or
- * done is not added again; one that failed for good is retried. Returns what happened to each.
+ * done is not added again (one still to run takes the pipeline definition given now); one that
+ * failed for good is retried. Returns what happened to each.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -35,7 +36,13 @@ export async function enqueueSlices(queue: Queue<QueueJobData>, redis: Redis, sl
       await job?.updateData({ kind: 'slice', ...slice } satisfies QueueJobData as never);
       await job?.retry('failed');
       counts.retried++;
-    } else if (state !== 'unknown') counts.queued++;
+    } else if (state !== 'unknown') {
+      // Queued with another pipeline definition (the file edited since): it runs with the one given now.
+      const job = await queue.getJob(jobId);
+      const data = job?.data;
+      if (data?.kind === 'slice' && data.definition !== slice.definition) await job?.updateData({ kind: 'slice', ...slice } satisfies QueueJobData as never);
+      counts.queued++;
+    }
     else {
       // Two enqueuers racing on one new id still make one job: BullMQ's add keeps the first.
       // (Both then count its requests: the ETA errs long, never short.)

@@ -28,7 +28,7 @@ import { cachedPipelineLoader } from '../../config/pipeline-cache.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
-import { checkSliceDefinition } from '../queue/slice-definition.js';
+import { checkSliceDefinition, checkSliceName } from '../queue/slice-definition.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
 import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
@@ -128,7 +128,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const loadPipelineFile = cachedPipelineLoader();
   const runOne = async (slice: Slice, signal: AbortSignal) => {
     const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env, process.cwd(), loadPipelineFile);
-    checkSliceDefinition(slice, job.pipeline, job.ref.display);
+    checkSliceName(slice, job.pipeline, job.ref.display);
+    // Another host may hold the file the slice was queued with: this worker's copy is its own fault.
+    try {
+      checkSliceDefinition(slice, job.pipeline, job.ref.display);
+    } catch (error) {
+      throw new WorkerSettingsError(error);
+    }
     // Its token, base URL and plan are this worker's own settings (never stored in Redis).
     const client = await clients.clientFor(job).catch((error: unknown) => {
       throw new WorkerSettingsError(error);
