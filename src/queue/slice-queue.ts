@@ -20,6 +20,7 @@ export interface ScheduledRun {
   readonly codes?: string | undefined;
   readonly output?: string | undefined;
   readonly format?: string | undefined;
+  readonly stateDir?: string | undefined;
   /** `--slice-requests`: the request budget of a slice of several codes. */
   readonly sliceRequests?: number | undefined;
 }

@@ -25,6 +25,8 @@ export interface Slice {
   /** Output root and format given to `enqueue` (else each worker's own settings). */
   readonly output?: string | undefined;
   readonly format?: string | undefined;
+  /** State folder given to `enqueue` (`--state-dir`, the pipeline's `stateDir`), absolute; else `<output>/.state`. */
+  readonly stateDir?: string | undefined;
   /** A hash of the pipeline's transforms and sink as the enqueuer read them (cli/queue/slice-definition.ts); absent from earlier versions' slices. */
   readonly definition?: string | undefined;
 }

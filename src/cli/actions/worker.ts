@@ -127,7 +127,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // Every slice loads its pipeline file; one parse per text serves them all.
   const loadPipelineFile = cachedPipelineLoader();
   const runOne = async (slice: Slice, signal: AbortSignal) => {
-    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never }, env, process.cwd(), loadPipelineFile);
+    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never, 'state-dir': slice.stateDir }, env, process.cwd(), loadPipelineFile);
     checkSliceName(slice, job.pipeline, job.ref.display);
     // Another host may hold the file the slice was queued with: this worker's copy is its own fault.
     try {
@@ -168,10 +168,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   };
 
   const expand = async (run: ScheduledRun) => {
-    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never }, env, process.cwd(), loadPipelineFile);
+    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never, 'state-dir': run.stateDir }, env, process.cwd(), loadPipelineFile);
     // A schedule fires at its own time: its spans count back from then, not from a --clock instant.
     const firedAt = clock.now();
-    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format }, { nowMs: firedAt, spanFromMs: firedAt }, run.sliceRequests);
+    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format, stateDir: run.stateDir }, { nowMs: firedAt, spanFromMs: firedAt }, run.sliceRequests);
     const counts = await enqueueSlices(queue, redis, slices);
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
   };

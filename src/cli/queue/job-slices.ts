@@ -23,6 +23,7 @@ export interface SliceTarget {
   readonly pipeline: string;
   readonly output?: string | undefined;
   readonly format?: string | undefined;
+  readonly stateDir?: string | undefined;
 }
 
 /** When slices are cut: now, and what spans such as `2d` count back from (core/clock.ts, spanAnchor). */
@@ -66,5 +67,5 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
     }
   }
   const definition = sliceDefinition(job.pipeline);
-  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format, definition }));
+  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format, ...(target.stateDir !== undefined ? { stateDir: target.stateDir } : {}), definition }));
 }
