@@ -6,7 +6,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { settleTokens, startRedisServer } from '../helpers/redis-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -18,8 +18,9 @@ function writePipeline(file: string, name: string, sink: string): void {
 }
 
 /** A queue of its own (the tests run at once), the file and lake of one slice, enqueued. */
-async function queued(): Promise<{ env: Record<string, string>; file: string; output: string }> {
+async function queued({ onTestFinished }: TestContext): Promise<{ env: Record<string, string>; file: string; output: string }> {
   const redis = await startRedisServer();
+  // The test's own hook: the tests run at once, and the module's one may stop another test's server.
   onTestFinished(() => redis.stop());
   await settleTokens(redis.url, ['demo-professional']);
   const env = { QUOTELAKE_REDIS_URL: redis.url };
@@ -35,8 +36,8 @@ async function status(env: Record<string, string>): Promise<Record<string, numbe
 }
 
 describe.concurrent('a pipeline file changed after enqueue', () => {
-  it('another sink: the worker stops, the slice back on the queue, nothing written; enqueued again, it runs with the file as it is', async () => {
-    const { env, file, output } = await queued();
+  it('another sink: the worker stops, the slice back on the queue, nothing written; enqueued again, it runs with the file as it is', async (context) => {
+    const { env, file, output } = await queued(context);
     writePipeline(file, 'changed', 'arrow');
     const r = await runCli(['worker', '--until-empty', '--clock', CLOCK], { env });
     expect(r.code, r.stderr).toBe(2);
@@ -53,8 +54,8 @@ describe.concurrent('a pipeline file changed after enqueue', () => {
     expect(existsSync(join(output, '_quotelake/manifests/kline.arrow.json'))).toBe(true);
   }, 60_000);
 
-  it('another pipeline name: the slice fails for good, nothing written; the file mended and enqueued again, it is retried', async () => {
-    const { env, file, output } = await queued();
+  it('another pipeline name: the slice fails for good, nothing written; the file mended and enqueued again, it is retried', async (context) => {
+    const { env, file, output } = await queued(context);
     writePipeline(file, 'renamed', 'parquet');
     const r = await runCli(['worker', '--until-empty', '--clock', CLOCK], { env });
     expect(r.code, r.stderr).toBe(2);
