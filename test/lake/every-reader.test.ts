@@ -2,18 +2,19 @@
  * A layout every reader opens (issue 13, point 3): a real pipeline against the emulator writes every
  * dataset as Parquet and as Arrow, then every reader available from npm reads every dataset folder
  * as it is: DuckDB in one hive glob, hyparquet and parquet-wasm over each Parquet file,
- * apache-arrow over each Arrow IPC file. No bookkeeping inside a dataset folder, no column twice,
+ * apache-arrow and flechette over each Arrow IPC file. No bookkeeping inside a dataset folder, no column twice,
  * the rows and values are the ones written.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { decompress } from '@bokuweb/zstd-wasm';
+import { tableFromIPC as flechetteFromIPC } from '@uwdata/flechette';
 import { tableFromIPC, type Decimal } from 'apache-arrow';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { components } from '../../src/components.js';
-import { formatDecimalWords } from '../../src/core/decimal.js';
+import { formatDecimal, formatDecimalWords } from '../../src/core/decimal.js';
 import { DATASETS, type Dataset } from '../../src/core/records.js';
 import { PATH_ONLY_COLUMNS } from '../../src/core/schemas.js';
 import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
@@ -37,7 +38,8 @@ type Format = (typeof FORMATS)[number];
 const SOURCES: Record<Dataset, { type: string } & Record<string, unknown>> = {
   kline: { type: 'kline-history', codes: ['BTCUSDT', 'EURUSD', 'AAPL.US'], intervals: ['1m', '1h', '1d'], since: '2d' },
   trade: { type: 'trade-snapshot', codes: ['BTCUSDT', 'EURUSD', 'AAPL.US', '700.HK'] },
-  depth: { type: 'depth-snapshot', codes: ['BTCUSDT', 'EURUSD', 'AAPL.US', '700.HK'] },
+  // US500: a CFD index whose book has no volume (NULL volumes in the nested levels).
+  depth: { type: 'depth-snapshot', codes: ['BTCUSDT', 'EURUSD', 'AAPL.US', '700.HK', 'US500'] },
   halt: { type: 'trading-halts', exchanges: ['sse', 'nyse'] },
 };
 
@@ -176,5 +178,48 @@ describe('every reader opens every dataset folder', () => {
       }
     }
     expect(keys.sort()).toEqual(written.get(`${dataset}.arrow`));
+  });
+
+  it.each(DATASETS)('%s: flechette reads every Arrow IPC file with the types of the spec, every value as apache-arrow reads it', async (dataset) => {
+    const manifest = manifests.get(`${dataset}.arrow`)!;
+    /** A decoded value as exact text: decimals from their scaled integer, nested levels element by element. */
+    const text = (v: unknown, scale: number | undefined): unknown => {
+      if (v === null || v === undefined) return null;
+      if (v instanceof Uint32Array) return formatDecimalWords(v, 0, scale!);
+      if (typeof v === 'bigint') return scale === undefined ? String(v) : formatDecimal(v, scale);
+      if (typeof v === 'object' && Symbol.iterator in v) return [...(v as Iterable<unknown>)].map((x) => text(x, scale));
+      if (typeof v === 'object') return Object.fromEntries(Object.entries((v as { toJSON?: () => object }).toJSON?.() ?? v).map(([k, x]) => [k, text(x, scale)]));
+      return v;
+    };
+    let nullVolumes = 0;
+    for (const f of manifest.files) {
+      const bytes = await readFile(join(out, dataset, f.path));
+      // Decimals as scaled integers and 64-bit values as BigInt: nothing through a float.
+      const other = flechetteFromIPC(bytes, { useDecimalInt: true, useBigInt: true });
+      const table = tableFromIPC(bytes);
+      expect(other.numRows, f.path).toBe(f.rows);
+      expect(Object.fromEntries(other.schema.metadata ?? new Map()), f.path).toEqual(Object.fromEntries(table.schema.metadata));
+      for (const field of other.schema.fields) {
+        const t = field.type as { typeId: number; precision?: number; scale?: number; unit?: number; timezone?: string; children?: { type: { children?: { name: string; nullable: boolean; type: { typeId: number; precision?: number; scale?: number } }[] } }[] };
+        // Decimal128(38, 18) unless narrowed; timestamps in milliseconds, UTC; books as list<struct<price, volume>>.
+        if (t.typeId === 7) expect([t.precision, t.scale], `${f.path} ${field.name}`).toEqual([38, 18]);
+        if (t.typeId === 10) expect([t.unit, t.timezone], `${f.path} ${field.name}`).toEqual([1, 'UTC']);
+        if (t.typeId === 12) {
+          const level = t.children![0]!.type.children!;
+          expect(level.map((c) => [c.name, c.type.typeId, c.type.precision, c.type.scale, c.nullable])).toEqual([
+            ['price', 7, 38, 18, false],
+            ['volume', 7, 38, 18, true],
+          ]);
+        }
+        // No dictionary encoding: a reader gets plain columns.
+        expect(t.typeId, `${f.path} ${field.name}`).not.toBe(-1);
+        const scale = t.typeId === 7 ? t.scale : t.typeId === 12 ? 18 : undefined;
+        const mine = Array.from(other.getChild(field.name).toArray() as ArrayLike<unknown>, (v) => text(v, scale));
+        const theirs = Array.from({ length: table.numRows }, (_, i) => text(table.getChild(field.name)!.get(i), scale));
+        expect(mine, `${f.path} ${field.name}`).toEqual(theirs);
+        if (field.name === 'bids') nullVolumes += (mine as { volume: unknown }[][]).flat().filter((l) => l.volume === null).length;
+      }
+    }
+    if (dataset === 'depth') expect(nullVolumes, 'US500 levels without a volume').toBeGreaterThan(0);
   });
 });

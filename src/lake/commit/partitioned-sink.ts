@@ -1129,11 +1129,16 @@ export class PartitionedSink<R> implements Sink<R> {
     }
     // Stale staging of this dataset and format, whatever run left it (we hold the output).
     const mine = `${this.dataset}-${encoder.format}`;
+    // The temp file of a journal whose writer was killed mid-write: its commit never began.
+    const journalTemp = `.${this.dataset}.${encoder.format}.journal.json`;
+    const halfJournals: string[] = [];
     for (const key of await this.storage.list(`${STAGING_DIR}/`)) {
       const parts = key.split('/');
       if (parts[3] === mine && parts.length > 4) runs.add(parts[2]!);
+      else if (parts.length === 4 && parts[3]!.startsWith(journalTemp) && isTempFile(parts[3]!)) halfJournals.push(key);
     }
     for (const run of runs) await this.storage.deletePrefix(`${STAGING_DIR}/${run}/${mine}/`);
+    for (const key of halfJournals) await this.storage.delete(key);
     if (this.storage.localPath(STAGING_DIR) === undefined) await removeStaleScratch(this.storage, runs);
     if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
