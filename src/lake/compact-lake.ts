@@ -6,13 +6,12 @@
  */
 import type { RunContext } from '../core/component.js';
 import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
-import { decimalTypeOf } from './columns/decimal-type-of.js';
+import { fileDecimal } from './reader/file-decimal.js';
 import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
 import { readManifest } from './commit/manifest.js';
 import { datasetSpec } from './datasets/index.js';
 import { lakeTables } from './lake-tables.js';
-import type { TableEncoder } from './encode/table-encoder.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
@@ -31,22 +30,23 @@ export interface CompactLakeOptions {
 }
 
 /**
- * The DECIMAL(p,s) the dataset's files were written with: the first decimal column of the first live
- * file that can be read. A missing or damaged file (what `repair` drops) is passed over: taking the
- * default for it would rewrite the compacted partitions in another type than the rest of the lake,
- * and its decoder error would stop even a dry run; the partition that holds it says so itself.
+ * The DECIMAL(p,s) a hive dataset's compacted files are written with: one every live file's values
+ * fit, read from each file's footer. Files written before the sink's `decimal` was changed keep
+ * their type, so a lake may hold several: the most integer digits and the largest scale of them
+ * (at most 38 digits). Taking one file's type refused, on every attempt, the values of a partition
+ * written wider. A missing or damaged file (what `repair` drops) is passed over: its partition says
+ * so itself. No readable file: the default.
  */
-async function decimalOf(storage: LakeStorage, encoder: TableEncoder, dataset: string, files: readonly { path: string }[]): Promise<DecimalType> {
+async function decimalOf(storage: LakeStorage, format: string, dataset: string, files: readonly { path: string }[]): Promise<DecimalType> {
+  let integer = -1;
+  let scale = -1;
   for (const file of files) {
-    const bytes = await storage.read(`${dataset}/${file.path}`);
-    if (bytes === undefined) continue;
-    try {
-      return decimalTypeOf(encoder.decode(bytes).schema);
-    } catch {
-      continue;
-    }
+    const type = await fileDecimal(storage, format, `${dataset}/${file.path}`).catch(() => undefined);
+    if (type === undefined) continue;
+    integer = Math.max(integer, type.precision - type.scale);
+    scale = Math.max(scale, type.scale);
   }
-  return DEFAULT_DECIMAL;
+  return integer < 0 ? DEFAULT_DECIMAL : { precision: Math.min(38, integer + scale), scale };
 }
 
 /** The DECIMAL(p,s) a Delta table's log declares. */
@@ -69,7 +69,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       spec: datasetSpec(dataset) as never,
       encoder,
       // A Delta table's files must have the types its log declares; a hive dataset's, its first readable file's.
-      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, encoder, dataset, manifest?.files ?? [])),
+      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, format, dataset, manifest?.files ?? [])),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,

@@ -1,0 +1,32 @@
+/**
+ * The DECIMAL(p,s) a data file was written with, from its footer alone (the sinks write one type
+ * for every decimal column, nested book levels included): the first decimal field, searched
+ * through nested types too, as an order-book file has decimals only inside its levels.
+ */
+import { DataType, type Decimal, type Field } from 'apache-arrow';
+import type { DecimalType } from '../../core/decimal.js';
+import type { LakeStorage } from '../storage/lake-storage.js';
+import { openArrowFile } from './arrow-footer.js';
+import { readParquetMetadata } from './parquet-footer.js';
+import { withRangeFile } from './range-file.js';
+
+function firstDecimal(fields: readonly Field[]): DecimalType | undefined {
+  for (const field of fields) {
+    if (DataType.isDecimal(field.type)) {
+      const type = field.type as Decimal;
+      return { precision: type.precision, scale: type.scale };
+    }
+    const inner = firstDecimal(field.type.children ?? []);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Undefined for a file without a decimal column. Throws when the footer cannot be read. */
+export function fileDecimal(storage: LakeStorage, format: string, key: string): Promise<DecimalType | undefined> {
+  return withRangeFile(storage, key, async (range) => {
+    if (format === 'arrow') return firstDecimal((await openArrowFile(range)).schema.fields);
+    const leaf = (await readParquetMetadata(range)).schema.find((e) => e.logical_type?.type === 'DECIMAL' || e.converted_type === 'DECIMAL');
+    return leaf === undefined ? undefined : { precision: leaf.precision ?? 38, scale: leaf.scale ?? 0 };
+  });
+}
