@@ -68,7 +68,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       storage,
       spec: datasetSpec(dataset) as never,
       encoder,
-      // A Delta table's files must have the types its log declares; a hive dataset's, its first readable file's.
+      // A Delta table's files must have the types its log declares; a hive dataset's, one every live file fits.
       decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, format, dataset, manifest?.files ?? [])),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
