@@ -17,8 +17,9 @@ import { UsageError } from '../usage-error.js';
 export function sliceDefinition(pipeline: Pipeline): string {
   const { output: _output, ...sink } = pipeline.sink as Record<string, unknown>;
   const what = JSON.stringify({ transforms: pipeline.transforms, sink, onReject: pipeline.options.onReject }, (_key, value: unknown) =>
-    // Key order is the file's: the same settings in another order are the same definition.
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+    // Key order is the file's: the same settings in another order are the same definition. Sorted by
+    // code unit, never by locale: every host must hash the same file to the same definition.
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
   );
   return createHash('sha256').update(what).digest('hex').slice(0, 16);
 }
