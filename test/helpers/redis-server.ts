@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,6 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { tokenHash16 } from '../../src/api/quota-store.js';
 import { tokenKeys } from '../../src/api/redis/redis-keys.js';
+import { closedPort } from './closed-port.js';
 
 export interface RedisTestServer {
   readonly port: number;
@@ -25,16 +25,6 @@ export interface RedisTestServer {
   /** Kill without restarting (a lost Redis). */
   kill(): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 export async function launch(port: number, dir: string): Promise<ChildProcess> {
@@ -79,7 +69,8 @@ const PORT_TRIES = 3;
 /** Redis on a port found free, again on another one when that port was taken before Redis bound it. */
 async function launchOnFreePort(dir: string): Promise<{ port: number; child: ChildProcess }> {
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    // Below the ephemeral range: no server of another test (on port 0) can take it, also across a restart().
+    const port = await closedPort();
     try {
       return { port, child: await launch(port, dir) };
     } catch (error) {
