@@ -3,16 +3,14 @@
  * answers pages holding one bad record of each kind; the rest of the page is stored, each bad
  * record lands in `_rejected/` with its code, and nothing fails the run.
  */
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, manualSleep, seededRandom, type ServiceClient } from '../../src/api/index.js';
-import { ManualClock } from '../../src/core/clock.js';
 import type { PipelineInput } from '../../src/config/pipeline-schema.js';
 import { readKlineRows } from '../../src/coverage/index.js';
 import { bar, ok, startStub } from '../api/helpers/stub-server.js';
 import { run } from './helpers/run.js';
+import { rejectedLines, startStubWorld } from './helpers/stub-world.js';
 
 const NOW = '2026-03-03T05:10:00.000Z';
 const sec = (iso: string) => Date.parse(iso) / 1000;
@@ -25,45 +23,9 @@ afterEach(async () => {
 });
 
 async function setup(handler: Parameters<typeof startStub>[0]) {
-  const stub = await startStub(handler);
-  const dir = await mkdtemp(join(tmpdir(), 'ql-record-checks-'));
-  const clock = new ManualClock(NOW);
-  const client: ServiceClient = createClient({
-    baseUrl: stub.url,
-    token: 'demo-professional',
-    plan: 'professional',
-    stateDir: join(dir, 'state'),
-    clock,
-    sleep: manualSleep(clock),
-    retry: { random: seededRandom(3) },
-  });
-  cleanup.push(async () => {
-    await client.close();
-    await stub.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { stub, client, clock, outputDir: join(dir, 'out') };
-}
-
-interface RejectedLine {
-  stream: string;
-  code: string;
-  field: string | null;
-  value: string | null;
-  reason: string;
-  record: unknown;
-}
-
-async function rejectedLines(outputDir: string, dataset: string): Promise<RejectedLine[]> {
-  const root = join(outputDir, '_rejected', dataset);
-  const out: RejectedLine[] = [];
-  for (const day of await readdir(root)) {
-    for (const file of await readdir(join(root, day))) {
-      const text = await readFile(join(root, day, file), 'utf8');
-      out.push(...text.trim().split('\n').map((l) => JSON.parse(l) as RejectedLine));
-    }
-  }
-  return out;
+  const world = await startStubWorld(NOW, handler);
+  cleanup.push(() => world.close());
+  return world;
 }
 
 const klinePipeline: PipelineInput = {
