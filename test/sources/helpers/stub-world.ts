@@ -5,9 +5,10 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, manualSleep, seededRandom, type PlanName, type ServiceClient } from '../../../src/api/index.js';
+import type { PlanName, ServiceClient } from '../../../src/api/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { startStub, type StubHandler } from '../../api/helpers/stub-server.js';
+import { frozenClient } from './world.js';
 
 export interface StubWorld {
   readonly stub: Awaited<ReturnType<typeof startStub>>;
@@ -21,15 +22,7 @@ export async function startStubWorld(now: string, handler: StubHandler, plan: Pl
   const stub = await startStub(handler);
   const dir = await mkdtemp(join(tmpdir(), 'ql-stub-world-'));
   const clock = new ManualClock(now);
-  const client = createClient({
-    baseUrl: stub.url,
-    token: `demo-${plan}`,
-    plan,
-    stateDir: join(dir, 'state'),
-    clock,
-    sleep: manualSleep(clock),
-    retry: { random: seededRandom(3) },
-  });
+  const client = frozenClient(stub.url, plan, join(dir, 'state'), clock);
   return {
     stub,
     client,

@@ -34,6 +34,11 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** A client of the plan's demo token that sleeps on `clock` and retries with a seeded jitter: runs repeat exactly. */
+export function frozenClient(baseUrl: string, plan: PlanName, stateDir: string, clock: ManualClock): ServiceClient {
+  return createClient({ baseUrl, token: `demo-${plan}`, plan, stateDir, clock, sleep: manualSleep(clock), retry: { random: seededRandom(3) } });
+}
+
 /** `behaviours`: what the emulator may show (e.g. `short-pages=0.5`); none by default. */
 export async function startWorld(start: string, seed = SEED, behaviours?: string): Promise<World> {
   const clock = new ManualClock(start);
@@ -48,15 +53,7 @@ export async function startWorld(start: string, seed = SEED, behaviours?: string
     halts: backends.halts,
     dir,
     client(plan = 'professional') {
-      const c = createClient({
-        baseUrl: emu.url,
-        token: `demo-${plan}`,
-        plan,
-        stateDir: join(dir, 'state'),
-        clock,
-        sleep: manualSleep(clock),
-        retry: { random: seededRandom(3) },
-      });
+      const c = frozenClient(emu.url, plan, join(dir, 'state'), clock);
       clients.push(c);
       return c;
     },
