@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import type { RunContext } from '../../src/core/component.js';
 import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
@@ -22,7 +22,7 @@ import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
 import type { TableEncoder } from '../../src/lake/encode/table-encoder.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
-import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from './test-lakes.js';
+import { BACKENDS, readText, useLakesOf, type Backend, type TestLakes } from './test-lakes.js';
 
 const encoder = parquetEncoder({ rowGroupRows: 131072 });
 const CODES = ['BTCUSDT', 'ETHUSDT', 'XRPUSDT'];
@@ -31,12 +31,7 @@ const T_DAY = T0 - (T0 % 86400);
 
 /** The lakes of the backend whose describe block runs now (the blocks of a file run one after another). */
 let lakes: TestLakes;
-function onBackend(backend: Backend): void {
-  const mine = useTestLakes(backend);
-  beforeAll(() => {
-    lakes = mine;
-  });
-}
+const onBackend = (backend: Backend): void => useLakesOf(backend, (mine) => (lakes = mine));
 
 /** The lake's storage for a sink or compactLake: none on the local backend (its default). */
 const storageOf = (out: string) => {

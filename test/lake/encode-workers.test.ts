@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { KlineRow } from '../../src/core/records.js';
 import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import { SinkError } from '../../src/core/errors.js';
@@ -21,19 +21,14 @@ import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import type { StagedFileWriter } from '../../src/lake/encode/staged-file-writer.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { duck, runContext, tempDir } from '../sinks/helpers.js';
-import { BACKENDS, useTestLakes, type Backend, type TestLakes } from './test-lakes.js';
+import { BACKENDS, useLakesOf, type Backend, type TestLakes } from './test-lakes.js';
 
 const encoder = parquetEncoder({ rowGroupRows: 131072 });
 const klineWorkerData = { dataset: 'kline' as const, decimal: DEFAULT_DECIMAL, rowGroupRows: 131072 };
 
 /** The lakes of the backend whose describe block runs now (the blocks of a file run one after another). */
 let lakes: TestLakes;
-function onBackend(backend: Backend): void {
-  const mine = useTestLakes(backend);
-  beforeAll(() => {
-    lakes = mine;
-  });
-}
+const onBackend = (backend: Backend): void => useLakesOf(backend, (mine) => (lakes = mine));
 
 /** A local folder with the lake's objects, for reading files back (a download on S3). */
 const here = (out: string): Promise<string> => lakes.localCopy(out);

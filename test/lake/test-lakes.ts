@@ -8,6 +8,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { beforeAll } from 'vitest';
 import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
 import { localStorage } from '../../src/lake/storage/local-storage.js';
@@ -97,4 +98,13 @@ export function useTestLakes(backend: Backend): TestLakes {
 
 export async function readText(lakes: TestLakes, out: string, key: string): Promise<string> {
   return Buffer.from(await lakes.read(out, key)).toString('utf8');
+}
+
+/**
+ * useTestLakes for a describe block of `backend`, handed to `take` before its first test: a file's
+ * blocks run one after another, so one variable can hold the lakes of the block running now.
+ */
+export function useLakesOf(backend: Backend, take: (lakes: TestLakes) => void): void {
+  const mine = useTestLakes(backend);
+  beforeAll(() => take(mine));
 }

@@ -8,7 +8,7 @@
  */
 import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DECIMAL } from '../../../src/core/decimal.js';
 import type { Dataset } from '../../../src/core/records.js';
 import { compactLake } from '../../../src/lake/compact-lake.js';
@@ -20,16 +20,11 @@ import { repairLake } from '../../../src/lake/repair-lake.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, tradeRows } from '../../sinks/fixtures.js';
 import { runContext } from '../../sinks/helpers.js';
-import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
+import { BACKENDS, readText, useLakesOf, type Backend, type TestLakes } from '../test-lakes.js';
 import { fileProblems, protocolSnapshot, rowsOfFiles, rowsThroughLog, type ProtocolSnapshot } from './protocol-read-rows.js';
 
 let lakes: TestLakes;
-function onBackend(backend: Backend): void {
-  const mine = useTestLakes(backend);
-  beforeAll(() => {
-    lakes = mine;
-  });
-}
+const onBackend = (backend: Backend): void => useLakesOf(backend, (mine) => (lakes = mine));
 
 const opened: PartitionedSink<unknown>[] = [];
 afterEach(async () => {

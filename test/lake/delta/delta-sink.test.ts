@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DepthRow, HaltRow, KlineRow } from '../../../src/core/records.js';
 import { DEFAULT_DECIMAL } from '../../../src/core/decimal.js';
 import { ConfigError, DeltaConflictError } from '../../../src/core/errors.js';
@@ -28,17 +28,12 @@ import { inspectOutput } from '../../../src/cli/inspect/inspect-output.js';
 import { renderInspect } from '../../../src/cli/inspect/render-inspect.js';
 import { depthRows, haltRows, klineRows, rawKline, T0, BIG_TURNOVER, SHIB_CLOSE } from '../../sinks/fixtures.js';
 import { duck, runContext } from '../../sinks/helpers.js';
-import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
+import { BACKENDS, readText, useLakesOf, type Backend, type TestLakes } from '../test-lakes.js';
 import { replayJsonLog } from './protocol-replay.js';
 
 /** The lakes of the backend whose describe block runs now (the blocks of a file run one after another). */
 let lakes: TestLakes;
-function onBackend(backend: Backend): void {
-  const mine = useTestLakes(backend);
-  beforeAll(() => {
-    lakes = mine;
-  });
-}
+const onBackend = (backend: Backend): void => useLakesOf(backend, (mine) => (lakes = mine));
 
 /** The lake's storage for a sink or compactLake: none on the local backend (its default). */
 const storageOf = (out: string) => {

@@ -5,7 +5,7 @@
  * also when the upgrade lands while a commit is in flight (the commit is undone).
  */
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DECIMAL, type DecimalType } from '../../../src/core/decimal.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../../src/core/errors.js';
 import { PartitionedSink } from '../../../src/lake/commit/partitioned-sink.js';
@@ -18,16 +18,11 @@ import { repairLake } from '../../../src/lake/repair-lake.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { klineRows, rawKline, T0 } from '../../sinks/fixtures.js';
 import { duck, runContext } from '../../sinks/helpers.js';
-import { BACKENDS, readText, useTestLakes, type Backend, type TestLakes } from '../test-lakes.js';
+import { BACKENDS, readText, useLakesOf, type Backend, type TestLakes } from '../test-lakes.js';
 import { replayJsonLog } from './protocol-replay.js';
 
 let lakes: TestLakes;
-function onBackend(backend: Backend): void {
-  const mine = useTestLakes(backend);
-  beforeAll(() => {
-    lakes = mine;
-  });
-}
+const onBackend = (backend: Backend): void => useLakesOf(backend, (mine) => (lakes = mine));
 
 const opened: PartitionedSink<unknown>[] = [];
 afterEach(async () => {
