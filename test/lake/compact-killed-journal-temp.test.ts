@@ -4,7 +4,7 @@
  * each table, as a run does) must clear both: a quiet lake that is only ever compacted would
  * otherwise keep the debris for good. An Arrow lake, as that is where it was first seen.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,21 +18,13 @@ import { compactLake } from '../../src/lake/compact-lake.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
+import { allFiles } from '../helpers/all-files.js';
 
 const T_DAY = T0 - (T0 % 86400);
 const opened: PartitionedSink<KlineRow>[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
-
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    out.push(...(e.isDirectory() ? await walk(path) : [path]));
-  }
-  return out;
-}
 
 /** An Arrow kline lake of 10 files of 30 rows in one partition (runs r0..r9). */
 async function smallFileArrowLake(): Promise<string> {
@@ -69,12 +61,11 @@ describe('compact after a compaction killed while writing its journal', () => {
     const [report] = await compactLake(out, { ctx: { ...runContext('compact-2'), clock }, dryRun: false, retiredGraceMs: 0 });
     expect(report).toEqual(expect.objectContaining({ dataset: 'kline', format: 'arrow', filesBefore: 10, filesAfter: 1, rows: 300 }));
 
-    const left = (await walk(out)).map((f) => relative(out, f)).filter((f) => f.startsWith('_quotelake/')).sort();
+    const left = allFiles(out).map((f) => relative(out, f)).filter((f) => f.startsWith('_quotelake/')).sort();
     expect(left).toEqual(['_quotelake/manifests/kline.arrow.json']);
     // The compacted file holds every row once, read by apache-arrow.
     const manifest = (await readManifest(out, 'kline', 'arrow'))!;
     expect(manifest.files.map((f) => f.rows)).toEqual([300]);
-    const { readFile } = await import('node:fs/promises');
     const table = tableFromIPC(await readFile(join(out, 'kline', manifest.files[0]!.path)));
     expect(table.numRows).toBe(300);
     const ts = table.getChild('ts')!.toArray() as ArrayLike<number | bigint>;

@@ -6,7 +6,7 @@
  * bars made final) and the tree holds exactly the listed files.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, stat } from 'node:fs/promises';
+import { mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDecimalWords } from '../../src/core/decimal.js';
 import { mulberry32 } from '../../src/core/mulberry32.js';
 import { runCrashChild, seededKillMoments } from '../helpers/crash-child.js';
+import { allFiles } from '../helpers/all-files.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/crash-run.mjs', import.meta.url));
 const MANIFEST = '_quotelake/manifests/kline.arrow.json';
@@ -26,15 +27,6 @@ interface Listed {
   bytes: number;
 }
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { files: Listed[]; retired: Listed[] };
-
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    out.push(...(e.isDirectory() ? await walk(path) : [path]));
-  }
-  return out;
-}
 
 /** Every row of the listed files, every column as text (decimals exact), in key order. */
 function rowsOf(dir: string): string[] {
@@ -66,7 +58,7 @@ async function listedFilesWhole(dir: string): Promise<void> {
 
 /** After a completed run: the listed files only, no staging, no temp file. */
 async function exactTree(dir: string): Promise<void> {
-  const files = (await walk(dir)).map((f) => relative(dir, f)).filter((f) => !f.startsWith('.state/'));
+  const files = allFiles(dir).map((f) => relative(dir, f)).filter((f) => !f.startsWith('.state/'));
   const m = manifestOf(dir);
   expect(files.filter((f) => !f.startsWith('kline/')).sort()).toEqual(['_quotelake/layout.json', MANIFEST]);
   expect(files.filter((f) => f.startsWith('kline/')).sort()).toEqual([...m.files, ...m.retired].map((f) => `kline/${f.path}`).sort());

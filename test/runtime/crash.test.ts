@@ -5,7 +5,7 @@
  * The same for the NDJSON file sink: the file's lines equal those of an uninterrupted run, as a set.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../src/core/mulberry32.js';
 import { runCrashChild, seededKillMoments, type ChildResult } from '../helpers/crash-child.js';
+import { allFiles } from '../helpers/all-files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SIMULATED = join(root, 'test/fixtures/crash-run.mjs');
@@ -23,16 +24,6 @@ const MIN_KILLS = Number(process.env.QL_CRASH_KILLS ?? 8);
 
 function runChild(fixture: string, outputDir: string, killAfterMs?: number, args: readonly string[] = []): Promise<ChildResult> {
   return runCrashChild([fixture, outputDir, ...args], killAfterMs);
-}
-
-async function walk(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(path)));
-    else out.push(path);
-  }
-  return out;
 }
 
 let db: DuckDBInstance;
@@ -69,7 +60,7 @@ async function dataset(outputDir: string): Promise<unknown[][]> {
 
 /** What a reader of the output tree sees must be exactly the committed files. */
 async function checkTree(outputDir: string): Promise<void> {
-  const files = (await walk(outputDir)).map((f) => relative(outputDir, f));
+  const files = allFiles(outputDir).map((f) => relative(outputDir, f));
   const visible = files.filter((f) => !f.startsWith('.state/'));
   // Nothing staged, no lock, no temp file once a run has completed.
   expect(visible.filter((f) => !f.startsWith('kline/')).sort()).toEqual(['_quotelake/layout.json', '_quotelake/manifests/kline.parquet.json']);
@@ -189,7 +180,7 @@ async function ndjsonSet(outputDir: string): Promise<unknown[][]> {
 
 /** Only the file (and the run state) once a run completed: no temp file, no staging, no lock; one line per key. */
 async function checkNdjson(outputDir: string): Promise<void> {
-  const files = (await walk(outputDir)).map((f) => relative(outputDir, f));
+  const files = allFiles(outputDir).map((f) => relative(outputDir, f));
   expect(files.filter((f) => !f.startsWith('.state/'))).toEqual([NDJSON_FILE]);
   expect(files.filter((f) => /\.tmp/.test(f))).toEqual([]);
   const keys = (await ndjsonLines(outputDir)).map((l) => {

@@ -1,9 +1,12 @@
 /** Spawns the BUILT CLI (dist/cli/quotelake.js, built by the vitest global setup) and collects its output. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+export { allFiles } from '../../helpers/all-files.js';
+import { allFiles } from '../../helpers/all-files.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const MAIN = join(ROOT, 'dist/cli/quotelake.js');
@@ -75,16 +78,6 @@ export function tempDir(prefix = 'ql-cli-'): string {
 }
 
 /** Every file under a folder (recursive), dot-folders included. */
-export function allFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...allFiles(path));
-    else out.push(path);
-  }
-  return out;
-}
-
 export function filesContaining(dir: string, needle: string): string[] {
   return allFiles(dir).filter((f) => readFileSync(f).includes(needle));
 }
