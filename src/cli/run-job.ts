@@ -41,8 +41,7 @@ import { tokenSummaries, type TokenSummary } from './token-summary.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
-import { definedRetry } from '../config/service-retry.js';
-import { definedTimeouts } from '../config/service-timeouts.js';
+import { setSettings } from '../config/set-settings.js';
 import { sinkWritesStdout } from './run-settings.js';
 
 export interface RunJobOptions {
@@ -101,8 +100,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     clock,
     ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
     // service.timeouts: also the lease of a slot in the shared limiter.
-    timeouts: definedTimeouts(job.pipeline.service?.timeouts),
-    retry: definedRetry(job.pipeline.service?.retry),
+    timeouts: setSettings(job.pipeline.service?.timeouts),
+    retry: setSettings(job.pipeline.service?.retry),
     ...meteredClientOptions(options.metrics),
     ...(options.coordinator ? { coordinator: options.coordinator } : {}),
   };

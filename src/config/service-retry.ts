@@ -26,15 +26,3 @@ export const serviceRetrySchema = z
     }
   })
   .describe('Retries of a request that failed for a reason that may pass (5xx, reset, refused, timeout): attempts (default 6), baseDelayMs (250), maxDelayMs (15000), maxTotalMs (300000). A 429 is never an attempt; a Retry-After is always honoured.');
-
-type SetRetry = { attempts?: number; baseDelayMs?: number; maxDelayMs?: number; maxTotalMs?: number };
-
-/** Only the settings that are set (an explicit undefined from TypeScript must not replace a default). */
-export function definedRetry(retry: ServiceRetry | undefined): SetRetry {
-  const out: SetRetry = {};
-  if (retry?.attempts !== undefined) out.attempts = retry.attempts;
-  if (retry?.baseDelayMs !== undefined) out.baseDelayMs = retry.baseDelayMs;
-  if (retry?.maxDelayMs !== undefined) out.maxDelayMs = retry.maxDelayMs;
-  if (retry?.maxTotalMs !== undefined) out.maxTotalMs = retry.maxTotalMs;
-  return out;
-}

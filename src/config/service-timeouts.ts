@@ -23,12 +23,3 @@ export const serviceTimeoutsSchema = z
     bodyMs: ms('Longest pause between two chunks of the answer\'s body', 30_000),
   })
   .describe('Request timeouts: connectMs (default 5000), headersMs (30000), bodyMs (30000). Their sum is also how long a slot of a request that never ended stays taken in a shared limiter (--coordinator).');
-
-/** Only the timeouts that are set (an explicit undefined from TypeScript must not replace a default). */
-export function definedTimeouts(timeouts: ServiceTimeouts | undefined): { connectMs?: number; headersMs?: number; bodyMs?: number } {
-  const out: { connectMs?: number; headersMs?: number; bodyMs?: number } = {};
-  if (timeouts?.connectMs !== undefined) out.connectMs = timeouts.connectMs;
-  if (timeouts?.headersMs !== undefined) out.headersMs = timeouts.headersMs;
-  if (timeouts?.bodyMs !== undefined) out.bodyMs = timeouts.bodyMs;
-  return out;
-}

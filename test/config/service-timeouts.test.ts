@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
-import { definedTimeouts } from '../../src/config/service-timeouts.js';
+import { setSettings } from '../../src/config/set-settings.js';
 import { testRegistry } from '../helpers/test-components.js';
 
 const registry = testRegistry({});
@@ -29,10 +29,10 @@ describe('service.timeouts', () => {
 
   it('any of them may be left out (the client keeps its default for it)', () => {
     const p = parsePipelineYaml(`${base}    headersMs: 1500\n`, { registry, file });
-    expect(definedTimeouts(p.service?.timeouts)).toEqual({ headersMs: 1500 });
-    expect(definedTimeouts(undefined)).toEqual({});
+    expect(setSettings(p.service?.timeouts)).toEqual({ headersMs: 1500 });
+    expect(setSettings(undefined)).toEqual({});
     // An explicit undefined (TypeScript) never replaces a default.
-    expect(definedTimeouts({ connectMs: undefined, bodyMs: 900 })).toEqual({ bodyMs: 900 });
+    expect(setSettings({ connectMs: undefined, bodyMs: 900 })).toEqual({ bodyMs: 900 });
   });
 
   it('refuses bad values at their line and column', () => {

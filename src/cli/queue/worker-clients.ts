@@ -18,8 +18,7 @@ import { chooseTarget } from '../service-target.js';
 import { checkJobTokenPool, type TokenPoolSettings } from '../token-pool-settings.js';
 import { rateLimitNote } from '../rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from '../token-summary.js';
-import { definedRetry } from '../../config/service-retry.js';
-import { definedTimeouts } from '../../config/service-timeouts.js';
+import { setSettings } from '../../config/set-settings.js';
 
 export interface WorkerClients {
   clientFor(job: PipelineJob): Promise<ServiceClient>;
@@ -56,8 +55,8 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       clock: options.clock,
       ...(job.pipeline.service?.quotaTimeZone ? { quotaTimeZone: job.pipeline.service.quotaTimeZone } : {}),
       // service.timeouts: also the lease of a slot in the shared limiter.
-      timeouts: definedTimeouts(job.pipeline.service?.timeouts),
-      retry: definedRetry(job.pipeline.service?.retry),
+      timeouts: setSettings(job.pipeline.service?.timeouts),
+      retry: setSettings(job.pipeline.service?.retry),
       ...(options.coordinator ? { coordinator: options.coordinator } : {}),
       ...meteredClientOptions(options.metrics),
     };
@@ -80,7 +79,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       const target = chooseTarget(job.resolved, job.plans, options.pool?.tokens);
       for (const t of target.pool ?? [{ token: target.token }]) options.addSecret(t.token);
       const tokens = (target.pool ?? [{ token: target.token, plan: target.plan }]).map((t) => [t.token, t.plan]);
-      const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', tokens, target.plans?.file ?? '', definedTimeouts(job.pipeline.service?.timeouts)]);
+      const key = JSON.stringify([target.kind, target.kind === 'remote' ? target.baseUrl : '', tokens, target.plans?.file ?? '', setSettings(job.pipeline.service?.timeouts), setSettings(job.pipeline.service?.retry)]);
       let client = clients.get(key);
       if (client === undefined) {
         client = build(job);
