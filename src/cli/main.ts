@@ -29,6 +29,9 @@ import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
+/** Each command's name (the first word of its yargs `command`), for the hint of a usage error. */
+const COMMAND_NAMES = COMMANDS.map((c) => String(c.command).split(' ')[0]!);
+
 export async function main(argv: string[]): Promise<number> {
   let cli = yargs(argv)
     .scriptName('quotelake')
@@ -53,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
       if (!err && msg) msg = withSuggestion(msg, argv, Object.keys((cli as unknown as { getOptions(): { key: object } }).getOptions().key));
-      throw err ?? new UsageError(msg, usageHint(argv, COMMANDS.map((c) => String(c.command).split(' ')[0]!)));
+      throw err ?? new UsageError(msg, usageHint(argv, COMMAND_NAMES));
     });
   // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).
   if (argv.includes('--get-yargs-completions')) cli = cli.completion('completion', false, wordCompleter(cli, argv.slice(argv.indexOf('--get-yargs-completions') + 1)));
@@ -76,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     checkLoneDash(argv);
     const signed = signedValueProblem(argv);
-    if (signed !== undefined) throw new UsageError(signed, usageHint(argv, COMMANDS.map((c) => String(c.command).split(' ')[0]!)));
+    if (signed !== undefined) throw new UsageError(signed, usageHint(argv, COMMAND_NAMES));
     if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
