@@ -18,6 +18,7 @@ import { DateTime } from 'luxon';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
+import { lockFs } from './lock-fs.js';
 import { checkQuotaTimeZone } from './quota-day.js';
 
 /**
@@ -310,6 +311,7 @@ export class QuotaStore {
     const lockfile = await loadLockfile();
     const release = await lockfile.lock(this.file, {
       realpath: false,
+      fs: lockFs,
       stale: 10_000,
       retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.5 },
     });

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { QuotaExhaustedError } from '../../src/core/errors.js';
 import { QuotaStore, tokenHash16 } from '../../src/api/quota-store.js';
@@ -14,6 +14,32 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
+
+/** Two stores with different block sizes drain one file's limit of 101 at once. */
+async function drainTwoStores(clock: ManualClock): Promise<{ a: number; b: number }> {
+  const a = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 7 });
+  const b = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 3 });
+  const taken = { a: 0, b: 0 };
+  const drain = async (store: QuotaStore, key: 'a' | 'b') => {
+    for (;;) {
+      try {
+        await store.take();
+        taken[key]++;
+      } catch (error) {
+        if (error instanceof QuotaExhaustedError) return;
+        throw error;
+      }
+    }
+  };
+  // Each store first reserves a block of its own (so both really share the file, whatever the
+  // lock's timing under load), then both drain at once.
+  await a.take();
+  taken.a++;
+  await b.take();
+  taken.b++;
+  await Promise.all([drain(a, 'a'), drain(b, 'b')]);
+  return taken;
+}
 
 describe('QuotaStore', () => {
   it('stops at the limit with the next UTC midnight, and resumes after it', async () => {
@@ -40,31 +66,36 @@ describe('QuotaStore', () => {
   });
 
   it('two stores on one file never exceed the limit together, blocks included', async () => {
-    const clock = new ManualClock('2026-01-05T12:00:00Z');
-    const a = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 7 });
-    const b = new QuotaStore({ stateDir, token: TOKEN, limit: 101, clock, blockSize: 3 });
-    const taken = { a: 0, b: 0 };
-    const drain = async (store: QuotaStore, key: 'a' | 'b') => {
-      for (;;) {
-        try {
-          await store.take();
-          taken[key]++;
-        } catch (error) {
-          if (error instanceof QuotaExhaustedError) return;
-          throw error;
-        }
-      }
-    };
-    // Each store first reserves a block of its own (so both really share the file, whatever the
-    // lock's timing under load), then both drain at once.
-    await a.take();
-    taken.a++;
-    await b.take();
-    taken.b++;
-    await Promise.all([drain(a, 'a'), drain(b, 'b')]);
+    const taken = await drainTwoStores(new ManualClock('2026-01-05T12:00:00Z'));
     expect(taken.a + taken.b).toBe(101);
     expect(taken.a).toBeGreaterThan(0);
     expect(taken.b).toBeGreaterThan(0);
+  });
+
+  it("shares the file as well when the process's clock is days off the file system's", async () => {
+    // The lock's staleness is judged by its mtime against Date.now(): a lock stamped by the file
+    // system's clock looked five days stale here, and the other store took it while it was held.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5 * 86_400_000 });
+    try {
+      const taken = await drainTwoStores(new ManualClock('2026-01-05T12:00:00Z'));
+      expect(taken.a + taken.b).toBe(101);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await readdir(join(stateDir, 'quota'))).toEqual([`${tokenHash16(TOKEN)}.json`]);
+  });
+
+  it('takes over a stale lock folder an earlier version left', async () => {
+    const quotaDir = join(stateDir, 'quota');
+    const lock = join(quotaDir, `${tokenHash16(TOKEN)}.json.lock`);
+    await mkdir(lock, { recursive: true });
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, minuteAgo, minuteAgo);
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 5, clock: new ManualClock('2026-01-05T12:00:00Z') });
+    await store.take();
+    await store.close();
+    expect(await readdir(quotaDir)).toEqual([`${tokenHash16(TOKEN)}.json`]);
+    expect(JSON.parse(await readFile(join(quotaDir, `${tokenHash16(TOKEN)}.json`), 'utf8'))).toMatchObject({ used: 1 });
   });
 
   it('close() gives the unused block back; refund() returns a request the server did not count', async () => {
