@@ -8,14 +8,16 @@ export interface FormatOptions {
   readonly maxGapsPerSeries?: number;
   /** What a series narrowed to a range is said to cover (the run summary: "this run's range"). */
   readonly rangeLabel?: string;
+  /** The first line's opening word(s), `coverage` unless told (inspect names the format when a lake has two). */
+  readonly heading?: string;
 }
 
 export function formatCoverageReport(report: CoverageReport, options: FormatOptions | number = {}): string {
-  const { maxGapsPerSeries = 10, rangeLabel = 'range asked' } = typeof options === 'number' ? { maxGapsPerSeries: options } : options;
+  const { maxGapsPerSeries = 10, rangeLabel = 'range asked', heading = 'coverage' } = typeof options === 'number' ? { maxGapsPerSeries: options } : options;
   const lines: string[] = [];
   const t = report.totals;
   lines.push(
-    `coverage: ${n(report.series.length)} series; gaps: ${n(t['market-closed'])} market closed, ${n(t.halted)} halted, ${n(t.unexplained)} unexplained` +
+    `${heading}: ${n(report.series.length)} series; gaps: ${n(t['market-closed'])} market closed, ${n(t.halted)} halted, ${n(t.unexplained)} unexplained` +
       (report.haltsUsed ? '' : ' (no halt dataset: halts count as unexplained)'),
   );
   for (const s of report.series) {

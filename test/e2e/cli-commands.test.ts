@@ -83,6 +83,28 @@ describe('inspect', () => {
     expect(new Set(cov.coverage.series.map((s) => s.code))).toEqual(new Set(['BTCUSDT', 'AAPL.US']));
   });
 
+  it('--coverage audits K-lines of each format an output holds them in, not the first only', async () => {
+    const both = tempDir();
+    cpSync(output, both, { recursive: true });
+    // The same pipeline as Arrow into the same folder, BTCUSDT only: its own table beside the Parquet one.
+    const arrow = await runCli(['run', 'kline-backfill', '--format', 'arrow', '--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-10T12:00:00Z', '--output', both, '--quiet']);
+    expect(arrow.code, arrow.stderr).toBe(0);
+    type Report = { series: { code: string; interval: string; bars: number }[] };
+    const doc = JSON.parse((await runCli(['inspect', both, '--coverage', '--json'])).stdout) as { coverage: Report; coverageByFormat: Record<string, Report> };
+    expect(Object.keys(doc.coverageByFormat).sort()).toEqual(['arrow', 'parquet']);
+    // `coverage` stays what it was: the first table inspect lists (formats sorted).
+    expect(doc.coverage).toEqual(doc.coverageByFormat.arrow);
+    expect(new Set(doc.coverageByFormat.parquet!.series.map((s) => s.code))).toEqual(new Set(['BTCUSDT', 'AAPL.US']));
+    const arrowSeries = doc.coverageByFormat.arrow!.series;
+    expect(arrowSeries.map((s) => s.code)).toEqual(['BTCUSDT', 'BTCUSDT']);
+    expect(arrowSeries.find((s) => s.interval === '1m')!.bars).toBe(721);
+    const text = (await runCli(['inspect', both, '--coverage'])).stdout;
+    expect(text).toMatch(/^coverage of kline \(parquet\): 3 series;/m);
+    expect(text).toMatch(/^coverage of kline \(arrow\): 2 series;/m);
+    // One format: the report reads as it always has.
+    expect((await runCli(['inspect', output, '--coverage'])).stdout).toMatch(/^coverage: 3 series;/m);
+  });
+
   it('quota shows the demo token by name and a given token redacted', async () => {
     const q = await runCli(['quota', '--output', output, '--json']);
     const doc = JSON.parse(q.stdout) as { tokens: { token: string; usedToday: number; limit: number; remaining: number }[] };

@@ -61,17 +61,23 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   } finally {
     progress.stop();
   }
-  // Coverage of the kline dataset against the session calendar and the halt dataset, on request.
-  const kline = info.datasets.find((d) => d.dataset === 'kline');
+  // Coverage of the kline dataset against the session calendar and the halt dataset, on request:
+  // of each format the output holds it in (two pipelines may write K-lines as Parquet and Arrow).
+  const klineFormats = info.datasets.filter((d) => d.dataset === 'kline').map((d) => d.format as 'parquet' | 'arrow');
   // Loaded on request only: the calendar and halt matching cost start-up time a plain inspect does not need.
   const coverage = args.coverage ? await import('../../coverage/index.js') : undefined;
-  const report = coverage && kline ? await coverage.coverageOfOutput(lake, { format: kline.format as 'parquet' | 'arrow' }) : undefined;
+  const reports = [];
+  for (const format of coverage ? klineFormats : []) reports.push({ format, report: await coverage!.coverageOfOutput(lake, { format }) });
   if (args.json) {
-    terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...(report ? { coverage: report } : {}) }, null, 2)}\n`);
+    // `coverage` is the first format's report, as before; `coverageByFormat` has every one.
+    const covered = reports.length > 0 ? { coverage: reports[0]!.report, coverageByFormat: Object.fromEntries(reports.map((r) => [r.format, r.report])) } : {};
+    terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'inspect', ...info, ...covered }, null, 2)}\n`);
   } else {
     terminal.out(`${renderInspect(info, args.runs)}\n`);
-    if (report && coverage) terminal.out(`${coverage.formatCoverageReport(report)}\n`);
-    else if (args.coverage) terminal.out('coverage: no kline dataset\n');
+    for (const { format, report } of reports) {
+      terminal.out(`${coverage!.formatCoverageReport(report, reports.length > 1 ? { heading: `coverage of kline (${format})` } : {})}\n`);
+    }
+    if (args.coverage && reports.length === 0) terminal.out('coverage: no kline dataset\n');
   }
   return info.datasets.some((d) => d.problems.length > 0) ? EXIT_FAILURE : EXIT_OK;
 }
