@@ -68,7 +68,9 @@ export class CheckpointStore {
       throw new StateConflictError(
         `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where} (${this.lake.id === null ? 'a new output' : `id ${this.lake.id}`}): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
         this.path,
-        `give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}" and the same --output and --state-dir (the other output then starts over too)`,
+        this.lake.id === null
+          ? `if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${this.lake.where} --yes" (with the --state-dir of this run, if it has one) writes it again with that id, and the run resumes; otherwise give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}"`
+          : `give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}" and the same --output and --state-dir (the other output then starts over too)`,
       );
     }
     return new Map(Object.entries(file.streams).map(([stream, position]) => [stream, { stream, position }]));

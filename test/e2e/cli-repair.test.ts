@@ -3,7 +3,7 @@
  * --yes (or --dry-run, which changes nothing), drops it, prints the `state reset` to paste, and
  * the run that follows commits again and fetches the dropped day back.
  */
-import { readdirSync, readFileSync, truncateSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -62,5 +62,28 @@ describe('quotelake repair', () => {
     // The reset stream came back from since: its dropped day is live in the lake again.
     const manifest = JSON.parse(readFileSync(join(output, '_quotelake/manifests/kline.parquet.json'), 'utf8')) as { files: { path: string; rows: number }[] };
     expect(manifest.files.filter((f) => f.path.startsWith('interval=1m/year=2026/date=2026-11-11/')).map((f) => f.rows)).toEqual([12 * 60 + 31]);
+  });
+
+  it('a damaged layout file stops the runs with a hint; repair writes it again with its id, and they resume', async () => {
+    const output = join(tempDir('ql-repair-'), 'out');
+    const at = (clock: string) => ['run', 'kline-backfill', ...WINDOW, '--clock', clock, '--output', output, '--quiet', '--json'];
+    expect((await runCli(at('2026-11-10T06:00:00Z'))).code).toBe(0);
+    const layoutFile = join(output, '_quotelake/layout.json');
+    const { lakeId } = JSON.parse(readFileSync(layoutFile, 'utf8')) as { lakeId: string };
+    writeFileSync(layoutFile, '{"version":');
+    const blocked = await runCli(at('2026-11-10T06:30:00Z'));
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain(`${layoutFile} is not valid JSON`);
+    expect(blocked.stderr).toContain(`hint: the layout file records the lake's layout version and id; "quotelake repair --output ${output} --yes" writes it again`);
+    const look = await runCli(['repair', '--output', output, '--dry-run']);
+    expect(look.stdout).toContain(`layout: ${layoutFile} is not valid JSON (`);
+    expect(look.stdout).toContain(`would be written again with lake id ${lakeId}, as the checkpoints of kline-backfill name it (they resume where they were)`);
+    const fixed = await runCli(['repair', '--output', output, '--yes', '--json']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect((JSON.parse(fixed.stdout) as { layout: unknown }).layout).toMatchObject({ lakeId, pipelines: ['kline-backfill'], written: true });
+    // Resumed, not started over: the half hour since the last run, 30 bars of 1m (and no new 1h bar).
+    const resumed = await runCli(at('2026-11-10T06:30:00Z'));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((JSON.parse(resumed.stdout) as { runs: { rows: { kline: { written: number } } }[] }).runs[0]!.rows.kline.written).toBe(30);
   });
 });

@@ -96,7 +96,9 @@ describe('a state folder given to another output', () => {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`${checkpointFile(lake)}: the checkpoints of pipeline "kline-backfill" were saved for another lake (id `);
       expect(r.stderr).toContain(`than ${other} (`);
-      expect(r.stderr).toContain('hint: give each output its own state folder');
+      // A new output may be that lake with its layout file lost: repair is offered first.
+      expect(r.stderr).toContain(`hint: if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${other} --yes"`);
+      expect(r.stderr).toContain('; otherwise give each output its own state folder');
     }
     expect(existsSync(join(other, 'kline'))).toBe(false);
     // A refused run leaves no lake behind: no layout, so no id the next run would be tied to.

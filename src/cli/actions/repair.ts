@@ -4,6 +4,8 @@ import type { RunContext } from '../../core/component.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { partitionKeys } from '../../lake/partition-path.js';
 import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
+import { repairLayout, type LayoutRepair } from '../../runtime/repair-layout.js';
+import { stateLocationFor } from '../../runtime/state-location.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -17,6 +19,7 @@ export interface RepairArgs extends LogArgs {
   output: string;
   's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
+  'state-dir'?: string | undefined;
   'dry-run': boolean;
   yes: boolean;
   clock?: string | undefined;
@@ -74,6 +77,15 @@ export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3
   return `${lines.join('\n')}\n`;
 }
 
+export function formatLayoutRepair(r: LayoutRepair): string {
+  const verb = r.written ? 'written again' : 'would be written again';
+  const id =
+    r.lakeId === null
+      ? 'without a lake id (no checkpoint names one: the next run draws it)'
+      : `with lake id ${r.lakeId}, as the checkpoints of ${r.pipelines.join(', ')} name it (they resume where they were)`;
+  return `layout: ${r.problem}; ${verb} ${id}\n`;
+}
+
 export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({ color: args.color }, env);
   const dryRun = args['dry-run'];
@@ -81,7 +93,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
     throw new UsageError('repair drops the files it cannot read from the lake, and their rows with them', 'add --dry-run to see which, then --yes to drop them');
   }
   const clock = commandClock(args.clock, env);
-  const json = (datasets: readonly TableRepair[]) =>
+  const json = (datasets: readonly TableRepair[], layout: LayoutRepair | undefined) =>
     terminal.out(
       `${JSON.stringify(
         {
@@ -89,6 +101,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
           command: 'repair',
           output: args.output,
           dryRun,
+          layout: layout ?? null,
           datasets: datasets.map((r) => ({ ...r, streams: streamsOf(r), reset: resetCommand(r, args.output, args['s3-endpoint']) ?? null })),
         },
         null,
@@ -96,7 +109,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
       )}\n`,
     );
   if (await localOutputAbsent(args.output)) {
-    if (args.json) json([]);
+    if (args.json) json([], undefined);
     else terminal.out(`nothing to repair: ${args.output} does not exist\n`);
     return EXIT_OK;
   }
@@ -106,10 +119,13 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   // A dry run reads only; a repair commits, so it holds the output as a run does.
   const holder = dryRun ? undefined : { runId, pipeline: 'repair', now: new Date(clock.now()) };
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
+    // The layout file first: the runs read it before anything else, and a damaged one stops them all.
+    const layout = await repairLayout(storage, stateLocationFor(storage, args['state-dir']), { dryRun, now: new Date(clock.now()) });
     // Its commits check the lease between their steps, as a run's do.
     const reports = await repairLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, storage });
-    if (args.json) json(reports);
-    else if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+    if (args.json) return json(reports, layout);
+    if (layout) terminal.out(formatLayoutRepair(layout));
+    if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
     else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output, args['s3-endpoint']));
   });
   return EXIT_OK;

@@ -38,13 +38,24 @@ export function layoutFilePath(outputDir: string): string {
   return join(outputDir, LAYOUT_FILE);
 }
 
-/** The layout file, or undefined when there is none; a future layout version is refused (FormatVersionError). */
-export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile | undefined> {
-  const storage = storageOf(output);
-  const path = typeof output === 'string' ? layoutFilePath(output) : `${storage.root}/${LAYOUT_FILE}`;
+/** What a layout file holds as found: the file, or why it cannot be used (`damage`). */
+export type LayoutFileFound = { readonly file: LayoutFile; readonly damage?: undefined } | { readonly file?: undefined; readonly damage: string };
+
+/** Where the layout file of `output` is, for messages. */
+export function layoutFileWhere(output: LakeLocation): string {
+  return typeof output === 'string' ? layoutFilePath(output) : `${storageOf(output).root}/${LAYOUT_FILE}`;
+}
+
+/**
+ * The layout file as found, or undefined when there is none. Content that is not a layout file
+ * (torn, not JSON, no valid version) is returned as `damage`, for `repair` to write it again; a
+ * future layout version is refused (FormatVersionError): that lake is not damaged, only newer.
+ */
+export async function findLayoutFile(output: LakeLocation): Promise<LayoutFileFound | undefined> {
+  const path = layoutFileWhere(output);
   let text: string;
   try {
-    const bytes = await storage.read(LAYOUT_FILE);
+    const bytes = await storageOf(output).read(LAYOUT_FILE);
     if (bytes === undefined) return undefined;
     text = Buffer.from(bytes).toString('utf8');
   } catch (error) {
@@ -54,10 +65,27 @@ export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile |
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new SinkError(`${path} is not valid JSON`, 'commit', error);
+    return { damage: `${path} is not valid JSON (${(error as Error).message})` };
   }
+  const version = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>).version : undefined;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return { damage: `${path} has no valid layout version (found ${JSON.stringify(version) ?? 'none'})` };
   versionOf(parsed, LAYOUT_CHAIN, path);
-  return parsed as LayoutFile;
+  const lakeId = (parsed as Record<string, unknown>).lakeId;
+  if (lakeId !== undefined && (typeof lakeId !== 'string' || !/^[0-9a-f]{16}$/.test(lakeId))) return { damage: `${path} has a lake id that is not one (${JSON.stringify(lakeId)})` };
+  return { file: parsed as LayoutFile };
+}
+
+/** The layout file, or undefined when there is none; damaged content is an error naming `repair`. */
+export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile | undefined> {
+  const found = await findLayoutFile(output);
+  if (found?.damage === undefined) return found?.file;
+  const where = typeof output === 'string' ? output : storageOf(output).root;
+  throw new SinkError(
+    found.damage,
+    'commit',
+    undefined,
+    `the layout file records the lake's layout version and id; "quotelake repair --output ${where} --yes" writes it again, with the id taken back from the pipelines' checkpoints (--dry-run first shows what it would write)`,
+  );
 }
 
 export async function writeLayoutFile(output: LakeLocation, now: Date, migratedFrom?: number, lakeId?: string): Promise<LayoutFile> {
