@@ -1,6 +1,6 @@
 /**
  * trading-halts against services the emulator does not play: one that ignores page and size
- * (spec 4.5 rule 2 leaves it open) and one that corrects a record's wire type.
+ * (spec 4.5 rule 2 leaves it open) and one that corrects a record (its wire type, a padded value).
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +44,24 @@ describe('trading-halts: services that differ from the emulator', () => {
     expect(haltContentHash({ ...record(0), haltReason: null } as never)).toBe(haltContentHash({ ...record(0), haltReason: '' }));
     const { haltReason: _r, ...absent } = record(0);
     expect(haltContentHash(absent as never)).toBe(haltContentHash({ ...record(0), haltReason: '' }));
+  });
+
+  // normalize-halts rejects a padded or blank-only value (it is not S4's "no value"): its correction must be written.
+  it.each([
+    [' 145.50', '145.50'],
+    ['145.50 ', '145.50'],
+    ['   ', null],
+  ])('a pauseThresholdPrice of %j corrected to %j on the next run is a changed record', async (sent, corrected) => {
+    let price: string | null = sent;
+    const answerNow = () => answer([{ ...record(0), pauseThresholdPrice: price }]);
+    const { client, clock } = await fixture.setup((_req, res) => json(res, answerNow()));
+    const src = tradingHalts.create(tradingHaltsConfigSchema.parse({ exchanges: ['nasdaq'] }), env(client));
+    const first = await drain<RawHalt>(src, clock);
+    expect(first.records.map((r) => r.record)).toEqual([{ ...record(0), pauseThresholdPrice: sent }]);
+    price = corrected;
+    clock.advance(60_000);
+    const second = await drain<RawHalt>(src, clock, first.checkpoints);
+    expect(second.records.map((r) => r.record)).toEqual([{ ...record(0), pauseThresholdPrice: corrected }]);
+    await client.close();
   });
 });

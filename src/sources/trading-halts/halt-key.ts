@@ -35,15 +35,16 @@ export function haltKey(exchange: HaltExchange, record: WireHaltRecord): string 
 }
 
 /**
- * A field's content for the hash: S4's "no value" (null, "", absent) is one; otherwise the text as
- * sent (trimmed), and a value of another JSON type tagged as such, so that a record normalize-halts rejected
- * (`145.5` as a number) and its corrected form (`"145.5"`) differ and the correction is written.
+ * A field's content for the hash: S4's "no value" (null, "", absent) is one; otherwise the text
+ * exactly as sent (untrimmed: normalize-halts rejects `" 145.50"`, so its correction `"145.50"` must
+ * be a change), and a value of another JSON type tagged as such, so that a record normalize-halts
+ * rejected (`145.5` as a number) and its corrected form (`"145.5"`) differ and the correction is written.
  */
 function content(record: WireHaltRecord, field: string): string | null {
-  const t = text(record, field);
-  if (t === null) return null;
-  // Text hashes as before (checkpoints of earlier versions stay valid); only another type is tagged.
-  return typeof (record as Record<string, unknown>)[field] === 'string' ? t : `\u0001json:${t}`;
+  const v: unknown = (record as Record<string, unknown>)[field];
+  if (v === null || v === undefined || v === '') return null;
+  // Text without surrounding blanks hashes as before (checkpoints of earlier versions stay valid).
+  return typeof v === 'string' ? v : `\u0001json:${JSON.stringify(v)}`;
 }
 
 export function haltContentHash(record: WireHaltRecord): string {
