@@ -2,14 +2,17 @@
  * trading-halts against services the emulator does not play: one that ignores page and size
  * (spec 4.5 rule 2 leaves it open) and one that corrects a record (its wire type, a padded value).
  */
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/api/index.js';
+import { readHaltRows } from '../../src/coverage/index.js';
 import type { RawHalt } from '../../src/core/records.js';
 import { haltContentHash } from '../../src/sources/trading-halts/halt-key.js';
 import { tradingHalts, tradingHaltsConfigSchema } from '../../src/sources/trading-halts/index.js';
 import { useStubClient } from '../api/helpers/stub-client.js';
 import { json } from '../api/helpers/stub-server.js';
+import { run } from './helpers/run.js';
 import { drain } from './helpers/world.js';
 
 const fixture = useStubClient('ql-halt-fix-');
@@ -62,6 +65,20 @@ describe('trading-halts: services that differ from the emulator', () => {
     clock.advance(60_000);
     const second = await drain<RawHalt>(src, clock, first.checkpoints);
     expect(second.records.map((r) => r.record)).toEqual([{ ...record(0), pauseThresholdPrice: corrected }]);
+    await client.close();
+  });
+
+  it('a symbol sent with a blank around it is rejected, and its correction is the one halt the lake holds', async () => {
+    let symbol = 'GOOGL ';
+    const { client, clock } = await fixture.setup((_req, res) => json(res, answer([{ ...record(0), symbol }])));
+    const outputDir = join(fixture.stateDir(), 'out');
+    const pipeline = { name: 'padded', source: { type: 'trading-halts', exchanges: ['nyse'] }, transforms: [{ type: 'normalize-halts' }], sink: { type: 'parquet', retiredGraceMs: 0 } };
+    const first = await run(pipeline, { client, clock, outputDir });
+    expect(first.manifest.rejected).toBe(1);
+    symbol = 'GOOGL';
+    clock.advance(60_000);
+    await run(pipeline, { client, clock, outputDir });
+    expect((await readHaltRows(outputDir)).map((r) => [r.symbol, r.halt_local])).toEqual([['GOOGL', '2026-01-02 10:15:00']]);
     await client.close();
   });
 });

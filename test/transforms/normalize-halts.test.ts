@@ -100,7 +100,7 @@ describe('normalize-halts', () => {
     }
   });
 
-  it('rejects a time without a date, unparsable values and a missing symbol, each with its reason', () => {
+  it('rejects a time without a date, unparsable values and a missing or padded symbol, each with its reason', () => {
     const { output, rejected } = run([
       raw('nyse', { symbol: 'BRK.A', haltTime: '09:31:00', publishDate: '2024-01-11 09:31:05' }),
       raw('nasdaq', { symbol: 'X', haltDateTime: '2024-13-01 10:00:00', publishDate: '2024-01-11 09:31:05' }),
@@ -109,6 +109,8 @@ describe('normalize-halts', () => {
       raw('nyse', { symbol: '', publishDate: '2024-01-11 09:31:05' }),
       raw('nyse', { symbol: 'Q', publishDate: '2024-01-11T09:31:05' }),
       raw('nyse', { symbol: 'R', resumeTime: '25:00:00', resumeDate: '2024-01-11', publishDate: '2024-01-11 09:31:05' }),
+      raw('nyse', { symbol: 'KO ', publishDate: '2024-01-11 09:31:05' }),
+      raw('sse', { symbol: '   ', haltDate: '2024-01-15', publishDate: '2024-01-11 09:31:05' }),
     ]);
     expect(output.records).toEqual([]);
     expect(rejected.map((r) => [r.code, r.field, r.value])).toEqual([
@@ -119,6 +121,8 @@ describe('normalize-halts', () => {
       ['QL_VALUE_MISSING', 'symbol', ''],
       ['QL_TIME_MALFORMED', 'publishDate', '2024-01-11T09:31:05'],
       ['QL_TIME_MALFORMED', 'resumeTime', '25:00:00'],
+      ['QL_VALUE_MALFORMED', 'symbol', 'KO '],
+      ['QL_VALUE_MALFORMED', 'symbol', '   '],
     ]);
     expect(rejected[0]!.reason).toBe('QL_TIME_MALFORMED: field haltTime: "09:31:00" is a time without a date (haltDate and haltDateTime empty)');
   });

@@ -3,6 +3,7 @@
  */
 import type { IANAZone } from 'luxon';
 import { fieldFailure, quoteValue } from '../../core/field-failure.js';
+import { VALUE_MALFORMED } from '../../core/reject-codes.js';
 import { TIME_MALFORMED } from '../../core/time.js';
 import type { WireHaltRecord } from '../../core/wire.js';
 import { isLocalDate, isLocalTime, parseLocalDateTime } from './local-time.js';
@@ -61,4 +62,15 @@ export function requiredText(record: WireHaltRecord, key: string): string | Fiel
   const v = text(record, key);
   if (v === null) return { field: key, value: '', failure: fieldFailure('QL_VALUE_MISSING', `${key} is required and was ${quoteValue(String((record as Record<string, unknown>)[key] ?? 'absent'))}`) };
   return v;
+}
+
+/**
+ * The symbol, which identifies the halt: the source keys a record by its trimmed text, so a symbol
+ * with blanks around it (or only blanks) would be stored as another symbol than its key says, and
+ * the service's corrected record would land beside it as a second halt. Rejected by name instead.
+ */
+export function symbolText(record: WireHaltRecord): string | FieldError {
+  const symbol = requiredText(record, 'symbol');
+  if (typeof symbol !== 'string' || symbol.trim() === symbol) return symbol;
+  return { field: 'symbol', value: symbol, failure: fieldFailure(VALUE_MALFORMED, `${quoteValue(symbol)} has blanks around it (a symbol has none)`) };
 }

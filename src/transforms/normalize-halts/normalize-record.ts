@@ -17,7 +17,7 @@ import { canonicalDecimal, type DecimalType } from '../../core/decimal.js';
 import type { HaltRow, RawHalt } from '../../core/records.js';
 import type { HaltExchange, WireHaltRecord } from '../../core/wire.js';
 import { isFieldError, type FieldError } from '../field-error.js';
-import { readInstant, requiredText, text, type LocalInstant } from './halt-fields.js';
+import { readInstant, requiredText, symbolText, text, type LocalInstant } from './halt-fields.js';
 import { haltRecordShapeError } from './halt-record-shape.js';
 import { parseLocalDateTime } from './local-time.js';
 
@@ -31,7 +31,7 @@ export function normalizeHalt(raw: RawHalt, options: HaltOptions): HaltRow | Fie
   if (shape) return shape;
   const r = raw.record;
   const zone = options.zones[raw.exchange];
-  const symbol = requiredText(r, 'symbol');
+  const symbol = symbolText(r);
   if (typeof symbol !== 'string') return symbol;
   const published = requiredText(r, 'publishDate');
   if (typeof published !== 'string') return published;
