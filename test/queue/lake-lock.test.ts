@@ -11,12 +11,16 @@ describe('withLakeLock', () => {
     const trace: string[] = [];
     let releaseFirst!: () => void;
     const gate = new Promise<void>((r) => (releaseFirst = r));
+    let aIn!: () => void;
+    const aHolds = new Promise<void>((r) => (aIn = r));
     const first = withLakeLock(a, 'lake1', async () => {
       trace.push('a in');
+      aIn();
       await gate;
       trace.push('a out');
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // Only once a holds it (a fixed wait let b in first on a loaded machine).
+    await aHolds;
     const second = withLakeLock(b, 'lake1', async () => void trace.push('b in'), { pollMs: 10 });
     await new Promise((r) => setTimeout(r, 100));
     expect(trace).toEqual(['a in']);
