@@ -59,6 +59,7 @@ export type {
   KlineBar,
   KlineRequest,
   KlineResult,
+  MalformedBatchSeries,
   PlanLimits,
   QuotaStatus,
   RequestInfo,

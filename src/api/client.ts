@@ -46,6 +46,7 @@ import {
 } from './schemas.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { scanKlinePage } from './kline-page-scan.js';
+import { barsIn, seriesOfList } from './batch-series-list.js';
 import { abortReason, manualSleep, systemSleep, type Sleep } from './sleep.js';
 import type {
   AdmissionInfo,
@@ -57,6 +58,7 @@ import type {
   KlineBar,
   KlineRequest,
   KlineResult,
+  MalformedBatchSeries,
   RequestInfo,
   RequestOutcomes,
   RetryOptions,
@@ -304,9 +306,15 @@ class QuotelakeClient implements ServiceClient {
         // The first round's series are in hand (and charged): they go with the stop.
         if (!(error instanceof QuotaExhaustedError)) throw error;
         const more = error.partial as BatchKlineResult | undefined;
-        throw error.withPartial({ ...result, series: [...result.series, ...(more?.series ?? [])], invalid: [...new Set([...result.invalid, ...(more?.invalid ?? [])])] });
+        throw error.withPartial({
+          ...result,
+          series: [...result.series, ...(more?.series ?? [])],
+          invalid: [...new Set([...result.invalid, ...(more?.invalid ?? [])])],
+          malformed: [...result.malformed, ...(more?.malformed ?? [])],
+        });
       }
       result.series.push(...again.series);
+      result.malformed.push(...again.malformed);
       result.invalid = [...new Set([...result.invalid, ...again.invalid])];
       result.missing = again.missing;
     }
@@ -321,7 +329,7 @@ class QuotelakeClient implements ServiceClient {
       seen.add(key);
       return true;
     });
-    const result: BatchKlineResult = { series: [], missing: [], invalid: [] };
+    const result: BatchKlineResult = { series: [], missing: [], invalid: [], malformed: [] };
     const jobs: Promise<void>[] = [];
     for (const [family, group] of groupBy(unique, (item) => this.familyOf(item.code))) {
       for (const chunk of splitByCapAndBudget(group, this.limits.batchKlineItemCap, null)) {
@@ -330,6 +338,7 @@ class QuotelakeClient implements ServiceClient {
             for (const part of out.results) {
               result.series.push(...part.series);
               result.missing.push(...part.missing);
+              result.malformed.push(...part.malformed);
             }
             result.invalid.push(...out.invalid);
           }),
@@ -493,7 +502,7 @@ class QuotelakeClient implements ServiceClient {
     family: Family,
     items: readonly BatchKlineItem[],
     signal?: AbortSignal,
-  ): Promise<{ series: BatchKlineSeries[]; missing: BatchKlineItem[] }> {
+  ): Promise<{ series: BatchKlineSeries[]; missing: BatchKlineItem[]; malformed: MalformedBatchSeries[] }> {
     const endpoint = `${familyPrefix(family)}/batch-kline`;
     const codes = items.map((item) => item.code);
     const dataList = items.map((item) => ({
@@ -518,16 +527,18 @@ class QuotelakeClient implements ServiceClient {
           headers: { 'content-type': 'application/json' },
         }),
         parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, batchKlineDataSchema),
-        rows: (value) => value.kline_list.reduce((n, series) => n + series.kline_data.length, 0),
+        rows: (value) => value.kline_list.reduce<number>((n, series) => n + barsIn(series), 0),
       },
       signal,
     );
+    const { series, malformed } = seriesOfList(endpoint, data.kline_list);
     // An item answered without a bar is not delivered: the latest two bars of a listed product
     // always exist, so an empty list is the service leaving the item out (asked again, then named).
-    const returned = new Set(data.kline_list.filter((s) => s.kline_data.length > 0).map((s) => `${s.code}\u0000${s.kline_type}`));
+    const returned = new Set(series.filter((s) => s.kline_data.length > 0).map((s) => `${s.code}\u0000${s.kline_type}`));
     return {
-      series: data.kline_list,
+      series,
       missing: items.filter((item) => !returned.has(`${item.code}\u0000${item.klineType}`)),
+      malformed,
     };
   }
 

@@ -13,6 +13,7 @@ export type {
   KlineBar,
   KlineRequest,
   KlineResult,
+  MalformedBatchSeries,
   QuotaStatus,
   RequestInfo,
   RequestOutcomes,

@@ -82,7 +82,12 @@ export const batchKlineSeriesSchema = z.object({
   kline_type: z.number().int(),
   kline_data: z.array(klineBarSchema),
 });
-export const batchKlineDataSchema = z.object({ kline_list: z.array(batchKlineSeriesSchema) });
+/**
+ * Each series of the list is checked on its own (batchKlineOnce): one that is not a series (no
+ * code, a kline_type that is not a whole number, bars that are not a list) is left out and named,
+ * and the item it stood for is asked again, instead of failing the answer of every other series.
+ */
+export const batchKlineDataSchema = z.object({ kline_list: z.array(z.unknown()) });
 
 /** The fields of a suspension record in the three layouts (S3); any other field is dropped (R5). */
 export const HALT_FIELDS = [

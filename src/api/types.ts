@@ -172,6 +172,16 @@ export interface BatchKlineResult {
   missing: BatchKlineItem[];
   /** Codes rejected as `code invalid` (ret 600). */
   invalid: string[];
+  /** Elements of the answers' series lists that are not a series: left out (their items are missing). */
+  malformed: MalformedBatchSeries[];
+}
+
+export interface MalformedBatchSeries {
+  readonly endpoint: string;
+  /** What is wrong, as `kline_list[i].field: problem`. */
+  readonly problem: string;
+  /** The element as sent, as JSON, cut at 200 characters. */
+  readonly excerpt: string;
 }
 
 export interface HaltsOptions {

@@ -82,6 +82,32 @@ describe('kline-latest: a series answered without a bar', () => {
   });
 });
 
+describe('kline-latest: an element of the series list that is not a series', () => {
+  it('is left out and named, the other series stored, and its item asked again and delivered', async () => {
+    const { r, rows, asked } = await runLatest((items, call) =>
+      items.map((i) => (call === 0 && i.code === 'ETHUSDT' ? { ...both(i), kline_type: '1' } : both(i))) as Series[],
+    );
+    expect(asked).toEqual([['BTCUSDT', 'ETHUSDT'], ['ETHUSDT']]);
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2', 'ETHUSDT 05:08 1.2', 'ETHUSDT 05:09 1.2']);
+    expect([r.status, r.shortfalls]).toEqual(['succeeded', 0]);
+    expect(r.notes).toHaveLength(1);
+    expect(r.notes[0]).toMatch(
+      /^kline-latest: \/quote-b-api\/batch-kline answered an element of its series list that is not a series, left out \(the item it stood for was asked again\): kline_list\[1\]\.kline_type: .+; sent \{"code":"ETHUSDT","kline_type":"1","kline_data":\[/,
+    );
+  });
+
+  it('sent for good (bars not a list, no code): named once each, and the item not delivered is a shortfall (exit 4)', async () => {
+    const { r, rows } = await runLatest((items) => [...items.filter((i) => i.code !== 'ETHUSDT').map(both), { code: 'ETHUSDT', kline_type: 1, kline_data: 'none' }, { kline_type: 1, kline_data: [] }] as Series[]);
+    expect(rows).toEqual(['BTCUSDT 05:08 1.2', 'BTCUSDT 05:09 1.2']);
+    expect(r.shortfalls).toBe(1);
+    expect(r.notes.filter((n) => n.includes('not a series')).map((n) => n.replace(/^.*not a series[^:]*: /, '').replace(/: .*; sent/, '; sent'))).toEqual([
+      'kline_list[1].kline_data; sent {"code":"ETHUSDT","kline_type":1,"kline_data":"none"}',
+      'kline_list[2].code; sent {"kline_type":1,"kline_data":[]}',
+    ]);
+    expect(r.notes).toContain('kline-latest: no data returned for ETHUSDT kline_type 1 (asked three times); the other codes were delivered');
+  });
+});
+
 describe('kline-latest: a series answered with fewer bars than asked', () => {
   it('one bar of the latest two, where the product has more: the forming bar held before stays stale, so it is a shortfall (exit 4)', async () => {
     const { r, rows } = await runLatest((items) => items.map((i) => (i.code === 'ETHUSDT' ? { ...both(i), kline_data: [bar(T)] } : both(i))));

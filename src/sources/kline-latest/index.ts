@@ -110,6 +110,7 @@ class KlineLatestSource implements Source<RawKline> {
     reporter.plan('kline-latest', perRound * roundOffsets(this.config).length);
     const gapNoted = new Set<string>();
     const shortNoted = new Set<string>();
+    const malformedNoted = new Set<string>();
     let seq = 0;
     let rounds = 0;
     const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote('kline-latest', cut, of, this.config.durationSeconds));
@@ -121,6 +122,13 @@ class KlineLatestSource implements Source<RawKline> {
       rounds++;
       const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
       problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
+      for (const m of result.malformed) {
+        // Once per element sent (wherever in the list): a polling run against a service that keeps sending it says it once.
+        const what = `${m.endpoint} ${m.problem.replace(/^kline_list\[\d+\]/, '')} ${m.excerpt}`;
+        if (malformedNoted.has(what)) continue;
+        malformedNoted.add(what);
+        ctx.events.note?.(`kline-latest: ${m.endpoint} answered an element of its series list that is not a series, left out (the item it stood for was asked again): ${m.problem}; sent ${m.excerpt}`);
+      }
       for (const s of seriesOfAnswer(result.series)) {
         const target = byKey.get(`${s.code}\u0000${s.kline_type}`);
         if (!target) {
