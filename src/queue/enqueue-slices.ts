@@ -37,10 +37,11 @@ export async function enqueueSlices(queue: Queue<QueueJobData>, redis: Redis, sl
       await job?.retry('failed');
       counts.retried++;
     } else if (state !== 'unknown') {
-      // Queued with another pipeline definition (the file edited since): it runs with the one given now.
+      // Queued with another pipeline definition (the file edited since) or file: it runs with the one given now.
       const job = await queue.getJob(jobId);
       const data = job?.data;
-      if (data?.kind === 'slice' && data.definition !== slice.definition) await job?.updateData({ kind: 'slice', ...slice } satisfies QueueJobData as never);
+      const other = data?.kind === 'slice' && (data.definition !== slice.definition || data.pipelinePath !== slice.pipelinePath || data.pipeline !== slice.pipeline);
+      if (other) await job?.updateData({ kind: 'slice', ...slice } satisfies QueueJobData as never);
       counts.queued++;
     }
     else {

@@ -15,6 +15,9 @@ export type QueueJobData = ({ readonly kind: 'slice' } & Slice) | ({ readonly ki
 /** What a schedule enqueues each time it fires: the `enqueue` command's arguments. */
 export interface ScheduledRun {
   readonly pipeline: string;
+  /** The file `enqueue` read, absolute, and the pipeline's name (both absent from earlier versions' schedules). */
+  readonly pipelinePath?: string | undefined;
+  readonly name?: string | undefined;
   readonly since?: string | undefined;
   readonly until?: string | undefined;
   readonly codes?: string | undefined;

@@ -79,15 +79,13 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
   const stopping = new AbortController();
   const processor = async (job: Job<QueueJobData>, token?: string): Promise<SliceOutcome | undefined> => {
     const data = job.data;
-    if (data.kind === 'schedule') {
-      await options.expandSchedule(data);
-      return undefined;
-    }
-    const { kind: _kind, ...stored } = data;
-    const slice = sliceOfJobData(stored);
-    let outcome: SliceOutcome | 'aborted';
+    let outcome: SliceOutcome | 'aborted' | undefined;
     try {
-      outcome = await options.runSlice(slice, stopping.signal);
+      if (data.kind === 'schedule') await options.expandSchedule(data);
+      else {
+        const { kind: _kind, ...stored } = data;
+        outcome = await options.runSlice(sliceOfJobData(stored), stopping.signal);
+      }
     } catch (error) {
       if (options.isWorkerFault?.(error)) {
         await job.moveToWait(token);
@@ -97,6 +95,7 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       if (options.isPermanent?.(error)) throw new PermanentSliceError(error);
       throw error;
     }
+    if (outcome === undefined) return undefined;
     if (outcome === 'aborted') {
       // Back to waiting, untouched: the next worker fetches it whole.
       await job.moveToWait(token);

@@ -9,6 +9,8 @@ import type { Interval } from '../core/records.js';
 export interface Slice {
   /** The pipeline as named to `enqueue` (a shipped name or a path every worker host can read). */
   readonly pipeline: string;
+  /** The file `enqueue` read, absolute (a worker looks there first: cli/queue/slice-pipeline.ts); absent from earlier versions' slices. */
+  readonly pipelinePath?: string | undefined;
   /** The pipeline's own name (its state and run manifests go under it). */
   readonly name: string;
   /** The codes fetched, each over the same span (group-slices.ts). */

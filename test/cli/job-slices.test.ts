@@ -15,7 +15,7 @@ function job(intervals: string[], since: string): PipelineJob {
 describe('jobSlices', () => {
   it('a week or month that opens before a mid-week listing starts its series: the first slice reaches back to it', () => {
     // TONUSDT was listed on Thursday 2024-08-08; since is long before.
-    const slices = jobSlices(job(['1d', '1w', '1mo'], '2024-01-01'), { pipeline: 'ton.yaml' }, { nowMs: NOW, spanFromMs: NOW });
+    const slices = jobSlices(job(['1d', '1w', '1mo'], '2024-01-01'), { pipeline: 'ton.yaml', pipelinePath: '/srv/ton.yaml' }, { nowMs: NOW, spanFromMs: NOW });
     const firstFrom = (interval: string) => new Date(Math.min(...slices.filter((s) => s.interval === interval).map((s) => s.fromMs))).toISOString();
     expect(firstFrom('1d')).toBe('2024-08-08T00:00:00.000Z');
     expect(firstFrom('1w')).toBe('2024-08-05T00:00:00.000Z');

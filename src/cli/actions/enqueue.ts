@@ -57,7 +57,8 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
   const output = lakeLocation(job.resolved.settings.outputDir);
   // A state folder given (not the lake's own) travels too, absolute for the same reason.
   const stateDir = job.resolved.origin.stateDir === 'default' ? undefined : lakeLocation(job.resolved.settings.stateDir);
-  const target = { pipeline: args.pipeline, output, format: args.format, stateDir };
+  // The file as given and as found: a worker started in another folder still finds it (slice-pipeline.ts).
+  const target = { pipeline: args.pipeline, pipelinePath: job.ref.path, output, format: args.format, stateDir };
   const budget = args['slice-requests'];
   if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`--slice-requests ${String(budget)}: not a whole number of requests`, 'give a whole number of 1 or more, e.g. --slice-requests 32');
   if (args.every === undefined && (args.tz !== undefined || args.name !== undefined)) throw new UsageError('--tz and --name go with --every');
@@ -74,7 +75,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
       }
       jobSlices(job, target, { nowMs: clock.now(), spanFromMs: spanAnchor(clock) }, budget); // the pipeline can be sliced at all
       const name = args.name ?? job.pipeline.name;
-      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, since: args.since, until: args.until, codes: args.codes, output, format: args.format, stateDir, sliceRequests: budget } });
+      await upsertSchedule(queue, { name, cron: args.every, tz, run: { pipeline: args.pipeline, pipelinePath: job.ref.path, name: job.pipeline.name, since: args.since, until: args.until, codes: args.codes, output, format: args.format, stateDir, sliceRequests: budget } });
       const nextIso = next.map((ms) => new Date(ms).toISOString());
       if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', schedule: { name, cron: args.every, tz, next: nextIso } }, false);
       else terminal.out(`schedule ${name}: "${args.every}" in ${tz}; next ${nextIso.join(', ')}\n`);

@@ -23,12 +23,12 @@ import { describeError, sayFailure } from '../describe-error.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
-import { loadJob } from '../pipeline-job.js';
+import { loadJob, type PipelineJob } from '../pipeline-job.js';
 import { cachedPipelineLoader } from '../../config/pipeline-cache.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
-import { checkSliceDefinition, checkSliceName } from '../queue/slice-definition.js';
+import { locateQueuedPipeline, PipelineNotHereError, type QueuedPipeline } from '../queue/slice-pipeline.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
 import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
@@ -126,15 +126,17 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   let waitingForQuota = 0;
   // Every slice loads its pipeline file; one parse per text serves them all.
   const loadPipelineFile = cachedPipelineLoader();
-  const runOne = async (slice: Slice, signal: AbortSignal) => {
-    const job = await loadJob(slice.pipeline, { ...service, output: slice.output, format: slice.format as never, 'state-dir': slice.stateDir }, env, process.cwd(), loadPipelineFile);
-    checkSliceName(slice, job.pipeline, job.ref.display);
-    // Another host may hold the file the slice was queued with: this worker's copy is its own fault.
+  // Another host may hold the file the slice was queued with: not finding it here is this worker's fault.
+  const locate = async (queued: QueuedPipeline, load: (path: string) => Promise<PipelineJob>): Promise<PipelineJob> => {
     try {
-      checkSliceDefinition(slice, job.pipeline, job.ref.display);
+      return await locateQueuedPipeline(queued, process.cwd(), load);
     } catch (error) {
-      throw new WorkerSettingsError(error);
+      throw error instanceof PipelineNotHereError ? new WorkerSettingsError(error) : error;
     }
+  };
+  const runOne = async (slice: Slice, signal: AbortSignal) => {
+    const settings = { ...service, output: slice.output, format: slice.format as never, 'state-dir': slice.stateDir };
+    const job = await locate(slice, (path) => loadJob(path, settings, env, process.cwd(), loadPipelineFile));
     // Its token, base URL and plan are this worker's own settings (never stored in Redis).
     const client = await clients.clientFor(job).catch((error: unknown) => {
       throw new WorkerSettingsError(error);
@@ -168,10 +170,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   };
 
   const expand = async (run: ScheduledRun) => {
-    const job = await loadJob(run.pipeline, { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never, 'state-dir': run.stateDir }, env, process.cwd(), loadPipelineFile);
+    const settings = { ...service, since: run.since, until: run.until, codes: run.codes, output: run.output, format: run.format as never, 'state-dir': run.stateDir };
+    // A firing takes the file as it is then (no definition to check), if it is still the pipeline named.
+    const job = await locate(run, (path) => loadJob(path, settings, env, process.cwd(), loadPipelineFile));
     // A schedule fires at its own time: its spans count back from then, not from a --clock instant.
     const firedAt = clock.now();
-    const slices = jobSlices(job, { pipeline: run.pipeline, output: run.output, format: run.format, stateDir: run.stateDir }, { nowMs: firedAt, spanFromMs: firedAt }, run.sliceRequests);
+    const slices = jobSlices(job, { pipeline: run.pipeline, pipelinePath: job.ref.path, output: run.output, format: run.format, stateDir: run.stateDir }, { nowMs: firedAt, spanFromMs: firedAt }, run.sliceRequests);
     const counts = await enqueueSlices(queue, redis, slices);
     logger.info(`schedule fired: ${job.pipeline.name}: ${slices.length} slices, ${counts.added} new`, { event: 'schedule-fired', slices: slices.length, added: counts.added });
   };

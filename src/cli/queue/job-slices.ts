@@ -21,6 +21,8 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 export interface SliceTarget {
   /** The pipeline argument as given (every worker loads it the same way). */
   readonly pipeline: string;
+  /** The file it resolved to, absolute. */
+  readonly pipelinePath: string;
   readonly output?: string | undefined;
   readonly format?: string | undefined;
   readonly stateDir?: string | undefined;
@@ -67,5 +69,5 @@ export function jobSlices(job: PipelineJob, target: SliceTarget, at: SliceTime, 
     }
   }
   const definition = sliceDefinition(job.pipeline);
-  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, name: job.pipeline.name, ...g, output: target.output, format: target.format, ...(target.stateDir !== undefined ? { stateDir: target.stateDir } : {}), definition }));
+  return groupSlices(pieces, budget).map((g) => ({ pipeline: target.pipeline, pipelinePath: target.pipelinePath, name: job.pipeline.name, ...g, output: target.output, format: target.format, ...(target.stateDir !== undefined ? { stateDir: target.stateDir } : {}), definition }));
 }
