@@ -42,7 +42,7 @@ const MISSING: Readonly<Record<string, string>> = {
   validate: 'name a pipeline file to check: quotelake validate <pipeline...>',
   enqueue: 'name a pipeline to queue: quotelake enqueue <pipeline> ("quotelake list" shows those you can name)',
   completion: 'name a shell: quotelake completion bash, zsh or fish',
-  queue: 'name what to do: quotelake queue status, schedules, or unschedule <name>',
+  queue: 'name what to do: quotelake queue status, schedules, unschedule <name>, or drop <pipeline>',
 };
 
 function missingArgument(msg: string, command: string | undefined): string | undefined {

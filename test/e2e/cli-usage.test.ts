@@ -294,7 +294,7 @@ describe('usage errors exit 2 with a hint', () => {
   it('a missing argument or a choice without its value is said as what to type, with the command\'s own help', async () => {
     const [queue, shell, format] = await Promise.all([runCli(['queue']), runCli(['completion']), runCli(['run', 'demo', '--format'])]);
     expect([queue, shell, format].map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
-      [2, 'quotelake: name what to do: quotelake queue status, schedules, or unschedule <name>'],
+      [2, 'quotelake: name what to do: quotelake queue status, schedules, unschedule <name>, or drop <pipeline>'],
       [2, 'quotelake: name a shell: quotelake completion bash, zsh or fish'],
       [2, 'quotelake: --format needs a value: parquet, arrow or ndjson'],
     ]);

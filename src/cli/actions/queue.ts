@@ -1,4 +1,4 @@
-/** `quotelake queue status|schedules|unschedule`: what the queue holds, its ETA, and its schedules. */
+/** `quotelake queue status|schedules|unschedule|drop`: what the queue holds, its ETA, its schedules, and taking work off it. */
 import { planLimits } from '../../api/index.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { queueStatus } from '../../queue/queue-counts.js';
@@ -13,10 +13,15 @@ import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue
 import type { ClockArgs, ServiceArgs } from '../shared-options.js';
 import { emitJson, terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { queueDrop } from './queue-drop.js';
+import type { DropWhat } from '../queue/drop-what.js';
 
 export interface QueueArgs extends ServiceArgs, ClockArgs, CoordinatorArgs {
-  action: 'status' | 'schedules' | 'unschedule';
+  action: 'status' | 'schedules' | 'unschedule' | 'drop';
   name?: string | undefined;
+  all: boolean;
+  only?: DropWhat[] | undefined;
+  yes: boolean;
   json: boolean;
 }
 
@@ -36,6 +41,7 @@ function duration(seconds: number): string {
 
 export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
+  if (args.action !== 'drop' && (args.all || args.only !== undefined)) throw new UsageError(`--all and --only go with "queue drop", not "queue ${args.action}"`);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   const redis = redisConnection(url, 'client');
@@ -80,6 +86,7 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
       else for (const s of list) terminal.out(`${s.name}: ${s.pipeline} at "${s.cron}" in ${s.tz}; next ${s.next.join(', ')}\n`);
       return EXIT_OK;
     }
+    if (args.action === 'drop') return await queueDrop(args, queue, redis, terminal);
     if (args.name === undefined) throw new UsageError('name the schedule to remove', 'see "quotelake queue schedules"');
     const removed = await removeSchedule(queue, args.name);
     if (!removed) {
