@@ -21,9 +21,19 @@ export interface ScheduleInfo {
   readonly cron: string;
   readonly tz: string;
   readonly pipeline: string;
+  /** The file `enqueue` read, absolute (null for a schedule made by an earlier version). */
+  readonly file: string | null;
   /** Next firings after `now`, ISO (UTC). */
   readonly next: string[];
+  /**
+   * A firing whose time has passed on this machine and that no worker has taken (ISO, else null):
+   * BullMQ holds it until a worker runs, so it is not among `next`, which count on from now.
+   */
+  readonly overdue: string | null;
 }
+
+/** A firing this long past its time is not one a running worker is taking at this moment. */
+const OVERDUE_AFTER_MS = 5_000;
 
 /** The next `count` firings of `cron` in `tz` after `nowMs`. Throws on a pattern cron-parser refuses. */
 export function nextFirings(cron: string, tz: string, nowMs: number, count = 3): number[] {
@@ -48,7 +58,8 @@ export async function upsertSchedule(queue: Queue<QueueJobData>, spec: ScheduleS
   );
 }
 
-export async function listSchedules(queue: Queue<QueueJobData>, nowMs: number): Promise<ScheduleInfo[]> {
+/** `nowMs`: the command's clock (--clock), for `next`; `machineMs`: the instant BullMQ's firings are due by. */
+export async function listSchedules(queue: Queue<QueueJobData>, nowMs: number, machineMs = Date.now()): Promise<ScheduleInfo[]> {
   const out: ScheduleInfo[] = [];
   for (const s of await queue.getJobSchedulers(0, -1, true)) {
     const cron = s.pattern ?? '';
@@ -59,7 +70,9 @@ export async function listSchedules(queue: Queue<QueueJobData>, nowMs: number): 
       cron,
       tz,
       pipeline: data?.kind === 'schedule' ? data.pipeline : '?',
+      file: data?.kind === 'schedule' ? (data.pipelinePath ?? null) : null,
       next: cron ? nextFirings(cron, tz, nowMs).map((ms) => new Date(ms).toISOString()) : [],
+      overdue: s.next !== undefined && s.next + OVERDUE_AFTER_MS < machineMs ? new Date(s.next).toISOString() : null,
     });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));

@@ -353,7 +353,7 @@ describe('schedules', () => {
     const listed = JSON.parse(ok(await runCli(['queue', 'schedules', '--json', '--clock', '2026-10-24T06:00:00Z'], { env })).stdout) as { schedules: unknown[] };
     // Back to GMT on Sunday 2026-10-25.
     expect(listed.schedules).toEqual([
-      { name: 'nightly', cron: '0 9 * * *', tz: 'Europe/London', pipeline: file, next: ['2026-10-24T08:00:00.000Z', '2026-10-25T09:00:00.000Z', '2026-10-26T09:00:00.000Z'] },
+      { name: 'nightly', cron: '0 9 * * *', tz: 'Europe/London', pipeline: file, file, next: ['2026-10-24T08:00:00.000Z', '2026-10-25T09:00:00.000Z', '2026-10-26T09:00:00.000Z'], overdue: null },
     ]);
     // A schedule's pending firing is not a waiting slice.
     expect((await status(env)).waiting).toBe(0);

@@ -83,7 +83,12 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
       const list = await listSchedules(queue, commandClock(args.clock, env).now());
       if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'queue schedules', schedules: list }, false);
       else if (list.length === 0) terminal.out('no schedules\n');
-      else for (const s of list) terminal.out(`${s.name}: ${s.pipeline} at "${s.cron}" in ${s.tz}; next ${s.next.join(', ')}\n`);
+      else {
+        for (const s of list) {
+          const late = s.overdue === null ? '' : `; the firing of ${s.overdue} is overdue: no worker has taken it (is one running?)`;
+          terminal.out(`${s.name}: ${s.file ?? s.pipeline} at "${s.cron}" in ${s.tz}; next ${s.next.join(', ')}${late}\n`);
+        }
+      }
       return EXIT_OK;
     }
     if (args.action === 'drop') return await queueDrop(args, queue, redis, terminal);
