@@ -5,8 +5,9 @@
  *
  * Redelivery: BullMQ holds each active job by a lock the worker renews every `stalledMs / 2`; a
  * worker that dies (SIGKILL, a lost host) stops renewing, and the stalled-job check (every
- * `stalledMs`, on any live worker) moves the job back to waiting. `maxStalledCount` 2: a slice that
- * kills its worker twice in a row is failed rather than passed on for ever.
+ * `stalledMs`, on any live worker) moves the job back to waiting. `maxStalledCount` 2: a slice is
+ * passed on after its worker's first and second loss, and failed at the third (it may be what kills
+ * them) rather than passed on for ever.
  *
  * Stop: `stop()` takes no new job and lets the running slices finish; past `graceMs` they are
  * aborted (their fetched rows are not committed) and put back to waiting for another worker, with
@@ -75,6 +76,12 @@ export interface SliceWorker {
   stop(graceMs: number, options?: { queueGone?: boolean }): Promise<void>;
 }
 
+/** Losses of its worker a slice is passed on after; the next one fails it. */
+export const MAX_STALLED = 2;
+
+/** BullMQ's reason for a job failed at a stall past `maxStalledCount` (moveStalledJobsToWait.lua). */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+
 export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
   const stopping = new AbortController();
   const processor = async (job: Job<QueueJobData>, token?: string): Promise<SliceOutcome | undefined> => {
@@ -114,7 +121,7 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     concurrency: options.concurrency,
     lockDuration: options.stalledMs,
     stalledInterval: options.stalledMs,
-    maxStalledCount: 2,
+    maxStalledCount: MAX_STALLED,
   });
   worker.on('failed', (job, error) => {
     const id = job?.id ?? '?';
@@ -125,7 +132,11 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
       options.log?.(`slice ${id} failed (attempt ${job.attemptsMade} of ${attempts}, retried later): ${error.message}`);
       return;
     }
-    options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${error.message}`);
+    const why =
+      error.message === STALLED_TOO_OFTEN
+        ? `the worker running it was lost (killed, or stopped answering for --stalled-timeout) ${MAX_STALLED + 1} times; enqueue the same run again to retry it`
+        : error.message;
+    options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${why}`);
     options.failedForGood?.(id, permanent ? error.original : error);
   });
   // BullMQ reports every reconnection attempt while Redis is away: one line a minute says as much.

@@ -21,6 +21,16 @@ describe('withLakeLock', () => {
     });
     // Only once a holds it (a fixed wait let b in first on a loaded machine).
     await aHolds;
+    // The second asks once the first holds the lock (a fixed pause lost the race on a loaded machine).
+    let firstIn!: () => void;
+    const holding = new Promise<void>((r) => (firstIn = r));
+    const first = withLakeLock(a, 'lake1', async () => {
+      trace.push('a in');
+      firstIn();
+      await gate;
+      trace.push('a out');
+    });
+    await holding;
     const second = withLakeLock(b, 'lake1', async () => void trace.push('b in'), { pollMs: 10 });
     await new Promise((r) => setTimeout(r, 100));
     expect(trace).toEqual(['a in']);
