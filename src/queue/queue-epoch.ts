@@ -20,3 +20,25 @@ export async function queueEpoch(redis: Redis): Promise<string> {
 export async function epochKept(redis: Redis, epoch: string): Promise<boolean> {
   return (await redis.get(KEY)) === epoch;
 }
+
+/**
+ * Tells `lost` each time Redis comes back without `epoch` (restarted without its data): a worker
+ * running until stopped would otherwise wait on a queue that is no longer there, its schedules
+ * gone with it, without a word. The epoch drawn anew is watched from then on, so a second loss is
+ * told too. Returns the function that stops watching.
+ */
+export function watchQueueEpoch(redis: Redis, epoch: Promise<string | undefined>, lost: () => void): () => void {
+  let current: string | undefined;
+  void epoch.then((e) => (current ??= e));
+  const check = () => {
+    const watched = current;
+    if (watched === undefined) return;
+    void (async () => {
+      if (await epochKept(redis, watched)) return;
+      current = await queueEpoch(redis);
+      lost();
+    })().catch(() => undefined);
+  };
+  redis.on('ready', check);
+  return () => void redis.off('ready', check);
+}

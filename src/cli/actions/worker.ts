@@ -11,7 +11,7 @@ import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { noteQuotaReset, quotaResetMet } from '../../queue/quota-reset.js';
-import { epochKept, queueEpoch } from '../../queue/queue-epoch.js';
+import { epochKept, queueEpoch, watchQueueEpoch } from '../../queue/queue-epoch.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
 import { startSliceWorker } from '../../queue/slice-worker.js';
@@ -59,6 +59,11 @@ const WORKER_STOP_WORDS: StopWords = {
   again: (sig) => `quotelake worker: ${sig} again: exiting now; its slices are redelivered once their lock expires`,
 };
 
+/** `when`: " while this worker ran", or nothing when said as it happens. */
+const lostWords = (when: string) => `Redis lost its data${when} (it restarted without persistence): the slices waiting or running on the queue then are gone, and its schedules`;
+const QUEUE_LOST_TODO =
+  'Run the same "quotelake enqueue" again, and each "quotelake enqueue --every" for the schedules (what was committed is merged, not doubled), and turn on Redis persistence (appendonly yes)';
+
 /** Slices side by side in one worker process, at most (as a source's `concurrency`). */
 export const MAX_CONCURRENCY = 64;
 
@@ -103,6 +108,10 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // Drawn beside the start-up, never in its way (a Redis down at start is the patience's business);
   // undefined when it failed: there is then no epoch to lose.
   const epochDrawn = queueEpoch(redis).catch(() => undefined);
+  // A batch says it at its end (exit 1); a worker running until stopped says it when Redis is back.
+  const stopWatchingEpoch = watchQueueEpoch(redis, epochDrawn, () => {
+    if (!args['until-empty']) terminal.notice(`quotelake worker: ${lostWords('')}; this worker waits for new slices. ${QUEUE_LOST_TODO}`, { level: 'error', event: 'queue-lost' });
+  });
   // What workers killed with kill -9 on this host left in the temp folder.
   const deadScratch = await removeDeadSliceScratch();
   if (deadScratch > 0) logger.info('removed the slice folders of workers no longer running', { event: 'recovery', action: 'slice-scratch-removed', folders: deadScratch });
@@ -261,6 +270,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     }
   } finally {
     interrupts.dispose();
+    stopWatchingEpoch();
     // Without Redis, what waits on it would wait for ever: its connections are let go of first, so
     // what is left fails at once instead.
     if (coordinatorDown !== undefined) {
@@ -301,7 +311,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   }
   if (queueLost) {
     terminal.notice(
-      'quotelake worker: Redis lost its data while this worker ran (it restarted without persistence): the slices waiting or running on the queue then are gone, so the queue only looks drained. Run the same "quotelake enqueue" again (what was committed is merged, not doubled), and turn on Redis persistence (appendonly yes)',
+      `quotelake worker: ${lostWords(' while this worker ran')}, so the queue only looks drained. ${QUEUE_LOST_TODO}`,
       { level: 'error', event: 'queue-lost' },
     );
   }
