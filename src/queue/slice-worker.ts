@@ -50,8 +50,9 @@ export interface SliceWorkerOptions {
   /** A slice failed for good (permanent, or its last attempt): the error `runSlice` threw. */
   failedForGood?(sliceId: string, error: unknown): void;
   /**
-   * Whether an error of `runSlice` is this worker's, not the slice's (its token refused, its service
-   * settings wrong): another worker could run the slice, so it goes back to the queue untouched
+   * Whether an error of `runSlice` or `expandSchedule` is this worker's, not the job's (its token
+   * refused, its service settings wrong, the pipeline file not on this host): another worker could
+   * run the job, so it goes back to the queue untouched
    * and `workerFault` is told, rather than the slice failing for good on every worker's behalf.
    */
   isWorkerFault?(error: unknown): boolean;
