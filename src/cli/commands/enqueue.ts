@@ -9,7 +9,7 @@ export const enqueueCommand: CommandModule<object, EnqueueArgs> = {
   describe: 'Split a K-line run into partition-aligned slices on the Redis queue for workers (now, or on a cron schedule)',
   builder: (y: Argv<object>) =>
     coordinatorOption(clockOptions(dataOptions(outputOptions(serviceOptions(y)), ['parquet', 'arrow']), { data: true }))
-      .positional('pipeline', { type: 'string', demandOption: true, describe: 'Pipeline file (a path every worker host can read), or a shipped pipeline\'s name' })
+      .positional('pipeline', { type: 'string', demandOption: true, describe: 'Pipeline file or a shipped pipeline\'s name; a worker reads the file this resolves to (absolute), else this argument from its own folder' })
       .option('every', { type: 'string', describe: 'Enqueue the run on this cron schedule instead of now, e.g. "0 2 * * *"; upserted under --name' })
       .option('tz', { type: 'string', describe: 'Time zone of the --every pattern (IANA, default UTC), e.g. Europe/London' })
       .option('name', { type: 'string', describe: 'Name of the schedule (default: the pipeline\'s name); the same name replaces it' })
