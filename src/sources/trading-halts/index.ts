@@ -20,6 +20,7 @@ import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { lintRepeated } from '../shared/config-parts.js';
 import { haltContentHash, haltKey } from './halt-key.js';
 import { withoutEchoedSecret } from './echoed-secret.js';
+import { ExchangeRefusals } from './exchange-refusals.js';
 
 const EXCHANGES = ['sse', 'nyse', 'nasdaq'] as const;
 
@@ -102,6 +103,7 @@ class TradingHaltsSource implements Source<RawHalt> {
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const exchanges = [...new Set(this.config.exchanges)];
     const config = this.config;
+    const refusals = new ExchangeRefusals(exchanges.length);
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
@@ -111,6 +113,10 @@ class TradingHaltsSource implements Source<RawHalt> {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
         reporter.finish(stream);
       } catch (error) {
+        if (refusals.absorb(error)) {
+          ctx.events.shortfall?.(`trading-halts ${exchange}: not delivered: ${error.message}; the other exchanges' records are kept and the next run asks again (a token whose plan does not cover ${exchange} is refused every time: drop it from exchanges)`);
+          return;
+        }
         if (!(error instanceof QuotaExhaustedError)) throw error;
         ctx.events.stoppedAtQuota?.();
         ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);
