@@ -78,7 +78,7 @@ async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: Ro
   if (journal.delta !== undefined) {
     guard();
     try {
-      await applyDeltaIntent(storage, journal.delta);
+      await applyDeltaIntent(storage, journal.delta, guard);
     } catch (error) {
       if (error instanceof DeltaConflictError) await undoJournal(storage, journal);
       throw error;

@@ -103,14 +103,18 @@ export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
   };
 }
 
-/** Commit the intent's version unless the log already holds it; undefined when it did. */
-export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent): Promise<CommitResult | undefined> {
+/**
+ * Commit the intent's version unless the log already holds it; undefined when it did. `guard`
+ * (the lease check) stops the log cleanup that may follow its checkpoint.
+ */
+export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent, guard?: () => void): Promise<CommitResult | undefined> {
   const snapshot = await readDeltaSnapshot(storage, intent.tableKey);
   // Another engine may have upgraded the table since the sink looked: never write under its
   // protocol. A conflict, so the commit is undone (its files are named by no log nor manifest).
   const unsupported = snapshot === undefined ? undefined : unsupportedWriterProtocol(snapshot.protocol);
   if (unsupported !== undefined) throw new DeltaConflictError(intent.tableKey, snapshot!.version, ['protocol'], unsupported);
-  if (intent.operation === 'FSCK') return reachLiveFiles(storage, intent, snapshot);
+  const guarded = guard === undefined ? {} : { guard };
+  if (intent.operation === 'FSCK') return reachLiveFiles(storage, intent, snapshot, guarded);
   if (snapshot !== undefined) {
     const named = (path: string) => {
       const key = decodeDeltaPath(intent.tableKey, path);
@@ -138,6 +142,7 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
       operationParameters: intent.operation === 'WRITE' ? { mode: 'Append' } : {},
       metaData: intent.metaData,
       now: () => intent.timestamp,
+      ...guarded,
     },
   );
 }
@@ -146,7 +151,12 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
  * A repair's version: only what the log still lacks (a remove of a file still live, an add of one
  * not live), so a repair rolled forward twice, or after its version landed, logs nothing more.
  */
-async function reachLiveFiles(storage: LakeStorage, intent: DeltaIntent, snapshot: Awaited<ReturnType<typeof readDeltaSnapshot>>): Promise<CommitResult | undefined> {
+async function reachLiveFiles(
+  storage: LakeStorage,
+  intent: DeltaIntent,
+  snapshot: Awaited<ReturnType<typeof readDeltaSnapshot>>,
+  guarded: { guard?: () => void },
+): Promise<CommitResult | undefined> {
   const live = (path: string) => snapshot?.files.has(decodeDeltaPath(intent.tableKey, path)) === true;
   const add = intent.add.filter((a) => !live(a.path));
   const remove = intent.remove.filter((r) => live(r.path));
@@ -156,5 +166,6 @@ async function reachLiveFiles(storage: LakeStorage, intent: DeltaIntent, snapsho
     operation: 'FSCK',
     metaData: intent.metaData,
     now: () => intent.timestamp,
+    ...guarded,
   });
 }

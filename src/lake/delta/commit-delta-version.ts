@@ -10,13 +10,17 @@
  * Version 0 also carries `protocol` and `metaData`; losing the race to create the table is fine
  * when the winner created it with the same schema and partition columns.
  * Every `checkpointInterval` versions the new snapshot is checkpointed (best effort: the version
- * is committed whatever happens to its checkpoint).
+ * is committed whatever happens to its checkpoint), and then, as Delta's writers do, the log's
+ * entries older than the table's log retention are cleaned (delta-log-retention.ts says when;
+ * clean-delta-log.ts what goes).
  */
 import { DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 import { PACKAGE_VERSION } from '../package-version.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { actionLine, type AddAction, type CommitInfoAction, type DeltaAction, type MetaDataAction, type RemoveAction, type TxnAction } from './delta-actions.js';
 import { writeDeltaCheckpoint, type CheckpointWritten } from './delta-checkpoint-write.js';
+import { cleanDeltaLog, type LogCleanup } from './clean-delta-log.js';
+import { logCleanupRule } from './delta-log-retention.js';
 import { commitKey, decodeDeltaPath } from './delta-paths.js';
 import { readCommit, readDeltaSnapshot } from './delta-snapshot.js';
 import { DELTA_PROTOCOL } from './delta-table-metadata.js';
@@ -41,6 +45,8 @@ export interface CommitOptions {
   maxAttempts?: number;
   /** Checkpoint after every n-th version; default 10, 0 for never. */
   checkpointInterval?: number;
+  /** Throws when the writer may no longer delete (its lease on the lake was lost): checked before each log entry the cleanup deletes. */
+  guard?: () => void;
 }
 
 export interface CommitResult {
@@ -49,6 +55,10 @@ export interface CommitResult {
   checkpoint?: CheckpointWritten;
   /** The version is committed but its checkpoint failed (readers replay JSON instead). */
   checkpointError?: unknown;
+  /** What the cleanup after the checkpoint deleted (absent: no checkpoint, or the table's configuration turns cleanup off). */
+  logCleanup?: LogCleanup;
+  /** The version and its checkpoint are in, but the cleanup stopped (the entries it left go at a later checkpoint). */
+  logCleanupError?: unknown;
 }
 
 export const ENGINE_INFO = `quotelake/${PACKAGE_VERSION}`;
@@ -123,14 +133,25 @@ async function maybeCheckpoint(
   tableKey: string,
   version: number,
   options: CommitOptions,
-): Promise<{ checkpoint?: CheckpointWritten; checkpointError?: unknown }> {
+): Promise<Pick<CommitResult, 'checkpoint' | 'checkpointError' | 'logCleanup' | 'logCleanupError'>> {
   const every = options.checkpointInterval ?? 10;
   if (every <= 0 || version === 0 || version % every !== 0) return {};
+  let snapshot;
+  let checkpoint: CheckpointWritten;
   try {
-    const snapshot = await readDeltaSnapshot(storage, tableKey, version);
+    snapshot = await readDeltaSnapshot(storage, tableKey, version);
     if (snapshot === undefined) return {};
-    return { checkpoint: await writeDeltaCheckpoint(storage, snapshot, { now: options.now() }) };
+    checkpoint = await writeDeltaCheckpoint(storage, snapshot, { now: options.now() });
   } catch (checkpointError) {
     return { checkpointError };
+  }
+  // Only after a checkpoint is whole, and by the table's own rule (its configuration at this version).
+  const rule = logCleanupRule(snapshot.metaData.configuration);
+  if (!rule.clean) return { checkpoint };
+  try {
+    const guard = options.guard === undefined ? {} : { guard: options.guard };
+    return { checkpoint, logCleanup: await cleanDeltaLog(storage, tableKey, { logRetentionMs: rule.retentionMs, now: options.now(), ...guard }) };
+  } catch (logCleanupError) {
+    return { checkpoint, logCleanupError };
   }
 }
