@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -26,6 +26,8 @@ export interface S3TestServer {
   readonly bucket: string;
   /** A client that talks to this server (path style, its fixed credentials). */
   client(options?: { maxAttempts?: number }): S3Client;
+  /** Set an object's LastModified (s3rver answers its file's mtime), as if it had been written at `at`. */
+  setModifiedAt(objectKey: string, at: Date): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,11 @@ export async function startS3Server(bucket = 'lake-test'): Promise<S3TestServer>
       const c = s3ClientFor({ endpoint, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, ...options });
       clients.push(c);
       return c;
+    },
+    async setModifiedAt(objectKey, at) {
+      // s3rver's own layout: <folder>/<bucket>/<key's folders>/<key's name>._S3rver_object
+      const parts = objectKey.split('/');
+      await utimes(join(directory, bucket, ...parts.slice(0, -1), `${parts.at(-1)!}._S3rver_object`), at, at);
     },
     async stop() {
       for (const c of clients) c.destroy();

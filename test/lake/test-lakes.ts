@@ -4,7 +4,7 @@
  * it through these helpers, so one body checks both backends (a `describe.each` over BACKENDS).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -13,6 +13,7 @@ import { scratchFolderName } from '../../src/lake/commit/local-scratch.js';
 import type { LakeStorage } from '../../src/lake/storage/lake-storage.js';
 import { localStorage } from '../../src/lake/storage/local-storage.js';
 import { S3Storage } from '../../src/lake/storage/s3-storage.js';
+import { objectKey, parseS3Url } from '../../src/lake/storage/s3-location.js';
 import { useS3Server } from '../helpers/s3-server.js';
 import { tempDir } from '../sinks/helpers.js';
 
@@ -32,6 +33,8 @@ export interface TestLakes {
   write(out: string, key: string, data: string): Promise<void>;
   /** A local folder with the lake's objects, for DuckDB: the folder itself, or a download of the prefix. */
   localCopy(out: string): Promise<string>;
+  /** Make the object at `key` look written at `atMs` (a file's mtime; an S3 object's LastModified), as a log written over days has it. */
+  setModifiedAt(out: string, key: string, atMs: number): Promise<void>;
   /** Spill files of a run (local: under the lake's staging; S3: in the run's local scratch folder). */
   spills(out: string, runToken: string): Promise<string[]>;
 }
@@ -88,6 +91,11 @@ export function useTestLakes(backend: Backend): TestLakes {
         await writeFile(path, (await storage.read(key))!);
       }
       return dir;
+    },
+    async setModifiedAt(out, key, atMs) {
+      const at = new Date(atMs);
+      if (backend === 'local') await utimes(join(out, key), at, at);
+      else await server!().setModifiedAt(objectKey(parseS3Url(out), key), at);
     },
     async spills(out, runToken) {
       const files = backend === 'local' ? (await filesUnder(join(out, '_quotelake'))) : await filesUnder(join(tmpdir(), scratchFolderName(storeOf(out), runToken)));

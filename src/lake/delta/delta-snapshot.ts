@@ -93,16 +93,43 @@ async function logListing(storage: LakeStorage, tableKey: string, atVersion: num
   return parseLogListing(tableKey, await storage.list(logPrefix(tableKey)));
 }
 
-/** The snapshot at `atVersion` (default the newest), or undefined when the table has no log. */
+/** The newest version a listing names; -1 for none. */
+function newestOf(listing: LogListing): number {
+  return Math.max(-1, ...listing.commits, ...listing.checkpoints);
+}
+
+/** The checkpoint a replay to `target` starts from: the newest at or before it (a tail listing holds the hint's and any newer). */
+function startOf(listing: LogListing, target: number): number | undefined {
+  return listing.checkpoints.filter((v) => v <= target).at(-1);
+}
+
+/**
+ * The snapshot at `atVersion` (default the newest), or undefined when the table has no log.
+ * A log cleanup (clean-delta-log.ts) may delete the entries a replay listed while it reads them,
+ * but only once a newer checkpoint covers them: a replay that fails is listed again, and tried
+ * again from that newer checkpoint; with no newer one the failure is the log's own.
+ */
 export async function readDeltaSnapshot(storage: LakeStorage, tableKey: string, atVersion?: number): Promise<DeltaSnapshot | undefined> {
-  const listing = await logListing(storage, tableKey, atVersion);
-  const newest = Math.max(-1, ...listing.commits, ...listing.checkpoints);
+  let listing = await logListing(storage, tableKey, atVersion);
+  for (;;) {
+    try {
+      return await replay(storage, tableKey, listing, atVersion);
+    } catch (error) {
+      const again = await logListing(storage, tableKey, atVersion);
+      const [was, now] = [startOf(listing, atVersion ?? newestOf(listing)), startOf(again, atVersion ?? newestOf(again))];
+      if (now === undefined || (was !== undefined && now <= was)) throw error;
+      listing = again;
+    }
+  }
+}
+
+async function replay(storage: LakeStorage, tableKey: string, listing: LogListing, atVersion: number | undefined): Promise<DeltaSnapshot | undefined> {
+  const newest = newestOf(listing);
   if (newest < 0) return undefined;
   const target = atVersion ?? newest;
   if (target > newest) throw new DeltaLogError(`version ${target} does not exist (newest ${newest})`, tableKey);
 
-  // The newest checkpoint at or before the target (a tail listing holds the hint's and any newer).
-  const start = listing.checkpoints.filter((v) => v <= target).at(-1);
+  const start = startOf(listing, target);
 
   const state: ReplayState = { files: new Map(), tombstones: new Map(), txns: new Map() };
   if (start !== undefined) {
