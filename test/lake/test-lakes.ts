@@ -33,6 +33,8 @@ export interface TestLakes {
   write(out: string, key: string, data: string): Promise<void>;
   /** A local folder with the lake's objects, for DuckDB: the folder itself, or a download of the prefix. */
   localCopy(out: string): Promise<string>;
+  /** The S3 endpoint of the s3 backend's server, for a child process; undefined on the local backend. */
+  s3Endpoint(): string | undefined;
   /** Make the object at `key` look written at `atMs` (a file's mtime; an S3 object's LastModified), as a log written over days has it. */
   setModifiedAt(out: string, key: string, atMs: number): Promise<void>;
   /** Spill files of a run (local: under the lake's staging; S3: in the run's local scratch folder). */
@@ -92,6 +94,7 @@ export function useTestLakes(backend: Backend): TestLakes {
       }
       return dir;
     },
+    s3Endpoint: () => server?.().endpoint,
     async setModifiedAt(out, key, atMs) {
       const at = new Date(atMs);
       if (backend === 'local') await utimes(join(out, key), at, at);
