@@ -24,7 +24,7 @@ import { logCleanupRule } from './delta-log-retention.js';
 import { commitKey, decodeDeltaPath } from './delta-paths.js';
 import { readCommit, readDeltaSnapshot } from './delta-snapshot.js';
 import { DELTA_PROTOCOL } from './delta-table-metadata.js';
-import { unsupportedWriterProtocol } from './delta-writable.js';
+import { sameSchema, unsupportedWriterProtocol } from './delta-writable.js';
 
 export interface DeltaChanges {
   add?: readonly AddAction[];
@@ -91,7 +91,7 @@ function conflictWith(tableKey: string, winner: DeltaAction[], changes: DeltaCha
     } else if ('metaData' in action) {
       const same =
         metaData !== undefined &&
-        action.metaData.schemaString === metaData.schemaString &&
+        sameSchema(action.metaData.schemaString, metaData.schemaString) &&
         JSON.stringify(action.metaData.partitionColumns) === JSON.stringify(metaData.partitionColumns);
       // A table created by the winner with our schema is the table we meant to create.
       if (!same) clashes.push('metaData (the schema changed)');

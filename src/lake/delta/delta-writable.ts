@@ -5,11 +5,15 @@
  * - every data file column must have the type the table schema declares ("Consistency Between
  *   Table Metadata and Data Files"): files of another DECIMAL(p,s) than the log's break readers
  *   that follow the log, so a sink whose `decimal` differs from the table's is refused.
+ * Schemas are compared as the JSON they are, not as bytes: another engine that rewrites the
+ * metaData (a table property set with Spark or delta-rs) may serialise the same schema otherwise.
+ * A column the table has and quotelake does not write (a newer writer added it), or the reverse,
+ * is named: files without it, or without the table's, are not the table's.
  */
 import type { DecimalType } from '../../core/decimal.js';
 import type { Dataset } from '../../core/records.js';
 import type { MetaDataAction, ProtocolAction } from './delta-actions.js';
-import { datasetSchemaString } from './delta-schema.js';
+import { datasetSchemaString, type DeltaField } from './delta-schema.js';
 import { DELTA_PROTOCOL } from './delta-table-metadata.js';
 
 /** Why quotelake (a writer of version 2, no table features) cannot write under this protocol, or undefined. */
@@ -28,17 +32,60 @@ export function tableDecimal(metaData: MetaDataAction): DecimalType | undefined 
   return m === null ? undefined : { precision: Number(m[1]), scale: Number(m[2]) };
 }
 
+/** A JSON value with every object's keys sorted: equal for equal values however they were written. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+function parsedSchema(schemaString: string): { fields?: DeltaField[] } | undefined {
+  try {
+    return JSON.parse(schemaString) as { fields?: DeltaField[] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two schema strings state the same schema (field order counts; key order and spacing do not). */
+export function sameSchema(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [x, y] = [parsedSchema(a), parsedSchema(b)];
+  return x !== undefined && y !== undefined && JSON.stringify(canonical(x)) === JSON.stringify(canonical(y));
+}
+
+/** The top-level columns on which the table's schema and ours differ, named with their types. */
+function columnDifferences(tableSchema: string, ours: string): string {
+  const fields = (text: string) => new Map((parsedSchema(text)?.fields ?? []).map((f) => [f.name, f]));
+  const [table, mine] = [fields(tableSchema), fields(ours)];
+  const typeOf = (f: DeltaField) => `${typeof f.type === 'string' ? f.type : f.type.type}${f.nullable ? ', nullable' : ''}`;
+  const only = (a: Map<string, DeltaField>, b: Map<string, DeltaField>) => [...a.values()].filter((f) => !b.has(f.name)).map((f) => `${f.name} (${typeOf(f)})`);
+  const changed = [...table.values()].filter((f) => mine.has(f.name) && JSON.stringify(canonical(f)) !== JSON.stringify(canonical(mine.get(f.name)))).map((f) => `${f.name} (${typeOf(f)} in the log, ${typeOf(mine.get(f.name)!)} here)`);
+  const parts = [
+    only(table, mine).length > 0 ? `columns only in the log: ${only(table, mine).join(', ')}` : '',
+    only(mine, table).length > 0 ? `columns the log lacks: ${only(mine, table).join(', ')}` : '',
+    changed.length > 0 ? `columns of another type: ${changed.join(', ')}` : '',
+  ].filter((p) => p !== '');
+  return parts.length > 0 ? parts.join('; ') : 'the columns are the same, in another order or with other metadata';
+}
+
 /** Why files this sink writes would not match the table's schema, or undefined when they do. */
 export function schemaMismatch(metaData: MetaDataAction, dataset: Dataset, decimal: DecimalType): string | undefined {
-  if (metaData.schemaString === datasetSchemaString(dataset, decimal)) return undefined;
+  if (sameSchema(metaData.schemaString, datasetSchemaString(dataset, decimal))) return undefined;
   const ours = `DECIMAL(${decimal.precision},${decimal.scale})`;
   const table = tableDecimal(metaData);
   // The table is ours at another decimal type: the fix is the sink's decimal.
-  if (table !== undefined && metaData.schemaString === datasetSchemaString(dataset, table)) {
+  if (table !== undefined && sameSchema(metaData.schemaString, datasetSchemaString(dataset, table))) {
     return (
       `the Delta table's log declares DECIMAL(${table.precision},${table.scale}) columns and this sink writes ${ours}, ` +
       `and files of another type than the log's break Delta readers: set sink decimal: { precision: ${table.precision}, scale: ${table.scale} }, or write to a new output`
     );
   }
-  return `the Delta table's schema (its log's metaData) is not the ${dataset} schema quotelake writes at ${ours}: write to a new output`;
+  return (
+    `the Delta table's schema (its log's metaData) is not the ${dataset} schema this quotelake writes at ${ours} ` +
+    `(${columnDifferences(metaData.schemaString, datasetSchemaString(dataset, decimal))}): a table another version or engine changed takes no files of this one; ` +
+    `use the quotelake that wrote it, or write to a new output`
+  );
 }
