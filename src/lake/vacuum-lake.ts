@@ -3,21 +3,25 @@
  * newest snapshot no longer references, and that are older than the retention, deleted
  * (delta/vacuum-delta.ts says which are kept). Plain hive datasets are left alone: their replaced
  * files are the commit's own business (retired, then deleted after `retiredGraceMs`). With a log
- * retention, each table's log then loses the entries older than it (delta/clean-delta-log.ts).
+ * retention, each table's log then loses the entries older than it (delta/clean-delta-log.ts);
+ * with `'table'`, older than the table's own `delta.logRetentionDuration`, unless the table turns
+ * its cleanup off (delta/delta-log-retention.ts).
  * The caller holds the output (its lock) unless it is a dry run.
  */
 import { DATASETS } from '../core/records.js';
 import { hasDeltaLog } from './delta/table-kind.js';
 import { vacuumDelta, type VacuumResult } from './delta/vacuum-delta.js';
 import { cleanDeltaLog, type LogCleanup } from './delta/clean-delta-log.js';
+import { logCleanupRule } from './delta/delta-log-retention.js';
+import { readDeltaSnapshot } from './delta/delta-snapshot.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { pendingJournals } from './commit/commit-journal.js';
 import { deltaDrift } from './commit/delta-drift.js';
 
 export interface VacuumLakeOptions {
   readonly retentionMs: number;
-  /** The log's entries older than this go too (clean-delta-log.ts); default: the log is left whole. */
-  readonly logRetentionMs?: number;
+  /** The log's entries older than this go too (clean-delta-log.ts), or older than each table's own rule ('table'); default: the log is left whole. */
+  readonly logRetentionMs?: number | 'table';
   readonly now: number;
   readonly dryRun: boolean;
   /** Only this dataset. */
@@ -32,6 +36,8 @@ export interface TableVacuum extends VacuumResult {
   readonly skipped?: string;
   /** What the log cleanup deleted, when a log retention was given. */
   readonly log?: LogCleanup;
+  /** Why the log was kept whole by the table's own rule (its delta.enableExpiredLogCleanup, an unreadable retention). */
+  readonly logKept?: string;
 }
 
 export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOptions): Promise<TableVacuum[]> {
@@ -53,7 +59,17 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
     }
     const guard = options.guard ? { guard: options.guard } : {};
     const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...guard });
-    const log = options.logRetentionMs === undefined ? undefined : await cleanDeltaLog(storage, dataset, { logRetentionMs: options.logRetentionMs, now: options.now, dryRun: options.dryRun, ...guard });
+    let logRetentionMs = options.logRetentionMs;
+    if (logRetentionMs === 'table') {
+      const metaData = (await readDeltaSnapshot(storage, dataset))?.metaData;
+      const rule = logCleanupRule(metaData?.configuration ?? {});
+      if (!rule.clean) {
+        out.push({ dataset, ...result, logKept: rule.why });
+        continue;
+      }
+      logRetentionMs = rule.retentionMs;
+    }
+    const log = logRetentionMs === undefined ? undefined : await cleanDeltaLog(storage, dataset, { logRetentionMs, now: options.now, dryRun: options.dryRun, ...guard });
     out.push({ dataset, ...result, ...(log ? { log } : {}) });
   }
   return out;

@@ -20,7 +20,8 @@ export interface VacuumArgs {
   's3-endpoint'?: string | undefined;
   dataset?: string | undefined;
   retention: string;
-  'log-retention': string;
+  /** Unset: each table's own delta.logRetentionDuration (default 720h), or none when it turns cleanup off. */
+  'log-retention'?: string | undefined;
   'dry-run': boolean;
   force: boolean;
   clock?: string | undefined;
@@ -44,6 +45,7 @@ export function formatVacuum(r: TableVacuum, dryRun: boolean): string {
     `${r.dataset}: Delta version ${r.version}: ${verb} ${r.deleted.length} unreferenced file${r.deleted.length === 1 ? '' : 's'}` +
       `${r.kept.length > 0 ? `; kept ${r.kept.length} younger than the retention` : ''}\n`,
   );
+  if (r.logKept !== undefined) lines.push(`${r.dataset}: Delta log: kept whole (${r.logKept})\n`);
   if (r.log !== undefined && r.log.deleted.length > 0) {
     lines.push(
       `${r.dataset}: Delta log: ${verb} ${r.log.deleted.length} entr${r.log.deleted.length === 1 ? 'y' : 'ies'} older than the log retention ` +
@@ -66,10 +68,11 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
       'keep --retention at 168h or more, or add --force when no reader needs older snapshots',
     );
   }
-  const logRetentionMs = parseRetention(args['log-retention'], '--log-retention');
-  if (logRetentionMs < retentionMs && !args.force) {
+  const given = args['log-retention'];
+  const logRetentionMs = given === undefined ? ('table' as const) : parseRetention(given, '--log-retention');
+  if (logRetentionMs !== 'table' && logRetentionMs < retentionMs && !args.force) {
     throw new UsageError(
-      `--log-retention ${args['log-retention']} is shorter than --retention ${args.retention}: versions whose files are still kept could no longer be read`,
+      `--log-retention ${given} is shorter than --retention ${args.retention}: versions whose files are still kept could no longer be read`,
       'keep --log-retention at --retention or more (default 720h), or add --force',
     );
   }

@@ -12,7 +12,12 @@ export const vacuumCommand: CommandModule<object, VacuumArgs> = {
       .option('s3-endpoint', s3EndpointOption)
       .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('retention', { type: 'string', default: '168h', describe: 'Keep unreferenced files younger than this (168h, 7d, 30m); shorter than 168h needs --force' })
-      .option('log-retention', { type: 'string', default: '720h', describe: 'Keep the Delta log\'s entries younger than this (720h = Delta\'s 30 days): older versions stop being readable; shorter than --retention needs --force' })
+      .option('log-retention', {
+        type: 'string',
+        describe:
+          'Keep the Delta log\'s entries younger than this: older versions stop being readable; shorter than --retention needs --force. ' +
+          'Default: each table\'s delta.logRetentionDuration, else 720h (Delta\'s 30 days); a table whose delta.enableExpiredLogCleanup is false keeps its log',
+      })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be deleted; delete nothing' })
       .option('force', { type: 'boolean', default: false, describe: 'Allow a retention shorter than 168h, or a log retention shorter than the retention' })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the retention)' })

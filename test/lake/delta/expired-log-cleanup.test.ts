@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { checkpointKey, commitDeltaVersion, commitKey, lastCheckpointKey, logPrefix, readDeltaSnapshot, type CommitResult } from '../../../src/lake/delta/index.js';
 import { BACKENDS, useLakesOf, type Backend, type TestLakes } from '../test-lakes.js';
 import { cleanDeltaLog } from '../../../src/lake/delta/clean-delta-log.js';
+import { vacuumLake } from '../../../src/lake/vacuum-lake.js';
+import { formatVacuum } from '../../../src/cli/actions/vacuum.js';
 import { addOf, agedTradeTable, AGED_VERSIONS, DAY, NOW, storageOf, writtenAt } from './aged-delta-table.js';
 import { logVersions, readVersion } from './protocol-time-travel.js';
 
@@ -125,5 +127,21 @@ describe.each(BACKENDS)('log cleanup at a checkpoint (%s)', (backend) => {
     expect(snapshot.fromCheckpoint).toBe(AGED_VERSIONS);
     expect([...snapshot.files.keys()].sort()).toEqual(files(0, AGED_VERSIONS));
     expect((await logVersions(join(await lakes.localCopy(out), 'trade'))).checkpoints).toEqual([30]);
+  });
+
+  it("quotelake vacuum without --log-retention cleans by the table's own rule, and keeps the log of a table that turns cleanup off", async () => {
+    const vacuum = (out: string, logRetentionMs: number | 'table') => vacuumLake(storageOf(lakes, out), { retentionMs: 7 * DAY, logRetentionMs, now: NOW, dryRun: false, dataset: 'trade' });
+    const weeks = await agedTradeTable(lakes, { 'delta.logRetentionDuration': 'interval 3 weeks' });
+    const [byTable] = await vacuum(weeks.out, 'table');
+    expect(byTable!.log?.historyFrom).toBe(20);
+    await expectReadableFrom(weeks.out, 20, AGED_VERSIONS - 1);
+    const off = await agedTradeTable(lakes, { 'delta.enableExpiredLogCleanup': 'false' });
+    const [kept] = await vacuum(off.out, 'table');
+    expect(kept!.log).toBeUndefined();
+    expect(formatVacuum(kept!, false)).toContain('trade: Delta log: kept whole (delta.enableExpiredLogCleanup is false)\n');
+    await expectReadableFrom(off.out, 0, AGED_VERSIONS - 1);
+    // An explicit retention is the operator's, whatever the table says.
+    const [explicit] = await vacuum(off.out, 30 * DAY);
+    expect(explicit!.log?.historyFrom).toBe(10);
   });
 });
