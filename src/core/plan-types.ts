@@ -4,6 +4,7 @@
  * reached). Built from the config, the catalog and the checkpoints alone: no request is sent.
  */
 import type { Checkpoint } from './component.js';
+import type { RoundsConfig, RoundsCut } from './round-starts.js';
 
 /**
  * The limits of the token's plan that shape a source's requests (the client's PlanLimits has them
@@ -28,6 +29,19 @@ export interface PlanContext {
   readonly spanFromMs?: number;
   /** Committed checkpoints of the pipeline, by stream key. */
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
+  /**
+   * When a polling source's rounds start under the plan's limits, given one round's requests: the
+   * planner's model (plan/poll-rounds.ts). Absent: every configured round, on its offset.
+   */
+  readonly pollRounds?: (config: RoundsConfig, round: readonly RequestGroup[]) => PlannedRounds;
+}
+
+/** The polling rounds a run will take. */
+export interface PlannedRounds {
+  /** Start of each round taken, ms from the run's start. */
+  readonly startsMs: readonly number[];
+  /** The configured rounds pushed past `durationSeconds`, when any are. */
+  readonly cut?: RoundsCut;
 }
 
 export interface StreamPlan {

@@ -11,6 +11,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.js';
 import { scheduleRequests } from './schedule.js';
+import { pollRounds } from './poll-rounds.js';
 
 export interface PlanOptions {
   /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */
@@ -63,7 +64,13 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   if (!def) throw new ConfigError(`pipeline ${pipeline.name}: source "${pipeline.source.type}" is not registered`);
   const { type: _type, ...config } = pipeline.source;
   const sourcePlan: SourcePlan = isPlanner(def)
-    ? def.plan(config, { limits, nowMs, spanFromMs: options.spanFrom ?? nowMs, checkpoints: options.checkpoints ?? new Map() })
+    ? def.plan(config, {
+        limits,
+        nowMs,
+        spanFromMs: options.spanFrom ?? nowMs,
+        checkpoints: options.checkpoints ?? new Map(),
+        pollRounds: (rounds, round) => pollRounds(rounds, round, limits),
+      })
     : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
   const requests: Record<string, number> = {};
   for (const g of sourcePlan.groups) requests[g.endpoint] = (requests[g.endpoint] ?? 0) + g.requests;

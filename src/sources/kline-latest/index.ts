@@ -15,7 +15,6 @@ import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-gri
 import { roundsDue } from '../shared/round-schedule.js';
 import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
-import { klinePartitions } from '../shared/kline-partitions.js';
 import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { INTERVALS } from '../../core/records.js';
@@ -26,7 +25,9 @@ import { serviceClient } from '../shared/service-client.js';
 import { seriesOfAnswer } from './series-of-answer.js';
 import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
-import { cutRoundsNote } from '../shared/cut-rounds-note.js';
+import { cutRoundsNote, plannedCutRoundsNote } from '../shared/cut-rounds-note.js';
+import { plannedRounds } from '../shared/planned-rounds.js';
+import { latestPartitions } from './planned-partitions.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
 /** Bars asked for per series: the newest (maybe forming) and the one before it. */
@@ -204,29 +205,30 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
   create: (config, env) => new KlineLatestSource(config, env),
   plan(config, ctx) {
     const perRound = batchRequestsPerRound(config, ctx.limits.batchKlineItemCap);
-    const offsets = roundOffsets(config);
-    const groups = [...perRound].map(([endpoint, requests]) => ({
-      endpoint,
-      requests: requests * offsets.length,
-      minGapMs: ctx.limits.batchKlineGapMs,
-      gapKey: 'batch-kline',
-      notBeforeMs: offsets.flatMap((o) => Array.from({ length: requests }, () => o)),
+    const round = [...perRound].map(([endpoint, requests]) => ({ endpoint, requests, minGapMs: ctx.limits.batchKlineGapMs, gapKey: 'batch-kline' }));
+    // The rounds a run takes: on a small plan the batch gap can push later ones past durationSeconds.
+    const rounds = plannedRounds(config, ctx, round);
+    const starts = rounds.startsMs;
+    const groups = round.map((g) => ({
+      ...g,
+      requests: g.requests * starts.length,
+      notBeforeMs: starts.flatMap((o) => Array.from({ length: g.requests }, () => o)),
     }));
-    const streams = seriesOf(config).map((s) => ({
+    const series = seriesOf(config);
+    const streams = series.map((s) => ({
       stream: klineStream(s.product.code, s.interval),
       requests: 0,
-      records: 2 * offsets.length,
+      records: LATEST_BARS * starts.length,
     }));
-    const partitions = new Set<string>();
-    const last = ctx.nowMs + (offsets.at(-1) ?? 0);
-    for (const s of seriesOf(config)) for (const p of klinePartitions(s.interval, ctx.nowMs - 2 * 86_400_000, last + 1)) partitions.add(p);
-    const notes = [`kline-latest: ${offsets.length} round(s) of ${[...perRound.values()].reduce((a, b) => a + b, 0)} /batch-kline request(s)`];
+    const partitions = latestPartitions(series, starts.map((o) => ctx.nowMs + o), LATEST_BARS);
+    const notes = [`kline-latest: ${starts.length} round(s) of ${[...perRound.values()].reduce((a, b) => a + b, 0)} /batch-kline request(s)`];
+    if (rounds.cut !== undefined) notes.push(plannedCutRoundsNote('kline-latest', rounds.cut.cut, rounds.cut.of, config.durationSeconds));
     return {
       groups,
       streams,
-      partitions: [...partitions].sort(),
+      partitions,
       notes,
-      ...(offsets.length > 1 ? { minDurationMs: offsets.at(-1)! } : {}),
+      ...(starts.length > 1 ? { minDurationMs: starts.at(-1)! } : {}),
     };
   },
 };

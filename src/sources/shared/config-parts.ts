@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { INTERVALS, type Interval } from '../../core/records.js';
 import type { LintFinding } from '../../core/definition.js';
 import { codeSchema } from './known-codes.js';
+import type { RoundsConfig } from '../../core/round-starts.js';
 
 export const codeListSchema = z
   .array(codeSchema)
@@ -42,21 +43,8 @@ export const roundsShape = {
     .describe('Keep polling for this long when everySeconds is set (rounds start within it).'),
 };
 
-export interface RoundsConfig {
-  everySeconds?: number | undefined;
-  count?: number | undefined;
-  durationSeconds?: number | undefined;
-}
-
-/** Start offsets (ms from the first round) of every round the config asks for. */
-export function roundOffsets(config: RoundsConfig): number[] {
-  if (config.everySeconds === undefined) return [0];
-  const every = config.everySeconds * 1000;
-  const byCount = config.count ?? Number.POSITIVE_INFINITY;
-  const byDuration = config.durationSeconds !== undefined ? Math.floor((config.durationSeconds * 1000 - 1) / every) + 1 : Number.POSITIVE_INFINITY;
-  const n = Math.min(byCount, byDuration);
-  return Array.from({ length: Number.isFinite(n) ? n : 1 }, (_, i) => i * every);
-}
+// The rounds' config and offsets live with the rule that paces them (core/round-starts.ts).
+export { roundOffsets, type RoundsConfig } from '../../core/round-starts.js';
 
 export function lintRounds(config: RoundsConfig): LintFinding[] {
   const out: LintFinding[] = [];

@@ -12,13 +12,15 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
 import type { PlanContext, SourcePlan } from '../../core/plan-types.js';
 import { roundsDue } from './round-schedule.js';
-import { codeListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape, type RoundsConfig } from './config-parts.js';
+import { codeListSchema, lintRepeated, lintRounds, roundsShape, type RoundsConfig } from './config-parts.js';
 import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { checkRoundTicks } from './round-ticks.js';
-import { cutRoundsNote } from './cut-rounds-note.js';
+import { cutRoundsNote, plannedCutRoundsNote } from './cut-rounds-note.js';
+import { plannedRounds } from './planned-rounds.js';
+import { snapshotPartitions } from './snapshot-partitions.js';
 import { serviceClient } from './service-client.js';
 
 export interface SnapshotConfig extends RoundsConfig {
@@ -151,26 +153,27 @@ export function snapshotRequestsPerRound(codes: readonly string[], path: string,
   return out;
 }
 
-export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, kind: Pick<SnapshotKind<unknown, unknown>, 'path' | 'dataset'>): SourcePlan {
+export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, kind: Pick<SnapshotKind<unknown, unknown>, 'path' | 'dataset' | 'type'>): SourcePlan {
   const { path, dataset } = kind;
   const perRound = snapshotRequestsPerRound(config.codes, path, ctx);
-  const offsets = roundOffsets(config);
+  // The rounds a run takes: on a small plan a round of many requests can push later ones past durationSeconds.
+  const rounds = plannedRounds(config, ctx, [...perRound].map(([endpoint, requests]) => ({ endpoint, requests })));
+  const starts = rounds.startsMs;
   const groups = [...perRound].map(([endpoint, requests]) => ({
     endpoint,
-    requests: requests * offsets.length,
-    notBeforeMs: offsets.flatMap((o) => Array.from({ length: requests }, () => o)),
+    requests: requests * starts.length,
+    notBeforeMs: starts.flatMap((o) => Array.from({ length: requests }, () => o)),
   }));
   const total = [...perRound.values()].reduce((a, b) => a + b, 0);
-  const notes = [`${dataset} snapshot: ${offsets.length} round(s) of ${total} request(s) for ${new Set(config.codes).size} code(s)`];
+  const notes = [`${dataset} snapshot: ${starts.length} round(s) of ${total} request(s) for ${new Set(config.codes).size} code(s)`];
+  if (rounds.cut !== undefined) notes.push(plannedCutRoundsNote(kind.type, rounds.cut.cut, rounds.cut.of, config.durationSeconds));
   const unknown = config.codes.filter((c) => findProduct(c) === undefined);
   if (unknown.length > 0) notes.push(`${dataset} snapshot: not in the catalog, planned as invalid (isolated by bisection): ${unknown.join(', ')}`);
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  const days = new Set([day(ctx.nowMs), day(ctx.nowMs + (offsets.at(-1) ?? 0))]);
   return {
     groups,
-    streams: [{ stream: dataset, requests: total * offsets.length, records: new Set(config.codes).size * offsets.length }],
-    partitions: [...days].map((d) => `date=${d}`),
+    streams: [{ stream: dataset, requests: total * starts.length, records: new Set(config.codes).size * starts.length }],
+    partitions: snapshotPartitions(config.codes, starts.map((o) => ctx.nowMs + o)),
     notes,
-    ...(offsets.length > 1 ? { minDurationMs: offsets.at(-1)! } : {}),
+    ...(starts.length > 1 ? { minDurationMs: starts.at(-1)! } : {}),
   };
 }
