@@ -11,6 +11,7 @@ import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
 import { chooseTarget } from './service-target.js';
+import { quotaVerdict } from './plan-verdict.js';
 
 export interface PlanReport {
   readonly pipeline: string;
@@ -19,6 +20,8 @@ export interface PlanReport {
   readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string };
   readonly quota: { readonly used: number; readonly limit: number; readonly remaining: number; readonly resetAt: string };
   readonly plan: PipelinePlan;
+  /** The plan's verdict (plan-verdict.ts): 75 when the run would stop at the daily quota, else 0; `plan` exits with it. */
+  readonly exitCode: number;
 }
 
 /** `pool`: several tokens (token-pool-settings.ts): the plan counts their rates and their days together. */
@@ -68,6 +71,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     quota: { used: quota.used, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt.toISOString() },
     plan,
+    exitCode: quotaVerdict(plan.totalRequests, quota.remaining),
   };
 }
 

@@ -1,8 +1,8 @@
 /** `quotelake plan`: loaded only when the command runs. */
-import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
+import { sayPlanVerdicts } from '../plan-verdict.js';
 import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
 import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
@@ -25,7 +25,8 @@ export async function planAction(args: PlanArgs): Promise<number> {
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
     const reports = [];
     for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));
-    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
+    const exitCode = sayPlanVerdicts(terminal, reports);
+    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
-    return EXIT_OK;
+    return exitCode;
 }

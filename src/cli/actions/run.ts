@@ -6,6 +6,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA
 import { handleInterrupts, stopGraceMs } from '../interrupts.js';
 import { loadJobs } from '../pipeline-job.js';
 import { planJob, renderPlan } from '../plan-report.js';
+import { sayPlanVerdicts } from '../plan-verdict.js';
 import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
 import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
@@ -77,9 +78,10 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   if (args['dry-run']) {
     const reports = [];
     for (const job of jobs) reports.push(await planJob(job, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));
-    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode: EXIT_OK, plans: reports }, false);
+    const exitCode = sayPlanVerdicts(terminal, reports);
+    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
-    return EXIT_OK;
+    return exitCode;
   }
 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {

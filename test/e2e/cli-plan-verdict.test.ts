@@ -1,0 +1,67 @@
+/**
+ * `plan` and `run --dry-run` exit as the run they plan would as far as the quota decides it: 75 when
+ * its requests exceed what is left of today's quota (the run stops at the daily quota), with the
+ * same code in --json, so `quotelake plan p.yaml && quotelake run p.yaml` does not start that run.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const CLOCK = ['--clock', '2026-11-20T12:00:00Z'];
+// basic's pace with five requests a day.
+const PLANS = 'plans:\n  - name: tiny\n    base: basic\n    perDay: 5\n';
+
+/** A trade-snapshot of `rounds` rounds (one request each) on the tiny plan. */
+function setUp(rounds: number): { file: string; plans: string; output: string } {
+  const dir = tempDir('ql-plan-verdict-');
+  const file = join(dir, 'poll.yaml');
+  writeFileSync(file, ['name: poll', 'source:', '  type: trade-snapshot', '  codes: [BTCUSDT]', '  everySeconds: 1', `  count: ${rounds}`, 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+  const plans = join(dir, 'plans.yaml');
+  writeFileSync(plans, PLANS);
+  return { file, plans, output: join(dir, 'out') };
+}
+
+interface PlanDoc {
+  exitCode: number;
+  plans: { exitCode: number; quota: { remaining: number }; plan: { totalRequests: number; quota: { days: number } } }[];
+}
+
+describe('the plan\'s exit code', () => {
+  it('requests over today\'s quota: plan and run --dry-run exit 75, --json says 75, stderr says why', async () => {
+    const { file, plans, output } = setUp(6);
+    const args = [file, '--plans-file', plans, '--plan', 'tiny', '--output', output, ...CLOCK];
+    const plan = await runCli(['plan', ...args, '--json']);
+    expect(plan.code, plan.stderr).toBe(75);
+    const doc = JSON.parse(plan.stdout) as PlanDoc;
+    expect(doc.exitCode).toBe(75);
+    expect(doc.plans[0]).toMatchObject({ exitCode: 75, quota: { remaining: 5 }, plan: { totalRequests: 6, quota: { days: 2 } } });
+    expect(plan.stderr).toContain("quotelake: poll: its 6 requests exceed the 5 left of today's quota: a run would stop at the daily quota (exit 75) and need 2 days");
+    const dryRun = await runCli(['run', ...args, '--dry-run']);
+    expect(dryRun.code, dryRun.stderr).toBe(75);
+    expect(dryRun.stdout).toContain('needs 2 days');
+    // The run it planned ends the same way.
+    const run = await runCli(['run', ...args, '--json', '--quiet']);
+    expect(run.code, run.stderr).toBe(75);
+  }, 60_000);
+
+  it('within today\'s quota: exit 0 with nothing on stderr, and the run then exits 0', async () => {
+    const { file, plans, output } = setUp(5);
+    const args = [file, '--plans-file', plans, '--plan', 'tiny', '--output', output, ...CLOCK];
+    const plan = await runCli(['plan', ...args, '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((JSON.parse(plan.stdout) as PlanDoc).exitCode).toBe(0);
+    expect(plan.stderr).toBe('');
+    expect(existsSync(output)).toBe(false);
+    const run = await runCli(['run', ...args, '--quiet']);
+    expect(run.code, run.stderr).toBe(0);
+  }, 60_000);
+
+  it('several pipelines: the most serious code, each plan its own', async () => {
+    const over = setUp(6);
+    const within = setUp(2);
+    const r = await runCli(['plan', within.file, over.file, '--plans-file', over.plans, '--plan', 'tiny', '--output', over.output, ...CLOCK, '--json']);
+    expect(r.code, r.stderr).toBe(75);
+    expect((JSON.parse(r.stdout) as PlanDoc).plans.map((p) => p.exitCode)).toEqual([0, 75]);
+  });
+});
