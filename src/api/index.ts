@@ -34,5 +34,5 @@ export { familyBySuffix, familyPrefix, type Family, type FamilyLookup } from './
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from './http-transport.js';
 export { URL_BUDGET_BYTES } from './batching.js';
 export { mulberry32 as seededRandom } from '../core/mulberry32.js';
-export { createTokenPool, poolPlanLimits, TokenPool, type PoolToken, type TokenPoolOptions } from './token-pool.js';
+export { createTokenPool, poolPlanLimits, streamTokenLimits, TokenPool, type PoolToken, type TokenPoolOptions } from './token-pool.js';
 export { tokenUsageOf, type TokenUsage, type TokenUsageSource } from './token-usage.js';

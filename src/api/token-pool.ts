@@ -24,7 +24,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
-import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
+import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
 import type { TokenUsage, TokenUsageSource } from './token-usage.js';
 import type {
@@ -109,13 +109,35 @@ function sustainedRate(limits: PlanLimits): number {
  * whole pool (the estimate assumes the streams spread over the tokens, as they do when there are
  * enough of them).
  */
+/**
+ * The limits of the token an idle pool gives a new stream: the one with the least work for its
+ * rate (#pick), which with no work anywhere is the fastest, the first of equals. A source whose
+ * requests are all one stream (a snapshot or kline-latest poller) runs on that token alone, with
+ * its caps and its windows.
+ */
+export function streamTokenLimits(all: readonly PlanLimits[]): PlanLimits {
+  let best = all[0]!;
+  for (const l of all) if (sustainedRate(l) > sustainedRate(best)) best = l;
+  return best;
+}
+
+/**
+ * The tokens' short windows as one, over the longest of them: a window admits a whole number of
+ * requests (free's 1 per 10 s and basic's 1 per second are 11 per 10 s, not 1.1 per second, which
+ * no schedule can count).
+ */
+function combinedWindow(windows: readonly WindowLimit[]): WindowLimit {
+  const windowMs = Math.max(...windows.map((w) => w.windowMs));
+  return { limit: windows.reduce((a, w) => a + Math.floor((w.limit * windowMs) / w.windowMs), 0), windowMs };
+}
+
 export function poolPlanLimits(all: readonly PlanLimits[]): PlanLimits {
   if (all.length === 1) return all[0]!;
   const sum = (f: (l: PlanLimits) => number) => all.reduce((a, l) => a + f(l), 0);
   const caps = all.map((l) => l.tickCodesCap).filter((c): c is number => c !== null);
   return Object.freeze({
     name: `pool of ${all.length}`,
-    perSecond: Object.freeze({ limit: sum((l) => (l.perSecond.limit * 1000) / l.perSecond.windowMs), windowMs: 1000 }),
+    perSecond: Object.freeze(combinedWindow(all.map((l) => l.perSecond))),
     perMinute: Object.freeze({ limit: sum((l) => l.perMinute.limit), windowMs: 60_000 }),
     perDay: sum((l) => l.perDay),
     batchKlineGapMs: Math.max(...all.map((l) => l.batchKlineGapMs)),

@@ -1,5 +1,5 @@
 /** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
-import { planLimits, poolPlanLimits, QuotaStore, type PoolToken } from '../api/index.js';
+import { planLimits, poolPlanLimits, QuotaStore, streamTokenLimits, type PoolToken } from '../api/index.js';
 import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { checkpointSink } from '../runtime/checkpoint-sink.js';
@@ -42,6 +42,9 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     ),
   );
   const limits = poolPlanLimits(tokens.map((t) => planLimits(t.plan, target.plans)));
+  // A source that is one stream runs on the token the pool gives it first, among those with quota left today.
+  const open = tokens.filter((_, i) => statuses[i]!.remaining > 0);
+  const streamPlan = tokens.length > 1 ? streamTokenLimits((open.length > 0 ? open : tokens).map((t) => planLimits(t.plan, target.plans))) : undefined;
   const quota = {
     used: statuses.reduce((a, q) => a + q.used, 0),
     limit: statuses.reduce((a, q) => a + q.limit, 0),
@@ -63,7 +66,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           { s3Endpoint: options.s3Endpoint },
         )
       : new Map();
-  const plan = planPipeline(job.pipeline, { plan: limits, quotaRemaining: quota.remaining, now, spanFrom: spanAnchor(clock), checkpoints, registry });
+  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan } : {}), quotaRemaining: quota.remaining, now, spanFrom: spanAnchor(clock), checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,

@@ -16,6 +16,8 @@ import { pollRounds } from './poll-rounds.js';
 export interface PlanOptions {
   /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */
   readonly plan: string | PlanLimits;
+  /** A token pool: the limits of the token it gives a single stream (a source that is one stream runs on it alone). */
+  readonly streamPlan?: PlanLimits;
   /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
   readonly quotaRemaining?: number;
   /** Clock time of the run (ms); default now. */
@@ -58,10 +60,12 @@ function isPlanner(def: SourceDefinition): def is SourceDefinition & SourcePlann
 
 export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptions): PipelinePlan {
   const pipeline = validatePipeline(input, { registry: options.registry });
-  const limits = typeof options.plan === 'string' ? planLimits(options.plan) : options.plan;
-  const nowMs = options.now ?? Date.now();
   const def = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as SourceDefinition | undefined;
   if (!def) throw new ConfigError(`pipeline ${pipeline.name}: source "${pipeline.source.type}" is not registered`);
+  const planned = typeof options.plan === 'string' ? planLimits(options.plan) : options.plan;
+  // Rates of the whole pool for streams spread over its tokens; one token's for a source that is one stream.
+  const limits = isPlanner(def) && def.oneStream === true && options.streamPlan !== undefined ? options.streamPlan : planned;
+  const nowMs = options.now ?? Date.now();
   const { type: _type, ...config } = pipeline.source;
   const sourcePlan: SourcePlan = isPlanner(def)
     ? def.plan(config, {
@@ -75,8 +79,9 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const requests: Record<string, number> = {};
   for (const g of sourcePlan.groups) requests[g.endpoint] = (requests[g.endpoint] ?? 0) + g.requests;
   const totalRequests = Object.values(requests).reduce((a, b) => a + b, 0);
-  const remaining = Math.max(0, options.quotaRemaining ?? limits.perDay);
-  const days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / limits.perDay);
+  // The daily quota is the pool's: a stream moves to another token when its token's day is used up.
+  const remaining = Math.max(0, options.quotaRemaining ?? planned.perDay);
+  const days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / planned.perDay);
   const today = Math.min(totalRequests, remaining);
   const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
@@ -89,10 +94,10 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
     pipeline: pipeline.name,
     source: def.type,
     dataset: def.dataset(config),
-    plan: limits.name,
+    plan: planned.name,
     requests,
     totalRequests,
-    quota: { perDay: limits.perDay, remaining, share: remaining > 0 ? totalRequests / remaining : Number.POSITIVE_INFINITY, days },
+    quota: { perDay: planned.perDay, remaining, share: remaining > 0 ? totalRequests / remaining : Number.POSITIVE_INFINITY, days },
     estimatedMs,
     streams: sourcePlan.streams,
     partitions: sourcePlan.partitions,

@@ -60,3 +60,23 @@ describe('partitions at instants where the clock\'s date is not the data\'s', ()
     expect(t.plan.plan.partitions).toEqual(runPartitions(t.run, 'trade'));
   }, 60_000);
 });
+
+describe('a token pool', () => {
+  // A poller is one stream, which the pool keeps on one token (the fastest of an idle pool), with
+  // that token's caps and windows: the pool's combined rate and smallest caps would plan another run.
+  it.each([
+    ['free + basic', [{ token: 'demo-free', plan: 'free' }, { token: 'demo-basic', plan: 'basic' }]],
+    ['basic + free', [{ token: 'demo-basic', plan: 'basic' }, { token: 'demo-free', plan: 'free' }]],
+    ['basic + premium', [{ token: 'demo-basic', plan: 'basic' }, { token: 'demo-premium', plan: 'premium' }]],
+  ])('%s: a poller\'s requests and rounds as the run', async (_name, pool) => {
+    for (const type of ['trade-snapshot', 'depth-snapshot', 'kline-latest']) {
+      const { file, output } = pipelineFile(['name: pool', 'source:', `  type: ${type}`, `  codes: ${CODES}`, ...(type === 'kline-latest' ? ['  intervals: [1m]'] : []), '  everySeconds: 10', '  durationSeconds: 25', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet']);
+      const { plan: p, run } = await planAndRun(file, { output }, AT, pool);
+      expect(run.exitCode, type).toBe(0);
+      expect(p.plan.requests, type).toEqual(run.requests);
+      expect(roundsNote(p.plan.notes)?.match(/(\d+) of (\d+)/)?.slice(1), type).toEqual(roundsNote(run.notes)?.match(/(\d+) of (\d+)/)?.slice(1));
+      // The quota is still the pool's: a stream moves on when its token's day is used up.
+      expect(p.plan.quota.perDay).toBe(pool.reduce((a, t) => a + ({ free: 1000, basic: 86_400, premium: 864_000 } as Record<string, number>)[t.plan]!, 0));
+    }
+  }, 60_000);
+});

@@ -203,6 +203,8 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
   emits: 'raw-kline',
   lint,
   create: (config, env) => new KlineLatestSource(config, env),
+  // One stream of requests ('kline-latest'), kept on one token of a pool.
+  oneStream: true,
   plan(config, ctx) {
     const perRound = batchRequestsPerRound(config, ctx.limits.batchKlineItemCap);
     const round = [...perRound].map(([endpoint, requests]) => ({ endpoint, requests, minGapMs: ctx.limits.batchKlineGapMs, gapKey: 'batch-kline' }));
