@@ -24,6 +24,8 @@ describe.each(PLAN_NAMES)('plan %s', (plan) => {
     expect(run.exitCode).toBe(0);
     expect(p.plan.requests).toEqual(run.requests);
     expect(p.plan.totalRequests).toBe(run.requestsTotal);
+    // No latency on a frozen clock: the time the limits impose is the run's.
+    expect(p.plan.estimatedMs).toBe(run.durationMs);
     const dataset = type === 'trade-snapshot' ? 'trade' : 'depth';
     expect(p.plan.partitions).toEqual(runPartitions(run, dataset));
     expect(p.plan.streams[0]!.records).toBe(run.rows[dataset]!.received);
@@ -40,6 +42,7 @@ describe.each(PLAN_NAMES)('plan %s', (plan) => {
     const { plan: p, run } = await planAndRun(file, { plan, output }, AT);
     expect(run.exitCode).toBe(0);
     expect(p.plan.requests).toEqual(run.requests);
+    expect(p.plan.estimatedMs).toBe(run.durationMs);
     const planned = roundsNote(p.plan.notes)?.match(/(\d+) of (\d+)/)?.slice(1);
     const ran = roundsNote(run.notes)?.match(/(\d+) of (\d+)/)?.slice(1);
     expect(planned).toEqual(ran);
