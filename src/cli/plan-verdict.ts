@@ -13,14 +13,14 @@ export function quotaVerdict(requests: number, remaining: number): number {
   return requests > remaining ? EXIT_QUOTA : EXIT_OK;
 }
 
-/** The command's code over every plan, each plan over its quota said on stderr (a JSON line with --log-format json). */
+/** The command's code over every plan; each plan over its quota is said in one notice on stderr. */
 export function sayPlanVerdicts(terminal: Terminal, reports: readonly PlanReport[]): number {
   for (const r of reports) {
     if (r.exitCode === EXIT_OK) continue;
     const { totalRequests, quota } = r.plan;
     terminal.notice(
-      `quotelake: ${r.pipeline}: its ${totalRequests} requests exceed the ${r.quota.remaining} left of today's quota: a run would stop at the daily quota (exit 75) ` +
-        `and need ${quota.days} days; the quota resets at ${r.quota.resetAt}. Run it anyway with "quotelake run" (it resumes where it stopped), or ask for less.`,
+      `quotelake: ${r.pipeline}: its ${totalRequests} requests exceed the ${r.quota.remaining} left of today's quota: a run would stop at the daily quota (exit 75), ` +
+        `which resets at ${r.quota.resetAt}. Run it anyway with "quotelake run" (what it fetches before the stop is kept), or ask for less.`,
       { event: 'plan-over-quota', pipeline: r.pipeline, requests: totalRequests, remaining: r.quota.remaining, days: quota.days, resetAt: r.quota.resetAt },
     );
   }

@@ -87,7 +87,10 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const notes = [...sourcePlan.notes];
   if (days > 1) {
     notes.push(
-      `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up and resumes after the reset: ${days} days in all`,
+      isPlanner(def) && def.oneStream === true
+        ? // A poller's rounds are of their moment: a run after the reset polls afresh, it does not take up the rounds left.
+          `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up, keeping the rounds fetched: the rest are not polled`
+        : `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up and resumes after the reset: ${days} days in all`,
     );
   }
   return {

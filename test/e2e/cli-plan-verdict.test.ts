@@ -36,10 +36,12 @@ describe('the plan\'s exit code', () => {
     const doc = JSON.parse(plan.stdout) as PlanDoc;
     expect(doc.exitCode).toBe(75);
     expect(doc.plans[0]).toMatchObject({ exitCode: 75, quota: { remaining: 5 }, plan: { totalRequests: 6, quota: { days: 2 } } });
-    expect(plan.stderr).toContain("quotelake: poll: its 6 requests exceed the 5 left of today's quota: a run would stop at the daily quota (exit 75) and need 2 days");
+    expect(plan.stderr).toContain("quotelake: poll: its 6 requests exceed the 5 left of today's quota: a run would stop at the daily quota (exit 75), which resets at 2026-11-21T00:00:00.000Z.");
     const dryRun = await runCli(['run', ...args, '--dry-run']);
     expect(dryRun.code, dryRun.stderr).toBe(75);
     expect(dryRun.stdout).toContain('needs 2 days');
+    // A poller's rounds are of their moment: after the reset a run polls afresh.
+    expect(dryRun.stdout).toContain('the run stops cleanly when it is used up, keeping the rounds fetched: the rest are not polled');
     // The run it planned ends the same way.
     const run = await runCli(['run', ...args, '--json', '--quiet']);
     expect(run.code, run.stderr).toBe(75);
