@@ -25,7 +25,39 @@ export interface PlanReport {
 }
 
 /** `pool`: several tokens (token-pool-settings.ts): the plan counts their rates and their days together. */
-export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: { fullRefresh?: boolean; pool?: readonly PoolToken[] | undefined; s3Endpoint?: string | undefined } = {}): Promise<PlanReport> {
+interface PlanJobOptions {
+  fullRefresh?: boolean;
+  pool?: readonly PoolToken[] | undefined;
+  s3Endpoint?: string | undefined;
+  /** Requests the pipelines before this one in the command plan on the same quota: a run sends them first. */
+  spentBefore?: number;
+}
+
+/**
+ * Every pipeline of a command, in the order a run takes them: one that shares its token and quota
+ * files with earlier ones plans on what they leave of today's quota.
+ */
+export async function planJobs(jobs: readonly PipelineJob[], clock: Clock, options: Omit<PlanJobOptions, 'spentBefore'>): Promise<PlanReport[]> {
+  const spent = new Map<string, number>();
+  const reports: PlanReport[] = [];
+  for (const job of jobs) {
+    const key = quotaKey(job, options.pool);
+    const report = await planJob(job, clock, { ...options, spentBefore: spent.get(key) ?? 0 });
+    spent.set(key, (spent.get(key) ?? 0) + report.plan.totalRequests);
+    reports.push(report);
+  }
+  return reports;
+}
+
+/** Which daily count a pipeline's requests go to: its tokens' quota files (never printed). */
+function quotaKey(job: PipelineJob, pool: readonly PoolToken[] | undefined): string {
+  const target = chooseTarget(job.resolved, job.plans, pool);
+  const tokens = (target.pool ?? [{ token: target.token }]).map((t) => t.token).sort();
+  const { settings } = job.resolved;
+  return JSON.stringify([quotaStateDir(settings.outputDir, settings.stateDir, process.env), tokens]);
+}
+
+export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: PlanJobOptions = {}): Promise<PlanReport> {
   const now = clock.now();
   const target = chooseTarget(job.resolved, job.plans, options.pool);
   const { settings } = job.resolved;
@@ -66,7 +98,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           { s3Endpoint: options.s3Endpoint },
         )
       : new Map();
-  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan } : {}), quotaRemaining: quota.remaining, now, spanFrom: spanAnchor(clock), checkpoints, registry });
+  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan } : {}), quotaRemaining: Math.max(0, quota.remaining - (options.spentBefore ?? 0)), now, spanFrom: spanAnchor(clock), checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,
@@ -74,7 +106,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     quota: { used: quota.used, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt.toISOString() },
     plan,
-    exitCode: quotaVerdict(plan.totalRequests, quota.remaining),
+    exitCode: quotaVerdict(plan.totalRequests, plan.quota.remaining),
   };
 }
 
@@ -93,7 +125,7 @@ export function renderPlan(r: PlanReport): string {
   if (!Number.isFinite(r.quota.limit)) rows.push(['quota', 'no daily cap (the plan lifts it)']);
   else rows.push([
     'quota',
-    `${share} of the ${n(r.quota.remaining)} left today (limit ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
+    `${share} of the ${n(p.quota.remaining)} left today${p.quota.remaining < r.quota.remaining ? ' after the pipelines before it' : ''} (limit ${n(r.quota.limit)}; resets ${r.quota.resetAt})${p.quota.days > 1 ? `; needs ${p.quota.days} days` : ''}`,
   ]);
   rows.push(['time', `about ${formatDuration(p.estimatedMs / 1000)} at the plan's limits${p.quota.days > 1 ? ' (today\'s part)' : ''}`]);
   rows.push(['streams', n(p.streams.length)]);

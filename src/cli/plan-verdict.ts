@@ -19,9 +19,9 @@ export function sayPlanVerdicts(terminal: Terminal, reports: readonly PlanReport
     if (r.exitCode === EXIT_OK) continue;
     const { totalRequests, quota } = r.plan;
     terminal.notice(
-      `quotelake: ${r.pipeline}: its ${totalRequests} requests exceed the ${r.quota.remaining} left of today's quota: a run would stop at the daily quota (exit 75), ` +
+      `quotelake: ${r.pipeline}: its ${totalRequests} requests exceed the ${quota.remaining} left of today's quota${quota.remaining < r.quota.remaining ? ' after the pipelines before it' : ''}: a run would stop at the daily quota (exit 75), ` +
         `which resets at ${r.quota.resetAt}. Run it anyway with "quotelake run" (what it fetches before the stop is kept), or ask for less.`,
-      { event: 'plan-over-quota', pipeline: r.pipeline, requests: totalRequests, remaining: r.quota.remaining, days: quota.days, resetAt: r.quota.resetAt },
+      { event: 'plan-over-quota', pipeline: r.pipeline, requests: totalRequests, remaining: quota.remaining, days: quota.days, resetAt: r.quota.resetAt },
     );
   }
   return worstExitCode(reports.map((r) => r.exitCode));

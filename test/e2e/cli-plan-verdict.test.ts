@@ -24,7 +24,7 @@ function setUp(rounds: number): { file: string; plans: string; output: string } 
 
 interface PlanDoc {
   exitCode: number;
-  plans: { exitCode: number; quota: { remaining: number }; plan: { totalRequests: number; quota: { days: number } } }[];
+  plans: { exitCode: number; quota: { remaining: number }; plan: { totalRequests: number; quota: { days: number; remaining: number } } }[];
 }
 
 describe('the plan\'s exit code', () => {
@@ -66,4 +66,17 @@ describe('the plan\'s exit code', () => {
     expect(r.code, r.stderr).toBe(75);
     expect((JSON.parse(r.stdout) as PlanDoc).plans.map((p) => p.exitCode)).toEqual([0, 75]);
   });
+
+  it('pipelines on one quota: a later one plans on what the earlier ones leave, as the run spends it', async () => {
+    const first = setUp(3);
+    const second = setUp(3);
+    const args = [first.file, second.file, '--plans-file', first.plans, '--plan', 'tiny', '--output', first.output, ...CLOCK];
+    const plan = await runCli(['plan', ...args, '--json']);
+    expect(plan.code, plan.stderr).toBe(75);
+    const doc = JSON.parse(plan.stdout) as PlanDoc;
+    expect(doc.plans.map((p) => [p.exitCode, p.quota.remaining, p.plan.quota.remaining])).toEqual([[0, 5, 5], [75, 5, 2]]);
+    expect(plan.stderr).toContain("its 3 requests exceed the 2 left of today's quota after the pipelines before it");
+    const run = await runCli(['run', ...args, '--quiet']);
+    expect(run.code, run.stderr).toBe(75);
+  }, 60_000);
 });

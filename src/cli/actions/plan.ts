@@ -1,7 +1,7 @@
 /** `quotelake plan`: loaded only when the command runs. */
 import { packageVersion } from '../../lake/package-version.js';
 import { loadJobs } from '../pipeline-job.js';
-import { planJob, renderPlan } from '../plan-report.js';
+import { planJobs, renderPlan } from '../plan-report.js';
 import { sayPlanVerdicts } from '../plan-verdict.js';
 import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
@@ -23,8 +23,7 @@ export async function planAction(args: PlanArgs): Promise<number> {
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
     if (pool) for (const j of jobs) checkJobTokenPool(pool, j);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
-    const reports = [];
-    for (const job of jobs) reports.push(await planJob(job, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }));
+    const reports = await planJobs(jobs, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] });
     const exitCode = sayPlanVerdicts(terminal, reports);
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
     else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
