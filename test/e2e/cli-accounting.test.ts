@@ -12,6 +12,7 @@ import { tokenHash16 } from '../../src/api/index.js';
 import { ROOT, runCli, startCli, tempDir } from './helpers/cli.js';
 import { serveChild } from './helpers/serve.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 // Several CLI runs per test, each starting its emulator: slow on a shared machine, never waiting on a rate limit.
@@ -57,7 +58,7 @@ describe.concurrent('the quota is charged for what the service can have counted'
     const out = tempDir();
     const token = 'tok-accounting-refused';
     const port = await closedPort();
-    const r = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT', '--since', '1d', '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--output', out, '--clock', NOW, '--json'], {
+    const r = await runCli(['run', quickRetry('kline-backfill'), '--codes', 'BTCUSDT,ETHUSDT', '--since', '1d', '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--output', out, '--clock', NOW, '--json'], {
       env: { QUOTELAKE_TOKEN: token },
     });
     expect(r.code, r.stderr).not.toBe(0);
@@ -78,7 +79,7 @@ describe.concurrent('the quota is charged for what the service can have counted'
     const emu = await serveChild([{ token, plan: 'professional', faults: 'drop=1' }]);
     try {
       const out = tempDir();
-      const r = await runCli(['run', join(FIXTURES, 'tiny-trades.yaml'), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json'], {
+      const r = await runCli(['run', quickRetry(join(FIXTURES, 'tiny-trades.yaml')), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json'], {
         env: { QUOTELAKE_TOKEN: token },
       });
       expect(r.code, r.stderr).not.toBe(0);
@@ -217,7 +218,7 @@ describe.concurrent('a failed run reports what it committed and sent', () => {
       ['name: failrun', 'source:', '  type: kline-history', '  codes: [BTCUSDT, ETHUSDT]', '  intervals: [1m]', '  since: 300d', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', 'options:', '  commitEveryBatches: 1', ''].join('\n'),
     );
     const manifest = join(out, '_quotelake/manifests/kline.parquet.json');
-    const run = startCli(['run', pipeline, '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--quiet'], { env: { QUOTELAKE_TOKEN: token } });
+    const run = startCli(['run', quickRetry(pipeline), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--quiet'], { env: { QUOTELAKE_TOKEN: token } });
     try {
       // Stop the service once a few commits are in (polled, not slept for a rate limit).
       for (let i = 0; i < 600 && !existsSync(manifest); i++) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const NOW = '2026-11-20T00:00:00Z';
 const WARN_ON_FIRST_REQUEST = fileURLToPath(new URL('../helpers/warn-on-first-request.mjs', import.meta.url));
@@ -73,7 +74,7 @@ describe('--log-format json: stderr is JSON lines only', () => {
   it('a run that fails (nothing listens at the base URL): its run-error line, no plain pair, no token; exit 1', async () => {
     const token = 'sk-json-0123456789abcdef';
     const r = await runCli(
-      ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--clock', NOW, '--output', tempDir(), '--base-url', `http://127.0.0.1:${await closedPort()}`, '--plan', 'professional', '--log-format', 'json', '--quiet'],
+      ['run', quickRetry('kline-backfill'), '--codes', 'BTCUSDT', '--since', '1d', '--clock', NOW, '--output', tempDir(), '--base-url', `http://127.0.0.1:${await closedPort()}`, '--plan', 'professional', '--log-format', 'json', '--quiet'],
       { env: { QUOTELAKE_TOKEN: token } },
     );
     expect(r.code, r.stderr).toBe(1);

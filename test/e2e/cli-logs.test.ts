@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const NOW = '2026-11-20T00:00:00Z';
 const SPAN = ['--codes', 'BTCUSDT,ETHUSDT', '--since', '2026-11-19T00:00:00Z', '--clock', NOW];
@@ -93,7 +94,7 @@ describe.concurrent('quotelake run --log-level debug --log-format json', () => {
   it('a one-character token on a flaky service: retries logged, "x" never shown as the token, words left whole', async () => {
     const output = tempDir();
     const r = await withEmulator([{ token: 'x', plan: 'professional', faults: '5xx=0.4' }], (emu) =>
-      runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--token', 'x', '--plan', 'professional', '--output', output, '--log-level', 'debug', '--log-format', 'json']),
+      runCli(['run', quickRetry('kline-backfill'), ...SPAN, '--base-url', emu.url, '--token', 'x', '--plan', 'professional', '--output', output, '--log-level', 'debug', '--log-format', 'json']),
     );
     expect(r.code, r.stderr).toBe(0);
     const lines = logLines(r.stderr);
@@ -115,7 +116,7 @@ describe.concurrent('quotelake run --log-level debug --log-format json', () => {
     const token = 'sk-live-0123456789abcdef';
     const output = tempDir();
     const r = await withEmulator([{ token, plan: 'professional', faults: '5xx=0.3' }], (emu) =>
-      runCli(['run', 'kline-backfill', ...SPAN, '--base-url', emu.url, '--plan', 'professional', '--output', output, '--log-level', 'debug'], {
+      runCli(['run', quickRetry('kline-backfill'), ...SPAN, '--base-url', emu.url, '--plan', 'professional', '--output', output, '--log-level', 'debug'], {
         env: { QUOTELAKE_TOKEN: token },
       }),
     );
@@ -164,8 +165,8 @@ describe.concurrent('quotelake run --log-level debug --log-format json', () => {
   it('a failed run: with json an error line carries the code and err with its stack and cause chain; with pretty and debug the stack (source files and lines) and causes follow the failure', async () => {
     const token = 'sk-live-0123456789abcdef';
     const port = await closedPort();
-    const args = ['run', 'kline-backfill', ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
-    // Two independent failing runs (each waits out its retries): at once.
+    const args = ['run', quickRetry('kline-backfill'), ...SPAN, '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--quiet'];
+    // Two independent failing runs (each goes through its retries): at once.
     const [json, pretty] = await Promise.all([
       runCli([...args, '--output', tempDir(), '--log-format', 'json'], { env: { QUOTELAKE_TOKEN: token } }),
       runCli([...args, '--output', tempDir(), '--log-level', 'debug'], { env: { QUOTELAKE_TOKEN: token } }),

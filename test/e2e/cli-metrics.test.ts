@@ -12,6 +12,7 @@ import { REQUEST_OUTCOMES } from '../../src/runtime/metrics/index.js';
 import { parseExposition, samplesOf, sumBy, valueOf, type Exposition } from '../helpers/prom-text.js';
 import { ROOT, runCli, startCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 const NOW = '2026-11-20T00:00:00Z';
@@ -167,12 +168,12 @@ describe.concurrent('--metrics-textfile', () => {
 
   it('a run that fails still writes the file, with the failure status and what was sent', async ({ onTestFinished }) => {
     const token = 'tok-metrics-fail-0b7d3e11';
-    // Every answer a 5xx: the run gives up after its retries.
+    // Every answer a 5xx: the run gives up after its retries (a few milliseconds apart).
     const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: '5xx=1' }], ['--clock', NOW]);
     const out = tempDir();
     const textfile = join(out, 'q.prom');
     const r = await runCli(
-      ['run', join(FIXTURES, 'tiny-trades.yaml'), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
+      ['run', quickRetry(join(FIXTURES, 'tiny-trades.yaml')), '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
       { env: { QUOTELAKE_TOKEN: token } },
     );
     expect(r.code).not.toBe(0);

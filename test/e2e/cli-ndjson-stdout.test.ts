@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, MAIN, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 let emu: ServedEmulator;
 beforeAll(async () => {
@@ -81,14 +82,14 @@ function jsonDoc(stderr: string): { exitCode: number; runs: { status: string; ro
   return JSON.parse(stderr.slice(stderr.indexOf('{\n')));
 }
 
-// The failing run has an emulator of its own and mostly waits out its retries: it runs beside the
+// The failing run has an emulator of its own (and retries after a few milliseconds): it runs beside the
 // tests below, which share the one emulator and its token's rate windows, so run one after another.
 describe.concurrent('NDJSON on stdout from a failing service', () => {
   it('a run that fails after rows went out counts those rows as written: the reader has them', async () => {
     const flaky = await serveChild([{ token: 'flaky-token', plan: 'professional', faults: '5xx=0.7' }], ['--seed', '7']);
     try {
       const dir = tempDir();
-      const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, '--base-url', flaky.url, '--token', 'flaky-token', '--plan', 'professional', '--quiet', '--json'];
+      const args = ['run', quickRetry('kline-backfill'), '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--format', 'ndjson', '--output', dir, '--base-url', flaky.url, '--token', 'flaky-token', '--plan', 'professional', '--quiet', '--json'];
       const r = await runToFile(args, join(dir, 'out.ndjson'));
       const taken = rowsOf(readFileSync(join(dir, 'out.ndjson'), 'utf8')).length;
       expect(r.code, r.stderr).not.toBe(0);
