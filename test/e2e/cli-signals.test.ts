@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 import { closedPort } from '../helpers/closed-port.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 /** What a shell reports: the exit code, or 128 + the number of the signal that ended the process. */
 function exitStatus(r: CliResult): number | null {
@@ -123,7 +124,8 @@ describe.concurrent('signals', () => {
 
   it('a failed pipeline keeps the next from running, and the next is named', async () => {
     const dir = tempDir();
-    const first = backfillFile(dir, 'first', 'BTCUSDT');
+    // The first fails at its last retry, a few milliseconds after its first attempt.
+    const first = quickRetry(backfillFile(dir, 'first', 'BTCUSDT'));
     const second = backfillFile(dir, 'second', 'ETHUSDT');
     const service = ['--base-url', `http://127.0.0.1:${await closedPort()}`, '--plan', 'professional'];
     const r = await runCli(['run', first, second, ...service, '--clock', '2026-11-20T00:00:00Z', '--json'], { env: { QUOTELAKE_TOKEN: 'tok-not-run' } });
