@@ -93,5 +93,6 @@ describe('crash safety (arrow sink)', () => {
       expect(rowsOf(dir)).toEqual(expected);
       await exactTree(dir);
     }
-  });
+    // A few dozen runs one after another, as in delta-crash: the default 30 s is too short on a loaded machine.
+  }, 180_000);
 });
