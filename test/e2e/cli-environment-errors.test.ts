@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const CLOCK = ['--clock', '2026-11-20T00:00:00Z'];
 const DEMO = ['run', 'demo', ...CLOCK, '--json'];
@@ -203,14 +204,15 @@ describe('network', () => {
     const free = await listen();
     const port = portOf(free);
     await close(free);
-    const r = await runCli([...DEMO, '--output', tempDir(), '--base-url', `http://127.0.0.1:${port}`, '--token', 'a-token-of-some-length']);
+    // Retried a few milliseconds apart: what fails the run, not how long it waits.
+    const r = await runCli(['run', quickRetry('demo'), ...DEMO.slice(2), '--output', tempDir(), '--base-url', `http://127.0.0.1:${port}`, '--token', 'a-token-of-some-length']);
     expect(r.code, r.stderr).toBe(1);
     expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_CONNECTION_REFUSED');
     expect(r.stderr).toContain(`nothing accepts connections at 127.0.0.1:${port} (ECONNREFUSED)`);
   }, 60_000);
 
   it('an unresolvable host (.invalid): exit 2, QL_HOST_UNKNOWN naming the host', async () => {
-    const r = await runCli([...DEMO, '--output', tempDir(), '--base-url', 'http://quotes.example.invalid', '--token', 'a-token-of-some-length']);
+    const r = await runCli(['run', quickRetry('demo'), ...DEMO.slice(2), '--output', tempDir(), '--base-url', 'http://quotes.example.invalid', '--token', 'a-token-of-some-length']);
     expect(r.code, r.stderr).toBe(2);
     expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_HOST_UNKNOWN');
     expect(r.stderr).toContain('host quotes.example.invalid is not known');

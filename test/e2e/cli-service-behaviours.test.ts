@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const NOW = '2026-03-04T18:00:00Z'; // a Wednesday, US market open
 const TOKEN = 'sk-e2e-short-pages';
@@ -37,7 +38,8 @@ describe('a service that is not our emulator, through the CLI', () => {
     const { port } = server.address() as { port: number };
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const output = tempDir();
-    const r = await runCli(['run', 'halts', '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--output', output, '--clock', NOW], {
+    // Its retries a few milliseconds apart (service.retry): the attempts are what end the run.
+    const r = await runCli(['run', quickRetry('halts'), '--base-url', `http://127.0.0.1:${port}`, '--plan', 'professional', '--output', output, '--clock', NOW], {
       env: { QUOTELAKE_TOKEN: TOKEN },
     });
     expect(r.code).toBe(1);
