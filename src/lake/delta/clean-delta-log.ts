@@ -16,7 +16,8 @@ import { DeltaLogError } from '../../core/errors.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { modifiedAtOf } from '../storage/modified-at.js';
 import { readCheckpointActions } from './delta-checkpoint-read.js';
-import { checkpointKey, commitKey, lastCheckpointKey, logPrefix, parseLogListing } from './delta-paths.js';
+import { checkpointKey, commitKey, logPrefix, parseLogListing } from './delta-paths.js';
+import { lastCheckpointHint } from './last-checkpoint-hint.js';
 
 /** Delta's default `delta.logRetentionDuration`: 30 days. */
 export const DEFAULT_LOG_RETENTION_MS = 30 * 86_400_000;
@@ -69,18 +70,6 @@ async function newestCheckpointAtOrBefore(checkpoints: readonly number[], oldEno
   return checkpoints[found];
 }
 
-/** The version `_last_checkpoint` names, if it names one. */
-async function hintedCheckpoint(storage: LakeStorage, tableKey: string): Promise<number | undefined> {
-  const bytes = await storage.read(lastCheckpointKey(tableKey));
-  if (bytes === undefined) return undefined;
-  try {
-    const version = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { version?: unknown }).version;
-    return typeof version === 'number' && Number.isSafeInteger(version) ? version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function cleanDeltaLog(storage: LakeStorage, tableKey: string, options: LogCleanupOptions): Promise<LogCleanup> {
   const modifiedAt = options.modifiedAt ?? modifiedAtOf(storage);
   const horizon = options.now - options.logRetentionMs;
@@ -94,7 +83,7 @@ export async function cleanDeltaLog(storage: LakeStorage, tableKey: string, opti
   let keepFrom = await newestCheckpointAtOrBefore(checkpoints, oldEnough);
   if (keepFrom === undefined) return { deleted: [] };
   // A reader that trusts `_last_checkpoint` starts at the checkpoint it names: that one stays too.
-  const hint = await hintedCheckpoint(storage, tableKey);
+  const hint = await lastCheckpointHint(storage, tableKey);
   if (hint !== undefined && hint < keepFrom && checkpoints.includes(hint)) keepFrom = hint;
   const older = [...commits.filter((v) => v < keepFrom).map((v) => commitKey(tableKey, v)), ...checkpoints.filter((v) => v < keepFrom).map((v) => checkpointKey(tableKey, v))].sort();
   const deleted: string[] = [];

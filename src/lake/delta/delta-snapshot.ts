@@ -9,7 +9,8 @@ import { DeltaLogError } from '../../core/errors.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import type { AddAction, DeltaAction, MetaDataAction, ProtocolAction, RemoveAction, TxnAction } from './delta-actions.js';
 import { readCheckpointActions } from './delta-checkpoint-read.js';
-import { commitKey, decodeDeltaPath, lastCheckpointKey, logPrefix, parseLogListing, versionName, type LogListing } from './delta-paths.js';
+import { commitKey, decodeDeltaPath, logPrefix, parseLogListing, versionName, type LogListing } from './delta-paths.js';
+import { lastCheckpointHint } from './last-checkpoint-hint.js';
 
 export interface DeltaSnapshot {
   tableKey: string;
@@ -66,17 +67,6 @@ function apply(tableKey: string, state: ReplayState, action: DeltaAction): void 
   } else if ('metaData' in action) state.metaData = action.metaData;
   else if ('protocol' in action) state.protocol = action.protocol;
   else if ('txn' in action) state.txns.set(action.txn.appId, action.txn);
-}
-
-async function lastCheckpointHint(storage: LakeStorage, tableKey: string): Promise<number | undefined> {
-  const bytes = await storage.read(lastCheckpointKey(tableKey));
-  if (bytes === undefined) return undefined;
-  try {
-    const version = (JSON.parse(Buffer.from(bytes).toString('utf8')) as { version?: unknown }).version;
-    return typeof version === 'number' && Number.isSafeInteger(version) ? version : undefined;
-  } catch {
-    return undefined; // a torn or foreign hint: the listing still names every checkpoint
-  }
 }
 
 /**
