@@ -21,6 +21,7 @@ import { writeManifest, type Manifest } from './manifest.js';
 import { upgradeToNewest } from '../../core/version-steps.js';
 import { journalVersions } from './journal-versions.js';
 import { applyDeltaIntent, type DeltaIntent } from './delta-intent.js';
+import type { CommitResult } from '../delta/commit-delta-version.js';
 
 export interface CommitJournal {
   readonly version: 2;
@@ -54,9 +55,10 @@ export interface RollForwardHooks {
  */
 export type StepGuard = () => void;
 
-export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}, guard: StepGuard = () => undefined): Promise<void> {
+/** Returns the Delta version's commit, when this roll logged one (its checkpoint and log cleanup included). */
+export async function rollForward(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks = {}, guard: StepGuard = () => undefined): Promise<CommitResult | undefined> {
   try {
-    await rollSteps(storage, journal, hooks, guard);
+    return await rollSteps(storage, journal, hooks, guard);
   } catch (error) {
     // A step that failed because another holder finished this commit meanwhile (a source it had
     // already renamed): the lost lease is the cause to report, not the missing object.
@@ -65,7 +67,7 @@ export async function rollForward(storage: LakeStorage, journal: CommitJournal, 
   }
 }
 
-async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks, guard: StepGuard): Promise<void> {
+async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: RollForwardHooks, guard: StepGuard): Promise<CommitResult | undefined> {
   for (const { from, to } of journal.add) {
     guard();
     if (await storage.exists(from)) {
@@ -75,10 +77,11 @@ async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: Ro
     }
     await hooks.afterStep?.(`add:${to}`);
   }
+  let logged: CommitResult | undefined;
   if (journal.delta !== undefined) {
     guard();
     try {
-      await applyDeltaIntent(storage, journal.delta, guard);
+      logged = await applyDeltaIntent(storage, journal.delta, guard);
     } catch (error) {
       if (error instanceof DeltaConflictError) await undoJournal(storage, journal);
       throw error;
@@ -91,6 +94,7 @@ async function rollSteps(storage: LakeStorage, journal: CommitJournal, hooks: Ro
   guard();
   await storage.delete(journalRelPath(journal.runId, journal.dataset, journal.format));
   await hooks.afterStep?.('journal');
+  return logged;
 }
 
 /** Drop a journal whose Delta version cannot be committed: its renamed files are referenced nowhere. */

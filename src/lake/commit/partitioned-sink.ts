@@ -77,6 +77,7 @@ import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { schemaMismatch, unsupportedWriterProtocol } from '../delta/delta-writable.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
+import { logDeltaUpkeep } from './delta-upkeep-log.js';
 
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
 const MAX_UPLOADS_IN_FLIGHT = 4;
@@ -864,7 +865,7 @@ export class PartitionedSink<R> implements Sink<R> {
     try {
       await writeJournal(this.storage, journal);
       const guard = () => ctx.lease?.assertHeld();
-      await rollForward(this.storage, journal, this.options.hooks, guard);
+      logDeltaUpkeep(ctx.logger, this.dataset, await rollForward(this.storage, journal, this.options.hooks, guard));
       guard();
       for (const f of expired) await this.storage.delete(this.liveKey(f));
       if (expired.length > 0) {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import type { LakeStorage } from '../../../src/lake/storage/lake-storage.js';
 import { addAction, commitDeltaVersion, datasetMetaData, readDeltaSnapshot } from '../../../src/lake/delta/index.js';
+import { logDeltaUpkeep } from '../../../src/lake/commit/delta-upkeep-log.js';
+import { silentLogger } from '../../../src/core/log-helpers.js';
 import { tempDir } from '../../sinks/helpers.js';
 import { T0, TABLE_ID } from './delta-fixture-table.js';
 
@@ -65,5 +67,12 @@ describe('a checkpoint that fails', () => {
     const snapshot = (await readDeltaSnapshot(real, 'trade'))!;
     expect(snapshot.fromCheckpoint).toBeUndefined();
     expect(snapshot.files.size).toBe(11);
+    // The sink says it in the run's log (a warning), as it says a log cleanup it made or that stopped.
+    const lines: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields)}`) };
+    logDeltaUpkeep(logger, 'trade', last);
+    expect(lines).toEqual([
+      'the Delta checkpoint of version 10 could not be written (the version is committed; readers replay the log from the previous checkpoint until the next one): store refused the checkpoint {"event":"delta-upkeep","action":"checkpoint-failed","dataset":"trade","version":10}',
+    ]);
   });
 });
