@@ -16,7 +16,15 @@ type Done = (err: NodeJS.ErrnoException | null) => void;
 
 const MAKING_SUFFIX = '.making';
 
-function makeLock(path: fs.PathLike, done: Done): void {
+/** A file a holder killed between making it and linking it leaves; swept by the next holder once old. */
+export function isLockMaking(name: string, lockName: string): boolean {
+  return name.startsWith(`${lockName}.`) && name.endsWith(MAKING_SUFFIX);
+}
+
+/** Older than this, a file being made is a killed maker's (making one takes microseconds). */
+export const MAKING_STALE_MS = 60_000;
+
+function makeLock(path: fs.PathLike, done: Done, tries = 2): void {
   const lockPath = String(path);
   const making = `${lockPath}.${process.pid}-${randomBytes(4).toString('hex')}${MAKING_SUFFIX}`;
   const dropMaking = (err: NodeJS.ErrnoException | null) => fs.unlink(making, () => done(err));
@@ -25,7 +33,11 @@ function makeLock(path: fs.PathLike, done: Done): void {
     const now = new Date();
     fs.utimes(making, now, now, (stamped) => {
       if (stamped) return dropMaking(stamped);
-      fs.link(making, lockPath, dropMaking);
+      fs.link(making, lockPath, (linked) => {
+        // Swept as debris between its making and its link (a file system clock far behind): make another.
+        if (linked?.code === 'ENOENT' && tries > 1) return makeLock(path, done, tries - 1);
+        dropMaking(linked);
+      });
     });
   });
 }

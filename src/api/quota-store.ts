@@ -11,14 +11,14 @@
  * at all: no file, no lock, nothing per request, so a local replay runs at CPU speed.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { makeDir } from '../core/make-dir.js';
 import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
-import { lockFs } from './lock-fs.js';
+import { isLockMaking, lockFs, MAKING_STALE_MS } from './lock-fs.js';
 import { checkQuotaTimeZone } from './quota-day.js';
 
 /**
@@ -300,9 +300,17 @@ export class QuotaStore {
   private async sweepTempFiles(): Promise<void> {
     this.swept = true;
     const prefix = `.${basename(this.file)}${TEMP_MARKER}`;
+    const lockName = `${basename(this.file)}.lock`;
     for (const name of await readdir(this.dir).catch(() => [] as string[])) {
       if (name.startsWith(prefix)) await rm(join(this.dir, name), { force: true });
+      else if (isLockMaking(name, lockName)) await this.sweepLockMaking(join(this.dir, name));
     }
+  }
+
+  /** A lock file another process is making now is young: only one a killed maker left goes. */
+  private async sweepLockMaking(path: string): Promise<void> {
+    const made = await stat(path).catch(() => undefined);
+    if (made !== undefined && Date.now() - made.mtimeMs > MAKING_STALE_MS) await rm(path, { force: true });
   }
 
   /** Read-modify-write under the cross-process lock. */

@@ -85,6 +85,23 @@ describe('QuotaStore', () => {
     expect(await readdir(join(stateDir, 'quota'))).toEqual([`${tokenHash16(TOKEN)}.json`]);
   });
 
+  it('sweeps the lock file a maker killed before linking it left, once old; a young one may be in the making', async () => {
+    const quotaDir = join(stateDir, 'quota');
+    await mkdir(quotaDir, { recursive: true });
+    const lockName = `${tokenHash16(TOKEN)}.json.lock`;
+    const old = `${lockName}.4242-deadbeef.making`;
+    const young = `${lockName}.4243-cafebabe.making`;
+    const otherToken = `${tokenHash16('another-token')}.json.lock.4244-0badf00d.making`;
+    for (const name of [old, young, otherToken]) await writeFile(join(quotaDir, name), '');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(join(quotaDir, old), hourAgo, hourAgo);
+    await utimes(join(quotaDir, otherToken), hourAgo, hourAgo);
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 5, clock: new ManualClock('2026-01-05T12:00:00Z') });
+    await store.take();
+    await store.close();
+    expect((await readdir(quotaDir)).sort()).toEqual([otherToken, `${tokenHash16(TOKEN)}.json`, young].sort());
+  });
+
   it('takes over a stale lock folder an earlier version left', async () => {
     const quotaDir = join(stateDir, 'quota');
     const lock = join(quotaDir, `${tokenHash16(TOKEN)}.json.lock`);
