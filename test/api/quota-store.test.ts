@@ -93,6 +93,9 @@ describe('QuotaStore', () => {
     const young = `${lockName}.4243-cafebabe.making`;
     const otherToken = `${tokenHash16('another-token')}.json.lock.4244-0badf00d.making`;
     for (const name of [old, young, otherToken]) await writeFile(join(quotaDir, name), '');
+    // Stamped by the maker's clock, as a maker does the moment it has made it.
+    const now = new Date();
+    await utimes(join(quotaDir, young), now, now);
     const hourAgo = new Date(Date.now() - 3_600_000);
     await utimes(join(quotaDir, old), hourAgo, hourAgo);
     await utimes(join(quotaDir, otherToken), hourAgo, hourAgo);
