@@ -2,10 +2,11 @@
  * `enqueue --state-dir` travels with the slices, made absolute against the enqueuer's folder as
  * `--output` is: every worker keeps the run manifests there, wherever it was started.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedisServer } from '../helpers/redis-server.js';
+import { hourlyBtcPipeline } from './helpers/hourly-pipeline.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -15,8 +16,7 @@ describe('enqueue --state-dir', () => {
 
   it('is where the workers keep the state, not <output>/.state', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const file = join(tempDir('ql-sd-p-'), 'stated.yaml');
-    writeFileSync(file, ['name: stated', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    const file = hourlyBtcPipeline('stated');
     const here = tempDir('ql-sd-cwd-');
     const output = tempDir();
     const span = ['--since', '2026-11-18T00:00:00Z', '--until', '2026-11-18T23:00:00Z', '--clock', CLOCK];

@@ -4,16 +4,16 @@
  * pipelines' jobs stay, the ETA's count of requests loses what was dropped, and what was dropped
  * can be enqueued again.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedisServer } from '../helpers/redis-server.js';
+import { hourlyBtcPipeline } from './helpers/hourly-pipeline.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
 
 function writePipeline(file: string, name: string): void {
-  writeFileSync(file, [`name: ${name}`, 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+  hourlyBtcPipeline(name, file);
 }
 
 interface Status {

@@ -2,10 +2,9 @@
  * `queue status` counts slices: the firings of a schedule (each a job that a worker turns into
  * slices) are not among its completed ones, or a daily schedule would add one a day.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedisServer } from '../helpers/redis-server.js';
+import { hourlyBtcPipeline } from './helpers/hourly-pipeline.js';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -15,8 +14,7 @@ describe('a schedule that fires while a worker runs', () => {
 
   it('its firings are not counted as completed slices', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const file = join(tempDir('ql-sched-p-'), 'each.yaml');
-    writeFileSync(file, ['name: each', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    const file = hourlyBtcPipeline('each');
     // A fixed span: every firing cuts the same one slice, run once and then found done.
     const span = ['--since', '2026-11-19T00:00:00Z', '--until', '2026-11-19T23:00:00Z'];
     const made = await runCli(['enqueue', file, ...span, '--output', tempDir(), '--every', '* * * * * *', '--name', 'each-second', '--clock', CLOCK], { env });

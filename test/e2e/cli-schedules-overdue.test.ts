@@ -2,11 +2,10 @@
  * `queue schedules` counts its next firings on from now; a firing whose time passed while no worker
  * ran is held by BullMQ until one does, and the listing says so instead of only promising later ones.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useRedisServer } from '../helpers/redis-server.js';
+import { hourlyBtcPipeline } from './helpers/hourly-pipeline.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('a schedule with no worker running', () => {
@@ -14,8 +13,7 @@ describe('a schedule with no worker running', () => {
 
   it('its firing past due is named as overdue, with the file the schedule runs', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const file = join(tempDir('ql-overdue-p-'), 'late.yaml');
-    writeFileSync(file, ['name: late', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    const file = hourlyBtcPipeline('late');
     const made = await runCli(['enqueue', file, '--since', '1d', '--every', '* * * * * *', '--name', 'each-second', '--output', tempDir()], { env });
     expect(made.code, made.stderr).toBe(0);
     // Past the first firing and the grace a running worker would need to take it.

@@ -2,10 +2,9 @@
  * A worker running until stopped, whose Redis restarts without its data: the queue and its
  * schedules are gone, and the worker says so when Redis is back, instead of waiting in silence.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleTokens, useRedisServer } from '../helpers/redis-server.js';
+import { hourlyBtcPipeline } from './helpers/hourly-pipeline.js';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -15,8 +14,7 @@ describe('Redis restarted empty under a worker run until stopped', () => {
 
   it('the worker says the queue and its schedules are gone, and what to do', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
-    const file = join(tempDir('ql-lost-p-'), 'lost.yaml');
-    writeFileSync(file, ['name: lost', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    const file = hourlyBtcPipeline('lost');
     const output = tempDir();
     expect((await runCli(['enqueue', file, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-18T23:00:00Z', '--output', output, '--clock', CLOCK], { env })).code).toBe(0);
     expect((await runCli(['enqueue', file, '--since', '1d', '--every', '0 2 * * *', '--output', output, '--clock', CLOCK], { env })).code).toBe(0);
