@@ -31,7 +31,7 @@ export interface PlanContext {
   readonly checkpoints: ReadonlyMap<string, Checkpoint>;
   /**
    * When a polling source's rounds start under the plan's limits, given one round's requests: the
-   * planner's model (plan/poll-rounds.ts). Absent: every configured round, on its offset.
+   * planner's model (api/poll-rounds.ts). Absent: every configured round, on its offset.
    */
   readonly pollRounds?: (config: RoundsConfig, round: readonly RequestGroup[]) => PlannedRounds;
 }

@@ -1,7 +1,7 @@
 /**
  * When polling rounds start, the one copy of the rule: the run waits on its clock for each round
  * (sources/shared/round-schedule.ts) and the planner steps the same rule through its model of the
- * plan's limits (plan/poll-rounds.ts), so the rounds a plan counts are the rounds a run takes.
+ * plan's limits (api/poll-rounds.ts), so the rounds a plan counts are the rounds a run takes.
  *
  * Each round is due at its offset from the first (roundOffsets), except that it never starts sooner
  * than `everySeconds` after the one before it really started; a round due at or past

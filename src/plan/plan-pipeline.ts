@@ -3,7 +3,7 @@
  * today's remaining quota, the wall time the plan's limits impose, the partitions it will touch,
  * and how many days a backfill bigger than today's quota needs. No request is sent.
  */
-import { planLimits, type PlanLimits } from '../api/index.js';
+import { planLimits, pollRounds, type PlanLimits } from '../api/index.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -11,7 +11,6 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.js';
 import { scheduleRequests } from './schedule.js';
-import { pollRounds } from './poll-rounds.js';
 
 export interface PlanOptions {
   /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */

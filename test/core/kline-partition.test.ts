@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { klinePartition } from '../../src/core/kline-partition.js';
 import type { Interval } from '../../src/core/records.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
-import { klinePartitions } from '../../src/sources/shared/kline-partitions.js';
+import { findProduct } from '../../src/catalog/index.js';
+import { partitionsWithBars } from '../../src/sources/kline-history/planned-partitions.js';
 import { planSlices } from '../../src/queue/plan-slices.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -25,7 +26,7 @@ describe('klinePartition', () => {
       const ms = at(iso);
       const row = { code: 'BTCUSDT', interval, ts: ms, open: '1', high: '1', low: '1', close: '1', volume: '1', turnover: '1', final: true };
       const written = klineSpec.partition(row);
-      expect(klinePartitions(interval, ms, ms + 1)).toEqual([written]);
+      expect(partitionsWithBars(findProduct('BTCUSDT')!, interval, ms, ms + 1, ms)).toEqual([written]);
       expect(planSlices([{ code: 'BTCUSDT', interval, walkable: true }], ms, ms).map((s) => s.partition)).toEqual([written]);
     }
   });

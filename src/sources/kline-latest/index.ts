@@ -10,10 +10,10 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
-import type { SourcePlanner } from '../../core/plan-types.js';
+import type { RequestGroup, SourcePlanLimits, SourcePlanner } from '../../core/plan-types.js';
 import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
 import { roundsDue } from '../shared/round-schedule.js';
-import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundOffsets, roundsShape } from '../shared/config-parts.js';
+import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
@@ -26,7 +26,7 @@ import { seriesOfAnswer } from './series-of-answer.js';
 import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { cutRoundsNote, plannedCutRoundsNote } from '../shared/cut-rounds-note.js';
-import { plannedRounds } from '../shared/planned-rounds.js';
+import { plannedRounds, runRounds } from '../shared/planned-rounds.js';
 import { latestPartitions } from './planned-partitions.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
@@ -84,6 +84,11 @@ export function batchRequestsPerRound(config: KlineLatestConfig, itemCap: number
   return new Map([...perFamily].map(([endpoint, items]) => [endpoint, Math.ceil(items / itemCap)]));
 }
 
+/** One round's requests as the plan's limits space them (the run and the plan model the same round). */
+function latestRound(config: KlineLatestConfig, limits: SourcePlanLimits): RequestGroup[] {
+  return [...batchRequestsPerRound(config, limits.batchKlineItemCap)].map(([endpoint, requests]) => ({ endpoint, requests, minGapMs: limits.batchKlineGapMs, gapKey: 'batch-kline' }));
+}
+
 const iso = (sec: number) => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 
 class KlineLatestSource implements Source<RawKline> {
@@ -107,8 +112,10 @@ class KlineLatestSource implements Source<RawKline> {
     const problems = new CodeProblems('kline-latest');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: LATEST_BARS }));
     const start = ctx.clock.now();
-    const perRound = [...batchRequestsPerRound(this.config, client.limits.batchKlineItemCap).values()].reduce((a, b) => a + b, 0);
-    reporter.plan('kline-latest', perRound * roundOffsets(this.config).length);
+    // Counted as the run will take its rounds: those the batch gap pushes past durationSeconds are not planned.
+    const round = latestRound(this.config, client.limits);
+    const perRound = round.reduce((a, g) => a + g.requests, 0);
+    reporter.plan('kline-latest', perRound * runRounds(client.limits)(this.config, round).startsMs.length);
     const gapNoted = new Set<string>();
     const shortNoted = new Set<string>();
     const malformedNoted = new Set<string>();
@@ -206,8 +213,7 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
   // One stream of requests ('kline-latest'), kept on one token of a pool.
   oneStream: true,
   plan(config, ctx) {
-    const perRound = batchRequestsPerRound(config, ctx.limits.batchKlineItemCap);
-    const round = [...perRound].map(([endpoint, requests]) => ({ endpoint, requests, minGapMs: ctx.limits.batchKlineGapMs, gapKey: 'batch-kline' }));
+    const round = latestRound(config, ctx.limits);
     // The rounds a run takes: on a small plan the batch gap can push later ones past durationSeconds.
     const rounds = plannedRounds(config, ctx, round);
     const starts = rounds.startsMs;
@@ -223,7 +229,7 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
       records: LATEST_BARS * starts.length,
     }));
     const partitions = latestPartitions(series, starts.map((o) => ctx.nowMs + o), LATEST_BARS);
-    const notes = [`kline-latest: ${starts.length} round(s) of ${[...perRound.values()].reduce((a, b) => a + b, 0)} /batch-kline request(s)`];
+    const notes = [`kline-latest: ${starts.length} round(s) of ${round.reduce((a, g) => a + g.requests, 0)} /batch-kline request(s)`];
     if (rounds.cut !== undefined) notes.push(plannedCutRoundsNote('kline-latest', rounds.cut.cut, rounds.cut.of, config.durationSeconds));
     return {
       groups,

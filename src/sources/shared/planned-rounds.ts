@@ -1,7 +1,17 @@
-/** The rounds a polling source plans for: the planner's model when it gives one, else the configured offsets. */
+/**
+ * The rounds a polling source plans for: the planner's model when it gives one, else the configured
+ * offsets. A run counts its progress plan by the same model under its client's limits (runRounds),
+ * so the line's "planned" agrees with `quotelake plan` and with the rounds the run takes.
+ */
+import { pollRounds, type PlanLimits } from '../../api/index.js';
 import type { PlanContext, PlannedRounds, RequestGroup } from '../../core/plan-types.js';
 import { roundOffsets, type RoundsConfig } from '../../core/round-starts.js';
 
 export function plannedRounds(config: RoundsConfig, ctx: PlanContext, round: readonly RequestGroup[]): PlannedRounds {
   return ctx.pollRounds?.(config, round) ?? { startsMs: roundOffsets(config) };
+}
+
+/** The planner's model of the rounds, under the limits a run's client paces by. */
+export function runRounds(limits: PlanLimits): NonNullable<PlanContext['pollRounds']> {
+  return (config, round) => pollRounds(config, round, limits);
 }

@@ -19,7 +19,7 @@ import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { checkRoundTicks } from './round-ticks.js';
 import { cutRoundsNote, plannedCutRoundsNote } from './cut-rounds-note.js';
-import { plannedRounds } from './planned-rounds.js';
+import { plannedRounds, runRounds } from './planned-rounds.js';
 import { snapshotPartitions } from './snapshot-partitions.js';
 import { serviceClient } from './service-client.js';
 
@@ -74,7 +74,8 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const codes = [...new Set(this.config.codes)];
     const asked = new Set(codes);
     const start = ctx.clock.now();
-    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map() }, this.kind);
+    // Counted as the run will take its rounds: those the plan's limits push past durationSeconds are not planned.
+    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map(), pollRounds: runRounds(client.limits) }, this.kind);
     for (const s of planned.streams) reporter.plan(s.stream, s.requests);
     let seq = 0;
     const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote(this.kind.type, cut, of, this.config.durationSeconds));

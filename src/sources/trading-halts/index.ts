@@ -184,10 +184,13 @@ export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & Sourc
         gapKey: `suspension/${exchanges[i]!}`,
       })),
       streams,
-      partitions: exchanges.flatMap((e) => {
-        const y = new Date(ctx.nowMs).getUTCFullYear();
-        return [`exchange=${e}/year=${y - 1}`, `exchange=${e}/year=${y}`];
-      }),
+      // Sorted, as a run lists the folders it wrote (the configured exchange order is no order of theirs).
+      partitions: exchanges
+        .flatMap((e) => {
+          const y = new Date(ctx.nowMs).getUTCFullYear();
+          return [`exchange=${e}/year=${y - 1}`, `exchange=${e}/year=${y}`];
+        })
+        .sort(),
       notes,
     };
   },

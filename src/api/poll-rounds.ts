@@ -3,12 +3,13 @@
  * is due (core/round-starts.ts), each round's requests admitted under the plan's limits from when
  * it really starts, that is once the round before it is done (latency not modelled). On a small
  * plan a round of many requests outlasts `everySeconds`, and the rounds it pushes past
- * `durationSeconds` are not taken, by the run nor by the plan.
+ * `durationSeconds` are not taken, by the run nor by the plan. In src/api so that both count by it:
+ * `quotelake plan`, and a polling source's progress plan at run start.
  */
-import type { PlanLimits } from '../api/index.js';
 import type { PlannedRounds, RequestGroup } from '../core/plan-types.js';
 import { roundStarts, type RoundsConfig } from '../core/round-starts.js';
-import { Admissions } from './schedule.js';
+import { Admissions } from './plan-admissions.js';
+import type { PlanLimits } from './plans.js';
 
 /** `round`: the requests of one round (no start times). */
 export function pollRounds(config: RoundsConfig, round: readonly RequestGroup[], limits: PlanLimits): PlannedRounds {
