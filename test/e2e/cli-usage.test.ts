@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { quickRetry } from './helpers/quick-retry.js';
 
 const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'enqueue', 'worker', 'queue', 'schema', 'serve', 'init', 'completion'];
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
@@ -173,7 +174,8 @@ describe('usage errors exit 2 with a hint', () => {
     const [double, single, inline] = await Promise.all([
       runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token', '--secret-dash-token']),
       runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token', '-Secretdashtoken', '--json']),
-      runCli(['run', tiny, '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token=--secret-dash-token', '--output', tempDir()]),
+      // Retries a few ms apart: the dead address is met as often, without seconds of backoff.
+      runCli(['run', quickRetry(tiny), '--base-url', 'http://127.0.0.1:9', '--plan', 'free', '--token=--secret-dash-token', '--output', tempDir()]),
     ]);
     for (const r of [double, single]) {
       expect(r.code).toBe(2);
