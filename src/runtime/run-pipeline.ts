@@ -138,8 +138,12 @@ function withoutType(config: ComponentConfig): Record<string, unknown> {
   return rest;
 }
 
-/** The fields of the `run-end` line. */
-function runEnd(m: RunManifest, manifestPath?: string): Record<string, unknown> {
+/**
+ * The fields of the `run-end` line. A run that succeeded may still have ended short of what it
+ * was asked (`shortfalls`, exit 4) or at the daily quota (`stoppedAtQuota`, exit 75): both are said,
+ * so a reader of the log alone does not take it for a whole run.
+ */
+function runEnd(m: RunManifest, manifestPath?: string, ended: { readonly shortfalls?: number; readonly stoppedAtQuota?: boolean } = {}): Record<string, unknown> {
   const rows = Object.values(m.rows).reduce(
     (a, r) => ({ received: a.received + r.received, written: a.written + r.written, merged: a.merged + (r.merged ?? 0), rejected: a.rejected + r.rejected }),
     { received: 0, written: 0, merged: 0, rejected: 0 },
@@ -152,6 +156,8 @@ function runEnd(m: RunManifest, manifestPath?: string): Record<string, unknown> 
     commits: m.commits,
     files: m.filesCommitted.length,
     ...rows,
+    ...(ended.shortfalls ? { shortfalls: ended.shortfalls } : {}),
+    ...(ended.stoppedAtQuota === true ? { stoppedAtQuota: true } : {}),
     ...(manifestPath ? { manifest: manifestPath } : {}),
   };
 }
@@ -506,8 +512,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       }
       const final = manifest(status);
       const manifestPath = await writeRunManifest(state, final);
-      logger.info('run finished', runEnd(final, manifestPath));
-      const { shortfalls, notes } = events.snapshot();
+      const { shortfalls, notes, stoppedAtQuota } = events.snapshot();
+      logger.info('run finished', runEnd(final, manifestPath, { shortfalls, stoppedAtQuota }));
       return { runId, status, manifestPath, manifest: final, shortfalls, notes };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);

@@ -121,9 +121,12 @@ describe.concurrent('the daily limit of the service', () => {
     const output = tempDir();
     const pipeline = join(ROOT, 'test/fixtures/pipelines/tiny-trades.yaml');
     const args = ['run', pipeline, '--base-url', emu.url, '--plan', 'free', '--output', output];
-    const stopped = await runCli([...args, '--clock', new Date(clock.now()).toISOString()], { env: { QUOTELAKE_TOKEN: 'demo-free' } });
+    const stopped = await runCli([...args, '--clock', new Date(clock.now()).toISOString(), '--log-level', 'info'], { env: { QUOTELAKE_TOKEN: 'demo-free', QUOTELAKE_LOG_FORMAT: 'json' } });
     expect(stopped.code, stopped.stderr).toBe(75);
     expect(stopped.stderr).toMatch(/daily request quota used up|daily request quota is used up/);
+    // The log alone says the run stopped at the quota, not that it delivered everything.
+    const end = stopped.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'run-end');
+    expect(end).toMatchObject({ status: 'succeeded', stoppedAtQuota: true });
     const file = JSON.parse(readFileSync(quotaFile(join(output, '.state'), 'demo-free'), 'utf8')) as { used: number; limit: number };
     expect(file).toMatchObject({ used: 1000, limit: 1000 });
 
