@@ -6,8 +6,7 @@
  */
 import { readFile, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import type { KlineRow } from '../../src/core/records.js';
 import type { Manifest } from '../../src/lake/commit/manifest.js';
@@ -15,6 +14,7 @@ import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { compactLake } from '../../src/lake/compact-lake.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
+import { useDuckArrays } from '../helpers/duck-arrays.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
 
@@ -23,17 +23,7 @@ const T_DAY = T0 - (T0 % 86400);
 const clock = new ManualClock('2026-11-21T14:30:00Z');
 const ctx = (runId: string) => ({ ...runContext(runId), clock });
 
-let db: DuckDBInstance | undefined;
-afterAll(() => db?.closeSync());
-async function query(sql: string): Promise<unknown[][]> {
-  db ??= await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try {
-    return (await c.runAndReadAll(sql)).getRowsJson() as unknown[][];
-  } finally {
-    c.closeSync();
-  }
-}
+const query = useDuckArrays();
 
 function rows(interval: '1m' | '1h', from: number, to: number): KlineRow[] {
   const step = interval === '1m' ? 60 : 3600;

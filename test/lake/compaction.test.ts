@@ -6,7 +6,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import type { RunContext } from '../../src/core/component.js';
@@ -20,6 +19,7 @@ import { klineSpec } from '../../src/lake/datasets/kline.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
 import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
 import type { TableEncoder } from '../../src/lake/encode/table-encoder.js';
+import { useDuckArrays } from '../helpers/duck-arrays.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
 import { BACKENDS, readText, useLakesOf, type Backend, type TestLakes } from './test-lakes.js';
@@ -88,16 +88,7 @@ async function dataFiles(out: string): Promise<string[]> {
   return (await lakes.keys(out, 'kline')).filter((e) => e.endsWith('.parquet')).sort();
 }
 
-let db: DuckDBInstance | undefined;
-async function query(sql: string): Promise<unknown[][]> {
-  db ??= await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try {
-    return (await c.runAndReadAll(sql)).getRowsJson() as unknown[][];
-  } finally {
-    c.closeSync();
-  }
-}
+const query = useDuckArrays();
 
 /**
  * The files the manifest lists, as read_parquet's list: what a reader following the manifest opens
