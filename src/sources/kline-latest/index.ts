@@ -26,7 +26,7 @@ import { seriesOfAnswer } from './series-of-answer.js';
 import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { cutRoundsNote, plannedCutRoundsNote } from '../shared/cut-rounds-note.js';
-import { plannedRounds, runRounds } from '../shared/planned-rounds.js';
+import { plannedRounds, roundGroups, runRounds } from '../shared/planned-rounds.js';
 import { latestPartitions } from './planned-partitions.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
@@ -217,11 +217,7 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
     // The rounds a run takes: on a small plan the batch gap can push later ones past durationSeconds.
     const rounds = plannedRounds(config, ctx, round);
     const starts = rounds.startsMs;
-    const groups = round.map((g) => ({
-      ...g,
-      requests: g.requests * starts.length,
-      notBeforeMs: starts.flatMap((o) => Array.from({ length: g.requests }, () => o)),
-    }));
+    const groups = roundGroups(round, starts);
     const series = seriesOf(config);
     const streams = series.map((s) => ({
       stream: klineStream(s.product.code, s.interval),

@@ -11,6 +11,15 @@ export function plannedRounds(config: RoundsConfig, ctx: PlanContext, round: rea
   return ctx.pollRounds?.(config, round) ?? { startsMs: roundOffsets(config) };
 }
 
+/** One round's requests repeated at each round start (ms from the first): the plan's request groups. */
+export function roundGroups(round: readonly RequestGroup[], startsMs: readonly number[]): RequestGroup[] {
+  return round.map((g) => ({
+    ...g,
+    requests: g.requests * startsMs.length,
+    notBeforeMs: startsMs.flatMap((o) => Array.from({ length: g.requests }, () => o)),
+  }));
+}
+
 /** The planner's model of the rounds, under the limits a run's client paces by. */
 export function runRounds(limits: PlanLimits): NonNullable<PlanContext['pollRounds']> {
   return (config, round) => pollRounds(config, round, limits);

@@ -19,7 +19,7 @@ import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { checkRoundTicks } from './round-ticks.js';
 import { cutRoundsNote, plannedCutRoundsNote } from './cut-rounds-note.js';
-import { plannedRounds, runRounds } from './planned-rounds.js';
+import { plannedRounds, roundGroups, runRounds } from './planned-rounds.js';
 import { snapshotPartitions } from './snapshot-partitions.js';
 import { serviceClient } from './service-client.js';
 
@@ -158,13 +158,10 @@ export function planSnapshot(config: SnapshotConfig, ctx: PlanContext, kind: Pic
   const { path, dataset } = kind;
   const perRound = snapshotRequestsPerRound(config.codes, path, ctx);
   // The rounds a run takes: on a small plan a round of many requests can push later ones past durationSeconds.
-  const rounds = plannedRounds(config, ctx, [...perRound].map(([endpoint, requests]) => ({ endpoint, requests })));
+  const round = [...perRound].map(([endpoint, requests]) => ({ endpoint, requests }));
+  const rounds = plannedRounds(config, ctx, round);
   const starts = rounds.startsMs;
-  const groups = [...perRound].map(([endpoint, requests]) => ({
-    endpoint,
-    requests: requests * starts.length,
-    notBeforeMs: starts.flatMap((o) => Array.from({ length: requests }, () => o)),
-  }));
+  const groups = roundGroups(round, starts);
   const total = [...perRound.values()].reduce((a, b) => a + b, 0);
   const notes = [`${dataset} snapshot: ${starts.length} round(s) of ${total} request(s) for ${new Set(config.codes).size} code(s)`];
   if (rounds.cut !== undefined) notes.push(plannedCutRoundsNote(kind.type, rounds.cut.cut, rounds.cut.of, config.durationSeconds));
