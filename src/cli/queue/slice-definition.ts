@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Pipeline } from '../../config/pipeline-schema.js';
+import { canonicalJson } from '../../core/canonical-json.js';
 
 /**
  * A hash of what decides the rows and files a slice commits: the transforms and the sink (its
@@ -14,10 +15,7 @@ import type { Pipeline } from '../../config/pipeline-schema.js';
  */
 export function sliceDefinition(pipeline: Pipeline): string {
   const { output: _output, ...sink } = pipeline.sink as Record<string, unknown>;
-  const what = JSON.stringify({ transforms: pipeline.transforms, sink, onReject: pipeline.options.onReject }, (_key, value: unknown) =>
-    // Key order is the file's: the same settings in another order are the same definition. Sorted by
-    // code unit, never by locale: every host must hash the same file to the same definition.
-    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : value,
-  );
+  // Key order is the file's: the same settings in another order are the same definition, on every host.
+  const what = canonicalJson({ transforms: pipeline.transforms, sink, onReject: pipeline.options.onReject });
   return createHash('sha256').update(what).digest('hex').slice(0, 16);
 }

@@ -10,6 +10,7 @@
  * A column the table has and quotelake does not write (a newer writer added it), or the reverse,
  * is named: files without it, or without the table's, are not the table's.
  */
+import { canonicalJson } from '../../core/canonical-json.js';
 import type { DecimalType } from '../../core/decimal.js';
 import type { Dataset } from '../../core/records.js';
 import type { MetaDataAction, ProtocolAction } from './delta-actions.js';
@@ -32,15 +33,6 @@ export function tableDecimal(metaData: MetaDataAction): DecimalType | undefined 
   return m === null ? undefined : { precision: Number(m[1]), scale: Number(m[2]) };
 }
 
-/** A JSON value with every object's keys sorted: equal for equal values however they were written. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]));
-  }
-  return value;
-}
-
 function parsedSchema(schemaString: string): { fields?: DeltaField[] } | undefined {
   try {
     return JSON.parse(schemaString) as { fields?: DeltaField[] };
@@ -53,7 +45,7 @@ function parsedSchema(schemaString: string): { fields?: DeltaField[] } | undefin
 export function sameSchema(a: string, b: string): boolean {
   if (a === b) return true;
   const [x, y] = [parsedSchema(a), parsedSchema(b)];
-  return x !== undefined && y !== undefined && JSON.stringify(canonical(x)) === JSON.stringify(canonical(y));
+  return x !== undefined && y !== undefined && canonicalJson(x) === canonicalJson(y);
 }
 
 /** The top-level columns on which the table's schema and ours differ, named with their types. */
@@ -62,7 +54,7 @@ function columnDifferences(tableSchema: string, ours: string): string {
   const [table, mine] = [fields(tableSchema), fields(ours)];
   const typeOf = (f: DeltaField) => `${typeof f.type === 'string' ? f.type : f.type.type}${f.nullable ? ', nullable' : ''}`;
   const only = (a: Map<string, DeltaField>, b: Map<string, DeltaField>) => [...a.values()].filter((f) => !b.has(f.name)).map((f) => `${f.name} (${typeOf(f)})`);
-  const changed = [...table.values()].filter((f) => mine.has(f.name) && JSON.stringify(canonical(f)) !== JSON.stringify(canonical(mine.get(f.name)))).map((f) => `${f.name} (${typeOf(f)} in the log, ${typeOf(mine.get(f.name)!)} here)`);
+  const changed = [...table.values()].filter((f) => mine.has(f.name) && canonicalJson(f) !== canonicalJson(mine.get(f.name))).map((f) => `${f.name} (${typeOf(f)} in the log, ${typeOf(mine.get(f.name)!)} here)`);
   const parts = [
     only(table, mine).length > 0 ? `columns only in the log: ${only(table, mine).join(', ')}` : '',
     only(mine, table).length > 0 ? `columns the log lacks: ${only(mine, table).join(', ')}` : '',
