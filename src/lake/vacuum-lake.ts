@@ -58,11 +58,12 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
       continue;
     }
     const guard = options.guard ? { guard: options.guard } : {};
-    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...guard });
+    // Read once: the vacuum's references and the table's own log rule come from the same snapshot.
+    const snapshot = await readDeltaSnapshot(storage, dataset);
+    const result = await vacuumDelta(storage, dataset, { retentionMs: options.retentionMs, now: options.now, dryRun: options.dryRun, ...guard, ...(snapshot ? { snapshot } : {}) });
     let logRetentionMs = options.logRetentionMs;
     if (logRetentionMs === 'table') {
-      const metaData = (await readDeltaSnapshot(storage, dataset))?.metaData;
-      const rule = logCleanupRule(metaData?.configuration ?? {});
+      const rule = logCleanupRule(snapshot?.metaData.configuration ?? {});
       if (!rule.clean) {
         out.push({ dataset, ...result, logKept: rule.why });
         continue;

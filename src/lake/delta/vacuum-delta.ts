@@ -10,7 +10,7 @@
  */
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { modifiedAtOf } from '../storage/modified-at.js';
-import { readDeltaSnapshot } from './delta-snapshot.js';
+import { readDeltaSnapshot, type DeltaSnapshot } from './delta-snapshot.js';
 
 export interface VacuumOptions {
   retentionMs: number;
@@ -26,6 +26,8 @@ export interface VacuumOptions {
    * file, so a vacuum paused past its lease stops instead of deleting under the new holder.
    */
   guard?: () => void;
+  /** The table's newest snapshot, when the caller has read it already (else it is read here). */
+  snapshot?: DeltaSnapshot;
 }
 
 export interface VacuumResult {
@@ -42,7 +44,7 @@ function hidden(relative: string): boolean {
 }
 
 export async function vacuumDelta(storage: LakeStorage, tableKey: string, options: VacuumOptions): Promise<VacuumResult> {
-  const snapshot = await readDeltaSnapshot(storage, tableKey);
+  const snapshot = options.snapshot ?? (await readDeltaSnapshot(storage, tableKey));
   if (snapshot === undefined) return { deleted: [], kept: [] };
   const horizon = options.now - options.retentionMs;
   // The backend's own object times (S3 LastModified) when it has them, else a local file's mtime.
