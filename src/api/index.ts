@@ -28,7 +28,7 @@ export { manualSleep, systemSleep, type Sleep } from './sleep.js';
 export { SlidingWindowLimiter, type Permit, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';
 export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.js';
 export { Admissions } from './plan-admissions.js';
-export { pollRounds } from './poll-rounds.js';
+export { pollRounds, pollRoundsUnder } from './poll-rounds.js';
 export type { Admission, AdmissionContext, Coordinator, LimiterPort, QuotaPort } from './admission.js';
 export { connectRedisCoordinator } from './connect-redis-coordinator.js';
 export type { RedisCoordinator, SharedDayCount } from './redis/index.js';

@@ -6,7 +6,7 @@
  * `durationSeconds` are not taken, by the run nor by the plan. In src/api so that both count by it:
  * `quotelake plan`, and a polling source's progress plan at run start.
  */
-import type { PlannedRounds, RequestGroup } from '../core/plan-types.js';
+import type { PlanContext, PlannedRounds, RequestGroup } from '../core/plan-types.js';
 import { roundStarts, type RoundsConfig } from '../core/round-starts.js';
 import { Admissions } from './plan-admissions.js';
 import type { PlanLimits } from './plans.js';
@@ -26,4 +26,9 @@ export function pollRounds(config: RoundsConfig, round: readonly RequestGroup[],
     step = due.next(startedAt);
   }
   return { startsMs, ...(step.value !== undefined ? { cut: step.value } : {}) };
+}
+
+/** The model under one plan's limits, as a plan context carries it to a source (`PlanContext.pollRounds`). */
+export function pollRoundsUnder(limits: PlanLimits): NonNullable<PlanContext['pollRounds']> {
+  return (config, round) => pollRounds(config, round, limits);
 }

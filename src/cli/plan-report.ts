@@ -11,7 +11,9 @@ import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
 import { chooseTarget } from './service-target.js';
-import { quotaVerdict } from './plan-verdict.js';
+import { quotaVerdict, sayPlanVerdicts } from './plan-verdict.js';
+import { packageVersion } from '../lake/package-version.js';
+import { emitJson, type Terminal } from './terminal.js';
 
 export interface PlanReport {
   readonly pipeline: string;
@@ -25,7 +27,7 @@ export interface PlanReport {
 }
 
 /** `pool`: several tokens (token-pool-settings.ts): the plan counts their rates and their days together. */
-interface PlanJobOptions {
+export interface PlanJobOptions {
   fullRefresh?: boolean;
   pool?: readonly PoolToken[] | undefined;
   s3Endpoint?: string | undefined;
@@ -55,6 +57,18 @@ function quotaKey(job: PipelineJob, pool: readonly PoolToken[] | undefined): str
   const tokens = (target.pool ?? [{ token: target.token }]).map((t) => t.token).sort();
   const { settings } = job.resolved;
   return JSON.stringify([quotaStateDir(settings.outputDir, settings.stateDir, process.env), tokens]);
+}
+
+/**
+ * What `plan` and `run --dry-run` print and exit with: every pipeline's plan, as text or one JSON
+ * document, and the verdict on today's quota (plan-verdict.ts).
+ */
+export async function printPlans(terminal: Terminal, jobs: readonly PipelineJob[], clock: Clock, options: Omit<PlanJobOptions, 'spentBefore'>, json: boolean): Promise<number> {
+  const reports = await planJobs(jobs, clock, options);
+  const exitCode = sayPlanVerdicts(terminal, reports);
+  if (json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
+  else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
+  return exitCode;
 }
 
 export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: PlanJobOptions = {}): Promise<PlanReport> {

@@ -3,7 +3,7 @@
  * today's remaining quota, the wall time the plan's limits impose, the partitions it will touch,
  * and how many days a backfill bigger than today's quota needs. No request is sent.
  */
-import { planLimits, pollRounds, type PlanLimits } from '../api/index.js';
+import { planLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -72,7 +72,7 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
         nowMs,
         spanFromMs: options.spanFrom ?? nowMs,
         checkpoints: options.checkpoints ?? new Map(),
-        pollRounds: (rounds, round) => pollRounds(rounds, round, limits),
+        pollRounds: pollRoundsUnder(limits),
       })
     : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
   const requests: Record<string, number> = {};

@@ -1,12 +1,10 @@
 /** `quotelake plan`: loaded only when the command runs. */
-import { packageVersion } from '../../lake/package-version.js';
 import { loadJobs } from '../pipeline-job.js';
-import { planJobs, renderPlan } from '../plan-report.js';
-import { sayPlanVerdicts } from '../plan-verdict.js';
+import { printPlans } from '../plan-report.js';
 import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
 import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
-import { emitJson, terminalFor } from '../terminal.js';
+import { terminalFor } from '../terminal.js';
 import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
 export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, TokenPoolArgs {
@@ -23,9 +21,5 @@ export async function planAction(args: PlanArgs): Promise<number> {
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
     if (pool) for (const j of jobs) checkJobTokenPool(pool, j);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
-    const reports = await planJobs(jobs, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] });
-    const exitCode = sayPlanVerdicts(terminal, reports);
-    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
-    else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
-    return exitCode;
+    return printPlans(terminal, jobs, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }, args.json);
 }

@@ -5,8 +5,7 @@ import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs } from '../interrupts.js';
 import { loadJobs } from '../pipeline-job.js';
-import { planJobs, renderPlan } from '../plan-report.js';
-import { sayPlanVerdicts } from '../plan-verdict.js';
+import { printPlans } from '../plan-report.js';
 import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
 import { runJob } from '../run-job.js';
 import { sinkWritesStdout } from '../run-settings.js';
@@ -76,11 +75,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
-    const reports = await planJobs(jobs, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] });
-    const exitCode = sayPlanVerdicts(terminal, reports);
-    if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
-    else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);
-    return exitCode;
+    return printPlans(terminal, jobs, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }, args.json);
   }
 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {

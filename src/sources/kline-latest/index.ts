@@ -4,7 +4,7 @@
  * kline-history, so it keeps a backfilled dataset current between backfills.
  */
 import * as z from 'zod';
-import { familyPrefix, type BatchKlineItem } from '../../api/index.js';
+import { familyPrefix, pollRounds, type BatchKlineItem } from '../../api/index.js';
 import { findProduct, type Product } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
@@ -26,7 +26,7 @@ import { seriesOfAnswer } from './series-of-answer.js';
 import { shortOf } from './short-series.js';
 import { roundUnlessQuotaEnds } from '../shared/round-at-quota.js';
 import { cutRoundsNote, plannedCutRoundsNote } from '../shared/cut-rounds-note.js';
-import { plannedRounds, roundGroups, runRounds } from '../shared/planned-rounds.js';
+import { plannedRounds, roundGroups } from '../shared/planned-rounds.js';
 import { latestPartitions } from './planned-partitions.js';
 import { maxOf, minOf, readPosition, toCheckpoint } from '../kline-history/kline-position.js';
 
@@ -115,7 +115,7 @@ class KlineLatestSource implements Source<RawKline> {
     // Counted as the run will take its rounds: those the batch gap pushes past durationSeconds are not planned.
     const round = latestRound(this.config, client.limits);
     const perRound = round.reduce((a, g) => a + g.requests, 0);
-    reporter.plan('kline-latest', perRound * runRounds(client.limits)(this.config, round).startsMs.length);
+    reporter.plan('kline-latest', perRound * pollRounds(this.config, round, client.limits).startsMs.length);
     const gapNoted = new Set<string>();
     const shortNoted = new Set<string>();
     const malformedNoted = new Set<string>();

@@ -1,9 +1,8 @@
 /**
  * The rounds a polling source plans for: the planner's model when it gives one, else the configured
- * offsets. A run counts its progress plan by the same model under its client's limits (runRounds),
+ * offsets. A run counts its progress plan by the same model under its client's limits (pollRoundsUnder),
  * so the line's "planned" agrees with `quotelake plan` and with the rounds the run takes.
  */
-import { pollRounds, type PlanLimits } from '../../api/index.js';
 import type { PlanContext, PlannedRounds, RequestGroup } from '../../core/plan-types.js';
 import { roundOffsets, type RoundsConfig } from '../../core/round-starts.js';
 
@@ -18,9 +17,4 @@ export function roundGroups(round: readonly RequestGroup[], startsMs: readonly n
     requests: g.requests * startsMs.length,
     notBeforeMs: startsMs.flatMap((o) => Array.from({ length: g.requests }, () => o)),
   }));
-}
-
-/** The planner's model of the rounds, under the limits a run's client paces by. */
-export function runRounds(limits: PlanLimits): NonNullable<PlanContext['pollRounds']> {
-  return (config, round) => pollRounds(config, round, limits);
 }

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { ServiceClient, TicksResult } from '../../api/index.js';
-import { familyBySuffix, familyPrefix, URL_BUDGET_BYTES } from '../../api/index.js';
+import { familyBySuffix, familyPrefix, pollRoundsUnder, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
@@ -19,7 +19,7 @@ import { reported, requestReporter } from './request-reporter.js';
 import { roundUnlessQuotaEnds } from './round-at-quota.js';
 import { checkRoundTicks } from './round-ticks.js';
 import { cutRoundsNote, plannedCutRoundsNote } from './cut-rounds-note.js';
-import { plannedRounds, roundGroups, runRounds } from './planned-rounds.js';
+import { plannedRounds, roundGroups } from './planned-rounds.js';
 import { snapshotPartitions } from './snapshot-partitions.js';
 import { serviceClient } from './service-client.js';
 
@@ -75,7 +75,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const asked = new Set(codes);
     const start = ctx.clock.now();
     // Counted as the run will take its rounds: those the plan's limits push past durationSeconds are not planned.
-    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map(), pollRounds: runRounds(client.limits) }, this.kind);
+    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map(), pollRounds: pollRoundsUnder(client.limits) }, this.kind);
     for (const s of planned.streams) reporter.plan(s.stream, s.requests);
     let seq = 0;
     const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote(this.kind.type, cut, of, this.config.durationSeconds));
