@@ -15,7 +15,6 @@ import { emitJson, type Terminal } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { DROP_WHAT, type DropWhat } from '../queue/drop-what.js';
 
-
 export interface QueueDropArgs {
   readonly name?: string | undefined;
   readonly all: boolean;
