@@ -1,26 +1,13 @@
 /**
  * The DECIMAL(p,s) a data file was written with, from its footer alone (the sinks write one type
- * for every decimal column, nested book levels included): the first decimal field, searched
- * through nested types too, as an order-book file has decimals only inside its levels.
+ * for every decimal column, nested book levels included).
  */
-import { DataType, type Decimal, type Field } from 'apache-arrow';
 import type { DecimalType } from '../../core/decimal.js';
+import { firstDecimal } from '../columns/decimal-type-of.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { openArrowFile } from './arrow-footer.js';
 import { readParquetMetadata } from './parquet-footer.js';
 import { withRangeFile } from './range-file.js';
-
-function firstDecimal(fields: readonly Field[]): DecimalType | undefined {
-  for (const field of fields) {
-    if (DataType.isDecimal(field.type)) {
-      const type = field.type as Decimal;
-      return { precision: type.precision, scale: type.scale };
-    }
-    const inner = firstDecimal(field.type.children ?? []);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** Undefined for a file without a decimal column. Throws when the footer cannot be read. */
 export function fileDecimal(storage: LakeStorage, format: string, key: string): Promise<DecimalType | undefined> {
