@@ -29,6 +29,7 @@ export { SlidingWindowLimiter, type Permit, type RateLimiterOptions, type Window
 export { QuotaStore, tokenHash16, type QuotaStoreOptions } from './quota-store.js';
 export { Admissions } from './plan-admissions.js';
 export { pollRounds, pollRoundsUnder } from './poll-rounds.js';
+export { streamLimitsOf } from './stream-limits.js';
 export type { Admission, AdmissionContext, Coordinator, LimiterPort, QuotaPort } from './admission.js';
 export { connectRedisCoordinator } from './connect-redis-coordinator.js';
 export type { RedisCoordinator, SharedDayCount } from './redis/index.js';

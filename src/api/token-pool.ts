@@ -304,6 +304,18 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     });
   }
 
+  /**
+   * The limits of the token a new stream runs on: the one #pick gives it now, passing over tokens
+   * whose day their quota says is used up (the stream's first call would find that and move on).
+   * On an idle pool that is the fastest with quota left, as `quotelake plan` counts a poller.
+   */
+  async streamLimits(): Promise<PlanLimits> {
+    // A quota that cannot be read (a shared count out of reach) leaves its token a candidate: its first call decides.
+    const quotas = await Promise.all(this.#members.map((m) => m.client.quotaStatus().catch(() => undefined)));
+    const open = this.#members.filter((_, i) => (quotas[i]?.remaining ?? 1) > 0);
+    return (this.#pick(undefined, open) ?? this.#pick() ?? this.#fallback()).limits;
+  }
+
   /** Today's quota of each token, in the pool's order. */
   tokenQuotas(): Promise<QuotaStatus[]> {
     return Promise.all(this.#members.map((m) => m.client.quotaStatus()));
@@ -410,11 +422,11 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     to.takenOver++;
   }
 
-  /** The usable member (not used up, not held) with the least work for its rate; never `except`. */
-  #pick(except?: Member): Member | undefined {
+  /** The usable member (not used up, not held) with the least work for its rate, of `among`; never `except`. */
+  #pick(except?: Member, among: readonly Member[] = this.#members): Member | undefined {
     let best: Member | undefined;
     let bestLoad = Number.POSITIVE_INFINITY;
-    for (const m of this.#members) {
+    for (const m of among) {
       if (m === except || !this.#usable(m)) continue;
       const load = (this.#load(m) + 1) / m.rate;
       if (load < bestLoad) {

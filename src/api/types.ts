@@ -195,6 +195,13 @@ export interface ServiceClient {
   readonly plan: string;
   /** The plan's limits as this client paces to them (a custom plan's included). */
   readonly limits: PlanLimits;
+  /**
+   * The limits a new stream's calls run under. A token pool keeps each stream on one token (the one
+   * it would give the stream now): a source that is one stream (a poller) counts its rounds on that
+   * token's caps and windows, not on the pool's combined `limits`. Absent: `limits` (one token).
+   * Read it through streamLimitsOf(client).
+   */
+  streamLimits?(): Promise<PlanLimits>;
   readonly runId: string;
   kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult>;
   depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>>;

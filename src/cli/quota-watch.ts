@@ -12,6 +12,7 @@ import type {
   HaltsOptions,
   KlineRequest,
   KlineResult,
+  PlanLimits,
   QuotaStatus,
   RequestOutcomes,
   ServiceClient,
@@ -19,7 +20,7 @@ import type {
   TradeTick,
   TokenUsage,
 } from '../api/index.js';
-import { tokenUsageOf } from '../api/index.js';
+import { streamLimitsOf, tokenUsageOf } from '../api/index.js';
 import { QuotaExhaustedError } from '../core/errors.js';
 
 export class QuotaWatchingClient implements ServiceClient {
@@ -32,6 +33,10 @@ export class QuotaWatchingClient implements ServiceClient {
   }
   get limits() {
     return this.inner.limits;
+  }
+  /** A pool's token for a new stream: a wrapper that dropped it would plan a poller on the pool's combined limits. */
+  streamLimits(): Promise<PlanLimits> {
+    return streamLimitsOf(this.inner);
   }
   get runId() {
     return this.inner.runId;

@@ -4,7 +4,7 @@
  * kline-history, so it keeps a backfilled dataset current between backfills.
  */
 import * as z from 'zod';
-import { familyPrefix, pollRounds, type BatchKlineItem } from '../../api/index.js';
+import { familyPrefix, pollRounds, streamLimitsOf, type BatchKlineItem } from '../../api/index.js';
 import { findProduct, type Product } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding, SourceDefinition } from '../../core/definition.js';
@@ -111,11 +111,13 @@ class KlineLatestSource implements Source<RawKline> {
     const held = await newestHeld(this.env);
     const problems = new CodeProblems('kline-latest');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: LATEST_BARS }));
+    // The rounds are one stream, on one token of a pool: its item cap sizes them and its batch gap paces them.
+    const limits = await streamLimitsOf(client);
     const start = ctx.clock.now();
     // Counted as the run will take its rounds: those the batch gap pushes past durationSeconds are not planned.
-    const round = latestRound(this.config, client.limits);
+    const round = latestRound(this.config, limits);
     const perRound = round.reduce((a, g) => a + g.requests, 0);
-    reporter.plan('kline-latest', perRound * pollRounds(this.config, round, client.limits).startsMs.length);
+    reporter.plan('kline-latest', perRound * pollRounds(this.config, round, limits).startsMs.length);
     const gapNoted = new Set<string>();
     const shortNoted = new Set<string>();
     const malformedNoted = new Set<string>();

@@ -1,7 +1,8 @@
 /**
  * The rounds a polling source plans for: the planner's model when it gives one, else the configured
- * offsets. A run counts its progress plan by the same model under its client's limits (pollRoundsUnder),
- * so the line's "planned" agrees with `quotelake plan` and with the rounds the run takes.
+ * offsets. A run counts its progress plan by the same model under the limits of the token its one
+ * stream runs on (streamLimitsOf, pollRoundsUnder), so the line's "planned" agrees with `quotelake
+ * plan` and with the rounds the run takes, on a token pool too.
  */
 import type { PlanContext, PlannedRounds, RequestGroup } from '../../core/plan-types.js';
 import { roundOffsets, type RoundsConfig } from '../../core/round-starts.js';

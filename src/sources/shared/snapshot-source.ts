@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { ServiceClient, TicksResult } from '../../api/index.js';
-import { familyBySuffix, familyPrefix, pollRoundsUnder, URL_BUDGET_BYTES } from '../../api/index.js';
+import { familyBySuffix, familyPrefix, pollRoundsUnder, streamLimitsOf, URL_BUDGET_BYTES } from '../../api/index.js';
 import { findProduct } from '../../catalog/index.js';
 import type { Batch, Checkpoint, RunContext, Source } from '../../core/component.js';
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
@@ -73,9 +73,11 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const problems = new CodeProblems(this.kind.type);
     const codes = [...new Set(this.config.codes)];
     const asked = new Set(codes);
+    // The rounds are one stream, on one token of a pool: its caps size them and its windows pace them.
+    const limits = await streamLimitsOf(client);
     const start = ctx.clock.now();
-    // Counted as the run will take its rounds: those the plan's limits push past durationSeconds are not planned.
-    const planned = planSnapshot(this.config, { limits: client.limits, nowMs: start, checkpoints: new Map(), pollRounds: pollRoundsUnder(client.limits) }, this.kind);
+    // Counted as the run will take its rounds: those the token's limits push past durationSeconds are not planned.
+    const planned = planSnapshot(this.config, { limits, nowMs: start, checkpoints: new Map(), pollRounds: pollRoundsUnder(limits) }, this.kind);
     for (const s of planned.streams) reporter.plan(s.stream, s.requests);
     let seq = 0;
     const onCut = (cut: number, of: number) => ctx.events.note?.(cutRoundsNote(this.kind.type, cut, of, this.config.durationSeconds));
