@@ -4,6 +4,8 @@
  * (without them).
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
+import { environmentErrorOf, type FixOptions } from '../core/environment-error.js';
+import { EnvironmentError } from '../core/errors.js';
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
 import type { MetricsSettings } from './metrics-options.js';
 import type { NoticeFields } from './terminal.js';
@@ -23,7 +25,12 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
   let server: MetricsServer | undefined;
   let textfile: MetricsTextfile | undefined;
   if (settings.port !== undefined) {
-    server = await serveMetrics(metrics, { host: settings.host, port: settings.port });
+    const { host, port } = settings;
+    server = await serveMetrics(metrics, { host, port }).catch((error: unknown) => {
+      // A host this machine lacks is the host's fault whatever the port; anything else, the port's.
+      const option = host !== undefined && (error as { code?: unknown }).code === 'EADDRNOTAVAIL' ? `--metrics-host ${host}` : `--metrics-port ${port}`;
+      throw namingTheOption(error, option);
+    });
     say(`quotelake metrics on ${server.url}`, { level: 'info', event: 'metrics', url: server.url });
   }
   if (settings.textfile !== undefined) {
@@ -33,7 +40,10 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
       onError: (e) => say(`quotelake: could not write the metrics textfile ${settings.textfile}: ${(e as Error).message}`, { event: 'metrics-textfile-error', path: settings.textfile }),
     });
     // The file exists from the start, so the collector never reports it missing while a run works.
-    await textfile.flush();
+    await textfile.flush().catch(async (error: unknown) => {
+      await server?.close();
+      throw namingTheOption(error, `--metrics-textfile ${settings.textfile}`);
+    });
   }
   return {
     metrics,
@@ -46,4 +56,16 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
       }
     },
   };
+}
+
+const METRICS_OPTIONS: FixOptions = { path: 'a --metrics-textfile', port: '--metrics-port', host: '--metrics-host' };
+
+/**
+ * A port in use or a path under a file would otherwise be told as the run's (`--port`, `--output`):
+ * the message leads with the metrics option and its value, and the fix names that option.
+ */
+function namingTheOption(error: unknown, option: string): unknown {
+  const found = environmentErrorOf(error, 'config', METRICS_OPTIONS);
+  if (!found) return error;
+  return new EnvironmentError(found.code, `${option}: ${found.message}`, found.target, found.fix, { stage: found.stage, cause: error });
 }

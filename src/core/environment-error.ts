@@ -60,8 +60,23 @@ function networkTarget(e: NodeErrorFields): string {
   return host ? `${host}${port}` : 'the service';
 }
 
-/** The path may be the output's or the state folder's (a --state-dir of its own): the fix names both. */
-const FOLDER_FLAGS = '--output (or --state-dir)';
+/**
+ * The options a fix tells the user to change. By default the run's: a path is the output's or the
+ * state folder's (a --state-dir of its own), so the fix names both; a listener is `serve`'s. A
+ * command whose path or listener is another option's (the metrics textfile, the metrics endpoint)
+ * names that one instead.
+ */
+export interface FixOptions {
+  /** With its article: "an --output (or --state-dir)". */
+  readonly path: string;
+  readonly port: string;
+  readonly host: string;
+}
+
+const RUN_OPTIONS: FixOptions = { path: 'an --output (or --state-dir)', port: '--port', host: '--host' };
+
+/** "an --output (or --state-dir)" without its article, for "another …" and "a shorter …". */
+const bare = (path: string): string => path.replace(/^an? /, '');
 
 /** What one Node error means for the user, or undefined when it is not the environment's. */
 interface Classified {
@@ -71,7 +86,8 @@ interface Classified {
   readonly fix: string;
 }
 
-function classifyOne(e: NodeErrorFields): Classified | undefined {
+function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefined {
+  const folder = bare(flags.path);
   const code = str(e.code);
   if (!code) return undefined;
   const syscall = str(e.syscall) ?? 'access';
@@ -83,45 +99,45 @@ function classifyOne(e: NodeErrorFields): Classified | undefined {
     case 'EPERM':
       if (listening) {
         const target = networkTarget(e);
-        return { code: 'QL_PORT_DENIED', target, message: `not allowed to listen on ${target} (${code})`, fix: 'ports below 1024 need privileges: choose --port 1024 or above (0 picks a free one)' };
+        return { code: 'QL_PORT_DENIED', target, message: `not allowed to listen on ${target} (${code})`, fix: `ports below 1024 need privileges: choose ${flags.port} 1024 or above (0 picks a free one)` };
       }
       // A folder that cannot be made needs write access to its parent; a file, to itself.
       return {
         code: 'QL_OUTPUT_DENIED',
         target: where,
         message: `permission denied: cannot ${syscall} ${where} (${code})`,
-        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another ${FOLDER_FLAGS}`,
+        fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another ${folder}`,
       };
     case 'EROFS':
-      return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: `choose an ${FOLDER_FLAGS} on a writable file system` };
+      return { code: 'QL_OUTPUT_DENIED', target: where, message: `${where} is on a read-only file system (EROFS, ${syscall})`, fix: `choose ${flags.path} on a writable file system` };
     case 'ENOSPC':
     case 'EDQUOT':
       return {
         code: 'QL_DISK_FULL',
         target: where,
         message: `no space left on the device holding ${where} (${code}, ${syscall})`,
-        fix: `free space there (or choose another ${FOLDER_FLAGS}) and run the same command again: committed work is kept and the run resumes`,
+        fix: `free space there (or choose another ${folder}) and run the same command again: committed work is kept and the run resumes`,
       };
     case 'ENOTDIR':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: `choose an ${FOLDER_FLAGS} whose parents are folders, not files` };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: `choose ${flags.path} whose parents are folders, not files` };
     case 'ELOOP':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: `point the links of this path at real folders, or choose another ${FOLDER_FLAGS}` };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: `point the links of this path at real folders, or choose another ${folder}` };
     case 'ENAMETOOLONG':
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the path is longer than this file system allows (ENAMETOOLONG, ${syscall})`, fix: `choose a shorter ${FOLDER_FLAGS}` };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the path is longer than this file system allows (ENAMETOOLONG, ${syscall})`, fix: `choose a shorter ${folder}` };
     case 'ENOENT':
       // Only a folder that could not be made: a file quotelake expected and did not find is a defect.
       if (syscall !== 'mkdir') return undefined;
-      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the folder cannot be created here (ENOENT, mkdir)`, fix: `choose an ${FOLDER_FLAGS} on a regular file system whose parent folder exists` };
+      return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: the folder cannot be created here (ENOENT, mkdir)`, fix: `choose ${flags.path} on a regular file system whose parent folder exists` };
     case 'EMFILE':
     case 'ENFILE':
       return { code: 'QL_TOO_MANY_FILES', target: where, message: `too many open files (${code}, ${syscall} ${where})`, fix: 'raise the open-file limit (ulimit -n) or lower the pipeline\'s concurrency' };
     case 'EADDRINUSE': {
       const target = networkTarget(e);
-      return { code: 'QL_PORT_IN_USE', target, message: `${target} is already in use by another process (EADDRINUSE)`, fix: 'choose another --port (0 picks a free one), or stop the process that holds it' };
+      return { code: 'QL_PORT_IN_USE', target, message: `${target} is already in use by another process (EADDRINUSE)`, fix: `choose another ${flags.port} (0 picks a free one), or stop the process that holds it` };
     }
     case 'EADDRNOTAVAIL': {
       const target = networkTarget(e);
-      return { code: 'QL_PORT_DENIED', target, message: `${target} is not an address of this machine (EADDRNOTAVAIL)`, fix: 'choose a --host this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)' };
+      return { code: 'QL_PORT_DENIED', target, message: `${target} is not an address of this machine (EADDRNOTAVAIL)`, fix: `choose a ${flags.host} this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)` };
     }
     case 'ENOTFOUND': {
       const target = str(e.hostname) ?? networkTarget(e);
@@ -174,13 +190,13 @@ export function causeChain(error: unknown): unknown[] {
  * that the environment explains), or undefined. The outer quotelake error's words (the dataset that
  * failed to commit, the endpoint asked) lead the message.
  */
-export function environmentErrorOf(error: unknown, stage: ErrorStage = 'write'): EnvironmentError | undefined {
+export function environmentErrorOf(error: unknown, stage: ErrorStage = 'write', flags: FixOptions = RUN_OPTIONS): EnvironmentError | undefined {
   const chain = causeChain(error);
   const found = chain.find((e): e is EnvironmentError => e instanceof EnvironmentError);
   if (found) return found;
   for (const e of chain) {
     if (e === null || typeof e !== 'object') continue;
-    const hit = classifyOne(e as NodeErrorFields);
+    const hit = classifyOne(e as NodeErrorFields, flags);
     if (!hit) continue;
     const outer = chain.find((o): o is QuotelakeError => o instanceof QuotelakeError);
     // The outer words without the Node message they may already quote ("kline: commit failed: ENOSPC: ...").

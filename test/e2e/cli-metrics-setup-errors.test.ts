@@ -1,0 +1,80 @@
+/**
+ * A metrics endpoint or textfile that cannot be set up stops the command before any request, and
+ * its message and hint name the metrics option the user gave (--metrics-port, --metrics-host,
+ * --metrics-textfile), not `--port` or `--output`, whose words the same Node errors carry elsewhere.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+import { serveChild } from './helpers/serve.js';
+
+vi.setConfig({ testTimeout: 60_000 });
+const NOW = '2026-11-20T00:00:00Z';
+const TOKEN = 'metrics-setup-token';
+
+interface ErrorDoc {
+  exitCode: number;
+  error?: { code: string; message: string; hint?: string };
+  runs?: unknown[];
+}
+
+/** The emulator's count of the token's requests today (its admin endpoint; null before the first). */
+async function requestsSeen(url: string): Promise<number> {
+  const answer = (await (await fetch(`${url}/_emulator/usage?token=${TOKEN}`)).json()) as { usage: { day: { used: number } } | null };
+  return answer.usage?.day.used ?? 0;
+}
+
+describe.concurrent('metrics that cannot be set up', () => {
+  it('a --metrics-port in use: exit 2 before any request, naming --metrics-port in the message and the hint', async ({ onTestFinished }) => {
+    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
+    onTestFinished(() => emu.stop());
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    const port = (holder.address() as AddressInfo).port;
+    const out = tempDir();
+    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-port', String(port)], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.exitCode).toBe(2);
+    expect(doc.error!.code).toBe('QL_PORT_IN_USE');
+    expect(doc.error!.message).toBe(`--metrics-port ${port}: 127.0.0.1:${port} is already in use by another process (EADDRINUSE)`);
+    expect(doc.error!.hint).toBe('choose another --metrics-port (0 picks a free one), or stop the process that holds it');
+    expect(r.stderr).not.toMatch(/--port\b/);
+    expect(doc.runs ?? []).toEqual([]);
+    expect(await requestsSeen(emu.url)).toBe(0);
+  });
+
+  it('a --metrics-textfile under a file: exit 2 before any request, naming --metrics-textfile, not --output', async ({ onTestFinished }) => {
+    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
+    onTestFinished(() => emu.stop());
+    const dir = tempDir();
+    const blocker = join(dir, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const path = join(blocker, 'quotelake.prom');
+    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', path], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
+    expect(doc.error!.message).toBe(`--metrics-textfile ${path}: ${blocker}: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
+    expect(doc.error!.hint).toBe('choose a --metrics-textfile whose parents are folders, not files');
+    expect(r.stderr).not.toContain('--output');
+    expect(await requestsSeen(emu.url)).toBe(0);
+  });
+
+  it('a --metrics-host this machine does not have: exit 2, naming --metrics-host', async () => {
+    const r = await runCli(['run', 'kline-update', '--output', tempDir(), '--clock', NOW, '--json', '--metrics-port', '0', '--metrics-host', '192.0.2.1']);
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_PORT_DENIED');
+    expect(doc.error!.message).toBe('--metrics-host 192.0.2.1: 192.0.2.1 is not an address of this machine (EADDRNOTAVAIL)');
+    expect(doc.error!.hint).toBe('choose a --metrics-host this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)');
+  });
+});
