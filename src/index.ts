@@ -102,7 +102,8 @@ export { findProduct, listProducts } from './catalog/index.js';
 export type { Product } from './catalog/types.js';
 
 // The local emulator
-export { startEmulator, type EmulatorOptions, type EmulatorHandle, type GroundTruth } from './emulator/index.js';
+// A bad `faults` or `behaviours` spec: what startEmulator throws (ConfigErrors, code QL_CONFIG).
+export { startEmulator, FaultSpecError, BehaviourSpecError, type EmulatorOptions, type EmulatorHandle, type GroundTruth } from './emulator/index.js';
 
 // Time and errors
 export { ManualClock, isVirtualClock, systemClock, type Clock, type VirtualClock } from './core/clock.js';

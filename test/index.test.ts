@@ -36,6 +36,17 @@ describe('public API', () => {
     expect([options, result.status, bar, gap]).toEqual([undefined, 'succeeded', undefined, 'unexplained']);
   });
 
+  it('exports the error classes startEmulator throws for a bad fault or behaviour spec', async () => {
+    const faults = await quotelake.startEmulator({ faults: 'bogus=1' }).then(() => undefined, (e: unknown) => e);
+    expect(faults).toBeInstanceOf(quotelake.FaultSpecError);
+    expect(faults).toMatchObject({ code: 'QL_CONFIG', message: 'invalid fault spec part "bogus=1": unknown fault "bogus" (known: latency, 5xx, 504, drop, truncate, 429, 429-untraced, halt-busy, retry-after, drip)' });
+    const behaviours = await quotelake.startEmulator({ behaviours: 'nope' }).then(() => undefined, (e: unknown) => e);
+    expect(behaviours).toBeInstanceOf(quotelake.BehaviourSpecError);
+    expect(behaviours).toMatchObject({ code: 'QL_CONFIG' });
+    expect((behaviours as Error).message).toMatch(/^invalid behaviour spec part "nope": unknown behaviour "nope"/);
+    for (const error of [faults, behaviours]) expect(error).toBeInstanceOf(quotelake.ConfigError);
+  });
+
   it('lets a program find the package root (its pipelines/ and pipeline.schema.json) through quotelake/package.json', () => {
     const root = fileURLToPath(new URL('../', import.meta.url));
     expect(createRequire(join(root, 'package.json')).resolve('quotelake/package.json')).toBe(join(root, 'package.json'));
