@@ -77,7 +77,7 @@ export { createTokenPool, tokenUsageOf, type PoolToken, type TokenPoolOptions, t
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */
 export { readPlansFile, type CustomPlan, type PlansDocument } from './core/plans-file.js';
 
-// Metrics (Prometheus): `const m = createMetrics(); createClient({ ..., onRequest: (i) => m.request(i.endpoint, requestOutcome(i)) })`
+// Metrics (Prometheus): `const m = createMetrics(); createClient({ ..., onRequest: (i) => m.request(i.endpoint, requestOutcome(i), i.durationMs) })`
 export {
   createMetrics,
   observeRun,
