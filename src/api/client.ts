@@ -25,9 +25,10 @@ import { getTarget, splitByCapAndBudget } from './batching.js';
 import { groupBy } from '../core/group-by.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
-import { isUnlimited, planLimits, type PlanLimits } from './plans.js';
+import { isUnlimited, pacesAnything, planLimits, type PlanLimits } from './plans.js';
 import type { LimiterPort, QuotaPort } from './admission.js';
 import { QuotaStore, tokenHash16 } from './quota-store.js';
+import { RecentSends } from './recent-sends.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from '../core/redact.js';
 import { baseUrlProblem } from '../core/base-url.js';
@@ -183,6 +184,9 @@ class QuotelakeClient implements ServiceClient {
   private preparing = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** The in-process limiter's sends carried between processes on the token (none when shared or unpaced). */
+  private readonly recentSends: RecentSends | undefined;
+  private seeded: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
     this.limits = planLimits(options.plan, options.plans);
@@ -227,6 +231,7 @@ class QuotelakeClient implements ServiceClient {
         // As many in flight as the per-second window admits.
         maxInFlight: this.inFlightCap(),
       });
+      this.recentSends = pacesAnything(this.limits) ? new RecentSends(options.stateDir, options.token, this.clock) : undefined;
       this.quota = new QuotaStore({
         stateDir: options.stateDir,
         token: options.token,
@@ -397,8 +402,31 @@ class QuotelakeClient implements ServiceClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.saveRecentSends();
     await this.quota.close();
     await this.http.close();
+  }
+
+  // ---------------------------------------------------------------- windows between processes
+
+  /** Before the first request: an earlier process's sends on the token count in our windows. */
+  private async seedLimiter(): Promise<void> {
+    if (!this.recentSends || !(this.limiter instanceof SlidingWindowLimiter)) return;
+    try {
+      const earlier = await this.recentSends.load();
+      this.limiter.seed(new Map([...earlier].map(([key, w]) => [key, w.stamps])));
+    } catch (error) {
+      this.logger.debug('could not read the earlier sends of this token', { event: 'recent-sends', error: String(error) });
+    }
+  }
+
+  private async saveRecentSends(): Promise<void> {
+    if (!this.recentSends || !(this.limiter instanceof SlidingWindowLimiter) || this.seeded === undefined) return;
+    try {
+      await this.recentSends.save(this.limiter.recentStamps());
+    } catch (error) {
+      this.logger.debug('could not save the recent sends of this token', { event: 'recent-sends', file: this.recentSends.file, error: String(error) });
+    }
   }
 
   // ---------------------------------------------------------------- batching
@@ -668,6 +696,7 @@ class QuotelakeClient implements ServiceClient {
     try {
       await this.quota.precheck();
       await this.quota.take();
+      await (this.seeded ??= this.seedLimiter());
       queued = this.limiter.acquire(op.rules, signal);
     } catch (error) {
       this.admission(op.endpoint, askedAt, false, signal);

@@ -78,6 +78,11 @@ export function isUnlimited(limit: number): boolean {
   return limit === Number.POSITIVE_INFINITY;
 }
 
+/** True when the plan holds any request back (a finite window or a gap): otherwise nothing is paced. */
+export function pacesAnything(limits: PlanLimits): boolean {
+  return !isUnlimited(limits.perSecond.limit) || !isUnlimited(limits.perMinute.limit) || limits.batchKlineGapMs > 0 || limits.suspensionGapMs > 0;
+}
+
 /** A custom plan on the client's own table of its base plan. */
 export function customPlanLimits(custom: CustomPlan): PlanLimits {
   const base = PLANS[custom.base];

@@ -70,7 +70,7 @@ interface Waiter {
 
 interface Window {
   /** Release stamps of finished requests, ascending. */
-  readonly stamps: number[];
+  stamps: number[];
   /** Admitted, not yet released: they count as inside the window whatever the time. */
   inFlight: number;
 }
@@ -83,6 +83,8 @@ export class SlidingWindowLimiter {
   private readonly logger: Logger | undefined;
   private readonly waitLogMs: number;
   private readonly windows = new Map<string, Window>();
+  /** Each window key's length, as its rules give it (recentStamps tells them with the stamps). */
+  private readonly lengths = new Map<string, number>();
   private readonly queue: Waiter[] = [];
   private pausedUntil = Number.NEGATIVE_INFINITY;
   private wakeAt = Number.POSITIVE_INFINITY;
@@ -185,6 +187,34 @@ export class SlidingWindowLimiter {
     return earliest;
   }
 
+  /**
+   * The stamps each window still holds at `now` (those that can still hold back a request), with
+   * the window's length: what a later process on the token must respect (recent-sends.ts). Requests
+   * in flight are not in it: it is read once they have all ended.
+   */
+  recentStamps(now = this.clock.now()): Map<string, { windowMs: number; stamps: number[] }> {
+    const out = new Map<string, { windowMs: number; stamps: number[] }>();
+    for (const [key, window] of this.windows) {
+      const windowMs = this.lengths.get(key);
+      if (windowMs === undefined) continue;
+      const stamps = window.stamps.filter((t) => t > now - windowMs - this.marginMs);
+      if (stamps.length > 0) out.set(key, { windowMs, stamps });
+    }
+    return out;
+  }
+
+  /**
+   * Stamps sent by another process on the token (an earlier run), counted in these windows as the
+   * service counts them. Given before the first admission; stamps after `now` count as `now`.
+   */
+  seed(windows: ReadonlyMap<string, readonly number[]>, now = this.clock.now()): void {
+    for (const [key, stamps] of windows) {
+      const window = this.window(key);
+      window.stamps = [...window.stamps, ...stamps.map((t) => Math.min(t, now))].sort((a, b) => a - b);
+    }
+    this.pump();
+  }
+
   private window(key: string): Window {
     let window = this.windows.get(key);
     if (!window) {
@@ -195,7 +225,10 @@ export class SlidingWindowLimiter {
   }
 
   private admit(rules: readonly WindowRule[], at: number): Permit {
-    for (const rule of rules) this.window(rule.key).inFlight++;
+    for (const rule of rules) {
+      this.window(rule.key).inFlight++;
+      this.lengths.set(rule.key, rule.windowMs);
+    }
     this.admittedCount++;
     this.inFlightCount++;
     let released = false;

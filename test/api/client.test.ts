@@ -342,14 +342,14 @@ describe('createClient against a stub server', () => {
     await client.close();
   });
 
-  it('the quota file is named by the token hash and never holds the token', async () => {
+  it('the quota file and the recent sends are named by the token hash and never hold the token', async () => {
     const { client } = await setup(tickHandler());
     await client.tradeTicks(['AAPL.US']);
     await client.close();
-    const files = await readdir(join(fixture.stateDir(), 'quota'));
-    expect(files).toEqual([`${tokenHash16(TOKEN)}.json`]);
-    const text = await readFile(join(fixture.stateDir(), 'quota', files[0]!), 'utf8');
-    expect(text).not.toContain(TOKEN);
-    expect(JSON.parse(text)).toMatchObject({ used: 1 });
+    const files = (await readdir(join(fixture.stateDir(), 'quota'))).sort();
+    expect(files).toEqual([`${tokenHash16(TOKEN)}.json`, `${tokenHash16(TOKEN)}.sends.json`]);
+    const texts = await Promise.all(files.map((f) => readFile(join(fixture.stateDir(), 'quota', f), 'utf8')));
+    for (const text of texts) expect(text).not.toContain(TOKEN);
+    expect(JSON.parse(texts[0]!)).toMatchObject({ used: 1 });
   });
 });
