@@ -58,6 +58,13 @@ describe('kline-latest: /batch-kline answers beyond the emulator', () => {
     expect(r.notes).toEqual(['kline-latest: no data returned for ETHUSDT kline_type 1 (asked three times); the other codes were delivered']);
   });
 
+  it('every series left out of every answer: both named, and the note does not claim the others were delivered', async () => {
+    const { r, rows } = await runLatest(() => []);
+    expect(rows).toEqual([]);
+    expect(r.shortfalls).toBe(1);
+    expect(r.notes).toEqual(['kline-latest: no data returned for BTCUSDT kline_type 1, ETHUSDT kline_type 1 (asked three times); no code was delivered']);
+  });
+
   it('a series sent twice with two different bars under one stamp: both rejected, none kept; an identical repeat is one bar', async () => {
     const { r, rows, rejected } = await runLatest((items) => [
       ...items.map(both),

@@ -131,7 +131,7 @@ class KlineLatestSource implements Source<RawKline> {
       const result = answer.value;
       rounds++;
       const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
-      problems.report(ctx, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
+      problems.report(ctx, items.length, result.invalid, result.missing.filter((m) => !result.invalid.includes(m.code)).map((m) => `${m.code} kline_type ${m.klineType}`));
       for (const m of result.malformed) {
         // Once per element sent (wherever in the list): a polling run against a service that keeps sending it says it once.
         const what = `${m.endpoint} ${m.problem.replace(/^kline_list\[\d+\]/, '')} ${m.excerpt}`;

@@ -12,20 +12,23 @@ export class CodeProblems {
 
   constructor(private readonly source: string) {}
 
-  report(ctx: RunContext, invalid: readonly string[], missing: readonly string[]): void {
+  /** `asked`: how many codes (series, for /batch-kline) the round asked for. */
+  report(ctx: RunContext, asked: number, invalid: readonly string[], missing: readonly string[]): void {
     if (invalid.length + missing.length === 0) return;
+    // With every code of the round left out, nothing else was delivered to speak of.
+    const others = invalid.length + missing.length < asked ? 'the other codes were delivered' : 'no code was delivered';
     const fresh = (kind: string, codes: readonly string[]) => codes.filter((c) => !this.noted.has(`${kind}:${c}`));
     const newInvalid = fresh('invalid', invalid);
     const newMissing = fresh('missing', missing);
     for (const c of newInvalid) this.noted.add(`invalid:${c}`);
     for (const c of newMissing) this.noted.add(`missing:${c}`);
     if (newInvalid.length > 0) {
-      ctx.events.note?.(`${this.source}: invalid code(s) ${newInvalid.join(', ')} (service ret 600 code invalid); the other codes were delivered`);
+      ctx.events.note?.(`${this.source}: invalid code(s) ${newInvalid.join(', ')} (service ret 600 code invalid); ${others}`);
       ctx.logger.warn(`${this.source}: invalid codes`, { codes: newInvalid });
     }
     if (newMissing.length > 0) {
       // Asked for again by the client and still left out (R7): the run delivered less than asked.
-      ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); the other codes were delivered`);
+      ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); ${others}`);
       ctx.logger.warn(`${this.source}: codes missing from the answer`, { codes: newMissing });
     }
   }

@@ -86,7 +86,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
       if (answer === undefined) return;
       const result = answer.value;
       const fetchedAt = ctx.clock.now();
-      problems.report(ctx, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
+      problems.report(ctx, codes.length, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
       const records = checkRoundTicks(result.ticks, asked, this.kind.path, fetchedAt).map(({ tick, flaw }) => {
         const code = (tick as { code?: unknown } | null)?.code;
