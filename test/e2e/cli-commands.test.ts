@@ -109,7 +109,7 @@ describe('inspect', () => {
     const q = await runCli(['quota', '--output', output, '--json']);
     const doc = JSON.parse(q.stdout) as { tokens: { token: string; usedToday: number; limit: number; remaining: number }[] };
     expect(doc.tokens).toHaveLength(1);
-    expect(doc.tokens[0]!.token).toBe('demo-professional (built-in emulator)');
+    expect(doc.tokens[0]!.token).toBe('demo-professional (the emulator\'s demo token)');
     expect(doc.tokens[0]!.usedToday + doc.tokens[0]!.remaining).toBe(1_728_000);
     expect(doc.tokens[0]!.usedToday).toBeGreaterThan(0);
   });

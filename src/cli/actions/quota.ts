@@ -113,7 +113,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const plansFile = args['plans-file'] ?? (process.env.QUOTELAKE_PLANS_FILE?.trim() || undefined);
     if (plansFile !== undefined) plans = await readCommandPlans(plansFile);
     // Custom plans' demo tokens too (a plan without a daily cap leaves no quota file to show).
-    for (const plan of knownPlanNames(plans)) known.set(tokenHash16(demoToken(plan)), `${demoToken(plan)} (built-in emulator)`);
+    for (const plan of knownPlanNames(plans)) known.set(tokenHash16(demoToken(plan)), `${demoToken(plan)} (the emulator's demo token)`);
     const token = args.token ?? process.env.QUOTELAKE_TOKEN?.trim();
     if (token) known.set(tokenHash16(token), redactToken(token));
     // A pool's tokens (QUOTELAKE_TOKENS, --tokens-file): one line each, redacted, the hash telling alike ones apart.
