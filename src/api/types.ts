@@ -80,7 +80,7 @@ export interface ClientOptions {
   plan: string;
   /** A plans file's custom plans (its `tokens:` are never read here: the token is `token`). */
   plans?: PlansDocument | undefined;
-  /** Holds `quota/<hash16>.json`. */
+  /** Holds `quota/<hash16>.json` (the day's count) and `quota/<hash16>.sends.json` (the sends the rate windows still hold, for the next process). */
   stateDir: string;
   /** Prefix of every request trace (`<runId>-<counter>`); default random. */
   runId?: string;
