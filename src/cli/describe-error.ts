@@ -8,7 +8,7 @@ import { packageVersion } from '../lake/package-version.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
-import { shellWord } from './shell-word.js';
+import { shellWord } from '../core/shell-word.js';
 
 export interface DescribedError {
   readonly exitCode: number;

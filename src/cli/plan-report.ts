@@ -5,6 +5,7 @@ import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { checkpointSink } from '../runtime/checkpoint-sink.js';
 import { readLakeId } from '../lake/layout/index.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
+import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import type { PipelineJob } from './pipeline-job.js';
@@ -107,7 +108,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           async (state, lake) => {
             // As the run will: checkpoints another output's runs saved are refused here too.
             const tie = writesLake ? { id: await readLakeId(lake.remote ? lake.storage : settings.outputDir), where: settings.outputDir } : undefined;
-            return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie).load();
+            return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie, stateResetCommand(job.pipeline.name, settings.outputDir, settings.stateDir)).load();
           },
           { s3Endpoint: options.s3Endpoint },
         )

@@ -38,12 +38,14 @@ export class CheckpointStore {
    * another sink is refused at load, and saves record it; left out (state show, reset), neither.
    * `lake`: the id of the lake the run writes (lake-id.ts), null for an output that has none yet;
    * given, a file saved for another lake is refused at load, and saves record it.
+   * `resetCommand`: the `quotelake state reset` those refusals name (state-reset-command.ts).
    */
   constructor(
     state: StateRef,
     readonly pipeline: string,
     private readonly sink?: string,
     private readonly lake?: { readonly id: string | null; readonly where: string },
+    private readonly resetCommand = `quotelake state reset ${pipeline}`,
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
     this.files = new StateFiles(state);
@@ -61,7 +63,7 @@ export class CheckpointStore {
       throw new StateConflictError(
         `the checkpoints of pipeline "${this.pipeline}" were saved by a run writing to ${file.sink}, and this run writes to ${this.sink}: a pipeline's name keys its checkpoints, so it would resume where that run stopped and skip what it never wrote here`,
         this.path,
-        `give this pipeline a name of its own (or another --state-dir), or start it over with "quotelake state reset ${this.pipeline}"`,
+        `give this pipeline a name of its own (or another --state-dir), or start it over with "${this.resetCommand}"`,
       );
     }
     if (this.lake !== undefined && file.lake !== undefined && file.lake !== this.lake.id) {
@@ -69,8 +71,8 @@ export class CheckpointStore {
         `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where} (${this.lake.id === null ? 'a new output' : `id ${this.lake.id}`}): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
         this.path,
         this.lake.id === null
-          ? `if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${this.lake.where} --yes" (with the --state-dir of this run, if it has one) writes it again with that id, and the run resumes; otherwise give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}"`
-          : `give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "quotelake state reset ${this.pipeline}" and the same --output and --state-dir (the other output then starts over too)`,
+          ? `if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${this.lake.where} --yes" (with the --state-dir of this run, if it has one) writes it again with that id, and the run resumes; otherwise give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "${this.resetCommand}"`
+          : `give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "${this.resetCommand}" (the other output then starts over too)`,
       );
     }
     return new Map(Object.entries(file.streams).map(([stream, position]) => [stream, { stream, position }]));

@@ -33,6 +33,7 @@ import { removeStaleScratch } from '../lake/commit/local-scratch.js';
 import { removeStaleProbes } from '../lake/stale-probes.js';
 import { DEFAULT_LEASE_MS } from './lake-lease.js';
 import { stateDirFor } from '../config/resolve-settings.js';
+import { stateResetCommand } from './state-reset-command.js';
 import { isS3Url } from '../core/s3-url.js';
 import { RejectedWriter } from '../lake/rejected-writer.js';
 import { heldKeys } from '../lake/held-keys.js';
@@ -193,6 +194,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const stateSetting = options.stateDir ?? pipeline.options.stateDir;
   const state = options.storage !== undefined ? stateLocationFor(options.storage, stateSetting) : stateFolder(stateSetting ?? stateDirFor(outputDir));
   const stateDir = state.where;
+  // What a refusal over the checkpoints tells the user to type: it must reach these, not output/'s.
+  const resetCommand = stateResetCommand(pipeline.name, outputDir, stateDir);
   const storage = outputStorage(outputDir, options.storage);
   // A remote output has no folder of ours: the lake goes through `storage`.
   const lake: LakeLocation = options.storage ?? outputDir;
@@ -260,14 +263,14 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const tiedToLake = sinkDef.writesLake === true && keepState;
     // A new output whose state folder holds another lake's checkpoints is refused before its layout
     // (and so its id) is written: a refused run leaves no lake behind.
-    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }).load();
+    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }, resetCommand).load();
     // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
     const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
     if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
     // Checkpoints of a lake sink are tied to the lake: a state folder another output uses is refused at load.
     const lakeTie = tiedToLake ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
-    const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie);
+    const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie, resetCommand);
     const layoutTemps = await removeStaleLayoutTemps(lake);
     if (layoutTemps > 0) logger.info('removed temp files of the layout file a killed run left', { event: 'recovery', action: 'layout-temp-removed', files: layoutTemps });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
@@ -341,7 +344,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         throw new StateConflictError(
           `the checkpoints of pipeline "${pipeline.name}" say ${startFrom.size === 1 ? '1 stream is' : `${startFrom.size} streams are`} held up to where they stopped, but ${gone}: a run that resumed would write only what is new and leave everything before it out`,
           store.path,
-          `run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "quotelake state reset ${pipeline.name}")`,
+          `run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "${resetCommand}")`,
         );
       }
       if (options.fullRefresh === true && committed.size > 0) {

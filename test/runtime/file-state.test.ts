@@ -63,7 +63,7 @@ describe('an NDJSON file sink and the run state', () => {
     expect(refused).toBeInstanceOf(StateConflictError);
     expect(refused).toMatchObject({
       message: expect.stringContaining(`say 1 stream is held up to where they stopped, but ${join(dir, 'exports/kline.ndjson')} is missing`),
-      hint: 'run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "quotelake state reset export")',
+      hint: `run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "quotelake state reset export --output ${dir}")`,
     });
     expect(probe.produced).toBe(0);
     expect(await checkpoints()).toEqual({ 'counter/s0': { next: 3 } });

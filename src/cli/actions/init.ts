@@ -12,7 +12,7 @@ import { PIPELINE_SCHEMA_FILE } from '../package-files.js';
 import { registry } from '../registry.js';
 import { createTerminal } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { shellWord } from '../shell-word.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export interface InitArgs {
   name?: string | undefined;

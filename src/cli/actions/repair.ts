@@ -10,7 +10,7 @@ import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { LogArgs } from '../shared-options.js';
-import { shellWord } from '../shell-word.js';
+import { shellWord } from '../../core/shell-word.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { localOutputAbsent, onLakeOutput } from '../lake-location.js';

@@ -15,7 +15,7 @@ import { renderPipelineState } from '../state/render-state.js';
 import { stateTargets, type StateTarget } from '../state/state-targets.js';
 import { streamMatcher } from '../stream-glob.js';
 import { terminalFor } from '../terminal.js';
-import { shellWord } from '../shell-word.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export interface StateArgs extends OutputArgs, ClockArgs {
   pipeline?: string[] | undefined;

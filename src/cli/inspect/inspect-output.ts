@@ -13,7 +13,7 @@ import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 import { deltaDrift } from '../../lake/commit/delta-drift.js';
 import { pendingJournals } from '../../lake/commit/commit-journal.js';
-import { shellWord } from '../shell-word.js';
+import { shellWord } from '../../core/shell-word.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
