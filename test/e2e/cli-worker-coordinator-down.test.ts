@@ -86,4 +86,18 @@ describe.concurrent('a batch worker whose coordinator goes away', () => {
     expect(stalled.code, stalled.stderr).toBe(2);
     expect(stalled.stderr).toContain('--stalled-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
   });
+
+  it('--stop-timeout and --clock are checked before any connection too: exit 2, not the exit 1 of a coordinator that does not answer', async () => {
+    const env = { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' };
+    const [flag, fromEnv, clock] = await Promise.all([
+      runCli(['worker', '--until-empty', '--stop-timeout', '0'], { env }),
+      runCli(['worker', '--until-empty'], { env: { ...env, QUOTELAKE_STOP_TIMEOUT: 'soon' } }),
+      runCli(['worker', '--until-empty', '--clock', 'yesterday'], { env }),
+    ]);
+    expect([flag.code, fromEnv.code, clock.code]).toEqual([2, 2, 2]);
+    expect(flag.stderr).toContain('quotelake: --stop-timeout 0: must be a positive number of seconds');
+    expect(fromEnv.stderr).toContain('quotelake: QUOTELAKE_STOP_TIMEOUT="soon": must be a positive number of seconds');
+    expect(clock.stderr).toContain('--clock must be an ISO instant');
+    for (const r of [flag, fromEnv, clock]) expect(r.stderr).not.toContain('does not answer');
+  });
 });

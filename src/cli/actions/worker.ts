@@ -76,6 +76,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
   const patience = args['coordinator-patience'];
   const patienceMs = timerSecondsMs(patience, `--coordinator-patience ${patience}`);
+  // Settings before any connection: a wrong one is exit 2 whether the coordinator answers or not.
+  const graceMs = stopGraceMs(args['stop-timeout'], env);
+  const clock = commandClock(args.clock, env);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
@@ -84,10 +87,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
   const shared = await connectRedisCoordinator(url);
-  const clock = commandClock(args.clock, env);
   const logFormat = logFormatOf(args, env);
   useJsonNotices(terminal, logFormat, clock);
-  const graceMs = stopGraceMs(args['stop-timeout'], env);
   const secrets = [args.token, env.QUOTELAKE_TOKEN, ...(pool?.tokens ?? []).map((t) => t.token)].filter((t): t is string => t !== undefined);
   for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
   const logger = createLogger({
