@@ -6,6 +6,8 @@
  * comes with the test runner, not as a dependency of ours, and these two wildcards are all a stream
  * key needs.
  */
+import { UsageError } from './usage-error.js';
+
 function toRegExp(glob: string): RegExp {
   let source = '';
   for (const ch of glob) {
@@ -25,4 +27,15 @@ export function streamMatcher(globs: readonly string[] | undefined): (stream: st
     const tail = slash >= 0 ? stream.slice(slash + 1) : undefined;
     return res.some((re) => re.test(stream) || (tail !== undefined && re.test(tail)));
   };
+}
+
+/**
+ * `--stream` as given: a flag left without its glob (`--stream $GLOB` with the variable unset) must
+ * not read as "no --stream", which selects every stream and lets `state reset --yes` forget them all.
+ */
+export function checkStreamGlobs(globs: readonly string[] | undefined): void {
+  if (globs === undefined) return;
+  const hint = "quote the glob (--stream 'BTC*'), and check that the variable it comes from is set";
+  if (globs.length === 0) throw new UsageError('--stream needs a glob: given without one it would select every stream', hint);
+  if (globs.some((g) => g === '')) throw new UsageError('--stream "": an empty glob matches no stream', hint);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { streamMatcher } from '../../src/cli/stream-glob.js';
+import { checkStreamGlobs, streamMatcher } from '../../src/cli/stream-glob.js';
 
 const KEYS = ['kline/BTCUSDT/1m', 'kline/BTCUSDT/1h', 'kline/ETHUSDT/1m', 'kline/AAPL.US/1d', 'halt/SSE', 'depth'];
 const pick = (...globs: string[]) => KEYS.filter(streamMatcher(globs));
@@ -24,5 +24,12 @@ describe('--stream globs', () => {
   it('no glob selects every stream', () => {
     expect(pick()).toEqual(KEYS);
     expect(KEYS.filter(streamMatcher(undefined))).toEqual(KEYS);
+  });
+
+  it('a --stream given without a glob, or with an empty one, is refused rather than taken for none', () => {
+    expect(() => checkStreamGlobs(undefined)).not.toThrow();
+    expect(() => checkStreamGlobs(['BTC*'])).not.toThrow();
+    expect(() => checkStreamGlobs([])).toThrow('--stream needs a glob: given without one it would select every stream');
+    expect(() => checkStreamGlobs(['BTC*', ''])).toThrow('--stream "": an empty glob matches no stream');
   });
 });

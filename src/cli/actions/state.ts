@@ -13,7 +13,7 @@ import { describeStream } from '../state/describe-stream.js';
 import { readPipelineState } from '../state/read-state.js';
 import { renderPipelineState } from '../state/render-state.js';
 import { stateTargets, type StateTarget } from '../state/state-targets.js';
-import { streamMatcher } from '../stream-glob.js';
+import { checkStreamGlobs, streamMatcher } from '../stream-glob.js';
 import { terminalFor } from '../terminal.js';
 import { shellWord } from '../../core/shell-word.js';
 
@@ -29,6 +29,7 @@ export interface StateResetArgs extends StateArgs {
 
 export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({}, env);
+  checkStreamGlobs(args.stream);
   const { targets, outputDir, stateDir, outputAbsent, close } = await stateTargets(args.pipeline ?? [], args, env);
   const select = streamMatcher(args.stream);
   const pipelines = [];
@@ -75,6 +76,7 @@ function commandLine(args: StateResetArgs): string {
 }
 
 export async function stateResetAction(args: StateResetArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  checkStreamGlobs(args.stream);
   const found = await stateTargets(args.pipeline ?? [], args, env);
   try {
     return await reset(args, env, found.targets, found.stateDir);
