@@ -12,7 +12,12 @@ export function withSuggestion(msg: string, argv: readonly string[], declaredOpt
   if (missing !== undefined) return missing;
   const valueless = choiceWithoutValue(msg);
   if (valueless !== undefined) return valueless;
-  if (recommended && command !== undefined) return `unknown command "${command}"; did you mean ${recommended[1]}?`;
+  if (recommended && command !== undefined) {
+    // `state sho`: the misspelt word is the subcommand, not the first word (a command that exists).
+    const meant = recommended[1]!;
+    const typed = argv.find((a) => !a.startsWith('-') && a !== meant && didYouMean(a, [meant]) === meant) ?? command;
+    return `unknown command "${typed}"; did you mean ${meant}?`;
+  }
   const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(msg)?.[1];
   // Only a word given as a flag: a stray positional is not a misspelt option.
   if (unknown === undefined || !argv.some((a) => a === `--${unknown}` || a.startsWith(`--${unknown}=`))) return msg;

@@ -18,5 +18,9 @@ describe('withSuggestion', () => {
   it('a misspelt flag gets the nearest option; a stray word is left as yargs wrote it', () => {
     expect(withSuggestion('Unknown argument: fromat', ['run', 'demo', '--fromat', 'ndjson'], ['format', 'output'])).toBe('Unknown argument: fromat; did you mean --format?');
     expect(withSuggestion('Unknown argument: extra', ['run', 'demo', 'extra'], ['format'])).toBe('Unknown argument: extra');
+    // A misspelt subcommand is the word named, not the command before it.
+    expect(withSuggestion('Did you mean show?', ['state', 'sho', '--output', 'out'], [])).toBe('unknown command "sho"; did you mean show?');
+    expect(withSuggestion('Did you mean reset?', ['state', 'rest'], [])).toBe('unknown command "rest"; did you mean reset?');
+    expect(withSuggestion('Did you mean validate?', ['valdate', 'p.yaml'], [])).toBe('unknown command "valdate"; did you mean validate?');
   });
 });
