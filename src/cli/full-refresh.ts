@@ -3,6 +3,8 @@
  * `since` again (requests and quota), and the saved checkpoints are replaced as it commits. A
  * pipeline without checkpoints (a first run, NDJSON to stdout) has nothing to lose: no question.
  */
+import { hideBin } from 'yargs/helpers';
+import { shellWord } from '../core/shell-word.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import { confirm } from './confirm.js';
@@ -27,5 +29,8 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
       'Data files are kept and merged by key (no duplicates); until a stream is committed its old checkpoint stays, so a stopped run loses nothing.',
     ].join('\n'),
   );
-  return confirm('Run a full refresh?', { yes: args.yes === true, command: `quotelake run ${args.pipeline.join(' ')} --full-refresh` });
+  // The command as typed (its output, window and service included): `run <pipeline> --full-refresh`
+  // alone would refresh the default output with the default window. A token given as a flag is
+  // masked where the message is printed, as everything printed is.
+  return confirm('Run a full refresh?', { yes: args.yes === true, command: `quotelake ${hideBin(process.argv).map(shellWord).join(' ')}` });
 }

@@ -80,4 +80,19 @@ describe('the state reset a refused run names', () => {
     expect((await runCli([...reset, '--yes'], { cwd })).code).toBe(0);
     expect(existsSync(join(state, 'checkpoints', 'daily.json'))).toBe(false);
   }, 60_000);
+
+  it('run --full-refresh without a terminal names the whole command with --yes: typed as shown, it refreshes that output', async () => {
+    const cwd = tempDir('ql-reset-hint-');
+    const parquet = pipeline(cwd, 'parquet');
+    const lake = join(cwd, 'lake');
+    for (const output of [lake, 'output']) expect((await runCli(['run', parquet, '--output', output, ...CLOCK, '--quiet'], { cwd })).code).toBe(0);
+    const asked = await runCli(['run', parquet, '--output', lake, ...CLOCK, '--full-refresh', '--json'], { cwd });
+    expect(asked.code).toBe(2);
+    const hint = (JSON.parse(asked.stdout) as { error: { hint: string } }).error.hint;
+    expect(hint).toBe(`add --yes to confirm it in a script: quotelake run ${parquet} --output ${lake} ${CLOCK.join(' ')} --full-refresh --json --yes`);
+    const again = await runCli(hint.split(': quotelake ')[1]!.split(' '), { cwd });
+    expect(again.code, again.stderr).toBe(0);
+    const runs = (JSON.parse(again.stdout) as { runs: { output: { dir: string }; requestsTotal: number }[] }).runs;
+    expect(runs.map((r) => [r.output.dir, r.requestsTotal])).toEqual([[lake, 1]]);
+  }, 60_000);
 });

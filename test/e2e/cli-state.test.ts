@@ -248,7 +248,8 @@ describe('quotelake run --full-refresh', () => {
     const refused = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', out, '--full-refresh']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('the checkpoint of each stream it fetches is replaced as it commits');
-    expect(refused.stderr).toContain('add --yes to confirm it in a script: quotelake run kline-backfill --full-refresh --yes');
+    // The whole command, as typed: without its --output and window it would refresh another lake.
+    expect(refused.stderr).toContain(`add --yes to confirm it in a script: quotelake run kline-backfill ${WINDOW.join(' ')} --output ${out} --full-refresh --yes`);
     expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId); // nothing ran
 
     expect((await run(out)).requestsTotal).toBe(0);
