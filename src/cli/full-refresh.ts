@@ -4,6 +4,7 @@
  * pipeline without checkpoints (a first run, NDJSON to stdout) has nothing to lose: no question.
  */
 import { hideBin } from 'yargs/helpers';
+import { redactUrl } from '../core/redact.js';
 import { shellWord } from '../core/shell-word.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { keepsState } from '../runtime/keeps-state.js';
@@ -31,6 +32,14 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
   );
   // The command as typed (its output, window and service included): `run <pipeline> --full-refresh`
   // alone would refresh the default output with the default window. A token given as a flag is
-  // masked where the message is printed, as everything printed is.
-  return confirm('Run a full refresh?', { yes: args.yes === true, command: `quotelake ${hideBin(process.argv).map(shellWord).join(' ')}` });
+  // masked where the message is printed, as everything printed is; a URL's password here.
+  return confirm('Run a full refresh?', { yes: args.yes === true, command: `quotelake ${hideBin(process.argv).map(withoutPassword).map(shellWord).join(' ')}` });
+}
+
+/** `--coordinator redis://:pw@host` (or `--coordinator=…`) as `redis://:***@host`. */
+function withoutPassword(word: string): string {
+  const at = word.indexOf('://');
+  if (at < 0) return word;
+  const eq = word.startsWith('--') ? word.indexOf('=') : -1;
+  return eq > 0 && eq < at ? `${word.slice(0, eq + 1)}${redactUrl(word.slice(eq + 1))}` : redactUrl(word);
 }

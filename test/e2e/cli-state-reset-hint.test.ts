@@ -94,5 +94,10 @@ describe('the state reset a refused run names', () => {
     expect(again.code, again.stderr).toBe(0);
     const runs = (JSON.parse(again.stdout) as { runs: { output: { dir: string }; requestsTotal: number }[] }).runs;
     expect(runs.map((r) => [r.output.dir, r.requestsTotal])).toEqual([[lake, 1]]);
+    // A coordinator's password is not repeated (the confirmation is asked before any connection).
+    const withRedis = await runCli(['run', parquet, '--output', lake, ...CLOCK, '--coordinator', 'redis://:pw-Secret-42@127.0.0.1:9', '--full-refresh'], { cwd });
+    expect(withRedis.code).toBe(2);
+    expect(withRedis.stderr).toContain(`--coordinator 'redis://:***@127.0.0.1:9' --full-refresh --yes`);
+    expect(withRedis.stderr).not.toContain('pw-Secret-42');
   }, 60_000);
 });
