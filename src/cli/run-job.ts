@@ -34,7 +34,7 @@ import { QuotaWatchingClient } from './quota-watch.js';
 import type { QuotelakeMetrics } from '../runtime/metrics/index.js';
 import { meteredClientOptions, meterRun, type MeteredToken } from './run-metrics.js';
 import { registry } from './registry.js';
-import { keepsState } from '../runtime/keeps-state.js';
+import { resumptionOf } from '../runtime/keeps-state.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import { rateLimitNote } from './rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
@@ -44,6 +44,19 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { setSettings } from '../config/set-settings.js';
 import { sinkWritesStdout } from './run-settings.js';
 
+
+/** The hint of an interrupted run that the next run does not go on from. */
+const NOT_RESUMED_HINT = {
+  'no-state': 'this output keeps no state: the next run delivers the whole window again',
+  polling: 'a polling run is not resumed: the next run takes all its rounds anew (the rounds committed are kept)',
+} as const;
+
+/** The rest of the quota notice, by whether the next run goes on from this one. */
+const QUOTA_NOTICE = {
+  resumed: (resetAt: string) => `; completed work is committed. It resets at ${resetAt}: run the same command again then to resume.`,
+  'no-state': (resetAt: string) => `. It resets at ${resetAt}: this output keeps no state, so a run then delivers the whole window again.`,
+  polling: (resetAt: string) => `; the rounds completed are committed. It resets at ${resetAt}: a polling run is not resumed, so a run then takes all its rounds anew.`,
+} as const;
 export interface RunJobOptions {
   readonly terminal: Terminal;
   readonly connection: ServiceConnection;
@@ -116,8 +129,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     events,
     tokens: meteredTokens(inner, connection),
   });
-  // An output without state (an NDJSON look) is not resumed: what a stopped run says differs.
-  const resumable = keepsState(job.pipeline, registry);
+  // An output without state (an NDJSON look) or a polling source is not resumed: what a stopped run says differs.
+  const resumption = resumptionOf(job.pipeline, registry);
   let result: RunResult | undefined;
   let failure: DescribedError | undefined;
   let failureDetails: string | undefined;
@@ -167,9 +180,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     });
   } catch (e) {
     failure = describeError(e);
-    if (failure.exitCode === EXIT_INTERRUPTED && !resumable) {
-      failure = { ...failure, hint: 'this output keeps no state: the next run delivers the whole window again' };
-    }
+    if (failure.exitCode === EXIT_INTERRUPTED && resumption !== 'resumed') failure = { ...failure, hint: NOT_RESUMED_HINT[resumption] };
     // The message is printed below for a person; a log collector (json) gets it as an error line,
     // with the stack and cause chain in `err`. On a terminal, --log-level debug prints them below
     // the failure instead, once.
@@ -223,9 +234,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   if (quotaError) {
     const resetAt = quotaError.resetAt.toISOString();
     terminal.notice(
-      resumable
-        ? `quotelake: ${job.pipeline.name}: the daily request quota is used up; completed work is committed. It resets at ${resetAt}: run the same command again then to resume.`
-        : `quotelake: ${job.pipeline.name}: the daily request quota is used up. It resets at ${resetAt}: this output keeps no state, so a run then delivers the whole window again.`,
+      `quotelake: ${job.pipeline.name}: the daily request quota is used up${QUOTA_NOTICE[resumption](resetAt)}`,
       { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt },
     );
   }
@@ -259,7 +268,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     durationMs: finished - started,
     service: { embedded: connection.embedded, plan: inner.plan, baseUrl: redactUrl(connection.baseUrl) },
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type, ...(sinkWritesStdout(job.pipeline) ? { toStdout: true } : {}) },
-    ...(resumable ? {} : { resumable: false }),
+    ...(resumption === 'resumed' ? {} : { resumable: false, notResumedBecause: resumption }),
     requests,
     requestsTotal,
     ...(outcomes ? { requestOutcomes: outcomes } : {}),

@@ -18,8 +18,13 @@ export interface RunSummary {
   readonly service: { readonly embedded: boolean; readonly plan: string; readonly baseUrl: string };
   /** `toStdout`: the records went to stdout (an NDJSON look or an ndjson sink on stdout), not into `dir`. */
   readonly output: { readonly dir: string; readonly stateDir: string; readonly format: string; readonly toStdout?: boolean };
-  /** False when the output keeps no state (an NDJSON look, `--no-state`): a stopped run is not resumed, the next delivers the whole window. */
+  /**
+   * False when a stopped run is not resumed by the next: the output keeps no state (an NDJSON look,
+   * `--no-state`: the next delivers the whole window) or the source polls (the next takes all its
+   * rounds anew); `notResumedBecause` says which.
+   */
   readonly resumable?: boolean | undefined;
+  readonly notResumedBecause?: 'no-state' | 'polling' | undefined;
   /** Requests sent per endpoint path. */
   readonly requests: Readonly<Record<string, number>>;
   readonly requestsTotal: number;
@@ -67,14 +72,20 @@ const STATUS_TEXT: Record<SummaryStatus, string> = {
   planned: 'planned (dry run)',
 };
 
-/** A stopped run of an output that keeps no state is not resumed: the next run delivers its window again. */
-const NOT_RESUMABLE: Partial<Record<SummaryStatus, string>> = {
-  'quota-exhausted': 'stopped at the daily quota (not resumable: this output keeps no state, so the next run starts over)',
-  interrupted: 'interrupted (not resumable: this output keeps no state, so the next run starts over)',
+/** A stopped run the next does not go on from: an output that keeps no state, or a polling source. */
+const NOT_RESUMABLE: Record<'no-state' | 'polling', Partial<Record<SummaryStatus, string>>> = {
+  'no-state': {
+    'quota-exhausted': 'stopped at the daily quota (not resumable: this output keeps no state, so the next run starts over)',
+    interrupted: 'interrupted (not resumable: this output keeps no state, so the next run starts over)',
+  },
+  polling: {
+    'quota-exhausted': 'stopped at the daily quota (not resumed: a polling run takes all its rounds anew; the rounds committed are kept)',
+    interrupted: 'interrupted (not resumed: a polling run takes all its rounds anew; the rounds committed are kept)',
+  },
 };
 
 function statusText(s: RunSummary): string {
-  return (s.resumable === false ? NOT_RESUMABLE[s.status] : undefined) ?? STATUS_TEXT[s.status];
+  return (s.resumable === false ? NOT_RESUMABLE[s.notResumedBecause ?? 'no-state'][s.status] : undefined) ?? STATUS_TEXT[s.status];
 }
 
 /** Requests sent, and those whose fate differs: answer lost (charged) or never sent (refunded). */

@@ -61,6 +61,11 @@ export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBa
   dataset(config: C): string;
   /** The kind of record it yields (the next stage must take it). */
   readonly emits: KindOf<T>;
+  /**
+   * It samples the present in rounds (a book, the latest trades or bars): what it missed cannot be
+   * fetched later, so a stopped run is not resumed and the next one takes all its rounds anew.
+   */
+  readonly polls?: boolean;
   create(config: C, env: ComponentEnv): Source<T>;
 }
 

@@ -13,7 +13,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { checkpointSink } from './checkpoint-sink.js';
-import { keepsState } from './keeps-state.js';
+import { keepsState, resumptionOf } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
@@ -51,6 +51,13 @@ function outputStorage(outputDir: string, given: LakeStorage | undefined): LakeS
 function isRemote(storage: LakeStorage): boolean {
   return storage.localPath(STAGING_DIR) === undefined;
 }
+
+/** What an aborted run keeps, by whether the next run goes on from it. */
+const ABORTED_TEXT = {
+  resumed: 'run aborted; committed work is kept and the next run resumes from it',
+  'no-state': 'run aborted; the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)',
+  polling: 'run aborted; the rounds committed are kept, and the next run takes all its rounds anew (a polling run is not resumed)',
+} as const;
 
 /** Where `onReject: divert` sends records (RejectedWriter of src/lake has this shape). */
 export interface RejectedOutput {
@@ -508,9 +515,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         logger.warn(
           keepsLastWhole
             ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)'
-            : keepState
-              ? 'run aborted; committed work is kept and the next run resumes from it'
-              : 'run aborted; the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)',
+            : ABORTED_TEXT[resumptionOf(pipeline, options.registry)],
         );
       }
       const final = manifest(status);

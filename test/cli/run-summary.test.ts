@@ -82,6 +82,10 @@ describe('renderSummary', () => {
       /status\s+interrupted \(not resumable: this output keeps no state, so the next run starts over\) \(exit 130\)\n/,
     );
     expect(renderSummary(summary({ status: 'quota-exhausted', exitCode: 75, resumable: false }))).toMatch(/status\s+stopped at the daily quota \(not resumable: this output keeps no state, so the next run starts over\) \(exit 75\)\n/);
+    // A polling source: the next run takes its rounds anew, whatever its output keeps.
+    expect(renderSummary(summary({ status: 'interrupted', exitCode: 130, resumable: false, notResumedBecause: 'polling' }))).toMatch(
+      /status\s+interrupted \(not resumed: a polling run takes all its rounds anew; the rounds committed are kept\) \(exit 130\)\n/,
+    );
     // Other statuses read the same either way.
     expect(renderSummary(summary({ status: 'failed', exitCode: 1, resumable: false }))).toMatch(/status\s+failed \(exit 1\)\n/);
   });

@@ -71,7 +71,7 @@ describe.concurrent('the daily quota of the client (shared quota file)', () => {
     expect(s1.files.count).toBeGreaterThan(0);
 
     const quota = await runCli(['quota', '--output', output, '--clock', NOW]);
-    expect(quota.stdout).toMatch(/demo-professional \(built-in emulator\)\s+1,728,000\s+1,728,000\s+0/);
+    expect(quota.stdout).toMatch(/demo-professional \(the emulator's demo token\)\s+1,728,000\s+1,728,000\s+0/);
 
     // The next day: the shared count starts again at 0.
     const tomorrow = new Date(Date.parse(NOW) + DAY_MS).toISOString();
@@ -99,6 +99,21 @@ describe.concurrent('the daily quota of the client (shared quota file)', () => {
     // The --json document goes to stderr when stdout carries the rows.
     const doc = JSON.parse(r.stderr.slice(r.stderr.indexOf('{\n'))) as { runs: { status: string; resumable?: boolean; requestsTotal: number }[] };
     expect(doc.runs[0]).toMatchObject({ status: 'quota-exhausted', resumable: false, requestsTotal: 2 });
+  }, 60_000);
+});
+
+describe('a polling run at the quota', () => {
+  it('says the next run takes all its rounds anew, not that it resumes', async () => {
+    const output = tempDir();
+    const pipeline = join(output, 'trades.yaml');
+    writeFileSync(pipeline, ['name: trades', 'source:', '  type: trade-snapshot', '  codes: [EURUSD]', '  everySeconds: 1', '  count: 5', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
+    writeQuota(join(output, '.state'), 'demo-professional', LIMIT - 2, LIMIT, utcDay(Date.parse(NOW)));
+    const r = await runCli(['run', pipeline, '--output', output, '--json', '--clock', NOW]);
+    expect(r.code, r.stderr).toBe(75);
+    expect(r.stderr).toContain('the daily request quota is used up; the rounds completed are committed. It resets at 2026-11-13T00:00:00.000Z: a polling run is not resumed, so a run then takes all its rounds anew.');
+    expect(r.stderr).not.toContain('to resume');
+    const doc = JSON.parse(r.stdout) as { runs: { status: string; resumable?: boolean; notResumedBecause?: string; requestsTotal: number }[] };
+    expect(doc.runs[0]).toMatchObject({ status: 'quota-exhausted', resumable: false, notResumedBecause: 'polling', requestsTotal: 2 });
   }, 60_000);
 });
 
