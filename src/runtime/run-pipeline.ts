@@ -290,7 +290,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
     if (isRemote(storage)) {
-      const probes = await removeStaleProbes(storage, clock.now(), DEFAULT_LEASE_MS);
+      // The store stamps a probe with real time, so its age is judged as the lease's is: a run's
+      // shifted clock (--clock) would keep every probe, or take a contender's in flight.
+      const probes = await removeStaleProbes(storage, (options.leaseClock ?? systemClock).now(), DEFAULT_LEASE_MS);
       if (probes > 0) logger.info('removed probe objects a killed run left', { event: 'recovery', action: 'probes-removed', objects: probes });
     }
     await writeRunManifest(state, manifest('running'));
