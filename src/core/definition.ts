@@ -32,6 +32,12 @@ export interface ComponentEnv {
    * value, e.g. a bar's open ms). Judges "held" by the data, not by a pipeline's own checkpoint.
    */
   readonly heldKeys?: (dataset: string) => Promise<readonly HeldFile[]>;
+  /**
+   * What the sink's dataset already is on the output, read by the runtime: a Delta table (it has a
+   * log) or plain hive files. A sink's create cannot wait on an object store. Undefined: the dataset
+   * holds neither yet, or the caller did not look.
+   */
+  readonly tableKind?: 'delta' | 'hive';
 }
 
 export interface HeldFile {

@@ -31,6 +31,7 @@ import { checkOutputStorage } from '../lake/check-output-storage.js';
 import { safeFileToken } from '../lake/partition-path.js';
 import { removeStaleScratch } from '../lake/commit/local-scratch.js';
 import { removeStaleProbes } from '../lake/stale-probes.js';
+import { existingTableKind } from '../lake/delta/table-kind.js';
 import { DEFAULT_LEASE_MS } from './lake-lease.js';
 import { stateDirFor } from '../config/resolve-settings.js';
 import { stateResetCommand } from './state-reset-command.js';
@@ -313,7 +314,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     try {
       source = sourceDef.create(sourceConfig, env);
       transforms = transformDefs.map(({ def, config }) => def.create(config, env));
-      sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset });
+      // A dataset keeps its kind without the flag: on an object store only a read can tell it.
+      const tableKind = sinkDef.writesLake === true ? await existingTableKind(storage, dataset) : undefined;
+      sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset, ...(tableKind !== undefined ? { tableKind } : {}) });
       if (opts.onReject === 'divert') {
         const redact = redactorOf(options.client);
         rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact)))(lake);

@@ -53,8 +53,8 @@ export const parquetSink: SinkDefinition<ParquetSinkConfig> = {
     const spec = datasetSpec(env.dataset);
     const { decimal, rowGroupRows, encodeWorkers } = config;
     const storage = envStorage(env);
-    // Unset: a dataset that has a log stays Delta; otherwise Delta on S3, hive in a folder.
-    const table = tableKindOf(config, storage ?? localStorage(env.outputDir), spec.dataset);
+    // Unset: a dataset keeps its kind (a log: Delta; files without one: hive); a new one is Delta on S3, hive in a folder.
+    const table = tableKindOf(config, storage ?? localStorage(env.outputDir), spec.dataset, env.tableKind);
     // A Delta table's `timestamp` is microseconds: its files store TIMESTAMP(MICROS, UTC).
     const timestampUnit = table === 'delta' ? 'us' : 'ms';
     const pool = encodeWorkers > 0 ? parquetPool(encodeWorkers, { dataset: spec.dataset, decimal, rowGroupRows, timestampUnit }) : undefined;
