@@ -23,6 +23,8 @@ export interface S3Operation {
   readonly op: string;
   readonly bucket: string;
   readonly key?: string;
+  /** The lake's object prefix ('' or ending in '/'): what the credentials need, not the key's folder alone. */
+  readonly prefix?: string;
   readonly stage: ErrorStage;
 }
 
@@ -90,7 +92,9 @@ export function s3Error(error: unknown, where: S3Operation): EnvironmentError {
   }
   // A bare 403 (HeadObject has no body to name it) is a refusal too; an archived object is not.
   if (name === 'AccessDenied' || name === 'AllAccessDisabled' || (status === 403 && name !== 'InvalidObjectState')) {
-    return make('QL_S3_ACCESS_DENIED', `access denied (${name})`, `grant these credentials s3:ListBucket on ${where.bucket} and s3:GetObject, s3:PutObject, s3:DeleteObject on ${target.replace(/\/[^/]*$/, '/')}*`, false);
+    // The lake's whole prefix: a grant on this key's folder alone fails at the next key the lake writes.
+    const scope = where.prefix !== undefined ? `s3://${where.bucket}/${where.prefix}` : target.replace(/\/[^/]*$/, '/');
+    return make('QL_S3_ACCESS_DENIED', `access denied (${name})`, `grant these credentials s3:ListBucket on ${where.bucket} and s3:GetObject, s3:PutObject, s3:DeleteObject on ${scope}*`, false);
   }
   if (typeof fields(error).message === 'string' && /region is missing/i.test(fields(error).message as string)) {
     return make('QL_S3_REGION', 'no AWS region is configured', 'set AWS_REGION (or region in the profile of ~/.aws/config), or give an endpoint for an S3-compatible store', false);

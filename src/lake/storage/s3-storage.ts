@@ -70,7 +70,7 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   }
 
   private fail(error: unknown, op: string, key: string | undefined, stage: 'read' | 'write' | 'commit'): EnvironmentError {
-    return s3Error(error, { op, bucket: this.bucket, ...(key === undefined ? {} : { key }), stage });
+    return s3Error(error, { op, bucket: this.bucket, ...(key === undefined ? {} : { key }), prefix: this.location.prefix, stage });
   }
 
   async put(key: string, data: Uint8Array | string): Promise<void> {
