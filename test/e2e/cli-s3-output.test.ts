@@ -217,6 +217,10 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
         runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', 'ftp://127.0.0.1:1', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
         runCli(['migrate', '--output', 's3://lake-test/x'], { cwd: work, env: CREDENTIALS }),
       ]);
+      // The bucket put in the endpoint: refused by name, not answered NoSuchBucket by the store.
+      const inPath = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', `${server().endpoint}/lake-test`, '--clock', NOW], { cwd: work, env: CREDENTIALS });
+      expect(inPath.code).toBe(2);
+      expect(inPath.stderr).toContain(`${server().endpoint}/lake-test: an S3 endpoint has no path`);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('s3://Bad_Bucket: a bucket name has only lowercase letters');
       expect(dots.code).toBe(2);

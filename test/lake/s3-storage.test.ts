@@ -119,6 +119,13 @@ describe('s3ClientFor', () => {
     expect(() => s3ClientFor({ endpoint: 'ftp://127.0.0.1' })).toThrow(/http:\/\/ or https:\/\//);
     expect(() => s3ClientFor({ endpoint: 'not a url' })).toThrow(S3LocationError);
   });
+
+  it('refuses an endpoint with a path (the bucket goes in the s3:// URL), and takes a trailing slash', async () => {
+    expect(() => s3ClientFor({ endpoint: 'http://127.0.0.1:9000/lake' })).toThrow('http://127.0.0.1:9000/lake: an S3 endpoint has no path: the bucket and prefix go in the s3:// URL');
+    expect(() => s3ClientFor({}, { AWS_ENDPOINT_URL: 'https://minio.example/s3/' })).toThrow(/an S3 endpoint has no path/);
+    const aws = s3ClientFor({ endpoint: 'http://127.0.0.1:9000/' });
+    expect(await aws.config.endpoint!()).toMatchObject({ hostname: '127.0.0.1', port: 9000, path: '/' });
+  });
 });
 
 describe('S3Storage on an S3 server', () => {

@@ -45,6 +45,8 @@ export function s3Endpoint(options: S3ClientOptions, env: Readonly<Record<string
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new S3LocationError(url.origin, 'an S3 endpoint is http:// or https://');
   if (url.search !== '' || url.hash !== '') throw new S3LocationError(url.origin, 'an S3 endpoint has no query or fragment');
+  // The SDK would put the path before the bucket (`/lake/<bucket>/…`), and the store answer NoSuchBucket.
+  if (url.pathname !== '/') throw new S3LocationError(url.href, 'an S3 endpoint has no path: the bucket and prefix go in the s3:// URL (--s3-endpoint http://host:9000 --output s3://bucket/prefix)');
   return url.href.replace(/\/$/, '');
 }
 
