@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA
 import { UsageError } from '../../src/cli/usage-error.js';
 import { parsePipelineYaml } from '../../src/config/parse-pipeline.js';
 import { registry } from '../../src/cli/registry.js';
-import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, ResponseShapeError, S3LocationError, SinkError, TransportError } from '../../src/core/errors.js';
+import { AbortedError, ApiError, ConfigError, OutputClosedError, QuotaExhaustedError, QuotelakeError, ResponseShapeError, S3LocationError, SinkError, TransportError } from '../../src/core/errors.js';
 
 describe('describeError', () => {
   it('maps every error class to its exit code and a hint', () => {
@@ -27,6 +27,14 @@ describe('describeError', () => {
       if (hint) expect(d.hint).toMatch(hint);
     }
     expect(formatError(describeError(new ConfigError('wrong', { file: 'p.yaml', line: 3, column: 7 })))).toMatch(/^quotelake: p\.yaml:3:7: wrong\n  hint: /);
+  });
+
+  it('a lost lease: the hint says a new run stops while another holds the lake (it never waits for it)', () => {
+    const d = describeError(new QuotelakeError('QL_LAKE_LEASE_LOST', 'run r1 lost the lease s3://lake/p/_quotelake/lock: run r2 (pid 7 on b) holds it now; it stops before its next commit', { stage: 'commit' }));
+    expect(d.exitCode).toBe(EXIT_FAILURE);
+    expect(d.hint).toBe(
+      'this run no longer holds the lake (the message says why), so it committed nothing more; committed work is kept: run the same command again once the run holding the lake has ended (while its lease is live a new run stops at once with QL_OUTPUT_LOCKED; an expired lease is taken over), and it resumes',
+    );
   });
 
   it('every error of the service or the lake has its hint line: HTTP statuses, shapes, damaged files, the rest', () => {
