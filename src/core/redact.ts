@@ -20,7 +20,8 @@ export function redactToken(token: string): string {
 /**
  * A URL with its credentials redacted: the password of `user:password@` (or a lone `secret@`, as a
  * Redis URL may carry one) and the value of its `token` query parameter; the rest unchanged. Text
- * without a `scheme://` loses everything before its last `@`.
+ * without a `scheme://` loses everything before its last `@`. An `s3://` URL loses its user too:
+ * there it is an AWS access key id, half of the credentials.
  */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
@@ -29,7 +30,7 @@ export function redactUrl(url: string | URL): string {
   const text = SCHEME.test(raw)
     ? raw.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/, (_m, scheme: string, auth: string) => {
         const colon = auth.indexOf(':');
-        return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
+        return `${scheme}${colon >= 0 && scheme.toLowerCase() !== 's3://' ? `${auth.slice(0, colon)}:***` : '***'}@`;
       })
     : // Not a URL (`redis//:pw@host`, `user:pw@host`): where its credentials end cannot be told, so all before the `@` goes.
       raw.replace(/^[^?#]*@/, '***@');

@@ -43,6 +43,8 @@ describe('the token never leaks', () => {
     expect(redactUrl(`http://me:${SECRET}@h/x?token=${SECRET}`)).toBe('http://me:***@h/x?token=Supe%E2%80%A6');
     expect(redactUrl('redis://:pw@10.0.0.5:6379/0')).toBe('redis://:***@10.0.0.5:6379/0');
     expect(redactUrl('rediss://onlysecret@h:6380')).toBe('rediss://***@h:6380');
+    // An S3 URL's user is an access key id: it goes with the secret.
+    expect(redactUrl('s3://AKIAEXAMPLEKEY:secretValue@lake/x')).toBe('s3://***@lake/x');
     expect(redactUrl('http://h/path@x')).toBe('http://h/path@x');
     // Not a URL: nothing before its last `@` is shown (where a password ends cannot be told).
     expect(redactUrl('redis//:pw@10.0.0.5:6379')).toBe('***@10.0.0.5:6379');

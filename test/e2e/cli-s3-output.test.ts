@@ -238,5 +238,14 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       expect(result.stderr).toMatch(/bad-s3\.yaml:9:\d+/);
       expect(result.stderr).toContain('empty segment');
     });
+
+    it('credentials in a pipeline file s3:// outputDir are refused and echoed neither half', async () => {
+      const file = join(work, 'creds-s3.yaml');
+      writeFileSync(file, 'name: creds-s3\nsource:\n  type: kline-latest\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\noptions:\n  outputDir: s3://AKIAEXAMPLEKEY:secretValue@lake-test/x\n');
+      const result = await runCli(['validate', file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('creds-s3.yaml:11:14: options.outputDir: "s3://***@lake-test/x"');
+      expect(result.stderr).not.toMatch(/AKIAEXAMPLEKEY|secretValue/);
+    });
   });
 });
