@@ -51,6 +51,25 @@ export function s3Endpoint(options: S3ClientOptions, env: Readonly<Record<string
 }
 
 /**
+ * The region the SDK's default chain finds (the environment, then the active profile of the shared
+ * config file), else `fallback`: asked once, at the client's first request.
+ */
+function profileRegionOr(fallback: string): () => Promise<string> {
+  let region: Promise<string> | undefined;
+  return () =>
+    (region ??= (async () => {
+      const chain = new S3Client({});
+      try {
+        return await chain.config.region();
+      } catch {
+        return fallback; // "Region is missing": no region anywhere
+      } finally {
+        chain.destroy();
+      }
+    })());
+}
+
+/**
  * An S3 client for the lake. With a custom endpoint (option, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL):
  * path-style addressing (`host/bucket/key`: most S3-compatible stores have no per-bucket DNS) and
  * checksums only when an operation requires them (MinIO, Ceph, R2 and older stores refuse the
@@ -59,7 +78,7 @@ export function s3Endpoint(options: S3ClientOptions, env: Readonly<Record<string
 export function s3ClientFor(options: S3ClientOptions = {}, env: Readonly<Record<string, string | undefined>> = {}): S3Client {
   const endpoint = s3Endpoint(options, env);
   // Undefined lets the SDK read the region of the shared config file (the active profile).
-  const region = nonEmpty(options.region) ?? nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? (endpoint !== undefined ? ENDPOINT_DEFAULT_REGION : undefined);
+  const region = nonEmpty(options.region) ?? nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION);
   const config: S3ClientConfig = {
     maxAttempts: options.maxAttempts ?? DEFAULT_S3_MAX_ATTEMPTS,
     retryMode: 'standard',
@@ -67,6 +86,9 @@ export function s3ClientFor(options: S3ClientOptions = {}, env: Readonly<Record<
     requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
   };
   if (region !== undefined) config.region = region;
+  // An endpoint and no region in the options or the environment: the profile's region (the SDK's own
+  // chain), else the fallback. A store configured with a region (MinIO's, Ceph's) refuses another.
+  else if (endpoint !== undefined) config.region = profileRegionOr(ENDPOINT_DEFAULT_REGION);
   if (options.credentials !== undefined) config.credentials = options.credentials;
   if (endpoint !== undefined) {
     config.endpoint = endpoint;

@@ -1,0 +1,63 @@
+/**
+ * The region requests to an S3-compatible endpoint are signed for: AWS_REGION, else the active
+ * profile's (`region` in the shared config file), else us-east-1, as the README says. A store set
+ * to a region (MinIO's, Ceph's) refuses a signature for another; before, with an endpoint, the
+ * profile's region was passed over for us-east-1. The built CLI (`inspect`), s3rver on loopback
+ * behind a gate that records each request's signing region (from its Authorization header's
+ * credential scope) and forwards it.
+ */
+import { createServer, request, type Server } from 'node:http';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useS3Server } from '../helpers/s3-server.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+describe('the signing region with --s3-endpoint', () => {
+  const server = useS3Server();
+  let gate: Server;
+  let regions: string[] = [];
+  beforeAll(async () => {
+    const upstream = new URL(server().endpoint);
+    gate = createServer((req, res) => {
+      regions.push(/Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? 'unsigned');
+      const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    gate.listen(0, '127.0.0.1');
+    await once(gate, 'listening');
+  });
+  afterAll(() => {
+    gate.close();
+  });
+
+  const home = tempDir('ql-s3-region-');
+  const config = join(home, 'config');
+  writeFileSync(config, '[default]\nregion = eu-west-3\n\n[profile lake]\nregion = ap-southeast-2\n');
+  const credentials = join(home, 'credentials');
+  writeFileSync(credentials, '[lake]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n');
+  const keys = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+  const inspect = async (env: Record<string, string>): Promise<string[]> => {
+    regions = [];
+    const endpoint = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    const result = await runCli(['inspect', `s3://${server().bucket}/empty`, '--s3-endpoint', endpoint], {
+      cwd: home,
+      env: { AWS_SHARED_CREDENTIALS_FILE: credentials, ...env },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return [...new Set(regions)];
+  };
+
+  it('takes the profile region, AWS_REGION before it, us-east-1 without either', async () => {
+    expect(await inspect({ ...keys, AWS_CONFIG_FILE: config })).toEqual(['eu-west-3']);
+    expect(await inspect({ AWS_CONFIG_FILE: config, AWS_PROFILE: 'lake' })).toEqual(['ap-southeast-2']);
+    expect(await inspect({ ...keys, AWS_CONFIG_FILE: config, AWS_REGION: 'sa-east-1' })).toEqual(['sa-east-1']);
+    expect(await inspect({ ...keys, AWS_CONFIG_FILE: join(home, 'no-such-config') })).toEqual(['us-east-1']);
+  });
+});
