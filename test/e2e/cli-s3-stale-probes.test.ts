@@ -24,6 +24,9 @@ describe('a run on S3 with --clock and probes a killed run left', () => {
     const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000);
     await server().setModifiedAt('probes/_quotelake/probe/write-killed', fiveMinutesAgo);
     await server().setModifiedAt('probes/_quotelake/probe/conditional-create-lease-killed', fiveMinutesAgo);
+    // Stamped by this process's clock too, not the file system's: under a shifted system clock
+    // (faketime) the two differ by days, and the test is about the run's --clock, not that skew.
+    await server().setModifiedAt('probes/_quotelake/probe/write-in-flight', new Date());
 
     const result = await runCli(
       ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', `s3://${server().bucket}/probes`, '--s3-endpoint', server().endpoint, '--clock', NOW, '--quiet', '--log-level', 'info', '--log-format', 'json'],
