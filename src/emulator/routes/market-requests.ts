@@ -11,11 +11,14 @@ const firstLevel = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
-/** W5: any count above 500 is served as 500, even one past 2^53 (which z.int() would refuse). */
+/**
+ * W5: any count above 500 is served as 500, even one past 2^53 (which z.int() would refuse) or past
+ * the largest double (JSON.parse reads a 309-digit integer, or 1e309, as Infinity, which z.number() refuses).
+ */
 const klineCount = z
-  .number()
-  .refine((n) => Number.isInteger(n))
-  .transform((n) => (Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : n));
+  .union([z.number(), z.literal(Number.POSITIVE_INFINITY), z.literal(Number.NEGATIVE_INFINITY)])
+  .refine((n) => Number.isInteger(n) || !Number.isFinite(n))
+  .transform((n) => (Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER));
 
 const klineItem = z.object({
   code: z.string(),

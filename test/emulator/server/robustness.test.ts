@@ -148,6 +148,24 @@ describe('bad requests get the spec error and the server keeps serving', () => {
     }
   });
 
+  it('a count past the largest double (JSON.parse reads it as Infinity) is served as 500 bars too', async () => {
+    // Written as raw JSON text: JSON.stringify would turn Infinity into null.
+    const query = (count: string) => JSON.stringify(klineQuery('BTCUSDT', { query_kline_num: 0 })).replace('"query_kline_num":0', `"query_kline_num":${count}`);
+    for (const count of ['1e309', `1${'0'.repeat(400)}`]) {
+      const r = await h.market('non-stock', 'kline', TOKEN, query(count));
+      expect(r.json.ret, JSON.stringify(r.json)).toBe(200);
+      expect((r.json.data as { kline_list: unknown[] }).kline_list).toHaveLength(500);
+    }
+    for (const count of ['-1e309', `-1${'0'.repeat(400)}`]) {
+      const r = await h.market('non-stock', 'kline', TOKEN, query(count));
+      expect(r.json).toMatchObject({ ret: 400, msg: 'request data param invalid', trace: 't-1' });
+    }
+    // A /batch-kline item takes 1 or 2 only: a huge count there is still a 400.
+    const body = JSON.stringify({ trace: 'b', data: { data_list: [klineQuery('BTCUSDT').data] } }).replace('"query_kline_num":2', '"query_kline_num":1e309');
+    const b = await h.batch('non-stock', TOKEN, body);
+    expect(b.json).toMatchObject({ ret: 400, msg: 'request data param invalid', trace: 'b' });
+  });
+
   it('a slowloris client does not block others', async () => {
     const s = connect(h.emu.port, '127.0.0.1');
     await new Promise<void>((r) => s.on('connect', () => r()));
