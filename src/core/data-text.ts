@@ -34,7 +34,15 @@ export function parseDataText(text: string, json: boolean): ParsedText {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const error = doc.errors[0];
-  if (error === undefined) return { ok: true, value: doc.toJS() };
+  if (error === undefined) {
+    // Valid syntax can still be refused while building the data: an alias bomb ("Excessive alias
+    // count ...") throws here, a problem of the file, not of quotelake. Its message quotes nothing.
+    try {
+      return { ok: true, value: doc.toJS() };
+    } catch (e) {
+      return { ok: false, problem: `not usable YAML: ${(e as Error).message.split('\n')[0]!}` };
+    }
+  }
   const pos = lineCounter.linePos(error.pos[0]);
   // yaml's own words name the rule broken (e.g. "Nested mappings are not allowed in compact mappings") and quote nothing.
   return { ok: false, problem: `not valid YAML at line ${pos.line}, column ${pos.col}: ${error.message.split('\n')[0]!}` };

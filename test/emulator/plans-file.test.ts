@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTokenTable, loadPlansFile } from '../../src/emulator/plans-file.js';
+import { buildTokenTable, loadPlansFile, PlansFileError } from '../../src/emulator/plans-file.js';
 import { DEMO_TOKENS, PLANS, redactToken } from '../../src/emulator/plans.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ql-plans-'));
@@ -46,6 +46,10 @@ describe('plans file', () => {
     await expect(loadPlansFile(join(dir, 'missing.yaml'))).rejects.toThrow(/missing\.yaml: cannot read/);
     await expect(loadPlansFile(write('bad.json', '{"tokens": ['))).rejects.toThrow(/bad\.json: not valid JSON/);
     await expect(loadPlansFile(write('bad.yaml', 'tokens: [a: b: c'))).rejects.toThrow(/bad\.yaml: not valid YAML/);
+    // An alias bomb is valid syntax the YAML library refuses to expand: still the file's fault (exit 2), not a crash.
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+    await expect(loadPlansFile(write('bomb.yaml', bomb))).rejects.toThrow(/bomb\.yaml: not usable YAML: Excessive alias count/);
+    await expect(loadPlansFile(write('bomb.yaml', bomb))).rejects.toBeInstanceOf(PlansFileError);
     await expect(loadPlansFile(write('plan.yaml', 'tokens:\n  - token: a\n    plan: gold\n'))).rejects.toThrow(
       /plan\.yaml: tokens\.0\.plan/,
     );
