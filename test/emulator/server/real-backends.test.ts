@@ -30,6 +30,20 @@ afterAll(async () => h.close());
 const T = 'demo-professional';
 
 describe('the default backends through HTTP, against the documented examples', () => {
+  it('an end timestamp is served for forex, metals and crypto only: energy, CFD indexes and commodities refuse it like stocks (spec 4.2)', async () => {
+    const end = Date.parse('2026-03-02T12:00:00Z') / 1000;
+    for (const code of ['EURUSD', 'GOLD', 'BTCUSDT']) {
+      const r = await h.market('non-stock', 'kline', T, klineQuery(code, { kline_timestamp_end: end }));
+      expect(r.json.ret, code).toBe(200);
+      expect(Number(r.json.data.kline_list.at(-1).timestamp), code).toBeLessThanOrEqual(end);
+    }
+    for (const code of ['USOIL', 'US500', 'COPPER']) {
+      const r = await h.market('non-stock', 'kline', T, klineQuery(code, { kline_timestamp_end: end }));
+      expect(r.json, code).toEqual({ ret: 400, msg: 'request data param invalid', trace: 't-1', data: {} });
+      expect((await h.market('non-stock', 'kline', T, klineQuery(code))).json.ret, code).toBe(200);
+    }
+  });
+
   it('/kline stock (previous-day close recipe) and crypto', async () => {
     const s = await h.market('stock', 'kline', T, klineQuery('AAPL.US', { kline_type: 8 }));
     expect(s.json.ret).toBe(200);
