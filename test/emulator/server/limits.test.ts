@@ -168,3 +168,21 @@ describe('daily cap with midnight reset (free: 1000 per day)', () => {
     await expect(startHarness({ quotaTimeZone: 'Mars/Olympus' })).rejects.toThrow(/Mars\/Olympus/);
   });
 });
+
+describe('limits: false (serve --no-limits)', () => {
+  it('lifts every window, gap and daily cap, but not the item and code caps of a request', async () => {
+    h = await startHarness({ limits: false });
+    // Free: 1 per 10 s, /batch-kline 10 s apart, a halt endpoint once a minute: all at one instant here.
+    for (let i = 0; i < 12; i++) expect(await retOf(kline(h, 'demo-free'))).toBe(200);
+    expect(await retOf(batch(h, 'demo-free'))).toBe(200);
+    expect(await retOf(batch(h, 'demo-free'))).toBe(200);
+    expect((await h.get('/api/suspension/nyse', { token: 'demo-free' })).status).toBe(200);
+    expect((await h.get('/api/suspension/nyse', { token: 'demo-free' })).status).toBe(200);
+    // A request's shape still follows the plan: six /batch-kline items are one over Free's five.
+    const six = await h.batch('stock', 'demo-free', { trace: 'b6', data: { data_list: Array(6).fill(batchItem) } });
+    expect(six.json).toEqual({ ret: 605, msg: 'too many requests', trace: 'b6', data: {} });
+    const codes = ['AAPL.US', 'TSLA.US', '700.HK', '857.HK', '600000.SH', '000001.SZ'];
+    const ticks = await h.market('stock', 'trade-tick', 'demo-free', { trace: 't6', data: { symbol_list: codes.map((code) => ({ code })) } });
+    expect(ticks.json.data.tick_list.map((t: { code: string }) => t.code)).toEqual(codes.slice(0, 5));
+  });
+});
