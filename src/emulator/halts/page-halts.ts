@@ -62,6 +62,8 @@ export function parseHaltPaging(page: string | null | undefined, size: string | 
   }
   const p = parseInteger(page);
   if (p === undefined || p < 1) return { ok: false, error: `invalid page: ${show(page)} (must be an integer >= 1)` };
+  // Any page up to 2^53 - 1 is past the end or not: an empty page with the true totals, not an error.
+  if (p > Number.MAX_SAFE_INTEGER) return { ok: false, error: `invalid page: ${show(page)} (must be at most ${Number.MAX_SAFE_INTEGER})` };
   const s = parseInteger(size);
   if (s === undefined || s < HALT_PAGE_SIZE_MIN || s > HALT_PAGE_SIZE_MAX) {
     return {
@@ -72,9 +74,11 @@ export function parseHaltPaging(page: string | null | undefined, size: string | 
   return { ok: true, paging: { page: p, size: s } };
 }
 
+/** A plain decimal integer (leading zeros allowed); one past 2^53 - 1 comes back as Infinity. */
 function parseInteger(text: string): number | undefined {
-  if (!/^[0-9]{1,15}$/.test(text)) return undefined;
-  return Number(text);
+  if (!/^[0-9]+$/.test(text)) return undefined;
+  const n = BigInt(text);
+  return n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.POSITIVE_INFINITY : Number(n);
 }
 
 function show(value: string | null | undefined): string {

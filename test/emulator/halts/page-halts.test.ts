@@ -74,6 +74,9 @@ describe('parseHaltPaging (query-string page and size)', () => {
     expect(parseHaltPaging('2', '2')).toEqual({ ok: true, paging: { page: 2, size: 2 } });
     expect(parseHaltPaging('1', '500')).toEqual({ ok: true, paging: { page: 1, size: 500 } });
     expect(parseHaltPaging('99999', '1')).toEqual({ ok: true, paging: { page: 99999, size: 1 } });
+    // Past 15 digits, up to 2^53 - 1: still a page (past the end), not an error.
+    expect(parseHaltPaging('9007199254740991', '500')).toEqual({ ok: true, paging: { page: 9007199254740991, size: 500 } });
+    expect(parseHaltPaging('0000000000000000002', '2')).toEqual({ ok: true, paging: { page: 2, size: 2 } });
   });
 
   it.each([
@@ -90,6 +93,8 @@ describe('parseHaltPaging (query-string page and size)', () => {
     ['1', '501', /invalid size: "501"/],
     ['1', '10x', /invalid size/],
     ['1', '9'.repeat(60), /invalid size: "9{40}…"/],
+    ['9007199254740992', '10', /^invalid page: "9007199254740992" \(must be at most 9007199254740991\)$/],
+    ['9'.repeat(60), '10', /^invalid page: "9{40}…" \(must be at most 9007199254740991\)$/],
   ])('page %j size %j is an error', (page, size, message) => {
     const result = parseHaltPaging(page, size);
     expect(result.ok).toBe(false);

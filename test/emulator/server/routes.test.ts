@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { klineQuery, startHarness, tickQuery, type Harness } from './harness.js';
+import { haltCounts } from './stand-ins.js';
 
 const fixture = (name: string): any =>
   JSON.parse(readFileSync(new URL(`../../fixtures/api/${name}`, import.meta.url), 'utf8'));
@@ -234,6 +235,15 @@ describe('suspension routes (S1, S5)', () => {
     expect(((await mangled.json()) as { error: string }).error).toBe('invalid page: "%ZZ" (must be an integer >= 1)');
     expect((await h.get('/api/suspension/sse', { token: 'demo-all-cn' })).json.success).toBe(true);
     expect((await h.get('/api/suspension/nasdaq', { token: 'demo-all-us' })).json.success).toBe(true);
+  });
+
+  it('a page of 16 digits (up to 2^53 - 1) is past the end: an empty page with the true totals; only a larger one is refused', async () => {
+    const far = await h.get('/api/suspension/sse', { token: TOKEN, page: '9007199254740991', size: '500' });
+    expect(far.status).toBe(200);
+    expect(far.json).toMatchObject({ success: true, totalCount: haltCounts.sse, data: [], totalPages: 1, currentPage: 9007199254740991, currentSize: 0 });
+    const over = await h.get('/api/suspension/sse', { token: TOKEN, page: '9007199254740992', size: '500' });
+    expect(over.status).toBe(500);
+    expect(over.json).toEqual({ success: false, error: 'invalid page: "9007199254740992" (must be at most 9007199254740991)' });
   });
 });
 
