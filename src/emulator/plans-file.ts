@@ -59,7 +59,11 @@ export function emulatorPlans(doc: PlansDocument): EmulatorPlans {
     throw new PlansFileError(file, issue?.message ?? 'invalid', ['tokens', ...(issue?.path ?? [])].join('.'));
   }
   const known = knownPlanNames(doc);
+  const seen = new Set<string>();
   parsed.data.forEach((g, i) => {
+    // Two grants of one token would leave its plan to the order of the list, as a plan defined twice would.
+    if (seen.has(g.token)) throw new PlansFileError(file, 'a token given twice (each token takes one plan)', `tokens.${i}.token`);
+    seen.add(g.token);
     if (!known.includes(g.plan)) {
       throw new PlansFileError(file, `"${g.plan}" is not a plan (known plans: ${known.join(', ')})`, `tokens.${i}.plan`);
     }

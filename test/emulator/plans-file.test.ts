@@ -50,6 +50,10 @@ describe('plans file', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((n, i) => `${n}: &${n} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
     await expect(loadPlansFile(write('bomb.yaml', bomb))).rejects.toThrow(/bomb\.yaml: not usable YAML: Excessive alias count/);
     await expect(loadPlansFile(write('bomb.yaml', bomb))).rejects.toBeInstanceOf(PlansFileError);
+    // One token twice: refused naming the second, never one plan silently replacing the other (the token is not echoed).
+    const twice = write('twice.yaml', 'tokens:\n  - {token: tok-a1, plan: basic}\n  - {token: tok-a1, plan: free}\n');
+    await expect(loadPlansFile(twice)).rejects.toThrow(/twice\.yaml: tokens\.1\.token: a token given twice/);
+    await expect(loadPlansFile(twice)).rejects.not.toThrow(/tok-a1/);
     await expect(loadPlansFile(write('plan.yaml', 'tokens:\n  - token: a\n    plan: gold\n'))).rejects.toThrow(
       /plan\.yaml: tokens\.0\.plan/,
     );
