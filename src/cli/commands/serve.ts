@@ -25,11 +25,15 @@ interface ServeArgs extends StopArgs {
 }
 
 /** Turn the raw options into emulator options, or a UsageError naming the option. */
+/** The largest seed: the synthetic market's generators take 32 bits. */
+const MAX_SEED = 4_294_967_295;
+
 export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEnv) {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
     throw new UsageError(`--port must be an integer 0..65535, got ${String(args.port)}`);
   }
-  if (!Number.isSafeInteger(args.seed)) throw new UsageError(`--seed must be an integer, got ${String(args.seed)}`);
+  // The synthetic market takes a 32-bit seed: a wider one would serve another seed's bytes unsaid.
+  if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > MAX_SEED) throw new UsageError(`--seed must be an integer 0..${MAX_SEED}, got ${String(args.seed)}`);
   let clock: Clock = systemClock;
   if (args.clock !== undefined) {
     const ms = parseInstant(args.clock, '--clock');
