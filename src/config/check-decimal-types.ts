@@ -41,10 +41,13 @@ export function decimalTypeFits(inner: DecimalType, outer: DecimalType): boolean
 const text = (t: DecimalType) => `{ precision: ${t.precision}, scale: ${t.scale} }`;
 const name = (t: DecimalType) => `DECIMAL(${t.precision},${t.scale})`;
 
-/** The narrowest type that holds both (capped at 38 digits, the most a 128-bit decimal holds). */
+/** The most digits a DECIMAL holds (128 bits). */
+const MAX_PRECISION = 38;
+
+/** The narrowest type that holds both; its precision may pass 38, where no DECIMAL holds both. */
 function union(a: DecimalType, b: DecimalType): DecimalType {
   const scale = Math.max(a.scale, b.scale);
-  return { precision: Math.min(38, Math.max(a.precision - a.scale, b.precision - b.scale) + scale), scale };
+  return { precision: Math.max(a.precision - a.scale, b.precision - b.scale) + scale, scale };
 }
 
 export function checkDecimalTypes(chain: DecimalChain): LintFinding[] {
@@ -72,11 +75,17 @@ export function checkDecimalTypes(chain: DecimalChain): LintFinding[] {
         ? `${first.type.scale} decimals where the sink keeps ${sinkType.scale}`
         : `${first.type.precision - first.type.scale} integer digits where the sink keeps ${sinkType.precision - sinkType.scale}`;
     const narrow = misfits.length === 1 && first.where === 'decimal' ? `transforms[${i}].decimal` : `transforms[${i}] ${misfits.map((m) => m.where).join(', ')}`;
+    // Capping the union at 38 digits would offer the sink's own type back, or one that still drops
+    // digits: past 38, narrowing the transform is the only fix.
+    const widen =
+      widest.precision <= MAX_PRECISION
+        ? `Set sink decimal: ${text(widest)}, or narrow`
+        : `No DECIMAL holds both (${widest.precision - widest.scale} integer digits and ${widest.scale} decimals need ${widest.precision} digits, ${MAX_PRECISION} at most): narrow`;
     findings.push({
       path: ['sink', 'decimal'],
       message:
         `${chain.sink.type} stores ${name(sinkType)} but transforms[${i}] ${t.type} admits ${name(first.type)} (${first.where}): ${why}, so such values could only be rejected. ` +
-        `Set sink decimal: ${text(widest)}, or narrow ${narrow} to at most ${text(sinkType)}`,
+        `${widen} ${narrow} to at most ${text(sinkType)}`,
     });
   });
   return findings;

@@ -49,6 +49,27 @@ describe('decimal types across stages', () => {
     expect(messageOf(trades)).toContain('admits DECIMAL(38,18) (columns.price)');
   });
 
+  it('offers no sink type past 38 digits: the sink\'s own type is no fix, narrowing the transform is', () => {
+    // 20 decimals of price beside 20 integer digits of the rest need 40 digits.
+    const trades = (transform: string[], sink: string[]) =>
+      ['name: x', 'source:', '  type: trade-snapshot', '  codes: [BTCUSDT]', 'transforms:', ...transform, 'sink:', ...sink, ''].join('\n');
+    const wide = ['  - type: parse-decimals', '    columns: { price: { precision: 38, scale: 20 } }'];
+    expect(messageOf(trades(wide, ['  type: parquet']))).toBe(
+      'pipelines/x.yaml:9:3: sink.decimal: parquet stores DECIMAL(38,18) but transforms[0] parse-decimals admits DECIMAL(38,20) (columns.price): ' +
+        '20 decimals where the sink keeps 18, so such values could only be rejected. ' +
+        'No DECIMAL holds both (20 integer digits and 20 decimals need 40 digits, 38 at most): narrow transforms[0] columns.price to at most { precision: 38, scale: 18 }',
+    );
+    // Following the old advice (a sink at 38,20) was refused again, with itself as the fix.
+    const message = messageOf(trades(wide, ['  type: parquet', '  decimal: { precision: 38, scale: 20 }']));
+    expect(message).toContain('admits DECIMAL(38,18) (decimal): 20 integer digits where the sink keeps 18');
+    expect(message).not.toContain('Set sink decimal: { precision: 38, scale: 20 }');
+    expect(message).toContain('No DECIMAL holds both (20 integer digits and 20 decimals need 40 digits, 38 at most): narrow transforms[0].decimal to at most { precision: 38, scale: 20 }');
+    // Under 38 digits the widened sink is still offered, and it holds every admitted type.
+    const mixed = ['  - type: parse-decimals', '    decimal: { precision: 18, scale: 2 }', '    columns: { price: { precision: 18, scale: 8 } }'];
+    expect(messageOf(trades(mixed, ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toContain('Set sink decimal: { precision: 24, scale: 8 }');
+    expect(messageOf(trades(mixed, ['  type: parquet', '  decimal: { precision: 24, scale: 8 }']))).toBe('');
+  });
+
   it('accepts a pair where every admitted value fits the sink', () => {
     expect(messageOf(yaml(['  - type: parse-decimals'], ['  type: parquet']))).toBe('');
     expect(messageOf(yaml(['  - type: parse-decimals', '    decimal: { precision: 18, scale: 8 }'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']))).toBe('');
