@@ -88,6 +88,20 @@ function suggestion(word: unknown, candidates: readonly string[]): string {
   return near === undefined ? '' : `; did you mean ${JSON.stringify(near)}?`;
 }
 
+/** Words YAML 1.1 read as booleans; the 1.2 core schema keeps them as text. */
+const OLD_BOOLEANS = /^(?:y|yes|n|no|on|off|true|false)$/i;
+
+/**
+ * What to write instead where YAML typed a scalar other than meant: `codes: [700]` is a number,
+ * `keepState: yes` text, `concurrency: "4"` text (a TypeScript pipeline gets the same words).
+ */
+function retypeHint(expected: string, value: unknown): string {
+  if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return ': put it in quotes to make it text';
+  if (expected === 'boolean' && typeof value === 'string' && OLD_BOOLEANS.test(value.trim())) return ': write true or false, unquoted (yes, no, on and off are text in YAML 1.2)';
+  if ((expected === 'number' || expected === 'int') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return ': write the number without quotes';
+  return '';
+}
+
 /** A key of a stage that holds a type name, as in `kind: kline-history`, where `type` was meant. */
 function keyHoldingOneOf(stage: unknown, names: readonly string[]): { key: string; type: string } | undefined {
   if (stage === null || typeof stage !== 'object' || Array.isArray(stage)) return undefined;
@@ -117,7 +131,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
       // YAML reads 1e400 or .inf as Infinity, which zod calls no number at all.
       if (typeof value === 'number' && !Number.isFinite(value)) return [{ path, atKey: false, message: `${prefix}expected a finite number, got ${String(value)}` }];
-      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}` }];
+      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}${retypeHint(issue.expected, value)}` }];
     }
     case 'invalid_value':
       return [

@@ -282,9 +282,21 @@ describe('parsePipelineYaml', () => {
   it('a %YAML 1.1 file is read with the YAML 1.2 core schema: dates and !!timestamp stay text', () => {
     const text = '%YAML 1.1\n---\nname: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\n  since: 2026-11-27\n  until: !!timestamp 2026-11-28T00:00:00Z\ntransforms:\n  - type: parse-decimals\nsink:\n  type: ndjson\n  keepState: on\n';
     // `on` is a boolean in YAML 1.1 only: under the core schema it is the text "on".
-    expect(problemsOf(text)).toEqual(['sink.keepState: expected a boolean, got string "on"']);
+    expect(problemsOf(text)).toEqual(['sink.keepState: expected a boolean, got string "on": write true or false, unquoted (yes, no, on and off are text in YAML 1.2)']);
     const p = parsePipelineYaml(text.replace('  keepState: on\n', ''), { registry: components, file });
     expect(p.source).toMatchObject({ since: '2026-11-27', until: '2026-11-28T00:00:00Z' });
+  });
+
+  it('a scalar YAML typed other than meant comes with what to write: quotes for a numeric code, none for a quoted number', () => {
+    const text = 'name: t\nsource:\n  type: kline-history\n  codes: [700, 600000.SH, true]\n  intervals: [1m]\n  concurrency: "4"\ntransforms:\n  - type: parse-decimals\nsink:\n  type: ndjson\n  keepState: yes\n';
+    expect(problemsOf(text)).toEqual([
+      'source.codes[0]: expected a string, got number 700: put it in quotes to make it text',
+      'source.codes[2]: expected a string, got boolean true: put it in quotes to make it text',
+      'source.concurrency: expected a number, got string "4": write the number without quotes',
+      'sink.keepState: expected a boolean, got string "yes": write true or false, unquoted (yes, no, on and off are text in YAML 1.2)',
+    ]);
+    // Text that is no number gets no such advice.
+    expect(problemsOf(text.replace('"4"', '"four"'))).toContain('source.concurrency: expected a number, got string "four"');
   });
 
   it('a Date given in TypeScript is said to be one, with the text to give instead', () => {
