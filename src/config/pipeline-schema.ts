@@ -88,7 +88,7 @@ export interface PipelineInput<Source extends ComponentConfig = ComponentConfig,
 export const serviceSchema = z
   .strictObject({
     baseUrl: z
-      .url({ protocol: /^https?$/ })
+      .url({ protocol: /^https?$/, message: 'is not an http(s) URL: give it as http://host:port or https://host[/path]' })
       // The rule run applies to every base URL, so validate refuses the file at this line first.
       // (Not a URL, or not http(s): z.url's own message has said so.)
       .superRefine((text, ctx) => {

@@ -64,7 +64,15 @@ describe('service.baseUrl holds no secret', () => {
   });
 
   it('a URL that is not one is quoted redacted too', () => {
-    expect(problems(pipeline('https://u:SECRET-VALUE-7@/x'))).toEqual(['p.yaml:3:12: service.baseUrl: "https://u:***@/x" is not a valid url']);
+    expect(problems(pipeline('https://u:SECRET-VALUE-7@/x'))).toEqual([
+      'p.yaml:3:12: service.baseUrl: "https://u:***@/x" is not an http(s) URL: give it as http://host:port or https://host[/path]',
+    ]);
+  });
+
+  it('another scheme, or no scheme, is refused with the form to give', () => {
+    for (const url of ['ftp://host', 'api.example.com:8443', 'http//api.example.com']) {
+      expect(problems(pipeline(url))).toEqual([`p.yaml:3:12: service.baseUrl: "${url}" is not an http(s) URL: give it as http://host:port or https://host[/path]`]);
+    }
   });
 
   it('an origin with a path is fine', () => {
