@@ -19,6 +19,7 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
   pattern?: string;
 };
 
@@ -96,7 +97,10 @@ function typeOf(p: JsonSchema): string {
     return `list of ${items?.enum ? items.enum.map((v) => `\`${String(v)}\``).join(' \\| ') : (items?.type ?? 'object')}`;
   }
   const base = Array.isArray(p.type) ? p.type.join(' or ') : (p.type ?? 'any');
-  const range = p.minimum !== undefined && p.maximum !== undefined && p.maximum < 1e9 ? ` ${p.minimum}..${p.maximum}` : '';
+  // A bound the validator holds is shown even without a real maximum (rowGroupRows: 1024 at least).
+  const floor = p.minimum ?? (p.exclusiveMinimum !== undefined && p.type === 'integer' ? p.exclusiveMinimum + 1 : undefined);
+  const hasMax = p.maximum !== undefined && p.maximum < 1e9;
+  const range = floor !== undefined && hasMax ? ` ${floor}..${p.maximum}` : floor !== undefined ? ` >= ${floor}` : hasMax ? ` <= ${p.maximum}` : '';
   return `${base}${range}`;
 }
 

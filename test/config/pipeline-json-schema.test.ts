@@ -53,3 +53,20 @@ describe('README pipeline reference', () => {
     expect(readme).toContain('**`kline-history`**');
   });
 });
+
+describe('README pipeline reference bounds', () => {
+  it('shows every lower bound the validator holds, also where there is no real maximum', async () => {
+    const { pipelineReferenceMarkdown } = await import('../../src/config/pipeline-reference.js');
+    const rows = pipelineReferenceMarkdown(components).split('\n');
+    const row = (key: string) => rows.find((r) => r.startsWith(`| \`${key}\` |`));
+    // rowGroupRows: 100 is refused ("must be at least 1024"), so the table may not say a bare "integer".
+    expect(row('rowGroupRows')).toBe('| `rowGroupRows` | integer >= 1024 | `131072` | Rows per Parquet row group. |');
+    expect(row('maxBufferedBytes')).toContain('| integer >= 1024 |');
+    expect(row('maxRowsPerFile')).toContain('| integer >= 1 |');
+    expect(row('retiredGraceMs')).toContain('| integer >= 0 |');
+    // An exclusive bound (positive()) of an integer is its next whole number.
+    expect(row('batchMaxRows')).toContain('| integer >= 1 |');
+    // Both bounds keep their range form.
+    expect(row('concurrency')).toContain('| integer 1..64 |');
+  });
+});
