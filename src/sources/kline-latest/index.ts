@@ -46,11 +46,14 @@ export type KlineLatestConfig = z.infer<typeof klineLatestConfigSchema>;
 
 function lint(config: KlineLatestConfig): LintFinding[] {
   const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRepeated(config.codes, 'codes'), ...lintRepeated(config.intervals, 'intervals'), ...lintRounds(config)];
-  for (const code of config.codes) {
+  // The same words as kline-history's: what is wrong, and the two ways out.
+  for (const [i, code] of config.codes.entries()) {
     const product = findProduct(code);
     if (!product) continue;
     config.intervals.forEach((interval, j) => {
-      if (!intervalSupported(product, interval)) out.push({ path: ['intervals', j], message: `${interval} bars are not served for ${code} (no 2h or 4h bars for stocks and indexes)` });
+      if (!intervalSupported(product, interval)) {
+        out.push({ path: ['intervals', j], message: `${interval} bars are not served for ${code} (stocks and indexes have no 2h or 4h bars); drop it or the code at codes[${i}]` });
+      }
     });
   }
   return out;
