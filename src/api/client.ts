@@ -95,7 +95,8 @@ interface Operation<T> {
   codes: readonly string[];
   rules: readonly WindowRule[];
   build(trace: string): { target: string; body?: string; headers?: Record<string, string> };
-  parse(response: HttpResponse, trace: string): T;
+  /** `answeredAtMs`: when the answer's headers came (the clock may move on before the parse). */
+  parse(response: HttpResponse, trace: string, answeredAtMs: number): T;
   timeoutMs?: number;
   /** Attempts and total time for this operation when they differ from the client's retry options. */
   retry?: { attempts: number; maxTotalMs: number };
@@ -460,8 +461,10 @@ class QuotelakeClient implements ServiceClient {
         // The first round's ticks are in hand (and charged): they go with the stop.
         if (!(error instanceof QuotaExhaustedError)) throw error;
         const more = error.partial as TicksResult<T> | undefined;
-        throw error.withPartial({ ...result, ticks: [...result.ticks, ...(more?.ticks ?? [])], invalid: [...result.invalid, ...(more?.invalid ?? [])] });
+        const answeredAtMs = new Map([...(result.answeredAtMs ?? []), ...(more?.answeredAtMs ?? [])]);
+        throw error.withPartial({ ...result, ticks: [...result.ticks, ...(more?.ticks ?? [])], invalid: [...result.invalid, ...(more?.invalid ?? [])], answeredAtMs });
       }
+      for (const [tick, at] of again.answeredAtMs ?? []) result.answeredAtMs?.set(tick, at);
       result.ticks.push(...again.ticks);
       result.invalid.push(...again.invalid);
       result.missing = again.missing;
@@ -476,7 +479,7 @@ class QuotelakeClient implements ServiceClient {
     signal?: AbortSignal,
   ): Promise<TicksResult<T>> {
     const unique = [...new Set(codes)];
-    const result: TicksResult<T> = { ticks: [], missing: [], invalid: [] };
+    const result: TicksResult<T> = { ticks: [], missing: [], invalid: [], answeredAtMs: new Map() };
     const jobs: Promise<void>[] = [];
     for (const [family, group] of groupBy(unique, (code) => this.familyOf(code))) {
       const endpoint = `${familyPrefix(family)}/${kind}`;
@@ -489,6 +492,7 @@ class QuotelakeClient implements ServiceClient {
           this.bisect(chunk, (part) => this.ticksOnce(endpoint, kind, schema, part, signal), (code) => code).then(
             (out) => {
               for (const part of out.results) {
+                for (const tick of part.ticks) result.answeredAtMs?.set(tick, part.answeredAtMs);
                 result.ticks.push(...part.ticks);
                 result.missing.push(...part.missing);
               }
@@ -508,7 +512,8 @@ class QuotelakeClient implements ServiceClient {
     schema: z.ZodType<{ tick_list: T[] }>,
     codes: readonly string[],
     signal?: AbortSignal,
-  ): Promise<{ ticks: T[]; missing: string[] }> {
+  ): Promise<{ ticks: T[]; missing: string[]; answeredAtMs: number }> {
+    let answeredAtMs = 0;
     const data = await this.execute(
       {
         endpoint,
@@ -516,14 +521,17 @@ class QuotelakeClient implements ServiceClient {
         codes,
         rules: this.marketRules(kind),
         build: (trace) => ({ target: this.getTarget(endpoint, tickQuery(trace, codes)) }),
-        parse: (response, trace) => this.parseMarket(endpoint, codes, response, trace, schema),
+        parse: (response, trace, at) => {
+          answeredAtMs = at;
+          return this.parseMarket(endpoint, codes, response, trace, schema);
+        },
         rows: (value) => value.tick_list.length,
       },
       signal,
     );
     // A tick that is not an object is still delivered (and rejected downstream by name).
     const returned = new Set(data.tick_list.map((tick) => (tick as { code?: unknown } | null)?.code));
-    return { ticks: data.tick_list, missing: codes.filter((code) => !returned.has(code)) };
+    return { ticks: data.tick_list, missing: codes.filter((code) => !returned.has(code)), answeredAtMs };
   }
 
   private async batchKlineOnce(
@@ -724,6 +732,7 @@ class QuotelakeClient implements ServiceClient {
     // together they say whether the service can have counted it (RequestOutcomes).
     let sent = false;
     let answered = false;
+    let answeredAt = 0;
     try {
       const trace = this.nextTrace();
       const request = op.build(trace);
@@ -762,6 +771,7 @@ class QuotelakeClient implements ServiceClient {
           // The server stamped the request before answering: its windows can count from here.
           onHeaders: () => {
             answered = true;
+            answeredAt = this.clock.now();
             permit.release();
           },
         });
@@ -787,7 +797,7 @@ class QuotelakeClient implements ServiceClient {
       // busy parse must not delay a stamp the shared windows wait on).
       await yieldToLoop();
       try {
-        const value = op.parse(response, trace);
+        const value = op.parse(response, trace, answered ? answeredAt : this.clock.now());
         report('ok', { status: response.status, ret: 200, ...(op.rows && logsAt(this.logger, 'debug') ? { rows: op.rows(value) } : {}) });
         return value;
       } catch (error) {

@@ -156,6 +156,8 @@ export interface TicksResult<T> {
   invalid: string[];
   /** Code → the endpoint path its ticks were asked from, as called (e.g. `/quote-b-api/trade-tick`). */
   endpoints?: Record<string, string>;
+  /** Tick → when the answer that carried it came (epoch ms): a round's requests may be seconds apart. */
+  answeredAtMs?: Map<T, number>;
 }
 
 export interface BatchKlineItem {

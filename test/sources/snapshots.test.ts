@@ -33,11 +33,21 @@ describe('trade-snapshot', () => {
       '/quote-stock-b-api/trade-tick',
       '/quote-stock-b-api/trade-tick',
     ]);
-    const fetched = new Set(run.records.map((r) => r.fetchedAtMs));
-    expect(fetched.size).toBe(1);
-    expect([...fetched][0]).toBe(world.clock.now());
     // Free: one request per 10 s, so the four requests took 30 s of the clock.
-    expect(world.clock.now() - Date.parse('2026-03-03T15:00:00.000Z')).toBe(30_000);
+    const t0 = Date.parse('2026-03-03T15:00:00.000Z');
+    expect(world.clock.now() - t0).toBe(30_000);
+    // fetched_at is the time of each row's own answer, not the round's end: four answers 10 s apart,
+    // each of one endpoint, 5 + 4 non-stock codes and 5 + 1 stock codes.
+    const byAnswer = new Map<number, RawTrade[]>();
+    for (const r of run.records) byAnswer.set(r.fetchedAtMs - t0, [...(byAnswer.get(r.fetchedAtMs - t0) ?? []), r]);
+    expect([...byAnswer.keys()].sort((a, b) => a - b)).toEqual([0, 10_000, 20_000, 30_000]);
+    for (const rows of byAnswer.values()) expect(new Set(rows.map((r) => r.source)).size).toBe(1);
+    expect([...byAnswer.values()].map((rows) => `${rows[0]!.source} ${rows.length}`).sort()).toEqual([
+      '/quote-b-api/trade-tick 4',
+      '/quote-b-api/trade-tick 5',
+      '/quote-stock-b-api/trade-tick 1',
+      '/quote-stock-b-api/trade-tick 5',
+    ]);
   });
 
   it('an invalid code is reported by name and the other codes are still delivered', async () => {

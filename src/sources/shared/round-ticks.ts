@@ -64,8 +64,8 @@ function field(tick: unknown, name: 'code' | 'seq'): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `path`: the operation, for the reason (`trade-tick`, `depth-tick`); `answeredAtMs`: when the round's answers were in. */
-export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<string>, path: string, answeredAtMs: number): CheckedTick<T>[] {
+/** `path`: the operation, for the reason (`trade-tick`, `depth-tick`); `answeredAtMs`: when a tick's answer came. */
+export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<string>, path: string, answeredAtMs: (tick: T) => number): CheckedTick<T>[] {
   const out: CheckedTick<T>[] = [];
   const byKey = new Map<string, { first: number; copies: number[] }>();
   for (const tick of ticks) {
@@ -74,7 +74,7 @@ export function checkRoundTicks<T>(ticks: readonly T[], asked: ReadonlySet<strin
       out.push({ tick, flaw: { code: ECHO_MISMATCH, field: 'code', value: code, reason: `${JSON.stringify(code)} was not asked for in this round's /${path} requests` } });
       continue;
     }
-    const future = futureFlaw(tick, answeredAtMs);
+    const future = futureFlaw(tick, answeredAtMs(tick));
     if (future !== undefined) {
       out.push({ tick, flaw: future });
       continue;

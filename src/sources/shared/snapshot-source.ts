@@ -88,9 +88,11 @@ export class SnapshotSource<Tick, R> implements Source<R> {
       const fetchedAt = ctx.clock.now();
       problems.report(ctx, codes.length, result.invalid, result.missing.filter((c) => !result.invalid.includes(c)));
       const endpoints = result.endpoints ?? {};
-      const records = checkRoundTicks(result.ticks, asked, this.kind.path, fetchedAt).map(({ tick, flaw }) => {
+      // Each row is stamped with its own answer's time: on a small plan a round's requests are seconds apart.
+      const answeredAt = (tick: Tick) => result.answeredAtMs?.get(tick) ?? fetchedAt;
+      const records = checkRoundTicks(result.ticks, asked, this.kind.path, answeredAt).map(({ tick, flaw }) => {
         const code = (tick as { code?: unknown } | null)?.code;
-        const record = this.kind.toRecord(tick, fetchedAt, typeof code === 'string' ? endpoints[code] : undefined);
+        const record = this.kind.toRecord(tick, answeredAt(tick), typeof code === 'string' ? endpoints[code] : undefined);
         return flaw === undefined ? record : { ...record, flaw };
       });
       yield {
