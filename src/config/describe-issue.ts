@@ -92,10 +92,15 @@ function suggestion(word: unknown, candidates: readonly string[]): string {
 const OLD_BOOLEANS = /^(?:y|yes|n|no|on|off|true|false)$/i;
 
 /**
- * What to write instead where YAML typed a scalar other than meant: `codes: [700]` is a number,
- * `keepState: yes` text, `concurrency: "4"` text (a TypeScript pipeline gets the same words).
+ * What to write instead where YAML typed a value other than meant: `codes: [700]` is a number,
+ * `keepState: yes` text, `concurrency: "4"` text, `sink: parquet` no stage, `transforms:` with
+ * nothing under it null (a TypeScript pipeline gets the same words).
  */
-function retypeHint(expected: string, value: unknown): string {
+function retypeHint(expected: string, value: unknown, path: IssuePath): string {
+  const stage = path.length === 1 ? path[0] === 'source' || path[0] === 'sink' : path.length === 2 && path[0] === 'transforms' && typeof path[1] === 'number';
+  if (expected === 'object' && stage && typeof value === 'string') return `: a stage is a mapping with its type, { type: ${value} }`;
+  if (expected === 'array' && value !== null && typeof value === 'object' && !Array.isArray(value)) return ': make it a list ("- " before its first key)';
+  if ((expected === 'array' || expected === 'object') && value === null) return ': give it a value, or remove the key';
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return ': put it in quotes to make it text';
   if (expected === 'boolean' && typeof value === 'string' && OLD_BOOLEANS.test(value.trim())) return ': write true or false, unquoted (yes, no, on and off are text in YAML 1.2)';
   if ((expected === 'number' || expected === 'int') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return ': write the number without quotes';
@@ -131,7 +136,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
       // YAML reads 1e400 or .inf as Infinity, which zod calls no number at all.
       if (typeof value === 'number' && !Number.isFinite(value)) return [{ path, atKey: false, message: `${prefix}expected a finite number, got ${String(value)}` }];
-      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}${retypeHint(issue.expected, value)}` }];
+      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}${retypeHint(issue.expected, value, path)}` }];
     }
     case 'invalid_value':
       return [

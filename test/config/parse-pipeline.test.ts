@@ -299,6 +299,16 @@ describe('parsePipelineYaml', () => {
     expect(problemsOf(text.replace('"4"', '"four"'))).toContain('source.concurrency: expected a number, got string "four"');
   });
 
+  it('a stage written as its bare type, a mapping for a list, or a key left empty, comes with what to write', () => {
+    const head = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\n';
+    expect(problemsOf(`${head}transforms:\n  - parse-decimals\nsink: parquet\n`)).toEqual([
+      'transforms[0]: expected a mapping, got string "parse-decimals": a stage is a mapping with its type, { type: parse-decimals }',
+      'sink: expected a mapping, got string "parquet": a stage is a mapping with its type, { type: parquet }',
+    ]);
+    expect(problemsOf(`${head}transforms:\n  type: parse-decimals\nsink:\n  type: parquet\n`)).toEqual(['transforms: expected a list, got a mapping: make it a list ("- " before its first key)']);
+    expect(problemsOf(`${head}transforms:\nsink:\n  type: ndjson\n`)).toEqual(['transforms: expected a list, got null: give it a value, or remove the key']);
+  });
+
   it('a Date given in TypeScript is said to be one, with the text to give instead', () => {
     const input = { name: 't', source: { type: 'kline-history', codes: ['BTCUSDT'], intervals: ['1m'], since: new Date(Date.UTC(2026, 10, 27)) }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } };
     expect(() => validatePipeline(input, { registry: components })).toThrow('source.since: expected a string, got a date: give it as text, such as "2026-11-27T00:00:00.000Z" (toISOString())');
