@@ -5,7 +5,8 @@
  */
 import { didYouMean } from '../core/did-you-mean.js';
 
-export function withSuggestion(msg: string, argv: readonly string[], declaredOptions: readonly string[]): string {
+export function withSuggestion(given: string, argv: readonly string[], declaredOptions: readonly string[]): string {
+  const msg = withoutCamelTwins(given, argv);
   const recommended = /^Did you mean (\S+)\?$/.exec(msg);
   const command = argv.find((a) => !a.startsWith('-'));
   const missing = missingArgument(msg, command);
@@ -23,6 +24,23 @@ export function withSuggestion(msg: string, argv: readonly string[], declaredOpt
   if (unknown === undefined || !argv.some((a) => a === `--${unknown}` || a.startsWith(`--${unknown}=`))) return msg;
   const near = didYouMean(unknown, declaredOptions.filter((o) => o.length > 1 && !/[A-Z]/.test(o)));
   return near === undefined ? msg : `${msg}; did you mean --${near}?`;
+}
+
+/**
+ * yargs names an unknown dashed flag twice, as typed and camel-cased ("Unknown arguments: base-url,
+ * baseUrl" for one `--base-url`), and `--no-state` as "state": one flag is one unknown argument, named as
+ * it was typed.
+ */
+function withoutCamelTwins(msg: string, argv: readonly string[]): string {
+  const m = /^Unknown arguments?: (.+)$/s.exec(msg);
+  if (m === null) return msg;
+  const names = m[1]!.split(', ');
+  const camel = (n: string) => n.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const typed = (n: string) => argv.some((a) => a === `--${n}` || a.startsWith(`--${n}=`));
+  const kept = names.filter((n) => typed(n) || !names.some((other) => other !== n && other.includes('-') && camel(other) === n));
+  // `--no-state` where no --state exists: yargs names it "state", a word the user did not type.
+  const asTyped = kept.map((n) => (!typed(n) && typed(`no-${n}`) ? `no-${n}` : n));
+  return `Unknown argument${asTyped.length > 1 ? 's' : ''}: ${asTyped.join(', ')}`;
 }
 
 /**

@@ -23,4 +23,15 @@ describe('withSuggestion', () => {
     expect(withSuggestion('Did you mean reset?', ['state', 'rest'], [])).toBe('unknown command "rest"; did you mean reset?');
     expect(withSuggestion('Did you mean validate?', ['valdate', 'p.yaml'], [])).toBe('unknown command "valdate"; did you mean validate?');
   });
+
+  it('one unknown flag is one unknown argument, named as typed (not also camel-cased, not without its no-)', () => {
+    expect(withSuggestion('Unknown arguments: base-url, baseUrl', ['list', '--base-url', 'http://x'], ['json'])).toBe('Unknown argument: base-url');
+    expect(withSuggestion('Unknown arguments: base-ur, baseUr', ['run', 'demo', '--base-ur=x'], ['base-url', 'baseUrl'])).toBe('Unknown argument: base-ur; did you mean --base-url?');
+    expect(withSuggestion('Unknown arguments: metrics-prot, metricsProt, bogus-thing, bogusThing', ['run', 'demo', '--metrics-prot', '1', '--bogus-thing', '2'], ['metrics-port'])).toBe(
+      'Unknown arguments: metrics-prot, bogus-thing; did you mean --metrics-port?',
+    );
+    // Both spellings typed: both named.
+    expect(withSuggestion('Unknown arguments: dry-run, dryRun', ['list', '--dry-run', '--dryRun'], [])).toBe('Unknown arguments: dry-run, dryRun');
+    expect(withSuggestion('Unknown argument: state', ['plan', 'demo', '--no-state'], ['json'])).toBe('Unknown argument: no-state');
+  });
 });

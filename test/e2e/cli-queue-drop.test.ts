@@ -91,6 +91,13 @@ describe('queue drop', () => {
     expect(neither.stderr).toContain('queue drop: name the pipeline whose jobs to drop, or give --all');
     const elsewhere = await runCli(['queue', 'status', '--all'], { env });
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.stderr).toContain('--all and --only go with "queue drop", not "queue status"');
+    expect(elsewhere.stderr).toContain('quotelake: --all goes with "queue drop", not "queue status"');
+    // --yes confirms a drop only: elsewhere it would be ignored, which hides a slip.
+    const [yes, several] = await Promise.all([runCli(['queue', 'status', '-y'], { env }), runCli(['queue', 'schedules', '--only', 'failed', '--yes'], { env })]);
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toContain('quotelake: --yes goes with "queue drop", not "queue status"');
+    expect(yes.stdout).toBe('');
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('quotelake: --only and --yes go with "queue drop", not "queue schedules"');
   }, 30_000);
 });

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { quickRetry } from './helpers/quick-retry.js';
 
-const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'compact', 'quota', 'enqueue', 'worker', 'queue', 'schema', 'serve', 'init', 'completion'];
+const COMMANDS = ['run', 'plan', 'validate', 'list', 'inspect', 'migrate', 'compact', 'vacuum', 'repair', 'quota', 'enqueue', 'worker', 'queue', 'state', 'schema', 'serve', 'init', 'completion'];
 const FIXTURES = join(ROOT, 'test/fixtures/pipelines');
 
 describe('help and version', () => {
-  it('prints help for the CLI and every command, with examples for the new ones', async () => {
+  it('prints help for the CLI and every command, with examples', async () => {
     const results = await Promise.all([runCli(['--help']), ...COMMANDS.map((c) => runCli([c, '--help']))]);
     const [top, ...perCommand] = results;
     expect(top!.code).toBe(0);
@@ -19,7 +19,7 @@ describe('help and version', () => {
     perCommand.forEach((r, i) => {
       expect(r.code, COMMANDS[i]).toBe(0);
       expect(r.stdout, COMMANDS[i]).toContain(`quotelake ${COMMANDS[i]}`);
-      if (COMMANDS[i] !== 'serve') expect(r.stdout, COMMANDS[i]).toContain('Examples:');
+      expect(r.stdout, COMMANDS[i]).toContain('Examples:');
     });
     const run = perCommand[0]!.stdout;
     for (const flag of ['--base-url', '--token', '--plan', '--output', '--state-dir', '--format', '--since', '--until', '--codes', '--state', '--dry-run', '--json', '--quiet', '--log-level', '--log-format']) {
@@ -57,6 +57,12 @@ describe('usage errors exit 2 with a hint', () => {
     ]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/^quotelake: Unknown argument: bogus/m);
+    // An option of other commands, given to one that lacks it: named once, as typed.
+    const [elsewhere, negated] = await Promise.all([runCli(['list', '--base-url', 'http://127.0.0.1:9']), runCli(['plan', 'demo', '--no-state'])]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/^quotelake: Unknown argument: base-url\n  hint: run "quotelake list --help" for usage$/m);
+    expect(negated.code).toBe(2);
+    expect(negated.stderr).toMatch(/^quotelake: Unknown argument: no-state$/m);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('quotelake: name a pipeline to run: quotelake run <pipeline...> ("quotelake list" shows those you can name; a .yaml or .ts path works too)');
     expect(missing.stderr).toContain('hint: run "quotelake run --help" for usage');

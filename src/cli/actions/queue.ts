@@ -41,7 +41,11 @@ function duration(seconds: number): string {
 
 export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor(args, env);
-  if (args.action !== 'drop' && (args.all || args.only !== undefined)) throw new UsageError(`--all and --only go with "queue drop", not "queue ${args.action}"`);
+  // Drop's own options: on another action they would be silently ignored, which hides a slip.
+  const dropOnly = [args.all && '--all', args.only !== undefined && '--only', args.yes && '--yes'].filter((o): o is string => typeof o === 'string');
+  if (args.action !== 'drop' && dropOnly.length > 0) {
+    throw new UsageError(`${dropOnly.join(' and ')} ${dropOnly.length > 1 ? 'go' : 'goes'} with "queue drop", not "queue ${args.action}"`, 'run "quotelake queue --help" for what each action takes');
+  }
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   const redis = redisConnection(url, 'client');

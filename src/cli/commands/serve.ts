@@ -145,7 +145,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: 'boolean',
         default: true,
         describe: 'Enforce rate limits and daily totals (--no-limits is for benchmarks only)',
-      }) as unknown as Argv<ServeArgs>,
+      })
+      .example('$0 serve --port 8765', 'The emulator on http://127.0.0.1:8765 (token demo-professional, or demo-<plan>)')
+      .example('$0 serve --port 8765 --clock 2026-11-20T00:00:00Z --clock-runs', 'Its clock starts at that instant, for a client run with the same --clock')
+      .example("$0 serve --faults '5xx=0.05,drop=0.02' --behaviours short-pages=0.5", 'A service that fails now and then and answers short pages') as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     const options = await resolveServeOptions(args, process.env);
     const graceMs = stopGraceMs(args['stop-timeout'], process.env);

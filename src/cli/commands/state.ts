@@ -46,6 +46,12 @@ const resetCommand: CommandModule<object, StateResetArgs> = {
 export const stateCommand: CommandModule<object, object> = {
   command: 'state',
   describe: "See or reset pipelines' checkpoints (where each stream resumes from)",
-  builder: (y: Argv<object>) => y.command(showCommand).command(resetCommand).demandCommand(1, 'Name a state command: show or reset.'),
+  builder: (y: Argv<object>) =>
+    y
+      .command(showCommand)
+      .command(resetCommand)
+      .demandCommand(1, 'Name a state command: show or reset.')
+      .example('$0 state show', 'Where each stream of the pipelines under output/ resumes from')
+      .example("$0 state reset kline-backfill --stream 'BTC*'", 'Forget the BTC series so the next run fetches them again'),
   handler: () => undefined,
 };
