@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     sayFailure(terminal, d, e);
     if (!json && wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
-      emitJson(terminal, { quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e) || argvSendsNdjsonToStdout(argv));
+      emitJson(terminal, { quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e) || (await argvSendsNdjsonToStdout(argv)));
     }
     return d.exitCode;
   }

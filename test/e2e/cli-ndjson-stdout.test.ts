@@ -217,6 +217,9 @@ describe('--json with NDJSON on stdout: a failure\'s document goes to stderr, ne
       // Refused by the command-line parser, before `run` starts.
       ['run', 'kline-backfill', '--format', 'ndjson', '--sinse', '2d'],
       ['run', 'kline-backfill', '--format=ndjson', '--sinse', '2d'],
+      // The same, for pipelines whose file writes stdout (no --format on the command line).
+      ['run', 'trades-ndjson', '--sinse', '2d'],
+      ['run', lookPipeline(dir), '--stop-timeout', 'soon'],
     ]) {
       const r = await runToFile([...args, '--output', dir, ...service(), '--json'], join(dir, 'data.ndjson'));
       expect(r.code, r.stderr).toBe(2);
@@ -246,5 +249,9 @@ describe('--json with NDJSON on stdout: a failure\'s document goes to stderr, ne
     expect(r.code).toBe(2);
     expect(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'))).toMatchObject({ exitCode: 2, error: { code: 'QL_USAGE' } });
     expect(r.stderr).not.toContain('{');
+    // --format replaces a stdout sink with files: the document is stdout's again.
+    const parquet = await runToFile(['run', 'trades-ndjson', '--format', 'parquet', '--sinse', '2d', '--output', dir, ...service(), '--json'], join(dir, 'doc2.json'));
+    expect(parquet.code).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'doc2.json'), 'utf8'))).toMatchObject({ exitCode: 2, error: { code: 'QL_USAGE', message: 'Unknown argument: sinse; did you mean --since?' } });
   });
 });
