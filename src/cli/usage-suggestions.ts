@@ -13,6 +13,7 @@ export function withSuggestion(given: string, argv: readonly string[], declaredO
   if (missing !== undefined) return missing;
   const valueless = choiceWithoutValue(msg);
   if (valueless !== undefined) return valueless;
+  if (/^Invalid values:/.test(msg)) return withNearestChoice(msg);
   if (recommended && command !== undefined) {
     // `state sho`: the misspelt word is the subcommand, not the first word (a command that exists).
     const meant = recommended[1]!;
@@ -80,6 +81,18 @@ function choiceWithoutValue(msg: string): string | undefined {
   const choices = m[2]!.split(/,\s*/).map((c) => c.replace(/^"|"$/g, ''));
   const listed = choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : choices[0];
   return `--${m[1]} needs a value: ${listed}`;
+}
+
+/**
+ * `--format parqet`: yargs lists the choices ("Argument: format, Given: \"parqet\", Choices: …"); each
+ * such line gets the nearest choice, as a misspelt option or pipeline name does.
+ */
+function withNearestChoice(msg: string): string {
+  return msg.replace(/^(\s*Argument: \S+, Given: "(.*)", Choices: (.+))$/gm, (line: string, _all: string, given: string, list: string) => {
+    const choices = list.split(/,\s*/).map((c) => c.replace(/^"|"$/g, ''));
+    const near = didYouMean(given, choices);
+    return near === undefined ? line : `${line}; did you mean "${near}"?`;
+  });
 }
 
 /** The hint of a usage error: the help of the command it was about, when one was named. */

@@ -24,6 +24,15 @@ describe('withSuggestion', () => {
     expect(withSuggestion('Did you mean validate?', ['valdate', 'p.yaml'], [])).toBe('unknown command "valdate"; did you mean validate?');
   });
 
+  it('a value not among the choices gets the nearest one, when one is near', () => {
+    expect(withSuggestion('Invalid values:\n  Argument: format, Given: "parqet", Choices: "parquet", "arrow", "ndjson"', ['run', 'demo', '--format', 'parqet'], [])).toBe(
+      'Invalid values:\n  Argument: format, Given: "parqet", Choices: "parquet", "arrow", "ndjson"; did you mean "parquet"?',
+    );
+    expect(withSuggestion('Invalid values:\n  Argument: format, Given: "csv", Choices: "parquet", "arrow", "ndjson"', ['run', 'demo', '--format', 'csv'], [])).toBe(
+      'Invalid values:\n  Argument: format, Given: "csv", Choices: "parquet", "arrow", "ndjson"',
+    );
+  });
+
   it('one unknown flag is one unknown argument, named as typed (not also camel-cased, not without its no-)', () => {
     expect(withSuggestion('Unknown arguments: base-url, baseUrl', ['list', '--base-url', 'http://x'], ['json'])).toBe('Unknown argument: base-url');
     expect(withSuggestion('Unknown arguments: base-ur, baseUr', ['run', 'demo', '--base-ur=x'], ['base-url', 'baseUrl'])).toBe('Unknown argument: base-ur; did you mean --base-url?');

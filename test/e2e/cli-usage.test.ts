@@ -239,10 +239,12 @@ describe('usage errors exit 2 with a hint', () => {
 
   it('rejects overrides that do not fit the pipeline', async () => {
     const tiny = join(FIXTURES, 'tiny-trades.yaml');
-    const [since, badCode, badFormat] = await Promise.all([
+    const [since, badCode, badFormat, typoFormat, typoShell] = await Promise.all([
       runCli(['run', tiny, '--since', '7d']),
       runCli(['plan', 'kline-backfill', '--codes', 'btcusdt']),
       runCli(['run', tiny, '--format', 'csv']),
+      runCli(['run', tiny, '--format', 'parqet']),
+      runCli(['completion', 'bsh']),
     ]);
     expect(since.code).toBe(2);
     expect(since.stderr).toContain('--since does not apply to this pipeline: its source "trade-snapshot" has no "since"');
@@ -250,6 +252,12 @@ describe('usage errors exit 2 with a hint', () => {
     expect(badCode.stderr).toContain('unknown product code "btcusdt"; did you mean "BTCUSDT"?');
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toContain('Invalid values');
+    expect(badFormat.stderr).not.toContain('did you mean');
+    // A misspelt value gets the nearest choice, as a misspelt option does.
+    expect(typoFormat.code).toBe(2);
+    expect(typoFormat.stderr).toContain('Argument: format, Given: "parqet", Choices: "parquet", "arrow", "ndjson"; did you mean "parquet"?');
+    expect(typoShell.code).toBe(2);
+    expect(typoShell.stderr).toContain('Argument: shell, Given: "bsh", Choices: "bash", "zsh", "fish"; did you mean "bash"?');
   });
 
   it('the same pipeline twice in one command (by name and by path) is a usage error before anything runs', async () => {
