@@ -1,6 +1,6 @@
 /** `quotelake init`: writes a commented pipeline that validates; loaded only when the command runs. */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parsePipelineYaml } from '../../config/parse-pipeline.js';
 import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
 import { pipelineTemplate } from '../../config/pipeline-template.js';
@@ -37,6 +37,20 @@ export function suggestName(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'my-pipeline';
 }
 
+/**
+ * The editor directive's path to the schema: relative to the written file when the command runs in
+ * the project that installed quotelake (node_modules/quotelake/… moves with it, so the pair can be
+ * committed), from its root or any folder below; absolute for a global install. The project is the
+ * folder holding the first node_modules on the schema's path (the checkout itself when there is none).
+ */
+export function schemaDirectivePath(schemaFile: string, cwd: string, file: string): string {
+  const at = schemaFile.split(sep).indexOf('node_modules');
+  const project = at > 0 ? schemaFile.split(sep).slice(0, at).join(sep) || sep : dirname(schemaFile);
+  const fromProject = relative(project, cwd);
+  const inProject = !fromProject.startsWith('..') && !isAbsolute(fromProject);
+  return inProject ? relative(dirname(file), schemaFile) : schemaFile;
+}
+
 export async function initAction(args: InitArgs, cwd: string = process.cwd()): Promise<number> {
   const terminal = createTerminal();
   const source = typeOf('source', args.source);
@@ -49,9 +63,7 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   const dir = resolve(cwd, args.dir);
   const path = confineName(dir, `${name}.yaml`, 'pipeline file');
   const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
-  // Relative inside the project (node_modules/quotelake/… moves with it); absolute for a global install.
-  const inProject = !relative(cwd, PIPELINE_SCHEMA_FILE).startsWith('..') && !isAbsolute(relative(cwd, PIPELINE_SCHEMA_FILE));
-  const schemaPath = !existsSync(PIPELINE_SCHEMA_FILE) ? undefined : inProject ? relative(dirname(path), PIPELINE_SCHEMA_FILE) : PIPELINE_SCHEMA_FILE;
+  const schemaPath = !existsSync(PIPELINE_SCHEMA_FILE) ? undefined : schemaDirectivePath(PIPELINE_SCHEMA_FILE, cwd, path);
   const text = pipelineTemplate(registry, { name, source, sink, schemaPath });
   // What init writes must validate: checked before it lands, so a broken template is a bug report, not a file.
   parsePipelineYaml(text, { registry, file: shown });
