@@ -46,6 +46,8 @@ describe('inspect', () => {
     expect(report.totals.unexplained).toBe(0);
     const missing = await runCli(['inspect', join(output, 'nope')]);
     expect(missing.code).toBe(2);
+    // Named as missing, not as "not a folder" (which reads as: something else is there).
+    expect(missing.stderr).toContain(`quotelake: ${join(output, 'nope')} does not exist (no run has written there)\n  hint: give the output folder of a run`);
   });
 
   it('--runs 0 shows no run (it showed every one), and a negative count is a usage error', async () => {

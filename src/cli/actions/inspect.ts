@@ -44,7 +44,7 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   if (storage === undefined) {
     // Before anything is read from it: a file given for the folder is named as such.
     const st = await stat(args.output).catch(() => undefined);
-    if (!st?.isDirectory()) throw new UsageError(`${args.output} is ${st ? 'a file, not an output folder' : 'not a folder'}`, INSPECT_HINT);
+    if (!st?.isDirectory()) throw new UsageError(`${args.output} ${st ? 'is a file, not an output folder' : 'does not exist (no run has written there)'}`, INSPECT_HINT);
   }
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(lake)).version === 1) {
