@@ -6,10 +6,8 @@
  * s3rver on loopback behind a gate that answers every PUT 403 AccessDenied, as S3 does for a
  * policy without s3:PutObject; the built CLI and the embedded emulator at a frozen instant.
  */
-import { createServer, request, type Server } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
 import { useS3Server } from '../helpers/s3-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -18,32 +16,23 @@ const DENIED = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied<
 
 describe('run --output s3://… with credentials that cannot write', () => {
   const server = useS3Server();
-  let gate: Server;
+  let gate: S3Gate;
   let puts = 0;
   beforeAll(async () => {
-    const upstream = new URL(server().endpoint);
-    gate = createServer((req, res) => {
-      if (req.method === 'PUT') {
-        puts++;
-        req.resume();
-        req.on('end', () => res.writeHead(403, { 'content-type': 'application/xml' }).end(DENIED));
-        return;
-      }
-      const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(forward);
+    gate = await startS3Gate(server().endpoint, (req, res) => {
+      if (req.method !== 'PUT') return false;
+      puts++;
+      req.resume();
+      req.on('end', () => res.writeHead(403, { 'content-type': 'application/xml' }).end(DENIED));
+      return true;
     });
-    gate.listen(0, '127.0.0.1');
-    await once(gate, 'listening');
   });
   afterAll(() => {
     gate.close();
   });
 
   it('exits 2 with QL_S3_ACCESS_DENIED, the hint naming the lake prefix', async () => {
-    const endpoint = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    const endpoint = gate.endpoint;
     const result = await runCli(
       ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', `s3://${server().bucket}/team/denied`, '--s3-endpoint', endpoint, '--clock', '2026-03-04T15:00:00Z', '--json', '--quiet'],
       { cwd: tempDir('ql-s3-denied-'), env: CREDENTIALS },

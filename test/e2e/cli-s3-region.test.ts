@@ -6,31 +6,22 @@
  * behind a gate that records each request's signing region (from its Authorization header's
  * credential scope) and forwards it.
  */
-import { createServer, request, type Server } from 'node:http';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
 import { useS3Server } from '../helpers/s3-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('the signing region with --s3-endpoint', () => {
   const server = useS3Server();
-  let gate: Server;
+  let gate: S3Gate;
   let regions: string[] = [];
   beforeAll(async () => {
-    const upstream = new URL(server().endpoint);
-    gate = createServer((req, res) => {
+    gate = await startS3Gate(server().endpoint, (req) => {
       regions.push(/Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? 'unsigned');
-      const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(forward);
+      return false;
     });
-    gate.listen(0, '127.0.0.1');
-    await once(gate, 'listening');
   });
   afterAll(() => {
     gate.close();
@@ -44,7 +35,7 @@ describe('the signing region with --s3-endpoint', () => {
   const keys = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
   const inspect = async (env: Record<string, string>): Promise<string[]> => {
     regions = [];
-    const endpoint = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    const endpoint = gate.endpoint;
     const result = await runCli(['inspect', `s3://${server().bucket}/empty`, '--s3-endpoint', endpoint], {
       cwd: home,
       env: { AWS_SHARED_CREDENTIALS_FILE: credentials, ...env },
