@@ -90,7 +90,7 @@ describe('state commands on an S3 output', () => {
     ]);
     for (const r of [show, reset]) {
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(/ListObjectsV2 s3:\/\/lake-test\/cli-state-unreachable\/_quotelake\/state\/checkpoints\/: the store could not be reached \(ECONNREFUSED\)/);
+      expect(r.stderr).toMatch(/ListObjectsV2 s3:\/\/lake-test\/cli-state-unreachable\/_quotelake\/state\/checkpoints\/: the store at http:\/\/127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\)/);
       expect(r.stdout + r.stderr).not.toMatch(/nothing to reset|no checkpoints/);
     }
   });

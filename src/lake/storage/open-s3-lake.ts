@@ -27,7 +27,8 @@ export interface OpenedS3Lake {
 export async function openS3Lake(url: string, options: S3LakeOptions = {}): Promise<OpenedS3Lake> {
   // The URL first: a bad one is an S3LocationError before any client exists.
   const location = parseS3Url(url);
-  const [{ s3ClientFor }, { S3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
+  const [{ s3ClientFor, s3Endpoint }, { S3Storage }] = await Promise.all([import('./s3-client.js'), import('./s3-storage.js')]);
   const client = s3ClientFor(options, options.env ?? {});
-  return { storage: new S3Storage(client, location, options), close: () => client.destroy() };
+  const endpoint = s3Endpoint(options, options.env ?? {});
+  return { storage: new S3Storage(client, location, { ...options, endpoint }), close: () => client.destroy() };
 }

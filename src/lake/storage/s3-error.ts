@@ -4,6 +4,7 @@
  * store that stayed down. Messages are built from names and status codes only: an SDK error never
  * carries the credentials, and nothing of the request's headers is copied.
  */
+import { redactUrl } from '../../core/redact.js';
 import { EnvironmentError, type ErrorStage } from '../../core/errors.js';
 
 interface SdkErrorFields {
@@ -25,6 +26,8 @@ export interface S3Operation {
   readonly key?: string;
   /** The lake's object prefix ('' or ending in '/'): what the credentials need, not the key's folder alone. */
   readonly prefix?: string;
+  /** A custom endpoint (an S3-compatible store), named when it cannot be reached; absent for AWS's own. */
+  readonly endpoint?: string;
   readonly stage: ErrorStage;
 }
 
@@ -104,7 +107,8 @@ export function s3Error(error: unknown, where: S3Operation): EnvironmentError {
   }
   const net = networkCode(error) ?? (name === 'TimeoutError' || name === 'RequestTimeout' ? name : undefined);
   if (net !== undefined) {
-    return make('QL_S3_TRANSPORT', `the store could not be reached (${net})`, 'check the network and the endpoint (--s3-endpoint / AWS_ENDPOINT_URL); running again resumes', true);
+    const store = where.endpoint !== undefined ? `the store at ${redactUrl(where.endpoint)}` : 'the store';
+    return make('QL_S3_TRANSPORT', `${store} could not be reached (${net})`, 'check the network and the endpoint (--s3-endpoint / AWS_ENDPOINT_URL); running again resumes', true);
   }
   if (status !== undefined && status >= 500) {
     return make('QL_S3_UNAVAILABLE', `the store answered ${status} ${name} after every retry`, 'the store is down or throttling: run again later (it resumes)', true);

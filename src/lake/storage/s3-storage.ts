@@ -33,6 +33,8 @@ export interface S3StorageOptions {
   readonly partSizeBytes?: number;
   /** Parts in flight at once; memory of a streamed upload stays near partSize × queueSize. Default 4. */
   readonly queueSize?: number;
+  /** The client's custom endpoint, named in the error when the store cannot be reached. */
+  readonly endpoint?: string | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -52,6 +54,7 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   private readonly threshold: number;
   private readonly partSize: number;
   private readonly queueSize: number;
+  private readonly endpoint: string | undefined;
 
   constructor(
     private readonly client: S3Client,
@@ -63,6 +66,7 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
     this.partSize = Math.max(MIN_PART_BYTES, options.partSizeBytes ?? 8 * MiB);
     this.threshold = Math.max(this.partSize, options.multipartThresholdBytes ?? 16 * MiB);
     this.queueSize = Math.max(1, options.queueSize ?? 4);
+    this.endpoint = options.endpoint;
   }
 
   private get bucket(): string {
@@ -70,7 +74,7 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   }
 
   private fail(error: unknown, op: string, key: string | undefined, stage: 'read' | 'write' | 'commit'): EnvironmentError {
-    return s3Error(error, { op, bucket: this.bucket, ...(key === undefined ? {} : { key }), prefix: this.location.prefix, stage });
+    return s3Error(error, { op, bucket: this.bucket, ...(key === undefined ? {} : { key }), prefix: this.location.prefix, ...(this.endpoint === undefined ? {} : { endpoint: this.endpoint }), stage });
   }
 
   async put(key: string, data: Uint8Array | string): Promise<void> {
