@@ -201,6 +201,13 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       expect(docOf(result).runs[0]!.rows.kline?.received ?? 0).toBe(0);
     });
 
+    it('inspect of a prefix holding nothing: exit 2, as a missing folder (a mistyped prefix is not an empty lake)', async () => {
+      const result = await runCli(['inspect', 's3://lake-test/no-run-wrote-here', '--s3-endpoint', server().endpoint], { cwd: work, env: CREDENTIALS });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('s3://lake-test/no-run-wrote-here holds nothing (no run has written there)');
+      expect(result.stdout).toBe('');
+    });
+
     it('an endpoint nobody listens on: the endpoint is blamed', async () => {
       const port = await closedPort();
       const result = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', `http://127.0.0.1:${port}`, '--clock', NOW], { cwd: work, env: CREDENTIALS });

@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
 import { useS3Server } from '../helpers/s3-server.js';
@@ -34,6 +35,8 @@ describe('the signing region with --s3-endpoint', () => {
   writeFileSync(credentials, '[lake]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n');
   const keys = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
   const inspect = async (env: Record<string, string>): Promise<string[]> => {
+    // One object, so the prefix is an output (inspect refuses an empty one as missing).
+    await server().client().send(new PutObjectCommand({ Bucket: server().bucket, Key: 'empty/note.txt', Body: 'x' }));
     regions = [];
     const endpoint = gate.endpoint;
     const result = await runCli(['inspect', `s3://${server().bucket}/empty`, '--s3-endpoint', endpoint], {

@@ -45,6 +45,9 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
     // Before anything is read from it: a file given for the folder is named as such.
     const st = await stat(args.output).catch(() => undefined);
     if (!st?.isDirectory()) throw new UsageError(`${args.output} ${st ? 'is a file, not an output folder' : 'does not exist (no run has written there)'}`, INSPECT_HINT);
+  } else if ((await storage.list('', { limit: 1 })).length === 0) {
+    // An object store has no empty folders: a prefix holding nothing is a missing output (often a typo), as a missing folder is.
+    throw new UsageError(`${args.output} holds nothing (no run has written there)`, 'check the bucket and prefix of the s3:// URL (and --s3-endpoint): give the --output of a run');
   }
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(lake)).version === 1) {
