@@ -40,7 +40,8 @@ function quotelakeHint(e: QuotelakeError): string {
   }
 }
 
-const USAGE_HINT = 'run "quotelake <command> --help" for what each option takes';
+/** The hint of a usage error that names none; main.ts names the command when it knows it. */
+export const USAGE_HINT = 'run "quotelake <command> --help" for what each option takes';
 
 export function describeError(e: unknown): DescribedError {
   // Every error has its hint line: a usage error that names none points at the command's help.

@@ -8,7 +8,7 @@ import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { wordCompleter } from './complete-words.js';
 import { signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
-import { describeError, formatError, formatErrorDetails, sayFailure } from './describe-error.js';
+import { describeError, formatError, formatErrorDetails, sayFailure, USAGE_HINT } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
 import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
@@ -84,7 +84,9 @@ export async function main(argv: string[]): Promise<number> {
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
-    const d = describeError(e);
+    const described = describeError(e);
+    // The generic usage hint names the command that was run, when there is one.
+    const d = described.hint === USAGE_HINT ? { ...described, hint: usageHint(argv, COMMAND_NAMES) } : described;
     // A JSON line carries the stack and causes in `err` already. The log's writer loads only here.
     const json = wantsJsonLogs(argv, process.env);
     if (json) terminal.jsonNotices((await import('./json-notices.js')).jsonNoticeLine(systemClock));

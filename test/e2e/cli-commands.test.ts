@@ -59,6 +59,9 @@ describe('inspect', () => {
     const negative = await runCli(['inspect', output, '--runs', '-1']);
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('--runs must be a whole number from 0, got -1');
+    // The hint names the command, not a placeholder.
+    expect(negative.stderr).toContain('run "quotelake inspect --help" for usage');
+    expect(negative.stderr).not.toContain('<command>');
   });
 
   it('a damaged manifest is exit 1 naming it, with what to do (not a usage error)', async () => {
