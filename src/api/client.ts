@@ -232,7 +232,7 @@ class QuotelakeClient implements ServiceClient {
         // As many in flight as the per-second window admits.
         maxInFlight: this.inFlightCap(),
       });
-      this.recentSends = pacesAnything(this.limits) ? new RecentSends(options.stateDir, options.token, this.clock) : undefined;
+      this.recentSends = options.rememberSends !== false && pacesAnything(this.limits) ? new RecentSends(options.stateDir, options.token, this.clock) : undefined;
       this.quota = new QuotaStore({
         stateDir: options.stateDir,
         token: options.token,

@@ -82,6 +82,12 @@ export interface ClientOptions {
   plans?: PlansDocument | undefined;
   /** Holds `quota/<hash16>.json` (the day's count) and `quota/<hash16>.sends.json` (the sends the rate windows still hold, for the next process). */
   stateDir: string;
+  /**
+   * Save the sends the rate windows still hold when closing, and count an earlier process's before
+   * the first request (default true). False for a service that lives and dies with this process
+   * (the built-in emulator): its windows start empty each time.
+   */
+  rememberSends?: boolean;
   /** Prefix of every request trace (`<runId>-<counter>`); default random. */
   runId?: string;
   clock?: Clock;

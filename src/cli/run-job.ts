@@ -117,6 +117,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     retry: setSettings(job.pipeline.service?.retry),
     ...meteredClientOptions(options.metrics),
     ...(options.coordinator ? { coordinator: options.coordinator } : {}),
+    // The built-in emulator starts with this process: no earlier run's sends are in its windows.
+    ...(connection.embedded ? { rememberSends: false } : {}),
   };
   // Several tokens: streams spread over them (token-pool.ts); one token: the client of I4 as before.
   const inner = connection.pool

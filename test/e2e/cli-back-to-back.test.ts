@@ -3,6 +3,8 @@
  * windows (api/recent-sends.ts), so its first `/batch-kline` waits out the gap the first left
  * instead of being refused with a 429. Against `quotelake serve` with its clock running.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 import { serveChild } from './helpers/serve.js';
@@ -33,5 +35,14 @@ describe('runs back to back on one token', () => {
       expect(doc.runs[0]!.requestOutcomes.answered).toBeGreaterThan(0);
       expect(doc.runs[0]!.requestOutcomes.rateLimited).toBe(0);
     }
+    expect(readdirSync(join(out, '.state', 'quota')).filter((f) => f.endsWith('.sends.json'))).toHaveLength(1);
+  });
+
+  it('against the built-in emulator, which starts empty with each process, no sends are kept or waited for', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', 'kline-update', '--output', out, '--clock', NOW, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.requestOutcomes.answered).toBeGreaterThan(0);
+    expect(readdirSync(join(out, '.state', 'quota')).filter((f) => f.endsWith('.sends.json'))).toEqual([]);
   });
 });

@@ -59,6 +59,8 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       retry: setSettings(job.pipeline.service?.retry),
       ...(options.coordinator ? { coordinator: options.coordinator } : {}),
       ...meteredClientOptions(options.metrics),
+      // The built-in emulator starts with this process: no earlier run's sends are in its windows.
+      ...(connection.embedded ? { rememberSends: false } : {}),
     };
     const pool: readonly PoolToken[] = connection.pool ?? [{ token: connection.token, plan: connection.plan }];
     const client = connection.pool ? createTokenPool({ ...common, tokens: connection.pool }) : createClient({ ...common, token: connection.token, plan: connection.plan });
