@@ -5,6 +5,7 @@
  * command line's last resort (main.ts) sends its document there too.
  */
 import { readFileSync } from 'node:fs';
+import { ndjsonSinkToStdout } from '../core/stdout-sink.js';
 import { resolvePipelineRef } from './pipeline-ref.js';
 
 const toStderr = new WeakSet<object>();
@@ -58,8 +59,7 @@ function sinksToStdout(word: string, cwd: string, parse: (text: string) => unkno
   if (!/\.ya?ml$/.test(path)) return false;
   try {
     const doc = parse(readFileSync(path, 'utf8')) as { sink?: { type?: unknown; path?: unknown } } | null;
-    const sink = doc?.sink;
-    return sink?.type === 'ndjson' && (sink.path === undefined || sink.path === 'stdout' || sink.path === '-');
+    return ndjsonSinkToStdout(doc?.sink);
   } catch {
     return false;
   }

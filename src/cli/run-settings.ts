@@ -9,6 +9,7 @@ import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-sch
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import { ConfigError } from '../core/errors.js';
 import { PLAN_NAMES } from '../core/plan-names.js';
+import { ndjsonSinkToStdout } from '../core/stdout-sink.js';
 import { parseCodes, type DataArgs, type OutputArgs, type ServiceArgs } from './shared-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -132,7 +133,5 @@ export function applyOverrides(
 
 /** True when the sink writes NDJSON records to stdout (then stdout carries data and nothing else). */
 export function sinkWritesStdout(pipeline: Pipeline): boolean {
-  if (pipeline.sink.type !== 'ndjson') return false;
-  const path = pipeline.sink.path;
-  return path === undefined || path === 'stdout' || path === '-';
+  return ndjsonSinkToStdout(pipeline.sink);
 }

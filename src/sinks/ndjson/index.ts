@@ -15,6 +15,7 @@ import { controlCharacterProblem } from '../../core/control-characters.js';
 import { NdjsonSink } from './ndjson-sink.js';
 import { envIsRemote } from '../shared/env-storage.js';
 import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
+import { isStdoutPath } from '../../core/stdout-sink.js';
 
 export { NdjsonSink } from './ndjson-sink.js';
 
@@ -41,8 +42,6 @@ export const ndjsonSinkConfigSchema = z.strictObject({
   /** Only `hive`: lines are no Delta data files (the key exists so `delta` gets a clear message). */
   table: tableKindSchema.describe('Only `hive`: lines are no Delta data files (`delta` is refused; use the parquet sink).'),
 });
-
-const isStdout = (path: string): boolean => path === 'stdout' || path === '-';
 
 const OWN_FOLDER = ': give a file in a folder of your own, e.g. exports/{dataset}.ndjson';
 
@@ -73,7 +72,7 @@ function filePathProblem(path: string): string | undefined {
 
 /** A file keeps state unless told not to; stdout only when told to. */
 export function ndjsonKeepsState(config: { path: string; keepState?: boolean | undefined }): boolean {
-  return config.keepState ?? !isStdout(config.path);
+  return config.keepState ?? !isStdoutPath(config.path);
 }
 
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
@@ -91,14 +90,14 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   lint(config) {
     const table = refuseDelta(config, 'ndjson');
     if (table.length > 0) return table;
-    if (isStdout(config.path)) return [];
+    if (isStdoutPath(config.path)) return [];
     const problem = filePathProblem(config.path);
     if (problem === undefined) return [];
     return [{ path: ['path'], message: `${JSON.stringify(config.path)} ${problem}` }];
   },
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
-    if (isStdout(config.path)) {
+    if (isStdoutPath(config.path)) {
       return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
     }
     const path = config.path.replaceAll('{dataset}', env.dataset);
