@@ -104,12 +104,6 @@ function sustainedRate(limits: PlanLimits): number {
 }
 
 /**
- * The limits a pool plans with (a source's request sizes, the planner's time estimate): caps of the
- * most restricted token (a request built for it fits every token), rates and daily totals of the
- * whole pool (the estimate assumes the streams spread over the tokens, as they do when there are
- * enough of them).
- */
-/**
  * The limits of the token an idle pool gives a new stream: the one with the least work for its
  * rate (#pick), which with no work anywhere is the fastest, the first of equals. A source whose
  * requests are all one stream (a snapshot or kline-latest poller) runs on that token alone, with
@@ -131,6 +125,12 @@ function combinedWindow(windows: readonly WindowLimit[]): WindowLimit {
   return { limit: windows.reduce((a, w) => a + Math.floor((w.limit * windowMs) / w.windowMs), 0), windowMs };
 }
 
+/**
+ * The limits a pool plans with (a source's request sizes, the planner's time estimate): caps of the
+ * most restricted token (a request built for it fits every token), rates and daily totals of the
+ * whole pool (the estimate assumes the streams spread over the tokens, as they do when there are
+ * enough of them).
+ */
 export function poolPlanLimits(all: readonly PlanLimits[]): PlanLimits {
   if (all.length === 1) return all[0]!;
   const sum = (f: (l: PlanLimits) => number) => all.reduce((a, l) => a + f(l), 0);

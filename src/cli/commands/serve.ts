@@ -24,10 +24,10 @@ interface ServeArgs extends StopArgs {
   limits: boolean;
 }
 
-/** Turn the raw options into emulator options, or a UsageError naming the option. */
 /** The largest seed: the synthetic market's generators take 32 bits. */
 const MAX_SEED = 4_294_967_295;
 
+/** Turn the raw options into emulator options, or a UsageError naming the option. */
 export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEnv) {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
     throw new UsageError(`--port must be an integer 0..65535, got ${String(args.port)}`);
