@@ -44,7 +44,6 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { setSettings } from '../config/set-settings.js';
 import { sinkWritesStdout } from './run-settings.js';
 
-
 /** The hint of an interrupted run that the next run does not go on from. */
 const NOT_RESUMED_HINT = {
   'no-state': 'this output keeps no state: the next run delivers the whole window again',
@@ -57,6 +56,7 @@ const QUOTA_NOTICE = {
   'no-state': (resetAt: string) => `. It resets at ${resetAt}: this output keeps no state, so a run then delivers the whole window again.`,
   polling: (resetAt: string) => `; the rounds completed are committed. It resets at ${resetAt}: a polling run is not resumed, so a run then takes all its rounds anew.`,
 } as const;
+
 export interface RunJobOptions {
   readonly terminal: Terminal;
   readonly connection: ServiceConnection;

@@ -69,7 +69,8 @@ export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBa
   readonly emits: KindOf<T>;
   /**
    * It samples the present in rounds (a book, the latest trades or bars): what it missed cannot be
-   * fetched later, so a stopped run is not resumed and the next one takes all its rounds anew.
+   * fetched later, so a stopped run is not resumed and the next one takes all its rounds anew. Its
+   * rounds are one stream, which a token pool keeps on one token: planned with that token's limits.
    */
   readonly polls?: boolean;
   create(config: C, env: ComponentEnv): Source<T>;

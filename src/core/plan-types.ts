@@ -79,7 +79,5 @@ export interface SourcePlan {
 
 /** A source definition that can plan its part of a run. */
 export interface SourcePlanner<C> {
-  /** Every request goes out on one stream, which a token pool keeps on one token: planned with that token's limits. */
-  readonly oneStream?: boolean;
   plan(config: C, ctx: PlanContext): SourcePlan;
 }

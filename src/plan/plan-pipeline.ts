@@ -15,7 +15,7 @@ import { scheduleRequests } from './schedule.js';
 export interface PlanOptions {
   /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */
   readonly plan: string | PlanLimits;
-  /** A token pool: the limits of the token it gives a single stream (a source that is one stream runs on it alone). */
+  /** A token pool: the limits of the token it gives a single stream (a polling source runs on it alone). */
   readonly streamPlan?: PlanLimits;
   /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
   readonly quotaRemaining?: number;
@@ -62,8 +62,9 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const def = options.registry.find((d) => d.kind === 'source' && d.type === pipeline.source.type) as SourceDefinition | undefined;
   if (!def) throw new ConfigError(`pipeline ${pipeline.name}: source "${pipeline.source.type}" is not registered`);
   const planned = typeof options.plan === 'string' ? planLimits(options.plan) : options.plan;
-  // Rates of the whole pool for streams spread over its tokens; one token's for a source that is one stream.
-  const limits = isPlanner(def) && def.oneStream === true && options.streamPlan !== undefined ? options.streamPlan : planned;
+  // Rates of the whole pool for streams spread over its tokens; one token's for a poller, whose
+  // rounds are one stream that a pool keeps on one token.
+  const limits = def.polls === true && options.streamPlan !== undefined ? options.streamPlan : planned;
   const nowMs = options.now ?? Date.now();
   const { type: _type, ...config } = pipeline.source;
   const sourcePlan: SourcePlan = isPlanner(def)
@@ -86,7 +87,7 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const notes = [...sourcePlan.notes];
   if (days > 1) {
     notes.push(
-      isPlanner(def) && def.oneStream === true
+      def.polls === true
         ? // A poller's rounds are of their moment: a run after the reset polls afresh, it does not take up the rounds left.
           `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up, keeping the rounds fetched: the rest are not polled`
         : `${totalRequests} requests exceed today's remaining quota (${remaining}); the run stops cleanly when it is used up and resumes after the reset: ${days} days in all`,

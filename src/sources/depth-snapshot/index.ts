@@ -42,6 +42,5 @@ export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & So
   emits: 'raw-depth',
   lint: lintSnapshot,
   create: (config, env) => new SnapshotSource(kind, config, env),
-  oneStream: true,
   plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };

@@ -217,7 +217,6 @@ export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & Source
   lint,
   create: (config, env) => new KlineLatestSource(config, env),
   // One stream of requests ('kline-latest'), kept on one token of a pool.
-  oneStream: true,
   plan(config, ctx) {
     const round = latestRound(config, ctx.limits);
     // The rounds a run takes: on a small plan the batch gap can push later ones past durationSeconds.

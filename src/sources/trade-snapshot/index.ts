@@ -37,6 +37,5 @@ export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & So
   emits: 'raw-trade',
   lint: lintSnapshot,
   create: (config, env) => new SnapshotSource(kind, config, env),
-  oneStream: true,
   plan: (config, ctx) => planSnapshot(config, ctx, kind),
 };
