@@ -185,8 +185,8 @@ class QuotelakeClient implements ServiceClient {
   private preparing = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** The in-process limiter's sends carried between processes on the token (none when shared or unpaced). */
-  private readonly recentSends: RecentSends | undefined;
+  /** The in-process limiter and its sends carried between processes on the token (none when shared or unpaced). */
+  private readonly carried: { readonly sends: RecentSends; readonly limiter: SlidingWindowLimiter } | undefined;
   private seeded: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
@@ -224,7 +224,7 @@ class QuotelakeClient implements ServiceClient {
       this.limiter = shared.limiter;
       this.quota = shared.quota;
     } else {
-      this.limiter = new SlidingWindowLimiter({
+      const limiter = new SlidingWindowLimiter({
         clock: this.clock,
         logger: this.logger,
         sleep: settle ? this.settledSleep.bind(this) : this.sleep,
@@ -232,7 +232,8 @@ class QuotelakeClient implements ServiceClient {
         // As many in flight as the per-second window admits.
         maxInFlight: this.inFlightCap(),
       });
-      this.recentSends = options.rememberSends !== false && pacesAnything(this.limits) ? new RecentSends(options.stateDir, options.token, this.clock) : undefined;
+      this.limiter = limiter;
+      if (options.rememberSends !== false && pacesAnything(this.limits)) this.carried = { sends: new RecentSends(options.stateDir, options.token, this.clock), limiter };
       this.quota = new QuotaStore({
         stateDir: options.stateDir,
         token: options.token,
@@ -412,21 +413,22 @@ class QuotelakeClient implements ServiceClient {
 
   /** Before the first request: an earlier process's sends on the token count in our windows. */
   private async seedLimiter(): Promise<void> {
-    if (!this.recentSends || !(this.limiter instanceof SlidingWindowLimiter)) return;
+    if (!this.carried) return;
     try {
-      const earlier = await this.recentSends.load();
-      this.limiter.seed(new Map([...earlier].map(([key, w]) => [key, w.stamps])));
+      const earlier = await this.carried.sends.load();
+      this.carried.limiter.seed(new Map([...earlier].map(([key, w]) => [key, w.stamps])));
     } catch (error) {
       this.logger.debug('could not read the earlier sends of this token', { event: 'recent-sends', error: String(error) });
     }
   }
 
   private async saveRecentSends(): Promise<void> {
-    if (!this.recentSends || !(this.limiter instanceof SlidingWindowLimiter) || this.seeded === undefined) return;
+    // A client that sent nothing has nothing to add to what an earlier process left.
+    if (!this.carried || this.seeded === undefined) return;
     try {
-      await this.recentSends.save(this.limiter.recentStamps());
+      await this.carried.sends.save(this.carried.limiter.recentStamps());
     } catch (error) {
-      this.logger.debug('could not save the recent sends of this token', { event: 'recent-sends', file: this.recentSends.file, error: String(error) });
+      this.logger.debug('could not save the recent sends of this token', { event: 'recent-sends', file: this.carried.sends.file, error: String(error) });
     }
   }
 

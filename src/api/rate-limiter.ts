@@ -73,6 +73,8 @@ interface Window {
   stamps: number[];
   /** Admitted, not yet released: they count as inside the window whatever the time. */
   inFlight: number;
+  /** Its length, as its rules give it (recentStamps tells it with the stamps); unset for a window only seeded. */
+  windowMs?: number;
 }
 
 export class SlidingWindowLimiter {
@@ -83,8 +85,6 @@ export class SlidingWindowLimiter {
   private readonly logger: Logger | undefined;
   private readonly waitLogMs: number;
   private readonly windows = new Map<string, Window>();
-  /** Each window key's length, as its rules give it (recentStamps tells them with the stamps). */
-  private readonly lengths = new Map<string, number>();
   private readonly queue: Waiter[] = [];
   private pausedUntil = Number.NEGATIVE_INFINITY;
   private wakeAt = Number.POSITIVE_INFINITY;
@@ -195,7 +195,7 @@ export class SlidingWindowLimiter {
   recentStamps(now = this.clock.now()): Map<string, { windowMs: number; stamps: number[] }> {
     const out = new Map<string, { windowMs: number; stamps: number[] }>();
     for (const [key, window] of this.windows) {
-      const windowMs = this.lengths.get(key);
+      const windowMs = window.windowMs;
       if (windowMs === undefined) continue;
       const stamps = window.stamps.filter((t) => t > now - windowMs - this.marginMs);
       if (stamps.length > 0) out.set(key, { windowMs, stamps });
@@ -226,8 +226,9 @@ export class SlidingWindowLimiter {
 
   private admit(rules: readonly WindowRule[], at: number): Permit {
     for (const rule of rules) {
-      this.window(rule.key).inFlight++;
-      this.lengths.set(rule.key, rule.windowMs);
+      const window = this.window(rule.key);
+      window.inFlight++;
+      window.windowMs = rule.windowMs;
     }
     this.admittedCount++;
     this.inFlightCount++;
