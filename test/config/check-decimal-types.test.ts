@@ -1,22 +1,13 @@
 /** Decimal types across stages: a sink narrower than what parse-decimals admits is refused at the sink's decimal. */
 import { describe, expect, it } from 'vitest';
-import { components } from '../../src/components.js';
 import { checkDecimalTypes, decimalTypeFits } from '../../src/config/check-decimal-types.js';
-import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
+import { refusalOf } from '../helpers/pipeline-refusal.js';
 
 function yaml(transform: string[], sink: string[]): string {
   return ['name: x', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', 'transforms:', ...transform, 'sink:', ...sink, ''].join('\n');
 }
 
-function messageOf(text: string): string {
-  try {
-    parsePipelineYaml(text, { registry: components, file: 'pipelines/x.yaml' });
-  } catch (e) {
-    if (e instanceof PipelineConfigError) return e.message;
-    throw e;
-  }
-  return '';
-}
+const messageOf = (text: string): string => refusalOf(text, 'pipelines/x.yaml');
 
 describe('decimal types across stages', () => {
   it('refuses parse-decimals at its default 38,18 into a sink at 18,8, at sink.decimal, with both fixes', () => {

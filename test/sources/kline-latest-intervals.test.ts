@@ -1,17 +1,10 @@
 /** kline-latest refuses 2h and 4h on stocks as kline-history does: at the interval, with the way out. */
 import { describe, expect, it } from 'vitest';
-import { components } from '../../src/components.js';
-import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
+import { refusalOf } from '../helpers/pipeline-refusal.js';
 
 function messageOf(type: string): string {
   const yaml = ['name: bad', 'source:', `  type: ${type}`, '  codes: [BTCUSDT, AAPL.US]', '  intervals: [1h, 4h]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n');
-  try {
-    parsePipelineYaml(yaml, { registry: components, file: 'bad.yaml' });
-  } catch (e) {
-    if (e instanceof PipelineConfigError) return e.message;
-    throw e;
-  }
-  return '';
+  return refusalOf(yaml, 'bad.yaml');
 }
 
 describe('2h and 4h on a stock', () => {
