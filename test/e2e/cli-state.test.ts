@@ -325,4 +325,29 @@ describe.skipIf(!HAS_SCRIPT)('on a terminal (skipped: no util-linux script for a
     expect(no.output).toContain('not confirmed; nothing was run');
     expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId);
   });
+
+  it('answered n under --json, the command still prints its document: exit 1, QL_NOT_CONFIRMED, nothing done', async () => {
+    const out = copy();
+    const file = readFileSync(checkpointFile(out), 'utf8');
+    const reset = await onTerminal(['state', 'reset', '--output', out, '--stream', 'BTC*', '--json'], 'n');
+    expect(reset.code, reset.output).toBe(1);
+    expect(lastJsonDoc(reset.output)).toEqual({
+      quotelake: expect.any(String) as string,
+      command: 'state reset',
+      exitCode: 1,
+      reset: [],
+      error: { code: 'QL_NOT_CONFIRMED', message: 'not confirmed; nothing was reset', hint: 'answer y to go ahead, or add --yes' },
+    });
+    expect(readFileSync(checkpointFile(out), 'utf8')).toBe(file);
+    const run = await onTerminal(['run', 'kline-backfill', ...WINDOW, '--output', out, '--full-refresh', '--json'], 'n');
+    expect(run.code, run.output).toBe(1);
+    expect(lastJsonDoc(run.output)).toMatchObject({ command: 'run', exitCode: 1, runs: [], error: { code: 'QL_NOT_CONFIRMED', message: 'not confirmed; nothing was run' } });
+    expect((await show(out)).pipelines[0]!.lastRun?.runId).toBe(first.runId);
+  });
 });
+
+/** The JSON document a command printed last on the pseudo-terminal (its lines end in CR LF there). */
+function lastJsonDoc(output: string): unknown {
+  const text = output.replaceAll('\r\n', '\n');
+  return JSON.parse(text.slice(text.lastIndexOf('\n{\n') + 1));
+}

@@ -9,6 +9,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { dropFound, findDroppable, pipelinesQueued, type DropPlan } from '../../queue/drop-jobs.js';
 import type { QueueJobData } from '../../queue/slice-queue.js';
 import { confirm } from '../confirm.js';
+import { sayNotConfirmed } from '../not-confirmed.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { emitJson, type Terminal } from '../terminal.js';
@@ -58,8 +59,8 @@ export async function queueDrop(args: QueueDropArgs, queue: Queue<QueueJobData>,
   terminal.err(listing(plan, whose));
   const command = `quotelake queue drop ${args.name ?? '--all'}${args.only?.length ? ` --only ${[...only].join(' ')}` : ''}`;
   if (!(await confirm('Drop them?', { yes: args.yes, command }))) {
-    terminal.err('quotelake: not confirmed; nothing was dropped');
-    return EXIT_FAILURE;
+    const nothing = { pipeline: result.pipeline, dropped: { waiting: 0, failed: 0, schedules: [], requests: 0 }, active: plan.active, takenMeanwhile: 0 };
+    return sayNotConfirmed(terminal, { command: 'queue drop', undone: 'dropped', json: args.json, nothing });
   }
   const dropped = await dropFound(queue, redis, plan);
   if (args.json) {

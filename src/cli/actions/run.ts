@@ -20,6 +20,7 @@ import type { Coordinator } from '../../api/admission.js';
 import { emitJson, terminalFor, type Terminal } from '../terminal.js';
 import { sendJsonDocToStderr } from '../json-doc-stream.js';
 import { confirmFullRefresh } from '../full-refresh.js';
+import { sayNotConfirmed } from '../not-confirmed.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import type { MetricsExposure } from '../metrics-exposure.js';
 import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
@@ -79,8 +80,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   }
 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {
-    terminal.notice('quotelake: not confirmed; nothing was run', { level: 'error', event: 'not-confirmed' });
-    return EXIT_FAILURE;
+    return sayNotConfirmed(terminal, { command: 'run', undone: 'run', json: args.json === true, nothing: { runs: [] }, toStderr: dataOnStdout });
   }
 
   // A coordinator that is not there fails before anything is sent or written (fail closed).

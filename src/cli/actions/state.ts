@@ -6,7 +6,8 @@ import { acquireRunLock } from '../../runtime/run-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { confirm } from '../confirm.js';
-import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
+import { sayNotConfirmed } from '../not-confirmed.js';
+import { EXIT_OK } from '../exit-codes.js';
 import type { ClockArgs, OutputArgs } from '../shared-options.js';
 import { checkpointsThere } from '../state/checkpoints-there.js';
 import { describeStream } from '../state/describe-stream.js';
@@ -114,8 +115,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   listing.push('Data files are kept: the next run fetches these streams again from since and merges the rows by key (no duplicates).');
   terminal.err(listing.join('\n'));
   if (!(await confirm('Reset these checkpoints?', { yes: args.yes, command: commandLine(args) }))) {
-    terminal.err('quotelake: not confirmed; nothing was reset');
-    return EXIT_FAILURE;
+    return sayNotConfirmed(terminal, { command: 'state reset', undone: 'reset', json: args.json === true, nothing: { reset: [] } });
   }
 
   // One lock per output: a run holds it from start to end, so a running pipeline is never changed
