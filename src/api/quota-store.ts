@@ -18,7 +18,7 @@ import { DateTime } from 'luxon';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
 import { QuotaExhaustedError } from '../core/errors.js';
-import { isLockMaking, lockFs, MAKING_STALE_MS } from './lock-fs.js';
+import { isLockMaking, LOCK_STALE_MS, lockFs, MAKING_STALE_MS } from './lock-fs.js';
 import { checkQuotaTimeZone } from './quota-day.js';
 
 /**
@@ -320,7 +320,7 @@ export class QuotaStore {
     const release = await lockfile.lock(this.file, {
       realpath: false,
       fs: lockFs,
-      stale: 10_000,
+      stale: LOCK_STALE_MS,
       retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.5 },
     });
     try {

@@ -1,9 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { QuotaExhaustedError } from '../../src/core/errors.js';
+import { lockFs } from '../../src/api/lock-fs.js';
 import { QuotaStore, tokenHash16 } from '../../src/api/quota-store.js';
 
 const TOKEN = 'quota-token-abcdef';
@@ -103,6 +105,32 @@ describe('QuotaStore', () => {
     await store.take();
     await store.close();
     expect((await readdir(quotaDir)).sort()).toEqual([otherToken, `${tokenHash16(TOKEN)}.json`, young].sort());
+  });
+
+  it("takes a lock at once whose maker on this host has died, however young its time; a live maker's new lock is not removed", async () => {
+    const quotaDir = join(stateDir, 'quota');
+    await mkdir(quotaDir, { recursive: true });
+    const lock = join(quotaDir, `${tokenHash16(TOKEN)}.json.lock`);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    await writeFile(lock, `${JSON.stringify({ pid: dead, host: hostname() })}\n`);
+    // Stamped a minute ahead: by its time alone it would not be stale before take() gave up.
+    const ahead = new Date(Date.now() + 60_000);
+    await utimes(lock, ahead, ahead);
+    const store = new QuotaStore({ stateDir, token: TOKEN, limit: 5, clock: new ManualClock('2026-01-05T12:00:00Z') });
+    await store.take();
+    await store.close();
+    expect(await readdir(quotaDir)).toEqual([`${tokenHash16(TOKEN)}.json`]);
+
+    // Two waiters saw one dead maker: the first made its own lock, which the second must not remove.
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)']);
+    try {
+      await writeFile(lock, `${JSON.stringify({ pid: live.pid, host: hostname() })}\n`);
+      const removed = await new Promise<NodeJS.ErrnoException | null>((done) => lockFs.rmdir(lock, done));
+      expect(removed?.code).toBe('ELOCKED');
+      expect(await readFile(lock, 'utf8')).toContain(`"pid":${live.pid}`);
+    } finally {
+      live.kill();
+    }
   });
 
   it('takes over a stale lock folder an earlier version left', async () => {
