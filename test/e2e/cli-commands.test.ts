@@ -50,6 +50,20 @@ describe('inspect', () => {
     expect(missing.stderr).toContain(`quotelake: ${join(output, 'nope')} does not exist (no run has written there)\n  hint: give the output folder of a run`);
   });
 
+  it("a run that fetched rows the lake held already shows them merged, not as a run of 0 rows", async () => {
+    const again = tempDir();
+    cpSync(output, again, { recursive: true });
+    const refresh = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', again, '--full-refresh', '--yes', '--quiet']);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const doc = JSON.parse((await runCli(['inspect', again, '--json'])).stdout) as { datasets: { rows: number }[]; runs: { rowsWritten: number; rowsMerged: number }[] };
+    expect(doc.runs.map((r) => [r.rowsWritten, r.rowsMerged])).toEqual([
+      [0, doc.datasets[0]!.rows],
+      [doc.datasets[0]!.rows, 0],
+    ]);
+    const text = (await runCli(['inspect', again])).stdout;
+    expect(text).toContain(` 0 rows (+ ${doc.datasets[0]!.rows.toLocaleString('en-US')} merged), `);
+  });
+
   it('--runs 0 shows no run (it showed every one), and a negative count is a usage error', async () => {
     const none = await runCli(['inspect', output, '--runs', '0', '--json']);
     expect((JSON.parse(none.stdout) as { runs: unknown[] }).runs).toEqual([]);

@@ -48,6 +48,8 @@ export interface RunInfo {
   readonly finishedAt?: string | undefined;
   readonly requests: number;
   readonly rowsWritten: number;
+  /** Rows whose key the dataset held already (a run that re-fetched a range merges, writing none new). */
+  readonly rowsMerged: number;
   readonly files: number;
   readonly rejected: number;
   readonly error?: string | undefined;
@@ -146,6 +148,8 @@ function runInfo(m: RunManifest): RunInfo {
     finishedAt: m.finishedAt,
     requests: Object.values(m.requests).reduce((a, b) => a + b, 0),
     rowsWritten: Object.values(m.rows).reduce((a, r) => a + r.written, 0),
+    // A manifest of quotelake 0.1.0 has no merged count.
+    rowsMerged: Object.values(m.rows).reduce((a, r) => a + (r.merged ?? 0), 0),
     files: m.filesCommitted.length,
     rejected: m.rejected,
     error: m.error?.message,

@@ -25,7 +25,7 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
     lines.push(`  last runs (${info.stateDir}):`);
     for (const r of info.runs) {
       lines.push(
-        `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${r.error ? `: ${r.error}` : ''}`,
+        `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}${r.rowsMerged > 0 ? ` (+ ${n(r.rowsMerged)} merged)` : ''}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${r.error ? `: ${r.error}` : ''}`,
       );
     }
   } else if (runsAsked > 0) {
