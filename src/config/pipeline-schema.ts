@@ -139,8 +139,8 @@ export const optionsSchema = z
   .strictObject({
     outputDir: outputSetting
       .optional()
-      .describe('Output root: a folder, or s3://bucket/prefix (default output).'),
-    stateDir: stateDirSetting.optional().describe('State directory (default <outputDir>/.state).'),
+      .describe('Output root: a folder (a relative one from the folder quotelake runs in, as --output; not from this file), or s3://bucket/prefix (default output).'),
+    stateDir: stateDirSetting.optional().describe('State directory (default <outputDir>/.state; a relative one from the folder quotelake runs in).'),
     onReject: z.enum(ON_REJECT).default('divert').describe('What to do with a rejected record.'),
     batchMaxRows: z.int().positive().default(DEFAULT_BATCH_MAX_ROWS).describe('Largest batch handed to the sink, in rows.'),
     batchMaxBytes: z
