@@ -125,6 +125,9 @@ describe('QuotaStore', () => {
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)']);
     try {
       await writeFile(lock, `${JSON.stringify({ pid: live.pid, host: hostname() })}\n`);
+      // Stamped by its maker's clock, as a maker does.
+      const now = new Date();
+      await utimes(lock, now, now);
       const removed = await new Promise<NodeJS.ErrnoException | null>((done) => lockFs.rmdir(lock, done));
       expect(removed?.code).toBe('ELOCKED');
       expect(await readFile(lock, 'utf8')).toContain(`"pid":${live.pid}`);
