@@ -106,6 +106,12 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
    * then tied to that lake's id, so a state folder shared with another output is refused.
    */
   readonly writesLake?: boolean;
+  /**
+   * Whether a run with this config writes into the output folder (a lake, a file; default yes). One
+   * that streams to stdout does not: without state (a look) the run then leaves the output to its
+   * owner, and takes no lock on it, so a look never stops a scheduled run there, nor waits for one.
+   */
+  writesOutput?(config: C): boolean;
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

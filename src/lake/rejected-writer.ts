@@ -5,6 +5,8 @@
  * Each write is staged as one chunk object under `<output>/_quotelake/staging/<runId>/_rejected/`
  * (an object store has no append); at commit the file's live lines and its chunks are published
  * as one object (a rename-free atomic write, so it works on every LakeStorage), and the chunks go.
+ * A run that does not own the output (an NDJSON look) keeps its chunks in memory instead: staging
+ * belongs to the output's owner, whose recovery may remove it at any moment.
  */
 import { posix } from 'node:path';
 import type { CommittedFile, Rejected, RunContext } from '../core/component.js';
@@ -26,7 +28,7 @@ function line(r: Rejected): string {
 }
 
 export class RejectedWriter {
-  /** Staged chunk keys of each file, in write order, by its final path. */
+  /** Staged chunks of each file, in write order, by its final path: their keys, or their text when held in memory. */
   private readonly staged = new Map<string, string[]>();
   private readonly rows = new Map<string, number>();
   private runToken: string | undefined;
@@ -37,6 +39,7 @@ export class RejectedWriter {
   constructor(
     output: LakeLocation,
     private readonly redact: (text: string) => string = (text) => text,
+    private readonly inMemory = false,
   ) {
     this.storage = storageOf(output);
   }
@@ -45,8 +48,12 @@ export class RejectedWriter {
     if (rejected.length === 0) return;
     this.runToken ??= safeFileToken(ctx.runId);
     const rel = posix.join(REJECTED_DIR, partitionValue(dataset), partitionSegment('date', utcDate(ctx.clock.now())), `rejected-${this.runToken}.ndjson`);
-    const chunk = posix.join(STAGING_DIR, this.runToken, `${rel}.${String(++this.chunkSeq).padStart(6, '0')}`);
-    await this.storage.put(chunk, this.redact(rejected.map(line).join('\n') + '\n'));
+    const text = this.redact(rejected.map(line).join('\n') + '\n');
+    let chunk = text;
+    if (!this.inMemory) {
+      chunk = posix.join(STAGING_DIR, this.runToken, `${rel}.${String(++this.chunkSeq).padStart(6, '0')}`);
+      await this.storage.put(chunk, text);
+    }
     this.staged.set(rel, [...(this.staged.get(rel) ?? []), chunk]);
     this.rows.set(rel, (this.rows.get(rel) ?? 0) + rejected.length);
     ctx.events.rows(dataset, 'rejected', rejected.length);
@@ -60,11 +67,11 @@ export class RejectedWriter {
         const parts: Uint8Array[] = [];
         const live = await this.storage.read(rel);
         if (live !== undefined) parts.push(live);
-        for (const chunk of chunks) parts.push((await this.storage.read(chunk)) ?? new Uint8Array(0));
+        for (const chunk of chunks) parts.push(this.inMemory ? Buffer.from(chunk) : ((await this.storage.read(chunk)) ?? new Uint8Array(0)));
         const body = Buffer.concat(parts);
         await this.storage.publish(rel, body);
         bytes = body.byteLength;
-        for (const chunk of chunks) await this.storage.delete(chunk);
+        if (!this.inMemory) for (const chunk of chunks) await this.storage.delete(chunk);
       } catch (error) {
         throw new SinkError(`cannot commit rejected records to ${rel}`, 'commit', error);
       }
@@ -93,7 +100,7 @@ export class RejectedWriter {
   }
 
   private async removeStaging(): Promise<void> {
-    if (this.runToken === undefined) return;
+    if (this.runToken === undefined || this.inMemory) return;
     await this.storage.deletePrefix(`${STAGING_DIR}/${this.runToken}/${REJECTED_DIR}/`);
   }
 }

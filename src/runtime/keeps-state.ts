@@ -12,6 +12,17 @@ export function keepsState(pipeline: Pipeline, registry: Registry): boolean {
   return def?.keepsState?.(config) ?? true;
 }
 
+/**
+ * A look: a run that keeps no state and writes nothing into the output folder (NDJSON to stdout).
+ * It takes no lock on the output and leaves it to its owner: no recovery, no run record.
+ */
+export function isLook(pipeline: Pipeline, registry: Registry): boolean {
+  if (keepsState(pipeline, registry)) return false;
+  const def = registry.find((d) => d.kind === 'sink' && d.type === pipeline.sink.type) as SinkDefinition | undefined;
+  const { type: _type, ...config } = pipeline.sink;
+  return def?.writesOutput?.(config) === false;
+}
+
 /** `resumed`, or why not: the output keeps no state, or the source polls. */
 export type Resumption = 'resumed' | 'no-state' | 'polling';
 

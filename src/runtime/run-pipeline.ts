@@ -13,7 +13,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { checkpointSink } from './checkpoint-sink.js';
-import { keepsState, resumptionOf } from './keeps-state.js';
+import { isLook, keepsState, resumptionOf } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
@@ -112,7 +112,8 @@ export interface RunResult {
   readonly runId: string;
   /** 'succeeded' once the source ended; check `shortfalls` before taking that as "all that was asked". */
   readonly status: 'succeeded' | 'aborted';
-  readonly manifestPath: string;
+  /** Where its run record is; none for a look, which leaves none. */
+  readonly manifestPath: string | undefined;
   readonly manifest: RunManifest;
   /**
    * Series the service delivered less of than asked (codes it left out, pages missing beyond its
@@ -182,6 +183,9 @@ function perStream(snap: RunEventsSnapshot): Record<string, { requests: number; 
   return Object.fromEntries(keys.map((k) => [k, { requests: snap.requestsByStream[k] ?? 0, rows: snap.rowsByStream[k] ?? 0 }]));
 }
 
+/** What a look holds: nothing, so nothing to lose or release. */
+const NO_LOCK: RunLock = { path: '', enforced: true, assertHeld: () => undefined, release: async () => undefined };
+
 export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
   const pipeline = validatePipeline(input, { registry: options.registry });
   const clock = options.clock ?? systemClock;
@@ -239,6 +243,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
   // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
   const keepState = keepsState(pipeline, options.registry);
+  // A look writes nothing into the output: it neither locks nor recovers it, and leaves no run record
+  // there (a run of the same pipeline into it would take that record for a killed run of its own).
+  const look = isLook(pipeline, options.registry);
   const startedAt = new Date(clock.now()).toISOString();
   const files: CommittedFile[] = [];
   let commits = 0;
@@ -264,21 +271,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     };
   };
 
-  const runLocked = async (): Promise<RunResult> => {
-    // What commits and aborts are given: the lease, checked between a commit's steps (a run paused
-    // mid-commit stops at its next one; one that lost it leaves what it left to the new holder).
-    const leased: RunContext = { ...quietCtx, lease: lock };
-    const tiedToLake = sinkDef.writesLake === true && keepState;
-    // A new output whose state folder holds another lake's checkpoints is refused before its layout
-    // (and so its id) is written: a refused run leaves no lake behind.
-    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }, resetCommand).load();
-    // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
-    // migrated here, a lake of a newer layout is refused before anything in it is touched.
-    const migration = await ensureLayout(lake, { now: new Date(clock.now()) });
-    if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
-    // Checkpoints of a lake sink are tied to the lake: a state folder another output uses is refused at load.
-    const lakeTie = tiedToLake ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
-    const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie, resetCommand);
+  /** What a killed run left in the output and its state folder: removed by the run that holds the output now. */
+  const recoverOutput = async (store: CheckpointStore): Promise<void> => {
     const layoutTemps = await removeStaleLayoutTemps(lake);
     if (layoutTemps > 0) logger.info('removed temp files of the layout file a killed run left', { event: 'recovery', action: 'layout-temp-removed', files: layoutTemps });
     // Clean what a killed run left: its state temp files, its manifest, then the sinks' staging.
@@ -296,7 +290,48 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const probes = await removeStaleProbes(storage, (options.leaseClock ?? systemClock).now(), DEFAULT_LEASE_MS);
       if (probes > 0) logger.info('removed probe objects a killed run left', { event: 'recovery', action: 'probes-removed', objects: probes });
     }
-    await writeRunManifest(state, manifest('running'));
+  };
+
+  /** What killed runs left staged in the output: finished or removed, before this run stages anything. */
+  const recoverSinks = async (sink: Sink<unknown>, rejectedSink: RejectedOutput | undefined): Promise<void> => {
+    await sink.recover?.(quietCtx);
+    await rejectedSink?.recover?.(quietCtx);
+    // We hold the output lock, so no staging belongs to a live run. Decided commits of other
+    // datasets and formats (a killed run of another pipeline on this output) are finished too;
+    // then whatever is left there (e.g. a half-written journal) is garbage. Through the storage
+    // interface (an object store has no folders): the backend drops the emptied `_quotelake/`
+    // folder itself, as the rmdir here used to.
+    const others = await finishPendingCommits(storage, () => lock.assertHeld());
+    for (const journal of others.finished) {
+      logger.info('finished a commit a killed run of another pipeline had decided (journal replayed)', { event: 'recovery', action: 'journal-replayed', dataset: journal.dataset, format: journal.format, journalRun: journal.runId, files: journal.add.length });
+    }
+    for (const journal of others.undone) {
+      logger.warn(`dropped a commit a killed run of another pipeline had decided: ${journal.dataset}'s Delta log moved on since; that pipeline's next run fetches its rows again`, { event: 'recovery', action: 'journal-undone', dataset: journal.dataset, format: journal.format, journalRun: journal.runId });
+    }
+    await storage.deletePrefix(`${STAGING_DIR}/`);
+  };
+
+  // Held from before runLocked to its end; a look has none to hold.
+  let lock: RunLock = NO_LOCK;
+  const runLocked = async (): Promise<RunResult> => {
+    // What commits and aborts are given: the lease, checked between a commit's steps (a run paused
+    // mid-commit stops at its next one; one that lost it leaves what it left to the new holder).
+    const leased: RunContext = { ...quietCtx, lease: lock };
+    const tiedToLake = sinkDef.writesLake === true && keepState;
+    // A new output whose state folder holds another lake's checkpoints is refused before its layout
+    // (and so its id) is written: a refused run leaves no lake behind.
+    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }, resetCommand).load();
+    // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
+    // migrated here, a lake of a newer layout is refused before anything in it is touched.
+    const migration = look ? undefined : await ensureLayout(lake, { now: new Date(clock.now()) });
+    if (migration) logger.warn(describeMigration(migration), { event: 'recovery', action: 'layout-migrated', output: outputDir });
+    // Checkpoints of a lake sink are tied to the lake: a state folder another output uses is refused at load.
+    const lakeTie = tiedToLake ? { id: await ensureLakeId(lake, new Date(clock.now())), where: outputDir } : undefined;
+    const store = new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), lakeTie, resetCommand);
+    if (!look) {
+      await recoverOutput(store);
+      await writeRunManifest(state, manifest('running'));
+    }
     logger.info('run started', {
       event: 'run-start',
       source: pipeline.source.type,
@@ -320,10 +355,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset, ...(tableKind !== undefined ? { tableKind } : {}) });
       if (opts.onReject === 'divert') {
         const redact = redactorOf(options.client);
-        rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact)))(lake);
+        rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact, look)))(lake);
       }
     } catch (error) {
-      await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
+      if (!look) await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
       throw error;
     }
 
@@ -332,21 +367,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
     let handed = 0;
     try {
-      await sink.recover?.(quietCtx);
-      await rejectedSink?.recover?.(quietCtx);
-      // We hold the output lock, so no staging belongs to a live run. Decided commits of other
-      // datasets and formats (a killed run of another pipeline on this output) are finished too;
-      // then whatever is left there (e.g. a half-written journal) is garbage. Through the storage
-      // interface (an object store has no folders): the backend drops the emptied `_quotelake/`
-      // folder itself, as the rmdir here used to.
-      const others = await finishPendingCommits(storage, () => lock.assertHeld());
-      for (const journal of others.finished) {
-        logger.info('finished a commit a killed run of another pipeline had decided (journal replayed)', { event: 'recovery', action: 'journal-replayed', dataset: journal.dataset, format: journal.format, journalRun: journal.runId, files: journal.add.length });
-      }
-      for (const journal of others.undone) {
-        logger.warn(`dropped a commit a killed run of another pipeline had decided: ${journal.dataset}'s Delta log moved on since; that pipeline's next run fetches its rows again`, { event: 'recovery', action: 'journal-undone', dataset: journal.dataset, format: journal.format, journalRun: journal.runId });
-      }
-      await storage.deletePrefix(`${STAGING_DIR}/`);
+      if (!look) await recoverSinks(sink, rejectedSink);
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source
       // starts: the same on a normal run, nothing on a full refresh.
@@ -409,7 +430,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         batchesSinceCommit = 0;
         lastCommitAt = clock.now();
-        await writeRunManifest(state, manifest('running'));
+        if (!look) await writeRunManifest(state, manifest('running'));
       };
 
       const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
@@ -525,7 +546,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         );
       }
       const final = manifest(status);
-      const manifestPath = await writeRunManifest(state, final);
+      const manifestPath = look ? undefined : await writeRunManifest(state, final);
       const { shortfalls, notes, stoppedAtQuota } = events.snapshot();
       logger.info('run finished', runEnd(final, manifestPath, { shortfalls, stoppedAtQuota }));
       return { runId, status, manifestPath, manifest: final, shortfalls, notes };
@@ -540,7 +561,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
       const failed = manifest('failed', error);
-      await writeRunManifest(state, failed).catch(() => undefined);
+      if (!look) await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).
       logger.info('run finished', { ...runEnd(failed), code: failed.error?.code });
       throw error;
@@ -549,11 +570,14 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     }
   };
 
+  // A look writes nothing into the output (rejected records at most, under its own run's name): it
+  // leaves the output, its lock and its recovery to the runs that write there.
+  if (look) return runLocked();
   // Before anything is fetched or touched: a folder the run could never commit to fails now, with its fix.
   if (isRemote(storage)) await checkOutputStorage(storage, safeFileToken(runId));
   else await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.
-  const lock: RunLock = await acquireRunLock(
+  lock = await acquireRunLock(
     options.storage ?? outputDir,
     { runId, pipeline: pipeline.name, now: new Date(clock.now()) },
     // Real time, whatever `clock` says (`--clock` shifts the run's "now"): other processes compare

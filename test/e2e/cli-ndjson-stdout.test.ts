@@ -7,9 +7,10 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireOutputLock } from '../../src/runtime/output-lock.js';
 import { cleanEnv, MAIN, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 import { quickRetry } from './helpers/quick-retry.js';
@@ -116,6 +117,26 @@ describe.concurrent('NDJSON on stdout keeps no state unless asked', () => {
     expect(a).toHaveLength(BARS + 4 * 24 + 1);
     expect([...b].sort()).toEqual([...a].sort());
     expect(first.stderr + second.stderr).toBe('');
+  });
+
+  it.sequential('a look runs while another run holds the output folder, and leaves it as it found it', async () => {
+    const dir = tempDir();
+    // Held as a backfill into the folder holds it: by a live process on this host (this one).
+    const held = await acquireOutputLock(dir, { runId: 'backfill-run', pipeline: 'kline-backfill', now: new Date() });
+    try {
+      const look = await runToFile(['run', lookPipeline(dir), '--output', dir, ...service()], join(dir, 'look.ndjson'));
+      expect(look.code, look.stderr).toBe(0);
+      expect(rowsOf(readFileSync(join(dir, 'look.ndjson'), 'utf8'))).toHaveLength(BARS);
+      // Only the token's daily count (the state folder's quota/, shared by every run on the token).
+      expect(readdirSync(dir).sort(), JSON.stringify(readdirSync(dir))).toEqual(['.quotelake.lock', '.state', 'look.ndjson', 'look.yaml']);
+      expect(readdirSync(join(dir, '.state'))).toEqual(['quota']);
+      // A run that writes into the folder is refused, as before.
+      const lake = await runToFile(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', SINCE, '--until', UNTIL, '--output', dir, ...service()], join(dir, 'lake.out'));
+      expect(lake.code).toBe(1);
+      expect(lake.stderr).toContain('is in use by run backfill-run of pipeline kline-backfill');
+    } finally {
+      await held.release();
+    }
   });
 
   it.sequential('`| head -3` stops the run with exit 141 and one stderr line; the next run still writes every row', async () => {

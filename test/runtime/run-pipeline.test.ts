@@ -370,6 +370,40 @@ describe('runPipeline', () => {
     expect((await readdir(dir)).sort()).toEqual(['.state', '_rejected']);
   });
 
+  it('a look (no state, nothing written into the output) runs while another run holds the output, and touches nothing of it but its rejected records', async () => {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { acquireOutputLock } = await import('../../src/runtime/output-lock.js');
+    const clock = new ManualClock('2026-11-22T00:40:00Z');
+    // Another run's staging and the lock it holds: a look must leave both as they are.
+    await mkdir(join(dir, '_quotelake/staging', 'other-run'), { recursive: true });
+    await writeFile(join(dir, '_quotelake/staging/other-run/part.parquet'), 'staged');
+    const held = await acquireOutputLock(dir, { runId: 'other-run', pipeline: 'backfill', now: new Date(clock.now()) });
+    try {
+      const store = new MemoryStore();
+      const registry = testRegistry({ store });
+      const lookSink = { ...registry[2]!, keepsState: () => false, writesOutput: () => false } as ComponentDefinition;
+      const look = [...registry.slice(0, 2), lookSink, ...registry.slice(3)];
+      const p = pipeline({ batches: 2, rowsPerBatch: 5 }, { commitEveryBatches: 1 }, [{ type: 'reject-every', every: 4 }]);
+      const r = await runPipeline({ ...p, options: { commitEveryBatches: 1 } }, { registry: look, outputDir: dir, clock });
+      expect(r.status).toBe('succeeded');
+      expect(r.manifestPath).toBeUndefined();
+      expect(r.manifest.rows.kline).toEqual({ received: 10, written: 7, merged: 0, rejected: 3 });
+      expect(store.recovered).toBe(0);
+      const file = `_rejected/kline/date=2026-11-22/rejected-${r.runId}.ndjson`;
+      const lines = (await readFile(join(dir, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.record.i)).toEqual([0, 4, 8]);
+      // No run record, no layout, no state; the other run's staging as it was.
+      expect((await readdir(dir)).sort()).toEqual(['.quotelake.lock', '_quotelake', '_rejected']);
+      expect(await readdir(join(dir, '_quotelake'))).toEqual(['staging']);
+      expect(await readFile(join(dir, '_quotelake/staging/other-run/part.parquet'), 'utf8')).toBe('staged');
+
+      // The same pipeline into the output (not a look) is refused while the other run holds it.
+      await expect(runPipeline({ ...p, options: { commitEveryBatches: 1 } }, { registry, outputDir: dir, clock })).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED' });
+    } finally {
+      await held.release();
+    }
+  });
+
   it('after the sinks recover, clears what is left in <output>/_quotelake/staging and the stale state temp files', async () => {
     const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(join(dir, '_quotelake/staging', 'old-run'), { recursive: true });

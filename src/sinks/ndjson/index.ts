@@ -87,6 +87,7 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   takes: ALL_RECORD_KINDS,
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }, { path: 'exports/{dataset}.ndjson', keepState: false }],
   keepsState: ndjsonKeepsState,
+  writesOutput: (config) => !isStdoutPath(config.path),
   lint(config) {
     const table = refuseDelta(config, 'ndjson');
     if (table.length > 0) return table;
