@@ -5,6 +5,17 @@
  * map when it loads a module, so a debug run's stack traces name source files and lines only for
  * what loads after start-up.ts has turned maps on, which is then all of quotelake.
  */
-import './start-up.js';
+import { codeLoadFailureLine } from './code-load-failure.js';
 
-await import('./main.js');
+try {
+  // Both imported here rather than statically, so that a file of either that cannot be opened is caught below.
+  await import('./start-up.js');
+  await import('./main.js');
+} catch (e) {
+  // Only loading can fail here (main.ts reports every error of the command itself); an open-file
+  // limit too low for the bundle's files is the environment's, not a defect: one line, exit 2 (EXIT_USAGE).
+  const line = codeLoadFailureLine(e, true);
+  if (line === undefined) throw e;
+  process.stderr.write(`quotelake: ${line}\n`);
+  process.exitCode = 2;
+}

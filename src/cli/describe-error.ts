@@ -9,6 +9,7 @@ import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
 import { shellWord } from '../core/shell-word.js';
+import { codeLoadFailureLine } from './code-load-failure.js';
 
 export interface DescribedError {
   readonly exitCode: number;
@@ -70,6 +71,9 @@ export function describeError(e: unknown): DescribedError {
   // One line, no hint: the user closed the pipe on purpose; they only need to know rows were lost.
   if (e instanceof OutputClosedError) return { exitCode: EXIT_OUTPUT_CLOSED, code: e.code, message: e.message };
   if (e instanceof AbortedError) return { exitCode: EXIT_INTERRUPTED, code: e.code, message: e.message, hint: 'run the same command again to resume' };
+  // A command's own code that could not be opened (it loads when the command runs): as at start-up (bin.ts).
+  const loading = codeLoadFailureLine(e);
+  if (loading !== undefined) return { exitCode: EXIT_USAGE, code: 'QL_TOO_MANY_FILES', message: loading };
   // The machine or network said no (EACCES, ENOSPC, EADDRINUSE, ECONNREFUSED...), however deep in the causes.
   const environment = environmentErrorOf(e);
   if (environment) {

@@ -29,6 +29,18 @@ describe('describeError', () => {
     expect(formatError(describeError(new ConfigError('wrong', { file: 'p.yaml', line: 3, column: 7 })))).toMatch(/^quotelake: p\.yaml:3:7: wrong\n  hint: /);
   });
 
+  it('too many open files: loading quotelake\'s own code is exit 2 (the limit must be raised); a run\'s own files stay QL_TOO_MANY_FILES, exit 1', () => {
+    const emfile = (stack: string) => Object.assign(new Error('EMFILE: too many open files, open \'/srv/x\''), { code: 'EMFILE', syscall: 'open', path: '/srv/x', stack });
+    const loading = describeError(emfile('Error: EMFILE\n    at async open (node:internal/fs/promises:637:25)\n    at async getSource (node:internal/modules/esm/load:48:14)'));
+    expect(loading).toEqual({
+      exitCode: EXIT_USAGE,
+      code: 'QL_TOO_MANY_FILES',
+      message: 'EMFILE: too many open files to load quotelake itself: raise the open-file limit (ulimit -n, e.g. ulimit -n 1024) and run the command again',
+    });
+    const writing = describeError(emfile('Error: EMFILE\n    at async open (node:internal/fs/promises:637:25)\n    at async writePart (file:///srv/dist/lake/part.js:3:1)'));
+    expect({ exitCode: writing.exitCode, code: writing.code }).toEqual({ exitCode: EXIT_FAILURE, code: 'QL_TOO_MANY_FILES' });
+  });
+
   it('a lost lease: the hint says a new run stops while another holds the lake (it never waits for it)', () => {
     const d = describeError(new QuotelakeError('QL_LAKE_LEASE_LOST', 'run r1 lost the lease s3://lake/p/_quotelake/lock: run r2 (pid 7 on b) holds it now; it stops before its next commit', { stage: 'commit' }));
     expect(d.exitCode).toBe(EXIT_FAILURE);
