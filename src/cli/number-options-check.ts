@@ -29,6 +29,13 @@ export function checkNumberOptions(args: Record<string, unknown>, argv: readonly
       throw new UsageError(`--${key} must be a number, got no value`, hint);
     }
   }
+  // An empty value (`--stop-timeout "$UNSET"`, `--grace=`): yargs reads it as 0, which each
+  // command would then take or refuse as a zero the user never wrote.
+  for (const key of numbers) {
+    if (/[A-Z]/.test(key)) continue;
+    const text = givenText(end < 0 ? argv : argv.slice(0, end), key);
+    if (text !== undefined && text.trim() === '') throw new UsageError(`--${key} must be a number, got ${JSON.stringify(text)}`, hint);
+  }
   for (const [key, value] of Object.entries(args)) {
     // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
     if (typeof value !== 'number' || !Number.isNaN(value) || /[A-Z]/.test(key)) continue;

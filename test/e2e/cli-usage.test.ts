@@ -331,6 +331,22 @@ describe('usage errors exit 2 with a hint', () => {
     ]);
   });
 
+  it('an empty number option (an unset shell variable) is refused by name, not read as 0', async () => {
+    const results = await Promise.all([
+      runCli(['run', 'demo', '--dry-run', '--stop-timeout', '']),
+      runCli(['run', 'demo', '--dry-run', '--stop-timeout=']),
+      runCli(['worker', '--concurrency', ' ']),
+      runCli(['compact', '--output', 'o', '--grace', '']),
+    ]);
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: --stop-timeout must be a number, got ""'],
+      [2, 'quotelake: --stop-timeout must be a number, got ""'],
+      [2, 'quotelake: --concurrency must be a number, got " "'],
+      [2, 'quotelake: --grace must be a number, got ""'],
+    ]);
+    expect(results[0]!.stderr).toContain('hint: run "quotelake run --help" for what it takes');
+  });
+
   it('an empty --output or --state-dir (an unset shell variable) is a usage error for every command that takes one', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--output', '']),
