@@ -241,6 +241,23 @@ describe('parsePipelineYaml', () => {
     ]);
   });
 
+  it('a whole number past every bound (concurrency: 99999999999999999999) is one problem, at its value, with the bound that matters', () => {
+    const text = (value: string) => `name: t\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1d]\n  since: 3d\n  concurrency: ${value}\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`;
+    const problems = (value: string) => {
+      try {
+        parsePipelineYaml(text(value), { registry: components, file });
+      } catch (e) {
+        return (e as PipelineConfigError).problems;
+      }
+      return [];
+    };
+    // zod's whole numbers also stop at 2^53 - 1: a second message for the same mistake.
+    expect(problems('99999999999999999999')).toEqual([{ line: 7, column: 16, message: 'source.concurrency: 100000000000000000000 must be at most 64' }]);
+    expect(problems('9007199254740993')).toEqual([{ line: 7, column: 16, message: 'source.concurrency: 9007199254740992 must be at most 64' }]);
+    expect(problems('-99999999999999999999')).toEqual([{ line: 7, column: 16, message: 'source.concurrency: -100000000000000000000 must be at least 1' }]);
+    expect(problems('1e9')).toEqual([{ line: 7, column: 16, message: 'source.concurrency: 1000000000 must be at most 64' }]);
+  });
+
   it('sink.encodeWorkers has a ceiling of 64', () => {
     const text = 'name: t\nsource:\n  type: trade-snapshot\n  codes: [BTCUSDT]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n  encodeWorkersAfterRows: 0\n  encodeWorkers: 9007199254740991\n';
     expect(problemsOf(text)).toEqual(['sink.encodeWorkers: 9007199254740991 must be at most 64']);
