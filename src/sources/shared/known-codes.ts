@@ -15,11 +15,30 @@ import { quoteValue } from '../../core/field-failure.js';
  */
 export const CODE_PATTERN = /^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$/;
 
+const NOT_A_CODE = 'is not a product code: letters and digits, optionally joined by single ".", "_" or "-" (e.g. AAPL.US)';
+
+/**
+ * Why `code` (refused by CODE_PATTERN) is no code, with the code meant when there is one: the same
+ * "did you mean" as a typo gets, in the one message at its place (also when another problem of the
+ * file keeps the catalog check from running). A code with blanks around it (`" EURUSD"`) is told
+ * so and offered without them, even outside the catalog, where a snapshot source may declare it.
+ */
+function notACode(code: unknown): string {
+  if (typeof code !== 'string') return NOT_A_CODE;
+  const trimmed = code.trim();
+  const padded = trimmed !== code && CODE_PATTERN.test(trimmed);
+  const near = padded ? (findProduct(trimmed) !== undefined ? trimmed : (suggestCode(trimmed) ?? trimmed)) : suggestCode(code);
+  const before = /^\s/.test(code);
+  const after = /\s$/.test(code);
+  const why = padded ? `is not a product code: ${before && after ? 'blanks before and after it' : `a blank ${before ? 'before' : 'after'} it`}` : NOT_A_CODE;
+  return near === undefined ? why : `${why}; did you mean "${near}"?`;
+}
+
 export const codeSchema = z
   .string()
   .min(1)
   .max(64)
-  .regex(CODE_PATTERN, { message: 'is not a product code: letters and digits, optionally joined by single ".", "_" or "-" (e.g. AAPL.US)' });
+  .regex(CODE_PATTERN, { error: (issue) => notACode(issue.input) });
 
 /** Edit distance, cut short above `max` (only near misses are worth suggesting). */
 function distance(a: string, b: string, max: number): number {
@@ -83,13 +102,8 @@ export function lintKnownCodes(
   const requested = new Set(codes);
   codes.forEach((code, i) => {
     if (findProduct(code) !== undefined || declared.has(code)) return;
-    if (CODE_PATTERN.test(code)) {
-      out.push({ path: [path, i], message: unknownMessage(code) });
-      return;
-    }
-    // Not a code at all: the schema has said so at this place; only a near catalog code adds to it.
-    const near = suggestCode(code);
-    if (near !== undefined) out.push({ path: [path, i], message: `${quoteValue(code)}: did you mean "${near}"?` });
+    // Not a code at all: the schema has said so at this place, with the code meant (notACode).
+    if (CODE_PATTERN.test(code)) out.push({ path: [path, i], message: unknownMessage(code) });
   });
   outsideCatalog.forEach((code, i) => {
     if (findProduct(code) !== undefined) {
