@@ -107,6 +107,9 @@ export function applyOverrides(
     } else if (!flags.state) {
       // Files merged by key are always resumed; there is no stateless run of them to ask for.
       throw new UsageError(`--no-state does not apply: the "${sink.type}" sink always keeps its checkpoints`, 'drop --no-state, or add --format ndjson');
+    } else {
+      // Nor a stateful run to opt into: accepted, it would look like it changed something.
+      throw new UsageError(`--state applies only to an ndjson sink: the "${sink.type}" sink always keeps its checkpoints (each run writes only what is new)`, 'drop --state, or add --format ndjson');
     }
   }
   if (flags.table !== undefined) {

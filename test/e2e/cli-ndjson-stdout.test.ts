@@ -223,6 +223,22 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--no-state does not apply: the "parquet" sink always keeps its checkpoints');
   });
+
+  it('--state is refused for a sink that always keeps its checkpoints, naming the sink it is for; with --format ndjson it applies', async () => {
+    const dir = tempDir();
+    const [parquet, arrow, ndjson] = await Promise.all([
+      runThroughReader(['run', 'kline-backfill', '--state', '--dry-run', '--output', dir, ...service()], Infinity),
+      runThroughReader(['run', 'kline-backfill', '--format', 'arrow', '--state', '--dry-run', '--output', dir, ...service()], Infinity),
+      runThroughReader(['run', 'kline-backfill', '--format', 'ndjson', '--state', '--dry-run', '--output', dir, ...service()], Infinity),
+    ]);
+    expect([parquet.code, parquet.stderr]).toEqual([
+      2,
+      'quotelake: --state applies only to an ndjson sink: the "parquet" sink always keeps its checkpoints (each run writes only what is new)\n' +
+        '  hint: drop --state, or add --format ndjson\n',
+    ]);
+    expect([arrow.code, arrow.stderr.split('\n')[0]]).toEqual([2, 'quotelake: --state applies only to an ndjson sink: the "arrow" sink always keeps its checkpoints (each run writes only what is new)']);
+    expect(ndjson.code).toBe(0);
+  });
 });
 
 describe('--json with NDJSON on stdout: a failure\'s document goes to stderr, never among the data', () => {
