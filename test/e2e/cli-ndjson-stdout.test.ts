@@ -11,7 +11,7 @@ import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireOutputLock } from '../../src/runtime/output-lock.js';
-import { cleanEnv, MAIN, tempDir } from './helpers/cli.js';
+import { allFiles, cleanEnv, MAIN, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 import { quickRetry } from './helpers/quick-retry.js';
 
@@ -173,6 +173,19 @@ describe.concurrent('NDJSON on stdout keeps no state unless asked', () => {
     const doc = JSON.parse(stderr.slice(stderr.indexOf('{\n'))) as { runs: { status: string; resumable?: boolean; rows: Record<string, { written: number }> }[] };
     expect(doc.runs[0]).toMatchObject({ status: 'interrupted', resumable: false });
     expect(doc.runs[0]!.rows.kline!.written).toBe(rows);
+  });
+
+  it.sequential('`path: "-"` in a pipeline file is stdout, as in shell tools: the same rows as `path: stdout`, no file named "-"', async () => {
+    const dir = tempDir();
+    const file = lookPipeline(dir);
+    const dash = join(dir, 'dash.yaml');
+    writeFileSync(dash, `${readFileSync(file, 'utf8')}  path: "-"\n`);
+    const stdout = await runThroughReader(['run', file, '--output', join(dir, 'a'), ...service()], Infinity);
+    const dashed = await runThroughReader(['run', dash, '--output', join(dir, 'b'), ...service()], Infinity);
+    expect([stdout.code, dashed.code]).toEqual([0, 0]);
+    expect(dashed.lines).toHaveLength(BARS);
+    expect(dashed.lines).toEqual(stdout.lines);
+    expect(allFiles(join(dir, 'b')).filter((f) => f.split('/').includes('-'))).toEqual([]);
   });
 
   it.sequential('a reader that leaves after the last row: exit 0, nothing on stderr', async () => {

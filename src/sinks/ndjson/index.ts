@@ -21,12 +21,12 @@ export { NdjsonSink } from './ndjson-sink.js';
 
 export const ndjsonSinkConfigSchema = z.strictObject({
   output: outputSetting.optional().describe(SINK_OUTPUT_DESCRIPTION),
-  /** `stdout`, or a file path inside the output dir; `{dataset}` is replaced (the only placeholder). */
+  /** `stdout` (or `-`, core/stdout-sink.ts), or a file path inside the output dir; `{dataset}` is replaced (the only placeholder). */
   path: z
     .string()
     .min(1)
     .default('stdout')
-    .describe('`stdout`, or a file path inside the output folder (relative to it: no absolute path, no way out through .., no control characters; `{dataset}` is replaced, and is the only placeholder): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
+    .describe('`stdout` (or `-`, as shell tools write it: the same), or a file path inside the output folder (relative to it: no absolute path, no way out through .., no control characters; `{dataset}` is replaced, and is the only placeholder): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
   /** Bytes gathered before each write to the stream or the file. */
   chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream or the file.'),
   /**
