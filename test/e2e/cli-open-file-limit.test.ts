@@ -39,8 +39,8 @@ describe('an open-file limit too low to load quotelake', () => {
         'quotelake: EMFILE: too many open files to load quotelake itself: raise the open-file limit (ulimit -n, e.g. ulimit -n 1024) and run the command again',
       ]);
     }
-    // A limit that lets it load plans as usual.
-    const loaded = outcomes.find((o) => !o.stderr.includes('EMFILE'));
-    expect(loaded?.code).toBe(0);
+    // A limit that lets it load plans as usual (how many files loading takes varies with the build).
+    const loaded = await runUnderLimit(1024);
+    expect(loaded.code, loaded.stderr).toBe(0);
   }, 60_000);
 });
