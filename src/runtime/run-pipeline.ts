@@ -17,6 +17,7 @@ import { isLook, keepsState, resumptionOf } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
+import { shortfallsAtWarn } from './shortfall-warnings.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { rechunk } from './rechunk.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
@@ -237,10 +238,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     ...(options.client !== undefined ? { client: options.client } : {}),
     heldKeys: (name) => heldKeys(storage, name),
   };
-  const ctx: RunContext = { runId, signal, logger, events, clock };
+  const ctx: RunContext = { runId, signal, logger, events: shortfallsAtWarn(events, logger), clock };
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
-  const quietCtx: RunContext = { ...ctx, events: { ...events, rows: () => undefined } };
+  const quietCtx: RunContext = { ...ctx, events: { ...ctx.events, rows: () => undefined } };
   // A stateless run (an NDJSON look) neither resumes nor moves the watermark: every run delivers its window.
   const keepState = keepsState(pipeline, options.registry);
   // A look writes nothing into the output: it neither locks nor recovers it, and leaves no run record

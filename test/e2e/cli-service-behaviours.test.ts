@@ -32,6 +32,17 @@ describe('a service that is not our emulator, through the CLI', () => {
     expect(r.stderr).not.toContain(TOKEN);
   });
 
+  it('the same with --quiet, as the scheduling recipes run it: stderr still names the series and why (a warn line)', async () => {
+    emu ??= await serveChild([{ token: TOKEN, plan: 'professional', behaviours: 'short-pages=1' }], ['--clock', NOW]);
+    const output = tempDir();
+    const r = await runCli(['run', 'kline-backfill', '--codes', 'AAPL.US', '--since', '2026-03-04T14:30:00Z', '--base-url', emu.url, '--plan', 'professional', '--output', output, '--quiet', '--clock', NOW], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/WARN: kline AAPL\.US 1m: the service gave \d+ of the newest \d+ bars asked for, in 4 tries; bars before \S+ were not delivered \{"event":"shortfall"\}/);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
   it('a service that refuses connections: exit 1 within the retries, the endpoint named, no quota charged', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -95,13 +95,12 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
   if (expected > PAGE_BARS && oldest !== null) {
     if (start.watermark !== null) {
       // A hole between the bars held and the new ones, for good: the run delivered less than
-      // asked (exit 4), said at warn too, so a scheduled run with --quiet does not lose it in silence.
+      // asked (exit 4; the runtime says each shortfall at warn too).
       const lost = countBars(product, interval, floor * 1000, oldest * 1000, now);
       const after = isoSeconds(start.watermark);
       ctx.events.shortfall?.(
         `${label}: ${expected} bars formed since the last run but the service gives ${kind} only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often); a bar held there as forming (final=false) keeps the values it had then`,
       );
-      ctx.logger.warn(`${label}: ${lost} bars lost for good (more than ${PAGE_BARS} formed since the last run)`, { after, before: isoSeconds(oldest) });
     } else {
       noteUnreachable(env, kind, sinceSec, oldest);
     }

@@ -27,9 +27,9 @@ export class CodeProblems {
       ctx.logger.warn(`${this.source}: invalid codes`, { codes: newInvalid });
     }
     if (newMissing.length > 0) {
-      // Asked for again by the client and still left out (R7): the run delivered less than asked.
+      // Asked for again by the client and still left out (R7): the run delivered less than asked
+      // (a shortfall, which the runtime says at warn too).
       ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); ${others}`);
-      ctx.logger.warn(`${this.source}: codes missing from the answer`, { codes: newMissing });
     }
   }
 }
