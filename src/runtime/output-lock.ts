@@ -98,20 +98,30 @@ export async function acquireOutputLock(
       if (held === undefined) continue; // released between our link and our read
       const holder = parse(held);
       const stale = holder.host === info.host && typeof holder.pid === 'number' && holder.pid !== process.pid && !alive(holder.pid);
-      if (!stale) {
-        throw new QuotelakeError(
-          'QL_OUTPUT_LOCKED',
-          `${outputDir} is in use by run ${holder.runId ?? '?'} of pipeline ${holder.pipeline ?? '?'} (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}); ` +
-            `if that process is gone, delete ${path}`,
-          { stage: 'plan' },
-        );
-      }
+      if (!stale) throw lockedBy(outputDir, path, holder);
       await takeOver(path, held, temp);
     }
     throw new QuotelakeError('QL_OUTPUT_LOCKED', `could not take the lock ${path}`, { stage: 'plan' });
   } finally {
     await unlinkIfPresent(temp);
   }
+}
+
+/**
+ * The refusal names the holder and when it started, so a lock days old reads as the leftover it
+ * is. One of another host (a pod of the last job, on a shared volume) cannot be judged from here.
+ */
+function lockedBy(outputDir: string, path: string, holder: Partial<LockInfo>): QuotelakeError {
+  const started = typeof holder.startedAt === 'string' ? `, started ${holder.startedAt}` : '';
+  const elsewhere = typeof holder.host === 'string' && holder.host !== hostname();
+  const what = elsewhere
+    ? `a process on another host cannot be checked from here and its lock is never taken over: once that process is gone, delete ${path}`
+    : `if that process is gone, delete ${path}`;
+  return new QuotelakeError(
+    'QL_OUTPUT_LOCKED',
+    `${outputDir} is in use by run ${holder.runId ?? '?'} of pipeline ${holder.pipeline ?? '?'} (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}${started}); ${what}`,
+    { stage: 'plan' },
+  );
 }
 
 /** Generations of take-over claims for one stale lock: a claimant killed mid-step leaves one behind. */

@@ -108,6 +108,16 @@ describe('acquireOutputLock', () => {
     await expect(acquireOutputLock(dir, { runId: 'r1', pipeline: 'p', now: when })).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('in use by run far of pipeline q') });
   });
 
+  it('the refusal says when the holder started, and that another host\'s process cannot be checked from here (a pod killed hard leaves such a lock)', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 7, host: 'quotelake-kline-29410000-x7k2p', runId: 'far', pipeline: 'q', startedAt: '2026-11-20T00:15:00.000Z' }));
+    await expect(acquireOutputLock(dir, { runId: 'r1', pipeline: 'p', now: when })).rejects.toMatchObject({
+      code: 'QL_OUTPUT_LOCKED',
+      message: `${dir} is in use by run far of pipeline q (pid 7 on quotelake-kline-29410000-x7k2p, started 2026-11-20T00:15:00.000Z); ` +
+        `a process on another host cannot be checked from here and its lock is never taken over: once that process is gone, delete ${join(dir, LOCK_FILE)}`,
+    });
+  });
+
   it('a dead run\'s lock raced by 40 attempts at once: exactly one takes it over', async () => {
     const dir = await tmp();
     await writeFile(join(dir, LOCK_FILE), staleLock(deadPid(), 'dead'));
