@@ -37,7 +37,7 @@ import { DEFAULT_LEASE_MS } from './lake-lease.js';
 import { stateDirFor } from '../config/resolve-settings.js';
 import { stateResetCommand } from './state-reset-command.js';
 import { isS3Url } from '../core/s3-url.js';
-import { RejectedWriter } from '../lake/rejected-writer.js';
+import { REJECTED_DIR, RejectedWriter } from '../lake/rejected-writer.js';
 import { heldKeys } from '../lake/held-keys.js';
 import { finishPendingCommits } from '../lake/commit/commit-journal.js';
 import { laneOf } from '../core/lazy-rows.js';
@@ -545,6 +545,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
             ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)'
             : ABORTED_TEXT[resumptionOf(pipeline, options.registry)],
         );
+      }
+      if (rejectedTotal > 0 && opts.onReject === 'divert') {
+        // Exit 3, said on stderr also with --quiet (no summary): how many, and where to look.
+        const to = `${outputDir.replace(/\/+$/, '')}/${REJECTED_DIR}/`;
+        logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} diverted to ${to}`, { event: 'rejected', rejected: rejectedTotal, to });
       }
       const final = manifest(status);
       const manifestPath = look ? undefined : await writeRunManifest(state, final);

@@ -137,6 +137,15 @@ describe.concurrent('received = written + merged + rejected', () => {
     expect(text.stderr).toContain('done, with rejected records (exit 3)');
   });
 
+  it('rejected records with --quiet, as the scheduling recipes run it: exit 3 and one warn line saying how many went where', async () => {
+    const out = tempDir();
+    const r = await runCli(['run', join(FIXTURES, 'narrow-decimals.yaml'), '--output', out, '--clock', NOW, '--quiet']);
+    expect(r.code, r.stderr).toBe(3);
+    const warns = r.stderr.split('\n').filter((l) => l.includes('WARN'));
+    expect(warns).toHaveLength(1);
+    expect(warns[0]).toContain(`WARN: 2 rejected records diverted to ${out}/_rejected/ {"event":"rejected","rejected":2,"to":"${out}/_rejected/"}`);
+  });
+
   it('codes the service left out are notes, never rejected rows: the counts agree', async () => {
     const token = 'tok-accounting-omit';
     const emu = await serveChild([{ token, plan: 'professional', behaviours: 'omit-codes=1' }]);
