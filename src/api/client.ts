@@ -12,6 +12,7 @@ import type { Logger } from '../core/component.js';
 import { logsAt, silentLogger } from '../core/log-helpers.js';
 import { requestScopeOf } from '../core/request-scope.js';
 import { settleRequests } from './settle-requests.js';
+import { RetryAfterBeyondBudgetError } from './retry-after-budget.js';
 import {
   AbortedError,
   ApiError,
@@ -662,9 +663,14 @@ class QuotelakeClient implements ServiceClient {
         const unreached = error instanceof TransportError && !error.reachedServer;
         if (consumed >= (unreached ? this.retry.attempts : (op.retry?.attempts ?? this.retry.attempts))) return false;
         const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (consumed - 1));
-        const wait = Math.max(Math.floor(this.retry.random() * ceiling), askedWait.get(error) ?? 0);
-        if (this.clock.now() + wait - started > (op.retry?.maxTotalMs ?? this.retry.maxTotalMs)) return false;
         const asked = askedWait.get(error);
+        const wait = Math.max(Math.floor(this.retry.random() * ceiling), asked ?? 0);
+        const leftMs = (op.retry?.maxTotalMs ?? this.retry.maxTotalMs) - (this.clock.now() - started);
+        if (wait > leftMs) {
+          // Past the budget because the service asked for it: said so, with when to run again.
+          if (asked !== undefined && wait === asked) throw new RetryAfterBeyondBudgetError(error, { askedMs: asked, leftMs, nowMs: this.clock.now() });
+          return false;
+        }
         this.logger.info(asked !== undefined ? 'retrying after the wait the service asked for (Retry-After)' : 'retrying request', {
           event: 'retry',
           endpoint: op.endpoint,

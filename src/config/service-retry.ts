@@ -2,7 +2,8 @@
  * `service.retry`: how a request that failed for a reason that may pass (a 5xx, a connection reset
  * or refused, a timeout, a truncated body) is tried again. A cron job that should fail fast asks
  * for fewer attempts; a service known to be flaky for minutes, for more patience. A 429 is not an
- * attempt (the limiter re-queues it), and a Retry-After is honoured as the least wait whatever these say.
+ * attempt (the limiter re-queues it), and a Retry-After is honoured as the least wait whatever these say,
+ * within maxTotalMs: one longer fails the request at once (QL_RETRY_AFTER), naming when to run again.
  */
 import * as z from 'zod';
 
@@ -25,4 +26,4 @@ export const serviceRetrySchema = z
       ctx.addIssue({ code: 'custom', path: ['baseDelayMs'], message: `is more than maxDelayMs (${retry.maxDelayMs}): the longest wait caps every wait` });
     }
   })
-  .describe('Retries of a request that failed for a reason that may pass (5xx, reset, refused, timeout): attempts (default 6), baseDelayMs (250), maxDelayMs (15000), maxTotalMs (300000). A 429 is never an attempt; a Retry-After is always honoured.');
+  .describe('Retries of a request that failed for a reason that may pass (5xx, reset, refused, timeout): attempts (default 6), baseDelayMs (250), maxDelayMs (15000), maxTotalMs (300000). A 429 is never an attempt; a Retry-After is the least wait, and one longer than what is left of maxTotalMs fails the request at once (QL_RETRY_AFTER).');

@@ -42,6 +42,24 @@ describe('Retry-After', () => {
     await client.close();
   });
 
+  it('a Retry-After longer than the retry budget (service.retry.maxTotalMs) fails at once, saying what was asked and when to run again', async () => {
+    const { client, infos } = await setup((_req, res) => {
+      res.setHeader('retry-after', '400');
+      return json(res, { error: 'busy' }, 503);
+    });
+    const failure = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+    expect(infos.map((i) => i.outcome)).toEqual(['transport-error']);
+    expect(failure).toMatchObject({
+      code: 'QL_RETRY_AFTER',
+      message: expect.stringMatching(
+        /^\/quote-b-api\/kline: HTTP 503 \(server fault, trace \S+\); the service asked for a wait of 400 s \(Retry-After\), longer than the 300 s left of this request's retry budget \(service\.retry\.maxTotalMs\)$/,
+      ),
+      hint: `run the same command again after ${new Date(T0 + 400_000).toISOString()} (it resumes), or raise service.retry.maxTotalMs to wait for it`,
+    });
+    expect((failure as Error).cause).toBeInstanceOf(TransportError);
+    await client.close();
+  });
+
   it('a ret 429 with an HTTP-date Retry-After and no trace echoed holds admissions until then', async () => {
     let n = 0;
     const { client, infos, clock } = await setup((req, res) => {

@@ -6,6 +6,7 @@
  * unknown token: nothing was delivered, so there is nothing to keep).
  */
 import { ApiError, ResponseShapeError, TransportError } from '../../core/errors.js';
+import { RetryAfterBeyondBudgetError } from '../../api/retry-after-budget.js';
 
 export class ExchangeRefusals {
   private readonly failed: Error[] = [];
@@ -16,8 +17,9 @@ export class ExchangeRefusals {
    * Whether `error` is one exchange's alone to bear: a service answer or transport failure, not an
    * unknown token (every exchange would fail the same way). Throws it when every exchange failed.
    */
-  absorb(error: unknown): error is ApiError | TransportError | ResponseShapeError {
-    const serviceSide = error instanceof ApiError || error instanceof TransportError || error instanceof ResponseShapeError;
+  absorb(error: unknown): error is ApiError | TransportError | ResponseShapeError | RetryAfterBeyondBudgetError {
+    const serviceSide =
+      error instanceof ApiError || error instanceof TransportError || error instanceof ResponseShapeError || error instanceof RetryAfterBeyondBudgetError;
     if (!serviceSide || error.code === 'QL_API_TOKEN_INVALID') return false;
     this.failed.push(error);
     if (this.failed.length === this.exchanges) throw this.failed[0]!;
