@@ -30,6 +30,7 @@ import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js'
 import { jobSlices } from '../queue/job-slices.js';
 import { locateQueuedPipeline, PipelineNotHereError, type QueuedPipeline } from '../queue/slice-pipeline.js';
 import { fetchSlice } from '../queue/fetch-slice.js';
+import { checkSliceClock } from '../queue/slice-clock.js';
 import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
@@ -145,6 +146,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     }
   };
   const runOne = async (slice: Slice, signal: AbortSignal) => {
+    // A clock behind the slice's end would leave its newest bars out for good: this worker's fault.
+    try {
+      checkSliceClock(slice, clock.now());
+    } catch (error) {
+      throw new WorkerSettingsError(error);
+    }
     const settings = { ...service, output: slice.output, format: slice.format as never, 'state-dir': slice.stateDir };
     const job = await locate(slice, (path) => loadJob(path, settings, env, process.cwd(), loadPipelineFile));
     // Its token, base URL and plan are this worker's own settings (never stored in Redis).
