@@ -87,6 +87,14 @@ describe.concurrent('a batch worker whose coordinator goes away', () => {
     expect(stalled.stderr).toContain('--stalled-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
   });
 
+  it('--coordinator-patience without --until-empty is a usage error: a worker run until stopped waits for Redis however long, so the patience would be ignored', async () => {
+    const r = await runCli(['worker', '--coordinator-patience', '5'], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('quotelake: --coordinator-patience goes with --until-empty: a worker run until stopped waits for Redis to come back, however long');
+    expect(r.stderr).toContain('hint: add --until-empty for a batch that stops without Redis, or leave --coordinator-patience out');
+    expect(r.stderr).not.toContain('does not answer');
+  });
+
   it('--stop-timeout and --clock are checked before any connection too: exit 2, not the exit 1 of a coordinator that does not answer', async () => {
     const env = { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' };
     const [flag, fromEnv, clock] = await Promise.all([

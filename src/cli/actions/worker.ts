@@ -50,8 +50,8 @@ export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, C
   's3-endpoint'?: string | undefined;
   'stalled-timeout': number;
   'until-empty': boolean;
-  /** Seconds a batch worker (--until-empty) waits for its coordinator to come back before it stops. */
-  'coordinator-patience': number;
+  /** Seconds a batch worker (--until-empty) waits for its coordinator to come back before it stops (default 15). */
+  'coordinator-patience'?: number | undefined;
 }
 
 const WORKER_STOP_WORDS: StopWords = {
@@ -65,6 +65,9 @@ const lostWords = (when: string) => `Redis lost its data${when} (it restarted wi
 const QUEUE_LOST_TODO =
   'Run the same "quotelake enqueue" again, and each "quotelake enqueue --every" for the schedules (what was committed is merged, not doubled), and turn on Redis persistence (appendonly yes)';
 
+/** Seconds a batch worker waits for Redis: a restart takes a few. */
+const DEFAULT_PATIENCE_S = 15;
+
 /** Slices side by side in one worker process, at most (as a source's `concurrency`). */
 export const MAX_CONCURRENCY = 64;
 
@@ -75,7 +78,14 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not ${args.concurrency}`, 'the plan paces every request anyway: a few slices side by side keep it busy (default 4)');
   }
   const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
-  const patience = args['coordinator-patience'];
+  // Only a batch gives up on Redis: on a worker run until stopped the patience would be silently ignored.
+  if (args['coordinator-patience'] !== undefined && !args['until-empty']) {
+    throw new UsageError(
+      '--coordinator-patience goes with --until-empty: a worker run until stopped waits for Redis to come back, however long',
+      'add --until-empty for a batch that stops without Redis, or leave --coordinator-patience out',
+    );
+  }
+  const patience = args['coordinator-patience'] ?? DEFAULT_PATIENCE_S;
   const patienceMs = timerSecondsMs(patience, `--coordinator-patience ${patience}`);
   // Settings before any connection: a wrong one is exit 2 whether the coordinator answers or not.
   const graceMs = stopGraceMs(args['stop-timeout'], env);
