@@ -7,6 +7,7 @@ import { redisConnection } from '../../queue/redis-connection.js';
 import { listSchedules, removeSchedule } from '../../queue/schedules.js';
 import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { readCommandPlans } from '../command-plans.js';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
@@ -99,7 +100,11 @@ export async function queueHandler(args: QueueArgs, env: NodeJS.ProcessEnv = pro
     if (args.name === undefined) throw new UsageError('name the schedule to remove', 'see "quotelake queue schedules"');
     const removed = await removeSchedule(queue, args.name);
     if (!removed) {
-      terminal.err(`quotelake: no schedule named ${args.name}`);
+      // A mistyped name: say which the queue holds, as "queue drop" names the pipelines.
+      const names = (await listSchedules(queue, commandClock(args.clock, env).now())).map((s) => s.name);
+      const guess = didYouMean(args.name, names);
+      const held = names.length === 0 ? 'no schedule' : `the schedule${names.length === 1 ? '' : 's'} ${names.join(', ')}${guess !== undefined ? ` (did you mean ${guess}?)` : ''}`;
+      terminal.err(`quotelake: no schedule named ${args.name}; the queue holds ${held}\n  hint: "quotelake queue schedules" lists them; "quotelake enqueue <pipeline> --every CRON" makes one`);
       return EXIT_FAILURE;
     }
     terminal.out(`schedule ${args.name} removed\n`);
