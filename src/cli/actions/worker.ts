@@ -5,7 +5,7 @@
  * token pool (QUOTELAKE_TOKENS, --tokens-file) works as in `run` (see queue/worker-clients.ts).
  */
 import type { LogLevel } from '../../core/component.js';
-import { ApiError, CoordinatorDownError } from '../../core/errors.js';
+import { ApiError, CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
@@ -357,9 +357,16 @@ class WorkerSettingsError extends Error {
   }
 }
 
-/** The worker's own, not the slice's: its service settings, or its token refused by the service. */
+/**
+ * What this host's storage settings cause, not the slice: its AWS region, credentials or their
+ * grants (another worker's may write the same lake), or its disk refusing or full.
+ */
+const WORKER_STORAGE_CODES = new Set(['QL_S3_REGION', 'QL_S3_CREDENTIALS', 'QL_S3_ACCESS_DENIED', 'QL_OUTPUT_DENIED', 'QL_DISK_FULL']);
+
+/** The worker's own, not the slice's: its service settings, its token refused by the service, or its storage settings. */
 function isWorkerFault(error: unknown): boolean {
   if (error instanceof WorkerSettingsError) return true;
+  if (error instanceof EnvironmentError && WORKER_STORAGE_CODES.has(error.code)) return true;
   return error instanceof ApiError && !error.retryable && (error.code === 'QL_API_TOKEN_INVALID' || error.ret === 401);
 }
 
