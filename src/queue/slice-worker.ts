@@ -57,7 +57,17 @@ export interface SliceWorkerOptions {
    */
   isWorkerFault?(error: unknown): boolean;
   workerFault?(error: unknown): void;
-  log?(line: string): void;
+  /** `fields`: the pipeline and series of the job a line is about, when it is about one. */
+  log?(line: string, fields?: Record<string, unknown>): void;
+}
+
+/** The pipeline (and series) a job is of, for its log lines: its id alone names neither. */
+function jobFields(job: Job<QueueJobData> | undefined): Record<string, unknown> | undefined {
+  const data = job?.data;
+  if (data === undefined) return undefined;
+  if (data.kind === 'schedule') return data.name !== undefined ? { pipeline: data.name } : undefined;
+  const slice = sliceOfJobData((({ kind: _kind, ...stored }) => stored)(data));
+  return { pipeline: slice.name, codes: slice.codes, interval: slice.interval, partition: slice.partition };
 }
 
 /** The error a slice's run threw, under BullMQ's wrapper for a permanent one. */
@@ -130,14 +140,14 @@ export function startSliceWorker(options: SliceWorkerOptions): SliceWorker {
     const permanent = error instanceof PermanentSliceError;
     // BullMQ stamps finishedOn only on a job it moved to failed (not on one it will retry).
     if (!permanent && job !== undefined && !job.finishedOn) {
-      options.log?.(`slice ${id} failed (attempt ${job.attemptsMade} of ${attempts}, retried later): ${error.message}`);
+      options.log?.(`slice ${id} failed (attempt ${job.attemptsMade} of ${attempts}, retried later): ${error.message}`, jobFields(job));
       return;
     }
     const why =
       error.message === STALLED_TOO_OFTEN
         ? `the worker running it was lost (killed, or stopped answering for --stalled-timeout) ${MAX_STALLED + 1} times; enqueue the same run again to retry it`
         : error.message;
-    options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${why}`);
+    options.log?.(`slice ${id} failed for good (${permanent ? 'retrying cannot mend it' : `attempt ${job?.attemptsMade ?? '?'} of ${attempts}`}): ${why}`, jobFields(job));
     options.failedForGood?.(id, permanent ? error.original : error);
   });
   // BullMQ reports every reconnection attempt while Redis is away: one line a minute says as much.

@@ -89,6 +89,8 @@ describe('queue drop', () => {
     const neither = await runCli(['queue', 'drop', '--yes'], { env });
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('queue drop: name the pipeline whose jobs to drop, or give --all');
+    // "queue status" shows counts, no names: the hint points where names are.
+    expect(neither.stderr).toContain('hint: e.g. quotelake queue drop kline-backfill (the pipeline\'s own name, as the worker logs show it; "queue drop NAME" of a name the queue holds nothing of lists those it holds)');
     const elsewhere = await runCli(['queue', 'status', '--all'], { env });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stderr).toContain('quotelake: --all goes with "queue drop", not "queue status"');

@@ -37,7 +37,7 @@ function listing(plan: DropPlan, whose: string): string {
 
 export async function queueDrop(args: QueueDropArgs, queue: Queue<QueueJobData>, redis: Redis, terminal: Terminal): Promise<number> {
   if (args.all === (args.name !== undefined)) {
-    throw new UsageError(args.all ? 'queue drop: give a pipeline name or --all, not both' : 'queue drop: name the pipeline whose jobs to drop, or give --all', 'e.g. quotelake queue drop kline-backfill (the pipeline\'s own name, as "queue status" and the worker logs show it)');
+    throw new UsageError(args.all ? 'queue drop: give a pipeline name or --all, not both' : 'queue drop: name the pipeline whose jobs to drop, or give --all', 'e.g. quotelake queue drop kline-backfill (the pipeline\'s own name, as the worker logs show it; "queue drop NAME" of a name the queue holds nothing of lists those it holds)');
   }
   const only = new Set<DropWhat>(args.only?.length ? args.only : DROP_WHAT);
   const selection = { pipeline: args.name, waiting: only.has('waiting'), failed: only.has('failed'), schedules: only.has('schedules') };

@@ -108,6 +108,8 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     color: terminal.stderrIsTTY && terminal.colors.isColorSupported,
     clock,
     redact: secrets,
+    // Slices of every pipeline on the queue run here: each line names its pipeline (the name "queue drop" takes).
+    showPipeline: true,
     write: (line) => terminal.stderr.write(terminal.redact(line)),
   });
   const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words: WORKER_STOP_WORDS });
@@ -173,7 +175,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, codes: slice.codes, interval: slice.interval, partition: slice.partition });
     const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);
     if (fetched === 'aborted') {
-      logger.warn(`slice put back: ${what}`, { event: 'slice-released', partition: slice.partition });
+      logger.warn(`slice put back: ${what}`, { event: 'slice-released', pipeline: slice.name, partition: slice.partition });
       exposure?.metrics.sliceFinished(slice.name, 'released', clock.now() - startedAt);
       return 'aborted' as const;
     }
@@ -187,12 +189,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       await noteQuotaReset(redis, fetched.quotaResetAt!, outcome.quotaWaitMs);
       logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
         event: 'slice-quota',
+        pipeline: slice.name,
         rows: outcome.rows,
         waitMs: outcome.quotaWaitMs,
       });
     }
     exposure?.metrics.sliceFinished(slice.name, outcome.quotaWaitMs !== undefined ? 'quota' : 'done', clock.now() - startedAt);
-    if (outcome.quotaWaitMs === undefined) logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', rows: outcome.rows, requests: outcome.requests });
+    if (outcome.quotaWaitMs === undefined) logger.info(`slice done: ${what}: ${outcome.rows} rows, ${outcome.requests} requests`, { event: 'slice-end', pipeline: slice.name, rows: outcome.rows, requests: outcome.requests });
     return outcome;
   };
 
@@ -230,7 +233,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       fault ??= error instanceof WorkerSettingsError ? error.original : error;
       faulted.abort();
     },
-    log: (line) => logger.warn(line),
+    log: (line, fields) => logger.warn(line, fields),
   });
 
   // A batch (--until-empty) must end: without its coordinator for this long it stops, exit 1. A
