@@ -25,10 +25,21 @@ export async function confirm(question: string, options: ConfirmOptions): Promis
     throw new UsageError(`"${options.command}" needs a confirmation, but stdin is not a terminal to ask on`, `add --yes to confirm it in a script: ${options.command} --yes`);
   }
   const rl = createInterface({ input, output, terminal: false });
+  // Ctrl-D (end of input) leaves readline's question unanswered for ever: it is a no, as an empty answer is.
+  // The line break the user did not type keeps the next message off the question's line.
+  let onEnd = (): void => undefined;
+  const ended = new Promise<string>((resolve) => {
+    onEnd = () => {
+      output.write('\n');
+      resolve('');
+    };
+    rl.once('close', onEnd);
+  });
   try {
-    const answer = await rl.question(`${question} [y/N] `);
+    const answer = await Promise.race([rl.question(`${question} [y/N] `), ended]);
     return /^\s*y(es)?\s*$/i.test(answer);
   } finally {
+    rl.off('close', onEnd);
     rl.close();
   }
 }

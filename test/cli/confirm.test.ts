@@ -22,6 +22,13 @@ describe('confirm', () => {
     }
   });
 
+  it('end of input at the question (Ctrl-D) is a no, not a command left waiting', async () => {
+    const t = terminal(undefined);
+    setImmediate(() => t.input.end());
+    expect(await confirm('Reset these checkpoints?', { yes: false, command: 'quotelake state reset', input: t.input, output: t.output })).toBe(false);
+    expect(t.asked()).toBe('Reset these checkpoints? [y/N] \n');
+  });
+
   it('--yes confirms without asking', async () => {
     const t = terminal(undefined, false);
     expect(await confirm('Reset?', { yes: true, command: 'quotelake state reset', input: t.input, output: t.output })).toBe(true);
