@@ -91,9 +91,13 @@ export class HttpTransport {
   readonly #token: string;
 
   private readonly maxBytes: number;
+  /** The base URL's host and port, for failures whose error names neither (TLS, a connect timeout). */
+  readonly #where: { hostname: string; port: number };
 
   constructor(origin: string, token: string, connections: number, timeouts: Timeouts, maxBytes = DEFAULT_MAX_RESPONSE_BYTES) {
     this.#token = token;
+    const url = new URL(origin);
+    this.#where = { hostname: url.hostname, port: url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80 };
     this.timeouts = timeouts;
     this.maxBytes = maxBytes;
     this.#pool = new Pool(origin, {
@@ -157,6 +161,8 @@ export class HttpTransport {
       const value = ((error ?? {}) as Record<string, unknown>)[key];
       if (typeof value === 'string' || typeof value === 'number') Object.assign(cause, { [key]: value });
     }
+    // A certificate refused or a connect timeout carries no address: the one this pool connects to is it.
+    if (!('hostname' in cause) && !('address' in cause)) Object.assign(cause, this.#where);
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
     return new TransportError(endpoint, `request failed: ${message}`, cause, connected);
   }

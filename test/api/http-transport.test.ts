@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpRequest } from '../../src/api/http-transport.js';
 import { ResponseTooLargeError, TransportError } from '../../src/core/errors.js';
+import { environmentErrorOf } from '../../src/core/environment-error.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { startStub, type StubHandler } from './helpers/stub-server.js';
 
@@ -66,6 +67,21 @@ describe('HttpTransport', () => {
     expect((error as Error).message).toMatch(/^\/quote-b-api\/kline: request failed: ECONNREFUSED/);
     expect(`${(error as Error).message} ${String((error as TransportError).cause)}`).not.toContain(TOKEN);
     expect(sent).toBe(false);
+  });
+
+  it('a TLS failure names the host and port of the base URL, which the TLS error does not carry', async () => {
+    const stub = await startStub((_req, res) => res.end('{}'));
+    closers.push(() => stub.close());
+    const port = new URL(stub.url).port;
+    // https:// to a plain-HTTP server: the handshake fails with ERR_SSL_WRONG_VERSION_NUMBER.
+    const transport = new HttpTransport(`https://127.0.0.1:${port}`, TOKEN, 1, DEFAULT_TIMEOUTS);
+    closers.push(() => transport.close());
+    const error = await transport.send(request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(((error as TransportError).cause as { code?: string }).code).toMatch(/SSL|TLS/);
+    const described = environmentErrorOf(error, 'read');
+    expect(described?.code).toBe('QL_TLS');
+    expect(described?.message).toMatch(new RegExp(`^/quote-b-api/kline: the TLS connection to 127\\.0\\.0\\.1:${port} was refused: `));
   });
 
   it('an abort while the answer is awaited rejects with the signal\'s reason, after onSent', async () => {
