@@ -77,9 +77,10 @@ export interface RunEvents {
   note?(message: string): void;
   /**
    * Less was delivered than asked for, for a reason the run cannot mend (the service gave less):
-   * noted like a note, and the run does not end as a plain success.
+   * noted like a note, and the run does not end as a plain success. `count`: how many series or
+   * codes the message names (default 1), which is what `shortfalls` counts.
    */
-  shortfall?(message: string): void;
+  shortfall?(message: string, count?: number): void;
   /** Requests left in today's quota, when the service client knows it (goes into the run manifest). */
   quota?(remaining: number): void;
   /** The daily quota ran out and the source stopped short of its window (resumable after the reset). */

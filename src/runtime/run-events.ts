@@ -27,7 +27,7 @@ export interface RunEventsSnapshot {
   /** Streams their source called done (streamDone), in the order it did. */
   readonly doneStreams: readonly string[];
   readonly notes: readonly string[];
-  /** Shortfalls reported (each is also a note). */
+  /** Series or codes delivered short (each shortfall is also a note, which may name several). */
   readonly shortfalls: number;
   /** Requests left today, when the client reported it. */
   readonly quotaLeft?: number;
@@ -121,8 +121,8 @@ export function createRunEvents(): RunEventsRecorder {
       if (notes.length < MAX_NOTES) notes.push(message);
       emit('note', { message });
     },
-    shortfall(message) {
-      shortfalls++;
+    shortfall(message, count = 1) {
+      shortfalls += count;
       this.note(message);
     },
     quota(left) {

@@ -9,8 +9,8 @@ import type { RunEventsRecorder } from './run-events.js';
 export function shortfallsAtWarn(events: RunEventsRecorder, logger: Logger): RunEventsRecorder {
   return {
     ...events,
-    shortfall(message) {
-      events.shortfall(message);
+    shortfall(message, count) {
+      events.shortfall(message, count);
       logger.warn(message, { event: 'shortfall' });
     },
   };

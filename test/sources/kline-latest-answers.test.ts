@@ -61,7 +61,7 @@ describe('kline-latest: /batch-kline answers beyond the emulator', () => {
   it('every series left out of every answer: both named, and the note does not claim the others were delivered', async () => {
     const { r, rows } = await runLatest(() => []);
     expect(rows).toEqual([]);
-    expect(r.shortfalls).toBe(1);
+    expect(r.shortfalls).toBe(2);
     expect(r.notes).toEqual(['kline-latest: no data returned for BTCUSDT kline_type 1, ETHUSDT kline_type 1 (asked three times); no code was delivered']);
   });
 

@@ -82,4 +82,11 @@ describe.each(KINDS)('$kind-snapshot: answers beyond what was asked', ({ kind, t
     expect(rejected).toEqual([]);
     expect(r.shortfalls).toBe(0);
   });
+
+  it('every code left out of the answers counts as one shortfall each, though one note names them all', async () => {
+    const { r, rows } = await runOnce(kind, () => []);
+    expect(rows).toEqual([]);
+    expect(r.notes.filter((n) => n.includes('no data returned for BTCUSDT, ETHUSDT'))).toHaveLength(1);
+    expect(r.shortfalls).toBe(2);
+  });
 });

@@ -29,7 +29,7 @@ export class CodeProblems {
     if (newMissing.length > 0) {
       // Asked for again by the client and still left out (R7): the run delivered less than asked
       // (a shortfall, which the runtime says at warn too).
-      ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); ${others}`);
+      ctx.events.shortfall?.(`${this.source}: no data returned for ${newMissing.join(', ')} (asked three times); ${others}`, newMissing.length);
     }
   }
 }
