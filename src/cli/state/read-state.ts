@@ -13,8 +13,8 @@ export interface LastRun {
   /** Requests the run sent, in all and per endpoint. */
   readonly requests: number;
   readonly requestsByEndpoint: Readonly<Record<string, number>>;
-  /** Rows per dataset: received, written, rejected. */
-  readonly rows: Readonly<Record<string, { received: number; written: number; rejected: number }>>;
+  /** Rows per dataset: received = written + merged + rejected (a 0.1.0 run record has no merged). */
+  readonly rows: Readonly<Record<string, { received: number; written: number; merged?: number; rejected: number }>>;
 }
 
 /** A stream's checkpoint, with what the pipeline's newest run did for it (null: that run recorded no per-stream counts). */

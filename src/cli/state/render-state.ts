@@ -34,7 +34,8 @@ export function renderPipelineState(p: PipelineState): string {
   const r = p.lastRun;
   if (r) {
     const rows = Object.entries(r.rows)
-      .map(([dataset, c]) => `${dataset} ${n(c.received)} received, ${n(c.written)} written, ${n(c.rejected)} rejected`)
+      // Merged rows said too, so the figures add up (a re-fetched round is all merged, none written).
+      .map(([dataset, c]) => `${dataset} ${n(c.received)} received, ${n(c.written)} written, ${c.merged !== undefined ? `${n(c.merged)} merged, ` : ''}${n(c.rejected)} rejected`)
       .join('; ');
     lines.push(`  last run ${r.runId} ${r.status}, ${r.startedAt} .. ${r.finishedAt ?? '?'}: ${n(r.requests)} requests${rows ? `; ${rows}` : ''}`);
   }
