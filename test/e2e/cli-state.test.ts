@@ -147,7 +147,7 @@ describe('quotelake state show', () => {
     expect(text.stdout).toContain(`last run ${first.runId} succeeded`);
     const typo = await runCli(['state', 'show', 'kline-backfil', '--output', out]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain(`pipeline "kline-backfil" not found: no pipeline file of that name, and no checkpoints for it under ${out}/.state`);
+    expect(typo.stderr).toContain(`pipeline "kline-backfil" not found: no pipeline file of that name, and no checkpoints for it under ${out}/.state; did you mean kline-backfill?`);
     expect(typo.stderr).toContain('hint: pipelines with checkpoints there: kline-backfill');
     cpSync(checkpointFile(out), join(out, '.state', 'checkpoints', 'old-name.json'));
     expect((await show(out, 'old-name')).pipelines[0]!.streams).toHaveLength(6);

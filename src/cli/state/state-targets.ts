@@ -4,6 +4,7 @@
  * name of a checkpoint file under --output; no argument means every checkpoint file there.
  */
 import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
+import { didYouMean } from '../../core/did-you-mean.js';
 import { DEFAULT_OUTPUT_DIR } from '../../config/resolve-settings.js';
 import { keepsState } from '../../runtime/keeps-state.js';
 import { checkpointPipelines } from '../../runtime/checkpoint-store.js';
@@ -100,8 +101,10 @@ async function targetsOf(
       if (!(error instanceof UsageError) || !PIPELINE_NAME.test(name)) throw error;
       const known = await checkpointPipelines(state);
       if (!known.includes(name)) {
+        // A typo of a pipeline that has checkpoints here gets its name, as `run` offers a pipeline's.
+        const near = didYouMean(name, known);
         throw new UsageError(
-          `pipeline "${name}" not found: no pipeline file of that name, and no checkpoints for it under ${stateDir}`,
+          `pipeline "${name}" not found: no pipeline file of that name, and no checkpoints for it under ${stateDir}${near !== undefined ? `; did you mean ${near}?` : ''}`,
           known.length > 0 ? `pipelines with checkpoints there: ${known.join(', ')}` : error.hint,
         );
       }
