@@ -6,6 +6,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { STATE_SUBCOMMANDS } from './commands/state.js';
 import { wordCompleter } from './complete-words.js';
 import { signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails, sayFailure, USAGE_HINT } from './describe-error.js';
@@ -31,6 +32,7 @@ import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 /** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 /** Each command's name (the first word of its yargs `command`), for the hint of a usage error. */
 const COMMAND_NAMES = COMMANDS.map((c) => String(c.command).split(' ')[0]!);
+const SUBCOMMAND_NAMES = { state: STATE_SUBCOMMANDS };
 
 export async function main(argv: string[]): Promise<number> {
   let cli = yargs(argv)
@@ -56,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
       if (!err && msg) msg = withSuggestion(msg, argv, Object.keys((cli as unknown as { getOptions(): { key: object } }).getOptions().key));
-      throw err ?? new UsageError(msg, usageHint(argv, COMMAND_NAMES));
+      throw err ?? new UsageError(msg, usageHint(argv, COMMAND_NAMES, SUBCOMMAND_NAMES));
     });
   // Only when a shell asks for words: yargs' own `completion` command would shadow ours (completion.ts).
   if (argv.includes('--get-yargs-completions')) cli = cli.completion('completion', false, wordCompleter(cli, argv.slice(argv.indexOf('--get-yargs-completions') + 1)));
@@ -79,14 +81,14 @@ export async function main(argv: string[]): Promise<number> {
     }
     checkLoneDash(argv);
     const signed = signedValueProblem(argv);
-    if (signed !== undefined) throw new UsageError(signed, usageHint(argv, COMMAND_NAMES));
+    if (signed !== undefined) throw new UsageError(signed, usageHint(argv, COMMAND_NAMES, SUBCOMMAND_NAMES));
     if (usesZstd(argv)) checkZstdSetting(process.env);
     await cli.parseAsync();
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   } catch (e) {
     const described = describeError(e);
     // The generic usage hint names the command that was run, when there is one.
-    const d = described.hint === USAGE_HINT ? { ...described, hint: usageHint(argv, COMMAND_NAMES) } : described;
+    const d = described.hint === USAGE_HINT ? { ...described, hint: usageHint(argv, COMMAND_NAMES, SUBCOMMAND_NAMES) } : described;
     // A JSON line carries the stack and causes in `err` already. The log's writer loads only here.
     const json = wantsJsonLogs(argv, process.env);
     if (json) terminal.jsonNotices((await import('./json-notices.js')).jsonNoticeLine(systemClock));

@@ -95,8 +95,14 @@ function withNearestChoice(msg: string): string {
   });
 }
 
-/** The hint of a usage error: the help of the command it was about, when one was named. */
-export function usageHint(argv: readonly string[], commands: readonly string[]): string {
-  const command = argv.find((a) => !a.startsWith('-'));
-  return command !== undefined && commands.includes(command) ? `run "quotelake ${command} --help" for usage` : 'run "quotelake --help" (or "quotelake <command> --help") for usage';
+/**
+ * The hint of a usage error: the help of the command it was about, when one was named, and of its
+ * subcommand (`state show`), whose options the command's own help does not list.
+ */
+export function usageHint(argv: readonly string[], commands: readonly string[], subcommands: Readonly<Record<string, readonly string[]>> = {}): string {
+  const at = argv.findIndex((a) => !a.startsWith('-'));
+  const command = argv[at];
+  if (command === undefined || !commands.includes(command)) return 'run "quotelake --help" (or "quotelake <command> --help") for usage';
+  const sub = argv.slice(at + 1).find((a) => subcommands[command]?.includes(a));
+  return `run "quotelake ${command}${sub !== undefined ? ` ${sub}` : ''} --help" for usage`;
 }

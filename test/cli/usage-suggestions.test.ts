@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signedValueProblem, withSuggestion } from '../../src/cli/usage-suggestions.js';
+import { STATE_SUBCOMMANDS } from '../../src/cli/commands/state.js';
+import { signedValueProblem, usageHint, withSuggestion } from '../../src/cli/usage-suggestions.js';
 
 describe('signedValueProblem', () => {
   it('a value with a minus, read as short flags, is said as such, with the ways to write it', () => {
@@ -42,5 +43,18 @@ describe('withSuggestion', () => {
     // Both spellings typed: both named.
     expect(withSuggestion('Unknown arguments: dry-run, dryRun', ['list', '--dry-run', '--dryRun'], [])).toBe('Unknown arguments: dry-run, dryRun');
     expect(withSuggestion('Unknown argument: state', ['plan', 'demo', '--no-state'], ['json'])).toBe('Unknown argument: no-state');
+  });
+});
+
+describe('usageHint', () => {
+  const commands = ['run', 'state', 'queue'];
+  it("names the subcommand's help, which lists its options (`state --help` lists none of show's)", () => {
+    expect(STATE_SUBCOMMANDS).toEqual(['show', 'reset']);
+    const subcommands = { state: STATE_SUBCOMMANDS };
+    expect(usageHint(['state', 'show', '--strem', 'BTC*'], commands, subcommands)).toBe('run "quotelake state show --help" for usage');
+    expect(usageHint(['state', '--output', 'out', 'reset', '--ys'], commands, subcommands)).toBe('run "quotelake state reset --help" for usage');
+    expect(usageHint(['state', '--bogus'], commands, subcommands)).toBe('run "quotelake state --help" for usage');
+    expect(usageHint(['run', 'show', '--bogus'], commands, subcommands)).toBe('run "quotelake run --help" for usage');
+    expect(usageHint(['nope'], commands, subcommands)).toBe('run "quotelake --help" (or "quotelake <command> --help") for usage');
   });
 });

@@ -43,6 +43,9 @@ const resetCommand: CommandModule<object, StateResetArgs> = {
   },
 };
 
+/** The words of `state`'s subcommands, for the hint of a usage error (their options are theirs alone). */
+export const STATE_SUBCOMMANDS = [showCommand, resetCommand].map((c) => String(c.command).split(' ')[0]!);
+
 export const stateCommand: CommandModule<object, object> = {
   command: 'state',
   describe: "See or reset pipelines' checkpoints (where each stream resumes from)",
