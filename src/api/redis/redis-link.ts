@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
-import { confirmDatabase, coordinatorRefusal, redisReason } from './redis-refusal.js';
+import { confirmDatabase, coordinatorRefusal, failureReason } from './redis-refusal.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
 /** A subscribe that failed is asked again after this long. */
@@ -186,11 +186,4 @@ export class RedisLink {
 }
 
 /** A short reason without addresses repeated or anything of the URL (which may hold a password). */
-function reasonOf(error: unknown): string {
-  const e = error as { code?: unknown; message?: unknown };
-  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
-  const message = typeof e.message === 'string' ? e.message : String(error);
-  if (/enableOfflineQueue|Stream isn't writeable|Connection is closed/i.test(message)) return 'not connected';
-  if (/timed? ?out/i.test(message)) return 'no answer in time';
-  return redisReason(message);
-}
+const reasonOf = failureReason;

@@ -16,6 +16,19 @@ export function redisReason(message: string): string {
   return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
 }
 
+/**
+ * Why a command failed, short: a Node code (ECONNREFUSED) as such, and ioredis' "Connection is
+ * closed" (and its kin) as `not connected`, which says less than the connection's last error.
+ */
+export function failureReason(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (/enableOfflineQueue|Stream isn't writeable|Connection is closed/i.test(message)) return 'not connected';
+  if (/timed? ?out/i.test(message)) return 'no answer in time';
+  return redisReason(message);
+}
+
 /** Selects the URL's database explicitly (its refusal is then an error, not an event). */
 export async function confirmDatabase(redis: Redis): Promise<void> {
   const db = redis.options.db ?? 0;

@@ -28,19 +28,22 @@ export async function checkCoordinator(url: string): Promise<void> {
   // Loaded here, not at the top: every command's options import this file, and ioredis costs
   // ~0.05-0.09 CPU-s to load, which a run without the queue should not pay.
   const { redisConnection } = await import('../../queue/redis-connection.js');
-  const { confirmDatabase, coordinatorRefusal } = await import('../../api/redis/redis-refusal.js');
+  const { confirmDatabase, coordinatorRefusal, failureReason } = await import('../../api/redis/redis-refusal.js');
   // A server that keeps the connection and answers nothing (frozen) would hold the command for ever.
   const probe = redisConnection(url, 'client', { commandTimeoutMs: 5000 });
-  probe.on('error', () => undefined);
+  // The connection's own error (ECONNREFUSED) says more than the command's "Connection is closed".
+  let lastError = '';
+  probe.on('error', (e: unknown) => (lastError = failureReason(e)));
   try {
     await probe.ping();
     await confirmDatabase(probe);
   } catch (e) {
     const refused = coordinatorRefusal(redactUrl(url), probe.options.db ?? 0, e);
     if (refused) throw refused;
+    const reason = failureReason(e);
     throw new EnvironmentError(
       'QL_COORDINATOR_UNREACHABLE',
-      `the coordinator ${redactUrl(url)} does not answer (${(e as Error).message})`,
+      `the coordinator ${redactUrl(url)} does not answer (${reason === 'not connected' && lastError !== '' ? lastError : reason})`,
       redactUrl(url),
       'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
       { stage: 'plan', cause: e },
