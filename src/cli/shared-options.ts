@@ -1,6 +1,7 @@
 /** Options several commands share, declared once so their help text and parsing agree. */
 import type { Argv } from 'yargs';
 import type { LogLevel } from '../core/component.js';
+import { didYouMean } from '../core/did-you-mean.js';
 import { PLAN_NAMES } from '../core/plan-names.js';
 import { trimTokenFlag } from './token-flag.js';
 import { UsageError } from './usage-error.js';
@@ -170,7 +171,8 @@ export function logFormatOf(args: Pick<ReportArgs, 'log-format'>, env: NodeJS.Pr
   const fromEnv = env.QUOTELAKE_LOG_FORMAT?.trim().toLowerCase();
   if (!fromEnv) return 'pretty';
   if ((LOG_FORMAT_CHOICES as readonly string[]).includes(fromEnv)) return fromEnv as (typeof LOG_FORMAT_CHOICES)[number];
-  throw new UsageError(`QUOTELAKE_LOG_FORMAT must be ${LOG_FORMAT_CHOICES.join(' or ')}, not "${fromEnv}"`);
+  const near = didYouMean(fromEnv, LOG_FORMAT_CHOICES);
+  throw new UsageError(`QUOTELAKE_LOG_FORMAT must be ${LOG_FORMAT_CHOICES.join(' or ')}, not "${fromEnv}"${near !== undefined ? `; did you mean ${near}?` : ''}`);
 }
 
 /** `--no-color`, for every command (its errors are coloured on a terminal too). */
