@@ -115,9 +115,16 @@ function suggestPipeline(ref: string, cwd: string, shippedDir: string): { ref: s
     const byName = didYouMean(ref, new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]));
     if (byName !== undefined) return { ref: byName, isPath: false };
   }
+  // `kline-backfill.yaml` in a folder without it: a pipeline's name with its file's extension.
+  const ext = ref.includes('/') ? undefined : PIPELINE_EXTENSIONS.find((e) => ref.endsWith(e));
+  const names = ext === undefined ? undefined : new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]);
+  const stem = ext === undefined ? ref : ref.slice(0, -ext.length);
+  if (names?.has(stem)) return { ref: stem, isPath: true };
   const dir = dirname(resolve(cwd, ref));
   const file = didYouMean(basename(ref), pipelineFiles(dir, 0).map((f) => basename(f)));
-  return file === undefined ? undefined : { ref: join(dirname(ref), file), isPath: true };
+  if (file !== undefined) return { ref: join(dirname(ref), file), isPath: true };
+  const byStem = names === undefined ? undefined : didYouMean(stem, names);
+  return byStem === undefined ? undefined : { ref: byStem, isPath: true };
 }
 
 /** Pipeline files of a folder and its direct subfolders (`demo/1-kline-latest.yaml`), sorted; [] when it does not exist. */

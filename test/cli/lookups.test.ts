@@ -58,6 +58,12 @@ describe('pipeline references', () => {
     expect((await listPipelines(cwd, shipped)).map((i) => i.name)).toContain('mine');
   });
 
+  it('a pipeline named with its file extension but no folder (kline-backfill.yaml) gets its name', () => {
+    const { cwd, shipped } = layout();
+    expect(() => resolvePipelineRef('mine.yaml', cwd, shipped)).toThrow('no pipeline file mine.yaml; did you mean mine?');
+    expect(() => resolvePipelineRef('mone.yml', cwd, shipped)).toThrow('no pipeline file mone.yml; did you mean mine?');
+  });
+
   it('list shows names and one-line descriptions; a local name hides the shipped one', async () => {
     const { cwd, shipped } = layout();
     const items = await listPipelines(cwd, shipped);
