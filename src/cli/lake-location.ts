@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { isS3Url } from '../core/s3-url.js';
+import { checkMaintainedLayout } from './maintained-layout.js';
 import { openOutput } from './output-storage.js';
 import { UsageError } from './usage-error.js';
 import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
@@ -87,7 +88,8 @@ export async function withCommandState<T>(
  * A whole-lake command (compact, vacuum, repair) on its output: the lake opened (a folder, or an
  * s3:// lake through its storage), held as a run holds it (the pid lock of a folder, the lease of a
  * lake on S3) while `act` works, unless no `holder` is given (a dry run reads only), then let go
- * of and its S3 client destroyed.
+ * of and its S3 client destroyed. A lake of another layout than the one they work on is refused
+ * first (maintained-layout.ts).
  */
 export async function onLakeOutput<T>(
   output: string,
@@ -97,6 +99,8 @@ export async function onLakeOutput<T>(
 ): Promise<T> {
   const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
   try {
+    // Before the lock: a lake these commands cannot work on is left exactly as it is.
+    await checkMaintainedLayout(output, lake.storage);
     const lock = options.holder === undefined ? undefined : await acquireRunLock(lake.remote ? lake.storage : output, options.holder);
     try {
       return await act(lake.storage, lock);

@@ -8,6 +8,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
 import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
+import { layout1Refusal } from '../maintained-layout.js';
 import { QuotelakeError } from '../../core/errors.js';
 import { openOutput } from '../output-storage.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
@@ -51,7 +52,7 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
   }
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(lake)).version === 1) {
-    throw new UsageError(`${args.output} is a lake written by quotelake 0.1.0 (layout 1)`, `run "quotelake migrate --output ${args.output}" (or any run on it) first`);
+    throw layout1Refusal(args.output);
   }
   let info;
   const progress = inspectProgress(terminal, !args.json);
