@@ -6,7 +6,7 @@
  * the series they held, for the runs that fetch them again. The caller holds the output.
  */
 import type { RunContext } from '../core/component.js';
-import { SinkError } from '../core/errors.js';
+import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink } from './commit/partitioned-sink.js';
 import { pendingJournals, type RollForwardHooks } from './commit/commit-journal.js';
 import { NO_DRIFT } from './commit/delta-drift.js';
@@ -89,7 +89,10 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
       if (!options.dryRun) await sink.dropFiles(options.ctx, bad.map((b) => b.file));
       out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)), logMismatches });
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${dataset}.${format}: repair failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+      // As compact and a run's commit: a conflict or a log error keeps its own code (and exit, and fix).
+      throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError
+        ? error
+        : new SinkError(`${dataset}.${format}: repair failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     } finally {
       await sink.close();
     }

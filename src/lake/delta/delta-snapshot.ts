@@ -36,7 +36,7 @@ export function parseCommit(tableKey: string, version: number, text: string): De
     try {
       actions.push(JSON.parse(line) as DeltaAction);
     } catch (cause) {
-      throw new DeltaLogError(`version ${version}, line ${i + 1}: not JSON`, tableKey, { cause });
+      throw new DeltaLogError(`version ${version} (${commitKey(tableKey, version)}), line ${i + 1}: not JSON`, tableKey, { cause });
     }
   }
   return actions;

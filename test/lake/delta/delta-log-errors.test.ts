@@ -22,7 +22,7 @@ describe('the Delta log reader refuses', () => {
   it('a line that is not JSON, naming the version and line', async () => {
     const storage = await table();
     await storage.putIfAbsent('trade/_delta_log/00000000000000000001.json', '{"add":{}}\n{not json\n');
-    await expect(readDeltaSnapshot(storage, 'trade')).rejects.toMatchObject({ code: 'QL_DELTA_LOG', message: 'trade: version 1, line 2: not JSON' });
+    await expect(readDeltaSnapshot(storage, 'trade')).rejects.toMatchObject({ code: 'QL_DELTA_LOG', message: 'trade: version 1 (trade/_delta_log/00000000000000000001.json), line 2: not JSON' });
   });
 
   it('a table that needs a newer reader (table features it would ignore)', async () => {
