@@ -127,8 +127,17 @@ export async function hasMigrationJournal(outputDir: string): Promise<boolean> {
   return exists(join(outputDir, MIGRATION_JOURNAL));
 }
 
-/** Plan from the layout-1 manifests as they are now (after journals are rolled forward). */
-async function plan(outputDir: string, now: Date, pendingManifests: ReadonlyMap<string, unknown> = new Map()): Promise<MigrationJournal> {
+/**
+ * Plan from the layout-1 manifests as they are now (after journals are rolled forward). A dry run,
+ * which rolls nothing forward, gives the manifests the pending journals would leave and the files
+ * they would remove (not orphans: the roll-forward removes them, as the migration then does not).
+ */
+async function plan(
+  outputDir: string,
+  now: Date,
+  pendingManifests: ReadonlyMap<string, unknown> = new Map(),
+  pendingRemoves: ReadonlySet<string> = new Set(),
+): Promise<MigrationJournal> {
   const datasets: MigrationDataset[] = [];
   const orphans: string[] = [];
   for (const dataset of DATASETS) {
@@ -148,7 +157,8 @@ async function plan(outputDir: string, now: Date, pendingManifests: ReadonlyMap<
       const listed = new Set(v1.files.map((f) => join(outputDir, dataset, f.path)));
       const extension = (await encoderFor(format)).extension;
       for (const file of await listFiles(join(outputDir, dataset), extension)) {
-        if (!listed.has(file)) orphans.push(posix.relative(outputDir.split('\\').join('/'), file.split('\\').join('/')));
+        const key = posix.relative(outputDir.split('\\').join('/'), file.split('\\').join('/'));
+        if (!listed.has(file) && !pendingRemoves.has(key)) orphans.push(key);
       }
     }
   }
@@ -262,7 +272,8 @@ export async function migrateLayout1To2(outputDir: string, options: { now: Date;
   if (dryRun) {
     // What the journals would leave: their manifests stand in for the dataset's.
     const manifests = new Map(pending.map(({ journal: j }) => [layout1ManifestRelPath(j.dataset, j.format), j.manifest]));
-    return reportOf(journal ?? (await plan(outputDir, now, manifests)), pending.length, true, resumed);
+    const removes = new Set(pending.flatMap(({ journal: j }) => j.remove.map((p) => posix.normalize(p))));
+    return reportOf(journal ?? (await plan(outputDir, now, manifests, removes)), pending.length, true, resumed);
   }
   if (!journal) {
     for (const { path, journal: j } of pending) await rollForwardLayout1(outputDir, path, j);

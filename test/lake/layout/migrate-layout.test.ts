@@ -55,7 +55,11 @@ describe('migrating the 0.1.0 fixture lake to layout 2', () => {
     expect(await layoutState(dir)).toEqual({ version: 1, migrationPending: false, hasLayoutFile: false });
 
     const dry = await ensureLayout(dir, { now: NOW, dryRun: true });
-    expect(dry).toMatchObject({ dryRun: true, journalsRolledForward: 1, filesRewritten: 10, filesKept: 5, manifestsMoved: 5 });
+    // What it would do is what it does: the file the pending journal removes is no orphan of the lake's.
+    expect(dry).toMatchObject({ dryRun: true, journalsRolledForward: 1, filesRewritten: 10, filesKept: 5, manifestsMoved: 5, orphansRemoved: 0 });
+    expect(describeMigration(dry!)).toBe(
+      'would migrate the lake from layout 1 (quotelake 0.1.0) to layout 2: 10 file(s) rewritten without their hive-key column, 5 kept, 5 manifest(s) moved to _quotelake/manifests/, 1 pending 0.1.0 commit(s) rolled forward',
+    );
     expect(await layoutState(dir)).toMatchObject({ version: 1 }); // a dry run changes nothing
 
     const report = await ensureLayout(dir, { now: NOW });
@@ -66,6 +70,15 @@ describe('migrating the 0.1.0 fixture lake to layout 2', () => {
     await expectMigrated(dir);
     // A second start finds nothing to do.
     expect(await ensureLayout(dir, { now: NOW })).toBeUndefined();
+  });
+
+  it('a file no manifest lists (left by a killed 0.1.0 run) is counted alike by the dry run and the migration, and removed', async () => {
+    const dir = await copyOfFixture();
+    const orphan = join(dir, 'depth/date=2026-11-20/part-20261120T110000Z-killed-00001.parquet');
+    await writeFile(orphan, 'PAR1 cut short');
+    expect(await ensureLayout(dir, { now: NOW, dryRun: true })).toMatchObject({ orphansRemoved: 1 });
+    expect(await ensureLayout(dir, { now: NOW })).toMatchObject({ orphansRemoved: 1 });
+    await expect(stat(orphan)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('DuckDB reads every migrated dataset in one hive glob: the same rows as 0.1.0 wrote, no column twice', async () => {
