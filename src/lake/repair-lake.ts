@@ -5,6 +5,7 @@
  * commit into their partitions stops at them. Their rows are gone from the lake: the report names
  * the series they held, for the runs that fetch them again. The caller holds the output.
  */
+import { posix } from 'node:path';
 import type { RunContext } from '../core/component.js';
 import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink } from './commit/partitioned-sink.js';
@@ -13,6 +14,7 @@ import { NO_DRIFT } from './commit/delta-drift.js';
 import type { ManifestFile } from './commit/manifest.js';
 import { datasetSpec } from './datasets/index.js';
 import { lakeTables } from './lake-tables.js';
+import { partitionKeys } from './partition-path.js';
 import { TABLE_DEFAULTS } from './table-defaults.js';
 import type { LakeStorage } from './storage/lake-storage.js';
 import { localStorage } from './storage/local-storage.js';
@@ -23,7 +25,7 @@ export interface RepairedFile {
   readonly key: string;
   readonly problem: string;
   readonly rows: number;
-  /** The series keys the file held (code, or exchange), from the manifest's key ranges. */
+  /** The series keys the file held (code, or exchange): the names of the streams to reset. */
   readonly series: readonly string[];
 }
 
@@ -51,8 +53,19 @@ export interface RepairLakeOptions {
   readonly hooks?: RollForwardHooks;
 }
 
+/**
+ * The series a file held: the groups of its key ranges are the codes of K-lines, trades and books;
+ * a halt file's groups are its announcements (symbol and halt start), and its series, the exchange
+ * its stream is named by, is in its path (the hive key is in no file since layout 2).
+ */
+function seriesOf(dataset: string, file: ManifestFile): string[] {
+  if (dataset !== 'halt') return Object.keys(file.ranges).sort();
+  const exchange = partitionKeys(posix.dirname(file.path)).exchange;
+  return exchange === undefined ? [] : [exchange];
+}
+
 function describe(dataset: string, { file, problem }: { file: ManifestFile; problem: string }): RepairedFile {
-  return { key: `${dataset}/${file.path}`, problem, rows: file.rows, series: Object.keys(file.ranges).sort() };
+  return { key: `${dataset}/${file.path}`, problem, rows: file.rows, series: seriesOf(dataset, file) };
 }
 
 export async function repairLake(outputDir: string, options: RepairLakeOptions): Promise<TableRepair[]> {

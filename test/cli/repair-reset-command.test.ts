@@ -46,3 +46,23 @@ describe('what repair says of a Delta log that disagrees with the manifest', () 
     );
   });
 });
+
+describe('what repair says comes back after the reset', () => {
+  it('K-lines: as far back as the pipeline\'s since reaches (a span counts back from the run)', () => {
+    expect(formatRepair(repaired, true, '/data/lake')).toContain(
+      "then run the pipelines (forex, metals and crypto come back whole as far back as each pipeline's since reaches: a span such as 7d counts back from the run, so give --since an ISO date before the dropped rows if it does not; a stock or index only as far as its newest 500 bars reach)",
+    );
+  });
+
+  it('halts: the service gives the last year of announcements, not the stocks\' words', () => {
+    const halts: TableRepair = {
+      ...repaired,
+      dataset: 'halt',
+      delta: false,
+      dropped: [{ key: 'halt/exchange=nyse/year=2026/part-a.parquet', problem: 'missing', rows: 506, series: ['nyse'] }],
+    };
+    const text = formatRepair(halts, true, '/data/lake');
+    expect(text).toContain('  halt/exchange=nyse/year=2026/part-a.parquet: missing; 506 rows of nyse\n');
+    expect(text).toContain('--stream halt/nyse --yes (every pipeline holding them; add --state-dir if its runs keep their state elsewhere), then run the pipelines (the service gives the last year of halts: older announcements do not come back)\n');
+  });
+});

@@ -158,3 +158,27 @@ describe('repairLake, cut short', () => {
     expect((await readManifest(storage, 'kline', 'parquet'))!.files).toEqual([]);
   });
 });
+
+describe('repairLake, a halt file', () => {
+  it('names the exchange as its series (the stream to reset), not each announcement of the file; a run of the reset stream brings the rows back', async () => {
+    world = await startWorld('2026-03-03T12:00:30.000Z');
+    const client = world.client('professional');
+    const outputDir = join(world.dir, 'repair-halt');
+    const halts = { name: 'halts', source: { type: 'trading-halts', exchanges: ['nyse'] }, transforms: [{ type: 'normalize-halts' }], sink: { type: 'parquet' } };
+    await run(halts, { client, clock: world.clock, outputDir });
+    const storage = localStorage(outputDir);
+    const rowsBefore = (await readManifest(storage, 'halt', 'parquet'))!.files.reduce((n, f) => n + f.rows, 0);
+    const folder = join(outputDir, 'halt/exchange=nyse/year=2026');
+    const [name] = await readdir(folder);
+    await truncate(join(folder, name!), 100);
+    const ctx = runContext(world.clock);
+    const [looked] = await repairLake(outputDir, { ctx, dryRun: true });
+    expect(looked!.dropped.map((d) => [d.key, d.series])).toEqual([[`halt/exchange=nyse/year=2026/${name}`, ['nyse']]]);
+    expect(streamsOf(looked!)).toEqual(['halt/nyse']);
+    const [done] = await repairLake(outputDir, { ctx, dryRun: false });
+    expect(await new CheckpointStore(join(outputDir, '.state'), 'halts').remove(streamsOf(done!))).toEqual(['halt/nyse']);
+    world.clock.set('2026-03-03T12:10:30.000Z');
+    await run(halts, { client, clock: world.clock, outputDir });
+    expect((await readManifest(storage, 'halt', 'parquet'))!.files.reduce((n, f) => n + f.rows, 0)).toBe(rowsBefore);
+  });
+});

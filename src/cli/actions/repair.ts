@@ -53,6 +53,14 @@ export function resetCommand(r: TableRepair, output: string, s3Endpoint?: string
   return streams.length === 0 ? undefined : `quotelake state reset --output ${shellWord(output)}${endpoint} ${streams.map((s) => `--stream ${shellWord(s)}`).join(' ')} --yes`;
 }
 
+/** What a run of the reset streams fetches again: a backfill walks back to its since, no further. */
+const COMES_BACK = {
+  kline:
+    "(forex, metals and crypto come back whole as far back as each pipeline's since reaches: a span such as 7d counts back from the run, " +
+    'so give --since an ISO date before the dropped rows if it does not; a stock or index only as far as its newest 500 bars reach)',
+  halt: '(the service gives the last year of halts: older announcements do not come back)',
+} as const;
+
 export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3Endpoint?: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
   const n = r.logMismatches.length;
@@ -69,7 +77,7 @@ export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3
     lines.push(
       `  to fetch their rows again: ${reset} ` +
         '(every pipeline holding them; add --state-dir if its runs keep their state elsewhere), then run the pipelines ' +
-        '(forex, metals and crypto come back whole; a stock or index only as far as its newest 500 bars reach)',
+        COMES_BACK[r.dataset === 'halt' ? 'halt' : 'kline'],
     );
   } else {
     lines.push('  snapshots of order books and trades cannot be fetched again for past instants: their rows are gone');
