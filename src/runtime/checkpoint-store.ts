@@ -68,7 +68,11 @@ export class CheckpointStore {
     }
     if (this.lake !== undefined && file.lake !== undefined && file.lake !== this.lake.id) {
       throw new StateConflictError(
-        `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where} (${this.lake.id === null ? 'a new output' : `id ${this.lake.id}`}): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
+        `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where}` +
+          // Without an id the lake may be that one, its layout file lost: the hint says how to tell.
+          (this.lake.id === null
+            ? `, which has no lake id (a new output, or one whose _quotelake/layout.json was lost): a run here would resume where those checkpoints stopped and never fetch what came before`
+            : ` (id ${this.lake.id}): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`),
         this.path,
         this.lake.id === null
           ? `if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${this.lake.where} --yes" (with the --state-dir of this run, if it has one) writes it again with that id, and the run resumes; otherwise give each output its own state folder (the default, <output>/.state, is one), or start this pipeline over here with "${this.resetCommand}"`

@@ -95,7 +95,7 @@ describe('a state folder given to another output', () => {
       const r = await runCli([command, 'kline-backfill', ...WINDOW, '--output', other, '--state-dir', join(lake, '.state')]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`${checkpointFile(lake)}: the checkpoints of pipeline "kline-backfill" were saved for another lake (id `);
-      expect(r.stderr).toContain(`than ${other} (`);
+      expect(r.stderr).toContain(`than ${other}, which has no lake id (a new output, or one whose _quotelake/layout.json was lost)`);
       // A new output may be that lake with its layout file lost: repair is offered first.
       expect(r.stderr).toContain(`hint: if this is that lake and its _quotelake/layout.json was lost, "quotelake repair --output ${other} --yes"`);
       expect(r.stderr).toContain('; otherwise give each output its own state folder');

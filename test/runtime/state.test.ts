@@ -112,7 +112,9 @@ describe('CheckpointStore', () => {
     await expect(other.load()).rejects.toThrow(
       `${mine.path}: the checkpoints of pipeline "p" were saved for another lake (id aaaa) than out-b (id bbbb): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
     );
-    await expect(new CheckpointStore(dir, 'p', 'parquet', { id: null, where: 'fresh' }).load()).rejects.toThrow('than fresh (a new output)');
+    await expect(new CheckpointStore(dir, 'p', 'parquet', { id: null, where: 'fresh' }).load()).rejects.toThrow(
+      'were saved for another lake (id aaaa) than fresh, which has no lake id (a new output, or one whose _quotelake/layout.json was lost): a run here would resume where those checkpoints stopped',
+    );
     // state show and reset read any file.
     expect((await new CheckpointStore(dir, 'p').load()).size).toBe(1);
   });
