@@ -50,7 +50,8 @@ describe('a damaged or missing live file', () => {
     const message = (error as Error).message;
     expect(message).toContain(`kline/interval=1m/year=2026/date=2026-03-03/${name}`);
     expect(message).toMatch(harm === 'damaged' ? /cannot be read, the file is damaged \(.*Parquet/ : /is listed but missing/);
-    expect(describeError(error).hint).toMatch(/restore it from a backup .*quotelake repair --output/);
+    // The command to paste names this output, not a placeholder.
+    expect(describeError(error).hint).toContain(`restore it from a backup (same name, same bytes), or drop it with "quotelake repair --output ${outputDir} --dry-run", then --yes`);
   });
 });
 

@@ -34,6 +34,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { LocalScratch, removeStaleScratch } from './local-scratch.js';
 import { SpillReader, writeSpill } from './spill-io.js';
 import { makeDir } from '../../core/make-dir.js';
+import { shellWord } from '../../core/shell-word.js';
 import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
@@ -82,9 +83,10 @@ import { logDeltaUpkeep } from './delta-upkeep-log.js';
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
 const MAX_UPLOADS_IN_FLIGHT = 4;
 
-/** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. */
-const DAMAGED_FILE_HINT =
-  'a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes), or drop it with "quotelake repair --output <output> --dry-run", then --yes (its rows leave the lake; it names the series to fetch again); then run the same command again';
+/** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. The command names the lake, to be pasted. */
+function damagedFileHint(root: string): string {
+  return `a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes), or drop it with "quotelake repair --output ${shellWord(root)} --dry-run", then --yes (its rows leave the lake; it names the series to fetch again); then run the same command again`;
+}
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
 export const DEFAULT_RETIRED_GRACE_MS = TABLE_DEFAULTS.retiredGraceMs;
@@ -612,12 +614,12 @@ export class PartitionedSink<R> implements Sink<R> {
 
   private async readTable(key: string): Promise<Table> {
     const bytes = await this.storage.read(key);
-    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit', undefined, DAMAGED_FILE_HINT);
+    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit', undefined, damagedFileHint(this.storage.root));
     try {
       return this.options.encoder.decode(bytes);
     } catch (error) {
       // The decoder's own words ("Corrupt footer") name no file: this does, and what to do.
-      throw new SinkError(`${this.dataset}: ${key} in ${this.storage.root} cannot be read, the file is damaged (${(error as Error).message})`, 'commit', error, DAMAGED_FILE_HINT);
+      throw new SinkError(`${this.dataset}: ${key} in ${this.storage.root} cannot be read, the file is damaged (${(error as Error).message})`, 'commit', error, damagedFileHint(this.storage.root));
     }
   }
 
