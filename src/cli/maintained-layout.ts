@@ -5,12 +5,14 @@
  * stopped half-way (exit 2: migrate first). The manifests of those are not, or not all, where
  * layout 2 keeps them: the command would say "nothing to compact" of a lake full of data, or
  * rewrite files a migration is about to move. A damaged layout file stops none of them: they do
- * not need it, and repair writes it again.
+ * not need it, and repair writes it again; but with a migration under way it is exit 1, as repair
+ * says it: migrate stops on a damaged layout file, so it must go first.
  */
 import { hasLayout1Markers, hasMigrationJournal } from '../lake/layout/migrate-layout.js';
 import { findLayoutFile, layoutFileWhere } from '../lake/layout/index.js';
 import { LAKE_DIR } from '../lake/lake-paths.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
+import { SinkError } from '../core/errors.js';
 import { UsageError } from './usage-error.js';
 
 /** A 0.1.0 lake, named as such (inspect says it the same way). */
@@ -27,7 +29,7 @@ export async function checkMaintainedLayout(output: string, storage: LakeStorage
     // The layout file damaged too: migrate stops on it, so it goes first (repair says the same).
     if (found?.damage !== undefined) {
       const where = layoutFileWhere(storage);
-      throw new UsageError(`${found.damage}, and a migration from layout 1 is under way`, `remove ${where} and run "quotelake migrate --output ${output}", which finishes the migration and writes it`);
+      throw new SinkError(`${found.damage}, and a migration from layout 1 is under way`, 'commit', undefined, `remove ${where} and run "quotelake migrate --output ${output}", which finishes the migration and writes it`);
     }
     throw new UsageError(
       `${output} is being migrated from layout 1 (quotelake 0.1.0), and the migration was stopped half-way`,

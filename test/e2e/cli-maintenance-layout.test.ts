@@ -38,6 +38,14 @@ describe('compact, vacuum and repair on a lake of another layout', () => {
       expect(r.stderr).toContain(`hint: run "quotelake migrate --output ${out}" (or any run on it), which finishes it, first`);
     }
     expect(allFiles(out)).toEqual(before);
+    // Its layout file damaged too: migrate would stop on it, so it goes first (exit 1).
+    writeFileSync(join(out, '_quotelake/layout.json'), '{"version": 2');
+    for (const args of [['compact'], ['vacuum'], ['repair', '--yes']]) {
+      const r = await runCli([...args, '--output', out]);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('is not valid JSON');
+      expect(r.stderr).toContain(`, and a migration from layout 1 is under way\n  hint: remove ${join(out, '_quotelake/layout.json')} and run "quotelake migrate --output ${out}"`);
+    }
   }, 60_000);
 
   it('a newer layout: exit 1 (QL_FORMAT_VERSION, upgrade), the lake untouched', async () => {
