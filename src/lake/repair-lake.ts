@@ -88,7 +88,7 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
     });
     try {
       // An interrupted commit is finished first, so the files checked are the lake's own.
-      if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false, writesRows: false });
+      if (!options.dryRun) await sink.recover(options.ctx, { purgeRetired: false, writesRows: false, mendsDeltaLog: true });
       // The log first: a file to drop must be live in it for its remove to be logged. A dry run
       // finishes no pending commit, whose table disagrees with its log until it is finished.
       const pending = options.dryRun && (await pendingJournals(storage, { dataset, format }, { readOnly: true })).length > 0;

@@ -1112,8 +1112,10 @@ export class PartitionedSink<R> implements Sink<R> {
   /**
    * Finish or undo what a killed writer left. With `ctx`, its steps are logged and expired retired
    * files deleted, unless `purgeRetired` is false (compactAll purges and reports them itself).
+   * `mendsDeltaLog`: the caller (repair) makes the Delta log agree with the manifest next, so the
+   * files only the log names are not warned of.
    */
-  async recover(ctx?: RunContext, options: { purgeRetired?: boolean; writesRows?: boolean } = {}): Promise<void> {
+  async recover(ctx?: RunContext, options: { purgeRetired?: boolean; writesRows?: boolean; mendsDeltaLog?: boolean } = {}): Promise<void> {
     const { encoder } = this.options;
     await this.refuseFileAsFolder();
     const runs = new Set<string>();
@@ -1151,8 +1153,13 @@ export class PartitionedSink<R> implements Sink<R> {
     await this.checkDeltaWritable(options.writesRows !== false);
     const orphans = await this.sweepOrphans();
     if (orphans.swept > 0) ctx?.logger.info('deleted files no manifest lists (left by a killed run)', { event: 'recovery', action: 'orphans-swept', dataset: this.dataset, files: orphans.swept });
-    if (orphans.keptForDelta > 0) {
-      ctx?.logger.warn(`kept ${orphans.keptForDelta} files of ${this.dataset} that its Delta log has live but its manifest does not list: "quotelake repair --dry-run" shows the table's log and manifest disagreeing`, { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: orphans.keptForDelta });
+    // Repair mends the log right after: it would warn of what it is about to mend, and send the user to itself.
+    if (orphans.keptForDelta > 0 && options.mendsDeltaLog !== true) {
+      const n = orphans.keptForDelta;
+      ctx?.logger.warn(
+        `kept ${n} file${n === 1 ? '' : 's'} of ${this.dataset} that its Delta log has live but its manifest does not list: "quotelake repair --output ${shellWord(this.storage.root)} --dry-run" shows the table's log and manifest disagreeing`,
+        { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: n },
+      );
     }
     if (ctx !== undefined && options.purgeRetired !== false) await this.purgeRetired(ctx);
   }
