@@ -6,9 +6,10 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { AbortedError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { QUEUE_ACTIONS } from './commands/queue.js';
 import { STATE_SUBCOMMANDS } from './commands/state.js';
 import { wordCompleter } from './complete-words.js';
-import { signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
+import { commandWords, signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails, sayFailure, USAGE_HINT } from './describe-error.js';
 import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -29,11 +30,13 @@ import { skipHelpCache } from './skip-help-cache.js';
 import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
-/** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 /** Each command's name (the first word of its yargs `command`), for the hint of a usage error. */
 const COMMAND_NAMES = COMMANDS.map((c) => String(c.command).split(' ')[0]!);
 const SUBCOMMAND_NAMES = { state: STATE_SUBCOMMANDS };
+/** The words a --json document's `command` names: a state subcommand, a queue action. */
+const DOCUMENT_COMMANDS = { ...SUBCOMMAND_NAMES, queue: QUEUE_ACTIONS };
 
+/** Run the CLI on `argv` (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let cli = yargs(argv)
     .scriptName('quotelake')
@@ -95,7 +98,9 @@ export async function main(argv: string[]): Promise<number> {
     sayFailure(terminal, d, e);
     if (!json && wantsDebug(argv)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
-      emitJson(terminal, { quotelake: packageVersion(), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e) || (await argvSendsNdjsonToStdout(argv)));
+      // `command` as the command's own documents name it, so a script reads every document alike.
+      const command = commandWords(argv, COMMAND_NAMES, DOCUMENT_COMMANDS);
+      emitJson(terminal, { quotelake: packageVersion(), ...(command !== undefined ? { command } : {}), exitCode: d.exitCode, error: { code: d.code, message: d.message, hint: d.hint } }, jsonDocGoesToStderr(e) || (await argvSendsNdjsonToStdout(argv)));
     }
     return d.exitCode;
   }

@@ -100,9 +100,16 @@ function withNearestChoice(msg: string): string {
  * subcommand (`state show`), whose options the command's own help does not list.
  */
 export function usageHint(argv: readonly string[], commands: readonly string[], subcommands: Readonly<Record<string, readonly string[]>> = {}): string {
+  const command = commandWords(argv, commands, subcommands);
+  if (command === undefined) return 'run "quotelake --help" (or "quotelake <command> --help") for usage';
+  return `run "quotelake ${command} --help" for usage`;
+}
+
+/** The command named on the line with its subcommand (`run`, `state show`), or undefined when none is. */
+export function commandWords(argv: readonly string[], commands: readonly string[], subcommands: Readonly<Record<string, readonly string[]>> = {}): string | undefined {
   const at = argv.findIndex((a) => !a.startsWith('-'));
   const command = argv[at];
-  if (command === undefined || !commands.includes(command)) return 'run "quotelake --help" (or "quotelake <command> --help") for usage';
+  if (command === undefined || !commands.includes(command)) return undefined;
   const sub = argv.slice(at + 1).find((a) => subcommands[command]?.includes(a));
-  return `run "quotelake ${command}${sub !== undefined ? ` ${sub}` : ''} --help" for usage`;
+  return sub === undefined ? command : `${command} ${sub}`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STATE_SUBCOMMANDS } from '../../src/cli/commands/state.js';
-import { signedValueProblem, usageHint, withSuggestion } from '../../src/cli/usage-suggestions.js';
+import { commandWords, signedValueProblem, usageHint, withSuggestion } from '../../src/cli/usage-suggestions.js';
 
 describe('signedValueProblem', () => {
   it('a value with a minus, read as short flags, is said as such, with the ways to write it', () => {
@@ -56,5 +56,14 @@ describe('usageHint', () => {
     expect(usageHint(['state', '--bogus'], commands, subcommands)).toBe('run "quotelake state --help" for usage');
     expect(usageHint(['run', 'show', '--bogus'], commands, subcommands)).toBe('run "quotelake run --help" for usage');
     expect(usageHint(['nope'], commands, subcommands)).toBe('run "quotelake --help" (or "quotelake <command> --help") for usage');
+  });
+
+  it("commandWords: a --json error document's command, as the commands' own documents name it", () => {
+    const subcommands = { state: STATE_SUBCOMMANDS, queue: ['status', 'drop'] };
+    expect(commandWords(['queue', 'drop', 'alpha', '--json'], commands, subcommands)).toBe('queue drop');
+    expect(commandWords(['state', '--json', 'reset'], commands, subcommands)).toBe('state reset');
+    expect(commandWords(['run', 'demo', '--json'], commands, subcommands)).toBe('run');
+    expect(commandWords(['--json'], commands, subcommands)).toBeUndefined();
+    expect(commandWords(['nope', '--json'], commands, subcommands)).toBeUndefined();
   });
 });

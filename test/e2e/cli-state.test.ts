@@ -204,6 +204,9 @@ describe('quotelake state reset', () => {
     expect(r.stderr).toContain('stdin is not a terminal');
     expect(r.stderr).toContain(`add --yes to confirm it in a script: quotelake state reset --stream 'BTC*' --output ${out} --yes`);
     expect(readFileSync(checkpointFile(out), 'utf8')).toBe(file);
+    // The --json document of the refusal names its command, as the command's own documents do.
+    const json = await runCli(['state', 'reset', '--output', out, '--stream', 'BTC*', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ command: 'state reset', exitCode: 2, error: { code: 'QL_USAGE' } });
     const none = await runCli(['state', 'reset', '--output', out, '--stream', 'NOPE*']);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stderr).toContain('nothing to reset: no checkpoint matching NOPE*');

@@ -4,12 +4,15 @@ import { DROP_WHAT } from '../queue/drop-what.js';
 import { coordinatorOption } from '../queue/coordinator.js';
 import { clockOptions, serviceOptions } from '../shared-options.js';
 
+/** What `queue` does; the second word of its --json documents' `command` (`queue drop`). */
+export const QUEUE_ACTIONS = ['status', 'schedules', 'unschedule', 'drop'] as const;
+
 export const queueCommand: CommandModule<object, QueueArgs> = {
   command: 'queue <action> [name]',
   describe: 'The Redis queue of slices: status (counts and ETA), schedules, unschedule <name>, drop <pipeline>|--all',
   builder: (y: Argv<object>) =>
     coordinatorOption(clockOptions(serviceOptions(y)))
-      .positional('action', { choices: ['status', 'schedules', 'unschedule', 'drop'] as const, describe: 'What to show or do' })
+      .positional('action', { choices: QUEUE_ACTIONS, describe: 'What to show or do' })
       .positional('name', { type: 'string', describe: 'The schedule to remove (unschedule); the pipeline whose jobs to drop (drop)' })
       .option('all', { type: 'boolean', default: false, describe: 'drop: every pipeline\'s jobs' })
       .option('only', { type: 'string', array: true, choices: DROP_WHAT, describe: 'drop: only these (default all three): waiting (and delayed) slices, failed jobs, schedules' })
