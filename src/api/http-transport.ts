@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { Pool } from './undici-pool.js';
 import { ResponseTooLargeError, TransportError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
+import { networkCodeMayPass } from '../core/environment-error.js';
 
 export interface Timeouts {
   /** TCP connect. */
@@ -164,7 +165,9 @@ export class HttpTransport {
     // A certificate refused or a connect timeout carries no address: the one this pool connects to is it.
     if (!('hostname' in cause) && !('address' in cause)) Object.assign(cause, this.#where);
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
-    return new TransportError(endpoint, `request failed: ${message}`, cause, connected);
+    // A name that does not resolve or a certificate refused fails every attempt the same way: not retried.
+    const mayPass = typeof code !== 'string' || networkCodeMayPass(code);
+    return new TransportError(endpoint, `request failed: ${message}`, cause, connected, mayPass);
   }
 }
 

@@ -34,6 +34,18 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+const isTlsRefusal = (code: string): boolean => TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_');
+
+/**
+ * Whether a request that failed with this Node error code may succeed if sent again: not when the
+ * host name does not resolve (ENOTFOUND) or the TLS connection was refused (a certificate), which
+ * exit 2 as QL_HOST_UNKNOWN and QL_TLS: every attempt meets the same answer. A DNS server that
+ * did not answer in time (EAI_AGAIN) may answer the next one.
+ */
+export function networkCodeMayPass(code: string): boolean {
+  return code !== 'ENOTFOUND' && !isTlsRefusal(code);
+}
+
 /** Codes whose fix is a change to the command or the machine: running again unchanged will fail again. */
 export const ENVIRONMENT_USAGE_CODES: ReadonlySet<string> = new Set([
   'QL_OUTPUT_DENIED',
@@ -161,7 +173,7 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
       return { code: 'QL_NETWORK_UNREACHABLE', target, message: `cannot reach ${target} (${code})`, fix: 'check the network of this machine (and a proxy or firewall), then run the same command again: it resumes' };
     }
     default:
-      if (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')) {
+      if (isTlsRefusal(code)) {
         const target = networkTarget(e);
         return {
           code: 'QL_TLS',

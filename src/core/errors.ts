@@ -112,13 +112,16 @@ export class ApiError extends QuotelakeError {
   }
 }
 
-/** The network failed, timed out, or the body was truncated or unparsable. Always retryable. */
+/**
+ * The network failed, timed out, or the body was truncated or unparsable. Retryable, except where
+ * the transport knows no attempt can pass (a host name that does not resolve, a certificate refused).
+ */
 export class TransportError extends QuotelakeError {
   readonly endpoint: string;
   /** false when the connection was never made (refused, no route, name not found): nothing was counted. */
   readonly reachedServer: boolean;
-  constructor(endpoint: string, message: string, cause?: unknown, reachedServer = true) {
-    super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable: true, cause });
+  constructor(endpoint: string, message: string, cause?: unknown, reachedServer = true, retryable = true) {
+    super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable, cause });
     this.endpoint = endpoint;
     this.reachedServer = reachedServer;
   }

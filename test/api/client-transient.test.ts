@@ -3,9 +3,14 @@
  * permanent ones fail at once, Retry-After is honoured in both forms, and a connection that was
  * never made is charged to no window and no quota.
  */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/api/client.js';
 import { ApiError, TransportError } from '../../src/core/errors.js';
+import { environmentErrorOf, networkCodeMayPass } from '../../src/core/environment-error.js';
 import { STUB_T0 as T0, STUB_TOKEN as TOKEN, useStubClient } from './helpers/stub-client.js';
 import { bar, fail, json, ok } from './helpers/stub-server.js';
 import { closedPort } from '../helpers/closed-port.js';
@@ -142,5 +147,42 @@ describe('a service that cannot be reached', () => {
     expect(clock.now() - T0).toBe(7741);
     expect((await client.quotaStatus()).used).toBe(0);
     await client.close();
+  });
+
+  it('a host that does not resolve (ENOTFOUND) fails at the first attempt: sending again cannot make it resolve', async () => {
+    const { client, clock, infos } = clientAt('http://quotes.example.invalid');
+    const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).retryable).toBe(false);
+    expect(environmentErrorOf(error, 'read')?.code).toBe('QL_HOST_UNKNOWN');
+    expect(infos.map((i) => i.outcome)).toEqual(['transport-error']);
+    expect(clock.now() - T0).toBe(0);
+    await client.close();
+  });
+
+  it('a certificate refused (self-signed) fails at the first attempt, as QL_TLS', async () => {
+    const tls = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
+    const server = createHttpsServer({ key: readFileSync(join(tls, 'self-signed.key')), cert: readFileSync(join(tls, 'self-signed.crt')) }, (_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const { client, clock, infos } = clientAt(`https://127.0.0.1:${port}`);
+      const error = await client.kline({ code: 'EURUSD', klineType: 1, count: 1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect((error as TransportError).retryable).toBe(false);
+      expect(((error as TransportError).cause as { code?: string }).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(environmentErrorOf(error, 'read')?.code).toBe('QL_TLS');
+      expect(infos.map((i) => i.outcome)).toEqual(['transport-error']);
+      expect(clock.now() - T0).toBe(0);
+      await client.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('which network failures may pass: a DNS server that did not answer (EAI_AGAIN) may, a name that does not exist or a refused certificate never', () => {
+    expect(['EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT'].filter(networkCodeMayPass)).toEqual(['EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+    expect(['ENOTFOUND', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER'].filter(networkCodeMayPass)).toEqual([]);
   });
 });
