@@ -79,7 +79,7 @@ describe('quotelake compact', () => {
     const before = tree(out);
     const plan = await runCli(['compact', '--output', out, '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/^kline\.parquet: 12 → 1 file, 600 rows in 1 partition \(would compact 1\); [\d.]+ MB → ~[\d.]+ MB; would delete 0 retired files past the grace\n$/);
+    expect(plan.stdout).toMatch(/^kline\.parquet: 12 → 1 file, 600 rows in 1 partition \(would compact 1\); [\d.]+ KiB → ~[\d.]+ KiB; would delete 0 retired files past the grace\n$/);
     expect(tree(out)).toBe(before);
     const done = await runCli(['compact', '--output', out, '--dataset', 'kline', '--grace', '0']);
     expect(done.code, done.stderr).toBe(0);
