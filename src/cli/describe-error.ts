@@ -1,6 +1,6 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
 import { PipelineConfigError } from '../config/pipeline-config-error.js';
-import { AbortedError, ApiError, ConfigError, DeltaConflictError, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, StateConflictError, TransportError } from '../core/errors.js';
+import { AbortedError, ApiError, ConfigError, DeltaConflictError, deltaConflictHint, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, StateConflictError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_USAGE } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 import { causeChain, ENVIRONMENT_USAGE_CODES, environmentErrorOf } from '../core/environment-error.js';
@@ -85,7 +85,8 @@ export function describeError(e: unknown): DescribedError {
       exitCode: EXIT_TABLE_CONFLICT,
       code: e.code,
       message: e.message,
-      hint: 'another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it); if it fails the same way again, the log and the manifest disagree: "quotelake repair --output <output> --dry-run" shows where, and --yes mends the log',
+      // The raiser's hint names the output; one built without it (a library's own storage) fills in a placeholder.
+      hint: e.hint ?? deltaConflictHint(),
     };
   }
   if (e instanceof DeltaLogError) {

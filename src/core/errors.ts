@@ -5,6 +5,7 @@
  */
 
 import { apiHint } from './api-hints.js';
+import { shellWord } from './shell-word.js';
 
 export type ErrorStage = 'config' | 'plan' | 'read' | 'transform' | 'write' | 'commit' | 'serve';
 
@@ -236,6 +237,16 @@ export class LakeObjectMissingError extends QuotelakeError {
 }
 
 /**
+ * What to do after a commit another writer's Delta version undid (QL_DELTA_CONFLICT, or races lost
+ * in a row): run again; if it fails the same way, repair. `output` is the lake's root where the
+ * raiser knows it, so the command can be pasted; without it, a placeholder to fill in.
+ */
+export function deltaConflictHint(output?: string): string {
+  const where = output === undefined ? '<output>' : shellWord(output);
+  return `another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it); if it fails the same way again, the log and the manifest disagree: "quotelake repair --output ${where} --dry-run" shows where, and --yes mends the log`;
+}
+
+/**
  * A Delta commit lost its race to a commit that makes it invalid (it removes a file another commit
  * already removed): retrying would not help, the caller must re-plan from the new snapshot.
  */
@@ -246,13 +257,15 @@ export class DeltaConflictError extends QuotelakeError {
     readonly paths: readonly string[],
     /** What the version did instead, when it was no remove of ours (a protocol upgrade). */
     why?: string,
+    /** The lake's root (a folder, s3://bucket/prefix): the hint's repair command names it. */
+    output?: string,
   ) {
     super(
       'QL_DELTA_CONFLICT',
       why !== undefined
         ? `${table}: Delta version ${version}: ${why}`
         : `${table}: Delta version ${version} already removed ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` (+${paths.length - 3} more)` : ''}; this commit removes them too and cannot be retried`,
-      { stage: 'commit' },
+      { stage: 'commit', hint: deltaConflictHint(output) },
     );
   }
 }
@@ -262,7 +275,7 @@ export class DeltaLogError extends QuotelakeError {
   constructor(
     message: string,
     readonly table: string,
-    options: { retryable?: boolean; cause?: unknown } = {},
+    options: { retryable?: boolean; cause?: unknown; hint?: string } = {},
   ) {
     super('QL_DELTA_LOG', table === '' ? message : `${table}: ${message}`, { stage: 'commit', ...options });
   }

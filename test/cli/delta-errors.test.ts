@@ -1,6 +1,6 @@
 /** What the CLI says and returns for the Delta log's errors (exit-codes.ts, describe-error.ts). */
 import { describe, expect, it } from 'vitest';
-import { DeltaConflictError, DeltaLogError } from '../../src/core/errors.js';
+import { DeltaConflictError, deltaConflictHint, DeltaLogError } from '../../src/core/errors.js';
 import { describeError } from '../../src/cli/describe-error.js';
 import { EXIT_FAILURE, EXIT_QUOTA, EXIT_TABLE_CONFLICT, worstExitCode } from '../../src/cli/exit-codes.js';
 import { parseRetention } from '../../src/cli/actions/vacuum.js';
@@ -17,6 +17,17 @@ describe('Delta errors at the command line', () => {
     const broken = describeError(new DeltaLogError('version 3 is missing from the log (replaying to 5)', 'trade'));
     expect(broken).toMatchObject({ exitCode: EXIT_FAILURE, code: 'QL_DELTA_LOG', message: 'trade: version 3 is missing from the log (replaying to 5)' });
     expect(broken.hint).toMatch(/restore the missing or damaged log file/);
+  });
+
+  it('the hint\'s repair command names the output the error was raised on, quoted for a shell; a placeholder only where none is known', () => {
+    const paths = ['interval=1m/year=2026/date=2026-11-21/part-r1-00001.parquet'];
+    expect(describeError(new DeltaConflictError('kline', 7, paths, undefined, '/data/my lake')).hint).toContain(`"quotelake repair --output '/data/my lake' --dry-run" shows where`);
+    expect(describeError(new DeltaConflictError('kline', 7, ['protocol'], 'writer version 7', 's3://bucket/lake')).hint).toContain('"quotelake repair --output s3://bucket/lake --dry-run"');
+    expect(describeError(new DeltaLogError('lost the race for a Delta version 10 times in a row (last tried 12)', 'kline', { retryable: true, hint: deltaConflictHint('/data/lake') })).hint).toContain(
+      '"quotelake repair --output /data/lake --dry-run"',
+    );
+    expect(describeError(new DeltaConflictError('kline', 7, paths)).hint).toContain('"quotelake repair --output <output> --dry-run"');
+    expect(describeError(new DeltaLogError('lost the race for a Delta version 10 times in a row (last tried 12)', 'kline', { retryable: true })).hint).toContain('--output <output>');
   });
 
   it('exit 5 ranks above the quota and below a failure among several pipelines', () => {

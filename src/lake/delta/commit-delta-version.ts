@@ -14,7 +14,7 @@
  * entries older than the table's log retention are cleaned (delta-log-retention.ts says when;
  * clean-delta-log.ts what goes).
  */
-import { DeltaConflictError, DeltaLogError } from '../../core/errors.js';
+import { DeltaConflictError, deltaConflictHint, DeltaLogError } from '../../core/errors.js';
 import { PACKAGE_VERSION } from '../package-version.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { actionLine, type AddAction, type CommitInfoAction, type DeltaAction, type MetaDataAction, type RemoveAction, type TxnAction } from './delta-actions.js';
@@ -118,14 +118,14 @@ export async function commitDeltaVersion(storage: LakeStorage, tableKey: string,
       if (winner === undefined) break;
       for (const action of winner) {
         const unsupported = 'protocol' in action ? unsupportedWriterProtocol(action.protocol) : undefined;
-        if (unsupported !== undefined) throw new DeltaConflictError(tableKey, version, ['protocol'], unsupported);
+        if (unsupported !== undefined) throw new DeltaConflictError(tableKey, version, ['protocol'], unsupported, storage.root);
       }
       const clashes = conflictWith(tableKey, winner, changes, options.metaData);
-      if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes);
+      if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes, undefined, storage.root);
       version++;
     }
   }
-  throw new DeltaLogError(`lost the race for a Delta version ${maxAttempts} times in a row (last tried ${version})`, tableKey, { retryable: true });
+  throw new DeltaLogError(`lost the race for a Delta version ${maxAttempts} times in a row (last tried ${version})`, tableKey, { retryable: true, hint: deltaConflictHint(storage.root) });
 }
 
 async function maybeCheckpoint(

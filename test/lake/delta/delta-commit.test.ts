@@ -8,6 +8,7 @@ import { tempDir } from '../../sinks/helpers.js';
 import { T0, TABLE_ID } from './delta-fixture-table.js';
 import { replayJsonLog } from './protocol-replay.js';
 import { join } from 'node:path';
+import { shellWord } from '../../../src/core/shell-word.js';
 import { S3Storage } from '../../../src/lake/storage/s3-storage.js';
 import { fakeConditionalS3 } from '../../runtime/fake-conditional-s3.js';
 
@@ -74,7 +75,7 @@ describe('commitDeltaVersion', () => {
   });
 
   it('removing a file another commit already removed fails clearly, and writes nothing', async () => {
-    const { storage } = await newTable();
+    const { root, storage } = await newTable();
     const old = file('part-old.parquet');
     await commitDeltaVersion(storage, 'trade', { add: [old] }, { expectedVersion: 0, operation: 'WRITE', metaData, now });
     const compaction = (name: string) =>
@@ -84,6 +85,8 @@ describe('commitDeltaVersion', () => {
     expect(error).toBeInstanceOf(DeltaConflictError);
     expect(error).toMatchObject({ code: 'QL_DELTA_CONFLICT', version: 1, paths: ['date=2026-11-21/part-old.parquet'] });
     expect((error as Error).message).toMatch(/version 1 already removed date=2026-11-21\/part-old.parquet/);
+    // The repair command of the hint names this lake, to be pasted as it is.
+    expect((error as DeltaConflictError).hint).toContain(`"quotelake repair --output ${shellWord(root)} --dry-run" shows where`);
     const snapshot = (await readDeltaSnapshot(storage, 'trade'))!;
     expect(snapshot.version).toBe(1);
     expect([...snapshot.files.keys()]).toEqual(['date=2026-11-21/part-c1.parquet']);
@@ -99,7 +102,7 @@ describe('commitDeltaVersion', () => {
   });
 
   it('gives up after the bounded attempts, retryable', async () => {
-    const { storage } = await newTable();
+    const { root, storage } = await newTable();
     await write(storage, 0, 'part-0.parquet');
     // A store where every version is always already taken by an append of someone else's file.
     let taken = 0;
@@ -114,6 +117,8 @@ describe('commitDeltaVersion', () => {
     const error = await commitDeltaVersion(busy, 'trade', { add: [file('part-mine.parquet')] }, { expectedVersion: 1, operation: 'WRITE', now, maxAttempts: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeltaLogError);
     expect(error).toMatchObject({ code: 'QL_DELTA_LOG', retryable: true });
+    expect((error as DeltaLogError).hint).toContain(`run the same command again and it resumes`);
+    expect((error as DeltaLogError).hint).toContain(`"quotelake repair --output ${shellWord(root)} --dry-run"`);
     expect(taken).toBe(3);
   });
 

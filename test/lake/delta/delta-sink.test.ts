@@ -373,6 +373,7 @@ describe.each(BACKENDS)('a Delta table: crashes, conflicts, compaction, kinds (%
     const error = await s2.commit(c2).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeltaConflictError);
     expect((error as DeltaConflictError).code).toBe('QL_DELTA_CONFLICT');
+    expect((error as DeltaConflictError).hint).toContain(`"quotelake repair --output ${out} --dry-run"`);
     expect(await manifestOf(out)).toEqual(before);
     const onDisk = (await lakes.keys(out, 'kline')).filter((f) => f.endsWith('.parquet'));
     expect(onDisk).toEqual(before.files.map((f) => f.path));
