@@ -161,6 +161,7 @@ describe('a service that cannot be reached', () => {
   });
 
   it('a certificate refused (self-signed) fails at the first attempt, as QL_TLS', async () => {
+    // A certificate for 127.0.0.1 signed by itself (valid to 2126), made for this test only: no client trusts it.
     const tls = fileURLToPath(new URL('../fixtures/tls/', import.meta.url));
     const server = createHttpsServer({ key: readFileSync(join(tls, 'self-signed.key')), cert: readFileSync(join(tls, 'self-signed.crt')) }, (_req, res) => res.end('{}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
