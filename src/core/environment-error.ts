@@ -34,7 +34,10 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
-const isTlsRefusal = (code: string): boolean => TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_');
+/** A handshake that took too long is the network's, not a refusal: it may pass when sent again. */
+const TLS_SLOW = 'ERR_TLS_HANDSHAKE_TIMEOUT';
+
+const isTlsRefusal = (code: string): boolean => code !== TLS_SLOW && (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'));
 
 /**
  * Whether a request that failed with this Node error code may succeed if sent again: not when the
@@ -168,6 +171,7 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'ETIMEDOUT':
+    case TLS_SLOW:
     case 'UND_ERR_CONNECT_TIMEOUT': {
       const target = networkTarget(e);
       return { code: 'QL_NETWORK_UNREACHABLE', target, message: `cannot reach ${target} (${code})`, fix: 'check the network of this machine (and a proxy or firewall), then run the same command again: it resumes' };
