@@ -108,7 +108,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           async (state, lake) => {
             // As the run will: checkpoints another output's runs saved are refused here too.
             const tie = writesLake ? { id: await readLakeId(lake.remote ? lake.storage : settings.outputDir), where: settings.outputDir } : undefined;
-            return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie, stateResetCommand(job.pipeline.name, settings.outputDir, settings.stateDir)).load();
+            return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie, stateResetCommand(job.pipeline.name, settings.outputDir, settings.stateDir, lake.remote ? lake.storage.endpoint : undefined)).load();
           },
           { s3Endpoint: options.s3Endpoint },
         )

@@ -208,7 +208,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const state = options.storage !== undefined ? stateLocationFor(options.storage, stateSetting) : stateFolder(stateSetting ?? stateDirFor(outputDir));
   const stateDir = state.where;
   // What a refusal over the checkpoints tells the user to type: it must reach these, not output/'s.
-  const resetCommand = stateResetCommand(pipeline.name, outputDir, stateDir);
+  const resetCommand = stateResetCommand(pipeline.name, outputDir, stateDir, options.storage?.endpoint);
   const storage = outputStorage(outputDir, options.storage);
   // A remote output has no folder of ours: the lake goes through `storage`.
   const lake: LakeLocation = options.storage ?? outputDir;

@@ -6,8 +6,10 @@
 import { stateDirFor } from '../config/resolve-settings.js';
 import { shellWord } from '../core/shell-word.js';
 
-export function stateResetCommand(pipeline: string, outputDir: string, stateDir?: string): string {
+export function stateResetCommand(pipeline: string, outputDir: string, stateDir?: string, s3Endpoint?: string): string {
   const parts = ['quotelake state reset', shellWord(pipeline), '--output', shellWord(outputDir)];
   if (stateDir !== undefined && stateDir.replace(/\/+$/, '') !== stateDirFor(outputDir)) parts.push('--state-dir', shellWord(stateDir));
+  // A store of its own (MinIO, R2 ...): without its endpoint the command would look for the bucket on AWS.
+  if (s3Endpoint !== undefined) parts.push('--s3-endpoint', shellWord(s3Endpoint));
   return parts.join(' ');
 }

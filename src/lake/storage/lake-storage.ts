@@ -18,6 +18,8 @@ export interface ListOptions {
 export interface LakeStorage {
   /** A human-readable name of the root (a folder, a bucket URL): for messages only. */
   readonly root: string;
+  /** An object store's own endpoint (not AWS's), so a command a message names reaches the same store. */
+  readonly endpoint?: string | undefined;
   /** Write an object durably; it need not appear atomically (staged objects, journals' sources). */
   put(key: string, data: Uint8Array | string): Promise<void>;
   /** Write an object that readers may look at: they see the old content or the new, never half. */

@@ -54,7 +54,7 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   private readonly threshold: number;
   private readonly partSize: number;
   private readonly queueSize: number;
-  private readonly endpoint: string | undefined;
+  readonly endpoint: string | undefined;
 
   constructor(
     private readonly client: S3Client,
