@@ -19,6 +19,7 @@ import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from 
 import { createRunId } from './run-id.js';
 import { shortfallsAtWarn } from './shortfall-warnings.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
+import { startRunningRecord, type EveryTimer, type RunningRecord } from './running-record.js';
 import { rechunk } from './rechunk.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
 import { stateFolder, stateLocationFor } from './state-location.js';
@@ -107,6 +108,11 @@ export interface RunOptions {
   readonly fullRefresh?: boolean;
   /** Builds the writer of diverted records (`onReject: divert`); default: RejectedWriter under `<output>/_rejected/`. */
   readonly createRejectedWriter?: (output: LakeLocation) => RejectedOutput;
+  /**
+   * The timer that refreshes the run record between commits (RUNNING_RECORD_EVERY_MS, real time,
+   * unref'd). Tests pass one they tick themselves.
+   */
+  readonly recordTimer?: EveryTimer;
 }
 
 export interface RunResult {
@@ -314,6 +320,28 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
   // Held from before runLocked to its end; a look has none to hold.
   let lock: RunLock = NO_LOCK;
+  /** The run record kept current between commits; a look leaves none. */
+  let record: RunningRecord | undefined;
+  const startRecord = (): RunningRecord =>
+    startRunningRecord({
+      write: () => writeRunManifest(state, manifest('running')),
+      onChange: (changed) => {
+        const offs = (['request', 'rows', 'streamRows', 'quota'] as const).map((name) => events.on(name, changed));
+        return () => offs.forEach((off) => off());
+      },
+      // A run that lost the lake's lease leaves the state to the holder, which marks this run interrupted.
+      mayRefresh: () => {
+        if (leaseLost.signal.aborted) return false;
+        try {
+          lock.assertHeld();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      onError: (error) => logger.debug('run record not refreshed; the next refresh or commit writes it', { event: 'run-record', error: errorSummary(error).message }),
+      ...(options.recordTimer !== undefined ? { every: options.recordTimer } : {}),
+    });
   const runLocked = async (): Promise<RunResult> => {
     // What commits and aborts are given: the lease, checked between a commit's steps (a run paused
     // mid-commit stops at its next one; one that lost it leaves what it left to the new holder).
@@ -332,6 +360,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     if (!look) {
       await recoverOutput(store);
       await writeRunManifest(state, manifest('running'));
+      record = startRecord();
     }
     logger.info('run started', {
       event: 'run-start',
@@ -359,6 +388,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact, look)))(lake);
       }
     } catch (error) {
+      await record?.stop();
       if (!look) await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
       throw error;
     }
@@ -431,7 +461,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         batchesSinceCommit = 0;
         lastCommitAt = clock.now();
-        if (!look) await writeRunManifest(state, manifest('running'));
+        await record?.write();
       };
 
       const handleRejected = async (stream: string, rejected: readonly Rejected[]): Promise<void> => {
@@ -551,6 +581,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         const to = `${outputDir.replace(/\/+$/, '')}/${REJECTED_DIR}/`;
         logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} diverted to ${to}`, { event: 'rejected', rejected: rejectedTotal, to });
       }
+      // No refresh may land after (or over) the final record.
+      await record?.stop();
       const final = manifest(status);
       const manifestPath = look ? undefined : await writeRunManifest(state, final);
       const { shortfalls, notes, stoppedAtQuota } = events.snapshot();
@@ -566,6 +598,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       }
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
+      await record?.stop();
       const failed = manifest('failed', error);
       if (!look) await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).
@@ -573,6 +606,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       throw error;
     } finally {
       await sink.close().catch(() => undefined);
+      await record?.stop();
     }
   };
 

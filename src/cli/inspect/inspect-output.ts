@@ -47,6 +47,8 @@ export interface RunInfo {
   readonly startedAt: string;
   readonly finishedAt?: string | undefined;
   readonly requests: number;
+  /** Rows the run's source delivered; more than written, merged and rejected together when some were never committed (a killed run). */
+  readonly rowsReceived: number;
   readonly rowsWritten: number;
   /** Rows whose key the dataset held already (a run that re-fetched a range merges, writing none new). */
   readonly rowsMerged: number;
@@ -147,6 +149,7 @@ function runInfo(m: RunManifest): RunInfo {
     startedAt: m.startedAt,
     finishedAt: m.finishedAt,
     requests: Object.values(m.requests).reduce((a, b) => a + b, 0),
+    rowsReceived: Object.values(m.rows).reduce((a, r) => a + r.received, 0),
     rowsWritten: Object.values(m.rows).reduce((a, r) => a + r.written, 0),
     // A manifest of quotelake 0.1.0 has no merged count.
     rowsMerged: Object.values(m.rows).reduce((a, r) => a + (r.merged ?? 0), 0),
