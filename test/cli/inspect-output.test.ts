@@ -73,3 +73,37 @@ describe('inspect over a multi-file lake', () => {
     expect(text).toContain('files');
   });
 });
+
+describe("inspect's last runs", () => {
+  const run = (status: string, counts: { received: number; written: number; merged?: number; rejected?: number }) => ({
+    runId: `run-${status}`,
+    pipeline: 'p',
+    status,
+    startedAt: '2026-11-22T00:00:00.000Z',
+    requests: 42,
+    rowsReceived: counts.received,
+    rowsWritten: counts.written,
+    rowsMerged: counts.merged ?? 0,
+    files: counts.written > 0 ? 1 : 0,
+    rejected: counts.rejected ?? 0,
+  });
+  const lines = (runs: ReturnType<typeof run>[]) =>
+    renderInspect({ output: 'out', stateDir: 'out/.state', datasets: [], pendingCommits: [], rejectedFiles: 0, runs }).split('\n').filter((l) => l.includes('  p  '));
+
+  it('say what a killed or running run fetched and did not commit, and nothing of the kind for a run that succeeded', () => {
+    expect(
+      lines([
+        run('interrupted', { received: 21_000, written: 0 }),
+        run('running', { received: 1_500, written: 1_000, merged: 200, rejected: 100 }),
+        run('failed', { received: 10, written: 8, rejected: 2 }),
+        // A transform of the user's may drop rows: a run that succeeded committed all it kept.
+        run('succeeded', { received: 600, written: 500 }),
+      ]),
+    ).toEqual([
+      '    2026-11-22T00:00:00.000Z  p  interrupted  42 requests, 0 rows, 0 files, 21,000 received not committed',
+      '    2026-11-22T00:00:00.000Z  p  running  42 requests, 1,000 rows (+ 200 merged), 1 file, 100 rejected, 200 received not committed',
+      '    2026-11-22T00:00:00.000Z  p  failed  42 requests, 8 rows, 1 file, 2 rejected',
+      '    2026-11-22T00:00:00.000Z  p  succeeded  42 requests, 500 rows, 1 file',
+    ]);
+  });
+});

@@ -24,8 +24,9 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
   if (info.runs.length > 0) {
     lines.push(`  last runs (${info.stateDir}):`);
     for (const r of info.runs) {
-      // What a killed or running run fetched and has not committed: the quota it cost is not 0 rows' worth.
-      const uncommitted = r.rowsReceived - r.rowsWritten - r.rowsMerged - r.rejected;
+      // What a killed or running run fetched and has not committed: the quota it cost is not 0 rows'
+      // worth. A succeeded run committed every batch (a transform of the user's may drop rows).
+      const uncommitted = r.status === 'succeeded' ? 0 : r.rowsReceived - r.rowsWritten - r.rowsMerged - r.rejected;
       lines.push(
         `    ${r.startedAt}  ${r.pipeline}  ${r.status}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}${r.rowsMerged > 0 ? ` (+ ${n(r.rowsMerged)} merged)` : ''}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${uncommitted > 0 ? `, ${n(uncommitted)} received not committed` : ''}${r.error ? `: ${r.error}` : ''}`,
       );
