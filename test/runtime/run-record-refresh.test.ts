@@ -34,7 +34,7 @@ async function record(runId: string): Promise<RunManifest> {
   return JSON.parse(await readFile(join(dir, '.state', 'runs', `${runId}.json`), 'utf8')) as RunManifest;
 }
 
-/** Settles when `ready` is called; `wait` is what the source awaits. */
+/** `wait` settles once `open` is called. */
 function gate() {
   let open!: () => void;
   const wait = new Promise<void>((r) => (open = r));
