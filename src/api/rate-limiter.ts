@@ -69,8 +69,13 @@ interface Waiter {
 }
 
 interface Window {
-  /** Release stamps of finished requests, ascending. */
+  /** Release stamps of finished requests, ascending (seeded ones included). */
   stamps: number[];
+  /**
+   * This process's own release stamps, ascending: what recentStamps reports. Seeded stamps are
+   * left out, so a process that saves them beside the earlier file does not count them twice.
+   */
+  own: number[];
   /** Admitted, not yet released: they count as inside the window whatever the time. */
   inFlight: number;
   /** Its length, as its rules give it (recentStamps tells it with the stamps); unset for a window only seeded. */
@@ -188,16 +193,17 @@ export class SlidingWindowLimiter {
   }
 
   /**
-   * The stamps each window still holds at `now` (those that can still hold back a request), with
-   * the window's length: what a later process on the token must respect (recent-sends.ts). Requests
-   * in flight are not in it: it is read once they have all ended.
+   * The stamps of this process's own sends each window still holds at `now` (those that can still
+   * hold back a request), with the window's length: what a later process on the token must respect
+   * (recent-sends.ts, which adds what earlier processes left). Seeded stamps are not in it, and
+   * neither are requests in flight: it is read once they have all ended.
    */
   recentStamps(now = this.clock.now()): Map<string, { windowMs: number; stamps: number[] }> {
     const out = new Map<string, { windowMs: number; stamps: number[] }>();
     for (const [key, window] of this.windows) {
       const windowMs = window.windowMs;
       if (windowMs === undefined) continue;
-      const stamps = window.stamps.filter((t) => t > now - windowMs - this.marginMs);
+      const stamps = window.own.filter((t) => t > now - windowMs - this.marginMs);
       if (stamps.length > 0) out.set(key, { windowMs, stamps });
     }
     return out;
@@ -218,7 +224,7 @@ export class SlidingWindowLimiter {
   private window(key: string): Window {
     let window = this.windows.get(key);
     if (!window) {
-      window = { stamps: [], inFlight: 0 };
+      window = { stamps: [], own: [], inFlight: 0 };
       this.windows.set(key, window);
     }
     return window;
@@ -252,11 +258,11 @@ export class SlidingWindowLimiter {
           const list = window.stamps;
           // Release times are non-decreasing, so appending keeps the list sorted.
           list.push(Math.max(now, list[list.length - 1] ?? now));
+          window.own.push(list[list.length - 1]!);
           // Keep only what can still matter: the newest `limit` stamps inside the window.
           const horizon = now - rule.windowMs - this.marginMs;
-          let drop = 0;
-          while (drop < list.length && (list[drop]! <= horizon || list.length - drop > rule.limit)) drop++;
-          if (drop > 0) list.splice(0, drop);
+          prune(list, horizon, rule.limit);
+          prune(window.own, horizon, rule.limit);
         }
         this.inFlightCount--;
         this.pump();
@@ -328,4 +334,11 @@ export class SlidingWindowLimiter {
       },
     );
   }
+}
+
+/** Drops, from the front of an ascending list, stamps at or before `horizon` and all but the newest `limit`. */
+function prune(list: number[], horizon: number, limit: number): void {
+  let drop = 0;
+  while (drop < list.length && (list[drop]! <= horizon || list.length - drop > limit)) drop++;
+  if (drop > 0) list.splice(0, drop);
 }

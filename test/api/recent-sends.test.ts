@@ -75,6 +75,24 @@ describe('windows carried from one process to the next on a token', () => {
     expect(kept.windows['gap:/api/suspension/nasdaq']?.ages).toEqual([1000]);
   });
 
+  it('runs back to back count each earlier send once: the file holds one age per send, and a free plan keeps its 10 s pace', async () => {
+    world = await startWorld();
+    const t0 = world.clock.now();
+    const sentAt: number[] = [];
+    // Ten runs of one request each on a free token (1 per 10 s, 10 per minute), one after another.
+    for (let run = 0; run < 10; run++) {
+      const next = world.client('free');
+      await next.client.tradeTicks(['EURUSD']);
+      await next.client.close();
+      sentAt.push(...next.infos.map((i) => i.sentAt - t0));
+    }
+    // The service admits one every 10 s: a send counted twice would fill the minute window early.
+    expect(sentAt).toEqual(Array.from({ length: 10 }, (_, i) => i * 10_000));
+    const saved = JSON.parse(await readFile(sendsFile(world, 'free'), 'utf8')) as { windows: Record<string, { ages: number[] }> };
+    // The six sends of the last minute, each once.
+    expect(saved.windows['combined:minute']?.ages).toEqual([0, 10_000, 20_000, 30_000, 40_000, 50_000]);
+  });
+
   it('names the file by the token’s hash and never writes the token; a damaged file is ignored', async () => {
     world = await startWorld();
     const first = world.client('professional');
