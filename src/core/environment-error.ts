@@ -135,6 +135,16 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
       };
     case 'ENOTDIR':
       return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: `choose ${flags.path} whose parents are folders, not files` };
+    case 'EISDIR': {
+      // A file to be written (renamed over) is a folder: the folder is the rename's destination.
+      const folderPath = str(e.dest) ?? where;
+      return {
+        code: 'QL_OUTPUT_MISSING',
+        target: folderPath,
+        message: `${folderPath} is a folder, where a file is written (EISDIR, ${syscall})`,
+        fix: `name a file, not a folder: choose another ${folder}`,
+      };
+    }
     case 'ELOOP':
       return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: its symbolic links form a loop (ELOOP, ${syscall})`, fix: `point the links of this path at real folders, or choose another ${folder}` };
     case 'ENAMETOOLONG':

@@ -3,7 +3,7 @@
  * its message and hint name the metrics option the user gave (--metrics-port, --metrics-host,
  * --metrics-textfile), not `--port` or `--output`, whose words the same Node errors carry elsewhere.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -66,6 +66,26 @@ describe.concurrent('metrics that cannot be set up', () => {
     expect(doc.error!.message).toBe(`--metrics-textfile ${path}: ${blocker}: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
     expect(doc.error!.hint).toBe('choose a --metrics-textfile whose parents are folders, not files');
     expect(r.stderr).not.toContain('--output');
+    expect(await requestsSeen(emu.url)).toBe(0);
+  });
+
+  it('a --metrics-textfile that is a folder: exit 2 before any request, naming the folder and --metrics-textfile', async ({ onTestFinished }) => {
+    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
+    onTestFinished(() => emu.stop());
+    const dir = tempDir();
+    const folder = join(dir, 'textfiles');
+    mkdirSync(folder);
+    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', folder], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
+    expect(doc.error!.message).toBe(`--metrics-textfile ${folder}: ${folder} is a folder, where a file is written (EISDIR, rename)`);
+    expect(doc.error!.hint).toBe('name a file, not a folder: choose another --metrics-textfile');
+    expect(r.stderr).not.toContain('bug');
+    // Nothing left beside it: no temp file of the failed write.
+    expect(readdirSync(dir).sort()).toEqual(['textfiles']);
     expect(await requestsSeen(emu.url)).toBe(0);
   });
 
