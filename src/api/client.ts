@@ -405,6 +405,12 @@ class QuotelakeClient implements ServiceClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Requests still waiting for a slot (a run that failed while its other streams were queued)
+    // will never be sent: they fail now, and give back the quota they reserved before it is closed.
+    this.limiter.failWaiting(new AbortedError('client closed'));
+    // And those still taking their quota (a file lock) end on the closed check, giving it back.
+    do await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.preparing > 0);
     await this.saveRecentSends();
     await this.quota.close();
     await this.http.close();
@@ -713,6 +719,11 @@ class QuotelakeClient implements ServiceClient {
       await this.quota.precheck();
       await this.quota.take();
       await (this.seeded ??= this.seedLimiter());
+      if (this.closed) {
+        // Closed while its quota was taken: it will not be sent.
+        this.quota.refund();
+        throw new AbortedError('client closed');
+      }
       queued = this.limiter.acquire(op.rules, signal);
     } catch (error) {
       this.admission(op.endpoint, askedAt, false, signal);
@@ -854,7 +865,8 @@ class QuotelakeClient implements ServiceClient {
 
   /** Tells onAdmission how long the quota and limiter held an attempt (a stop is no refusal: not told). */
   private admission(endpoint: string, askedAt: number, admitted: boolean, signal: AbortSignal | undefined): void {
-    if (!this.onAdmission || (!admitted && signal?.aborted)) return;
+    // A stop is no refusal, and neither is a close: only the daily quota refuses.
+    if (!this.onAdmission || (!admitted && (signal?.aborted || this.closed))) return;
     try {
       this.onAdmission({ endpoint, waitMs: this.clock.now() - askedAt, admitted });
     } catch {

@@ -195,10 +195,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   } finally {
     // A run that ended with everything sent shows every stream done; a stopped one shows where it stopped.
     progress.stop(result?.status === 'succeeded' && !client.exhausted() ? 'completed' : 'stopped');
+    // Closed first: requests a failed run left waiting for a slot give their quota back as it
+    // closes, so the figures below are what the run was charged, as the quota file keeps them.
+    await client.close().catch(() => undefined);
     quotaAfter = await client.quotaStatus().catch(() => undefined);
     tokens = inner instanceof TokenPool ? await tokenSummaries(inner).catch(() => undefined) : undefined;
     tokenQuotasAfter = inner instanceof TokenPool ? await inner.tokenQuotas().catch(() => undefined) : undefined;
-    await client.close().catch(() => undefined);
   }
   quotaError ??= client.exhausted();
 

@@ -74,6 +74,27 @@ describe.concurrent('the quota is charged for what the service can have counted'
     expect((JSON.parse(q.stdout) as { tokens: { usedToday: number; unknownToday: number }[] }).tokens).toMatchObject([{ usedToday: 0, unknownToday: 0 }]);
   });
 
+  it('a run that fails with streams still waiting for a slot: charged for the one request sent, in the summary, the metrics and the quota file', async () => {
+    const token = 'tok-accounting-unknown';
+    // The service knows another token only: ret 401 to the first request, while the other streams wait for theirs (1 a second).
+    const emu = await serveChild([{ token: 'tok-accounting-known', plan: 'basic' }]);
+    try {
+      const out = tempDir();
+      const prom = join(tempDir(), 'run.prom');
+      const r = await runCli(['run', 'kline-backfill', '--since', '1h', '--base-url', emu.url, '--plan', 'basic', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', prom], {
+        env: { QUOTELAKE_TOKEN: token },
+      });
+      expect(r.code, r.stderr).toBe(1);
+      const s = runs(r.stdout).runs[0]!;
+      expect(s.requestsTotal).toBe(1);
+      expect(s.quota.used).toBe(1);
+      expect(quotaUsed(join(out, '.state'), token).used).toBe(1);
+      expect(readFileSync(prom, 'utf8')).toContain(`quotelake_quota_used_requests{token="${tokenHash16(token)}",plan="basic"} 1\n`);
+    } finally {
+      await emu.stop();
+    }
+  });
+
   it('answers lost on the way back are charged and reported as unknown, in the summary and `quota`', async () => {
     const token = 'tok-accounting-dropped';
     const emu = await serveChild([{ token, plan: 'professional', faults: 'drop=1' }]);
