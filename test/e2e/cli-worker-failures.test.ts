@@ -63,8 +63,11 @@ describe.concurrent('a worker whose slices fail', () => {
       // The pipeline file, which every worker reads alike, broken since: every attempt meets it.
       writeFileSync(file, readFileSync(file, 'utf8').replace('codes: [BTCUSDT]', 'codes: [NOSUCH.US]'));
 
-      const r = await runCli(['worker', '--until-empty', '--clock', CLOCK], { env });
+      const textfile = join(tempDir('ql-wfail-m-'), 'worker.prom');
+      const r = await runCli(['worker', '--until-empty', '--clock', CLOCK, '--metrics-textfile', textfile], { env });
       expect(r.code, r.stderr).toBe(2);
+      // Each failed slice is in the slice histogram, as failed: a dashboard sees the failures.
+      expect(readFileSync(textfile, 'utf8')).toContain('quotelake_slice_duration_seconds_count{pipeline="failing",status="failed"} 2\n');
       expect(r.stderr.match(/slice slice-[0-9a-f]+ failed for good \(retrying cannot mend it\): .*unknown product code "NOSUCH.US"/g)).toHaveLength(2);
       expect(r.stderr).not.toContain('retried later');
       expect(r.stderr).toContain('quotelake worker: 2 slices failed for good (the lines above say why); "quotelake queue status" counts them');

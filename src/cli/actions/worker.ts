@@ -5,7 +5,7 @@
  * token pool (QUOTELAKE_TOKENS, --tokens-file) works as in `run` (see queue/worker-clients.ts).
  */
 import type { LogLevel } from '../../core/component.js';
-import { ApiError, CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
+import { AbortedError, ApiError, CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
 import { queueStatus } from '../../queue/queue-counts.js';
@@ -158,6 +158,18 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     }
   };
   const runOne = async (slice: Slice, signal: AbortSignal) => {
+    const startedAt = clock.now();
+    try {
+      return await runSliceOnce(slice, signal, startedAt);
+    } catch (error) {
+      // A slice that failed is a way of ending too (retried later, or for good): a dashboard must see it.
+      // One this worker could not run (its own settings, a stop) goes back to the queue untouched.
+      const back = error instanceof WorkerSettingsError || error instanceof AbortedError || signal.aborted;
+      exposure?.metrics.sliceFinished(slice.name, back ? 'released' : 'failed', clock.now() - startedAt);
+      throw error;
+    }
+  };
+  const runSliceOnce = async (slice: Slice, signal: AbortSignal, startedAt: number) => {
     // A clock behind the slice's end would leave its newest bars out for good: this worker's fault.
     try {
       checkSliceClock(slice, clock.now());
@@ -170,7 +182,6 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     const client = await clients.clientFor(job).catch((error: unknown) => {
       throw new WorkerSettingsError(error);
     });
-    const startedAt = clock.now();
     const what = `${slice.codes.join(',')} ${slice.interval} ${slice.partition}`;
     logger.info(`slice started: ${what}`, { event: 'slice-start', pipeline: slice.name, codes: slice.codes, interval: slice.interval, partition: slice.partition });
     const fetched = await fetchSlice(job, slice, { registry, client, clock, logger }, signal);

@@ -85,7 +85,7 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
   });
   const limited = new Counter({
     name: 'quotelake_rate_limited_total',
-    help: 'Answers of 429 (ret or HTTP status) by endpoint; reason window (per-second/minute limit) or daily (quota used up)',
+    help: 'Answers saying "rate limit" (ret 429, or a suspension endpoint\'s HTTP 500 rate-limit error) by endpoint; reason window (per-second/minute limit) or daily (quota used up)',
     labelNames: ['endpoint', 'reason'] as const,
     registers,
   });
@@ -165,7 +165,7 @@ export function createMetrics(options: MetricsOptions = {}): QuotelakeMetrics {
   });
   const slices = new Histogram({
     name: 'quotelake_slice_duration_seconds',
-    help: 'Queue slices (series x date range) by pipeline and status: wall time from start to end on a worker',
+    help: 'Queue slices (codes x interval x partition) run by a worker, by pipeline and status (done, quota, released, failed): wall time from start to end',
     labelNames: ['pipeline', 'status'] as const,
     buckets: DURATION_BUCKETS,
     registers,

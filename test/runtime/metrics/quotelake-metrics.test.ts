@@ -186,6 +186,23 @@ describe('createMetrics', () => {
     expect(valueOf(e, 'quotelake_slice_duration_seconds_count', { pipeline: 'kline-backfill', status: 'completed' })).toBe(2);
   });
 
+  it('the HELP lines say what README "Metrics" says: which answers count as rate limits, what a slice is', async () => {
+    const help = new Map(
+      (await createMetrics().text())
+        .split('\n')
+        .filter((l) => l.startsWith('# HELP '))
+        .map((l) => {
+          const [name, ...words] = l.slice('# HELP '.length).split(' ');
+          return [name!, words.join(' ')] as const;
+        }),
+    );
+    // An HTTP 429 status is a failing 4xx answer (api_error), not one of these.
+    expect(help.get('quotelake_rate_limited_total')).toBe(
+      'Answers saying "rate limit" (ret 429, or a suspension endpoint\'s HTTP 500 rate-limit error) by endpoint; reason window (per-second/minute limit) or daily (quota used up)',
+    );
+    expect(help.get('quotelake_slice_duration_seconds')).toBe('Queue slices (codes x interval x partition) run by a worker, by pipeline and status (done, quota, released, failed): wall time from start to end');
+  });
+
   it('process metrics only when asked for; every other name has the quotelake_ prefix; registries are separate', async () => {
     const plain = parseExposition(await createMetrics().text());
     expect(plain.samples).toEqual([]);
