@@ -51,7 +51,7 @@ export function meterRun(
     finish(end) {
       offEvents();
       for (const u of untrack) u();
-      // One token: the run's last reading. A pool: each token's own, read before its client closed
+      // One token: the run's last reading. A pool: each token's own, read once its client closed
       // (set now, so the final textfile write and the last scrape hold them).
       const only = run.tokens.length === 1 ? run.tokens[0] : undefined;
       if (only && end.quota) metrics.quota({ token: only.token }, only.plan, end.quota);
