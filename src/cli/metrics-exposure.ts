@@ -27,9 +27,9 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
   if (settings.port !== undefined) {
     const { host, port } = settings;
     server = await serveMetrics(metrics, { host, port }).catch((error: unknown) => {
-      // A host this machine lacks is the host's fault whatever the port; anything else, the port's.
-      const option = host !== undefined && (error as { code?: unknown }).code === 'EADDRNOTAVAIL' ? `--metrics-host ${host}` : `--metrics-port ${port}`;
-      throw namingTheOption(error, option);
+      // A host this machine lacks (or whose name does not resolve) is the host's fault whatever the port; anything else, the port's.
+      const hostFault = host !== undefined && ['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN'].includes(String((error as { code?: unknown }).code));
+      throw namingTheOption(error, hostFault ? `--metrics-host ${host}` : `--metrics-port ${port}`);
     });
     say(`quotelake metrics on ${server.url}`, { level: 'info', event: 'metrics', url: server.url });
   }
@@ -67,5 +67,7 @@ const METRICS_OPTIONS: FixOptions = { path: 'a --metrics-textfile', port: '--met
 function namingTheOption(error: unknown, option: string): unknown {
   const found = environmentErrorOf(error, 'config', METRICS_OPTIONS);
   if (!found) return error;
-  return new EnvironmentError(found.code, `${option}: ${found.message}`, found.target, found.fix, { stage: found.stage, cause: error });
+  // A name that does not resolve is the service's --base-url elsewhere; here it is the endpoint's host.
+  const fix = found.code === 'QL_HOST_UNKNOWN' ? 'check --metrics-host for a typo: an address of this machine or a name it resolves (127.0.0.1 by default, 0.0.0.0 for every interface)' : found.fix;
+  return new EnvironmentError(found.code, `${option}: ${found.message}`, found.target, fix, { stage: found.stage, cause: error });
 }

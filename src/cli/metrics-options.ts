@@ -59,6 +59,8 @@ export function metricsSettings(args: MetricsArgs): MetricsSettings | undefined 
   }
   if (textfile !== undefined && textfile.trim() === '') throw new UsageError('--metrics-textfile needs a file path');
   if (host !== undefined && port === undefined) throw new UsageError('--metrics-host needs --metrics-port');
+  // Node would take an empty host for every interface: the endpoint opened by an unset variable.
+  if (host !== undefined && host.trim() === '') throw new UsageError('--metrics-host needs an address (127.0.0.1 by default; 0.0.0.0 for every interface)');
   if (interval !== undefined && textfile === undefined) throw new UsageError('--metrics-interval needs --metrics-textfile');
   if (port === undefined && textfile === undefined) return undefined;
   return {

@@ -26,6 +26,9 @@ describe('metricsSettings', () => {
     [{ 'metrics-textfile': 'q.prom', 'metrics-interval': 0 }, '--metrics-interval must be a number of seconds above 0'],
     [{ 'metrics-textfile': ' ' }, '--metrics-textfile needs a file path'],
     [{ 'metrics-host': '127.0.0.1' }, '--metrics-host needs --metrics-port'],
+    // Empty would listen on every interface: an unset variable in `--metrics-host "$HOST"` must not open it.
+    [{ 'metrics-port': 9464, 'metrics-host': '' }, '--metrics-host needs an address'],
+    [{ 'metrics-port': 9464, 'metrics-host': '  ' }, '--metrics-host needs an address'],
     [{ 'metrics-interval': 5 }, '--metrics-interval needs --metrics-textfile'],
   ])('%o is a usage error', (args, message) => {
     expect(() => metricsSettings(args)).toThrow(UsageError);

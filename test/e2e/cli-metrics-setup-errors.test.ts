@@ -89,6 +89,15 @@ describe.concurrent('metrics that cannot be set up', () => {
     expect(await requestsSeen(emu.url)).toBe(0);
   });
 
+  it('a --metrics-host name that does not resolve: exit 2, naming --metrics-host, not --metrics-port or --base-url', async () => {
+    const r = await runCli(['run', 'kline-update', '--output', tempDir(), '--clock', NOW, '--json', '--metrics-port', '0', '--metrics-host', 'no-such-host.invalid']);
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_HOST_UNKNOWN');
+    expect(doc.error!.message).toBe('--metrics-host no-such-host.invalid: host no-such-host.invalid is not known (ENOTFOUND: the name does not resolve)');
+    expect(doc.error!.hint).toBe('check --metrics-host for a typo: an address of this machine or a name it resolves (127.0.0.1 by default, 0.0.0.0 for every interface)');
+  });
+
   it('a --metrics-host this machine does not have: exit 2, naming --metrics-host', async () => {
     const r = await runCli(['run', 'kline-update', '--output', tempDir(), '--clock', NOW, '--json', '--metrics-port', '0', '--metrics-host', '192.0.2.1']);
     expect(r.code, r.stderr).toBe(2);
