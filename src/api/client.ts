@@ -185,6 +185,8 @@ class QuotelakeClient implements ServiceClient {
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
   private preparing = 0;
   private idleWaiters: (() => void)[] = [];
+  /** close() waiting for the attempts still taking their quota (`preparing`) to reach the limiter or fail. */
+  private preparedWaiters: (() => void)[] = [];
   private closed = false;
   /** The in-process limiter and its sends carried between processes on the token (none when shared or unpaced). */
   private readonly carried: { readonly sends: RecentSends; readonly limiter: SlidingWindowLimiter } | undefined;
@@ -409,8 +411,9 @@ class QuotelakeClient implements ServiceClient {
     // will never be sent: they fail now, and give back the quota they reserved before it is closed.
     this.limiter.failWaiting(new AbortedError('client closed'));
     // And those still taking their quota (a file lock) end on the closed check, giving it back.
-    do await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.preparing > 0);
+    if (this.preparing > 0) await new Promise<void>((resolve) => this.preparedWaiters.push(resolve));
+    // The failed waiters' refunds run in their own continuations: let them before the quota closes.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     await this.saveRecentSends();
     await this.quota.close();
     await this.http.close();
@@ -730,6 +733,7 @@ class QuotelakeClient implements ServiceClient {
       throw error;
     } finally {
       this.preparing--;
+      if (this.preparing === 0) for (const wake of this.preparedWaiters.splice(0)) wake();
       this.wakeIdleWaiters();
     }
     let permit: Permit;
