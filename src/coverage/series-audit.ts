@@ -30,7 +30,7 @@ export class SeriesAudit {
   private readonly gaps: Gap[] = [];
   private unlisted = 0;
 
-  /** `expectedFrom`: bars are expected from there on (ms), so those missing before the first held bar are a gap. */
+  /** `expectedFrom`: bars are expected from there on (ms), so those missing before the first held bar are a gap (where none is missing, no gap). */
   constructor(
     readonly code: string,
     readonly interval: Interval,
@@ -44,7 +44,10 @@ export class SeriesAudit {
   add(open: number): void {
     if (this.bars === 0) {
       if (this.product && this.expectedFrom !== undefined && open > this.expectedFrom) {
-        this.gap(classify(this.product, this.interval, this.expectedFrom, open, this.options.halts));
+        // Only bars the calendar expects there make the stretch from the range's start a gap: none
+        // (a start inside a cell that opened before it, a closed market) leaves the range's edge.
+        const lead = classify(this.product, this.interval, this.expectedFrom, open, this.options.halts);
+        if (lead.reason !== 'market-closed') this.gap(lead);
       }
       this.first = this.prev = open;
       this.bars = 1;

@@ -121,6 +121,44 @@ describe("a run's coverage covers its own range", () => {
     expect(runRange({ watermark: T1 + 3540, low: T0 }, { watermark: T1 + 3600, low: T0 }, ms(T1), undefined)).toEqual({ from: ms(T1 + 3540) });
   });
 
+  it('a since off the bar grid, or on a closed market, is the range start, never a gap of any kind', async () => {
+    const out = await tempDir();
+    // A walk to since = 07:00:30 (a `2d` span taken at a clock off the minute): the bar opening at
+    // 07:00 began before since and is not asked for, so BTCUSDT (trading 24/7) misses nothing.
+    const since = ms(T1 + 30);
+    await commitRun(out, 'parquet', 'r', klineRows([...bars('BTCUSDT', '1m', T1 + 60, 59, 60), ...bars('BTCUSDT', '1h', T1 + 3600, 3, 3600)]));
+    const range1m = runRange({ watermark: null, low: null }, { watermark: T1 + 59 * 60, low: T1 + 60 }, since, undefined);
+    const range1h = runRange({ watermark: null, low: null }, { watermark: T1 + 3 * 3600, low: T1 + 3600 }, since, undefined);
+    expect([range1m, range1h]).toEqual([
+      { from: since, expectFrom: true },
+      { from: since, expectFrom: true },
+    ]);
+    const report = await coverageOfOutput(out, { series: [{ code: 'BTCUSDT', interval: '1m', ...range1m! }, { code: 'BTCUSDT', interval: '1h', ...range1h! }] });
+    const none = { 'market-closed': 0, halted: 0, unexplained: 0 };
+    expect(report.series.map((s) => [s.interval, s.bars, s.counts])).toEqual([
+      ['1h', 3, none],
+      ['1m', 59, none],
+    ]);
+    expect(report.totals).toEqual(none);
+    // One minute later the 07:01 bar is asked for: missing, it is a gap again.
+    const later = await coverageOfOutput(out, { series: [{ code: 'BTCUSDT', interval: '1m', from: ms(T1 - 30), expectFrom: true }] });
+    expect(later.series[0]!.gaps).toEqual([{ from: ms(T1 - 30), to: ms(T1 + 60), reason: 'unexplained', missingBars: 1, firstUnexplained: ms(T1) }]);
+
+    // EURUSD walked to a since on Saturday 2025-11-22: its first bar opens at Sunday 22:00Z. The
+    // closed weekend before it is the range's start, not a market-closed gap; the weekend between two
+    // held bars still is one.
+    const fx = await tempDir();
+    const sat = Date.UTC(2025, 10, 22, 12) / 1000;
+    const sun22 = Date.UTC(2025, 10, 23, 22) / 1000;
+    const fri21 = Date.UTC(2025, 10, 21, 21) / 1000;
+    await commitRun(fx, 'parquet', 'r', klineRows(bars('EURUSD', '1h', sun22, 3, 3600)));
+    const fxReport = await coverageOfOutput(fx, { series: [{ code: 'EURUSD', interval: '1h', from: ms(sat), expectFrom: true }] });
+    expect(fxReport.series[0]).toMatchObject({ bars: 3, counts: none });
+    await commitRun(fx, 'parquet', 'r2', klineRows(bars('EURUSD', '1h', fri21, 1, 3600)));
+    const acrossWeekend = await coverageOfOutput(fx, { series: [{ code: 'EURUSD', interval: '1h', from: ms(fri21), expectFrom: true }] });
+    expect(acrossWeekend.series[0]).toMatchObject({ bars: 4, counts: { ...none, 'market-closed': 1 } });
+  });
+
   it("a series this pipeline never fetched starts at the newest bar the lake held before the run, so the join is checked", () => {
     const empty = { watermark: null, low: null };
     // kline-latest beside a backfill that ends at T1: this run wrote T1 + 240 on.
