@@ -4,6 +4,8 @@
  * (without them).
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { environmentErrorOf, type FixOptions } from '../core/environment-error.js';
 import { EnvironmentError } from '../core/errors.js';
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
@@ -21,6 +23,7 @@ export interface MetricsExposure {
 /** `say` gets each line with its notice (json-notices.ts): where the metrics are, or a textfile that could not be written. */
 export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields) => void): Promise<MetricsExposure> {
   // Process metrics only with an endpoint; the textfile leaves them out either way (metrics-textfile.ts).
+  if (settings.textfile !== undefined) await refuseMissingFolder(settings.textfile);
   const metrics = createMetrics({ processMetrics: settings.port !== undefined });
   let server: MetricsServer | undefined;
   let textfile: MetricsTextfile | undefined;
@@ -70,4 +73,25 @@ function namingTheOption(error: unknown, option: string): unknown {
   // A name that does not resolve is the service's --base-url elsewhere; here it is the endpoint's host.
   const fix = found.code === 'QL_HOST_UNKNOWN' ? 'check --metrics-host for a typo: an address of this machine or a name it resolves (127.0.0.1 by default, 0.0.0.0 for every interface)' : found.fix;
   return new EnvironmentError(found.code, `${option}: ${found.message}`, found.target, fix, { stage: found.stage, cause: error });
+}
+
+/**
+ * The textfile's folder must exist: node_exporter reads one folder, so a typo in its path would
+ * have the metrics written, folders and all, where nothing reads them.
+ */
+async function refuseMissingFolder(path: string): Promise<void> {
+  const folder = dirname(resolve(path));
+  const missing = await stat(folder).then(
+    () => false,
+    (error: unknown) => (error as { code?: unknown }).code === 'ENOENT',
+  );
+  // Any other failure (a file in the path, no access) is told by the first write, as before.
+  if (!missing) return;
+  throw new EnvironmentError(
+    'QL_OUTPUT_MISSING',
+    `--metrics-textfile ${path}: the folder ${folder} does not exist`,
+    folder,
+    `create it (mkdir -p ${folder}) or fix the --metrics-textfile path: node_exporter reads only its --collector.textfile.directory`,
+    { stage: 'config' },
+  );
 }

@@ -69,6 +69,25 @@ describe.concurrent('metrics that cannot be set up', () => {
     expect(await requestsSeen(emu.url)).toBe(0);
   });
 
+  it('a --metrics-textfile whose folder does not exist: exit 2 before any request, naming the folder and --metrics-textfile; nothing created', async ({ onTestFinished }) => {
+    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
+    onTestFinished(() => emu.stop());
+    const dir = tempDir();
+    // A typo in the collector's folder: files there would reach no collector.
+    const folder = join(dir, 'textfle', 'collector');
+    const path = join(folder, 'quotelake.prom');
+    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', path], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
+    expect(doc.error!.message).toBe(`--metrics-textfile ${path}: the folder ${folder} does not exist`);
+    expect(doc.error!.hint).toBe(`create it (mkdir -p ${folder}) or fix the --metrics-textfile path: node_exporter reads only its --collector.textfile.directory`);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await requestsSeen(emu.url)).toBe(0);
+  });
+
   it('a --metrics-textfile that is a folder: exit 2 before any request, naming the folder and --metrics-textfile', async ({ onTestFinished }) => {
     const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
     onTestFinished(() => emu.stop());
