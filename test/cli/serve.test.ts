@@ -178,6 +178,9 @@ describe('quotelake serve (built CLI as a child process)', () => {
       [['serve', '--plans-file', '/nonexistent/p.yaml'], {}, /\/nonexistent\/p\.yaml: cannot read/],
       [['serve', '--quota-time-zone', 'Nowhere/Land'], {}, /Nowhere\/Land/],
       [['serve', '--port', '70000'], {}, /--port/],
+      // Node would listen on every interface: an unset variable in `--host "$HOST"` must not open it.
+      [['serve', '--host', ''], {}, /--host needs an address \(127\.0\.0\.1 by default; 0\.0\.0\.0 for every interface\)/],
+      [['serve', '--host', ' '], {}, /--host needs an address/],
       // The market takes 32 bits: 4294967297 would serve seed 1's bars, -1 those of 4294967295.
       [['serve', '--seed', '4294967297'], {}, /--seed must be an integer 0\.\.4294967295, got 4294967297/],
       [['serve', '--seed=-1'], {}, /--seed must be an integer 0\.\.4294967295, got -1/],

@@ -32,6 +32,8 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) {
     throw new UsageError(`--port must be an integer 0..65535, got ${String(args.port)}`);
   }
+  // Node would take an empty host for every interface: the emulator opened by an unset variable.
+  if (args.host.trim() === '') throw new UsageError('--host needs an address (127.0.0.1 by default; 0.0.0.0 for every interface)');
   // The synthetic market takes a 32-bit seed: a wider one would serve another seed's bytes unsaid.
   if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > MAX_SEED) throw new UsageError(`--seed must be an integer 0..${MAX_SEED}, got ${String(args.seed)}`);
   let clock: Clock = systemClock;
