@@ -22,7 +22,7 @@ export type {
   TicksResult,
   TradeTick,
 } from './types.js';
-export { PLANS, PLAN_NAMES, isPlanName, planLimits, type PlanLimits, type PlanName, type WindowLimit } from './plans.js';
+export { PLANS, PLAN_NAMES, isPlanName, isUnlimited, planLimits, type PlanLimits, type PlanName, type WindowLimit } from './plans.js';
 export { redactText, redactToken, redactUrl } from '../core/redact.js';
 export { manualSleep, systemSleep, type Sleep } from './sleep.js';
 export { SlidingWindowLimiter, type Permit, type RateLimiterOptions, type WindowRule } from './rate-limiter.js';

@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { planLimits, redactToken, tokenHash16 } from '../../api/index.js';
+import { isUnlimited, planLimits, redactToken, tokenHash16 } from '../../api/index.js';
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
@@ -85,6 +85,13 @@ export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<stri
   return out;
 }
 
+/** A token whose plan has no daily cap: it writes no quota file, so its requests are not counted. */
+export interface UncappedToken {
+  readonly token: string;
+  readonly tokenHash: string;
+  readonly plan: string;
+}
+
 /** A token with no quota file: nothing counted today (UTC day). */
 function emptyEntry(now: number): QuotaEntry {
   const local = DateTime.fromMillis(now, { zone: 'UTC' });
@@ -122,6 +129,13 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     pool?.tokens.forEach((t, i) => known.set(tokenHash16(t.token), `${redactToken(t.token)} [${tokenHash16(t.token).slice(0, 8)}] (pool token ${i + 1}, ${t.plan})`));
     const now = commandClock(args.clock, process.env).now();
     const entries = await readQuotaEntries(stateDir, known, now);
+    const uncapped: UncappedToken[] = [];
+    // The single token's plan, as a run takes it: a plan without a daily cap leaves no file to read.
+    const plan = args.plan ?? (process.env.QUOTELAKE_PLAN?.trim() || undefined);
+    if (token && plan !== undefined) {
+      const hash = tokenHash16(token);
+      if (isUnlimited(planLimits(plan, plans).perDay) && !entries.some((e) => e.tokenHash === hash)) uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan });
+    }
     for (const [i, t] of (pool?.tokens ?? []).entries()) {
       const hash = tokenHash16(t.token);
       // A plan no one knows is a mistake in the pool, said here as a run would say it (not a row left out).
@@ -132,6 +146,10 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
         throw new UsageError(`pool token ${i + 1} (${redactToken(t.token)}): ${(e as Error).message}`, 'give each token of the pool a plan that is built in or defined in the plans file');
       }
       if (entries.some((e) => e.tokenHash === hash)) continue;
+      if (isUnlimited(limit)) {
+        uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan: t.plan });
+        continue;
+      }
       // Nothing sent with it from this state dir yet: its whole day is left.
       entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
     }
@@ -153,13 +171,16 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       }
     }
     if (args.json) {
-      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries, ...(shared ? { coordinator: shared } : {}) }, null, 2)}\n`);
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries, ...(uncapped.length > 0 ? { uncapped } : {}), ...(shared ? { coordinator: shared } : {}) }, null, 2)}\n`);
       return EXIT_OK;
     }
     if (shared) terminal.out(`${renderSharedQuota(shared.target, shared.tokens)}\n`);
-    if (entries.length === 0) {
+    const uncappedLines = uncapped.map((u) => `  ${u.token}: plan ${u.plan} has no daily cap: its requests are not counted (no quota file is written)`);
+    if (entries.length === 0 && uncapped.length > 0) {
+      terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${uncappedLines.join('\n')}\n`);
+    } else if (entries.length === 0) {
       terminal.out(
-        `quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
+        `quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
       );
     } else {
       const width = Math.max(5, ...entries.map((e) => e.token.length));
@@ -170,7 +191,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       for (const e of entries) {
         if (e.unknownToday > 0) lines.push(`  ${e.token}: ${n(e.unknownToday)} of today's ${n(e.usedToday)} had their answer lost (timeout, reset): counted, though the service may not have`);
       }
-      terminal.out(`${lines.join('\n')}\n`);
+      terminal.out(`${[...lines, ...uncappedLines].join('\n')}\n`);
     }
     return EXIT_OK;
 }
