@@ -75,3 +75,22 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
   }
   return out;
 }
+
+/** A Delta table's own log retention: what `'table'` cleans it by (none for a table that keeps its log). */
+export interface TableLogRetention {
+  readonly dataset: string;
+  readonly retentionMs: number;
+}
+
+/** The log retention of each Delta table (or `dataset`) whose own rule cleans its log. */
+export async function tableLogRetentions(storage: LakeStorage, dataset?: string): Promise<TableLogRetention[]> {
+  const out: TableLogRetention[] = [];
+  for (const name of DATASETS) {
+    if (dataset !== undefined && name !== dataset) continue;
+    if (!(await hasDeltaLog(storage, name))) continue;
+    const snapshot = await readDeltaSnapshot(storage, name);
+    const rule = logCleanupRule(snapshot?.metaData.configuration ?? {});
+    if (rule.clean) out.push({ dataset: name, retentionMs: rule.retentionMs });
+  }
+  return out;
+}

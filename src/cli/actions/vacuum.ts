@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
-import { vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
+import type { LakeStorage } from '../../lake/storage/lake-storage.js';
+import { tableLogRetentions, vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
 import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -55,6 +56,23 @@ export function formatVacuum(r: TableVacuum, dryRun: boolean): string {
   return lines.join('');
 }
 
+/** A duration in whole hours when it is one (`720h`), else in ms. */
+const hours = (ms: number): string => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${ms}ms`);
+
+/**
+ * The log retention a table takes by its own rule (delta.logRetentionDuration, else 720h) shorter
+ * than --retention would leave versions whose files vacuum keeps with no log to read them by.
+ */
+async function refuseShorterTableLog(storage: LakeStorage, retentionMs: number, args: VacuumArgs): Promise<void> {
+  const shorter = (await tableLogRetentions(storage, args.dataset)).filter((t) => t.retentionMs < retentionMs);
+  if (shorter.length === 0) return;
+  const which = shorter.map((t) => `${t.dataset}, ${hours(t.retentionMs)}`).join('; ');
+  throw new UsageError(
+    `the log retention of ${which} (its delta.logRetentionDuration, else Delta's 30 days), is shorter than --retention ${args.retention}: versions whose files are still kept could no longer be read`,
+    `give --log-retention ${args.retention} or more, or set the table's delta.logRetentionDuration to it, or add --force`,
+  );
+}
+
 /** A vacuum is safe to cut anywhere: it deletes only files no log references, one at a time. */
 export const VACUUM_CUT_NOTICE = (sig: NodeJS.Signals) =>
   `quotelake: ${sig}: vacuum stopped; every file it deleted was unreferenced and the tables are whole: run it again to delete the rest`;
@@ -89,6 +107,8 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
     const interrupts = exitOnInterrupt((line) => terminal.err(line), VACUUM_CUT_NOTICE);
     try {
+      // Without --log-retention each table's own rule cleans the log: refused as a given one is.
+      if (logRetentionMs === 'table' && !args.force) await refuseShorterTableLog(storage, retentionMs, args);
       const results = await vacuumLake(storage, { retentionMs, logRetentionMs, now, dryRun, dataset: args.dataset, ...(lease ? { guard: () => lease.assertHeld() } : {}) });
       if (results.length === 0) terminal.out(`nothing to vacuum: no Delta table${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of results) terminal.out(formatVacuum(r, dryRun));

@@ -16,7 +16,7 @@ export const vacuumCommand: CommandModule<object, VacuumArgs> = {
         type: 'string',
         describe:
           'Keep the Delta log\'s entries younger than this: older versions stop being readable; shorter than --retention needs --force. ' +
-          'Default: each table\'s delta.logRetentionDuration, else 720h (Delta\'s 30 days); a table whose delta.enableExpiredLogCleanup is false keeps its log',
+          'Default: each table\'s delta.logRetentionDuration, else 720h (Delta\'s 30 days), also refused when shorter than --retention; a table whose delta.enableExpiredLogCleanup is false keeps its log',
       })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be deleted; delete nothing' })
       .option('force', { type: 'boolean', default: false, describe: 'Allow a retention shorter than 168h, or a log retention shorter than the retention' })
