@@ -4,7 +4,7 @@
  * rows per dataset and kind, files and bytes, quota), with faults in the way; `/metrics` is scraped
  * while a run works; the token never appears, only its hash.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { tokenHash16 } from '../../src/api/index.js';
@@ -60,6 +60,8 @@ describe.concurrent('--metrics-textfile', () => {
     const emu = await emulatorFor(onTestFinished, [{ token, plan: 'professional', faults: '429=0.3,5xx=0.2' }], ['--clock', NOW, '--seed', '7']);
     const out = tempDir();
     const textfile = join(out, 'metrics', 'quotelake.prom');
+    // The collector's folder exists, as node_exporter's does (a missing one is refused).
+    mkdirSync(dirname(textfile), { recursive: true });
     const r = await runCli(
       ['run', 'kline-backfill', '--codes', 'BTCUSDT,EURUSD', '--since', '2d', '--base-url', emu.url, '--plan', 'professional', '--output', out, '--clock', NOW, '--json', '--metrics-textfile', textfile],
       { env: { QUOTELAKE_TOKEN: token } },
