@@ -6,15 +6,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import { DeltaLogError } from '../../src/core/errors.js';
-import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
-import { klineSpec } from '../../src/lake/datasets/kline.js';
-import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
+import type { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { repairLake } from '../../src/lake/repair-lake.js';
 import { localStorage } from '../../src/lake/storage/local-storage.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext, tempDir } from '../sinks/helpers.js';
+import { deltaKlineSink } from './delta/delta-kline-sink.js';
 
 const opened: PartitionedSink<unknown>[] = [];
 afterEach(async () => {
@@ -23,17 +21,7 @@ afterEach(async () => {
 
 async function deltaTableWithOneBar(): Promise<string> {
   const out = await tempDir('ql-repair-codes-');
-  const s = new PartitionedSink({
-    outputDir: out,
-    spec: klineSpec,
-    encoder: parquetEncoder({ rowGroupRows: 131072, timestampUnit: 'us' }),
-    decimal: DEFAULT_DECIMAL,
-    maxRowsPerFile: 1_000_000,
-    maxBufferedRows: 200_000,
-    maxBufferedBytes: 1 << 30,
-    table: 'delta',
-    pipeline: 'p',
-  }) as PartitionedSink<unknown>;
+  const s = deltaKlineSink(out);
   opened.push(s);
   await s.recover(runContext('r1'));
   await s.write({ stream: 'k', seq: 1, records: klineRows([rawKline('BTCUSDT', '1m', T0, '100.5')]) }, runContext('r1'));

@@ -5,15 +5,13 @@
  * with the columns named.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DECIMAL } from '../../../src/core/decimal.js';
 import { ConfigError } from '../../../src/core/errors.js';
-import { PartitionedSink } from '../../../src/lake/commit/partitioned-sink.js';
-import { klineSpec } from '../../../src/lake/datasets/kline.js';
+import type { PartitionedSink } from '../../../src/lake/commit/partitioned-sink.js';
 import { commitKey, readDeltaSnapshot, type MetaDataAction } from '../../../src/lake/delta/index.js';
-import { parquetEncoder } from '../../../src/lake/parquet/parquet-encoder.js';
 import { localStorage } from '../../../src/lake/storage/local-storage.js';
 import { klineRows, rawKline, T0 } from '../../sinks/fixtures.js';
 import { runContext, tempDir } from '../../sinks/helpers.js';
+import { deltaKlineSink } from './delta-kline-sink.js';
 
 const opened: PartitionedSink<unknown>[] = [];
 afterEach(async () => {
@@ -21,17 +19,7 @@ afterEach(async () => {
 });
 
 function sinkOf(out: string): PartitionedSink<unknown> {
-  const s = new PartitionedSink({
-    outputDir: out,
-    spec: klineSpec,
-    encoder: parquetEncoder({ rowGroupRows: 131072, timestampUnit: 'us' }),
-    decimal: DEFAULT_DECIMAL,
-    maxRowsPerFile: 1_000_000,
-    maxBufferedRows: 200_000,
-    maxBufferedBytes: 1 << 30,
-    table: 'delta',
-    pipeline: 'p',
-  }) as PartitionedSink<unknown>;
+  const s = deltaKlineSink(out);
   opened.push(s);
   return s;
 }
