@@ -8,15 +8,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { settleTokens, startRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('a worker whose clock is behind the slice it takes', () => {
-  it('fetches nothing, keeps the slice queued and stops with exit 2 saying which clocks differ', async ({ onTestFinished }) => {
-    const redis = await startRedisServer();
-    onTestFinished(() => redis.stop());
-    await settleTokens(redis.url, ['demo-professional']);
-    const env = { QUOTELAKE_REDIS_URL: redis.url };
+  const redis = useRedisServer({ settled: ['demo-professional'] });
+
+  it('fetches nothing, keeps the slice queued and stops with exit 2 saying which clocks differ', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
     const output = tempDir();
     const day = ['--codes', 'BTCUSDT', '--since', '2026-11-20T00:00:00Z', '--until', '2026-11-20T23:00:00Z', '--output', output];
     // The enqueuer's clock has seen the whole day: one slice of it, to 23:00.

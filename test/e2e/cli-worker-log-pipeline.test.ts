@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { settleTokens, startRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const CLOCK = '2026-11-20T12:00:00Z';
@@ -19,11 +19,10 @@ function pipelineFile(name: string): string {
 }
 
 describe('the log lines of a worker running two pipelines', () => {
-  it('name the pipeline of each slice, a failed one too, by the name queue drop takes', async ({ onTestFinished }) => {
-    const redis = await startRedisServer();
-    onTestFinished(() => redis.stop());
-    await settleTokens(redis.url, ['demo-professional']);
-    const env = { QUOTELAKE_REDIS_URL: redis.url };
+  const redis = useRedisServer({ settled: ['demo-professional'] });
+
+  it('name the pipeline of each slice, a failed one too, by the name queue drop takes', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
     const alpha = pipelineFile('alpha');
     const beta = pipelineFile('beta');
     for (const file of [alpha, beta]) expect((await runCli(['enqueue', file, ...SPAN, '--output', tempDir()], { env })).code).toBe(0);

@@ -5,7 +5,7 @@
  * real s3rver on loopback, a real Redis, the built-in emulator at a frozen instant.
  */
 import { describe, expect, it } from 'vitest';
-import { settleTokens, startRedisServer } from '../helpers/redis-server.js';
+import { useRedisServer } from '../helpers/redis-server.js';
 import { useS3Server } from '../helpers/s3-server.js';
 import { runCli } from './helpers/cli.js';
 
@@ -17,13 +17,11 @@ async function status(env: Record<string, string>): Promise<Record<string, numbe
 }
 
 describe('a worker whose storage credentials are refused', () => {
+  const redis = useRedisServer({ settled: ['demo-professional'] });
   const s3 = useS3Server();
 
-  it('stops with exit 2 and the slices back on the queue; a worker with good credentials runs them', async ({ onTestFinished }) => {
-    const redis = await startRedisServer();
-    onTestFinished(() => redis.stop());
-    await settleTokens(redis.url, ['demo-professional']);
-    const env = { QUOTELAKE_REDIS_URL: redis.url };
+  it('stops with exit 2 and the slices back on the queue; a worker with good credentials runs them', async () => {
+    const env = { QUOTELAKE_REDIS_URL: redis().url };
     const lake = `s3://${s3().bucket}/worker-fault`;
     const queued = await runCli(['enqueue', 'kline-backfill', ...SPAN, '--output', lake, '--json'], { env });
     expect(queued.code, queued.stderr).toBe(0);
