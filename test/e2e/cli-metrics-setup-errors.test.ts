@@ -7,8 +7,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { describe, expect, it, vi, type TestContext } from 'vitest';
+import { runCli, tempDir, type CliResult } from './helpers/cli.js';
 import { serveChild } from './helpers/serve.js';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -25,6 +25,19 @@ interface ErrorDoc {
 async function requestsSeen(url: string): Promise<number> {
   const answer = (await (await fetch(`${url}/_emulator/usage?token=${TOKEN}`)).json()) as { usage: { day: { used: number } } | null };
   return answer.usage?.day.used ?? 0;
+}
+
+/**
+ * `run kline-update` against an emulator of its own with this --metrics-textfile, its output under
+ * `dir`: the result, and how many requests the emulator saw.
+ */
+async function runWithTextfile(onTestFinished: TestContext['onTestFinished'], dir: string, textfile: string): Promise<{ r: CliResult; requests: number }> {
+  const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
+  onTestFinished(() => emu.stop());
+  const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', textfile], {
+    env: { QUOTELAKE_TOKEN: TOKEN },
+  });
+  return { r, requests: await requestsSeen(emu.url) };
 }
 
 describe.concurrent('metrics that cannot be set up', () => {
@@ -51,52 +64,40 @@ describe.concurrent('metrics that cannot be set up', () => {
   });
 
   it('a --metrics-textfile under a file: exit 2 before any request, naming --metrics-textfile, not --output', async ({ onTestFinished }) => {
-    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
-    onTestFinished(() => emu.stop());
     const dir = tempDir();
     const blocker = join(dir, 'not-a-folder');
     writeFileSync(blocker, 'x');
     const path = join(blocker, 'quotelake.prom');
-    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', path], {
-      env: { QUOTELAKE_TOKEN: TOKEN },
-    });
+    const { r, requests } = await runWithTextfile(onTestFinished, dir, path);
     expect(r.code, r.stderr).toBe(2);
     const doc = JSON.parse(r.stdout) as ErrorDoc;
     expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
     expect(doc.error!.message).toBe(`--metrics-textfile ${path}: ${blocker}: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
     expect(doc.error!.hint).toBe('choose a --metrics-textfile whose parents are folders, not files');
     expect(r.stderr).not.toContain('--output');
-    expect(await requestsSeen(emu.url)).toBe(0);
+    expect(requests).toBe(0);
   });
 
   it('a --metrics-textfile whose folder does not exist: exit 2 before any request, naming the folder and --metrics-textfile; nothing created', async ({ onTestFinished }) => {
-    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
-    onTestFinished(() => emu.stop());
     const dir = tempDir();
     // A typo in the collector's folder: files there would reach no collector.
     const folder = join(dir, 'textfle', 'collector');
     const path = join(folder, 'quotelake.prom');
-    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', path], {
-      env: { QUOTELAKE_TOKEN: TOKEN },
-    });
+    const { r, requests } = await runWithTextfile(onTestFinished, dir, path);
     expect(r.code, r.stderr).toBe(2);
     const doc = JSON.parse(r.stdout) as ErrorDoc;
     expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
     expect(doc.error!.message).toBe(`--metrics-textfile ${path}: the folder ${folder} does not exist`);
     expect(doc.error!.hint).toBe(`create it (mkdir -p ${folder}) or fix the --metrics-textfile path: node_exporter reads only its --collector.textfile.directory`);
     expect(readdirSync(dir)).toEqual([]);
-    expect(await requestsSeen(emu.url)).toBe(0);
+    expect(requests).toBe(0);
   });
 
   it('a --metrics-textfile that is a folder: exit 2 before any request, naming the folder and --metrics-textfile', async ({ onTestFinished }) => {
-    const emu = await serveChild([{ token: TOKEN, plan: 'professional' }], ['--clock', NOW]);
-    onTestFinished(() => emu.stop());
     const dir = tempDir();
     const folder = join(dir, 'textfiles');
     mkdirSync(folder);
-    const r = await runCli(['run', 'kline-update', '--base-url', emu.url, '--plan', 'professional', '--output', join(dir, 'lake'), '--clock', NOW, '--json', '--metrics-textfile', folder], {
-      env: { QUOTELAKE_TOKEN: TOKEN },
-    });
+    const { r, requests } = await runWithTextfile(onTestFinished, dir, folder);
     expect(r.code, r.stderr).toBe(2);
     const doc = JSON.parse(r.stdout) as ErrorDoc;
     expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
@@ -105,7 +106,7 @@ describe.concurrent('metrics that cannot be set up', () => {
     expect(r.stderr).not.toContain('bug');
     // Nothing left beside it: no temp file of the failed write.
     expect(readdirSync(dir).sort()).toEqual(['textfiles']);
-    expect(await requestsSeen(emu.url)).toBe(0);
+    expect(requests).toBe(0);
   });
 
   it('a --metrics-host name that does not resolve: exit 2, naming --metrics-host, not --metrics-port or --base-url', async () => {
