@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
-import { confirmDatabase, coordinatorRefusal, failureReason } from './redis-refusal.js';
+import { confirmDatabase, coordinatorRefusal, failureReason, reasonBeside } from './redis-refusal.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
 
 /** A subscribe that failed is asked again after this long. */
@@ -58,7 +58,7 @@ export class RedisLink {
     });
     // ioredis prints unhandled 'error' events; the reason is kept for the next message instead.
     this.redis.on('error', (error: Error) => {
-      this.lastError = reasonOf(error);
+      this.lastError = failureReason(error);
     });
     this.redis.defineCommand('qlAdmit', { lua: ADMIT_LUA });
     this.redis.defineCommand('qlRelease', { lua: RELEASE_LUA });
@@ -179,11 +179,7 @@ export class RedisLink {
     } catch (error) {
       if (error instanceof EnvironmentError) throw error;
       // "Not connected" says less than the connection's own last error (ECONNREFUSED...), when there is one.
-      const reason = reasonOf(error);
-      throw new CoordinatorDownError(this.target, (reason === '' || reason === 'not connected') && this.lastError !== '' ? this.lastError : reason || 'not connected');
+      throw new CoordinatorDownError(this.target, reasonBeside(error, this.lastError));
     }
   }
 }
-
-/** A short reason without addresses repeated or anything of the URL (which may hold a password). */
-const reasonOf = failureReason;

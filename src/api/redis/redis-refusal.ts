@@ -29,6 +29,12 @@ export function failureReason(error: unknown): string {
   return redisReason(message);
 }
 
+/** The command's reason, or the connection's own last error where the command's says no more than "not connected". */
+export function reasonBeside(error: unknown, lastError: string): string {
+  const reason = failureReason(error);
+  return (reason === '' || reason === 'not connected') && lastError !== '' ? lastError : reason || 'not connected';
+}
+
 /** Selects the URL's database explicitly (its refusal is then an error, not an event). */
 export async function confirmDatabase(redis: Redis): Promise<void> {
   const db = redis.options.db ?? 0;

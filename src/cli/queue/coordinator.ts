@@ -28,7 +28,7 @@ export async function checkCoordinator(url: string): Promise<void> {
   // Loaded here, not at the top: every command's options import this file, and ioredis costs
   // ~0.05-0.09 CPU-s to load, which a run without the queue should not pay.
   const { redisConnection } = await import('../../queue/redis-connection.js');
-  const { confirmDatabase, coordinatorRefusal, failureReason } = await import('../../api/redis/redis-refusal.js');
+  const { confirmDatabase, coordinatorRefusal, failureReason, reasonBeside } = await import('../../api/redis/redis-refusal.js');
   // A server that keeps the connection and answers nothing (frozen) would hold the command for ever.
   const probe = redisConnection(url, 'client', { commandTimeoutMs: 5000 });
   // The connection's own error (ECONNREFUSED) says more than the command's "Connection is closed".
@@ -40,10 +40,9 @@ export async function checkCoordinator(url: string): Promise<void> {
   } catch (e) {
     const refused = coordinatorRefusal(redactUrl(url), probe.options.db ?? 0, e);
     if (refused) throw refused;
-    const reason = failureReason(e);
     throw new EnvironmentError(
       'QL_COORDINATOR_UNREACHABLE',
-      `the coordinator ${redactUrl(url)} does not answer (${reason === 'not connected' && lastError !== '' ? lastError : reason})`,
+      `the coordinator ${redactUrl(url)} does not answer (${reasonBeside(e, lastError)})`,
       redactUrl(url),
       'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
       { stage: 'plan', cause: e },
