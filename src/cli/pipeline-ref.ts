@@ -111,19 +111,21 @@ export function pipelineNames(dir: string): string[] {
  */
 function suggestPipeline(ref: string, cwd: string, shippedDir: string): { ref: string; isPath: boolean } | undefined {
   const looksLikePath = ref.includes('/') && (ref.startsWith('.') || ref.startsWith('/') || PIPELINE_EXTENSIONS.some((e) => ref.endsWith(e)));
+  // The names of ./pipelines and the shipped ones, read once, and only if asked for.
+  let names: Set<string> | undefined;
+  const knownNames = () => (names ??= new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]));
   if (!looksLikePath) {
-    const byName = didYouMean(ref, new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]));
+    const byName = didYouMean(ref, knownNames());
     if (byName !== undefined) return { ref: byName, isPath: false };
   }
   // `kline-backfill.yaml` in a folder without it: a pipeline's name with its file's extension.
   const ext = ref.includes('/') ? undefined : PIPELINE_EXTENSIONS.find((e) => ref.endsWith(e));
-  const names = ext === undefined ? undefined : new Set([...pipelineNames(join(cwd, 'pipelines')), ...pipelineNames(shippedDir)]);
   const stem = ext === undefined ? ref : ref.slice(0, -ext.length);
-  if (names?.has(stem)) return { ref: stem, isPath: true };
+  if (ext !== undefined && knownNames().has(stem)) return { ref: stem, isPath: true };
   const dir = dirname(resolve(cwd, ref));
   const file = didYouMean(basename(ref), pipelineFiles(dir, 0).map((f) => basename(f)));
   if (file !== undefined) return { ref: join(dirname(ref), file), isPath: true };
-  const byStem = names === undefined ? undefined : didYouMean(stem, names);
+  const byStem = ext === undefined ? undefined : didYouMean(stem, knownNames());
   return byStem === undefined ? undefined : { ref: byStem, isPath: true };
 }
 
