@@ -20,6 +20,10 @@ import { timerSecondsMs } from './seconds-option.js';
  */
 export function exitNow(): void {
   process.removeAllListeners('SIGINT');
+  // The first process of a container (PID 1: `command: [quotelake, ...]` in a pod) is never ended by a
+  // signal it has no handler for, its own included: the signal would be dropped and the run go on.
+  // process.exit is all it has (it may wait for a thread stuck in a file-system call, as said above).
+  if (process.pid === 1) process.exit(EXIT_INTERRUPTED);
   process.kill(process.pid, 'SIGINT');
 }
 
