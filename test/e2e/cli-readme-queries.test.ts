@@ -43,4 +43,21 @@ describe("the README's DuckDB queries", () => {
     // The second run merged into the first's partitions: its replaced files are still on disk.
     expect(total(glob, 'bars')).toBeGreaterThan(held.length);
   }, 30_000);
+
+  // Monday 2026-11-23 and Wednesday 2026-11-25, 16:00 UTC (AAPL.US in session): the demo's three days
+  // begin on Friday 16:00 and Sunday 16:00, after Friday's daily bar opened (05:00 UTC) and before
+  // Monday's did.
+  it.each([
+    ['2026-11-23T16:00:00Z', []],
+    ['2026-11-25T16:00:00Z', ['2026-11-24 05:00:00+00']],
+  ])("the tour's daily close of AAPL.US at %s: as the README's comment says", async (clock, opens) => {
+    const lake = join(tempDir('ql-readme-close-'), 'output');
+    const r = await runCli(['run', 'demo', '--output', lake, '--clock', clock, '-q']);
+    expect(r.code, r.stderr).toBe(0);
+    const close = readmeSql('Query it with DuckDB', lake)[1]!;
+    expect(close).toContain("code = 'AAPL.US' AND interval = '1d' AND final");
+    const rows = await duck(close);
+    expect(rows.map((row) => row.ts)).toEqual(opens);
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain("-- the close of AAPL.US's last finished day in the three days");
+  }, 60_000);
 });
