@@ -13,6 +13,15 @@ const files = (await readdir(here))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
   .sort();
 
+// A name that matches no benchmark (a typo) is refused before anything runs: it would otherwise
+// run nothing, exit 0 and replace bench/results/latest.json with an empty list.
+const unknown = wanted.filter((w) => !files.some((f) => f.startsWith(w)));
+if (unknown.length > 0) {
+  const names = (await readdir(here)).filter((f) => f.endsWith('.bench.mjs')).map((f) => f.slice(0, -'.bench.mjs'.length)).sort();
+  process.stderr.write(`bench: no benchmark's file name starts with ${unknown.map((w) => JSON.stringify(w)).join(', ')}; the benchmarks: ${names.join(', ')}\n`);
+  process.exit(2);
+}
+
 const results = [];
 for (const file of files) {
   process.stderr.write(`bench: ${file} ...\n`);
