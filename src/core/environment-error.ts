@@ -5,6 +5,7 @@
  * address and the fix, keeping the whole original chain as its cause.
  */
 import { dirname } from 'node:path';
+import { isTempFile } from './atomic-write.js';
 import { EnvironmentError, QuotelakeError, TransportError, type ErrorStage } from './errors.js';
 
 interface NodeErrorFields {
@@ -108,7 +109,9 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
   const syscall = str(e.syscall) ?? 'access';
   const path = str(e.path) ?? str(e.dest);
   const listening = syscall === 'listen' || syscall === 'bind';
-  const where = path ?? 'a file under the output';
+  // A temp file is written beside its target and never seen by the user: its folder is what they fix.
+  const where = path !== undefined && isTempFile(path) ? dirname(path) : (path ?? 'a file under the output');
+  const writingIn = path !== undefined && isTempFile(path);
   switch (code) {
     case 'EACCES':
     case 'EPERM':
@@ -116,11 +119,11 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
         const target = networkTarget(e);
         return { code: 'QL_PORT_DENIED', target, message: `not allowed to listen on ${target} (${code})`, fix: `ports below 1024 need privileges: choose ${flags.port} 1024 or above (0 picks a free one)` };
       }
-      // A folder that cannot be made needs write access to its parent; a file, to itself.
+      // A folder that cannot be made needs write access to its parent; a file, to itself; a temp file, to its folder.
       return {
         code: 'QL_OUTPUT_DENIED',
         target: where,
-        message: `permission denied: cannot ${syscall} ${where} (${code})`,
+        message: writingIn ? `permission denied: cannot write a file in ${where} (${code}, ${syscall})` : `permission denied: cannot ${syscall} ${where} (${code})`,
         fix: `give this user write access to ${syscall === 'mkdir' && path ? dirname(path) : where}, or choose another ${folder}`,
       };
     case 'EROFS':

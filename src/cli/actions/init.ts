@@ -1,5 +1,5 @@
 /** `quotelake init`: writes a commented pipeline that validates; loaded only when the command runs. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parsePipelineYaml } from '../../config/parse-pipeline.js';
 import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
@@ -7,6 +7,7 @@ import { pipelineTemplate } from '../../config/pipeline-template.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { confineName } from '../../core/confine-path.js';
 import { didYouMean } from '../../core/did-you-mean.js';
+import { environmentErrorOf, type FixOptions } from '../../core/environment-error.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { PIPELINE_SCHEMA_FILE } from '../package-files.js';
 import { registry } from '../registry.js';
@@ -33,6 +34,17 @@ function typeOf(kind: 'source' | 'sink', given: string): string {
  * A name as the pipeline schema wants it (lower case, [a-z0-9-], so it can name files and state),
  * close to `name`: letters without their accents (Ü → u), every other run of characters a dash.
  */
+/** A folder init cannot write into is --dir's to change, not a run's --output. */
+const INIT_FIX: FixOptions = { path: 'a --dir', port: '--port', host: '--host' };
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false; // what cannot be looked at fails the write below, which says why
+  }
+}
+
 export function suggestName(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 200) || 'my-pipeline';
 }
@@ -60,6 +72,8 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   if (!PIPELINE_NAME.test(name) || name.length > 200) {
     throw new UsageError(`pipeline name "${name}" must match [a-z0-9-]+ (at most 200 characters): it names the file and the pipeline's state`, `try "quotelake init ${suggestName(name)}"`);
   }
+  // `--dir "$DIR"` with the variable unset would write into the current folder unasked.
+  if (args.dir.trim() === '') throw new UsageError('--dir is empty: name the folder to write the pipeline into', 'leave --dir out for ./pipelines, or give --dir . for the current folder');
   const dir = resolve(cwd, args.dir);
   const path = confineName(dir, `${name}.yaml`, 'pipeline file');
   const shown = relative(cwd, path).startsWith('..') ? path : relative(cwd, path);
@@ -67,13 +81,17 @@ export async function initAction(args: InitArgs, cwd: string = process.cwd()): P
   const text = pipelineTemplate(registry, { name, source, sink, schemaPath });
   // What init writes must validate: checked before it lands, so a broken template is a bug report, not a file.
   parsePipelineYaml(text, { registry, file: shown });
+  // A folder of that name is no pipeline file to replace: --force could not help.
+  if (isFolder(path)) {
+    throw new UsageError(`${shown} is a folder; init writes a pipeline file of that name`, 'give another name ("quotelake init <name>") or another --dir');
+  }
   try {
     await writeFileAtomic(path, text, { noClobber: !args.force });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(`${shown} exists; init never overwrites a pipeline file`, `pass --force to replace it, or give another name ("quotelake init <name>")`);
     }
-    throw e;
+    throw environmentErrorOf(e, 'config', INIT_FIX) ?? e;
   }
   const byName = resolve(dir) === resolve(cwd, 'pipelines');
   // The next-steps line is pasted into a shell: a path with blanks or quotes is quoted for it.
