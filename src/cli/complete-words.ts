@@ -2,7 +2,8 @@
  * What `quotelake --get-yargs-completions <words>` answers beyond yargs' own words (commands,
  * options, values of options with choices): pipeline names where a command takes a pipeline, plan
  * names after --plan (custom plans make it free text, so it has no yargs choices), and nothing after
- * an option that takes a path or free text, so the shell falls back to file names.
+ * an option that takes a path or free text, so the shell falls back to file names. A value typed in
+ * the option's own word (`--format=p`) gets the same values, each as `--format=parquet`.
  */
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
@@ -45,18 +46,29 @@ function optionAwaitingValue(word: string | undefined, cli: Argv<object>): strin
   return canonical;
 }
 
+/** The values an option takes that start with `prefix`; [] for a path or free text (the shell offers file names). */
+function optionValues(key: string, prefix: string, cli: Argv<object>, commands: readonly string[]): string[] {
+  if (key === 'plan') return PLAN_NAMES.filter((p) => p.startsWith(prefix));
+  if ((key === 'source' || key === 'sink') && commands.includes('init')) {
+    return (key === 'source' ? INIT_SOURCE_TYPES : INIT_SINK_TYPES).filter((t) => t.startsWith(prefix));
+  }
+  const choices = (cli as unknown as Declared).getOptions().choices[key];
+  return (choices ?? []).map(String).filter((c) => c.startsWith(prefix));
+}
+
 /** A yargs completion function (the four-argument form: yargs' words first, then ours). */
 export function wordCompleter(cli: Argv<object>, words: readonly string[], cwd: string = process.cwd()) {
   return (current: string, argv: { _: (string | number)[] }, fallback: Fallback, done: Done): void => {
     fallback((_err, defaults = []) => {
+      const commands = argv._.map(String);
+      // "--format=p": the value is in the same word, so each answer carries the option before it.
+      const inline = /^(-{1,2}[^=]+)=(.*)$/s.exec(current);
+      const inlineOf = inline ? optionAwaitingValue(inline[1], cli) : undefined;
+      if (inline && inlineOf !== undefined) return done(optionValues(inlineOf, inline[2]!, cli, commands).map((v) => `${inline[1]}=${v}`));
       const valueOf = optionAwaitingValue(words.at(-2), cli);
       if (valueOf !== undefined) {
-        if (valueOf === 'plan') return done(PLAN_NAMES.filter((p) => p.startsWith(current)));
-        if ((valueOf === 'source' || valueOf === 'sink') && argv._.map(String).includes('init')) {
-          return done((valueOf === 'source' ? INIT_SOURCE_TYPES : INIT_SINK_TYPES).filter((t) => t.startsWith(current)));
-        }
         const choices = (cli as unknown as Declared).getOptions().choices[valueOf];
-        return done(choices !== undefined ? defaults : []);
+        return done(choices !== undefined ? defaults : optionValues(valueOf, current, cli, commands));
       }
       if (current.startsWith('-') || !namesPipelines(argv._.map(String))) return done(defaults);
       done([...defaults, ...pipelineNamesFor(current, cwd)]);
