@@ -69,7 +69,7 @@ import type {
 } from './types.js';
 import type { z } from 'zod';
 
-const DEFAULT_RETRY: Omit<RetryOptions, 'random'> = {
+export const DEFAULT_RETRY: Omit<RetryOptions, 'random'> = {
   attempts: 6,
   baseDelayMs: 250,
   maxDelayMs: 15_000,
