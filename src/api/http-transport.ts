@@ -140,7 +140,7 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw this.transportError(request.endpoint, error);
+      throw this.transportError(request, error);
     }
     return { status, text, ...(retryAfter !== undefined ? { retryAfter } : {}) };
   }
@@ -151,10 +151,30 @@ export class HttpTransport {
   }
 
   /** A TransportError whose message and cause are free of the token. */
-  private transportError(endpoint: string, error: unknown): TransportError {
+  /**
+   * A timeout of the answer in words the user can act on: how long, and the setting that said so
+   * (undici's own "Headers Timeout Error" names neither).
+   */
+  private timeoutWords(request: HttpRequest, code: unknown): { message: string; hint: string } | undefined {
+    const part = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headersMs' : code === 'UND_ERR_BODY_TIMEOUT' ? 'bodyMs' : undefined;
+    if (part === undefined) return undefined;
+    const own = request.timeouts?.[part];
+    const ms = own ?? this.timeouts[part];
+    // A request with its own timeouts is a trading-halts source's (its timeoutMs).
+    const setting = own !== undefined ? "the source's timeoutMs" : `service.timeouts.${part}`;
+    const what = part === 'headersMs' ? `no answer within ${ms} ms` : `the answer stopped: no data for ${ms} ms`;
+    return {
+      message: `${what} (${setting}; ${String(code)})`,
+      hint: `a slow service or network: raise ${setting} in the pipeline (100 to 3600000 ms), or check the base URL and the network; committed work is kept and a new run resumes`,
+    };
+  }
+
+  private transportError(request: HttpRequest, error: unknown): TransportError {
+    const endpoint = request.endpoint;
     const code = (error as { code?: unknown }).code;
-    const raw = error instanceof Error ? error.message : String(error);
-    const message = redactText(`${typeof code === 'string' ? `${code}: ` : ''}${raw}`, this.#token);
+    const timeout = this.timeoutWords(request, code);
+    const raw = timeout?.message ?? (error instanceof Error ? error.message : String(error));
+    const message = redactText(`${typeof code === 'string' && timeout === undefined ? `${code}: ` : ''}${raw}`, this.#token);
     const cause = new Error(message);
     if (typeof code === 'string') (cause as Error & { code: string }).code = code;
     // Where it failed (address, port, host name, syscall): the CLI names it in its message. None holds the token.
@@ -167,7 +187,7 @@ export class HttpTransport {
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
     // A name that does not resolve or a certificate refused fails every attempt the same way: not retried.
     const mayPass = typeof code !== 'string' || networkCodeMayPass(code);
-    return new TransportError(endpoint, `request failed: ${message}`, cause, connected, mayPass);
+    return new TransportError(endpoint, `request failed: ${message}`, cause, connected, mayPass, timeout?.hint);
   }
 }
 

@@ -99,7 +99,7 @@ export function describeError(e: unknown): DescribedError {
   }
   if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint };
   if (e instanceof TransportError) {
-    return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: 'check the base URL and the network; committed work is kept and a new run resumes' };
+    return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint ?? 'check the base URL and the network; committed work is kept and a new run resumes' };
   }
   if (e instanceof RejectedRecordError) {
     return {

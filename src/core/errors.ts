@@ -121,8 +121,8 @@ export class TransportError extends QuotelakeError {
   readonly endpoint: string;
   /** false when the connection was never made (refused, no route, name not found): nothing was counted. */
   readonly reachedServer: boolean;
-  constructor(endpoint: string, message: string, cause?: unknown, reachedServer = true, retryable = true) {
-    super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable, cause });
+  constructor(endpoint: string, message: string, cause?: unknown, reachedServer = true, retryable = true, hint?: string) {
+    super('QL_API_TRANSPORT', `${endpoint}: ${message}`, { stage: 'read', retryable, cause, ...(hint !== undefined ? { hint } : {}) });
     this.endpoint = endpoint;
     this.reachedServer = reachedServer;
   }
