@@ -1,12 +1,13 @@
 /** `quotelake inspect`: loaded only when the command runs. */
 import { stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
 import { inspectProgress } from '../inspect/inspect-progress.js';
 import { renderInspect } from '../inspect/render-inspect.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
-import { layoutState } from '../../lake/layout/index.js';
+import { LAYOUT_FILE, layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
 import { layout1Refusal } from '../maintained-layout.js';
 import { QuotelakeError } from '../../core/errors.js';
@@ -35,6 +36,16 @@ export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = 
   }
 }
 
+/** The nearest folder above `output` holding a lake's layout file, when `output` holds none itself (as given: relative stays relative). */
+async function enclosingLake(output: string): Promise<string | undefined> {
+  const exists = (dir: string) => stat(join(dir, LAYOUT_FILE)).then(() => true, () => false);
+  if (await exists(output)) return undefined;
+  for (let dir = resolve(output), up = dirname(dir); up !== dir; dir = up, up = dirname(up)) {
+    if (await exists(up)) return relative(process.cwd(), up) === '' ? '.' : relative(process.cwd(), up).startsWith('..') ? up : relative(process.cwd(), up);
+  }
+  return undefined;
+}
+
 const INSPECT_HINT = 'give the output folder of a run, e.g. "quotelake inspect output"';
 
 async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined): Promise<number> {
@@ -46,6 +57,11 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
     // Before anything is read from it: a file given for the folder is named as such.
     const st = await stat(args.output).catch(() => undefined);
     if (!st?.isDirectory()) throw new UsageError(`${args.output} ${st ? 'is a file, not an output folder' : 'does not exist (no run has written there)'}`, INSPECT_HINT);
+    // A folder inside a lake (a dataset's, the state's) would read as an empty lake, exit 0.
+    const lakeAbove = await enclosingLake(args.output);
+    if (lakeAbove !== undefined) {
+      throw new UsageError(`${args.output} is a folder inside the lake ${lakeAbove}, not an output folder`, `give the lake's folder: "quotelake inspect ${lakeAbove}"`);
+    }
   } else if ((await storage.list('', { limit: 1 })).length === 0) {
     // An object store has no empty folders: a prefix holding nothing is a missing output (often a typo), as a missing folder is.
     throw new UsageError(`${args.output} holds nothing (no run has written there)`, 'check the bucket and prefix of the s3:// URL (and --s3-endpoint): give the --output of a run');
