@@ -9,10 +9,10 @@ import { QuotelakeError } from '../core/errors.js';
 export class RetryAfterBeyondBudgetError extends QuotelakeError {
   constructor(cause: QuotelakeError, wait: { readonly askedMs: number; readonly leftMs: number; readonly nowMs: number }) {
     const asked = Math.ceil(wait.askedMs / 1000);
-    const left = Math.max(0, Math.floor(wait.leftMs / 1000));
+    const left = budgetLeft(wait.leftMs);
     super(
       'QL_RETRY_AFTER',
-      `${cause.message}; the service asked for a wait of ${asked} s (Retry-After), longer than the ${left} s left of this request's retry budget (service.retry.maxTotalMs)`,
+      `${cause.message}; the service asked for a wait of ${asked} s (Retry-After), longer than the ${left} left of this request's retry budget (service.retry.maxTotalMs)`,
       {
         stage: cause.stage,
         cause,
@@ -20,4 +20,10 @@ export class RetryAfterBeyondBudgetError extends QuotelakeError {
       },
     );
   }
+}
+
+/** What is left of the budget: whole seconds, or milliseconds under one (a 500 ms budget read "0 s"). */
+function budgetLeft(leftMs: number): string {
+  const ms = Math.max(0, Math.floor(leftMs));
+  return ms < 1000 ? `${ms} ms` : `${Math.floor(ms / 1000)} s`;
 }
