@@ -17,3 +17,8 @@ limitHeapGrowth();
 // chunks (scripts/bundle-cli.mjs). Only then: reading every chunk's source map as it loads costs
 // about 0.15 CPU-s and 30 MB. bin.ts loads the command line after this line, so all of it is mapped.
 if (wantsDebug(process.argv)) process.setSourceMapsEnabled(true);
+
+// A file-size limit (`ulimit -f`, systemd LimitFSIZE) would otherwise kill the process by SIGXFSZ
+// at the write that crosses it (exit 153, no summary, staging left behind): ignored, that write
+// fails with EFBIG, which the run reports as any full disk (QL_DISK_FULL, exit 1).
+process.on('SIGXFSZ', () => undefined);

@@ -136,6 +136,14 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
         message: `no space left on the device holding ${where} (${code}, ${syscall})`,
         fix: `free space there (or choose another ${folder}) and run the same command again: committed work is kept and the run resumes`,
       };
+    case 'EFBIG':
+      // The process's file-size limit (ulimit -f) or the file system's largest file: to the user, a full disk.
+      return {
+        code: 'QL_DISK_FULL',
+        target: where,
+        message: `${where} reached the largest file this process may write (EFBIG, ${syscall}: the file-size limit, ulimit -f, or the file system's)`,
+        fix: `raise the file-size limit (ulimit -f; systemd LimitFSIZE) or choose another ${folder}, and run the same command again: committed work is kept and the run resumes`,
+      };
     case 'ENOTDIR':
       return { code: 'QL_OUTPUT_MISSING', target: where, message: `${where}: a part of this path is a file, not a folder (ENOTDIR, ${syscall})`, fix: `choose ${flags.path} whose parents are folders, not files` };
     case 'EISDIR': {
