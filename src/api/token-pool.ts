@@ -362,7 +362,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
           // Gave up after its re-queues: this token is limited beyond its hold.
           holder.heldUntil = Math.max(holder.heldUntil, this.#clock.now() + holder.limits.perMinute.windowMs);
         } else {
-          throw error;
+          throw this.#namingToken(holder, error);
         }
         if (moves >= 2 * this.#members.length) throw this.#lastError(error);
         // Another call of the same stream may have moved it already (pages asked for ahead fail together).
@@ -458,6 +458,26 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     const open = this.#members.filter((m) => !this.#usedUp(m));
     if (open.length === 0) return this.#members[0]!;
     return open.reduce((a, m) => (m.heldUntil < a.heldUntil ? m : a), open[0]!);
+  }
+
+  /**
+   * A token the service does not know: without its place in the pool, the user cannot tell which
+   * entry to fix. Named as the summary names it (position, redacted, first 8 digits of its hash).
+   */
+  #namingToken(m: Member, error: unknown): unknown {
+    if (!(error instanceof ApiError) || (error.code !== 'QL_API_TOKEN_INVALID' && error.ret !== 401)) return error;
+    const which = `token ${m.index + 1} of ${this.#members.length} of the pool, ${m.label} [${m.hash.slice(0, 8)}]`;
+    return new ApiError({
+      code: error.code,
+      ...(error.ret !== undefined ? { ret: error.ret } : {}),
+      ...(error.httpStatus !== undefined ? { httpStatus: error.httpStatus } : {}),
+      serviceMessage: `${error.serviceMessage} (${which})`,
+      ...(error.trace !== undefined ? { trace: error.trace } : {}),
+      endpoint: error.endpoint,
+      codes: error.codes,
+      retryable: error.retryable,
+      cause: error,
+    });
   }
 
   /** With no token left: the exhaustion that resets first (a stream can resume then), else `error`. */

@@ -227,6 +227,19 @@ describe('a token pool through the CLI', () => {
     expect(r6.stderr).toContain('pool token 1 (pool…): unknown plan "professinal"; did you mean "professional"?');
   }, 120_000);
 
+  it('a token of the pool the service does not know: the error names which one (position and hash), never its text', async () => {
+    const unknown = 'pool-C not known';
+    const file = secretsFile([{ token: TOKEN_A, plan: 'professional' }, { token: unknown, plan: 'professional' }]);
+    const r = await run(['run', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--json'], { QUOTELAKE_TOKENS_FILE: file });
+    expect(r.code, r.stderr).toBe(1);
+    const s = (JSON.parse(r.stdout) as { runs: (Summary & { error: { code: string; message: string } })[] }).runs[0]!;
+    const hash = s.tokens[1]!.tokenHash.slice(0, 8);
+    expect(s.error.code).toBe('QL_API_TOKEN_INVALID');
+    expect(s.error.message).toMatch(new RegExp(`^/quote-b-api/kline: ret 401 token invalid \\(token 2 of 2 of the pool, pool… \\[${hash}\\]\\) for `));
+    expect(r.stderr).toContain(`(token 2 of 2 of the pool, pool… [${hash}])`);
+    for (const t of [unknown, encodeURIComponent(unknown)]) expect(r.stdout + r.stderr).not.toContain(t);
+  }, 120_000);
+
   it('no token in anything any of these commands printed', () => {
     const all = printed.join('\n');
     expect(all.length).toBeGreaterThan(1000);
