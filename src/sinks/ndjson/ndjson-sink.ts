@@ -41,6 +41,10 @@ function keepQuiet(stream: Writable): void {
 function notNdjson(shown: string, line: number, problem: string): ConfigError {
   return new ConfigError(
     `ndjson: sink path ${shown}: line ${line} ${problem}: the file must hold only lines runs of its dataset wrote; fix or delete that line, or move the file away (each dataset in its own file: {dataset} in the path)`,
+    {},
+    undefined,
+    // The data file is at fault, not the pipeline: the generic hint of a ConfigError would send the user there.
+    `the pipeline is fine: edit the file at its sink path (line ${line}), or move it away, then run the same command again`,
   );
 }
 
