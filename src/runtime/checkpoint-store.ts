@@ -27,6 +27,10 @@ export interface CheckpointFile {
   readonly streams: Record<string, Record<string, unknown>>;
 }
 
+/** A damaged checkpoint file is not the pipeline's fault (the generic hint of a ConfigError would say so), and commits replace it whole. */
+const DAMAGED_CHECKPOINTS =
+  'the pipeline is fine: this checkpoint file was changed by hand or another tool (quotelake replaces it whole); restore it, or move it away and the next run fetches everything from since again, as a first run does';
+
 export class CheckpointStore {
   /** Where the file is, for messages: a local path, or an s3:// URL. */
   readonly path: string;
@@ -90,12 +94,12 @@ export class CheckpointStore {
     try {
       raw = JSON.parse(text);
     } catch (cause) {
-      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause);
+      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause, DAMAGED_CHECKPOINTS);
     }
     // Older versions are brought to the current shape; a newer one is refused before any use.
     const parsed = upgradeToNewest(raw, CHECKPOINT_VERSIONS, this.path) as unknown as CheckpointFile;
     if (typeof parsed.streams !== 'object' || parsed.streams === null) {
-      throw new ConfigError('checkpoint file has no streams object', { file: this.path });
+      throw new ConfigError('checkpoint file has no streams object', { file: this.path }, undefined, DAMAGED_CHECKPOINTS);
     }
     return parsed;
   }
