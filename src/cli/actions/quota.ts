@@ -134,7 +134,12 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const plan = args.plan ?? (process.env.QUOTELAKE_PLAN?.trim() || undefined);
     if (token && plan !== undefined) {
       const hash = tokenHash16(token);
-      if (isUnlimited(planLimits(plan, plans).perDay) && !entries.some((e) => e.tokenHash === hash)) uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan });
+      const perDay = planLimits(plan, plans).perDay;
+      if (!entries.some((e) => e.tokenHash === hash)) {
+        if (isUnlimited(perDay)) uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan });
+        // Nothing sent with it from this state dir yet: its line says so (a pool token's does too), rather than only other tokens' lines.
+        else entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit: perDay, remaining: perDay });
+      }
     }
     for (const [i, t] of (pool?.tokens ?? []).entries()) {
       const hash = tokenHash16(t.token);
