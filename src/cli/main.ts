@@ -28,6 +28,7 @@ import { checkLoneDash } from './lone-dash.js';
 import { checkRepeatedOptions } from './repeated-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
+import { writeStdoutWhole } from './whole-stdout-writes.js';
 import { checkZstdSetting, usesZstd } from './zstd-setting.js';
 
 /** Each command's name (the first word of its yargs `command`), for the hint of a usage error. */
@@ -141,6 +142,7 @@ process.on('unhandledRejection', (reason) => {
 process.on('rejectionHandled', () => undefined);
 
 watchStdout();
+writeStdoutWhole();
 
 /**
  * Node ends a process whose event loop has nothing left to do, with exit code 0, even while the

@@ -34,6 +34,15 @@ describe.skipIf(!existsSync('/bin/sh'))('a file-size limit reached (ulimit -f)',
     expect(allFiles(out).filter((f) => f.includes('/staging/'))).toEqual([]);
   }, 60_000);
 
+  it('a report cut by the limit within one write (schema > file): exit 1 and says so, not exit 0 with a cut file', () => {
+    const file = join(tempDir(), 'schema.json');
+    const r = underFileSizeLimit(4, ['schema'], file);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('quotelake: cannot write to stdout (EFBIG: file too large, write): what this command printed is incomplete');
+    expect(statSync(file).size).toBeLessThanOrEqual(4 * 1024);
+  }, 60_000);
+
   it('NDJSON to a file on stdout: exit 1 with one message about stdout, the file cut at the limit', () => {
     const dir = tempDir();
     const file = join(dir, 'bars.ndjson');
