@@ -10,6 +10,7 @@
  */
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { timerSecondsMs } from './seconds-option.js';
+import type { Resumption } from '../runtime/keeps-state.js';
 
 /**
  * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
@@ -45,11 +46,30 @@ export interface StopWords {
   again(sig: NodeJS.Signals): string;
 }
 
-export const RUN_STOP_WORDS: StopWords = {
-  stopping: (sig) => `quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`,
-  hung: (sig, s) => `quotelake: ${sig}: the run did not stop within ${s} s; exiting now (committed work is safe; the next run resumes from the last commit)`,
-  again: (sig) => `quotelake: ${sig} again: exiting now; the next run resumes from the last commit`,
+/**
+ * What a hard stop (second signal, watchdog) says the next run does: only a pipeline that keeps its
+ * checkpoints and does not poll resumes; an NDJSON look starts over and a polling run takes its
+ * rounds anew, as its summary says. Pipelines that differ get only what holds for all of them.
+ */
+export function runStopWords(resumptions: readonly Resumption[]): StopWords {
+  const kinds = new Set(resumptions);
+  const only = kinds.size <= 1 ? ([...kinds][0] ?? 'resumed') : undefined;
+  const next = NEXT_RUN[only ?? 'mixed'];
+  return {
+    stopping: (sig) => `quotelake: ${sig}: stopping after the current batch and committing finished work (send it again to quit at once)`,
+    hung: (sig, s) => `quotelake: ${sig}: the run did not stop within ${s} s; exiting now (${only === 'resumed' ? `committed work is safe; ${next}` : next})`,
+    again: (sig) => `quotelake: ${sig} again: exiting now; ${next}`,
+  };
+}
+
+const NEXT_RUN: Record<Resumption | 'mixed', string> = {
+  resumed: 'the next run resumes from the last commit',
+  'no-state': 'the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)',
+  polling: 'the rounds committed are kept; a polling run is not resumed: the next run takes all its rounds anew',
+  mixed: 'committed work is safe; the next run resumes the pipelines that keep checkpoints and do not poll, and starts the others over',
 };
+
+export const RUN_STOP_WORDS: StopWords = runStopWords(['resumed']);
 
 export interface InterruptOptions {
   readonly exit?: (code: number) => void;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPACT_STOP_WORDS } from '../../src/cli/actions/compact.js';
 import { MIGRATE_CUT_NOTICE } from '../../src/cli/actions/migrate.js';
 import { VACUUM_CUT_NOTICE } from '../../src/cli/actions/vacuum.js';
-import { exitOnInterrupt, handleInterrupts, STOP_GRACE_MS, stopGraceMs } from '../../src/cli/interrupts.js';
+import { exitOnInterrupt, handleInterrupts, runStopWords, STOP_GRACE_MS, stopGraceMs } from '../../src/cli/interrupts.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -51,6 +51,21 @@ describe('handleInterrupts', () => {
     } finally {
       interrupts.dispose();
     }
+  });
+
+  it('a hard stop promises a resume only where the next run resumes: not an NDJSON look, not a polling run', () => {
+    const said = (kinds: Parameters<typeof runStopWords>[0]) => [runStopWords(kinds).again('SIGINT'), runStopWords(kinds).hung('SIGTERM', 4)];
+    expect(said(['resumed', 'resumed'])).toEqual([
+      'quotelake: SIGINT again: exiting now; the next run resumes from the last commit',
+      'quotelake: SIGTERM: the run did not stop within 4 s; exiting now (committed work is safe; the next run resumes from the last commit)',
+    ]);
+    expect(said(['polling'])).toEqual([
+      'quotelake: SIGINT again: exiting now; the rounds committed are kept; a polling run is not resumed: the next run takes all its rounds anew',
+      'quotelake: SIGTERM: the run did not stop within 4 s; exiting now (the rounds committed are kept; a polling run is not resumed: the next run takes all its rounds anew)',
+    ]);
+    expect(said(['resumed', 'no-state'])[0]).toBe(
+      'quotelake: SIGINT again: exiting now; committed work is safe; the next run resumes the pipelines that keep checkpoints and do not poll, and starts the others over',
+    );
   });
 
   it('dispose() lets signals go: nothing of ours listens any more', () => {

@@ -65,6 +65,18 @@ describe.concurrent('signals', () => {
     expect(r.stderr).toContain('quotelake: SIGINT again: exiting now; the next run resumes from the last commit');
   }, 60_000);
 
+  it('a second SIGINT to an NDJSON look (no state) does not promise a resume: the next run delivers the whole window again', async () => {
+    const proc = startCli([...LONG, '--format', 'ndjson', '--output', tempDir()], { env: ENV });
+    await proc.waitForStderr(/\d+ requests/);
+    proc.child.kill('SIGINT');
+    await proc.waitForStderr(/SIGINT: stopping/);
+    proc.child.kill('SIGINT');
+    const r = await proc.result;
+    expect(exitStatus(r)).toBe(130);
+    expect(r.stderr).toContain('quotelake: SIGINT again: exiting now; the rows written so far are kept, and the next run delivers the whole window again (this output keeps no state)');
+    expect(r.stderr).not.toContain('resumes from the last commit');
+  }, 60_000);
+
   // The watchdog's own timer (4 s by default) is what bounds the stop; no wall-clock assertion here.
   it('a stop that hangs in a file-system call (a FIFO where the manifest was) is ended by the watchdog', async () => {
     const dir = tempDir();

@@ -3,7 +3,9 @@ import { packageVersion } from '../../lake/package-version.js';
 import { commandClock } from '../clock-option.js';
 import { createConnections } from '../connections.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_USAGE, worstExitCode } from '../exit-codes.js';
-import { handleInterrupts, stopGraceMs } from '../interrupts.js';
+import { handleInterrupts, runStopWords, stopGraceMs } from '../interrupts.js';
+import { registry } from '../registry.js';
+import { resumptionOf } from '../../runtime/keeps-state.js';
 import { loadJobs } from '../pipeline-job.js';
 import { printPlans } from '../plan-report.js';
 import { chooseProgressMode, DEFAULT_PROGRESS_INTERVAL_MS } from '../progress/progress.js';
@@ -96,7 +98,9 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
     }
   }
 
-  const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs });
+  // A hard stop says what the next run does, which only a pipeline that keeps its checkpoints and does not poll resumes.
+  const words = runStopWords(jobs.map((j) => resumptionOf(j.pipeline, registry)));
+  const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words });
   const connections = createConnections((line, fields) => terminal.notice(line, fields), clock);
   const summaries: RunSummary[] = [];
   let exposure: MetricsExposure | undefined;
