@@ -56,6 +56,7 @@ export function describeError(e: unknown): DescribedError {
     };
   }
   if (e instanceof StateConflictError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: e.hint };
+  // The place that raised it knows the way out best (a damaged checkpoint file is no pipeline file).
   if (e instanceof ConfigError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: e.hint ?? 'fix the pipeline file or the option named above' };
   // A bad s3:// URL or endpoint is a usage error: the command line or the pipeline names it.
   if (e instanceof S3LocationError) return { exitCode: EXIT_USAGE, code: e.code, message: e.message, hint: 'an S3 output is s3://bucket/prefix; an endpoint is http(s)://host[:port] (--s3-endpoint or AWS_ENDPOINT_URL)' };

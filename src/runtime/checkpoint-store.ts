@@ -9,6 +9,7 @@ import { confineName } from '../core/confine-path.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { upgradeToNewest } from '../core/version-steps.js';
+import { shellWord } from '../core/shell-word.js';
 import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
 import { StateFiles } from './state-files.js';
 import type { StateRef } from './state-location.js';
@@ -28,9 +29,6 @@ export interface CheckpointFile {
 }
 
 /** A damaged checkpoint file is not the pipeline's fault (the generic hint of a ConfigError would say so), and commits replace it whole. */
-const DAMAGED_CHECKPOINTS =
-  'the pipeline is fine: this checkpoint file was changed by hand or another tool (quotelake replaces it whole); restore it, or move it away and the next run fetches everything from since again, as a first run does';
-
 export class CheckpointStore {
   /** Where the file is, for messages: a local path, or an s3:// URL. */
   readonly path: string;
@@ -94,14 +92,22 @@ export class CheckpointStore {
     try {
       raw = JSON.parse(text);
     } catch (cause) {
-      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause, DAMAGED_CHECKPOINTS);
+      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause, this.damagedHint());
     }
     // Older versions are brought to the current shape; a newer one is refused before any use.
     const parsed = upgradeToNewest(raw, CHECKPOINT_VERSIONS, this.path) as unknown as CheckpointFile;
     if (typeof parsed.streams !== 'object' || parsed.streams === null) {
-      throw new ConfigError('checkpoint file has no streams object', { file: this.path }, undefined, DAMAGED_CHECKPOINTS);
+      throw new ConfigError('checkpoint file has no streams object', { file: this.path }, undefined, this.damagedHint());
     }
     return parsed;
+  }
+
+  /**
+   * Saves are atomic, so a damaged file was changed by something else; `state reset` cannot read it
+   * either, and removing it is what a reset of all its streams does.
+   */
+  private damagedHint(): string {
+    return `the checkpoints of pipeline "${this.pipeline}" are damaged (changed outside quotelake): restore the file from a backup, or remove it (${this.path.startsWith('s3://') ? 'aws s3 rm' : 'rm'} ${shellWord(this.path)}) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
   }
 
   /**

@@ -1,0 +1,35 @@
+/**
+ * A checkpoint file damaged outside quotelake (its saves are atomic): `state show` and `state reset`
+ * cannot read it, so their refusal says the way out (remove the file, or restore it), not the
+ * generic "fix the pipeline file", which names a file that is fine.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/cli.js';
+
+describe('a damaged checkpoint file', () => {
+  it('show and reset exit 2 with a hint that names the file to remove; removed, the pipeline has no checkpoints', async () => {
+    const out = tempDir('ql-damaged-state-');
+    const file = join(out, '.state', 'checkpoints', 'daily.json');
+    mkdirSync(join(out, '.state', 'checkpoints'), { recursive: true });
+    const hint = `  hint: the checkpoints of pipeline "daily" are damaged (changed outside quotelake): restore the file from a backup, or remove it (rm ${file}) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+    for (const text of ['{"version":1,', '{"version":1}']) {
+      writeFileSync(file, text);
+      const [show, reset, json] = await Promise.all([
+        runCli(['state', 'show', '--output', out]),
+        runCli(['state', 'reset', 'daily', '--output', out, '--yes']),
+        runCli(['state', 'reset', 'daily', '--output', out, '--yes', '--json']),
+      ]);
+      expect([show.code, reset.code, json.code]).toEqual([2, 2, 2]);
+      expect(show.stderr.split('\n')[1]).toBe(hint);
+      expect(reset.stderr.split('\n')[1]).toBe(hint);
+      expect(JSON.parse(json.stdout)).toMatchObject({ command: 'state reset', exitCode: 2, error: { code: 'QL_CONFIG', hint: hint.replace('  hint: ', '') } });
+      expect(existsSync(file)).toBe(true);
+    }
+    rmSync(file);
+    const after = await runCli(['state', 'show', '--output', out]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toBe(`quotelake: no checkpoints under ${join(out, '.state')} (no pipeline has committed into ${out} yet)\n`);
+  }, 30_000);
+});
