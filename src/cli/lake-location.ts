@@ -155,3 +155,16 @@ export async function checkStateOutput(output: string): Promise<{ absent: boolea
   }
   return { absent: st === undefined };
 }
+
+/**
+ * `state show|reset --state-dir`: a file there is refused like an `--output` file, and a folder that
+ * is not there is reported by the caller as such (a mistyped path), not as "no run has committed".
+ */
+export async function checkStateDirFlag(stateDir: string | undefined): Promise<{ absent: boolean }> {
+  if (stateDir === undefined || isS3Output(stateDir)) return { absent: false };
+  const st = await stat(stateDir).catch(() => undefined);
+  if (st !== undefined && !st.isDirectory()) {
+    throw new UsageError(`--state-dir ${stateDir} is a file, not a state folder`, 'give the --state-dir of the runs (default <output>/.state)');
+  }
+  return { absent: st === undefined };
+}

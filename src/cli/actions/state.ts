@@ -31,7 +31,7 @@ export interface StateResetArgs extends StateArgs {
 export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({}, env);
   checkStreamGlobs(args.stream);
-  const { targets, outputDir, stateDir, outputAbsent, close } = await stateTargets(args.pipeline ?? [], args, env);
+  const { targets, outputDir, stateDir, outputAbsent, stateDirAbsent, close } = await stateTargets(args.pipeline ?? [], args, env);
   const select = streamMatcher(args.stream);
   const pipelines = [];
   try {
@@ -45,7 +45,9 @@ export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = 
     terminal.out(
       outputAbsent
         ? `quotelake: no checkpoints under ${stateDir}: ${outputDir} does not exist (no run has written there; check --output)\n`
-        : `quotelake: no checkpoints under ${stateDir} (no pipeline has committed into ${outputDir} yet)\n`,
+        : stateDirAbsent
+          ? `quotelake: no checkpoints under ${stateDir}: that folder does not exist (no run has kept its state there; check --state-dir)\n`
+          : `quotelake: no checkpoints under ${stateDir} (no pipeline has committed into ${outputDir} yet)\n`,
     );
   } else {
     terminal.out(`${pipelines.map(renderPipelineState).join('\n\n')}\n`);

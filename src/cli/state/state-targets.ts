@@ -10,7 +10,7 @@ import { keepsState } from '../../runtime/keeps-state.js';
 import { checkpointPipelines } from '../../runtime/checkpoint-store.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import type { StateLocation } from '../../runtime/state-location.js';
-import { checkStateOutput, commandLake, commandState, type CommandLake } from '../lake-location.js';
+import { checkStateDirFlag, checkStateOutput, commandLake, commandState, type CommandLake } from '../lake-location.js';
 import { loadJob } from '../pipeline-job.js';
 import { registry } from '../registry.js';
 import type { OutputArgs } from '../shared-options.js';
@@ -39,6 +39,8 @@ export interface StateTargets {
   readonly stateDir: string;
   /** `--output` is a local path that does not exist (a typo, or no run yet): said as such. */
   readonly outputAbsent: boolean;
+  /** `--state-dir` was given and is a local folder that does not exist: said as such. */
+  readonly stateDirAbsent: boolean;
   /** Destroys the S3 clients the targets opened: call when the command is done. */
   close(): void;
 }
@@ -46,6 +48,7 @@ export interface StateTargets {
 export async function stateTargets(names: readonly string[], args: OutputArgs, env: NodeJS.ProcessEnv): Promise<StateTargets> {
   const outputDir = args.output ?? DEFAULT_OUTPUT_DIR;
   const { absent: outputAbsent } = await checkStateOutput(outputDir);
+  const { absent: stateDirAbsent } = await checkStateDirFlag(args['state-dir']);
   const s3Endpoint = (args as { 's3-endpoint'?: string })['s3-endpoint'];
   // One storage per output a target names (a pipeline file may name another output than --output).
   const lakes = new Map<string, CommandLake>();
@@ -62,7 +65,7 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
   const stateDir = state.where;
   const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: main.storage, keepsState: true });
   try {
-    return { ...(await targetsOf(names, args, env, { state, stateDir, target, lakeOf })), outputDir, stateDir, outputAbsent, close };
+    return { ...(await targetsOf(names, args, env, { state, stateDir, target, lakeOf })), outputDir, stateDir, outputAbsent, stateDirAbsent, close };
   } catch (error) {
     close();
     throw error;
