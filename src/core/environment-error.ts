@@ -152,7 +152,7 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
       return {
         code: 'QL_OUTPUT_MISSING',
         target: folderPath,
-        message: `${folderPath} is a folder, where a file is written (EISDIR, ${syscall})`,
+        message: `${folderPath} is a folder, where a file is ${syscall === 'read' ? 'read' : 'written'} (EISDIR, ${syscall})`,
         fix: `name a file, not a folder: choose another ${folder}`,
       };
     }

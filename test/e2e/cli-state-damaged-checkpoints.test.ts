@@ -32,4 +32,14 @@ describe('a damaged checkpoint file', () => {
     expect(after.code).toBe(0);
     expect(after.stdout).toBe(`quotelake: no checkpoints under ${join(out, '.state')} (no pipeline has committed into ${out} yet)\n`);
   }, 30_000);
+
+  it('a folder where the checkpoint file goes is named in the refusal (exit 2), not "a file under the output"', async () => {
+    const out = tempDir('ql-folder-state-');
+    // A shipped pipeline's name: its file is found, so its checkpoint path is read.
+    const folder = join(out, '.state', 'checkpoints', 'kline-backfill.json');
+    mkdirSync(folder, { recursive: true });
+    const reset = await runCli(['state', 'reset', 'kline-backfill', '--output', out, '--yes']);
+    expect(reset.code).toBe(2);
+    expect(reset.stderr.split('\n')[0]).toBe(`quotelake: ${folder} is a folder, where a file is read (EISDIR, read)`);
+  }, 30_000);
 });

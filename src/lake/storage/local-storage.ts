@@ -66,6 +66,8 @@ export function localStorage(root: string): LakeStorage {
         return await readFile(path(key));
       } catch (error) {
         if (code(error) === 'ENOENT') return undefined;
+        // readFile of a folder fails without naming it (EISDIR, read): the message must say which.
+        if (code(error) === 'EISDIR' && error instanceof Error && (error as NodeJS.ErrnoException).path === undefined) (error as NodeJS.ErrnoException).path = path(key);
         throw error;
       }
     },
