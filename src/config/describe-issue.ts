@@ -40,6 +40,8 @@ function kindOf(value: unknown): string {
   if (value instanceof Date) return `a date: give it as text, such as ${Number.isNaN(value.getTime()) ? '"2026-11-27T00:00:00Z"' : `${JSON.stringify(value.toISOString())} (toISOString())`}`;
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
+  // From definePipeline(): `codes: () => [...]` is a function, which show() has no words for.
+  if (typeof value === 'function') return 'a function: give the value itself, not a function that returns it';
   return `${typeof value} ${show(value)}`;
 }
 

@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import { syntaxErrorPosition } from './syntax-error-position.js';
 import { typeScriptRefusal } from './typescript-pipeline.js';
+import { defaultExportProblem, thrownText } from './module-export.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
 export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
@@ -26,14 +27,16 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
     try {
       mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
     } catch (cause) {
-      if ((ext === '.ts' || ext === '.mts') && (cause as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      if ((ext === '.ts' || ext === '.mts') && (cause as { code?: unknown } | null | undefined)?.code === 'ERR_UNKNOWN_FILE_EXTENSION') {
         const { message, hint } = typeScriptRefusal(file);
         throw new ConfigError(`${message} (${hint})`, { file }, cause);
       }
       const where = cause instanceof SyntaxError ? syntaxErrorPosition(resolve(file)) : undefined;
-      throw new ConfigError(`cannot load pipeline module: ${(cause as Error).message}`, { file, ...where }, cause);
+      throw new ConfigError(`cannot load pipeline module: ${thrownText(cause)}`, { file, ...where }, cause);
     }
     if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
+    const problem = defaultExportProblem(mod.default);
+    if (problem !== undefined) throw new ConfigError(problem, { file });
     return validatePipeline(mod.default, { registry, file });
   }
   throw new ConfigError(`unsupported pipeline file type "${ext}" (use .yaml, .yml, .ts, .mts, .js or .mjs)`, { file });

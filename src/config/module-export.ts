@@ -1,0 +1,36 @@
+/**
+ * What a pipeline module gave instead of a pipeline, in words a person acts on: a thrown value that
+ * is no Error (`throw null`, `throw 'text'` once printed "undefined" or crashed as a bug of ours),
+ * and a default export that is a function or a Promise (once "got function a mapping" or three
+ * "is required" lines for keys the file does write).
+ */
+import { quoteValue } from '../core/field-failure.js';
+
+/** Characters of a thrown value quoted back: enough to recognise it. */
+const SHOWN_CHARS = 200;
+
+/** The message of what a module threw while it loaded. */
+export function thrownText(thrown: unknown): string {
+  const message = (thrown as { message?: unknown } | null | undefined)?.message;
+  if (typeof message === 'string') return message;
+  if (typeof thrown === 'string') return `it threw the text ${quoteValue(thrown, SHOWN_CHARS)}, not an Error`;
+  if (thrown === null || thrown === undefined || typeof thrown !== 'object') return `it threw ${String(thrown)}, not an Error`;
+  let shown: string;
+  try {
+    shown = JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    shown = String(thrown);
+  }
+  return `it threw ${shown.length > SHOWN_CHARS ? `${shown.slice(0, SHOWN_CHARS)}...` : shown}, not an Error`;
+}
+
+/** Why a module's default export cannot be a pipeline before validation, or undefined. */
+export function defaultExportProblem(value: unknown): string | undefined {
+  if (typeof value === 'function') {
+    return 'the default export is a function, not a pipeline: export the pipeline itself, export default definePipeline({ name, source, sink })';
+  }
+  if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
+    return 'the default export is a Promise, not a pipeline: await it where it is exported (export default await ...; a module may use top-level await)';
+  }
+  return undefined;
+}
