@@ -10,6 +10,7 @@ import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
 import { tightestBounds } from './tightest-bounds.js';
+import { oneIssuePerValue } from './one-issue-per-value.js';
 
 export { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 
@@ -67,7 +68,7 @@ function validate(
   if (result.success) return result.data;
   const problems: ConfigProblem[] = [];
   const knownKeys = (path: IssuePath) => knownKeysAt(schema, input, path);
-  for (const issue of tightestBounds(result.error.issues)) {
+  for (const issue of oneIssuePerValue(tightestBounds(result.error.issues))) {
     for (const d of describeIssue(issue, input, knownKeys)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
   }
   // Report in file order so the first message is the first problem a reader meets.
