@@ -6,17 +6,20 @@ import { ConfigError } from '../core/errors.js';
 import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import { syntaxErrorPosition } from './syntax-error-position.js';
 import { typeScriptRefusal } from './typescript-pipeline.js';
+import { pipelineText } from './pipeline-text.js';
 import { defaultExportProblem, thrownText } from './module-export.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
 export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
 
 export async function readPipelineText(file: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (cause) {
     throw new ConfigError(`cannot read pipeline file: ${(cause as Error).message}`, { file }, cause);
   }
+  return pipelineText(bytes, file);
 }
 
 export async function loadPipeline(file: string, registry: Registry): Promise<Pipeline> {
