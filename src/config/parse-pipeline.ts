@@ -10,6 +10,7 @@ import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
 import { tightestBounds } from './tightest-bounds.js';
+import { yamlSyntaxProblems } from './yaml-syntax-problems.js';
 import { oneIssuePerValue } from './one-issue-per-value.js';
 
 export { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
@@ -80,15 +81,6 @@ export interface ParseOptions {
   readonly registry: Registry;
   /** Shown in messages, e.g. `pipelines/kline-backfill.yaml`. */
   readonly file?: string;
-}
-
-/** The yaml library's message in the words of a pipeline file, without its position and excerpt. */
-function syntaxMessage(code: string, message: string): string {
-  if (code === 'MULTIPLE_DOCS') {
-    return 'a second YAML document starts here (after a "---" line): a pipeline file holds one; put each pipeline in a file of its own';
-  }
-  // The library appends "at line L, column C:" and a code excerpt; we give the position ourselves.
-  return message.replace(/ at line \d+, column \d+:?[\s\S]*$/, '').trim();
 }
 
 /**
@@ -163,11 +155,7 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     ...YAML_DATA,
   });
   if (doc.errors.length > 0) {
-    const problems = doc.errors.map((e) => {
-      const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-      return { message: `YAML syntax error: ${syntaxMessage(e.code, e.message)}`, line: pos.line, column: pos.col };
-    });
-    throw new PipelineConfigError(options.file, problems);
+    throw new PipelineConfigError(options.file, yamlSyntaxProblems(doc, lineCounter));
   }
   const raw = withoutExtensionKeys(documentValue(doc, lineCounter, options.file));
   // An empty file (or one of comments only) reads as null: say so at its first line, with the way out.

@@ -178,9 +178,9 @@ describe('parsePipelineYaml', () => {
     expect(e.message).not.toMatch(/at line/);
   });
 
-  it('duplicate key is a syntax error', () => {
+  it('duplicate key is a syntax error that names the key and its first line', () => {
     const e = errorOf(`${good}name: again\n`);
-    expect(e.message).toMatch(/^pipelines\/x\.yaml:10:1: YAML syntax error: Map keys must be unique/);
+    expect(e.message).toBe('pipelines/x.yaml:10:1: YAML syntax error: key "name" is written twice in this mapping (first at line 3): keep one');
   });
 
   it('a second YAML document is a problem in words, not the yaml library API', () => {
