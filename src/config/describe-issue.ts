@@ -100,7 +100,10 @@ const OLD_BOOLEANS = /^(?:y|yes|n|no|on|off|true|false)$/i;
  */
 function retypeHint(expected: string, value: unknown, path: IssuePath): string {
   const stage = path.length === 1 ? path[0] === 'source' || path[0] === 'sink' : path.length === 2 && path[0] === 'transforms' && typeof path[1] === 'number';
-  if (expected === 'object' && stage && typeof value === 'string') return `: a stage is a mapping with its type, { type: ${value} }`;
+  if (expected === 'object' && stage && typeof value === 'string') {
+    // Only a word that could be a type is written back: the text may be long, or a URL with a password.
+    return `: a stage is a mapping with its type, { type: ${/^[A-Za-z0-9-]{1,64}$/.test(value) ? value : '<type>'} }`;
+  }
   if (expected === 'array' && value !== null && typeof value === 'object' && !Array.isArray(value)) return ': make it a list ("- " before its first key)';
   if ((expected === 'array' || expected === 'object') && value === null) return ': give it a value, or remove the key';
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return ': put it in quotes to make it text';
