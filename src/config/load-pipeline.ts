@@ -7,7 +7,7 @@ import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import { syntaxErrorPosition } from './syntax-error-position.js';
 import { typeScriptRefusal } from './typescript-pipeline.js';
 import { pipelineText } from './pipeline-text.js';
-import { defaultExportProblem, thrownText } from './module-export.js';
+import { defaultExportProblem, missingQuotelakeHint, thrownText } from './module-export.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
 export const isYamlPipeline = (file: string): boolean => ['.yaml', '.yml'].includes(extname(file).toLowerCase());
@@ -35,7 +35,7 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
         throw new ConfigError(`${message} (${hint})`, { file }, cause);
       }
       const where = cause instanceof SyntaxError ? syntaxErrorPosition(resolve(file)) : undefined;
-      throw new ConfigError(`cannot load pipeline module: ${thrownText(cause)}`, { file, ...where }, cause);
+      throw new ConfigError(`cannot load pipeline module: ${thrownText(cause)}`, { file, ...where }, cause, missingQuotelakeHint(cause));
     }
     if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
     const problem = defaultExportProblem(mod.default);

@@ -34,3 +34,13 @@ export function defaultExportProblem(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A module that imports quotelake from a folder where Node cannot find it (quotelake run by a
+ * global install or npx from elsewhere): what to do, besides Node's "Cannot find package".
+ */
+export function missingQuotelakeHint(thrown: unknown): string | undefined {
+  const { code, message } = (thrown ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' || typeof message !== 'string' || !message.includes("'quotelake'")) return undefined;
+  return 'Node resolves an import of quotelake from the pipeline file\'s folder: install quotelake in a package there (npm install quotelake), or drop the import and export the object itself (definePipeline only adds types)';
+}
