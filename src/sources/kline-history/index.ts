@@ -32,7 +32,7 @@ export const klineHistoryConfigSchema = z.strictObject({
   intervals: intervalListSchema,
   since: timeSpecSchema
     .optional()
-    .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now (90d, 12h, 2w). Default: the first listed bar.'),
+    .describe('Oldest bar wanted: ISO date/date-time (UTC) or a span back from now, a whole number of m (minutes), h, d or w (90d, 12h, 2w). Default: the first listed bar.'),
   until: timeSpecSchema.optional().describe('Newest bar wanted (same forms as since). Default: now, the forming bar included.'),
   concurrency: z
     .number()
