@@ -34,7 +34,7 @@ describe('kline-history: stocks', () => {
             : Reflect.get(target, key),
     });
     const drained = await drain(klineHistory.create(config, w.env(counting)), w.clock);
-    expect(asked).toEqual([500, 499, 498, 497]);
+    expect(asked).toEqual([500, 501, 502, 503]);
     expect(drained.events.snapshot().shortfalls).toBe(1);
     expect(drained.events.snapshot().notes.some((n) => /^kline AAPL\.US 1m: the service gave \d+ of the newest 500 bars asked for, in 4 tries;/.test(n))).toBe(true);
   });

@@ -8,6 +8,9 @@ import { draw, shuffled, TAG } from './draw.js';
 /** Seconds of one bar period per kline_type (month: its longest), for the overlap behaviour. */
 const PERIOD_SEC: readonly number[] = [0, 60, 300, 900, 1800, 3600, 7200, 14_400, 86_400, 7 * 86_400, 31 * 86_400];
 
+/** Bars one /kline answer holds at most; a larger count is served as this many (W5). */
+const MAX_PAGE_BARS = 500;
+
 /** Enough look-ups to fill a page of 500 at the highest missing rate (0.9) many times over. */
 const MAX_LOOKUPS = 400;
 
@@ -66,7 +69,8 @@ export interface PageRates {
  * One /kline answer's bars under R1 and R2: overlap (end moved one bar period later, so a client
  * that asks for `oldest - 1` gets its oldest bar again), missing bars, a short page (the newest
  * 1..count-1 bars kept: older bars still exist), then the order. Decisions hash the request itself
- * (code, type, end, count, and the second for end 0), never the arrival order.
+ * (code, type, end, count as asked, and the second for end 0), never the arrival order: a count
+ * above 500 is another request, though it is served as 500 (W5).
  */
 export function klinePage(
   market: MarketBackend,
@@ -81,7 +85,7 @@ export function klinePage(
   const key = [fnv1a(product.code), klineType, endSec, count, endSec === 0 ? Math.floor(nowMs / 1000) : 0] as const;
   let end = endSec;
   if (endSec > 0 && draw(seed, TAG.overlap, ...key) < rates.overlap) end = endSec + PERIOD_SEC[klineType]!;
-  let bars = existingKlines(market, seed, rates.missingBars, product, klineType, end, count, nowMs);
+  let bars = existingKlines(market, seed, rates.missingBars, product, klineType, end, Math.min(count, MAX_PAGE_BARS), nowMs);
   if (bars.length >= 2 && draw(seed, TAG.short, ...key) < rates.shortPages) {
     const keep = 1 + Math.floor(draw(seed, TAG.shortCount, ...key) * (bars.length - 1));
     bars = bars.slice(bars.length - keep);

@@ -101,7 +101,8 @@ export function handleMarket(req: MarketRequest, ctx: MarketContext): Reply {
     if (!klineItemValid(item, r.product, false)) return envelope(400, MSG.data, trace);
     const count = Math.min(item.query_kline_num, MAX_KLINES);
     if (b !== undefined) {
-      const bars = b.klinePage(backends.market, r.product, item.kline_type, item.kline_timestamp_end, count, req.nowMs);
+      // The count as asked: 501 is another request than 500 for the behaviours' decisions.
+      const bars = b.klinePage(backends.market, r.product, item.kline_type, item.kline_timestamp_end, item.query_kline_num, req.nowMs);
       const body = { ret: 200, msg: MSG.ok, trace, data: { code: r.product.code, kline_type: item.kline_type, kline_list: bars } };
       return { status: 200, body: b.decorateMarket('kline', body, req.nowMs, trace) };
     }

@@ -11,15 +11,13 @@ export function pagesFor(bars: number): number {
 /**
  * Counts to ask with when an answer to `want` bars left the question open (a short page, R1): `how`
  * counts, each different from `want` and from each other (a service may answer the same request the
- * same way), the whole page first, then the nearest counts to `want` within 1..PAGE_BARS.
+ * same way), the whole page first, then the next counts above `want`. Never below it: an answer to
+ * fewer bars cannot complete the newest `want`. Above PAGE_BARS they are served as PAGE_BARS (W5),
+ * so a short answer to a full page can still be completed by another request.
  */
 export function otherCounts(want: number, how: number): number[] {
   const out: number[] = [];
-  const candidates = [PAGE_BARS];
-  for (let d = 1; d <= how + 1; d++) candidates.push(want + d, want - d);
-  for (const n of candidates) {
-    if (out.length === how) break;
-    if (n !== want && n >= 1 && n <= PAGE_BARS && !out.includes(n)) out.push(n);
-  }
-  return out;
+  if (want < PAGE_BARS) out.push(PAGE_BARS);
+  for (let n = want + 1; out.length < how; n++) if (!out.includes(n)) out.push(n);
+  return out.slice(0, how);
 }
