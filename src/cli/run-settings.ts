@@ -4,6 +4,7 @@
  * so a wrong override is reported like a wrong file.
  */
 import { dirname, resolve } from 'node:path';
+import { narrowOutsideCatalog } from '../config/apply-settings.js';
 import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
@@ -86,6 +87,7 @@ export function applyOverrides(
     const value = settings[key];
     if (key === 'codes' && Array.isArray(value) && value.length === 0) throw new UsageError('--codes is empty', 'give codes such as --codes BTCUSDT,AAPL.US');
     source = { ...source, [key]: value };
+    if (key === 'codes') narrowOutsideCatalog(source as Record<string, unknown>, value as string[]);
     overrides.push(flag);
   }
   if (origin.format === 'flag' && settings.format !== undefined && settings.format !== sink.type) {

@@ -34,6 +34,19 @@ function sourceKeys(registry: Registry, type: string): ReadonlySet<string> {
 }
 
 /**
+ * --codes replaces the file's codes: its codesOutsideCatalog still declares those it names, and no
+ * longer the others (the lint refuses a declared code that is not requested, which the user could
+ * only mend by editing the file they meant to override). Changes `source` in place.
+ */
+export function narrowOutsideCatalog(source: Record<string, unknown>, codes: readonly string[]): void {
+  const outside = source['codesOutsideCatalog'];
+  if (!Array.isArray(outside)) return;
+  const kept = outside.filter((code) => codes.includes(code as string));
+  if (kept.length > 0) source['codesOutsideCatalog'] = kept;
+  else delete source['codesOutsideCatalog'];
+}
+
+/**
  * The pipeline with resolved settings applied: output and state directories, service URL and plan,
  * sink type (`format`; the old sink's keys are dropped, they belong to another sink), and the
  * source's since/until/codes where its type has them. Validate the result (runPipeline does).
@@ -49,14 +62,7 @@ export function applySettings(pipeline: Pipeline, settings: Settings, registry: 
     }
     source[key] = value;
   }
-  // --codes replaces the file's codes: its codesOutsideCatalog still declares those it names, and
-  // no longer the others (the lint refuses a declared code that is not requested).
-  const outside = source['codesOutsideCatalog'];
-  if (settings.codes !== undefined && Array.isArray(outside)) {
-    const kept = outside.filter((code) => settings.codes!.includes(code as string));
-    if (kept.length > 0) source['codesOutsideCatalog'] = kept;
-    else delete source['codesOutsideCatalog'];
-  }
+  if (settings.codes !== undefined) narrowOutsideCatalog(source, settings.codes);
   const chosen: ComponentConfig =
     settings.format !== undefined && settings.format !== pipeline.sink.type ? { type: settings.format } : pipeline.sink;
   // The resolved output lives in options.outputDir alone (a --output flag may have replaced sink.output).

@@ -90,4 +90,18 @@ describe('product codes are checked against the catalog before any request', () 
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('"btcusdt" is the catalog\'s "BTCUSDT" in another case');
   });
+
+  it('--codes on a pipeline with codesOutsideCatalog: the declarations of codes it leaves out are dropped, not refused', async () => {
+    // The shipped demo declares NOSUCH; narrowing it to catalog codes must not ask for the file to be edited.
+    const dir = tempDir();
+    const before = requests;
+    const [narrowed, kept] = await Promise.all([
+      runCli(['run', 'demo/2-depth-snapshot', '--codes', 'BTCUSDT,ETHUSDT', '--dry-run', '--output', dir, ...service()]),
+      runCli(['run', 'demo/2-depth-snapshot', '--codes', 'BTCUSDT,NOSUCH', '--dry-run', '--output', dir, ...service()]),
+    ]);
+    expect(narrowed.stderr).not.toContain('codesOutsideCatalog');
+    expect(narrowed.code).toBe(0);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(requests - before).toBe(0);
+  });
 });
