@@ -56,6 +56,19 @@ describe('planPipeline', () => {
     expect(plan.partitions[0]).toBe('interval=1m/year=2025/date=2025-03-02');
   });
 
+  it('kline-latest on a Monday before the open (README): a stock\'s last two minutes and hours are in Friday\'s folder, its days in the year\'s', () => {
+    const plan = planPipeline(pipeline({ type: 'kline-latest', codes: ['AAPL.US'], intervals: ['1m', '1h', '1d'] }), {
+      plan: 'professional',
+      now: Date.parse('2026-11-23T10:00:40Z'),
+      registry: components,
+    });
+    expect([...plan.partitions].sort()).toEqual([
+      'interval=1d/year=2026/date=__HIVE_DEFAULT_PARTITION__',
+      'interval=1h/year=2026/date=2026-11-20',
+      'interval=1m/year=2026/date=2026-11-20',
+    ]);
+  });
+
   it('an incremental run touches the partitions of the bars it fetches, not the empty stretch before them', () => {
     const sec = (iso: string) => Date.parse(iso) / 1000;
     // BTCUSDT 1h held up to 2026-03-01T23:00Z (a day's last bar); AAPL.US 1h up to the close of 02-27 (a Friday).
