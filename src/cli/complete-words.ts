@@ -56,10 +56,19 @@ function optionValues(key: string, prefix: string, cli: Argv<object>, commands: 
   return (choices ?? []).map(String).filter((c) => c.startsWith(prefix));
 }
 
+/**
+ * yargs offers a one-letter alias with two dashes (`--q`, `--y`; zsh's `--q:description`): a
+ * word no one types, beside the `--quiet` it stands for, and `-q` is still accepted as typed.
+ */
+function isLongFormOfShortAlias(word: string): boolean {
+  return /^--[^-=:](:|$)/.test(word);
+}
+
 /** A yargs completion function (the four-argument form: yargs' words first, then ours). */
 export function wordCompleter(cli: Argv<object>, words: readonly string[], cwd: string = process.cwd()) {
   return (current: string, argv: { _: (string | number)[] }, fallback: Fallback, done: Done): void => {
-    fallback((_err, defaults = []) => {
+    fallback((_err, yargsWords = []) => {
+      const defaults = yargsWords.filter((w) => !isLongFormOfShortAlias(w));
       const commands = argv._.map(String);
       // "--format=p": the value is in the same word, so each answer carries the option before it.
       const inline = /^(-{1,2}[^=]+)=(.*)$/s.exec(current);

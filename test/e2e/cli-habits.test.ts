@@ -63,6 +63,13 @@ describe('quotelake completion', () => {
     expect(sources).toEqual(['kline-history', 'kline-latest']);
   });
 
+  it('offers the long options, never a one-letter alias written with two dashes (--q, --y)', async () => {
+    const [run, reset] = await Promise.all([complete(['run', 'demo', '--']), complete(['state', 'reset', '--'])]);
+    expect(run).toEqual(expect.arrayContaining(['--quiet', '--yes', '--full-refresh']));
+    expect(reset).toEqual(expect.arrayContaining(['--yes', '--stream']));
+    for (const words of [run, reset]) expect(words.filter((w) => /^--[^-]$/.test(w))).toEqual([]);
+  });
+
   it('local pipelines of the working folder complete by name too', async () => {
     const dir = tempDir('ql-habits-');
     mkdirSync(join(dir, 'pipelines'));
