@@ -17,12 +17,17 @@ export function isS3Url(where: string): boolean {
 /** A scheme and `://` at the start: what a URL looks like, so nobody means it as a folder's name. */
 const URL_LIKE = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//;
 
+/** `s3:` without its `//` (`s3:/bucket/x`, `s3:bucket/x`): a slip of the keyboard, not a folder named `s3:`. */
+const S3_SLASH_MISSING = /^s3:(?!\/\/)/i;
+
 /**
  * Why an output root written as a URL that is not `s3://` cannot be one (`gs://b/x`, `https://...`,
- * `S3://b/x` in capitals), said after the value; undefined for anything else. Taken as a path, it
- * would be a local folder named `gs:`.
+ * `S3://b/x` in capitals, `s3:/b/x` short of a slash), said after the value; undefined for anything
+ * else. Taken as a path, it would be a local folder named `gs:` or `s3:`, and a scheduled export
+ * would fill the local disk with exit 0.
  */
 export function foreignUrlProblem(where: string): string | undefined {
+  if (S3_SLASH_MISSING.test(where)) return 'is not an S3 URL (one or both slashes after s3: are missing): write s3://bucket/prefix';
   const scheme = URL_LIKE.exec(where)?.[1];
   if (scheme === undefined || isS3Url(where)) return undefined;
   if (scheme.toLowerCase() === 's3') return 'has its scheme in capitals: write s3://';

@@ -11,6 +11,12 @@ describe('foreignUrlProblem', () => {
     expect(foreignUrlProblem('s3://bucket/lake')).toBeUndefined();
   });
 
+  it('refuses s3: short of a slash, which would otherwise be a local folder named "s3:"', () => {
+    for (const url of ['s3:/bucket/lake', 's3:bucket/lake', 'S3:/bucket/lake', 's3:']) {
+      expect(foreignUrlProblem(url), url).toBe('is not an S3 URL (one or both slashes after s3: are missing): write s3://bucket/prefix');
+    }
+  });
+
   it('leaves folders alone, whatever they contain', () => {
     for (const path of ['output', './output', '/srv/lake', 'lakes/x://y', 'C:/lake', 'C:\\\\lake', 'a:b']) {
       expect(foreignUrlProblem(path), path).toBeUndefined();

@@ -388,6 +388,14 @@ describe('usage errors exit 2 with a hint', () => {
     });
   });
 
+  it('an output of s3: short of a slash is refused, not written to a local folder named "s3:" with exit 0', async () => {
+    const cwd = tempDir('ql-s3-slash-');
+    const r = await runCli(['run', 'demo', '--output', 's3:/bucket/lake'], { cwd });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('the output "s3:/bucket/lake" is not an S3 URL (one or both slashes after s3: are missing): write s3://bucket/prefix');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('an --until or --since on a day that does not exist is a usage error, not another day nor a bug report', async () => {
     const [month13, april31] = await Promise.all([runCli(['run', 'demo', '--until', '2026-13-01']), runCli(['plan', 'kline-backfill', '--since', '2026-04-31'])]);
     expect(month13.code, month13.stderr).toBe(2);
