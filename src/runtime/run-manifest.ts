@@ -81,16 +81,20 @@ export async function readRunManifests(state: StateRef): Promise<RunManifest[]> 
 }
 
 /**
- * Runs of this pipeline still marked `running` were killed: mark them `interrupted` (returned)
- * and remove any half-written manifest temp file. `beforeMark` first gets the run ids of every
- * dead run of the pipeline (those about to be marked, and those marked before), to clean what they
- * left outside the state (their local scratch): cleaning before the mark means a kill in between
- * repeats it, and the runs marked before cover what a version that marked first left behind.
+ * Runs still marked `running` were killed: mark them `interrupted` (returned) and remove any
+ * half-written manifest temp file. `pipeline` names the runs that count: one pipeline's where the
+ * state folder may be shared by several outputs (an explicit local `--state-dir`, whose other runs
+ * the caller's lock does not cover), or every pipeline's (undefined) where the state is the
+ * output's own and the caller holds the output, so no run recorded there is alive. `beforeMark`
+ * first gets the run ids of every dead run counted (those about to be marked, and those marked
+ * before), to clean what they left outside the state (their local scratch): cleaning before the
+ * mark means a kill in between repeats it, and the runs marked before cover what a version that
+ * marked first left behind.
  */
-export async function markInterruptedRuns(state: StateRef, pipeline: string, now: Date, beforeMark?: (runIds: string[]) => Promise<void>): Promise<string[]> {
+export async function markInterruptedRuns(state: StateRef, pipeline: string | undefined, now: Date, beforeMark?: (runIds: string[]) => Promise<void>): Promise<string[]> {
   const location = stateLocationOf(state);
   await new StateFiles(location).cleanStale(RUNS);
-  const runs = (await readRunManifests(location)).filter((m) => m.pipeline === pipeline);
+  const runs = (await readRunManifests(location)).filter((m) => pipeline === undefined || m.pipeline === pipeline);
   const dead = runs.filter((m) => m.status === 'running');
   await beforeMark?.([...dead, ...runs.filter((m) => m.status === 'interrupted')].map((m) => m.runId));
   for (const m of dead) await writeRunManifest(location, { ...m, status: 'interrupted', finishedAt: now.toISOString() });

@@ -3,6 +3,7 @@
  * ahead of the sink. Commits the sink and then saves checkpoints every N batches / M ms and at the
  * end: data first, state second, so a killed run loses at most one commit interval.
  */
+import { resolve } from 'node:path';
 import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
@@ -288,7 +289,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // A run killed on this host before it staged anything left its local scratch folder (files
     // before upload, spills) where no staging names it: its run id does.
     const removeScratch = async (runIds: string[]) => (isRemote(storage) ? removeStaleScratch(storage, runIds.map(safeFileToken)) : undefined);
-    const interrupted = await markInterruptedRuns(state, pipeline.name, new Date(clock.now()), removeScratch);
+    // The output's own state (`<output>/.state`, or the lake's `_quotelake/state/`) records only
+    // runs on this output, which we hold: every one still `running`, of any pipeline, is dead.
+    const ownState = state.prefix !== '' || (state.dir !== undefined && resolve(state.dir) === resolve(stateDirFor(outputDir)));
+    const interrupted = await markInterruptedRuns(state, ownState ? undefined : pipeline.name, new Date(clock.now()), removeScratch);
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
     if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
     if (isRemote(storage)) {
