@@ -54,4 +54,16 @@ describe('the signing region with --s3-endpoint', () => {
     expect(await inspect({ ...keys, AWS_CONFIG_FILE: config, AWS_REGION: 'sa-east-1' })).toEqual(['sa-east-1']);
     expect(await inspect({ ...keys, AWS_CONFIG_FILE: join(home, 'no-such-config') })).toEqual(['us-east-1']);
   });
+
+  it('a region that is no region name (a blank in it) is exit 2, QL_S3_REGION, naming it: not "the store answered with Error"', async () => {
+    const result = await runCli(['inspect', `s3://${server().bucket}/empty`, '--s3-endpoint', gate.endpoint, '--json'], {
+      cwd: home,
+      env: { ...keys, AWS_CONFIG_FILE: config, AWS_REGION: 'us east-1' },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    const doc = JSON.parse(result.stdout) as { error: { code: string; message: string; hint: string } };
+    expect(doc.error.code).toBe('QL_S3_REGION');
+    expect(doc.error.message).toContain('the AWS region "us east-1" is not a region name');
+    expect(doc.error.hint).toBe('fix AWS_REGION, AWS_DEFAULT_REGION or the region of the profile in ~/.aws/config');
+  });
 });

@@ -102,6 +102,12 @@ export function s3Error(error: unknown, where: S3Operation): EnvironmentError {
   if (typeof fields(error).message === 'string' && /region is missing/i.test(fields(error).message as string)) {
     return make('QL_S3_REGION', 'no AWS region is configured', 'set AWS_REGION (or region in the profile of ~/.aws/config), or give an endpoint for an S3-compatible store', false);
   }
+  // The SDK refuses a region that cannot be part of a host name (`us east`, `eu_west_1`) before
+  // sending anything: a typo in the command's environment, not an answer of the store.
+  const badRegion = typeof fields(error).message === 'string' ? /Region not accepted: region="([^"]*)"/.exec(fields(error).message as string) : null;
+  if (badRegion !== null) {
+    return make('QL_S3_REGION', `the AWS region ${JSON.stringify(badRegion[1])} is not a region name (lowercase letters, digits and hyphens, e.g. eu-west-1)`, 'fix AWS_REGION, AWS_DEFAULT_REGION or the region of the profile in ~/.aws/config', false);
+  }
   if (name === 'PermanentRedirect' || name === 'AuthorizationHeaderMalformed' || status === 301) {
     return make('QL_S3_REGION', `the bucket lives in another region (${name})`, 'set AWS_REGION to the bucket\'s region', false);
   }
