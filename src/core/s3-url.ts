@@ -55,6 +55,8 @@ export const MAX_S3_KEY_BYTES = 1024;
 
 /** Why one `/`-separated key (or prefix without its trailing `/`) is not a plain object name. */
 export function objectKeyProblem(key: string): string | undefined {
+  // `s3://bucket//x`: a doubled slash, which "is absolute" (the path guard's word) would not explain.
+  if (key.startsWith('/')) return 'has an empty segment (// or a leading or trailing /)';
   const base = pathProblem(key); // empty, NUL, backslash, absolute, over-long segment, escaping
   if (base !== undefined) return base;
   const control = controlCharacterProblem(key);

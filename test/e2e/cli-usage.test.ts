@@ -396,6 +396,12 @@ describe('usage errors exit 2 with a hint', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('an output s3://bucket//lake (a slash doubled) is refused as an empty segment, not as "absolute"', async () => {
+    const r = await runCli(['run', 'demo', '--output', 's3://bucket//lake']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('quotelake: s3://bucket//lake: the prefix has an empty segment (// or a leading or trailing /)');
+  });
+
   it('an --until or --since on a day that does not exist is a usage error, not another day nor a bug report', async () => {
     const [month13, april31] = await Promise.all([runCli(['run', 'demo', '--until', '2026-13-01']), runCli(['plan', 'kline-backfill', '--since', '2026-04-31'])]);
     expect(month13.code, month13.stderr).toBe(2);

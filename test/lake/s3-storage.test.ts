@@ -53,6 +53,7 @@ describe('s3:// locations and object keys', () => {
     ['s3://xn--lake', /cannot start with xn--/],
     ['s3://lake-s3alias', /cannot end with -s3alias/],
     ['s3://lake-bucket/a//b', /the prefix has an empty segment/],
+    ['s3://lake-bucket//b', /the prefix has an empty segment/],
     ['s3://lake-bucket/a/../b', /the prefix has a "\.\." segment/],
     ['s3://lake-bucket/a/./b', /the prefix has a "\." segment/],
     ['s3://lake-bucket/a\tb', /the prefix contains a control character/],
