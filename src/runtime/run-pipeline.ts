@@ -294,7 +294,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const ownState = state.prefix !== '' || (state.dir !== undefined && resolve(state.dir) === resolve(stateDirFor(outputDir)));
     const interrupted = await markInterruptedRuns(state, ownState ? undefined : pipeline.name, new Date(clock.now()), removeScratch);
     // A warning, not info: the operator should know a run died (and a scheduler may be killing it).
-    if (interrupted.length > 0) logger.warn('earlier run was interrupted; resuming from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
+    if (interrupted.length > 0) logger.warn('earlier run was interrupted; its pipeline resumes from its last commit', { event: 'recovery', action: 'interrupted-run-resumed', runs: interrupted });
     if (isRemote(storage)) {
       // The store stamps a probe with real time, so its age is judged as the lease's is: a run's
       // shifted clock (--clock) would keep every probe, or take a contender's in flight.
