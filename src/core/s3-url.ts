@@ -27,6 +27,9 @@ const S3_SLASH_MISSING = /^s3:(?!\/\/)/i;
  * would fill the local disk with exit 0.
  */
 export function foreignUrlProblem(where: string): string | undefined {
+  // ` s3://b/x` or `s3://b/x ` (a blank pasted with it): a folder named ` s3:`, or another prefix.
+  const trimmed = where.trim();
+  if (trimmed !== where && (URL_LIKE.test(trimmed) || S3_SLASH_MISSING.test(trimmed))) return 'has blanks around it: write the URL without them';
   if (S3_SLASH_MISSING.test(where)) return 'is not an S3 URL (one or both slashes after s3: are missing): write s3://bucket/prefix';
   const scheme = URL_LIKE.exec(where)?.[1];
   if (scheme === undefined || isS3Url(where)) return undefined;
@@ -85,6 +88,7 @@ export function bucketProblem(bucket: string): string | undefined {
 
 /** `s3://bucket`, `s3://bucket/`, `s3://bucket/a/b` or `s3://bucket/a/b/` → bucket and prefix (`a/b/`). */
 export function parseS3Url(url: string): S3Location {
+  if (url.trim() !== url) throw new S3LocationError(JSON.stringify(url), 'has blanks around it: write the URL without them');
   const scheme = 's3://';
   if (!url.startsWith(scheme)) throw new S3LocationError(JSON.stringify(url.slice(0, 80)), 'an S3 location starts with s3:// (s3://bucket/prefix)');
   const rest = url.slice(scheme.length);

@@ -17,6 +17,13 @@ describe('foreignUrlProblem', () => {
     }
   });
 
+  it('refuses a URL with blanks around it (pasted with it), which would name a folder " s3:" or another prefix', () => {
+    for (const url of [' s3://bucket/lake', 's3://bucket/lake ', '\ts3:/bucket/lake', ' gs://bucket/lake']) {
+      expect(foreignUrlProblem(url), url).toBe('has blanks around it: write the URL without them');
+    }
+    expect(foreignUrlProblem(' output ')).toBeUndefined();
+  });
+
   it('leaves folders alone, whatever they contain', () => {
     for (const path of ['output', './output', '/srv/lake', 'lakes/x://y', 'C:/lake', 'C:\\\\lake', 'a:b']) {
       expect(foreignUrlProblem(path), path).toBeUndefined();

@@ -396,6 +396,16 @@ describe('usage errors exit 2 with a hint', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('an s3:// output with a blank before or after it is refused, not written to a folder " s3:" or a prefix "lake "', async () => {
+    const cwd = tempDir('ql-s3-blank-');
+    const [before, after] = await Promise.all([runCli(['run', 'demo', '--output', ' s3://bucket/lake'], { cwd }), runCli(['run', 'demo', '--output', 's3://bucket/lake '], { cwd })]);
+    expect(before.code, before.stderr).toBe(2);
+    expect(before.stderr).toContain('the output " s3://bucket/lake" has blanks around it: write the URL without them');
+    expect(after.code, after.stderr).toBe(2);
+    expect(after.stderr).toContain('the output "s3://bucket/lake " has blanks around it: write the URL without them');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('an output s3://bucket//lake (a slash doubled) is refused as an empty segment, not as "absolute"', async () => {
     const r = await runCli(['run', 'demo', '--output', 's3://bucket//lake']);
     expect(r.code, r.stderr).toBe(2);
