@@ -23,6 +23,7 @@
  */
 import { hostname } from 'node:os';
 import { QuotelakeError } from '../core/errors.js';
+import { processAlive } from '../core/process-alive.js';
 import { conditionalCreateHolds } from '../lake/storage/conditional-create-probe.js';
 import { conditionalWritesOf, type VersionedObject } from '../lake/storage/conditional-writes.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
@@ -153,14 +154,14 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
         held = { record: holder as LeaseRecord, version: current.version };
         break;
       }
-      if (await heldAt(storage, holder, at, leaseMs)) throw lockedError(path, holder);
+      if (await heldAt(storage, holder, at, leaseMs)) throw lockedError(path, holder, options.host ?? hostname());
       version = await cas.replaceIf(LEASE_KEY, mine, current.version);
       if (version === undefined) continue; // another contender replaced it first: read again
     }
     // Read back: the version to renew from, and on a store that ignores conditions, who really won.
     const after: VersionedObject | undefined = await cas.readVersioned(LEASE_KEY);
     if (after === undefined || !sameBytes(after.data, mine)) {
-      if (after !== undefined && (await heldAt(storage, parse(after.data), now(), leaseMs))) throw lockedError(path, parse(after.data));
+      if (after !== undefined && (await heldAt(storage, parse(after.data), now(), leaseMs))) throw lockedError(path, parse(after.data), options.host ?? hostname());
       continue;
     }
     held = { record: recordAt(at), version: after.version };
@@ -240,11 +241,18 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
   };
 }
 
-function lockedError(path: string, holder: Partial<LeaseRecord>): QuotelakeError {
+function lockedError(path: string, holder: Partial<LeaseRecord>, thisHost: string): QuotelakeError {
+  // A run that failed on a store it could no longer reach left its lease behind, and "running again
+  // resumes" met this refusal. Its process being gone from this host is said, not acted on: a
+  // container sharing the host name may run it in a process namespace of its own.
+  const ended = holder.host === thisHost && typeof holder.pid === 'number' && !processAlive(holder.pid);
   return new QuotelakeError(
     'QL_OUTPUT_LOCKED',
     `the lake is in use by run ${holder.runId ?? '?'} of pipeline ${holder.pipeline ?? '?'} (pid ${holder.pid ?? '?'} on ${holder.host ?? '?'}), ` +
-      `lease ${path} valid until ${holder.expiresAt ?? '?'}; if that run is gone, its lease expires then and the next run takes it over`,
+      `lease ${path} valid until ${holder.expiresAt ?? '?'}; ` +
+      (ended
+        ? `no process ${holder.pid} runs on this host, so that run has ended without releasing it: run again after ${holder.expiresAt ?? 'its expiry'}, when the next run takes it over`
+        : 'if that run is gone, its lease expires then and the next run takes it over'),
     { stage: 'plan' },
   );
 }
