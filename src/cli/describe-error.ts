@@ -8,6 +8,7 @@ import { packageVersion } from '../lake/package-version.js';
 import { redactToken } from '../core/redact.js';
 import type { Colors } from './colors.js';
 import type { Terminal } from './terminal.js';
+import { takesLogLevel } from './wants-debug.js';
 import { shellWord } from '../core/shell-word.js';
 import { codeLoadFailureLine } from './code-load-failure.js';
 
@@ -132,7 +133,7 @@ export function redactedCommand(argv: readonly string[]): string {
 export function bugHint(argv: readonly string[]): string {
   return (
     `this looks like a bug in quotelake ${packageVersion()}; please report it with this message, the command ` +
-    `(${redactedCommand(argv)}) and the stack that the same command prints with --log-level debug`
+    `(${redactedCommand(argv)}) and ${takesLogLevel(argv) ? 'the stack that the same command prints with --log-level debug' : 'the stack printed below'}`
   );
 }
 

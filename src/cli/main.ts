@@ -18,7 +18,7 @@ import { colorEnabled } from './colors.js';
 import { createTerminal, emitJson } from './terminal.js';
 import { argvSendsNdjsonToStdout, jsonDocGoesToStderr } from './json-doc-stream.js';
 import { UsageError } from './usage-error.js';
-import { wantsDebug } from './wants-debug.js';
+import { showsStack } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
@@ -97,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
     const json = wantsJsonLogs(argv, process.env);
     if (json) terminal.jsonNotices((await import('./json-notices.js')).jsonNoticeLine(systemClock));
     sayFailure(terminal, d, e);
-    if (!json && wantsDebug(argv)) terminal.err(formatErrorDetails(e));
+    if (!json && showsStack(argv, d.code)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
       // `command` as the command's own documents name it, so a script reads every document alike.
       const command = commandWords(argv, COMMAND_NAMES, DOCUMENT_COMMANDS);
@@ -131,8 +131,9 @@ function isAbort(reason: unknown): boolean {
 process.on('unhandledRejection', (reason) => {
   if (isAbort(reason)) return;
   const terminal = createTerminal();
-  terminal.err(formatError(describeError(reason)));
-  if (wantsDebug(hideBin(process.argv))) terminal.err(formatErrorDetails(reason));
+  const described = describeError(reason);
+  terminal.err(formatError(described));
+  if (showsStack(hideBin(process.argv), described.code)) terminal.err(formatErrorDetails(reason));
   exitAfterFlush(EXIT_FAILURE);
 });
 
