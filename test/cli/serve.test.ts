@@ -171,6 +171,9 @@ describe('quotelake serve (built CLI as a child process)', () => {
       [['serve', '--clock', 'yesterday'], {}, /--clock must be an ISO instant/],
       // Date.parse would take it as March 2.
       [['serve', '--clock', '2026-02-30T00:00:00Z'], {}, /--clock must be an ISO instant such as 2026-03-04T15:00:00Z \(UTC unless it names an offset\), got "2026-02-30T00:00:00Z"/],
+      // The admin clock keeps to 1970..2100: a clock started outside could never be moved.
+      [['serve', '--clock', '1960-01-01T00:00:00Z'], {}, /--clock 1960-01-01T00:00:00Z is outside the emulator clock's range: give an instant between 1970-01-01 and 2100-01-01/],
+      [['serve', '--clock', '2200-01-01T00:00:00Z', '--clock-runs'], {}, /--clock 2200-01-01T00:00:00Z is outside the emulator clock's range/],
       [['serve', '--faults', 'drop=2'], {}, /invalid fault spec part "drop=2"/],
       [['serve'], { QUOTELAKE_EMULATOR_FAULTS: 'lag=1' }, /QUOTELAKE_EMULATOR_FAULTS: invalid fault spec part "lag=1"/],
       [['serve', '--behaviours', 'descending,sideways'], {}, /--behaviours: invalid behaviour spec part "sideways": unknown behaviour/],

@@ -39,6 +39,9 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   let clock: Clock = systemClock;
   if (args.clock !== undefined) {
     const ms = parseInstant(args.clock, '--clock');
+    // The admin clock endpoint keeps the clock in this range: started outside it, every move would be refused.
+    const { CLOCK_RANGE_TEXT, clockInBounds } = await import('../../emulator/clock-bounds.js');
+    if (!clockInBounds(ms)) throw new UsageError(`--clock ${args.clock} is outside the emulator clock's range: give an instant between ${CLOCK_RANGE_TEXT}`);
     // A running clock lets the rate windows pass (workers paced against it); a frozen one does not.
     clock = args['clock-runs'] === true ? shiftedClock(ms) : new ManualClock(ms);
   } else if (args['clock-runs'] === true) {

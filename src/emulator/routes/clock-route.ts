@@ -1,19 +1,15 @@
 import * as z from 'zod';
 import type { VirtualClock } from '../../core/clock.js';
 import { isoFieldsValid } from '../../core/iso-calendar.js';
+import { CLOCK_RANGE_TEXT, clockInBounds } from '../clock-bounds.js';
 import type { Reply } from '../http/send.js';
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 /** One request moves the clock by at most 10 years either way. */
 export const MAX_ADVANCE_MS = 10 * YEAR_MS;
-/**
- * The clock stays within 1970-01-01 .. 2100-01-01: the synthetic market is generated from the clock,
- * so an instant far outside (e.g. after `advanceMs: 1e300`) would keep the emulator busy forever.
- */
-export const CLOCK_MIN_MS = Date.UTC(1970, 0, 1);
-export const CLOCK_MAX_MS = Date.UTC(2100, 0, 1);
+export { CLOCK_MAX_MS, CLOCK_MIN_MS } from '../clock-bounds.js';
 
-const USAGE = `body must be {"set": ISO instant between 1970-01-01 and 2100-01-01} or {"advanceMs": integer, |n| <= ${MAX_ADVANCE_MS}}`;
+const USAGE = `body must be {"set": ISO instant between ${CLOCK_RANGE_TEXT}} or {"advanceMs": integer, |n| <= ${MAX_ADVANCE_MS}}`;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -51,7 +47,7 @@ export function handleClock(method: string, body: string | undefined, clock: Vir
   if (!r.success) return refuse('invalid');
   const target = 'set' in r.data ? Date.parse(r.data.set) : clock.now() + r.data.advanceMs;
   if (!Number.isFinite(target)) return refuse('not a valid instant');
-  if (target < CLOCK_MIN_MS || target > CLOCK_MAX_MS) return refuse(`${new Date(target).toISOString()} is out of bounds`);
+  if (!clockInBounds(target)) return refuse(`${new Date(target).toISOString()} is out of bounds`);
   clock.set(target);
   return state(clock);
 }
