@@ -34,13 +34,40 @@ export interface TokenEntry {
   behaviours?: BehaviourSpec | undefined;
 }
 
-const grantSchema = z.strictObject({
-  token: z.string().min(1).max(512),
-  plan: z.string().min(1),
-  faults: z.string().optional(),
-  behaviours: z.string().optional(),
+/** A token's error never quotes its value: only what kind of value it was. */
+const kindOf = (input: unknown): string =>
+  input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input === 'object' ? 'a mapping' : typeof input === 'string' ? 'text' : typeof input === 'number' ? 'a number' : typeof input === 'boolean' ? 'true/false' : 'nothing';
+
+/** In the file's own words: `is missing`, or what the field must be and what kind of value it got. */
+const textField = (rule: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? `is missing (${rule})` : `${rule}, got ${kindOf(issue.input)}`),
 });
-const tokensSchema = z.array(grantSchema);
+
+const GRANT_KEYS = ['token', 'plan', 'faults', 'behaviours'] as const;
+
+const grantSchema = z.strictObject(
+  {
+    // YAML reads 0012345 or 1e5 as a number: the quotes are the fix, and the message says so.
+    token: z
+      .string(textField('must be text; quote a token YAML would read as a number, as in token: "0012345"'))
+      .min(1, { error: 'must not be empty' })
+      .max(512, { error: 'must be at most 512 characters' }),
+    plan: z.string(textField('must be the name of a built-in or custom plan')).min(1, { error: 'must not be empty' }),
+    faults: z.string(textField('must be a fault spec such as "5xx=0.1"')).optional(),
+    behaviours: z.string(textField('must be a behaviour spec such as "all,omit-codes=0"')).optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown key ${(issue.keys ?? []).map((k) => JSON.stringify(k)).join(', ')} (a token takes ${GRANT_KEYS.join(', ')})`
+        : `must be a mapping {token, plan}, got ${kindOf(issue.input)}`,
+  },
+);
+const tokensSchema = z.array(grantSchema, { error: (issue) => `must be a list of {token, plan} entries, got ${kindOf(issue.input)}` });
+
+/** `tokens[0].plan`, as the plans section names its fields (`plans[0].perSecond`). */
+const tokenField = (path: readonly PropertyKey[]): string =>
+  ['tokens', ...path].map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
 
 /**
  * Read a plans file (`.json`, or YAML for anything else): `{ plans?: [custom plan...], tokens?:
@@ -56,27 +83,27 @@ export function emulatorPlans(doc: PlansDocument): EmulatorPlans {
   const parsed = tokensSchema.safeParse(doc.tokens ?? []);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new PlansFileError(file, issue?.message ?? 'invalid', ['tokens', ...(issue?.path ?? [])].join('.'));
+    throw new PlansFileError(file, issue?.message ?? 'invalid', tokenField(issue?.path ?? []));
   }
   const known = knownPlanNames(doc);
   const seen = new Set<string>();
   parsed.data.forEach((g, i) => {
     // Two grants of one token would leave its plan to the order of the list, as a plan defined twice would.
-    if (seen.has(g.token)) throw new PlansFileError(file, 'a token given twice (each token takes one plan)', `tokens.${i}.token`);
+    if (seen.has(g.token)) throw new PlansFileError(file, 'a token given twice (each token takes one plan)', tokenField([i, 'token']));
     seen.add(g.token);
     if (!known.includes(g.plan)) {
-      throw new PlansFileError(file, `"${g.plan}" is not a plan (known plans: ${known.join(', ')})`, `tokens.${i}.plan`);
+      throw new PlansFileError(file, `"${g.plan}" is not a plan (known plans: ${known.join(', ')})`, tokenField([i, 'plan']));
     }
     try {
       if (g.faults !== undefined) parseFaultSpec(g.faults);
     } catch (e) {
-      if (e instanceof FaultSpecError) throw new PlansFileError(file, e.message, `tokens.${i}.faults`);
+      if (e instanceof FaultSpecError) throw new PlansFileError(file, e.message, tokenField([i, 'faults']));
       throw e;
     }
     try {
       if (g.behaviours !== undefined) parseBehaviourSpec(g.behaviours);
     } catch (e) {
-      if (e instanceof BehaviourSpecError) throw new PlansFileError(file, e.message, `tokens.${i}.behaviours`);
+      if (e instanceof BehaviourSpecError) throw new PlansFileError(file, e.message, tokenField([i, 'behaviours']));
       throw e;
     }
   });

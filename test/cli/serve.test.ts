@@ -77,6 +77,15 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(p.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
+  it('a plans file whose token YAML reads as a number: exit 2 naming the field and the fix, nothing listens', async () => {
+    const plans = join(mkdtempSync(join(tmpdir(), 'ql-serve-')), 'plans.yaml');
+    writeFileSync(plans, 'tokens:\n  - token: 0012345\n    plan: basic\n');
+    const p = run(['serve', '--plans-file', plans]);
+    expect((await p.exit).code).toBe(2);
+    expect(p.stderr).toContain(`--plans-file ${plans}: tokens[0].token: must be text; quote a token YAML would read as a number, as in token: "0012345", got a number`);
+    expect(p.stderr).not.toMatch(/listening|Invalid input/);
+  });
+
   it('SIGINT also exits 0; a plans file adds tokens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ql-serve-'));
     const plans = join(dir, 'plans.yaml');

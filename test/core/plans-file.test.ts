@@ -87,7 +87,7 @@ describe('plans file: the plans: section', () => {
     expect(table.get('demo-replay')?.plan.name).toBe('replay');
     expect(table.get('demo-professional')?.plan.perSecond).toEqual({ count: 20, windowMs: 1000 });
     await expect(loadPlansFile(write('tok-bad.yaml', 'tokens:\n  - token: a\n    plan: gold\n'))).rejects.toThrow(
-      /tok-bad\.yaml: tokens\.0\.plan: "gold" is not a plan \(known plans: free, .*all-us\)/,
+      /tok-bad\.yaml: tokens\[0\]\.plan: "gold" is not a plan \(known plans: free, .*all-us\)/,
     );
   });
 

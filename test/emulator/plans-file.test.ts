@@ -52,17 +52,36 @@ describe('plans file', () => {
     await expect(loadPlansFile(write('bomb.yaml', bomb))).rejects.toBeInstanceOf(PlansFileError);
     // One token twice: refused naming the second, never one plan silently replacing the other (the token is not echoed).
     const twice = write('twice.yaml', 'tokens:\n  - {token: tok-a1, plan: basic}\n  - {token: tok-a1, plan: free}\n');
-    await expect(loadPlansFile(twice)).rejects.toThrow(/twice\.yaml: tokens\.1\.token: a token given twice/);
+    await expect(loadPlansFile(twice)).rejects.toThrow(/twice\.yaml: tokens\[1\]\.token: a token given twice/);
     await expect(loadPlansFile(twice)).rejects.not.toThrow(/tok-a1/);
     await expect(loadPlansFile(write('plan.yaml', 'tokens:\n  - token: a\n    plan: gold\n'))).rejects.toThrow(
-      /plan\.yaml: tokens\.0\.plan/,
+      /plan\.yaml: tokens\[0\]\.plan/,
     );
     await expect(loadPlansFile(write('extra.yaml', 'tokens: []\nother: 1\n'))).rejects.toThrow(/extra\.yaml/);
     await expect(loadPlansFile(write('f.yaml', 'tokens:\n  - token: a\n    plan: free\n    faults: drop=7\n'))).rejects.toThrow(
-      /f\.yaml: tokens\.0\.faults: invalid fault spec part "drop=7"/,
+      /f\.yaml: tokens\[0\]\.faults: invalid fault spec part "drop=7"/,
     );
     await expect(loadPlansFile(write('b.yaml', 'tokens:\n  - token: a\n    plan: free\n    behaviours: upside-down\n'))).rejects.toThrow(
-      /b\.yaml: tokens\.0\.behaviours: invalid behaviour spec part "upside-down"/,
+      /b\.yaml: tokens\[0\]\.behaviours: invalid behaviour spec part "upside-down"/,
     );
+  });
+
+  it('says in the file\'s own words what is wrong with a token entry, never quoting the token', async () => {
+    const cases: [string, RegExp][] = [
+      // YAML reads an unquoted 0012345 as a number: the quotes are the fix.
+      ['tokens:\n  - token: 0012345\n    plan: basic\n', /: tokens\[0\]\.token: must be text; quote a token YAML would read as a number, as in token: "0012345", got a number$/],
+      ['tokens:\n  - token: tok-a1\n', /: tokens\[0\]\.plan: is missing \(must be the name of a built-in or custom plan\)$/],
+      ['tokens:\n  - token: tok-a1\n    plan: basic\n    fault: 5xx=0.1\n', /: tokens\[0\]: unknown key "fault" \(a token takes token, plan, faults, behaviours\)$/],
+      ['tokens:\n  token: tok-a1\n  plan: basic\n', /: tokens: must be a list of \{token, plan\} entries, got a mapping$/],
+      ['tokens:\n  - tok-a1\n', /: tokens\[0\]: must be a mapping \{token, plan\}, got text$/],
+      ['tokens:\n  - token: ""\n    plan: basic\n', /: tokens\[0\]\.token: must not be empty$/],
+      ['tokens:\n  - token: tok-a1\n    plan: basic\n    faults: 0.1\n', /: tokens\[0\]\.faults: must be a fault spec such as "5xx=0\.1", got a number$/],
+    ];
+    for (const [text, re] of cases) {
+      const err = await loadPlansFile(write('entry.yaml', text)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlansFileError);
+      expect((err as Error).message).toMatch(re);
+      expect((err as Error).message).not.toMatch(/tok-a1|Invalid input|expected string/);
+    }
   });
 });
