@@ -86,6 +86,15 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(p.stderr).not.toMatch(/listening|Invalid input/);
   });
 
+  it('a plans file with a limit past 2^53: exit 2 in the file\'s words, not zod\'s', async () => {
+    const plans = join(mkdtempSync(join(tmpdir(), 'ql-serve-')), 'plans.yaml');
+    writeFileSync(plans, 'plans:\n  - name: big\n    perDay: 1e20\n');
+    const p = run(['serve', '--plans-file', plans]);
+    expect((await p.exit).code).toBe(2);
+    expect(p.stderr).toContain(`--plans-file ${plans}: plans[0].perDay: must be a whole number above 0, or "unlimited", got 100000000000000000000`);
+    expect(p.stderr).not.toMatch(/listening|Too big/);
+  });
+
   it('SIGINT also exits 0; a plans file adds tokens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ql-serve-'));
     const plans = join(dir, 'plans.yaml');

@@ -96,6 +96,9 @@ describe('plans file: the plans: section', () => {
     await expect(readPlansFile(join(dir, 'nope.yaml'))).rejects.toThrow(/nope\.yaml: cannot read/);
     // Each problem in words, at the field as the file reads (plans[0]), with what was written.
     await expect(bad('a.yaml', 'plans:\n  - name: x\n    perSecond: lots\n')).rejects.toThrow(/a\.yaml: plans\[0\]\.perSecond: must be a whole number above 0, or "unlimited", got "lots"$/);
+    // Past 2^53 too: the same words, not zod's "Too big: expected int to be <=9007199254740991".
+    await expect(bad('b2.yaml', 'plans:\n  - name: x\n    perDay: 1e20\n')).rejects.toThrow(/b2\.yaml: plans\[0\]\.perDay: must be a whole number above 0, or "unlimited", got 100000000000000000000$/);
+    await expect(bad('b3.yaml', 'plans:\n  - name: x\n    perSecond: 1.5\n')).rejects.toThrow(/b3\.yaml: plans\[0\]\.perSecond: must be a whole number above 0, or "unlimited", got 1\.5$/);
     await expect(bad('b.yaml', 'plans:\n  - name: x\n    perMinute: 0\n')).rejects.toThrow(/b\.yaml: plans\[0\]\.perMinute: must be a whole number above 0, or "unlimited", got 0$/);
     await expect(bad('c.yaml', 'plans:\n  - name: x\n    burst: 3\n')).rejects.toThrow(/c\.yaml: plans\[0\]: unknown key "burst" \(a plan takes name, base, perSecond, /);
     await expect(bad('d.yaml', 'plans:\n  - name: professional\n')).rejects.toThrow(/d\.yaml: plans\[0\]\.name: "professional" is a built-in plan/);
