@@ -193,6 +193,7 @@ describe('quotelake serve (built CLI as a child process)', () => {
       [['serve', '--clock', '1960-01-01T00:00:00Z'], {}, /--clock 1960-01-01T00:00:00Z is outside the emulator clock's range: give an instant between 1970-01-01 and 2100-01-01/],
       [['serve', '--clock', '2200-01-01T00:00:00Z', '--clock-runs'], {}, /--clock 2200-01-01T00:00:00Z is outside the emulator clock's range/],
       [['serve', '--faults', 'drop=2'], {}, /invalid fault spec part "drop=2"/],
+      [['serve', '--faults', 'drip=-5ms'], {}, /--faults: invalid fault spec part "drip=-5ms": duration "-5ms" must look like 200ms or 1\.5s \(or a rate alone, as in drip=0\.01\)/],
       [['serve'], { QUOTELAKE_EMULATOR_FAULTS: 'lag=1' }, /QUOTELAKE_EMULATOR_FAULTS: invalid fault spec part "lag=1"/],
       [['serve', '--behaviours', 'descending,sideways'], {}, /--behaviours: invalid behaviour spec part "sideways": unknown behaviour/],
       [['serve'], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'short-pages=3' }, /QUOTELAKE_EMULATOR_BEHAVIOURS: invalid behaviour spec part "short-pages=3"/],

@@ -139,6 +139,7 @@ function parseTimed(part: string, value: string, defaultMs: number | undefined):
     if (ms > 60_000) throw new FaultSpecError(part, `duration ${durationText} is over 60s`);
     return { ms, rate: rateText === undefined ? 1 : parseRate(part, rateText) };
   }
-  if (defaultMs !== undefined && at < 0) return { ms: defaultMs, rate: parseRate(part, value) };
-  throw new FaultSpecError(part, `duration "${durationText}" must look like 200ms or 1.5s`);
+  // A bare number is drip's rate; anything else (`-5ms`, `20 sec`) was meant as a duration and is named as one.
+  if (defaultMs !== undefined && at < 0 && /^[\d.]+$/.test(value)) return { ms: defaultMs, rate: parseRate(part, value) };
+  throw new FaultSpecError(part, `duration "${durationText}" must look like 200ms or 1.5s${defaultMs !== undefined && at < 0 ? ` (or a rate alone, as in ${part.slice(0, part.indexOf('='))}=0.01)` : ''}`);
 }

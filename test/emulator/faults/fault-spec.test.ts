@@ -26,6 +26,11 @@ describe('parseFaultSpec', () => {
     expect(() => parseFaultSpec('drop')).toThrow(/"drop".*name=value/);
     expect(() => parseFaultSpec('drop=0.1,drop=0.2')).toThrow(/given twice/);
     expect(() => parseFaultSpec('429=abc')).toThrow(/"429=abc".*not a number/);
+    // drip alone takes a rate; a duration it cannot read is named as a duration, not as a rate.
+    expect(() => parseFaultSpec('drip=-5ms')).toThrow('invalid fault spec part "drip=-5ms": duration "-5ms" must look like 200ms or 1.5s (or a rate alone, as in drip=0.01)');
+    expect(() => parseFaultSpec('drip=20 sec')).toThrow(/"drip=20 sec": duration "20 sec" must look like/);
+    expect(() => parseFaultSpec('drip=abc')).toThrow(/"drip=abc": duration "abc"/);
+    expect(parseFaultSpec('drip=0.25').drip).toEqual({ ms: 20, rate: 0.25 });
   });
 });
 
