@@ -175,6 +175,18 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
       const target = networkTarget(e);
       return { code: 'QL_PORT_DENIED', target, message: `${target} is not an address of this machine (EADDRNOTAVAIL)`, fix: `choose a ${flags.host} this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces)` };
     }
+    case 'EINVAL':
+    case 'EAFNOSUPPORT': {
+      // Only a listener's: a link-local IPv6 address without its zone (fe80::1), or IPv6 on a machine without it.
+      if (!listening) return undefined;
+      const target = networkTarget(e);
+      return {
+        code: 'QL_PORT_DENIED',
+        target,
+        message: `cannot listen on ${target} (${code}: this machine cannot bind that address)`,
+        fix: `choose a ${flags.host} this machine has (127.0.0.1, 0.0.0.0 or one of its interfaces); a link-local IPv6 address needs its zone, as in fe80::1%eth0`,
+      };
+    }
     case 'ENOTFOUND': {
       const target = str(e.hostname) ?? networkTarget(e);
       return { code: 'QL_HOST_UNKNOWN', target, message: `host ${target} is not known (ENOTFOUND: the name does not resolve)`, fix: 'check the host in --base-url (or QUOTELAKE_BASE_URL) for a typo, and the DNS of this machine' };

@@ -203,6 +203,8 @@ describe('quotelake serve (built CLI as a child process)', () => {
       // Node would listen on every interface: an unset variable in `--host "$HOST"` must not open it.
       [['serve', '--host', ''], {}, /--host needs an address \(127\.0\.0\.1 by default; 0\.0\.0\.0 for every interface\)/],
       [['serve', '--host', ' '], {}, /--host needs an address/],
+      // A link-local IPv6 address without its zone cannot be bound: the host's fault (exit 2), not "a bug in quotelake".
+      [['serve', '--host', 'fe80::1'], {}, /^quotelake: cannot listen on fe80::1\S* \((EINVAL|EAFNOSUPPORT): this machine cannot bind that address\)\n  hint: choose a --host this machine has .*fe80::1%eth0\n$/],
       // The market takes 32 bits: 4294967297 would serve seed 1's bars, -1 those of 4294967295.
       [['serve', '--seed', '4294967297'], {}, /--seed must be an integer 0\.\.4294967295, got 4294967297/],
       [['serve', '--seed=-1'], {}, /--seed must be an integer 0\.\.4294967295, got -1/],
