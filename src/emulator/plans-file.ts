@@ -94,6 +94,11 @@ export function emulatorPlans(doc: PlansDocument): EmulatorPlans {
     if (!known.includes(g.plan)) {
       throw new PlansFileError(file, `"${g.plan}" is not a plan (known plans: ${known.join(', ')})`, tokenField([i, 'plan']));
     }
+    // I3: a demo token is on the plan its name says, on both sides (a client paces demo-free as Free).
+    const own = known.find((name) => demoToken(name) === g.token);
+    if (own !== undefined && own !== g.plan) {
+      throw new PlansFileError(file, `${g.token} is always on plan ${own}, not ${g.plan}: give this entry a token of its own`, tokenField([i, 'plan']));
+    }
     try {
       if (g.faults !== undefined) parseFaultSpec(g.faults);
     } catch (e) {
@@ -116,8 +121,8 @@ export function checkCustomPlans(plans: readonly CustomPlan[], where = 'customPl
 }
 
 /**
- * Demo tokens (I3's seven, plus `demo-<name>` for each custom plan) and the grants; a grant may
- * re-plan a demo token.
+ * Demo tokens (I3's seven, plus `demo-<name>` for each custom plan) and the grants; a file's grant
+ * of a demo token keeps its plan (emulatorPlans) and may give it its own faults or behaviours.
  */
 export function buildTokenTable(grants: readonly TokenGrant[], customPlans: readonly CustomPlan[] = []): Map<string, TokenEntry> {
   const plans = new Map<string, PlanLimits>(Object.values(PLANS).map((p) => [p.name, p]));

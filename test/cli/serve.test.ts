@@ -86,6 +86,15 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(p.stderr).not.toMatch(/listening|Invalid input/);
   });
 
+  it('a plans file moving a demo token to another plan: exit 2 (a client paces demo-free as Free)', async () => {
+    const plans = join(mkdtempSync(join(tmpdir(), 'ql-serve-')), 'plans.yaml');
+    writeFileSync(plans, 'tokens:\n  - token: demo-free\n    plan: professional\n');
+    const p = run(['serve', '--plans-file', plans]);
+    expect((await p.exit).code).toBe(2);
+    expect(p.stderr).toContain(`--plans-file ${plans}: tokens[0].plan: demo-free is always on plan free, not professional: give this entry a token of its own`);
+    expect(p.stderr).not.toMatch(/listening/);
+  });
+
   it('a plans file with a limit past 2^53: exit 2 in the file\'s words, not zod\'s', async () => {
     const plans = join(mkdtempSync(join(tmpdir(), 'ql-serve-')), 'plans.yaml');
     writeFileSync(plans, 'plans:\n  - name: big\n    perDay: 1e20\n');

@@ -66,6 +66,17 @@ describe('plans file', () => {
     );
   });
 
+  it('keeps a demo token on the plan its name says (I3); on that plan it may take its own faults', async () => {
+    await expect(loadPlansFile(write('demo.yaml', 'tokens:\n  - token: demo-free\n    plan: professional\n'))).rejects.toThrow(
+      /demo\.yaml: tokens\[0\]\.plan: demo-free is always on plan free, not professional: give this entry a token of its own$/,
+    );
+    await expect(loadPlansFile(write('demo2.yaml', 'plans:\n  - name: gold\ntokens:\n  - token: demo-gold\n    plan: basic\n'))).rejects.toThrow(
+      /tokens\[0\]\.plan: demo-gold is always on plan gold, not basic/,
+    );
+    const same = await loadPlansFile(write('demo3.yaml', 'tokens:\n  - token: demo-professional\n    plan: professional\n    faults: 5xx=0.1\n'));
+    expect(buildTokenTable(same.tokens).get('demo-professional')).toMatchObject({ plan: { name: 'professional' }, faults: { http5xx: 0.1 } });
+  });
+
   it('says in the file\'s own words what is wrong with a token entry, never quoting the token', async () => {
     const cases: [string, RegExp][] = [
       // YAML reads an unquoted 0012345 as a number: the quotes are the fix.
