@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INIT_SOURCE_TYPES } from '../../src/cli/commands/init.js';
 import { MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
+import { inShell } from './helpers/in-shell.js';
 
 /** What a shell gets back for the words typed so far (the last one being completed, '' for none). */
 async function complete(words: string[], cwd?: string): Promise<string[]> {
@@ -104,24 +105,6 @@ describe('quotelake completion', () => {
     }
     expect(out.split('\n')).toEqual(['kline-backfill', 'validate', 'ndjson', '']);
   });
-
-  /** What `shell args` prints with quotelake on the PATH, in an empty folder (no file names to offer); null when the shell is not installed. */
-  function inShell(shell: string, args: string[], files: string[] = []): string | null {
-    const dir = tempDir('ql-habits-');
-    const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'quotelake'), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-    chmodSync(join(bin, 'quotelake'), 0o755);
-    const cwd = join(dir, 'empty');
-    mkdirSync(cwd);
-    for (const f of files) writeFileSync(join(cwd, f), '');
-    try {
-      return execFileSync(shell, args, { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // CI installs it (.ci/run); the words are tested above
-      throw e;
-    }
-  }
 
   it('the zsh script, sourced in a real zsh, hands quotelake the words up to the cursor and _describe the answer', () => {
     // compinit's functions are stood in for (a widget needs a terminal): _describe prints the

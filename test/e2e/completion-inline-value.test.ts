@@ -3,29 +3,9 @@
  * `--token=VALUE` takes, in each shell's real interpreter: the option's values where it has some,
  * file names after the "=" where it takes a path, never the list of options.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAIN, runCli, tempDir } from './helpers/cli.js';
-
-/** What `shell args` prints with quotelake on the PATH, in a folder holding `files`; null when the shell is not installed. */
-function inShell(shell: string, args: string[], files: string[] = []): string | null {
-  const dir = tempDir('ql-inline-');
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'quotelake'), `#!/bin/sh\nexec "${process.execPath}" "${MAIN}" "$@"\n`);
-  chmodSync(join(bin, 'quotelake'), 0o755);
-  const cwd = join(dir, 'work');
-  mkdirSync(cwd);
-  for (const f of files) writeFileSync(join(cwd, f), '');
-  try {
-    return execFileSync(shell, args, { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, encoding: 'utf8' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null; // CI installs them (.ci/run); the words are tested first
-    throw e;
-  }
-}
+import { runCli } from './helpers/cli.js';
+import { inShell } from './helpers/in-shell.js';
 
 describe('completion of --option=value', () => {
   it('quotelake answers the values with the option before them, and nothing for a path', async () => {
