@@ -7,9 +7,10 @@ import type { KlineResult } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Batch } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
-import type { RawKline } from '../../core/records.js';
+import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
+import { takeChainBreak } from './broken-chain.js';
 import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
@@ -147,7 +148,8 @@ async function* walk(
     return p;
   };
   // Pages requested ahead, by their end: the calendar says where each page will stop, so the next
-  // ends are known before the answers arrive. A page whose end turns out different is not used.
+  // ends are known before the answers arrive. When a page stops elsewhere, they are still used
+  // (broken-chain.ts).
   const ahead = new Map<number, Promise<AskedPage>>();
   // Asks again at an end whose answer left the question open, by end.
   const reasked = new Map<number, number>();
@@ -165,10 +167,29 @@ async function* walk(
       if (expected === 0) break;
       // One bar of slack below a page's end: a service whose end reaches a bar further (R2) must
       // still give the last bar above the floor.
-      const want = Math.min(PAGE_BARS, expected + (end > 0 ? 1 : 0));
-      let current: Promise<AskedPage> | undefined = ahead.get(end) ?? fetchPage(end, want);
-      ahead.delete(end);
-      if (end > 0) {
+      let want = Math.min(PAGE_BARS, expected + (end > 0 ? 1 : 0));
+      let current: Promise<AskedPage> | undefined = ahead.get(end);
+      // Whether the pages ahead stay as they are: the chain broke and the walk goes on down it.
+      let onBrokenChain = false;
+      if (current !== undefined) ahead.delete(end);
+      else if (ahead.size > 0) {
+        // A page ended elsewhere than predicted: what is ahead is used, not asked for again.
+        const broken = takeChainBreak(ahead, end);
+        const above = broken.above && (await broken.above.catch(() => undefined));
+        if (above !== undefined && reachesBelow({ code: product.code, interval }, above, end)) {
+          current = Promise.resolve(above);
+          onBrokenChain = true;
+        } else if (broken.below !== undefined) {
+          const stretch = countBars(product, interval, (broken.below + 1) * 1000, toMs, now);
+          if (stretch > 0) {
+            // The stretch down to the page ahead, with a bar of slack as any page has.
+            want = Math.min(want, stretch + 1);
+            onBrokenChain = true;
+          }
+        }
+      }
+      current ??= fetchPage(end, want);
+      if (end > 0 && !onBrokenChain) {
         // Keep `prefetchPages` pages in flight along the predicted chain.
         let e = end;
         let w = want;
@@ -184,8 +205,8 @@ async function* walk(
           e = nextEnd;
           w = nextWant;
         }
-        // Pages asked for along a chain a short page broke are never used: forget them (they are
-        // counted as sent already), so what is ahead is only what the walk will use.
+        // What is ahead off this chain (left from a chain broken before) is forgotten: counted as
+        // sent already, so what is ahead is only what the walk will use.
         for (const key of ahead.keys()) if (!chain.has(key)) ahead.delete(key);
       }
       let asked: AskedPage | undefined = await current;
@@ -255,6 +276,18 @@ async function* walk(
     yield boxed({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) }, null);
   }
   return position;
+}
+
+/**
+ * Whether a page asked for at an end above `end` can be the walk's page at `end`: an answer for this
+ * series, every bar readable, and at least one at or before `end` (those above are cut as any
+ * page's bars above its end are).
+ */
+function reachesBelow(series: { code: string; interval: Interval }, asked: AskedPage, end: number): boolean {
+  const { result } = asked;
+  if (result.bars.length === 0 || echoFlaw(series, result)) return false;
+  const page = pageOf(result.bars);
+  return page.malformed.length === 0 && firstAtOrAfter(page, end + 1) > 0;
 }
 
 function withBegins(position: KlinePosition, begins: number | undefined): KlinePosition {
