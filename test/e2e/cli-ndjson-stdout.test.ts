@@ -228,7 +228,7 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     const shown = await runThroughReader(['state', 'show', '--output', dir, '--json'], Infinity);
     const state = JSON.parse(shown.lines.join('\n')) as { pipelines: { streams: { stream: string; lake: string }[] }[] };
     expect(state.pipelines.flatMap((p) => p.streams.map((s) => [s.stream, s.lake]))).toEqual([['kline/BTCUSDT/1m', 'stdout']]);
-  });
+  }, 90_000); // six CLI runs one after another
 
   it('--no-state is refused for a sink that always keeps its checkpoints', async () => {
     const dir = tempDir();
