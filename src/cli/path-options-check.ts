@@ -7,6 +7,8 @@
  *   local folder named `gs:`;
  * - either with a control character (a line break pasted with it): the rule of the pipeline file's
  *   `outputDir` and `stateDir`.
+ * `--plans-file` and `--tokens-file` are checked for empty only: an empty plans file was read as the
+ * file '' (ENOENT), and an empty tokens file fell back in silence to QUOTELAKE_TOKENS or one token.
  */
 import { controlCharacterProblem } from '../core/control-characters.js';
 import { foreignUrlProblem } from '../core/s3-url.js';
@@ -19,6 +21,12 @@ const PATH_OPTIONS = [
   { key: 'state-dir', name: 'the state dir', empty: '--state-dir is empty: name a folder' },
 ] as const;
 
+/** File options that are only checked for being empty, and what an empty one is told. */
+const FILE_OPTIONS = [
+  { key: 'plans-file', empty: '--plans-file is empty: name a plans file (YAML or JSON)', hint: 'leave it out for the built-in plans only (or set QUOTELAKE_PLANS_FILE)' },
+  { key: 'tokens-file', empty: '--tokens-file is empty: name the secrets file of the token pool', hint: 'leave it out for QUOTELAKE_TOKENS_FILE, QUOTELAKE_TOKENS or a single token' },
+] as const;
+
 export function checkPathOptions(args: Record<string, unknown>): true {
   for (const { key, name, empty } of PATH_OPTIONS) {
     const value = args[key];
@@ -28,6 +36,10 @@ export function checkPathOptions(args: Record<string, unknown>): true {
     if (control !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${control}`, 'give the folder without it');
     const foreign = foreignUrlProblem(value);
     if (foreign !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
+  }
+  for (const { key, empty, hint } of FILE_OPTIONS) {
+    const value = args[key];
+    if (typeof value === 'string' && value.trim() === '') throw new UsageError(empty, hint);
   }
   return true;
 }

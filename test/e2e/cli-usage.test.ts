@@ -363,6 +363,21 @@ describe('usage errors exit 2 with a hint', () => {
     for (const r of results) expect(r.stderr).not.toContain('looks like a bug');
   });
 
+  it('an empty --plans-file or --tokens-file (an unset shell variable) is a usage error for every command that takes one', async () => {
+    // The pool's file fell back in silence to QUOTELAKE_TOKENS or the single token; the plans file was "cannot read ... open ''".
+    const cases: [string[], string][] = [
+      [['serve', '--plans-file', ''], '--plans-file is empty: name a plans file (YAML or JSON)'],
+      [['quota', '--plans-file', ''], '--plans-file is empty: name a plans file (YAML or JSON)'],
+      [['run', 'demo', '--plans-file', ' '], '--plans-file is empty: name a plans file (YAML or JSON)'],
+      [['plan', 'demo', '--tokens-file', ''], '--tokens-file is empty: name the secrets file of the token pool'],
+      [['quota', '--tokens-file', ''], '--tokens-file is empty: name the secrets file of the token pool'],
+      [['worker', '--tokens-file', ''], '--tokens-file is empty: name the secrets file of the token pool'],
+      [['queue', 'status', '--plans-file', ''], '--plans-file is empty: name a plans file (YAML or JSON)'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0], r.stdout])).toEqual(cases.map(([, message]) => [2, `quotelake: ${message}`, '']));
+  });
+
   it('inspect of a file (a pipeline given for the output) says it is a file, before reading anything from it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-inspect-file-')), 'daily.yaml');
     writeFileSync(file, 'name: daily\n');
