@@ -22,6 +22,27 @@ function entryName(where: string, i: number, count: number): string {
   return `${where}: entry ${i + 1} of ${count}`;
 }
 
+/** What a parsed value is, in words: the kind only, never the value (it may be a token). */
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+}
+
+/**
+ * Why an entry is not {token, plan}: its kind when it is no mapping (`- token abc`, the colon left
+ * out, is a YAML string), else the key that is missing, empty or of another kind.
+ */
+function entryProblem(entry: unknown, issue: z.core.$ZodIssue | undefined): string {
+  if (kindOf(entry) !== 'a mapping') return ` is ${kindOf(entry)}, not a {token, plan} mapping`;
+  if (issue?.code === 'unrecognized_keys') return `: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')} (each entry is {token, plan})`;
+  const key = issue?.path[0];
+  if (key === undefined) return ': not a {token, plan} mapping';
+  const value = (entry as Record<string, unknown>)[String(key)];
+  if (value === undefined) return `: "${String(key)}" is missing`;
+  return typeof value === 'string' ? `: "${String(key)}" is empty` : `: "${String(key)}" is ${kindOf(value)}, not a string`;
+}
+
 /** Entries of the JSON or YAML form, already parsed: `[{token, plan}, ...]`. */
 export function tokensFromList(raw: unknown, where: string, hint: string): PoolToken[] {
   if (!Array.isArray(raw) || raw.length === 0) {
@@ -30,13 +51,8 @@ export function tokensFromList(raw: unknown, where: string, hint: string): PoolT
   }
   return raw.map((entry: unknown, i) => {
     const parsed = entrySchema.safeParse(entry);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      // The path and the kind of problem only: a value here may be a token.
-      const field = issue?.path.length ? `"${issue.path.join('.')}"` : 'the entry';
-      const problem = issue?.code === 'unrecognized_keys' ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `${field} is missing or not a non-empty string`;
-      throw new UsageError(`${entryName(where, i, raw.length)}: ${problem} (each entry is {token, plan})`, hint);
-    }
+    // The kind of problem and the key only: a value here may be a token.
+    if (!parsed.success) throw new UsageError(`${entryName(where, i, raw.length)}${entryProblem(entry, parsed.error.issues[0])}`, hint);
     return { token: parsed.data.token, plan: parsed.data.plan.trim() };
   });
 }

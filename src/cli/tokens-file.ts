@@ -87,7 +87,8 @@ export async function readTokensFile(path: string, folders: readonly string[]): 
   }
   const text = await readFile(real, 'utf8');
   // Where it goes wrong and why, never its text (a token could be in it).
-  const parsed = parseDataText(text, real.toLowerCase().endsWith('.json'));
+  const json = real.toLowerCase().endsWith('.json');
+  const parsed = parseDataText(text, json);
   if (!parsed.ok) throw new UsageError(`tokens file ${file} is ${parsed.problem}`, 'fix the file at that place (its text is not printed here: a token could be in it)');
   const raw = parsed.value;
   const list = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'tokens' in raw ? (raw as { tokens: unknown }).tokens : raw;
@@ -95,5 +96,6 @@ export async function readTokensFile(path: string, folders: readonly string[]): 
     const extra = Object.keys(raw).filter((k) => k !== 'tokens');
     if (extra.length > 0) throw new UsageError(`tokens file ${file}: unknown key ${extra.map((k) => `"${k}"`).join(', ')} (expected tokens:)`, HINT);
   }
-  return tokensFromList(list, `tokens file ${file}`, 'each entry of tokens: is {token, plan}');
+  const shape = json ? 'write each entry as {"token": "…", "plan": "…"}' : 'write each entry as "- token: …" with "plan: …" under it (a colon and a blank after each key; quote a token of digits)';
+  return tokensFromList(list, `tokens file ${file}`, shape);
 }

@@ -38,7 +38,7 @@ describe('QUOTELAKE_TOKENS', () => {
   it('tokens are trimmed like QUOTELAKE_TOKEN, and a token of blanks only is refused', () => {
     expect(parseTokenList('[{"token":" x y ","plan":"basic"}]')).toEqual([{ token: 'x y', plan: 'basic' }]);
     expect(parseTokenList('abc :free')).toEqual([{ token: 'abc', plan: 'free' }]);
-    expect(caught(() => parseTokenList('[{"token":"  ","plan":"basic"}]')).message).toBe('QUOTELAKE_TOKENS: entry 1 of 1: "token" is missing or not a non-empty string (each entry is {token, plan})');
+    expect(caught(() => parseTokenList('[{"token":"  ","plan":"basic"}]')).message).toBe('QUOTELAKE_TOKENS: entry 1 of 1: "token" is empty');
   });
 
   it('a bad entry is named by its position, never quoted', () => {

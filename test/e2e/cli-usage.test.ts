@@ -378,6 +378,34 @@ describe('usage errors exit 2 with a hint', () => {
     expect(results.map((r) => [r.code, r.stderr.split('\n')[0], r.stdout])).toEqual(cases.map(([, message]) => [2, `quotelake: ${message}`, '']));
   });
 
+  it('a tokens-file or QUOTELAKE_TOKENS entry of the wrong shape says what it is and how to write it, never quoting the token', async () => {
+    const secret = 'secretsecret2';
+    const dir = tempDir('ql-tokens-');
+    const file = (name: string, text: string): string => {
+      const path = join(dir, name);
+      writeFileSync(path, text, { mode: 0o600 });
+      return path;
+    };
+    // "- token secretsecret2" (the colon left out) is a string in YAML, not a {token, plan} mapping.
+    const noColon = file('no-colon.yaml', `tokens:\n  - token: secretsecret1\n    plan: professional\n  - token ${secret}\n`);
+    const noPlan = file('no-plan.yaml', `tokens:\n  - token: ${secret}\n`);
+    const numeric = file('numeric.yaml', `tokens:\n  - token: 12345678\n    plan: professional\n`);
+    const results = await Promise.all([
+      runCli(['plan', 'demo', '--tokens-file', noColon]),
+      runCli(['plan', 'demo', '--tokens-file', noPlan]),
+      runCli(['plan', 'demo', '--tokens-file', numeric]),
+      runCli(['plan', 'demo'], { env: { QUOTELAKE_TOKENS: `["${secret}"]` } }),
+    ]);
+    const yamlHint = '  hint: write each entry as "- token: …" with "plan: …" under it (a colon and a blank after each key; quote a token of digits)';
+    expect(results.map((r) => [r.code, ...r.stderr.split('\n').slice(0, 2), r.stdout])).toEqual([
+      [2, `quotelake: tokens file ${noColon}: entry 2 of 2 is a string, not a {token, plan} mapping`, yamlHint, ''],
+      [2, `quotelake: tokens file ${noPlan}: entry 1 of 1: "plan" is missing`, yamlHint, ''],
+      [2, `quotelake: tokens file ${numeric}: entry 1 of 1: "token" is a number, not a string`, yamlHint, ''],
+      [2, 'quotelake: QUOTELAKE_TOKENS: entry 1 of 1 is a string, not a {token, plan} mapping', expect.stringContaining('a JSON list [{"token":"…","plan":"…"}]'), ''],
+    ]);
+    for (const r of results) expect(r.stderr).not.toContain(secret);
+  });
+
   it('inspect of a file (a pipeline given for the output) says it is a file, before reading anything from it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-inspect-file-')), 'daily.yaml');
     writeFileSync(file, 'name: daily\n');
