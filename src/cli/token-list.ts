@@ -73,7 +73,8 @@ export function parseTokenList(text: string, where = 'QUOTELAKE_TOKENS'): PoolTo
   }
   const pairs = tokenPairs(trimmed);
   if (pairs.length === 0) throw new UsageError(`${where} is set but lists no token`, hint);
-  return pairs.map(({ token, plan }, i) => {
+  return pairs.map(({ token, plan, empty }, i) => {
+    if (empty) throw new UsageError(`${entryName(where, i, pairs.length)} is empty (nothing between two commas, or a comma at an end: an unset variable?)`, hint);
     if (token === '' || plan === '') throw new UsageError(`${entryName(where, i, pairs.length)} is not token:plan`, hint);
     return { token, plan };
   });

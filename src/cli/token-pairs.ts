@@ -9,15 +9,28 @@ export interface TokenPair {
   readonly token: string;
   /** '' when the entry names none. */
   readonly plan: string;
+  /** Nothing between two commas or beside an end comma (`a:free,,b:free`): often an unset variable. */
+  readonly empty?: true;
 }
 
+/**
+ * Line breaks and blank lines are layout; commas are not: an empty entry between two commas, or
+ * before a comma that starts the text or after one that ends it, is kept as `empty` for the pool to
+ * refuse (`"$A,$B,$C"` with B unset must not run a pool of two in silence). A comma that ends a line
+ * followed by more lines (`a:free,` newline `b:free`) is only a separator.
+ */
 export function tokenPairs(text: string): TokenPair[] {
-  return text
-    .split(/[,\n\r]+/)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
+  const lines = text
+    .split(/[\n\r]+/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return lines.flatMap((line, i) => {
+    const entries = line.split(',').map((entry) => entry.trim());
+    if (i < lines.length - 1 && entries.length > 1 && entries[entries.length - 1] === '') entries.pop();
+    return entries.map((entry): TokenPair => {
+      if (entry === '') return { token: '', plan: '', empty: true };
       const colon = entry.lastIndexOf(':');
       return colon < 0 ? { token: entry, plan: '' } : { token: entry.slice(0, colon).trim(), plan: entry.slice(colon + 1).trim() };
     });
+  });
 }

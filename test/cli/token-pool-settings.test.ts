@@ -41,6 +41,16 @@ describe('QUOTELAKE_TOKENS', () => {
     expect(caught(() => parseTokenList('[{"token":"  ","plan":"basic"}]')).message).toBe('QUOTELAKE_TOKENS: entry 1 of 1: "token" is empty');
   });
 
+  it('an empty entry between commas or at an end is refused by position; line breaks and blank lines are layout', () => {
+    expect(caught(() => parseTokenList('a:free,,b:basic')).message).toBe('QUOTELAKE_TOKENS: entry 2 of 3 is empty (nothing between two commas, or a comma at an end: an unset variable?)');
+    expect(caught(() => parseTokenList('a:free,b:basic,')).message).toContain('entry 3 of 3 is empty');
+    expect(parseTokenList('a:free,\n\n b:basic\r\nc:free')).toEqual([
+      { token: 'a', plan: 'free' },
+      { token: 'b', plan: 'basic' },
+      { token: 'c', plan: 'free' },
+    ]);
+  });
+
   it('a bad entry is named by its position, never quoted', () => {
     const secret = 'SECRET-ABCDEFGH';
     for (const text of [secret, `${secret}:`, `:${secret}`, `[{"token":"${secret}"}]`, `[{"token":"${secret}","plan":"free","x":1}]`, `[{"token":"${secret}",}]`, '[]']) {

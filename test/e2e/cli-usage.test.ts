@@ -406,6 +406,21 @@ describe('usage errors exit 2 with a hint', () => {
     for (const r of results) expect(r.stderr).not.toContain(secret);
   });
 
+  it('QUOTELAKE_TOKENS with an empty entry (an unset variable in "$A,$B,$C") is refused, never a smaller pool run in silence', async () => {
+    const results = await Promise.all(
+      ['tA:professional,,tB:premium', 'tA:professional,tB:premium,', ',tA:professional', 'tA:professional, ,tB:premium'].map((pool) => runCli(['plan', 'demo'], { env: { QUOTELAKE_TOKENS: pool } })),
+    );
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0], r.stdout])).toEqual([
+      [2, 'quotelake: QUOTELAKE_TOKENS: entry 2 of 3 is empty (nothing between two commas, or a comma at an end: an unset variable?)', ''],
+      [2, 'quotelake: QUOTELAKE_TOKENS: entry 3 of 3 is empty (nothing between two commas, or a comma at an end: an unset variable?)', ''],
+      [2, 'quotelake: QUOTELAKE_TOKENS: entry 1 of 2 is empty (nothing between two commas, or a comma at an end: an unset variable?)', ''],
+      [2, 'quotelake: QUOTELAKE_TOKENS: entry 2 of 3 is empty (nothing between two commas, or a comma at an end: an unset variable?)', ''],
+    ]);
+    // Line breaks separate entries too: a comma ending a line and blank lines are layout, not entries.
+    const lines = await runCli(['plan', 'demo'], { env: { QUOTELAKE_TOKENS: 'tA:professional,\n\ntB:premium\n' } });
+    expect([lines.code, lines.stdout]).toEqual([0, expect.stringContaining('plan pool of 2')]);
+  });
+
   it('inspect of a file (a pipeline given for the output) says it is a file, before reading anything from it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ql-inspect-file-')), 'daily.yaml');
     writeFileSync(file, 'name: daily\n');
