@@ -4,6 +4,8 @@ import { extname, join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import { printable } from '../../core/printable.js';
 import { firstCommentLine } from '../../config/parse-pipeline.js';
+import { pipelineText } from '../../config/pipeline-text.js';
+import { ConfigError } from '../../core/errors.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { pipelineFiles, runsByName, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
@@ -18,12 +20,23 @@ export interface ListedPipeline {
   readonly shadowed: boolean;
 }
 
-/** `description`, else the first comment line; '' when neither (or the file is not YAML). */
+/**
+ * `description`, else the first comment line; '' when neither (or the file is not YAML). The text is
+ * read as validate reads it: a file that is not UTF-8 is told with the place of its first bad byte,
+ * never shown with the U+FFFD a lenient read puts there.
+ */
 export async function describePipelineFile(path: string): Promise<string> {
   const ext = extname(path);
   if (ext !== '.yaml' && ext !== '.yml') return '(TypeScript/JavaScript pipeline)';
+  let text: string;
   try {
-    const doc = parseDocument(await readFile(path, 'utf8'));
+    text = pipelineText(await readFile(path), path);
+  } catch (e) {
+    if (e instanceof ConfigError && e.line !== undefined) return `(not UTF-8 text at line ${e.line}, column ${e.column ?? 1}: save the file as UTF-8)`;
+    return '(unreadable)';
+  }
+  try {
+    const doc = parseDocument(text);
     const d = doc.get('description');
     if (typeof d === 'string' && d.trim() !== '') return d.trim();
     return firstCommentLine(doc);
