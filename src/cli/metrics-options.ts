@@ -1,5 +1,6 @@
 /** --metrics-port, --metrics-host, --metrics-textfile, --metrics-interval: declared once for run and worker. */
 import type { Argv } from 'yargs';
+import { checkListenHost } from './listen-host-check.js';
 import { UsageError } from './usage-error.js';
 
 export interface MetricsArgs {
@@ -61,6 +62,7 @@ export function metricsSettings(args: MetricsArgs): MetricsSettings | undefined 
   if (host !== undefined && port === undefined) throw new UsageError('--metrics-host needs --metrics-port');
   // Node would take an empty host for every interface: the endpoint opened by an unset variable.
   if (host !== undefined && host.trim() === '') throw new UsageError('--metrics-host needs an address (127.0.0.1 by default; 0.0.0.0 for every interface)');
+  if (host !== undefined) checkListenHost(host, '--metrics-host');
   if (interval !== undefined && textfile === undefined) throw new UsageError('--metrics-interval needs --metrics-textfile');
   if (port === undefined && textfile === undefined) return undefined;
   return {

@@ -29,6 +29,9 @@ describe('metricsSettings', () => {
     // Empty would listen on every interface: an unset variable in `--metrics-host "$HOST"` must not open it.
     [{ 'metrics-port': 9464, 'metrics-host': '' }, '--metrics-host needs an address'],
     [{ 'metrics-port': 9464, 'metrics-host': '  ' }, '--metrics-host needs an address'],
+    // The endpoint would "listen" where no scraper can connect.
+    [{ 'metrics-port': 9464, 'metrics-host': '224.0.0.1' }, '--metrics-host 224.0.0.1 is a multicast address (224.0.0.0/4): no client can connect to it'],
+    [{ 'metrics-port': 9464, 'metrics-host': '255.255.255.255' }, '--metrics-host 255.255.255.255 is the broadcast address: no client can connect to it'],
     [{ 'metrics-interval': 5 }, '--metrics-interval needs --metrics-textfile'],
   ])('%o is a usage error', (args, message) => {
     expect(() => metricsSettings(args)).toThrow(UsageError);

@@ -192,6 +192,24 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(p.stderr).not.toMatch(/listening/);
   });
 
+  it('a multicast or broadcast --host is exit 2 before listening: no client could reach the emulator there', async () => {
+    const hosts = ['224.0.0.1', '239.255.255.250', '255.255.255.255', '::ffff:224.0.0.1', 'ff02::1'];
+    const results = await Promise.all(
+      hosts.map(async (host) => {
+        const p = run(['serve', '--host', host]);
+        return [(await p.exit).code, p.stderr];
+      }),
+    );
+    const hint = '  hint: choose an address of this machine (127.0.0.1 by default; 0.0.0.0 for every interface)\n';
+    expect(results).toEqual([
+      [2, `quotelake: --host 224.0.0.1 is a multicast address (224.0.0.0/4): no client can connect to it\n${hint}`],
+      [2, `quotelake: --host 239.255.255.250 is a multicast address (224.0.0.0/4): no client can connect to it\n${hint}`],
+      [2, `quotelake: --host 255.255.255.255 is the broadcast address: no client can connect to it\n${hint}`],
+      [2, `quotelake: --host ::ffff:224.0.0.1 is a multicast address (224.0.0.0/4): no client can connect to it\n${hint}`],
+      [2, `quotelake: --host ff02::1 is a multicast address (ff00::/8): no client can connect to it\n${hint}`],
+    ]);
+  }, 15_000);
+
   it('usage errors exit 2 with a clear message and no readiness line', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['serve', '--bogus'], {}, /Unknown argument: bogus/],

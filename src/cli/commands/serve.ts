@@ -8,6 +8,7 @@ import type { EmulatorPlans } from '../../emulator/plans-file.js';
 import { parseInstant } from '../clock-option.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { stopTimeoutOption, type StopArgs } from '../shared-options.js';
+import { checkListenHost } from '../listen-host-check.js';
 import { UsageError } from '../usage-error.js';
 import { zoneGuess } from '../../core/iana-zone.js';
 
@@ -34,6 +35,7 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
   }
   // Node would take an empty host for every interface: the emulator opened by an unset variable.
   if (args.host.trim() === '') throw new UsageError('--host needs an address (127.0.0.1 by default; 0.0.0.0 for every interface)');
+  checkListenHost(args.host, '--host');
   // The synthetic market takes a 32-bit seed: a wider one would serve another seed's bytes unsaid.
   if (!Number.isInteger(args.seed) || args.seed < 0 || args.seed > MAX_SEED) throw new UsageError(`--seed must be an integer 0..${MAX_SEED}, got ${String(args.seed)}`);
   let clock: Clock = systemClock;
