@@ -187,14 +187,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const params = parseQueryString(q < 0 ? '' : target.slice(q + 1));
     if (route.kind === 'clock') return sendJson(res, handleClock(method, body, manual!));
+    // With the limits off nothing is counted: the null says so rather than read as "no request yet".
+    const limitsOff = limiter === null;
     if (route.kind === 'usage') {
       const who = params.values.get('token') ?? '';
       const usage = limiter?.usage(who, clock.now());
-      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), usage: usage ?? null } });
+      const note = limitsOff ? { note: 'limits are off (serve --no-limits): no counters are kept' } : {};
+      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), usage: usage ?? null, ...note } });
     }
     if (route.kind === 'arrivals') {
       const who = params.values.get('token') ?? '';
-      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), arrivals: arrivals?.view(who) ?? null } });
+      const note = limitsOff ? { note: 'limits are off (serve --no-limits): no arrivals are recorded' } : {};
+      return sendJson(res, { status: 200, body: { token: redactToken(who), known: tokens.has(who), arrivals: (limitsOff ? undefined : arrivals?.view(who)) ?? null, ...note } });
     }
 
     const token = params.values.get('token');

@@ -166,6 +166,16 @@ describe('quotelake serve (built CLI as a child process)', () => {
     expect(await order([], { QUOTELAKE_EMULATOR_BEHAVIOURS: 'descending' })).toEqual(down);
   });
 
+  it('--no-limits: /_emulator/usage and /arrivals say that no counters are kept, rather than a bare null', async () => {
+    const p = run(['serve', '--port', '0', '--clock', '2026-03-02T15:00:00Z', '--no-limits']);
+    const url = await ready(p);
+    // A request the limits would have counted: with them off there is nothing to count it in.
+    expect((await fetch(`${url}/api/suspension/nyse?token=demo-basic`)).status).toBe(200);
+    const [usage, arrivals] = await Promise.all(['usage', 'arrivals'].map((what) => fetch(`${url}/_emulator/${what}?token=demo-basic`).then((r) => r.json())));
+    expect(usage).toEqual({ token: 'demo…', known: true, usage: null, note: 'limits are off (serve --no-limits): no counters are kept' });
+    expect(arrivals).toEqual({ token: 'demo…', known: true, arrivals: null, note: 'limits are off (serve --no-limits): no arrivals are recorded' });
+  });
+
   it('SIGTERM with a request in flight: the connection is dropped, exit 0 at once, nothing more on stderr', async () => {
     // Every answer held for a minute: the stop must not wait for it.
     const p = run(['serve', '--faults', 'latency=60s@1']);
