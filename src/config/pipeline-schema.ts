@@ -11,6 +11,7 @@ import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { outputSetting, stateDirSetting } from '../core/output-setting.js';
+import { MAX_PIPELINE_NAME_CHARS } from '../core/lake-key-reserve.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 import { serviceRetrySchema, type ServiceRetry } from './service-retry.js';
@@ -217,7 +218,7 @@ function runLint(def: ComponentDefinition, config: ComponentConfig, ctx: z.Refin
 export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unknown> {
   const schema = z
     .strictObject({
-      name: z.string().max(200, { message: 'must be at most 200 characters (it names the state files)' }).regex(PIPELINE_NAME, { message: 'must match [a-z0-9-]+' }).describe('Pipeline name: [a-z0-9-]+, at most 200 characters.'),
+      name: z.string().max(MAX_PIPELINE_NAME_CHARS, { message: `must be at most ${MAX_PIPELINE_NAME_CHARS} characters (it names the state files)` }).regex(PIPELINE_NAME, { message: 'must match [a-z0-9-]+' }).describe('Pipeline name: [a-z0-9-]+, at most 200 characters.'),
       description: z.string().optional().describe('One-line description (else the first comment line of the file).'),
       service: serviceSchema.optional(),
       source: unionOf('source', registry).describe('Where records come from.'),

@@ -8,6 +8,7 @@
 import { pathProblem } from './confine-path.js';
 import { controlCharacterProblem } from './control-characters.js';
 import { S3LocationError } from './errors.js';
+import { LAKE_KEY_RESERVE_BYTES } from './lake-key-reserve.js';
 
 /** True when an output root names an object store rather than a folder. */
 export function isS3Url(where: string): boolean {
@@ -86,6 +87,23 @@ export function bucketProblem(bucket: string): string | undefined {
   return undefined;
 }
 
+/** The longest prefix (without its trailing `/`) under which every key of the lake fits in an object key. */
+export const MAX_S3_PREFIX_BYTES = MAX_S3_KEY_BYTES - LAKE_KEY_RESERVE_BYTES - 1;
+
+/**
+ * Why a prefix leaves too little of S3's 1024 bytes for the lake's own keys, or undefined: refused
+ * here, before any request, because every run would fail the same way at its first write.
+ */
+function prefixLengthProblem(prefix: string): string | undefined {
+  const bytes = Buffer.byteLength(prefix, 'utf8');
+  if (bytes <= MAX_S3_PREFIX_BYTES) return undefined;
+  const left = MAX_S3_KEY_BYTES - bytes - 1;
+  return (
+    `the prefix is ${bytes} bytes long: an object key has at most ${MAX_S3_KEY_BYTES} bytes, which leaves ${left} for the lake's own keys, ` +
+    `and they need up to ${LAKE_KEY_RESERVE_BYTES}; write a prefix of at most ${MAX_S3_PREFIX_BYTES} bytes (${bytes - MAX_S3_PREFIX_BYTES} fewer)`
+  );
+}
+
 /** `s3://bucket`, `s3://bucket/`, `s3://bucket/a/b` or `s3://bucket/a/b/` → bucket and prefix (`a/b/`). */
 export function parseS3Url(url: string): S3Location {
   if (url.trim() !== url) throw new S3LocationError(JSON.stringify(url), 'has blanks around it: write the URL without them');
@@ -106,6 +124,8 @@ export function parseS3Url(url: string): S3Location {
     if (/[?#]/.test(prefix)) throw new S3LocationError(url, 'a prefix with ? or # is refused (an S3 URL has no query or fragment)');
     const issue = objectKeyProblem(prefix);
     if (issue !== undefined) throw new S3LocationError(url, `the prefix ${issue}`);
+    const tooLong = prefixLengthProblem(prefix);
+    if (tooLong !== undefined) throw new S3LocationError(`${url.slice(0, 60)}…`, tooLong);
   }
   return { bucket, prefix: prefix === '' ? '' : `${prefix}/` };
 }

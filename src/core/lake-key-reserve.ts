@@ -1,0 +1,29 @@
+/**
+ * The longest object key a lake writes under its prefix, in UTF-8 bytes, so that an s3:// prefix
+ * too long for it is refused before any request instead of failing at its first write (S3 caps a
+ * whole key at 1024 bytes, and running the same command again fails the same way). Each line is
+ * the longest form of one kind of key; test/lake/lake-key-reserve.test.ts holds them to the lake's
+ * own key builders, so a new or longer key cannot slip past this bound.
+ */
+import { HIVE_NULL } from './hive-null.js';
+
+/** A pipeline's name names its checkpoint file (`_quotelake/state/checkpoints/<name>.json`). */
+export const MAX_PIPELINE_NAME_CHARS = 200;
+
+/** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names. */
+const RUN = '20261122T004000Z-k3f9qa';
+/** A file's sequence number, padded to 5 digits and free to grow: 10 digits is a run of 10^10 files. */
+const SEQ = '9999999999';
+
+export const LONGEST_LAKE_KEYS: readonly string[] = [
+  `_quotelake/state/checkpoints/${'n'.repeat(MAX_PIPELINE_NAME_CHARS)}.json`,
+  `_quotelake/staging/${RUN}/kline-parquet/interval=1mo/year=2026/date=${HIVE_NULL}/part-${RUN}-${SEQ}.parquet`,
+  `_quotelake/staging/${RUN}/_rejected/kline/date=2026-11-22/rejected-${RUN}.ndjson.${SEQ}`,
+  `_quotelake/staging/${RUN}/kline.parquet.journal.json`,
+  `_quotelake/state/runs/${RUN}.json`,
+  `_quotelake/probe/write-${RUN}`,
+  `kline/_delta_log/99999999999999999999.checkpoint.parquet`,
+];
+
+/** Bytes the lake's own keys take after the prefix (its trailing `/` not counted). */
+export const LAKE_KEY_RESERVE_BYTES = Math.max(...LONGEST_LAKE_KEYS.map((key) => Buffer.byteLength(key, 'utf8')));

@@ -1,0 +1,56 @@
+/**
+ * An s3:// prefix too long for the lake's own keys under it (S3 caps a key at 1024 bytes) is a
+ * usage error, exit 2, before any request: it once fetched, then failed at its first write with
+ * exit 1 and "run the same command again", which fails the same way. The longest prefix that
+ * fits runs. The built CLI, s3rver behind a gate that counts requests, the embedded emulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { MAX_S3_PREFIX_BYTES } from '../../src/core/s3-url.js';
+import { useS3Server } from '../helpers/s3-server.js';
+import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const NOW = '2026-03-04T15:00:00Z';
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+const SEGMENT = 'a'.repeat(200);
+
+describe('run --output s3://bucket/<a prefix too long for the lake keys>', () => {
+  const server = useS3Server();
+  let gate: S3Gate;
+  let requests = 0;
+  beforeAll(async () => {
+    gate = await startS3Gate(server().endpoint, () => {
+      requests += 1;
+      return false;
+    });
+  });
+  afterAll(() => gate.close());
+
+  const run = (prefix: string) =>
+    runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', `s3://${server().bucket}/${prefix}`, '--s3-endpoint', gate.endpoint, '--clock', NOW, '--quiet'], {
+      cwd: tempDir('ql-s3-long-'),
+      env: CREDENTIALS,
+    });
+
+  it('is exit 2 naming the limit and the bytes left, with no request to the store', async () => {
+    requests = 0;
+    const result = await run([SEGMENT, SEGMENT, SEGMENT, SEGMENT, SEGMENT].join('/'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('the prefix is 1004 bytes long');
+    expect(result.stderr).toContain('an object key has at most 1024 bytes, which leaves 19 for the lake\'s own keys');
+    expect(result.stderr).toContain(`write a prefix of at most ${MAX_S3_PREFIX_BYTES} bytes (${1004 - MAX_S3_PREFIX_BYTES} fewer)`);
+    expect(result.stderr).not.toContain('run the same command again');
+    expect(requests).toBe(0);
+  });
+
+  it('runs with the longest prefix that fits', async () => {
+    const prefix = [SEGMENT, SEGMENT, SEGMENT, 'b'.repeat(MAX_S3_PREFIX_BYTES - 3 * 201)].join('/');
+    expect(Buffer.byteLength(prefix)).toBe(MAX_S3_PREFIX_BYTES);
+    const result = await run(prefix);
+    expect(result.stderr).not.toContain('longer than 1024 bytes');
+    expect(result.code).toBe(0);
+    const listed = await server().client().send(new ListObjectsV2Command({ Bucket: server().bucket, Prefix: `${prefix}/kline/` }));
+    expect((listed.Contents ?? []).length).toBeGreaterThan(0);
+  });
+});
