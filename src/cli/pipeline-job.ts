@@ -13,6 +13,7 @@ import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
 import { checkTypeScriptPipeline } from './typescript-support.js';
 import { isS3Url, parseS3Url } from '../core/s3-url.js';
+import { refuseSinkOnObjectStore } from '../runtime/object-store-refusal.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
 export interface PipelineJob {
@@ -69,6 +70,7 @@ export async function loadJob(
   if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);
   const plans = await plansOf(resolved, ref.display, loaded.service?.plansFile);
   const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state, table: args.table });
+  refuseSinkOnObjectStore(pipeline, registry, resolved.settings.outputDir, isS3Url(resolved.settings.outputDir));
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }
 

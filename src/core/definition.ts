@@ -112,6 +112,11 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
    * owner, and takes no lock on it, so a look never stops a scheduled run there, nor waits for one.
    */
   writesOutput?(config: C): boolean;
+  /**
+   * Why this config cannot write to an object store (an s3:// output), or undefined: asked before
+   * the lake is touched, so such a run is refused with nothing written (no lease, probe or record).
+   */
+  objectStoreProblem?(config: C): string | undefined;
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

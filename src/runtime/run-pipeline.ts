@@ -23,6 +23,7 @@ import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus
 import { startRunningRecord, type EveryTimer, type RunningRecord } from './running-record.js';
 import { rechunk } from './rechunk.js';
 import { acquireRunLock, type RunLock } from './run-lock.js';
+import { refuseSinkOnObjectStore } from './object-store-refusal.js';
 import { stateFolder, stateLocationFor } from './state-location.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { describeMigration, ensureLakeId, ensureLayout, readLakeId, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
@@ -226,6 +227,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     | undefined;
   const sinkDef = options.registry.find((d) => d.kind === 'sink' && d.type === pipeline.sink.type) as SinkDefinition | undefined;
   if (!sourceDef || !sinkDef) throw new ConfigError(`pipeline ${pipeline.name}: source or sink type is not registered`);
+  // Before the lease, the probe and the run record: a refused sink leaves the lake untouched.
+  refuseSinkOnObjectStore(pipeline, options.registry, outputDir, isRemote(storage));
   const transformDefs = pipeline.transforms.map((t) => {
     const def = options.registry.find((d) => d.kind === 'transform' && d.type === t.type) as TransformDefinition | undefined;
     if (!def) throw new ConfigError(`pipeline ${pipeline.name}: transform "${t.type}" is not registered`);

@@ -328,7 +328,7 @@ describe('ndjson sink on an object store', () => {
     const remote = { root: 's3://lake/x', localPath: () => undefined } as unknown as LakeStorage;
     const env = { ...sinkEnv('s3://lake/x', 'kline'), storage: remote };
     expect(() => ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'exports/{dataset}.ndjson' }), env)).toThrow(
-      'ndjson: a file target (exports/kline.ndjson) cannot be written to s3://lake/x: on an object store use the parquet or arrow sink, or path: stdout',
+      'ndjson: sink path "exports/kline.ndjson" is a file, which an s3:// output cannot hold: on an object store use the parquet or arrow sink, or path: stdout (s3://lake/x)',
     );
     expect(ndjsonSink.create(ndjsonSink.configSchema.parse({ path: 'stdout' }), env)).toBeInstanceOf(NdjsonSink);
   });

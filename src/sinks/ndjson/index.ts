@@ -77,6 +77,15 @@ export function ndjsonKeepsState(config: { path: string; keepState?: boolean | u
 
 export type NdjsonSinkConfig = z.infer<typeof ndjsonSinkConfigSchema>;
 
+/**
+ * A file target cannot live on an object store: the file is merged and replaced by rename at each
+ * commit, and a store has neither a rename nor an append (a whole-object rewrite per commit would
+ * upload the dataset again each time).
+ */
+function objectStoreProblem(path: string): string {
+  return `sink path ${JSON.stringify(path)} is a file, which an s3:// output cannot hold: on an object store use the parquet or arrow sink, or path: stdout`;
+}
+
 export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   kind: 'sink',
   type: 'ndjson',
@@ -88,6 +97,7 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   examples: [{}, { path: 'stdout' }, { path: 'exports/{dataset}.ndjson' }, { path: 'stdout', keepState: true }, { path: 'exports/{dataset}.ndjson', keepState: false }],
   keepsState: ndjsonKeepsState,
   writesOutput: (config) => !isStdoutPath(config.path),
+  objectStoreProblem: (config) => (isStdoutPath(config.path) ? undefined : objectStoreProblem(config.path)),
   lint(config) {
     const table = refuseDelta(config, 'ndjson');
     if (table.length > 0) return table;
@@ -102,11 +112,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
       return new NdjsonSink(env.dataset, { kind: 'stream', stream: env.stdout }, config.chunkBytes);
     }
     const path = config.path.replaceAll('{dataset}', env.dataset);
-    // The file is merged and replaced by rename, on local disk; an object store has neither a rename
-    // nor an append, and a whole-object rewrite per commit would upload the dataset again each time.
-    if (envIsRemote(env)) {
-      throw new ConfigError(`ndjson: a file target (${path}) cannot be written to ${env.outputDir}: on an object store use the parquet or arrow sink, or path: stdout`);
-    }
+    // Refused before the lake is touched (cli/pipeline-job.ts); again here for a program's own run.
+    if (envIsRemote(env)) throw new ConfigError(`ndjson: ${objectStoreProblem(path)} (${env.outputDir})`);
     // Without state a run starts from nothing, so its file must too, or rows would pile up run after run.
     const accumulate = ndjsonKeepsState(config);
     // Guarded again at run time: a config that skipped validation still cannot write outside, nor
