@@ -38,13 +38,16 @@ export function foreignUrlProblem(where: string): string | undefined {
   return 'is neither a folder nor s3://bucket/prefix (any S3-compatible store, with --s3-endpoint)';
 }
 
-/** Why `url` is not a usable S3 location, or undefined when it is. */
+/**
+ * Why `url` is not a usable S3 location, or undefined when it is: the problem alone, since the
+ * pipeline's message names the value already (shown once, with any credentials masked).
+ */
 export function s3UrlProblem(url: string): string | undefined {
   try {
     parseS3Url(url);
     return undefined;
   } catch (error) {
-    return error instanceof S3LocationError ? error.message : String(error);
+    return error instanceof S3LocationError ? error.problem : String(error);
   }
 }
 
