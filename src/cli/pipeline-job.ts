@@ -13,6 +13,7 @@ import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
 import { checkTypeScriptPipeline } from './typescript-support.js';
 import { isS3Url, parseS3Url } from '../core/s3-url.js';
+import { refuseIdleS3Endpoint } from './idle-s3-endpoint.js';
 import { refuseSinkOnObjectStore } from '../runtime/object-store-refusal.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
 
@@ -92,5 +93,6 @@ export async function loadJobs(texts: readonly string[], args: RunArgs, env: Nod
     }
     jobs.push(job);
   }
+  refuseIdleS3Endpoint(args['s3-endpoint'], jobs.map((j) => j.resolved.settings.outputDir));
   return jobs;
 }

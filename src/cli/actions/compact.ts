@@ -13,6 +13,7 @@ import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
   output: string;
@@ -48,6 +49,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const terminal = terminalFor({ color: args.color }, env);
   if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
   const clock = commandClock(args.clock, env);
+  refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   if (await localOutputAbsent(args.output)) {
     terminal.out(`nothing to compact: ${args.output} does not exist\n`);
     return EXIT_OK;

@@ -10,6 +10,7 @@ import { sliceQueue } from '../../queue/slice-queue.js';
 import { commandClock } from '../clock-option.js';
 import { emptyWindow } from '../../sources/shared/empty-window.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 import { loadJob } from '../pipeline-job.js';
 import { checkCoordinator, coordinatorUrl, type CoordinatorArgs } from '../queue/coordinator.js';
 import { jobSlices } from '../queue/job-slices.js';
@@ -52,6 +53,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
   const clock = commandClock(args.clock, env);
   // Loaded here even for a schedule: a bad file or override fails now, not at 02:00 on a worker.
   const job = await loadJob(args.pipeline, args, env);
+  refuseIdleS3Endpoint(args['s3-endpoint'], [job.resolved.settings.outputDir]);
   // Where the lake is, as this command sees it: a worker started in another folder (or on another
   // host) would read a relative path from its own, and split one lake into several.
   const output = lakeLocation(job.resolved.settings.outputDir);

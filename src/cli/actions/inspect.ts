@@ -16,6 +16,7 @@ import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 import { stateDirFor } from '../../config/resolve-settings.js';
 import { stateLocationFor } from '../../runtime/state-location.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface InspectArgs {
   output: string;
@@ -28,6 +29,7 @@ export interface InspectArgs {
 
 export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!Number.isInteger(args.runs) || args.runs < 0) throw new UsageError(`--runs must be a whole number from 0, got ${String(args.runs)}`);
+  refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   const output = await openOutput(args.output, args['s3-endpoint'], env);
   try {
     return await inspectLake(args, output.storage);

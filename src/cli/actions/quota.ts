@@ -19,6 +19,7 @@ import { describeError, formatError } from '../describe-error.js';
 import { readSharedQuota, renderSharedQuota, type SharedQuotaEntry } from '../shared-quota.js';
 import { resolveTokenPool } from '../token-pool-settings.js';
 import { UsageError } from '../usage-error.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface QuotaArgs extends ServiceArgs, OutputArgs, ClockArgs, CoordinatorArgs {
   json: boolean;
@@ -112,6 +113,7 @@ function emptyEntry(now: number): QuotaEntry {
 export async function quotaAction(args: QuotaArgs): Promise<number> {
     const terminal = terminalFor(args, process.env);
     const output = args.output ?? 'output';
+    refuseIdleS3Endpoint(args['s3-endpoint'], [output]);
     const { absent } = await checkStateOutput(output);
     // Quota files stay on this machine: for an S3 output without --state-dir, the XDG state folder.
     const stateDir = quotaStateDir(output, args['state-dir'], process.env);

@@ -15,6 +15,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { exitOnInterrupt } from '../interrupts.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface VacuumArgs {
   output: string;
@@ -95,6 +96,7 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
     );
   }
   const clock = commandClock(args.clock, env);
+  refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   if (await localOutputAbsent(args.output)) {
     terminal.out(`nothing to vacuum: ${args.output} does not exist\n`);
     return EXIT_OK;

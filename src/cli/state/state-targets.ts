@@ -11,6 +11,7 @@ import { checkpointPipelines } from '../../runtime/checkpoint-store.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import type { StateLocation } from '../../runtime/state-location.js';
 import { checkStateDirFlag, checkStateOutput, commandLake, commandState, type CommandLake } from '../lake-location.js';
+import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 import { loadJob } from '../pipeline-job.js';
 import { registry } from '../registry.js';
 import type { OutputArgs } from '../shared-options.js';
@@ -65,7 +66,9 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
   const stateDir = state.where;
   const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: main.storage, keepsState: true });
   try {
-    return { ...(await targetsOf(names, args, env, { state, stateDir, target, lakeOf })), outputDir, stateDir, outputAbsent, stateDirAbsent, close };
+    const found = await targetsOf(names, args, env, { state, stateDir, target, lakeOf });
+    refuseIdleS3Endpoint(s3Endpoint, [outputDir, ...found.targets.map((t) => t.outputDir)]);
+    return { ...found, outputDir, stateDir, outputAbsent, stateDirAbsent, close };
   } catch (error) {
     close();
     throw error;
