@@ -12,7 +12,7 @@ import { UsageError } from './usage-error.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
 import { checkTypeScriptPipeline } from './typescript-support.js';
-import { isS3Url, parseS3Url } from '../core/s3-url.js';
+import { checkpointKeyProblem, isS3Url, parseS3Url } from '../core/s3-url.js';
 import { refuseIdleS3Endpoint } from './idle-s3-endpoint.js';
 import { refuseSinkOnObjectStore } from '../runtime/object-store-refusal.js';
 import { applyOverrides, resolveRunSettings, type RunArgs } from './run-settings.js';
@@ -72,6 +72,8 @@ export async function loadJob(
   const plans = await plansOf(resolved, ref.display, loaded.service?.plansFile);
   const pipeline = applyOverrides(loaded, resolved, registry, ref.display, { state: args.state, table: args.table });
   refuseSinkOnObjectStore(pipeline, registry, resolved.settings.outputDir, isS3Url(resolved.settings.outputDir));
+  const checkpointTooLong = isS3Url(resolved.settings.outputDir) ? checkpointKeyProblem(resolved.settings.outputDir, pipeline.name) : undefined;
+  if (checkpointTooLong !== undefined) throw new UsageError(`pipeline ${pipeline.name}: ${checkpointTooLong}`, 'an S3 object key has at most 1024 bytes (UTF-8)');
   return { ref, pipeline, resolved, ...(plans ? { plans } : {}) };
 }
 

@@ -10,13 +10,18 @@ import { HIVE_NULL } from './hive-null.js';
 /** A pipeline's name names its checkpoint file (`_quotelake/state/checkpoints/<name>.json`). */
 export const MAX_PIPELINE_NAME_CHARS = 200;
 
+/** The lake key of a pipeline's checkpoint file: the one key whose length a pipeline's name sets. */
+export function checkpointLakeKey(pipeline: string): string {
+  return `_quotelake/state/checkpoints/${pipeline}.json`;
+}
+
 /** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names. */
 const RUN = '20261122T004000Z-k3f9qa';
 /** A file's sequence number, padded to 5 digits and free to grow: 10 digits is a run of 10^10 files. */
 const SEQ = '9999999999';
 
+/** The longest key of each kind but a checkpoint's (checked per pipeline, with its name). */
 export const LONGEST_LAKE_KEYS: readonly string[] = [
-  `_quotelake/state/checkpoints/${'n'.repeat(MAX_PIPELINE_NAME_CHARS)}.json`,
   `_quotelake/staging/${RUN}/kline-parquet/interval=1mo/year=2026/date=${HIVE_NULL}/part-${RUN}-${SEQ}.parquet`,
   `_quotelake/staging/${RUN}/_rejected/kline/date=2026-11-22/rejected-${RUN}.ndjson.${SEQ}`,
   `_quotelake/staging/${RUN}/kline.parquet.journal.json`,
@@ -25,5 +30,5 @@ export const LONGEST_LAKE_KEYS: readonly string[] = [
   `kline/_delta_log/99999999999999999999.checkpoint.parquet`,
 ];
 
-/** Bytes the lake's own keys take after the prefix (its trailing `/` not counted). */
+/** Bytes the lake's own keys take after the prefix (its trailing `/` not counted), checkpoints aside. */
 export const LAKE_KEY_RESERVE_BYTES = Math.max(...LONGEST_LAKE_KEYS.map((key) => Buffer.byteLength(key, 'utf8')));

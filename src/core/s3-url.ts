@@ -8,7 +8,7 @@
 import { pathProblem } from './confine-path.js';
 import { controlCharacterProblem } from './control-characters.js';
 import { S3LocationError } from './errors.js';
-import { LAKE_KEY_RESERVE_BYTES } from './lake-key-reserve.js';
+import { checkpointLakeKey, LAKE_KEY_RESERVE_BYTES } from './lake-key-reserve.js';
 
 /** True when an output root names an object store rather than a folder. */
 export function isS3Url(where: string): boolean {
@@ -104,6 +104,20 @@ function prefixLengthProblem(prefix: string): string | undefined {
   return (
     `the prefix is ${bytes} bytes long: an object key has at most ${MAX_S3_KEY_BYTES} bytes, which leaves ${left} for the lake's own keys, ` +
     `and they need up to ${LAKE_KEY_RESERVE_BYTES}; write a prefix of at most ${MAX_S3_PREFIX_BYTES} bytes (${bytes - MAX_S3_PREFIX_BYTES} fewer)`
+  );
+}
+
+/**
+ * Why a pipeline's checkpoint key does not fit under the prefix of `url` (its name sets its length),
+ * or undefined: asked before any request, as the prefix's own length is.
+ */
+export function checkpointKeyProblem(url: string, pipeline: string): string | undefined {
+  const { prefix } = parseS3Url(url);
+  const bytes = Buffer.byteLength(prefix + checkpointLakeKey(pipeline), 'utf8');
+  if (bytes <= MAX_S3_KEY_BYTES) return undefined;
+  return (
+    `its checkpoint ${checkpointLakeKey(pipeline)} under ${url.length > 60 ? `${url.slice(0, 60)}…` : url} makes an object key of ${bytes} bytes, and S3 allows ${MAX_S3_KEY_BYTES}: ` +
+    `shorten the prefix or the pipeline's name by ${bytes - MAX_S3_KEY_BYTES} bytes`
   );
 }
 

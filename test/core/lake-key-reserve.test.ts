@@ -6,8 +6,8 @@ import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INTERVALS } from '../../src/core/records.js';
 import { klinePartition } from '../../src/core/kline-partition.js';
-import { LAKE_KEY_RESERVE_BYTES, MAX_PIPELINE_NAME_CHARS } from '../../src/core/lake-key-reserve.js';
-import { MAX_S3_KEY_BYTES, MAX_S3_PREFIX_BYTES, parseS3Url } from '../../src/core/s3-url.js';
+import { checkpointLakeKey, LAKE_KEY_RESERVE_BYTES, MAX_PIPELINE_NAME_CHARS } from '../../src/core/lake-key-reserve.js';
+import { checkpointKeyProblem, MAX_S3_KEY_BYTES, MAX_S3_PREFIX_BYTES, parseS3Url } from '../../src/core/s3-url.js';
 import { writeProbeKey } from '../../src/lake/check-output-storage.js';
 import { checkpointKey, commitKey, lastCheckpointKey } from '../../src/lake/delta/delta-paths.js';
 import { journalRelPath, STAGING_DIR } from '../../src/lake/lake-paths.js';
@@ -23,7 +23,6 @@ const bytes = (key: string) => Buffer.byteLength(key, 'utf8');
 describe('the room the lake keeps after an s3:// prefix', () => {
   it('holds every key a run writes, built by its own builder', () => {
     const keys: string[] = [writeProbeKey(RUN), `_quotelake/probe/conditional-create-lease-${RUN}`, posix.join(LAKE_STATE_DIR, 'runs', `${RUN}.json`)];
-    keys.push(posix.join(LAKE_STATE_DIR, 'checkpoints', `${'n'.repeat(MAX_PIPELINE_NAME_CHARS)}.json`));
     for (const dataset of DATASETS) {
       for (const format of ['parquet', 'arrow']) {
         keys.push(journalRelPath(RUN, dataset, format));
@@ -38,7 +37,16 @@ describe('the room the lake keeps after an s3:// prefix', () => {
     }
     const longest = Math.max(...keys.map(bytes));
     expect(longest).toBeLessThanOrEqual(LAKE_KEY_RESERVE_BYTES);
-    expect(LAKE_KEY_RESERVE_BYTES).toBe(234); // the checkpoint of a pipeline with the longest name
+    expect(LAKE_KEY_RESERVE_BYTES).toBe(159); // a staged K-line file of a daily or longer interval
+  });
+
+  it('checks a checkpoint key, set by the pipeline name, on its own', () => {
+    expect(checkpointLakeKey('kline-backfill')).toBe(posix.join(LAKE_STATE_DIR, 'checkpoints', 'kline-backfill.json'));
+    const longest = 'p'.repeat(250) + '/' + 'p'.repeat(250) + '/' + 'p'.repeat(250) + '/' + 'p'.repeat(MAX_S3_PREFIX_BYTES - 753);
+    expect(checkpointKeyProblem(`s3://lake/${longest}`, 'n'.repeat(125))).toBeUndefined(); // 865 + 34 + 125 = 1024
+    expect(checkpointKeyProblem(`s3://lake/${longest}`, 'n'.repeat(MAX_PIPELINE_NAME_CHARS))).toBe(
+      `its checkpoint _quotelake/state/checkpoints/${'n'.repeat(200)}.json under s3://lake/${'p'.repeat(50)}… makes an object key of 1099 bytes, and S3 allows 1024: shorten the prefix or the pipeline's name by 75 bytes`,
+    );
   });
 
   it('takes a prefix of MAX_S3_PREFIX_BYTES and refuses one byte more, naming what is left', () => {
@@ -51,7 +59,7 @@ describe('the room the lake keeps after an s3:// prefix', () => {
   });
 
   it('counts bytes, not characters', () => {
-    const wide = ['é'.repeat(120), 'é'.repeat(120), 'é'.repeat(120), 'é'.repeat(50)].join('/'); // 410 characters, 823 bytes
-    expect(() => parseS3Url(`s3://lake/${wide}`)).toThrow('the prefix is 823 bytes long');
+    const wide = ['é'.repeat(120), 'é'.repeat(120), 'é'.repeat(120), 'é'.repeat(120)].join('/'); // 483 characters, 963 bytes
+    expect(() => parseS3Url(`s3://lake/${wide}`)).toThrow('the prefix is 963 bytes long');
   });
 });

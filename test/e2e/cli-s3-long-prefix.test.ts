@@ -2,8 +2,10 @@
  * An s3:// prefix too long for the lake's own keys under it (S3 caps a key at 1024 bytes) is a
  * usage error, exit 2, before any request: it once fetched, then failed at its first write with
  * exit 1 and "run the same command again", which fails the same way. The longest prefix that
- * fits runs. The built CLI, s3rver behind a gate that counts requests, the embedded emulator.
+ * fits runs; under it, a pipeline whose name makes its checkpoint key too long is refused as well. The built CLI, s3rver behind a gate that counts requests, the embedded emulator.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { MAX_S3_PREFIX_BYTES } from '../../src/core/s3-url.js';
@@ -27,9 +29,9 @@ describe('run --output s3://bucket/<a prefix too long for the lake keys>', () =>
   });
   afterAll(() => gate.close());
 
-  const run = (prefix: string) =>
-    runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', `s3://${server().bucket}/${prefix}`, '--s3-endpoint', gate.endpoint, '--clock', NOW, '--quiet'], {
-      cwd: tempDir('ql-s3-long-'),
+  const run = (prefix: string, pipeline = 'kline-backfill', cwd = tempDir('ql-s3-long-')) =>
+    runCli(['run', pipeline, '--codes', 'BTCUSDT', '--since', '1d', '--output', `s3://${server().bucket}/${prefix}`, '--s3-endpoint', gate.endpoint, '--clock', NOW, '--quiet'], {
+      cwd,
       env: CREDENTIALS,
     });
 
@@ -45,12 +47,25 @@ describe('run --output s3://bucket/<a prefix too long for the lake keys>', () =>
   });
 
   it('runs with the longest prefix that fits', async () => {
-    const prefix = [SEGMENT, SEGMENT, SEGMENT, 'b'.repeat(MAX_S3_PREFIX_BYTES - 3 * 201)].join('/');
+    const prefix = [SEGMENT, SEGMENT, SEGMENT, SEGMENT, 'b'.repeat(MAX_S3_PREFIX_BYTES - 4 * 201)].join('/');
     expect(Buffer.byteLength(prefix)).toBe(MAX_S3_PREFIX_BYTES);
     const result = await run(prefix);
     expect(result.stderr).not.toContain('longer than 1024 bytes');
     expect(result.code).toBe(0);
     const listed = await server().client().send(new ListObjectsV2Command({ Bucket: server().bucket, Prefix: `${prefix}/kline/` }));
     expect((listed.Contents ?? []).length).toBeGreaterThan(0);
+  });
+
+  it('refuses, before any request, a pipeline whose name makes its checkpoint key too long', async () => {
+    const name = 'n'.repeat(200);
+    const cwd = tempDir('ql-s3-long-name-');
+    writeFileSync(join(cwd, 'long.yaml'), `name: ${name}\nsource:\n  type: kline-history\n  codes: [BTCUSDT]\n  intervals: [1m]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`);
+    const prefix = [SEGMENT, SEGMENT, SEGMENT, SEGMENT, 'b'.repeat(MAX_S3_PREFIX_BYTES - 4 * 201)].join('/');
+    requests = 0;
+    const result = await run(prefix, 'long.yaml', cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`pipeline ${name}: its checkpoint _quotelake/state/checkpoints/${name}.json under s3://${server().bucket}/`);
+    expect(result.stderr).toContain(`makes an object key of ${MAX_S3_PREFIX_BYTES + 1 + 34 + 200} bytes, and S3 allows 1024: shorten the prefix or the pipeline's name by ${MAX_S3_PREFIX_BYTES + 1 + 34 + 200 - 1024} bytes`);
+    expect(requests).toBe(0);
   });
 });
