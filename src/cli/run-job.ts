@@ -163,6 +163,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       quotaBefore && Number.isFinite(quotaBefore.limit)
         ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, uncharged: () => client.requestOutcomes?.().rateLimited ?? 0 }
         : undefined,
+    refused: () => client.requestOutcomes?.().rateLimited ?? 0,
     intervalMs: options.progressIntervalMs,
   });
   try {

@@ -39,6 +39,24 @@ describe('progress figures', () => {
     const f = progressFigures(events, 0, 1000, { usedAtStart: 100, limit: 1000, uncharged: () => refused });
     expect(f).toMatchObject({ requests: 30, quotaUsed: 108 });
   });
+
+  it('requests refused with 429 are no progress: the share and the ETA go by those that were not', () => {
+    const events = createRunEvents();
+    // 20 planned; 10 sent, 4 of them refused and each planned again: 24 planned, 6 moved the run on.
+    events.planned('a', 24);
+    for (let i = 0; i < 10; i++) events.request('/quote-b-api/kline', 'a');
+    const f = progressFigures(events, 0, 2000, undefined, 'running', 4);
+    // 6 of the 20 wanted sent (30 %), at 3 useful requests/s: 14 to go take about 5 s (not 14/5 s).
+    expect(f).toMatchObject({ requests: 10, planned: 24, refused: 4, rate: 5 });
+    expect(f.etaSeconds).toBeCloseTo(14 / 3);
+    expect(f.streams[0]).toMatchObject({ requests: 10, progressed: 6, planned: 24 });
+    expect(f.streams[0]!.etaSeconds).toBeCloseTo(14 / 3);
+    expect(progressLine('p', f)).toBe('quotelake: p: 10/24 requests (30%), 4 refused with 429, 0/1 streams done, 5.0 req/s, ETA 5s');
+    // All refused: nothing done, and nothing tells when it ends.
+    const none = progressFigures(events, 0, 2000, undefined, 'running', 10);
+    expect(none.etaSeconds).toBeUndefined();
+    expect(progressLine('p', none)).toBe('quotelake: p: 10/24 requests (0%), 10 refused with 429, 0/1 streams done, 5.0 req/s');
+  });
 });
 
 describe('counted', () => {
@@ -69,10 +87,10 @@ describe('per-stream figures', () => {
     const f = progressFigures(events, 0, 2000, undefined);
     expect(f.requests).toBe(6);
     expect(f.streams).toEqual([
-      { stream: 'halt/nyse', label: 'halt nyse', requests: 2, planned: 2, rows: 0, rate: 1, etaSeconds: undefined, done: true },
-      { stream: 'kline/BTCUSDT/1m', label: 'BTCUSDT 1m', requests: 3, planned: 4, rows: 1500, rate: 1.5, etaSeconds: 1 / 1.5, done: false },
+      { stream: 'halt/nyse', label: 'halt nyse', requests: 2, planned: 2, progressed: 2, rows: 0, rate: 1, etaSeconds: undefined, done: true },
+      { stream: 'kline/BTCUSDT/1m', label: 'BTCUSDT 1m', requests: 3, planned: 4, progressed: 3, rows: 1500, rate: 1.5, etaSeconds: 1 / 1.5, done: false },
       // Rows under a key the source planned nothing for: shown, never done.
-      { stream: 'kline/ETHUSDT/1m', label: 'ETHUSDT 1m', requests: 0, planned: 0, rows: 7, rate: 0, etaSeconds: undefined, done: false },
+      { stream: 'kline/ETHUSDT/1m', label: 'ETHUSDT 1m', requests: 0, planned: 0, progressed: 0, rows: 7, rate: 0, etaSeconds: undefined, done: false },
     ]);
     expect(f.streamsDone).toBe(1);
     expect(progressLine('p', f)).toContain('6/6 requests (100%), 1/2 streams done, ');
@@ -89,7 +107,7 @@ describe('per-stream figures', () => {
 
   it('keeps the terminal readable: unfinished and busiest streams first, the rest in one summary', () => {
     const s = (stream: string, requests: number, planned: number, rows = 0): StreamFigures => ({
-      stream, label: stream, requests, planned, rows, rate: 0, etaSeconds: undefined, done: planned > 0 && requests >= planned,
+      stream, label: stream, requests, planned, progressed: requests, rows, rate: 0, etaSeconds: undefined, done: planned > 0 && requests >= planned,
     });
     const few = [s('a', 1, 2), s('b', 2, 2)];
     expect(visibleStreams(few, 12)).toEqual({ shown: few, hidden: { count: 0, done: 0, requests: 0, planned: 0, rows: 0 } });

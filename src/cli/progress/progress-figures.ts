@@ -18,10 +18,15 @@ export interface ProgressFigures {
    * at least its requests, and requests no stream claimed count as planned too.
    */
   readonly planned: number;
+  /**
+   * Of `requests`, those the service refused with 429 `rate limit`: sent, but they moved nothing
+   * on (each goes again), so the percentage, the bars and the ETA leave them out.
+   */
+  readonly refused: number;
   readonly rows: Readonly<Record<string, { received: number; written: number; merged?: number; rejected: number }>>;
   /** Requests per second since the start. */
   readonly rate: number;
-  /** Seconds left at the current rate, when it can be told. */
+  /** Seconds left at the rate of requests that were not refused, when it can be told. */
   readonly etaSeconds: number | undefined;
   readonly quotaUsed: number | undefined;
   readonly quotaLimit: number | undefined;
@@ -46,6 +51,12 @@ export interface StreamFigures {
    * `requests`: the sources re-plan when the service gives less per request than planned.
    */
   readonly planned: number;
+  /**
+   * Of `requests`, those that moved the stream on (not refused with 429): refusals are not told
+   * per stream, so the run's share of them is taken off each stream alike (a 429 holds every
+   * stream's requests, so they come to all streams alike).
+   */
+  readonly progressed: number;
   readonly rows: number;
   readonly rate: number;
   readonly etaSeconds: number | undefined;
@@ -58,8 +69,19 @@ export function streamLabel(stream: string): string {
   return parts.join(' ') || stream;
 }
 
-function etaOf(requests: number, planned: number, rate: number): number | undefined {
-  return planned > 0 && rate > 0 && requests > 0 ? Math.max(0, (planned - requests) / rate) : undefined;
+/**
+ * Seconds until `planned` is sent, at the rate of the requests that moved the run on (`progressed`
+ * of `requests` in `seconds`): while the service refuses every request, nothing tells when it ends.
+ */
+function etaOf(requests: number, progressed: number, planned: number, seconds: number): number | undefined {
+  const rate = progressed / seconds;
+  return planned > 0 && rate > 0 ? Math.max(0, (planned - requests) / rate) : undefined;
+}
+
+/** Done of planned, leaving out requests that were refused (they are in both and moved nothing on). */
+export function doneShare(requests: number, progressed: number, planned: number): number {
+  const wanted = planned - (requests - progressed);
+  return wanted > 0 ? Math.min(1, progressed / wanted) : 0;
 }
 
 /**
@@ -70,6 +92,8 @@ export function streamFigures(
   snap: Pick<RunEventsSnapshot, 'planned' | 'requestsByStream' | 'rowsByStream' | 'doneStreams'>,
   seconds: number,
   finished = false,
+  /** Share of the run's requests that were not refused with 429 (1 when none were). */
+  progressedShare = 1,
 ): StreamFigures[] {
   const keys = new Set([...Object.keys(snap.planned), ...Object.keys(snap.requestsByStream), ...Object.keys(snap.rowsByStream)]);
   const called = new Set(snap.doneStreams);
@@ -78,6 +102,7 @@ export function streamFigures(
     const asked = snap.planned[stream] ?? 0;
     const planned = finished && (asked > 0 || requests > 0) ? requests : asked > 0 ? Math.max(asked, requests) : 0;
     const rate = requests / seconds;
+    const progressed = progressedShare >= 1 ? requests : Math.round(requests * progressedShare);
     // Done when the source says so: all requests sent is not enough (pages asked for ahead may be
     // unanswered, a refused one may go again, a stop may come before their rows are handed over).
     const done = finished ? planned > 0 || asked > 0 : called.has(stream);
@@ -86,9 +111,10 @@ export function streamFigures(
       label: streamLabel(stream),
       requests,
       planned,
+      progressed,
       rows: snap.rowsByStream[stream] ?? 0,
       rate,
-      etaSeconds: done ? undefined : etaOf(requests, planned, rate),
+      etaSeconds: done ? undefined : etaOf(requests, progressed, planned, seconds),
       done,
     };
   });
@@ -133,6 +159,8 @@ export function progressFigures(
   now: number,
   quota: QuotaBaseline | undefined,
   outcome: 'running' | 'completed' | 'stopped' = 'running',
+  /** Requests the service refused with 429 so far (sent, not charged, sent again). */
+  refused = 0,
 ): ProgressFigures {
   const finished = outcome === 'completed';
   const stopped = outcome === 'stopped';
@@ -140,14 +168,16 @@ export function progressFigures(
   const requests = Object.values(snap.requests).reduce((a, b) => a + b, 0);
   const seconds = Math.max(0.001, (now - startedAt) / 1000);
   const rate = requests / seconds;
-  const streams = streamFigures(snap, seconds, finished);
+  const refusedSoFar = Math.min(refused, requests);
+  const streams = streamFigures(snap, seconds, finished, requests > 0 ? (requests - refusedSoFar) / requests : 1);
   // Never below what was sent: a stream sent for without a plan, or requests no stream claimed.
   const streamPlans = streams.reduce((a, s) => a + Math.max(s.planned, s.requests), 0);
   const planned = streams.some((s) => s.planned > 0) ? Math.max(streamPlans, requests) : 0;
-  const etaSeconds = finished || stopped ? undefined : etaOf(requests, planned, rate);
+  const etaSeconds = finished || stopped ? undefined : etaOf(requests, requests - refusedSoFar, planned, seconds);
   return {
     requests,
     planned,
+    refused: refusedSoFar,
     rows: snap.rows,
     rate,
     etaSeconds,
@@ -185,7 +215,10 @@ export function formatDuration(seconds: number): string {
 /** One plain progress line (no ANSI), for logs and pipes. */
 export function progressLine(label: string, f: ProgressFigures): string {
   const parts: string[] = [];
-  parts.push(f.planned > 0 ? `${n(f.requests)}/${n(f.planned)} requests (${Math.min(100, Math.floor((f.requests / f.planned) * 100))}%)` : `${n(f.requests)} requests`);
+  const percent = Math.floor(doneShare(f.requests, f.requests - f.refused, f.planned) * 100);
+  parts.push(f.planned > 0 ? `${n(f.requests)}/${n(f.planned)} requests (${percent}%)` : `${n(f.requests)} requests`);
+  // Why the share stands still while requests go out.
+  if (f.refused > 0) parts.push(`${n(f.refused)} refused with 429`);
   const planned = f.streams.filter((s) => s.planned > 0).length;
   if (planned > 0) parts.push(`${n(f.streamsDone)}/${n(planned)} streams done`);
   const rows = Object.entries(f.rows).map(([d, c]) => `${d} ${counted(c.received, 'row')}`);

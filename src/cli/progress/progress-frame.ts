@@ -5,7 +5,7 @@
  * wraps (a wrapped line would throw off the redraw).
  */
 import type { Colors } from '../colors.js';
-import { counted, formatDuration, MAX_STREAM_BARS, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
+import { counted, doneShare, formatDuration, MAX_STREAM_BARS, n, visibleStreams, type ProgressFigures, type StreamFigures } from './progress-figures.js';
 
 /** Stream labels are cut to this width so a stream line fits 80 columns. */
 const STREAM_LABEL_WIDTH = 18;
@@ -30,8 +30,10 @@ export function renderFrame(f: ProgressFigures, options: FrameOptions): string[]
   const totalDone = f.finished;
   lines.push([
     [' requests '],
-    ...bar(f.requests, f.planned, TOTAL_BAR, totalDone, c),
+    ...bar(doneShare(f.requests, f.requests - f.refused, f.planned), TOTAL_BAR, totalDone, c),
     [` ${n(f.requests)}${f.planned > 0 ? `/${n(f.planned)}` : ''}`],
+    // Why the bar stands still while requests go out.
+    ...(f.refused > 0 ? [[` | ${n(f.refused)} refused (429)`, c.yellow] as Segment] : []),
     [` | ${f.rate.toFixed(1)}/s`, c.dim],
     totalDone ? [' | done', c.green] : f.stopped ? [' | stopped', c.yellow] : [` | ETA ${f.etaSeconds !== undefined ? formatDuration(f.etaSeconds) : '-'}`, c.dim],
     ...(f.quotaUsed !== undefined && f.quotaLimit !== undefined ? [[` | quota ${n(f.quotaUsed)}/${n(f.quotaLimit)}`, c.dim] as Segment] : []),
@@ -62,7 +64,7 @@ function streamLine(s: StreamFigures, labelWidth: number, c: Colors, stopped: bo
   if (s.planned === 0 && s.requests === 0) return [label, [counted(s.rows, 'row')]];
   return [
     label,
-    ...bar(s.requests, s.planned, STREAM_BAR, s.done, c),
+    ...bar(doneShare(s.requests, s.progressed, s.planned), STREAM_BAR, s.done, c),
     [` ${n(s.requests)}/${s.planned > 0 ? n(s.planned) : '?'} | ${counted(s.rows, 'row')}`],
     ...(s.done
       ? [[' | done', c.green] as Segment]
@@ -72,10 +74,9 @@ function streamLine(s: StreamFigures, labelWidth: number, c: Colors, stopped: bo
   ];
 }
 
-/** `[====----]`: done of planned, full when done. */
-function bar(done: number, planned: number, size: number, finished: boolean, c: Colors): Segment[] {
-  const ratio = finished ? 1 : planned > 0 ? Math.min(1, done / planned) : 0;
-  const full = Math.round(ratio * size);
+/** `[====----]`: the share done (0..1), full when done. */
+function bar(share: number, size: number, finished: boolean, c: Colors): Segment[] {
+  const full = Math.round((finished ? 1 : share) * size);
   return [['['], ['='.repeat(full), finished ? c.green : c.cyan], ['-'.repeat(size - full), c.dim], [']']];
 }
 

@@ -40,6 +40,8 @@ export interface ProgressOptions {
   /** Pipeline name shown on every line. */
   readonly label: string;
   readonly quota?: QuotaBaseline | undefined;
+  /** Requests the service refused with 429 so far: sent again, so they are no progress. */
+  readonly refused?: (() => number) | undefined;
   /** Plain-line period; default 5000 ms (QUOTELAKE_PROGRESS_INTERVAL_MS for tests). */
   readonly intervalMs?: number;
 }
@@ -60,7 +62,7 @@ export function startProgress(options: ProgressOptions): Progress {
   if (options.mode === 'lines') {
     let printed = false;
     const print = () => {
-      terminal.err(progressLine(label, progressFigures(events, startedAt, clock.now(), options.quota)));
+      terminal.err(progressLine(label, progressFigures(events, startedAt, clock.now(), options.quota, 'running', options.refused?.() ?? 0)));
       printed = true;
     };
     const timer = setInterval(print, options.intervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
@@ -84,7 +86,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   terminal.err(`quotelake: running ${label}`);
   const painter = createPainter(terminal.stderr);
   const frame = (outcome?: ProgressOutcome) =>
-    renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running'), {
+    renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running', options.refused?.() ?? 0), {
       columns: terminalColumns(terminal.stderr as { columns?: number }),
       rows: terminalRows(terminal.stderr as { rows?: unknown }),
       colors: terminal.colors,
