@@ -34,6 +34,17 @@ afterEach(() => {
 });
 
 describe('the terminal display', () => {
+  it('draws no frame before the source has planned or sent anything: the first one measures by the plan', () => {
+    const { screen, events, clock, progress } = setup();
+    clock.advance(600);
+    vi.advanceTimersByTime(600);
+    expect(screen.lines()).toEqual(['quotelake: running p']);
+    events.planned('kline/BTCUSDT/1m', 4);
+    frame();
+    expect(screen.lines()[1]).toBe(' requests [--------------------] 0/4 | 0.0/s | ETA -');
+    progress.stop();
+  });
+
   it('puts requests and rows on the stream that sent them, with the total of all', () => {
     const { screen, events, clock, progress } = setup({ quota: { usedAtStart: 10, limit: 100 } });
     events.planned('kline/BTCUSDT/1m', 87);

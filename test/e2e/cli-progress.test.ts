@@ -22,6 +22,10 @@ describe('progress', () => {
     expect(stdout).toMatch(SGR);
     const text = stripColor(stdout);
     expect(text).toMatch(/requests \[[=-]+\] \d+\/\d+/);
+    // Every frame, the first included, measures the requests by the plan (`0/7`, never a bare `0`).
+    const totals = [...text.matchAll(/ requests \[[=-]+\] ([^|]*?) \|/g)].map((m) => m[1]);
+    expect(totals.length).toBeGreaterThan(0);
+    for (const t of totals) expect(t).toMatch(/^\d+\/\d+$/);
     // What the terminal shows at the end: the last frame, once, then the summary.
     const screen = new VirtualScreen(100);
     screen.write(stdout);

@@ -10,7 +10,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { RunEventsRecorder } from '../../runtime/run-events.js';
 import type { Terminal } from '../terminal.js';
-import { progressFigures, progressLine, type QuotaBaseline } from './progress-figures.js';
+import { progressFigures, progressLine, type ProgressFigures, type QuotaBaseline } from './progress-figures.js';
 import { renderFrame } from './progress-frame.js';
 import { createPainter } from './tty-painter.js';
 
@@ -85,8 +85,9 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   // The pipeline's name once, above its bars (bar lines must fit an 80-column terminal).
   terminal.err(`quotelake: running ${label}`);
   const painter = createPainter(terminal.stderr);
-  const frame = (outcome?: ProgressOutcome) =>
-    renderFrame(progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running', options.refused?.() ?? 0), {
+  const figures = (outcome?: ProgressOutcome) => progressFigures(events, startedAt, clock.now(), options.quota, outcome ?? 'running', options.refused?.() ?? 0);
+  const frame = (f: ProgressFigures) =>
+    renderFrame(f, {
       columns: terminalColumns(terminal.stderr as { columns?: number }),
       rows: terminalRows(terminal.stderr as { rows?: unknown }),
       colors: terminal.colors,
@@ -95,7 +96,12 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
   let pending: NodeJS.Timeout | undefined;
   const draw = () => {
     pending = undefined;
-    if (!stopped) painter.draw(frame());
+    if (stopped) return;
+    const f = figures();
+    // Nothing planned, sent or received yet (the source is still planning): a frame now would read
+    // `0` with no plan to measure it by; the first one comes with the plan.
+    if (f.planned === 0 && f.requests === 0 && f.streams.length === 0 && Object.keys(f.rows).length === 0) return;
+    painter.draw(frame(f));
   };
   const soon = () => {
     if (stopped || pending) return;
@@ -117,7 +123,7 @@ function barsProgress(options: ProgressOptions, startedAt: number): Progress {
       if (pending) clearTimeout(pending);
       for (const off of offs) off();
       terminal.setOverlay(undefined);
-      painter.finish(frame(outcome));
+      painter.finish(frame(figures(outcome)));
     },
   };
 }
