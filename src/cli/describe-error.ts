@@ -28,7 +28,8 @@ const GENERIC_HINT = 'committed work is kept: fix what the message names and run
 function quotelakeHint(e: QuotelakeError): string {
   switch (e.code) {
     case 'QL_OUTPUT_LOCKED':
-      return 'another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, or use another --output';
+      // A command other than a run (a state reset) knows its own way out: another --output is none.
+      return e.hint ?? 'another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, or use another --output';
     case 'QL_FORMAT_VERSION':
       return 'a newer quotelake wrote this output: upgrade quotelake to use it (nothing was changed)';
     case 'QL_LAKE_LEASE_LOST':

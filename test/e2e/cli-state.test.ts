@@ -228,6 +228,9 @@ describe('quotelake state reset', () => {
     const r = await runCli(['state', 'reset', 'kline-backfill', '--output', out, '--yes']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`state reset refused, nothing changed under ${out}: ${out} is in use by run r-live of pipeline kline-backfill`);
+    // The way out of a reset: wait and reset again (another --output would reset nothing here).
+    expect(r.stderr).toContain('  hint: another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, then run the same state reset again\n');
+    expect(r.stderr).not.toContain('--output');
     expect(readFileSync(checkpointFile(out), 'utf8')).toBe(file);
   });
 
