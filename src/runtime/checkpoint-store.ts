@@ -154,12 +154,14 @@ export class CheckpointStore {
 }
 
 /**
- * The pipelines with a checkpoint file in a state location, sorted; [] when there is none. A store
+ * The pipelines with a checkpoint file (or a folder where it goes) in a state location, sorted; [] when there is none. A store
  * that cannot be read is an error, never "none": `state reset` would say "nothing to reset", exit 0,
  * and the next run resume from checkpoints it was told to forget.
  */
 export async function checkpointPipelines(state: StateRef): Promise<string[]> {
-  const names = await new StateFiles(state).names(CHECKPOINTS);
+  const files = new StateFiles(state);
+  // A folder in a checkpoint file's place is listed too: loading it names it (as `run` does).
+  const names = [...new Set([...(await files.names(CHECKPOINTS)), ...(await files.folders(CHECKPOINTS))])];
   return names
     .filter((n) => n.endsWith('.json'))
     .map((n) => n.slice(0, -'.json'.length))

@@ -4,7 +4,7 @@
  * PUT), so a reader on any host sees the old content or the new. A local folder keeps today's files
  * exactly (same names, same temp-file sweep, in-progress records written without fsync).
  */
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isTempFile, removeStaleTempFiles, syncDir, writeFileAtomic } from '../core/atomic-write.js';
 import { stateLocationOf, type StateLocation, type StateRef } from './state-location.js';
@@ -53,6 +53,21 @@ export class StateFiles {
       .map((k) => k.slice(prefix.length))
       .filter((n) => n !== '' && !n.includes('/') && !isTempFile(n))
       .sort();
+  }
+
+  /**
+   * The folders directly in a local state folder (an object store has none): a folder where a
+   * state file goes (`checkpoints/<pipeline>.json/`) holds no file to list, yet it must be named,
+   * not passed over as if nothing were there.
+   */
+  async folders(folder: string): Promise<string[]> {
+    const local = this.location.storage.localPath(this.key(folder));
+    if (local === undefined) return [];
+    const entries = await readdir(local, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return [];
+      throw e;
+    });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
   }
 
   async modifiedAt(rel: string): Promise<number | undefined> {

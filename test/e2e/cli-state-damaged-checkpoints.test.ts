@@ -38,8 +38,16 @@ describe('a damaged checkpoint file', () => {
     // A shipped pipeline's name: its file is found, so its checkpoint path is read.
     const folder = join(out, '.state', 'checkpoints', 'kline-backfill.json');
     mkdirSync(folder, { recursive: true });
-    const reset = await runCli(['state', 'reset', 'kline-backfill', '--output', out, '--yes']);
-    expect(reset.code).toBe(2);
-    expect(reset.stderr.split('\n')[0]).toBe(`quotelake: ${folder} is a folder, where a file is read (EISDIR, read)`);
+    // Named or found by listing the state folder, by each command alike: never "no checkpoints", exit 0.
+    const results = await Promise.all([
+      runCli(['state', 'reset', 'kline-backfill', '--output', out, '--yes']),
+      runCli(['state', 'reset', '--output', out, '--yes']),
+      runCli(['state', 'show', '--output', out]),
+      runCli(['state', 'show', 'kline-backfill', '--output', out]),
+    ]);
+    for (const r of results) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`quotelake: ${folder} is a folder, where a file is read (EISDIR, read)`);
+    }
   }, 30_000);
 });
