@@ -137,7 +137,7 @@ describe('quotelake compact', () => {
     proc.child.kill('SIGTERM');
     const r = await proc.result;
     expect(r.code, r.stderr).toBe(130);
-    expect(r.stdout).toMatch(/^kline\.parquet: \d+ → \d+ files, 36000 rows in 120 partitions \(compacted \d+\);.*; stopped by a signal: the other partitions are left as they were\n$/);
+    expect(r.stdout).toMatch(/^kline\.parquet: \d+ → \d+ files, 36,000 rows in 120 partitions \(compacted \d+\);.*; stopped by a signal: the other partitions are left as they were\n$/);
     // JSON logs: every stderr line is one, the signal's notices included.
     const lines = r.stderr.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => l.event === 'signal').map((l) => [l.level, l.msg])).toEqual([

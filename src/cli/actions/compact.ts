@@ -8,7 +8,7 @@ import { commandLogger } from '../command-logger.js';
 import { EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { handleInterrupts, stopGraceMs, type StopWords } from '../interrupts.js';
 import { SIGNAL_NOTICE } from '../json-notices.js';
-import { byteSize, counted } from '../progress/progress-figures.js';
+import { byteSize, counted, n } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
@@ -35,12 +35,12 @@ export const COMPACT_STOP_WORDS: StopWords = {
 export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   const verb = dryRun ? 'would compact' : 'compacted';
   const purge = dryRun ? 'would delete' : 'deleted';
-  // The counts as they are (String): this line's figures carry no thousands separators. Sizes in
-  // the run summary's units (KiB, MiB), so the two read alike.
+  // Counts grouped by thousands (12,703 rows) and sizes in the run summary's units (KiB, MiB), so
+  // the two read alike.
   return (
-    `${r.dataset}.${r.format}: ${r.filesBefore} → ${counted(r.filesAfter, 'file', String)}, ${counted(r.rows, 'row', String)} in ${counted(r.partitions, 'partition', String)} ` +
-    `(${verb} ${r.compactedPartitions}); ${byteSize(r.bytesBefore)} → ${dryRun ? '~' : ''}${byteSize(r.bytesAfter)}; ` +
-    `${purge} ${counted(r.purged, 'retired file', String)} past the grace` +
+    `${r.dataset}.${r.format}: ${n(r.filesBefore)} → ${counted(r.filesAfter, 'file')}, ${counted(r.rows, 'row')} in ${counted(r.partitions, 'partition')} ` +
+    `(${verb} ${n(r.compactedPartitions)}); ${byteSize(r.bytesBefore)} → ${dryRun ? '~' : ''}${byteSize(r.bytesAfter)}; ` +
+    `${purge} ${counted(r.purged, 'retired file')} past the grace` +
     (r.stopped ? '; stopped by a signal: the other partitions are left as they were' : '')
   );
 }
