@@ -13,6 +13,7 @@ import { logsAt, silentLogger } from '../core/log-helpers.js';
 import { requestScopeOf } from '../core/request-scope.js';
 import { settleRequests } from './settle-requests.js';
 import { RetryAfterBeyondBudgetError } from './retry-after-budget.js';
+import { sayAttempts } from './attempts-said.js';
 import {
   AbortedError,
   ApiError,
@@ -650,6 +651,8 @@ class QuotelakeClient implements ServiceClient {
     const started = this.clock.now();
     let consumed = 0;
     let requeues = 0;
+    /** Attempts made so far (the message of a request that failed after several says how many). */
+    let attempts = 1;
     try {
       // The first attempt runs without p-retry, which costs about 1 KB of objects and a few
       // microseconds a call; a failure hands over to it as attempt 1, so every retry decision is
@@ -692,7 +695,7 @@ class QuotelakeClient implements ServiceClient {
         await this.sleep(wait, signal);
         return true;
       };
-      return await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : this.attempt(op, attempt, signal)), {
+      return await pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : ((attempts = attempt), this.attempt(op, attempt, signal))), {
         retries: Number.POSITIVE_INFINITY,
         minTimeout: 0,
         maxTimeout: 0,
@@ -709,6 +712,7 @@ class QuotelakeClient implements ServiceClient {
       });
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
+      sayAttempts(error, attempts, this.clock.now() - started);
       throw error;
     }
   }

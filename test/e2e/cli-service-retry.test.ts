@@ -58,6 +58,23 @@ describe('service.retry', () => {
     const r = await run(pipelineFile('attempts: 1'));
     expect(r.code, r.stderr).toBe(1);
     expect(retries(r.stderr)).toEqual([]);
+    // One attempt is no give-up after several: the message is the answer's alone.
+    expect(r.stderr).toMatch(/HTTP 50[23] \(server fault, trace [^)]+\)/);
+    expect(r.stderr).not.toContain(' attempts over ');
+  });
+
+  it('a request that failed every attempt says how many were made and over how long (default: 6)', async () => {
+    const r = await runCli(['run', pipelineFile('baseDelayMs: 2\nmaxDelayMs: 20'), '--base-url', emu.url, '--plan', 'professional', '--output', tempDir(), '--clock', NOW], {
+      env: { QUOTELAKE_TOKEN: TOKEN },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(/^quotelake: \/quote-b-api\/trade-tick: HTTP 50[23] \(server fault, trace [^)]+\); after 6 attempts over \d+\.\d s$/);
+    // The same in the run-error log line, its code unchanged.
+    const json = await run(pipelineFile('attempts: 3\nbaseDelayMs: 2\nmaxDelayMs: 20'));
+    const line = json.stderr.split('\n').find((l) => l.includes('"event":"run-error"'));
+    const failure = JSON.parse(line!) as { code: string; err: { message: string } };
+    expect(failure.code).toBe('QL_API_TRANSPORT');
+    expect(failure.err.message).toMatch(/; after 3 attempts over \d+\.\d s$/);
   });
 
   it('a setting it cannot use is refused at its line, before any request', async () => {
