@@ -6,10 +6,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { useS3Server } from '../helpers/s3-server.js';
-import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
+import { useCountingS3Gate } from '../helpers/s3-gate.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
@@ -23,27 +22,18 @@ sink:
 `;
 
 describe('run of an ndjson file sink with --output s3://', () => {
-  const server = useS3Server();
-  let gate: S3Gate;
-  let requests = 0;
-  beforeAll(async () => {
-    gate = await startS3Gate(server().endpoint, () => {
-      requests += 1;
-      return false;
-    });
-  });
-  afterAll(() => gate.close());
+  const { server, gate, requests, resetCount } = useCountingS3Gate();
 
   it('is exit 2 before any request to the store, after a pipeline given before it as well', async () => {
     const dir = tempDir('ql-s3-ndjson-');
     writeFileSync(join(dir, 'trades-file.yaml'), NDJSON_FILE);
-    requests = 0;
-    const result = await runCli(['run', 'kline-update', 'trades-file.yaml', '--output', `s3://${server().bucket}/nd`, '--s3-endpoint', gate.endpoint, '--quiet'], { cwd: dir, env: CREDENTIALS });
+    resetCount();
+    const result = await runCli(['run', 'kline-update', 'trades-file.yaml', '--output', `s3://${server().bucket}/nd`, '--s3-endpoint', gate().endpoint, '--quiet'], { cwd: dir, env: CREDENTIALS });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `pipeline trades-file: ndjson sink path "exports/{dataset}.ndjson" is a file, which an s3:// output cannot hold: on an object store use the parquet or arrow sink, or path: stdout (output s3://${server().bucket}/nd)`,
     );
-    expect(requests).toBe(0);
+    expect(requests()).toBe(0);
     const listed = await server().client().send(new ListObjectsV2Command({ Bucket: server().bucket, Prefix: 'nd/' }));
     expect(listed.Contents ?? []).toEqual([]);
   });

@@ -6,6 +6,8 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { useS3Server } from './s3-server.js';
 
 export interface S3Gate {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
@@ -26,4 +28,19 @@ export async function startS3Gate(upstreamEndpoint: string, intercept: (req: Inc
   gate.listen(0, '127.0.0.1');
   await once(gate, 'listening');
   return { endpoint: `http://127.0.0.1:${(gate.address() as AddressInfo).port}`, close: () => gate.close() };
+}
+
+/** A test S3 server behind a gate that counts every request sent to it (for "touches nothing" checks). */
+export function useCountingS3Gate(): { readonly server: ReturnType<typeof useS3Server>; gate(): S3Gate; requests(): number; resetCount(): void } {
+  const server = useS3Server();
+  let gate: S3Gate | undefined;
+  let requests = 0;
+  beforeAll(async () => {
+    gate = await startS3Gate(server().endpoint, () => {
+      requests += 1;
+      return false;
+    });
+  });
+  afterAll(() => gate?.close());
+  return { server, gate: () => gate!, requests: () => requests, resetCount: () => (requests = 0) };
 }
