@@ -1,5 +1,7 @@
 /** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
-import { planLimits, poolPlanLimits, QuotaStore, streamTokenLimits, type PoolToken } from '../api/index.js';
+import { planLimits, poolPlanLimits, QuotaStore, streamTokenLimits, tokenHash16, type PoolToken, type QuotaStatus } from '../api/index.js';
+import type { SharedDayCount } from '../api/redis/index.js';
+import { sharedDayKey } from './shared-day-counts.js';
 import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
 import { planPipeline, type PipelinePlan } from '../plan/index.js';
 import { checkpointSink } from '../runtime/checkpoint-sink.js';
@@ -34,6 +36,8 @@ export interface PlanJobOptions {
   s3Endpoint?: string | undefined;
   /** Requests the pipelines before this one in the command plan on the same quota: a run sends them first. */
   spentBefore?: number;
+  /** With a coordinator: the day counts its Redis holds (shared-day-counts.ts), which a run charges instead of the quota file. */
+  sharedDays?: ReadonlyMap<string, SharedDayCount>;
 }
 
 /**
@@ -85,7 +89,9 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
         limit: planLimits(t.plan, target.plans).perDay,
         clock,
         ...(job.pipeline.service?.quotaTimeZone ? { timeZone: job.pipeline.service.quotaTimeZone } : {}),
-      }).status(),
+      })
+        .status()
+        .then((status) => withSharedDay(status, t.token, options.sharedDays)),
     ),
   );
   const limits = poolPlanLimits(tokens.map((t) => planLimits(t.plan, target.plans)));
@@ -123,6 +129,13 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     plan,
     exitCode: quotaVerdict(plan.totalRequests, plan.quota.remaining),
   };
+}
+
+/** A coordinated run counts its day in Redis only: what the processes sharing the token used there. */
+function withSharedDay(status: QuotaStatus, token: string, shared: ReadonlyMap<string, SharedDayCount> | undefined): QuotaStatus {
+  if (shared === undefined) return status;
+  const used = shared.get(sharedDayKey(tokenHash16(token), status.day))?.used ?? 0;
+  return { ...status, used, remaining: Math.max(0, status.limit - used) };
 }
 
 const SHOWN_PARTITIONS = 6;

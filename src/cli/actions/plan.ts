@@ -3,11 +3,13 @@ import { loadJobs } from '../pipeline-job.js';
 import { printPlans } from '../plan-report.js';
 import { commandClock } from '../clock-option.js';
 import { chooseTarget } from '../service-target.js';
-import type { ClockArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import type { ClockArgs, CoordinatorArgs, DataArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
+import { coordinatorUrlOf } from '../coordinator.js';
+import { readSharedDayCounts } from '../shared-day-counts.js';
 import { terminalFor } from '../terminal.js';
 import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 
-export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, TokenPoolArgs {
+export interface PlanArgs extends ServiceArgs, OutputArgs, DataArgs, ClockArgs, TokenPoolArgs, CoordinatorArgs {
   pipeline: string[];
   json: boolean;
 }
@@ -21,5 +23,8 @@ export async function planAction(args: PlanArgs): Promise<number> {
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
     if (pool) for (const j of jobs) checkJobTokenPool(pool, j);
     for (const j of jobs) terminal.addSecret(chooseTarget(j.resolved, j.plans, pool?.tokens).token);
-    return printPlans(terminal, jobs, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }, args.json);
+    // With a coordinator the day is counted in Redis, not in the quota file: plan on that count.
+    const coordinatorUrl = coordinatorUrlOf(args, process.env);
+    const sharedDays = coordinatorUrl !== undefined ? await readSharedDayCounts(coordinatorUrl) : undefined;
+    return printPlans(terminal, jobs, clock, { pool: pool?.tokens, s3Endpoint: args['s3-endpoint'], ...(sharedDays ? { sharedDays } : {}) }, args.json);
 }

@@ -16,6 +16,7 @@ import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
 import { coordinatorUrlOf } from '../coordinator.js';
+import { readSharedDayCounts } from '../shared-day-counts.js';
 import { describeError, sayFailure } from '../describe-error.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
 import type { Coordinator } from '../../api/admission.js';
@@ -78,7 +79,9 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
-    return printPlans(terminal, jobs, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'] }, args.json);
+    // With a coordinator the day is counted in Redis, not in the quota file: plan on that count.
+    const sharedDays = coordinatorUrl !== undefined ? await readSharedDayCounts(coordinatorUrl) : undefined;
+    return printPlans(terminal, jobs, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'], ...(sharedDays ? { sharedDays } : {}) }, args.json);
   }
 
   if (fullRefresh && !(await confirmFullRefresh(jobs, args, terminal))) {

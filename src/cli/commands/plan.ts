@@ -1,12 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { PlanArgs } from '../actions/plan.js';
-import { clockOptions, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, serviceOptions } from '../shared-options.js';
+import { clockOptions, coordinatorOption, dataOptions, outputOptions, PRECEDENCE_EPILOGUE, serviceOptions } from '../shared-options.js';
 
 export const planCommand: CommandModule<object, PlanArgs> = {
   command: 'plan <pipeline...>',
   describe: 'Show what a run would send: requests per endpoint, share of today\'s quota, ETA, partitions (no request is sent)',
   builder: (y: Argv<object>) =>
-    clockOptions(dataOptions(outputOptions(serviceOptions(y))), { data: true })
+    clockOptions(dataOptions(outputOptions(coordinatorOption(serviceOptions(y)))), { data: true })
       .positional('pipeline', { type: 'string', array: true, default: undefined, describe: 'Pipeline file or name' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the plans as one JSON document on stdout' })
       .example('$0 plan kline-backfill', 'Cost of the shipped backfill with the default plan')
