@@ -11,11 +11,20 @@ import { n } from './progress/progress-figures.js';
 const MIN_REFUSALS = 3;
 const MIN_SHARE = 0.1;
 
-export function rateLimitNote(plan: string, outcomes: RequestOutcomes | undefined): string | undefined {
+/**
+ * `coordinator`: the Redis (no password) the run shared its windows through. The other process then
+ * is one outside it: another Redis, or another database of this one, counts a plan of its own.
+ */
+export function rateLimitNote(plan: string, outcomes: RequestOutcomes | undefined, coordinator?: string): string | undefined {
   if (!outcomes || outcomes.rateLimited < MIN_REFUSALS || outcomes.rateLimited < outcomes.answered * MIN_SHARE) return undefined;
+  const other =
+    coordinator === undefined
+      ? 'otherwise another process is using the same token'
+      : `otherwise another process is using the same token without sharing ${coordinator}: give every process on the token this --coordinator, ` +
+        'the same Redis and the same database (another database, or another Redis, counts a plan of its own)';
   return (
     `the service refused ${n(outcomes.rateLimited)} of ${n(outcomes.answered)} answered requests with 429 (rate limit) although they kept to the ${plan} plan's limits; ` +
     `each was held and sent again, which slowed the run. If the token's plan is lower than ${plan}, set service.plan or --plan to it; ` +
-    'otherwise another process is using the same token'
+    other
   );
 }

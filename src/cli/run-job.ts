@@ -259,7 +259,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     const empty = emptyWorkNote(job, requestsTotal, rows, positionsBefore, started);
     if (empty !== undefined) notes.push(empty);
   }
-  const refused = rateLimitNote(inner.plan, outcomes);
+  const refused = rateLimitNote(inner.plan, outcomes, options.coordinator?.target);
   if (refused !== undefined) notes.push(refused);
   const onReject = job.pipeline.options.onReject;
   return {

@@ -103,7 +103,7 @@ export function workerClients(options: WorkerClientsOptions): WorkerClients {
       const notes: string[] = [];
       for (const c of clients.values()) {
         const client = await c.catch(() => undefined);
-        const note = client ? rateLimitNote(client.plan, client.requestOutcomes?.()) : undefined;
+        const note = client ? rateLimitNote(client.plan, client.requestOutcomes?.(), options.coordinator?.target) : undefined;
         if (note !== undefined) notes.push(note);
       }
       return notes;
