@@ -10,7 +10,7 @@ import { checkStateOutput, quotaStateDir } from '../lake-location.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
-import { terminalFor } from '../terminal.js';
+import { emitJson, terminalFor } from '../terminal.js';
 import { commandClock } from '../clock-option.js';
 import type { ClockArgs, CoordinatorArgs, OutputArgs, ServiceArgs } from '../shared-options.js';
 import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
@@ -174,6 +174,8 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       } catch (error) {
         const described = describeError(error);
         terminal.err(formatError(described, terminal.colors));
+        // A script reading --json gets the failure as a document, as from every other command.
+        if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'quota', exitCode: described.exitCode, error: { code: described.code, message: described.message, hint: described.hint } }, false);
         return described.exitCode;
       }
     }
