@@ -178,6 +178,10 @@ export class RedisLink {
       return await work();
     } catch (error) {
       if (error instanceof EnvironmentError) throw error;
+      // A user whose ACL allows PING but not the scripts (NOPERM) is refused the same way every
+      // time: a setting to fix (exit 2), not a Redis to wait for.
+      const refusal = coordinatorRefusal(this.target, this.redis.options.db ?? 0, error);
+      if (refusal !== undefined) throw refusal;
       // "Not connected" says less than the connection's own last error (ECONNREFUSED...), when there is one.
       throw new CoordinatorDownError(this.target, reasonBeside(error, this.lastError));
     }
