@@ -189,7 +189,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${uncappedLines.join('\n')}\n`);
     } else if (entries.length === 0) {
       terminal.out(
-        `quotelake: no quota files under ${join(stateDir, 'quota')} (nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
+        `quotelake: no quota files under ${join(stateDir, 'quota')} (${shared ? 'a run through the coordinator writes none: its count is the shared one above; else ' : ''}nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
       );
     } else {
       const width = Math.max(5, ...entries.map((e) => e.token.length));
