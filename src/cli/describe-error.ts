@@ -1,4 +1,5 @@
 /** Turns any error into what the user reads (`quotelake: <message>` + a hint) and an exit code. */
+import { tlsMismatchHint } from './tls-mismatch-hint.js';
 import { PipelineConfigError } from '../config/pipeline-config-error.js';
 import { AbortedError, ApiError, ConfigError, DeltaConflictError, deltaConflictHint, DeltaLogError, OutputClosedError, PlansFileError, QuotaExhaustedError, QuotelakeError, RejectedRecordError, S3LocationError, StateConflictError, TransportError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OUTPUT_CLOSED, EXIT_QUOTA, EXIT_TABLE_CONFLICT, EXIT_USAGE } from './exit-codes.js';
@@ -35,7 +36,7 @@ function quotelakeHint(e: QuotelakeError): string {
     case 'QL_LAKE_LEASE_LOST':
       return 'this run no longer holds the lake (the message says why), so it committed nothing more; committed work is kept: run the same command again once the run holding the lake has ended (while its lease is live a new run stops at once with QL_OUTPUT_LOCKED; an expired lease is taken over), and it resumes';
     case 'QL_COORDINATOR_DOWN':
-      return 'start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded';
+      return `start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded${tlsMismatchHint(e.message)}`;
     case 'QL_API_SHAPE':
       return SHAPE_HINT;
     default:

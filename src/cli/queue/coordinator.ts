@@ -7,6 +7,7 @@ import { EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { UsageError } from '../usage-error.js';
 import { coordinatorUrlOf } from '../coordinator.js';
+import { tlsMismatchHint } from '../tls-mismatch-hint.js';
 import type { CoordinatorArgs } from '../shared-options.js';
 
 export { coordinatorOption, type CoordinatorArgs } from '../shared-options.js';
@@ -40,11 +41,12 @@ export async function checkCoordinator(url: string): Promise<void> {
   } catch (e) {
     const refused = coordinatorRefusal(redactUrl(url), probe.options.db ?? 0, e);
     if (refused) throw refused;
+    const message = `the coordinator ${redactUrl(url)} does not answer (${reasonBeside(e, lastError)})`;
     throw new EnvironmentError(
       'QL_COORDINATOR_UNREACHABLE',
-      `the coordinator ${redactUrl(url)} does not answer (${reasonBeside(e, lastError)})`,
+      message,
       redactUrl(url),
-      'start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL',
+      `start Redis there, or fix --coordinator / QUOTELAKE_REDIS_URL${tlsMismatchHint(message)}`,
       { stage: 'plan', cause: e },
     );
   } finally {
