@@ -73,6 +73,6 @@ describe('compact, vacuum and repair on a lake of another layout', () => {
       expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
     }
     const compact = await runCli(['compact', '--dry-run', '--output', out]);
-    expect(compact.stdout).toContain('kline.parquet: 4 → 4 files, 2928 rows');
+    expect(compact.stdout).toContain('kline.parquet: 4 → 4 files, 2,928 rows');
   }, 60_000);
 });
