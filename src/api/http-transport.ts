@@ -150,7 +150,6 @@ export class HttpTransport {
     return (this.#closing ??= this.#pool.close().then(() => undefined));
   }
 
-  /** A TransportError whose message and cause are free of the token. */
   /**
    * A timeout of the answer in words the user can act on: how long, and the setting that said so
    * (undici's own "Headers Timeout Error" names neither).
@@ -169,6 +168,7 @@ export class HttpTransport {
     };
   }
 
+  /** A TransportError whose message and cause are free of the token. */
   private transportError(request: HttpRequest, error: unknown): TransportError {
     const endpoint = request.endpoint;
     const code = (error as { code?: unknown }).code;
