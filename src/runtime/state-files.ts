@@ -7,6 +7,9 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isTempFile, removeStaleTempFiles, syncDir, writeFileAtomic } from '../core/atomic-write.js';
+import { environmentErrorOf } from '../core/environment-error.js';
+import { EnvironmentError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import { stateLocationOf, type StateLocation, type StateRef } from './state-location.js';
 
 export class StateFiles {
@@ -26,15 +29,40 @@ export class StateFiles {
   }
 
   async read(rel: string): Promise<string | undefined> {
-    const bytes = await this.location.storage.read(this.key(rel));
-    return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+    try {
+      const bytes = await this.location.storage.read(this.key(rel));
+      return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+    } catch (error) {
+      throw this.folderInPlace(error);
+    }
   }
 
   /** Replace a file atomically. durable false: a record, not state (no fsync on a local disk). */
   async write(rel: string, text: string, options: { durable?: boolean } = {}): Promise<void> {
     const local = this.location.storage.localPath(this.key(rel));
-    if (local !== undefined) await writeFileAtomic(local, text, { durable: options.durable ?? true });
-    else await this.location.storage.publish(this.key(rel), text);
+    try {
+      if (local !== undefined) await writeFileAtomic(local, text, { durable: options.durable ?? true });
+      else await this.location.storage.publish(this.key(rel), text);
+    } catch (error) {
+      throw this.folderInPlace(error);
+    }
+  }
+
+  /**
+   * A folder where a state file goes: the path is quotelake's own, so choosing another --output
+   * (the generic hint) is not the way out; removing that folder is. Any other error as it was.
+   */
+  private folderInPlace(error: unknown): unknown {
+    if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EISDIR') return error;
+    const found = environmentErrorOf(error, 'plan');
+    if (found === undefined) return error;
+    return new EnvironmentError(
+      found.code,
+      found.message,
+      found.target,
+      `quotelake keeps a state file of its own there (under ${this.location.where}): remove that folder (rmdir ${shellWord(found.target)}, after moving out anything kept in it) and run the same command again`,
+      { stage: found.stage, cause: error },
+    );
   }
 
   async remove(rel: string): Promise<void> {

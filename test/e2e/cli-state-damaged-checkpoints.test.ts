@@ -33,7 +33,7 @@ describe('a damaged checkpoint file', () => {
     expect(after.stdout).toBe(`quotelake: no checkpoints under ${join(out, '.state')} (no pipeline has committed into ${out} yet)\n`);
   }, 30_000);
 
-  it('a folder where the checkpoint file goes is named in the refusal (exit 2), not "a file under the output"', async () => {
+  it('a folder where the checkpoint file goes is named in the refusal (exit 2), with removing it as the way out', async () => {
     const out = tempDir('ql-folder-state-');
     // A shipped pipeline's name: its file is found, so its checkpoint path is read.
     const folder = join(out, '.state', 'checkpoints', 'kline-backfill.json');
@@ -44,10 +44,15 @@ describe('a damaged checkpoint file', () => {
       runCli(['state', 'reset', '--output', out, '--yes']),
       runCli(['state', 'show', '--output', out]),
       runCli(['state', 'show', 'kline-backfill', '--output', out]),
+      // run reads the checkpoints before any request: no service is needed to reach the refusal.
+      runCli(['run', 'kline-backfill', '--output', out, '--base-url', 'http://127.0.0.1:9', '--token', 'demo-professional']),
     ]);
+    // The folder is quotelake's own path: another --output is not the way out, removing it is.
+    const hint = `  hint: quotelake keeps a state file of its own there (under ${join(out, '.state')}): remove that folder (rmdir ${folder}, after moving out anything kept in it) and run the same command again`;
     for (const r of results) {
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe(`quotelake: ${folder} is a folder, where a file is read (EISDIR, read)`);
+      expect(r.stderr.split('\n')[1]).toBe(hint);
     }
   }, 30_000);
 });
