@@ -8,6 +8,7 @@ import { redactUrl } from '../core/redact.js';
 import { shellWord } from '../core/shell-word.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { keepsState } from '../runtime/keeps-state.js';
+import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { confirm } from './confirm.js';
 import { withCommandState } from './lake-location.js';
 import type { PipelineJob } from './pipeline-job.js';
@@ -19,7 +20,7 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
   for (const job of jobs) {
     if (!keepsState(job.pipeline, registry)) continue;
     const { outputDir, stateDir } = job.resolved.settings;
-    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name).load(), { s3Endpoint: args['s3-endpoint'] });
+    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name, undefined, undefined, stateResetCommand(job.pipeline.name, outputDir, stateDir, args['s3-endpoint'])).load(), { s3Endpoint: args['s3-endpoint'] });
     if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
   }
   if (lines.length === 0) return true;

@@ -9,7 +9,6 @@ import { confineName } from '../core/confine-path.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { upgradeToNewest } from '../core/version-steps.js';
-import { shellWord } from '../core/shell-word.js';
 import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
 import { StateFiles } from './state-files.js';
 import type { StateRef } from './state-location.js';
@@ -27,6 +26,12 @@ export interface CheckpointFile {
   readonly lake?: string;
   readonly streams: Record<string, Record<string, unknown>>;
 }
+
+/**
+ * A checkpoint file that cannot be read as one (not JSON, or without streams): changed outside
+ * quotelake, whose saves are atomic. `state reset` of the whole pipeline removes it; nothing else may.
+ */
+export class DamagedCheckpointError extends ConfigError {}
 
 /** A damaged checkpoint file is not the pipeline's fault (the generic hint of a ConfigError would say so), and commits replace it whole. */
 export class CheckpointStore {
@@ -92,22 +97,33 @@ export class CheckpointStore {
     try {
       raw = JSON.parse(text);
     } catch (cause) {
-      throw new ConfigError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause, this.damagedHint());
+      throw new DamagedCheckpointError(`checkpoint file is not valid JSON: ${(cause as Error).message}`, { file: this.path }, cause, this.damagedHint());
     }
     // Older versions are brought to the current shape; a newer one is refused before any use.
     const parsed = upgradeToNewest(raw, CHECKPOINT_VERSIONS, this.path) as unknown as CheckpointFile;
     if (typeof parsed.streams !== 'object' || parsed.streams === null) {
-      throw new ConfigError('checkpoint file has no streams object', { file: this.path }, undefined, this.damagedHint());
+      throw new DamagedCheckpointError('checkpoint file has no streams object', { file: this.path }, undefined, this.damagedHint());
     }
     return parsed;
   }
 
   /**
-   * Saves are atomic, so a damaged file was changed by something else; `state reset` cannot read it
-   * either, and removing it is what a reset of all its streams does.
+   * Saves are atomic, so a damaged file was changed by something else. A reset of the whole
+   * pipeline removes it (what forgetting all its streams does), under the output lock; a reset of
+   * some streams cannot, as it could not keep the others.
    */
   private damagedHint(): string {
-    return `the checkpoints of pipeline "${this.pipeline}" are damaged (changed outside quotelake): restore the file from a backup, or remove it (${this.path.startsWith('s3://') ? 'aws s3 rm' : 'rm'} ${shellWord(this.path)}) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+    return `the checkpoints of pipeline "${this.pipeline}" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "${this.resetCommand}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+  }
+
+  /**
+   * Remove the file whole, whatever it holds (`state reset` of a pipeline whose file is damaged).
+   * The caller holds the output lock. Returns whether there was a file to remove.
+   */
+  async removeFile(): Promise<boolean> {
+    if ((await this.files.read(this.rel)) === undefined) return false;
+    await this.files.remove(this.rel);
+    return true;
   }
 
   /**

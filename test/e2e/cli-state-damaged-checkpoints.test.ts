@@ -1,37 +1,61 @@
 /**
- * A checkpoint file damaged outside quotelake (its saves are atomic): `state show` and `state reset`
- * cannot read it, so their refusal says the way out (remove the file, or restore it), not the
- * generic "fix the pipeline file", which names a file that is fine.
+ * A checkpoint file damaged outside quotelake (its saves are atomic): `state show` and a reset of
+ * some streams cannot read it, so their refusal says the way out (a reset of the whole pipeline,
+ * which removes the file, or a backup), not the generic "fix the pipeline file", which names a
+ * file that is fine. The whole reset asks and takes the lock as any reset.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('a damaged checkpoint file', () => {
-  it('show and reset exit 2 with a hint that names the file to remove; removed, the pipeline has no checkpoints', async () => {
+  it('show and a reset of some streams exit 2 with a hint that names the reset that removes it; a whole reset removes it, asked and under the lock', async () => {
     const out = tempDir('ql-damaged-state-');
     const file = join(out, '.state', 'checkpoints', 'daily.json');
     mkdirSync(join(out, '.state', 'checkpoints'), { recursive: true });
-    const hint = `  hint: the checkpoints of pipeline "daily" are damaged (changed outside quotelake): restore the file from a backup, or remove it (rm ${file}) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
-    for (const text of ['{"version":1,', '{"version":1}']) {
+    const hint = `  hint: the checkpoints of pipeline "daily" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "quotelake state reset daily --output ${out}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+    const lock = join(out, '.quotelake.lock');
+    for (const [text, why] of [
+      ['{"version":1,', 'checkpoint file is not valid JSON: Expected double-quoted property name in JSON at position 13'],
+      ['{"version":1}', 'checkpoint file has no streams object'],
+    ] as const) {
       writeFileSync(file, text);
-      const [show, reset, json] = await Promise.all([
+      const [show, some, json, unasked] = await Promise.all([
         runCli(['state', 'show', '--output', out]),
-        runCli(['state', 'reset', 'daily', '--output', out, '--yes']),
-        runCli(['state', 'reset', 'daily', '--output', out, '--yes', '--json']),
+        // It cannot keep the streams --stream leaves out of a file it cannot read.
+        runCli(['state', 'reset', 'daily', '--stream', 'kline/*', '--output', out, '--yes']),
+        runCli(['state', 'reset', 'daily', '--stream', 'kline/*', '--output', out, '--yes', '--json']),
+        runCli(['state', 'reset', 'daily', '--output', out]),
       ]);
-      expect([show.code, reset.code, json.code]).toEqual([2, 2, 2]);
+      expect([show.code, some.code, json.code, unasked.code]).toEqual([2, 2, 2, 2]);
       expect(show.stderr.split('\n')[1]).toBe(hint);
-      expect(reset.stderr.split('\n')[1]).toBe(hint);
+      expect(some.stderr.split('\n')[1]).toBe(hint);
       expect(JSON.parse(json.stdout)).toMatchObject({ command: 'state reset', exitCode: 2, error: { code: 'QL_CONFIG', hint: hint.replace('  hint: ', '') } });
+      // Without --yes and no terminal: listed, not removed.
+      expect(unasked.stderr.split('\n').slice(0, 2)).toEqual([
+        'quotelake: state reset removes 1 damaged checkpoint file(s) whole:',
+        `  daily (${join(out, '.state')}): every stream; its file cannot be read, so it is removed: ${file}: ${why}`,
+      ]);
       expect(existsSync(file)).toBe(true);
+      // A live run holds the output: refused, nothing changed.
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), runId: 'r-live', pipeline: 'daily', startedAt: '2026-11-30T00:00:00.000Z' }));
+      const locked = await runCli(['state', 'reset', 'daily', '--output', out, '--yes']);
+      expect(locked.code, locked.stderr).toBe(1);
+      expect(locked.stderr).toContain(`state reset refused, nothing changed under ${out}`);
+      expect(existsSync(file)).toBe(true);
+      rmSync(lock);
+      // No pipeline named: every pipeline there, this one included.
+      const reset = await runCli(['state', 'reset', ...(text.endsWith(',') ? ['daily'] : []), '--output', out, '--yes', '--json']);
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(JSON.parse(reset.stdout)).toMatchObject({ command: 'state reset', exitCode: 0, reset: [{ pipeline: 'daily', stateDir: join(out, '.state'), streams: [], removedFile: file }] });
+      expect(existsSync(file)).toBe(false);
+      const after = await runCli(['state', 'show', '--output', out]);
+      expect(after.code).toBe(0);
+      expect(after.stdout).toBe(`quotelake: no checkpoints under ${join(out, '.state')} (no pipeline has committed into ${out} yet)\n`);
     }
-    rmSync(file);
-    const after = await runCli(['state', 'show', '--output', out]);
-    expect(after.code).toBe(0);
-    expect(after.stdout).toBe(`quotelake: no checkpoints under ${join(out, '.state')} (no pipeline has committed into ${out} yet)\n`);
-  }, 30_000);
+  }, 60_000);
 
   it('a folder where the checkpoint file goes is named in the refusal (exit 2), with removing it as the way out', async () => {
     const out = tempDir('ql-folder-state-');

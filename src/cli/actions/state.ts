@@ -1,7 +1,7 @@
 /** `quotelake state show|reset`: loaded only when the command runs. */
 import { QuotelakeError } from '../../core/errors.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { CheckpointStore } from '../../runtime/checkpoint-store.js';
+import { CheckpointStore, DamagedCheckpointError } from '../../runtime/checkpoint-store.js';
 import { acquireRunLock } from '../../runtime/run-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
@@ -58,12 +58,30 @@ export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = 
 interface Selection {
   readonly target: StateTarget;
   readonly streams: string[];
+  /** The file cannot be read (DamagedCheckpointError): a reset of the whole pipeline removes it. */
+  readonly damaged?: DamagedCheckpointError;
 }
 
-async function select(targets: readonly StateTarget[], matches: (stream: string) => boolean): Promise<Selection[]> {
+const storeOf = (target: StateTarget): CheckpointStore => new CheckpointStore(target.state, target.pipeline, undefined, undefined, target.resetCommand);
+
+/**
+ * The streams each target's reset forgets. `whole` (no --stream): every stream of the pipeline,
+ * which for a damaged file is the file itself; with --stream a damaged file is refused, as the
+ * streams it does not name could not be kept.
+ */
+async function select(targets: readonly StateTarget[], matches: (stream: string) => boolean, whole = false): Promise<Selection[]> {
   const out: Selection[] = [];
   for (const target of targets) {
-    const file = await new CheckpointStore(target.state, target.pipeline).loadFile();
+    let file;
+    try {
+      file = await storeOf(target).loadFile();
+    } catch (error) {
+      if (whole && error instanceof DamagedCheckpointError) {
+        out.push({ target, streams: [], damaged: error });
+        continue;
+      }
+      throw error;
+    }
     const streams = Object.keys(file?.streams ?? {}).filter(matches);
     if (streams.length > 0) out.push({ target, streams });
   }
@@ -97,17 +115,23 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   const terminal = terminalFor({}, env);
   const clock = commandClock(args.clock, env);
   const matches = streamMatcher(args.stream);
-  const chosen = await select(targets, matches);
+  const chosen = await select(targets, matches, !args.stream?.length);
   const count = chosen.reduce((a, c) => a + c.streams.length, 0);
-  if (count === 0) {
+  const damaged = chosen.filter((c) => c.damaged !== undefined).length;
+  if (count === 0 && damaged === 0) {
     const what = args.stream?.length ? ` matching ${args.stream.join(', ')}` : '';
     if (args.json) terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: [] }, null, 2)}\n`);
     else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}${args.stream?.length ? await streamsThere(targets) : ''}`);
     return EXIT_OK;
   }
-  const listing = [`quotelake: state reset forgets ${count} checkpoint(s):`];
+  const forgets = [...(count > 0 ? [`forgets ${count} checkpoint(s)`] : []), ...(damaged > 0 ? [`removes ${damaged} damaged checkpoint file(s) whole`] : [])];
+  const listing = [`quotelake: state reset ${forgets.join(' and ')}:`];
   for (const c of chosen) {
-    const file = await new CheckpointStore(c.target.state, c.target.pipeline).loadFile();
+    if (c.damaged !== undefined) {
+      listing.push(`  ${c.target.pipeline} (${c.target.stateDir}): every stream; its file cannot be read, so it is removed: ${c.damaged.message}`);
+      continue;
+    }
+    const file = await storeOf(c.target).loadFile();
     listing.push(`  ${c.target.pipeline} (${c.target.stateDir}):`);
     for (const stream of c.streams) {
       const s = describeStream({ stream, position: file?.streams[stream] ?? {} }, c.target.outputDir);
@@ -124,7 +148,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   // under its feet. The file is read again under the lock (a run may have saved since the listing)
   // and only the streams confirmed above are removed from it.
   const now = new Date(clock.now());
-  const done: { pipeline: string; stateDir: string; streams: string[] }[] = [];
+  const done: { pipeline: string; stateDir: string; streams: string[]; removedFile?: string }[] = [];
   for (const outputDir of [...new Set(chosen.map((c) => c.target.outputDir))]) {
     let lock;
     try {
@@ -143,7 +167,12 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
     }
     try {
       for (const c of chosen.filter((x) => x.target.outputDir === outputDir)) {
-        const store = new CheckpointStore(c.target.state, c.target.pipeline);
+        const store = storeOf(c.target);
+        if (c.damaged !== undefined) {
+          // Removed whole, damaged or not by now: every stream of the pipeline was confirmed.
+          if (await store.removeFile()) done.push({ pipeline: c.target.pipeline, stateDir: c.target.stateDir, streams: [], removedFile: store.path });
+          continue;
+        }
         const removed = await store.remove(c.streams);
         if (removed.length > 0) done.push({ pipeline: c.target.pipeline, stateDir: c.target.stateDir, streams: removed });
       }
@@ -154,7 +183,13 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: done }, null, 2)}\n`);
   } else {
-    for (const d of done) terminal.err(`quotelake: ${d.pipeline}: reset ${d.streams.length} checkpoint(s); data files kept`);
+    for (const d of done) {
+      terminal.err(
+        d.removedFile !== undefined
+          ? `quotelake: ${d.pipeline}: removed its damaged checkpoint file ${d.removedFile}; data files kept`
+          : `quotelake: ${d.pipeline}: reset ${d.streams.length} checkpoint(s); data files kept`,
+      );
+    }
   }
   return EXIT_OK;
 }

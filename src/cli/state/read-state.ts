@@ -55,7 +55,7 @@ async function newestRun(target: StateTarget): Promise<RunManifest | undefined> 
 }
 
 export async function readPipelineState(target: StateTarget, select: (stream: string) => boolean): Promise<PipelineState> {
-  const store = new CheckpointStore(target.state, target.pipeline);
+  const store = new CheckpointStore(target.state, target.pipeline, undefined, undefined, target.resetCommand);
   const file = await store.loadFile();
   const last = await newestRun(target);
   // Runs of quotelake 0.1.0 recorded no per-stream counts.

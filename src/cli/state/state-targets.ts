@@ -7,6 +7,7 @@ import { PIPELINE_NAME } from '../../config/pipeline-schema.js';
 import { didYouMean } from '../../core/did-you-mean.js';
 import { DEFAULT_OUTPUT_DIR } from '../../config/resolve-settings.js';
 import { keepsState } from '../../runtime/keeps-state.js';
+import { stateResetCommand } from '../../runtime/state-reset-command.js';
 import { checkpointPipelines } from '../../runtime/checkpoint-store.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import type { StateLocation } from '../../runtime/state-location.js';
@@ -30,6 +31,8 @@ export interface StateTarget {
   readonly file?: string;
   /** false for a pipeline that keeps no checkpoints (NDJSON to stdout without --state). */
   readonly keepsState: boolean;
+  /** The `quotelake state reset` that reaches this pipeline's checkpoints, for hints (state-reset-command.ts). */
+  readonly resetCommand: string;
   /** The sink writes one NDJSON file (relative to the output, `{dataset}` in it): the lake path of its streams. */
   readonly ndjsonPath?: string;
 }
@@ -64,9 +67,17 @@ export async function stateTargets(names: readonly string[], args: OutputArgs, e
   const main = await lakeOf(outputDir);
   const state = commandState(main, args['state-dir']);
   const stateDir = state.where;
-  const target = (pipeline: string): StateTarget => ({ pipeline, outputDir, stateDir, state, lake: main.storage, keepsState: true });
+  const target = (pipeline: string): StateTarget => ({
+    pipeline,
+    outputDir,
+    stateDir,
+    state,
+    lake: main.storage,
+    keepsState: true,
+    resetCommand: stateResetCommand(pipeline, outputDir, stateDir, s3Endpoint),
+  });
   try {
-    const found = await targetsOf(names, args, env, { state, stateDir, target, lakeOf });
+    const found = await targetsOf(names, args, env, { state, stateDir, target, lakeOf, s3Endpoint });
     refuseIdleS3Endpoint(s3Endpoint, [outputDir, ...found.targets.map((t) => t.outputDir)]);
     return { ...found, outputDir, stateDir, outputAbsent, stateDirAbsent, close };
   } catch (error) {
@@ -79,7 +90,7 @@ async function targetsOf(
   names: readonly string[],
   args: OutputArgs,
   env: NodeJS.ProcessEnv,
-  at: { state: StateLocation; stateDir: string; target: (pipeline: string) => StateTarget; lakeOf: (output: string) => Promise<CommandLake> },
+  at: { state: StateLocation; stateDir: string; target: (pipeline: string) => StateTarget; lakeOf: (output: string) => Promise<CommandLake>; s3Endpoint: string | undefined },
 ): Promise<{ targets: StateTarget[] }> {
   const { state, stateDir } = at;
   if (names.length === 0) return { targets: (await checkpointPipelines(state)).map(at.target) };
@@ -99,6 +110,7 @@ async function targetsOf(
         lake: lake.storage,
         file: job.ref.display,
         keepsState: keepsState(job.pipeline, registry),
+        resetCommand: stateResetCommand(job.pipeline.name, job.resolved.settings.outputDir, jobState.where, at.s3Endpoint),
         ...(path !== undefined ? { ndjsonPath: path } : {}),
       });
     } catch (error) {
