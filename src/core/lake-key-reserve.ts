@@ -32,3 +32,17 @@ export const LONGEST_LAKE_KEYS: readonly string[] = [
 
 /** Bytes the lake's own keys take after the prefix (its trailing `/` not counted), checkpoints aside. */
 export const LAKE_KEY_RESERVE_BYTES = Math.max(...LONGEST_LAKE_KEYS.map((key) => Buffer.byteLength(key, 'utf8')));
+
+/** A state file's name in its state folder: a checkpoint's is set by the pipeline's name. */
+export function checkpointStateFile(pipeline: string): string {
+  return `checkpoints/${pipeline}.json`;
+}
+
+/** The longest names in a state folder but a checkpoint's: run records and the quota's (a 16-hex token hash). */
+export const LONGEST_STATE_FILES: readonly string[] = [`runs/${RUN}.json`, `quota/${'f'.repeat(16)}.sends.json`];
+
+/**
+ * What a local atomic write adds to a file's name for its temp file, `.<name>.tmp-<pid>-<8 hex>`:
+ * a pid of up to 7 digits (Linux's pid_max is at most 2^22). An object store writes no temp file.
+ */
+export const LOCAL_TEMP_BYTES = '.'.length + '.tmp-'.length + 7 + '-'.length + 8;
