@@ -1,6 +1,6 @@
 /**
  * A checkpoint file damaged by hand or by another tool, through the built CLI: exit 2 before any
- * request, with a hint about that file (restore it, or remove it and fetch again), not about the pipeline.
+ * request, with a hint about that file (restore it, or remove it with a state reset and fetch again), not about the pipeline.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ describe('a damaged checkpoint file', () => {
     expect(run.requestsTotal).toBe(0);
     expect(run.error.message).toMatch(message);
     expect(run.error.message.startsWith(`${file}: `)).toBe(true);
-    expect(run.error.hint).toMatch(/^the checkpoints of pipeline "kline-backfill" are damaged \(changed outside quotelake\): restore the file from a backup, or remove it \(rm /);
+    expect(run.error.hint).toMatch(/^the checkpoints of pipeline "kline-backfill" are damaged \(changed outside quotelake\): restore the file from a backup, or remove it with "quotelake state reset kline-backfill /);
     expect(r.stderr).not.toContain('fix the pipeline file');
   }, 60_000);
 });
