@@ -132,6 +132,14 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const now = commandClock(args.clock, process.env).now();
     const entries = await readQuotaEntries(stateDir, known, now);
     const uncapped: UncappedToken[] = [];
+    // A run through the coordinator counts in Redis and writes no quota file: a token with no file is
+    // then not "0 used" here (the shared table has its count), only named as having no file.
+    const coordinatorUrl = coordinatorUrlOf(args, process.env);
+    const noFile: string[] = [];
+    const addUnsent = (entry: QuotaEntry): void => {
+      if (coordinatorUrl !== undefined) noFile.push(entry.token);
+      else entries.push(entry);
+    };
     // The single token's plan, as a run takes it: a plan without a daily cap leaves no file to read.
     const plan = args.plan ?? (process.env.QUOTELAKE_PLAN?.trim() || undefined);
     if (token && plan !== undefined) {
@@ -140,7 +148,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       if (!entries.some((e) => e.tokenHash === hash)) {
         if (isUnlimited(perDay)) uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan });
         // Nothing sent with it from this state dir yet: its line says so (a pool token's does too), rather than only other tokens' lines.
-        else entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit: perDay, remaining: perDay });
+        else addUnsent({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit: perDay, remaining: perDay });
       }
     }
     for (const [i, t] of (pool?.tokens ?? []).entries()) {
@@ -158,10 +166,9 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
         continue;
       }
       // Nothing sent with it from this state dir yet: its whole day is left.
-      entries.push({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
+      addUnsent({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit, remaining: limit });
     }
     // --coordinator: the counts every process shares, read from Redis (fails with exit 1 when it is down).
-    const coordinatorUrl = coordinatorUrlOf(args, process.env);
     let shared: { target: string; tokens: SharedQuotaEntry[] } | undefined;
     if (coordinatorUrl !== undefined) {
       try {
@@ -184,9 +191,10 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       return EXIT_OK;
     }
     if (shared) terminal.out(`${renderSharedQuota(shared.target, shared.tokens)}\n`);
+    const noFileLines = noFile.map((t) => `  ${t}: no quota file here (a run through the coordinator writes none: its count is the shared one above)`);
     const uncappedLines = uncapped.map((u) => `  ${u.token}: plan ${u.plan} has no daily cap: its requests are not counted (no quota file is written)`);
     if (entries.length === 0 && uncapped.length > 0) {
-      terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${uncappedLines.join('\n')}\n`);
+      terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${[...noFileLines, ...uncappedLines].join('\n')}\n`);
     } else if (entries.length === 0) {
       terminal.out(
         `quotelake: no quota files under ${join(stateDir, 'quota')} (${shared ? 'a run through the coordinator writes none: its count is the shared one above; else ' : ''}nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
@@ -200,7 +208,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       for (const e of entries) {
         if (e.unknownToday > 0) lines.push(`  ${e.token}: ${n(e.unknownToday)} of today's ${n(e.usedToday)} had their answer lost (timeout, reset): counted, though the service may not have`);
       }
-      terminal.out(`${[...lines, ...uncappedLines].join('\n')}\n`);
+      terminal.out(`${[...lines, ...noFileLines, ...uncappedLines].join('\n')}\n`);
     }
     return EXIT_OK;
 }
