@@ -19,7 +19,7 @@ export function redactToken(token: string): string {
 
 /**
  * A URL with its credentials redacted: the password of `user:password@` (or a lone `secret@`, as a
- * Redis URL may carry one) and the value of its `token` query parameter; the rest unchanged. Text
+ * Redis URL may carry one), the value of its `token` query parameter (and of `password`/`pass`); the rest unchanged. Text
  * without a `scheme://` loses everything before its last `@`. An `s3://` URL loses its user too:
  * there it is an AWS access key id, half of the credentials.
  */
@@ -34,8 +34,10 @@ export function redactUrl(url: string | URL): string {
       })
     : // Not a URL (`redis//:pw@host`, `user:pw@host`): where its credentials end cannot be told, so all before the `@` goes.
       raw.replace(/^[^?#]*@/, '***@');
+  // A Redis URL's `?password=` (as ioredis reads it) is a credential too: masked whole.
+  const masked = text.replace(/([?&#](?:password|pass)=)([^&#]*)/gi, '$1***');
   // Any case (`TOKEN=`), and in a fragment too (`#token=`): whatever a service or a proxy reads as the token.
-  return text.replace(/([?&#]token=)([^&#]*)/gi, (_m, key: string, value: string) => {
+  return masked.replace(/([?&#]token=)([^&#]*)/gi, (_m, key: string, value: string) => {
     let token = value;
     try {
       token = decodeURIComponent(value);
