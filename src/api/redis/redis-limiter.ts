@@ -58,7 +58,14 @@ export class RedisLimiter implements LimiterPort {
     private readonly context: AdmissionContext,
   ) {
     // Releases by other processes wake this one's waiters (those waiting on in-flight requests).
-    this.unlisten = link.listen(keys.released, () => this.wakeAll());
+    const unlistenReleases = link.listen(keys.released, () => this.wakeAll());
+    // A lost connection wakes every waiter, also one held for an instant (the restart guard's
+    // minute): its next admission fails as "down" at once instead of when the hold ends.
+    const unwatchLoss = link.onLost(() => this.wakeEvery());
+    this.unlisten = () => {
+      unlistenReleases();
+      unwatchLoss();
+    };
   }
 
   /** Stops listening for releases (the client is closed). */
@@ -219,6 +226,11 @@ export class RedisLimiter implements LimiterPort {
       const head = line[0];
       if (head && !head.timed) head.nap?.abort();
     }
+  }
+
+  /** Every waiter asks again, the timed ones too: the answer they wait on may never come. */
+  private wakeEvery(): void {
+    for (const waiter of this.waiters) waiter.nap?.abort();
   }
 
   /** The caller's time for a virtual clock (tests), else '' (the script reads Redis TIME). */

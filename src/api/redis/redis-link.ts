@@ -114,6 +114,14 @@ export class RedisLink {
     });
   }
 
+  /** Calls `lost` each time the connection closes (Redis shut down, restarted, the network cut). */
+  onLost(lost: () => void): () => void {
+    this.redis.on('close', lost);
+    return () => {
+      this.redis.off('close', lost);
+    };
+  }
+
   /**
    * Calls `wake` on every message of `channel` (releases by any process). Best effort: a message
    * lost while reconnecting only delays a waiter until its next poll. Returns the function that
