@@ -17,7 +17,7 @@ export function redisUrlProblem(text: string): string | undefined {
   if (db !== '' && !/^\d+$/.test(db)) return `: the database after the port must be a number, got "${db}"`;
   // ioredis would read a query as options, behind the path's database (`/0?db=3` is database 0) and
   // with a `?password=` printed unmasked in every message: only the documented parts are taken.
-  if (text.includes('?')) {
+  if (url.search !== '') {
     return `: query parameters are not taken, got "${redactUrl(text)}": give the database after the port (redis://host:6379/3) and a password before the host (redis://:PASSWORD@host:6379)`;
   }
   return undefined;
