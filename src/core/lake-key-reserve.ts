@@ -10,9 +10,14 @@ import { HIVE_NULL } from './hive-null.js';
 /** A pipeline's name names its checkpoint file (`_quotelake/state/checkpoints/<name>.json`). */
 export const MAX_PIPELINE_NAME_CHARS = 200;
 
+/** A checkpoint file's name in its state folder (runtime/checkpoint-store.ts writes it there), set by the pipeline's name. */
+export function checkpointStateFile(pipeline: string): string {
+  return `checkpoints/${pipeline}.json`;
+}
+
 /** The lake key of a pipeline's checkpoint file: the one key whose length a pipeline's name sets. */
 export function checkpointLakeKey(pipeline: string): string {
-  return `_quotelake/state/checkpoints/${pipeline}.json`;
+  return `_quotelake/state/${checkpointStateFile(pipeline)}`;
 }
 
 /** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names. */
@@ -32,11 +37,6 @@ export const LONGEST_LAKE_KEYS: readonly string[] = [
 
 /** Bytes the lake's own keys take after the prefix (its trailing `/` not counted), checkpoints aside. */
 export const LAKE_KEY_RESERVE_BYTES = Math.max(...LONGEST_LAKE_KEYS.map((key) => Buffer.byteLength(key, 'utf8')));
-
-/** A state file's name in its state folder: a checkpoint's is set by the pipeline's name. */
-export function checkpointStateFile(pipeline: string): string {
-  return `checkpoints/${pipeline}.json`;
-}
 
 /** The longest names in a state folder but a checkpoint's: run records and the quota's (a 16-hex token hash). */
 export const LONGEST_STATE_FILES: readonly string[] = [`runs/${RUN}.json`, `quota/${'f'.repeat(16)}.sends.json`];

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/component.js';
 import { confineName } from '../core/confine-path.js';
+import { checkpointStateFile } from '../core/lake-key-reserve.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
 import { upgradeToNewest } from '../core/version-steps.js';
@@ -56,7 +57,7 @@ export class CheckpointStore {
   ) {
     if (!PIPELINE_NAME.test(pipeline)) throw new ConfigError(`pipeline name "${pipeline}" must match [a-z0-9-]+`);
     this.files = new StateFiles(state);
-    this.rel = `${CHECKPOINTS}/${pipeline}.json`;
+    this.rel = checkpointStateFile(pipeline);
     const dir = this.files.location.dir;
     // The schema allows only [a-z0-9-]; the guard also holds its length and any caller that skipped it.
     this.path = dir !== undefined ? confineName(join(dir, CHECKPOINTS), `${pipeline}.json`, 'checkpoint file') : this.files.describe(this.rel);
