@@ -1,7 +1,7 @@
 /** `quotelake state show|reset`: loaded only when the command runs. */
 import { QuotelakeError } from '../../core/errors.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { CheckpointStore, DamagedCheckpointError } from '../../runtime/checkpoint-store.js';
+import { CheckpointStore, DamagedCheckpointError, type CheckpointFile } from '../../runtime/checkpoint-store.js';
 import { acquireRunLock } from '../../runtime/run-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
@@ -58,6 +58,8 @@ export async function stateShowAction(args: StateArgs, env: NodeJS.ProcessEnv = 
 interface Selection {
   readonly target: StateTarget;
   readonly streams: string[];
+  /** The positions read for the listing (the reset itself reads the file again under the lock). */
+  readonly positions?: CheckpointFile['streams'];
   /** The file cannot be read (DamagedCheckpointError): a reset of the whole pipeline removes it. */
   readonly damaged?: DamagedCheckpointError;
 }
@@ -83,7 +85,7 @@ async function select(targets: readonly StateTarget[], matches: (stream: string)
       throw error;
     }
     const streams = Object.keys(file?.streams ?? {}).filter(matches);
-    if (streams.length > 0) out.push({ target, streams });
+    if (streams.length > 0) out.push({ target, streams, ...(file ? { positions: file.streams } : {}) });
   }
   return out;
 }
@@ -131,10 +133,9 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
       listing.push(`  ${c.target.pipeline} (${c.target.stateDir}): every stream; its file cannot be read, so it is removed: ${c.damaged.message}`);
       continue;
     }
-    const file = await storeOf(c.target).loadFile();
     listing.push(`  ${c.target.pipeline} (${c.target.stateDir}):`);
     for (const stream of c.streams) {
-      const s = describeStream({ stream, position: file?.streams[stream] ?? {} }, c.target.outputDir);
+      const s = describeStream({ stream, position: c.positions?.[stream] ?? {} }, c.target.outputDir);
       listing.push(`    ${stream}${s.watermark ? ` (at ${s.watermark.utc})` : ''}`);
     }
   }
