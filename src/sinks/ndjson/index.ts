@@ -26,7 +26,7 @@ export const ndjsonSinkConfigSchema = z.strictObject({
     .string()
     .min(1)
     .default('stdout')
-    .describe('`stdout` (or `-`, as shell tools write it: the same), or a file path inside the output folder (relative to it: no absolute path, no way out through .., no control characters; `{dataset}` is replaced, and is the only placeholder): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
+    .describe('`stdout` (or `-`, as shell tools write it: the same; in lower case only: `STDOUT` is refused, a file of that name is `./STDOUT`), or a file path inside the output folder (relative to it: no absolute path, no way out through .., no control characters; `{dataset}` is replaced, and is the only placeholder): a dataset that accumulates, one line per key, replaced atomically at each commit.'),
   /** Bytes gathered before each write to the stream or the file. */
   chunkBytes: z.number().int().min(1).max(16 * 1024 * 1024).default(65_536).describe('Bytes gathered before each write to the stream or the file.'),
   /**
@@ -53,6 +53,8 @@ const PLACEHOLDERS = ['{dataset}'];
  * inside the output folder and outside the lake's own folders, whichever dataset `{dataset}` becomes.
  */
 function filePathProblem(path: string): string | undefined {
+  // `STDOUT` taken for a file would leave a stray file and nothing on stdout: a slip of case, not a name.
+  if (path.toLowerCase() === 'stdout') return `is not standard output (only stdout, in lower case, or - is): did you mean stdout? For a file of that name, write ./${path}`;
   const control = controlCharacterProblem(path);
   if (control !== undefined) return `${control}: a file name holds none; write the path without it`;
   const unknown = path.match(/\{[^{}]*\}/g)?.find((p) => !PLACEHOLDERS.includes(p));
