@@ -73,6 +73,8 @@ export interface SourceDefinition<C = unknown, T = unknown> extends DefinitionBa
    * rounds are one stream, which a token pool keeps on one token: planned with that token's limits.
    */
   readonly polls?: boolean;
+  /** It reads through the service client: a run without one is refused before it touches the output. */
+  readonly needsClient?: boolean;
   create(config: C, env: ComponentEnv): Source<T>;
 }
 

@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Sink, Source, Transform } from '../core/component.js';
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { checkServiceClient } from '../core/service-client-check.js';
 import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
@@ -228,6 +229,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     | undefined;
   const sinkDef = options.registry.find((d) => d.kind === 'sink' && d.type === pipeline.sink.type) as SinkDefinition | undefined;
   if (!sourceDef || !sinkDef) throw new ConfigError(`pipeline ${pipeline.name}: source or sink type is not registered`);
+  // A refusal for a missing argument leaves the output as it was: no layout, lake id or run record.
+  if (sourceDef.needsClient === true) checkServiceClient(options.client, pipeline.source.type);
   // Before the lease, the probe and the run record: a refused sink leaves the lake untouched.
   refuseSinkOnObjectStore(pipeline, options.registry, outputDir, isRemote(storage));
   const transformDefs = pipeline.transforms.map((t) => {

@@ -29,6 +29,7 @@ const kind: SnapshotKind<DepthTick, RawDepth> = {
 
 export const depthSnapshot: SourceDefinition<DepthSnapshotConfig, RawDepth> & SourcePlanner<DepthSnapshotConfig> = {
   kind: 'source',
+  needsClient: true,
   polls: true,
   type: 'depth-snapshot',
   summary: 'Latest order book of many codes per request (within the plan\'s caps), once or every N seconds; rows stamped fetched_at.',

@@ -137,6 +137,7 @@ class KlineHistorySource implements Source<RawKline> {
 
 export const klineHistory: SourceDefinition<KlineHistoryConfig, RawKline> & SourcePlanner<KlineHistoryConfig> = {
   kind: 'source',
+  needsClient: true,
   type: 'kline-history',
   summary:
     'K-line history of codes x intervals since a date, incremental (only bars after the stored watermark; the forming bar is upserted until final).',

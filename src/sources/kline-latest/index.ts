@@ -203,6 +203,7 @@ function adjacent(series: Series, prev: number, next: number): boolean {
 
 export const klineLatest: SourceDefinition<KlineLatestConfig, RawKline> & SourcePlanner<KlineLatestConfig> = {
   kind: 'source',
+  needsClient: true,
   polls: true,
   type: 'kline-latest',
   summary: 'The latest 2 bars of many codes x intervals per /batch-kline request, once or every N seconds; upserts the forming bar until final.',

@@ -24,6 +24,7 @@ const kind: SnapshotKind<TradeTick, RawTrade> = {
 
 export const tradeSnapshot: SourceDefinition<TradeSnapshotConfig, RawTrade> & SourcePlanner<TradeSnapshotConfig> = {
   kind: 'source',
+  needsClient: true,
   polls: true,
   type: 'trade-snapshot',
   summary: 'Latest trade of many codes per request (within the plan\'s caps), once or every N seconds; rows stamped fetched_at.',

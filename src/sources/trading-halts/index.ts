@@ -154,6 +154,7 @@ class TradingHaltsSource implements Source<RawHalt> {
 
 export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & SourcePlanner<TradingHaltsConfig> = {
   kind: 'source',
+  needsClient: true,
   type: 'trading-halts',
   summary: 'Trading halts (suspensions) of SSE, NYSE and NASDAQ over the last year; writes only new or changed records. Use with normalize-halts.',
   configSchema: tradingHaltsConfigSchema,
