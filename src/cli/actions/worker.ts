@@ -13,6 +13,7 @@ import { redisConnection } from '../../queue/redis-connection.js';
 import { noteQuotaReset, quotaResetMet } from '../../queue/quota-reset.js';
 import { epochKept, queueEpoch, watchQueueEpoch } from '../../queue/queue-epoch.js';
 import { addRequestsLeft } from '../../queue/requests-left.js';
+import { recordSliceFailed, slicesFailedSince } from '../../queue/slices-failed.js';
 import { sliceQueue, type ScheduledRun } from '../../queue/slice-queue.js';
 import { startSliceWorker } from '../../queue/slice-worker.js';
 import type { Slice } from '../../queue/slice.js';
@@ -222,8 +223,13 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   };
 
   // Exit codes of the slices this process failed for good: a drained queue that did not deliver
-  // everything never exits 0.
+  // everything never exits 0. Each is recorded in Redis too, for the other workers draining it.
   const failedForGood: number[] = [];
+  const ownFailures = new Set<string>();
+  const recording = new Set<Promise<void>>();
+  // On the machine's clock, as the failures are recorded: those of other workers from now on are this batch's too.
+  const workerStartedAt = Date.now();
+  let failedElsewhere: number[] = [];
   // This worker cannot run slices at all (its token refused, its service settings wrong): it stops,
   // the slice back on the queue for a worker that can, rather than fail the queue slice by slice.
   let fault: unknown;
@@ -238,7 +244,14 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     expandSchedule: expand,
     sliceDone: (slice) => addRequestsLeft(redis, -slice.requests),
     isPermanent: isPermanentSliceError,
-    failedForGood: (_id, error) => failedForGood.push(describeError(error).exitCode),
+    failedForGood: (id, error) => {
+      const exitCode = describeError(error).exitCode;
+      failedForGood.push(exitCode);
+      ownFailures.add(id);
+      const recorded = recordSliceFailed(redis, { id, exitCode }, Date.now()).catch(() => undefined);
+      recording.add(recorded);
+      void recorded.finally(() => recording.delete(recorded));
+    },
     isWorkerFault,
     workerFault: (error) => {
       fault ??= error instanceof WorkerSettingsError ? error.original : error;
@@ -299,6 +312,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     if (coordinatorDown === undefined) {
       const epoch = await epochDrawn;
       if (epoch !== undefined) queueLost = !(await epochKept(redis, epoch).catch(() => true));
+      await Promise.all(recording);
+      // A drained batch answers for the whole queue: slices other workers failed for good meanwhile count.
+      if (args['until-empty'] && !stopped.aborted) {
+        const failures = await slicesFailedSince(redis, workerStartedAt).catch(() => []);
+        failedElsewhere = failures.filter((f) => !ownFailures.has(f.id)).map((f) => f.exitCode);
+      }
     }
   } finally {
     interrupts.dispose();
@@ -354,6 +373,12 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       slices: failedForGood.length,
     });
   }
+  if (failedElsewhere.length > 0) {
+    terminal.notice(
+      `quotelake worker: ${failedElsewhere.length} slice${failedElsewhere.length === 1 ? '' : 's'} failed for good on another worker while this one ran (that worker's log says why); "quotelake queue status" counts them`,
+      { level: 'error', event: 'slices-failed', slices: failedElsewhere.length, elsewhere: true },
+    );
+  }
   if (waitingForQuota > 0) {
     const at = new Date(quotaResetAt!).toISOString();
     terminal.notice(
@@ -361,7 +386,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       { event: 'quota-exhausted', slices: waitingForQuota, resetAt: at },
     );
   }
-  return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, queueLost ? EXIT_FAILURE : EXIT_OK, ...failedForGood]);
+  return worstExitCode([waitingForQuota > 0 ? EXIT_QUOTA : EXIT_OK, queueLost ? EXIT_FAILURE : EXIT_OK, ...failedForGood, ...failedElsewhere]);
 }
 
 /** What this worker's client could not be built from: its token, base URL, plan or plans file. */
