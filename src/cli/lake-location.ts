@@ -17,6 +17,7 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { isS3Url } from '../core/s3-url.js';
 import { checkMaintainedLayout } from './maintained-layout.js';
+import { checkLocalPathRoom } from '../lake/local-path-room.js';
 import { openOutput } from './output-storage.js';
 import { UsageError } from './usage-error.js';
 import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
@@ -49,6 +50,15 @@ export async function localOutputAbsent(output: string): Promise<boolean> {
   // A file is no lake, dry run or not (a dry run would otherwise call it one with no dataset, exit 0).
   if (st !== undefined && !st.isDirectory()) throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
   return st === undefined;
+}
+
+/**
+ * A command that writes into a local output (compact, vacuum, repair, migrate) refuses one too deep
+ * for the lake's own files, as a run does (lake/local-path-room.ts): before it reads or makes
+ * anything there, dry run or not, so that a dry run does not promise what the command would refuse.
+ */
+export function checkOutputRoom(output: string): void {
+  checkLocalPathRoom({ output: isS3Output(output) ? undefined : output });
 }
 
 /** Where a command reads and writes checkpoints and run manifests (see the file's comment). */

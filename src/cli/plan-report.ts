@@ -10,6 +10,8 @@ import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
+import { checkPipelinePathRoom } from '../runtime/pipeline-path-room.js';
+import { isS3Url } from '../core/s3-url.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
@@ -77,9 +79,12 @@ export async function printPlans(terminal: Terminal, jobs: readonly PipelineJob[
 }
 
 export async function planJob(job: PipelineJob, clock: Clock = systemClock, options: PlanJobOptions = {}): Promise<PlanReport> {
+  const { settings } = job.resolved;
+  // As the run it plans will, before anything is read: a run that would be refused is not planned.
+  const local = (dir: string) => (isS3Url(dir) ? undefined : dir);
+  checkPipelinePathRoom(job.pipeline, registry, { output: local(settings.outputDir), stateDir: local(settings.stateDir) });
   const now = clock.now();
   const target = chooseTarget(job.resolved, job.plans, options.pool);
-  const { settings } = job.resolved;
   const tokens = target.pool ?? [{ token: target.token, plan: target.plan }];
   const statuses = await Promise.all(
     tokens.map((t) =>

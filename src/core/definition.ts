@@ -119,6 +119,12 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
    * the lake is touched, so such a run is refused with nothing written (no lease, probe or record).
    */
   objectStoreProblem?(config: C): string | undefined;
+  /**
+   * The files it writes under a local output besides the lake's own, relative to the output and in
+   * their longest form (a temporary name included), for `dataset`: held to the system's path limit
+   * before a run touches anything (lake/local-path-room.ts). Default: none.
+   */
+  localFiles?(config: C, dataset: string): readonly string[];
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

@@ -20,8 +20,9 @@ export function checkpointLakeKey(pipeline: string): string {
   return `_quotelake/state/${checkpointStateFile(pipeline)}`;
 }
 
-/** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names. */
-const RUN = '20261122T004000Z-k3f9qa';
+/** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names, always of this length. */
+export const SAMPLE_RUN_ID = '20261122T004000Z-k3f9qa';
+const RUN = SAMPLE_RUN_ID;
 /** A file's sequence number, padded to 5 digits and free to grow: 10 digits is a run of 10^10 files. */
 const SEQ = '9999999999';
 

@@ -4,17 +4,10 @@
  * the requests were spent, and the same way on every run.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_LAKE_RESERVE_BYTES } from '../../src/lake/local-path-room.js';
 import { runCli, tempDir } from './helpers/cli.js';
-
-/** A path under `base` of exactly `length` bytes, in folders of at most 200 bytes (NAME_MAX is 255). */
-function pathOf(base: string, length: number): string {
-  let path = base;
-  while (path.length + 201 < length) path = join(path, 'd'.repeat(200));
-  return join(path, 'e'.repeat(length - path.length - 1));
-}
+import { pathOf } from './helpers/deep-path.js';
 
 describe.runIf(process.platform === 'linux')('a local output too deep for the lake', () => {
   it('is exit 2 before any request, naming the limit and the longest output that fits; nothing is made', async () => {

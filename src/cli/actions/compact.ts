@@ -12,7 +12,7 @@ import { byteSize, counted, n } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { checkOutputRoom, localOutputAbsent, onLakeOutput } from '../lake-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
@@ -50,6 +50,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
   const clock = commandClock(args.clock, env);
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
+  checkOutputRoom(args.output);
   if (await localOutputAbsent(args.output)) {
     terminal.out(`nothing to compact: ${args.output} does not exist\n`);
     return EXIT_OK;

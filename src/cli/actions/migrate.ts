@@ -2,7 +2,7 @@
 import { describeMigration, ensureLayout, layoutState } from '../../lake/layout/index.js';
 import { LAYOUT_VERSION } from '../../lake/layout-version.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { acquireCommandLock, localOutputAbsent } from '../lake-location.js';
+import { acquireCommandLock, checkOutputRoom, localOutputAbsent } from '../lake-location.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
@@ -34,6 +34,7 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   if (isS3Url(outputDir)) throw new UsageError(`${outputDir}: a lake on object storage was never in layout 1, so there is nothing to migrate`, 'migrate takes an output folder written by quotelake 0.1.0');
   const runId = createRunId(now);
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
+  checkOutputRoom(outputDir);
   const absent = await localOutputAbsent(outputDir);
   // The same lock a run takes: nothing writes into the lake while it moves.
   const lock = args['dry-run'] || absent ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env);

@@ -13,7 +13,7 @@ import type { LogArgs } from '../shared-options.js';
 import { shellWord } from '../../core/shell-word.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { checkOutputRoom, localOutputAbsent, onLakeOutput } from '../lake-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface RepairArgs extends LogArgs {
@@ -118,6 +118,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
       )}\n`,
     );
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
+  checkOutputRoom(args.output);
   if (await localOutputAbsent(args.output)) {
     if (args.json) json([], undefined);
     else terminal.out(`nothing to repair: ${args.output} does not exist\n`);

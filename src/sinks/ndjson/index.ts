@@ -13,6 +13,8 @@ import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { controlCharacterProblem } from '../../core/control-characters.js';
 import { NdjsonSink } from './ndjson-sink.js';
+import { tempPathOf } from './replace-file.js';
+import { SAMPLE_RUN_ID } from '../../core/lake-key-reserve.js';
 import { envIsRemote } from '../shared/env-storage.js';
 import { refuseDelta, tableKindSchema } from '../shared/table-kind-config.js';
 import { isStdoutPath } from '../../core/stdout-sink.js';
@@ -100,6 +102,8 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
   keepsState: ndjsonKeepsState,
   writesOutput: (config) => !isStdoutPath(config.path),
   objectStoreProblem: (config) => (isStdoutPath(config.path) ? undefined : objectStoreProblem(config.path)),
+  // Each commit writes the whole file beside it under a temporary name first (replace-file.ts).
+  localFiles: (config, dataset) => (isStdoutPath(config.path) ? [] : [tempPathOf(config.path.replaceAll('{dataset}', dataset), SAMPLE_RUN_ID)]),
   lint(config) {
     const table = refuseDelta(config, 'ndjson');
     if (table.length > 0) return table;
