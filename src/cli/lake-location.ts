@@ -39,17 +39,18 @@ export async function commandLake(output: string, env: NodeJS.ProcessEnv, option
 }
 
 /**
- * A local output folder that is not there, where a maintenance command has nothing to do and must
- * not make the folder (its lock would): a typo then says so instead of leaving an empty folder; a
- * file there is refused (exit 2). A lake on S3 is never absent here: its prefix exists once anything
- * is written.
+ * The local output folder a maintenance command (compact, vacuum, repair, migrate) works on must be
+ * there: one that is not is a typo or a lake not yet written, refused as `inspect` refuses it
+ * (exit 2), so a cron line with a mistyped path fails instead of doing nothing every night. Nothing
+ * is made (the lock would make the folder). A file there is refused too. A lake on S3 is not
+ * checked here: its prefix exists once anything is written.
  */
-export async function localOutputAbsent(output: string): Promise<boolean> {
-  if (isS3Output(output)) return false;
+export async function checkLocalOutput(output: string): Promise<void> {
+  if (isS3Output(output)) return;
   const st = await stat(output).catch(() => undefined);
   // A file is no lake, dry run or not (a dry run would otherwise call it one with no dataset, exit 0).
   if (st !== undefined && !st.isDirectory()) throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
-  return st === undefined;
+  if (st === undefined) throw new UsageError(`--output ${output} does not exist (no run has written there)`, 'give the output folder of a run (default output)');
 }
 
 /**

@@ -13,6 +13,9 @@ import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
 import { runContext } from '../sinks/helpers.js';
 import { runCli, startCli, tempDir } from './helpers/cli.js';
 
+/** An exit code and the first line of stderr. */
+const inspectSays = (r: { code: number | null; stderr: string }) => [r.code, r.stderr.split('\n')[0]];
+
 /** Three runs of 100 minutes of two codes, committed with a 50-row target: 12 files of 50 rows in one partition. */
 async function smallFileLake(): Promise<string> {
   const out = tempDir();
@@ -108,14 +111,17 @@ describe('quotelake compact', () => {
     expect(bad.stderr).toContain('Argument: dataset, Given: "candles", Choices: "kline", "trade", "depth", "halt"');
   }, 60_000);
 
-  it('compact, vacuum and migrate on a folder that does not exist say so, exit 0 and make no folder', async () => {
+  it('compact, vacuum, repair and migrate on a folder that does not exist, dry run or not, refuse it as inspect does (exit 2) and make no folder', async () => {
+    // A typo in a cron line: exit 0 ("nothing to compact") would hide it for good.
     const missing = join(tempDir(), 'lake-typo');
-    const said = await Promise.all(['compact', 'vacuum', 'migrate'].map((command) => runCli([command, '--output', missing])));
-    expect(said.map((r) => [r.code, r.stdout])).toEqual([
-      [0, `nothing to compact: ${missing} does not exist\n`],
-      [0, `nothing to vacuum: ${missing} does not exist\n`],
-      [0, `${missing} does not exist: nothing to migrate\n`],
-    ]);
+    const commands = [['compact'], ['compact', '--dry-run'], ['vacuum'], ['vacuum', '--dry-run'], ['repair', '--yes'], ['repair', '--dry-run'], ['migrate'], ['migrate', '--dry-run']];
+    const said = await Promise.all(commands.map((c) => runCli([...c, '--output', missing])));
+    const refusal = [`quotelake: --output ${missing} does not exist (no run has written there)`, '  hint: give the output folder of a run (default output)'];
+    expect(said.map((r) => [r.code, r.stdout, r.stderr.split('\n').slice(0, 2)])).toEqual(commands.map(() => [2, '', refusal]));
+    // With --json, the refusal is the document.
+    const json = await Promise.all([['repair', '--dry-run', '--json'], ['migrate', '--json']].map((c) => runCli([...c, '--output', missing])));
+    for (const r of json) expect([r.code, JSON.parse(r.stdout)]).toMatchObject([2, { exitCode: 2, error: { code: 'QL_USAGE', message: `--output ${missing} does not exist (no run has written there)` } }]);
+    expect(inspectSays(await runCli(['inspect', missing]))).toEqual([2, `quotelake: ${missing} does not exist (no run has written there)`]);
     expect(existsSync(missing)).toBe(false);
   }, 60_000);
 

@@ -12,7 +12,7 @@ import { byteSize, counted, n } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { checkOutputRoom, localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { checkOutputRoom, checkLocalOutput, onLakeOutput } from '../lake-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface CompactArgs extends LogArgs, StopArgs {
@@ -51,10 +51,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   const clock = commandClock(args.clock, env);
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   checkOutputRoom(args.output);
-  if (await localOutputAbsent(args.output)) {
-    terminal.out(`nothing to compact: ${args.output} does not exist\n`);
-    return EXIT_OK;
-  }
+  await checkLocalOutput(args.output);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const runId = `compact-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });

@@ -2,7 +2,7 @@
 import { describeMigration, ensureLayout, layoutState } from '../../lake/layout/index.js';
 import { LAYOUT_VERSION } from '../../lake/layout-version.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { acquireCommandLock, checkOutputRoom, localOutputAbsent } from '../lake-location.js';
+import { acquireCommandLock, checkLocalOutput, checkOutputRoom } from '../lake-location.js';
 import { createRunId } from '../../runtime/run-id.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
@@ -35,15 +35,15 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   const runId = createRunId(now);
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'migrate' });
   checkOutputRoom(outputDir);
-  const absent = await localOutputAbsent(outputDir);
+  await checkLocalOutput(outputDir);
   // The same lock a run takes: nothing writes into the lake while it moves.
-  const lock = args['dry-run'] || absent ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env);
+  const lock = args['dry-run'] ? undefined : await acquireCommandLock(outputDir, { runId, pipeline: 'migrate', now }, env);
   const interrupts = exitOnInterrupt((line) => terminal.notice(line, SIGNAL_NOTICE), MIGRATE_CUT_NOTICE);
   let report;
   let before;
   try {
     before = await layoutState(outputDir);
-    report = absent ? undefined : await ensureLayout(outputDir, { now, dryRun: args['dry-run'] });
+    report = await ensureLayout(outputDir, { now, dryRun: args['dry-run'] });
     // What a run logs as a warning (nobody asked for it there) is this command's work: info.
     if (report && !report.dryRun) logger.info(describeMigration(report), { event: 'recovery', action: 'layout-migrated', output: outputDir, from: report.from, to: report.to, files: report.filesRewritten, kept: report.filesKept, resumed: report.resumed });
   } finally {
@@ -52,11 +52,9 @@ export async function migrateAction(args: MigrateArgs, env: NodeJS.ProcessEnv = 
   }
   const line = report
     ? describeMigration(report)
-    : absent
-      ? `${outputDir} does not exist: nothing to migrate`
-      : before.version === undefined
-        ? `${outputDir} holds no lake yet: nothing to migrate`
-        : `${outputDir} is already at layout ${LAYOUT_VERSION}: nothing to migrate`;
+    : before.version === undefined
+      ? `${outputDir} holds no lake yet: nothing to migrate`
+      : `${outputDir} is already at layout ${LAYOUT_VERSION}: nothing to migrate`;
   if (args.json) {
     terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'migrate', output: outputDir, layoutBefore: before.version ?? null, layout: LAYOUT_VERSION, ...(report ? { migration: report } : {}) }, null, 2)}\n`);
   } else {

@@ -13,7 +13,7 @@ import type { LogArgs } from '../shared-options.js';
 import { shellWord } from '../../core/shell-word.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { checkOutputRoom, localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { checkOutputRoom, checkLocalOutput, onLakeOutput } from '../lake-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
 export interface RepairArgs extends LogArgs {
@@ -119,11 +119,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
     );
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   checkOutputRoom(args.output);
-  if (await localOutputAbsent(args.output)) {
-    if (args.json) json([], undefined);
-    else terminal.out(`nothing to repair: ${args.output} does not exist\n`);
-    return EXIT_OK;
-  }
+  await checkLocalOutput(args.output);
   const runId = `repair-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'repair' });
   const ctx: RunContext = { runId, signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock };

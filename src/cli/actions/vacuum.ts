@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { tableLogRetentions, vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
-import { checkOutputRoom, localOutputAbsent, onLakeOutput } from '../lake-location.js';
+import { checkOutputRoom, checkLocalOutput, onLakeOutput } from '../lake-location.js';
 import { commandClock } from '../clock-option.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { exitOnInterrupt } from '../interrupts.js';
@@ -98,10 +98,7 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   const clock = commandClock(args.clock, env);
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   checkOutputRoom(args.output);
-  if (await localOutputAbsent(args.output)) {
-    terminal.out(`nothing to vacuum: ${args.output} does not exist\n`);
-    return EXIT_OK;
-  }
+  await checkLocalOutput(args.output);
   const now = clock.now();
   const dryRun = args['dry-run'];
   const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
