@@ -23,11 +23,15 @@ export function checkpointLakeKey(pipeline: string): string {
 /** A run id (`20261122T004000Z-k3f9qa`): in staging folders and file names, always of this length. */
 export const SAMPLE_RUN_ID = '20261122T004000Z-k3f9qa';
 const RUN = SAMPLE_RUN_ID;
+/** A maintenance command's id (compact, vacuum, repair: runtime/run-id.ts), longer than a run's; a compaction stages its files under it as a run does. */
+export const SAMPLE_MAINTENANCE_ID = 'compact-20261122T004000000Z-a1b2c3';
+const MAINTENANCE = SAMPLE_MAINTENANCE_ID;
 /** A file's sequence number, padded to 5 digits and free to grow: 10 digits is a run of 10^10 files. */
 const SEQ = '9999999999';
 
 /** The longest key of each kind but a checkpoint's (checked per pipeline, with its name). */
 export const LONGEST_LAKE_KEYS: readonly string[] = [
+  `_quotelake/staging/${MAINTENANCE}/kline-parquet/interval=1mo/year=2026/date=${HIVE_NULL}/part-${MAINTENANCE}-${SEQ}.parquet`,
   `_quotelake/staging/${RUN}/kline-parquet/interval=1mo/year=2026/date=${HIVE_NULL}/part-${RUN}-${SEQ}.parquet`,
   `_quotelake/staging/${RUN}/_rejected/kline/date=2026-11-22/rejected-${RUN}.ndjson.${SEQ}`,
   `_quotelake/staging/${RUN}/kline.parquet.journal.json`,

@@ -1,5 +1,5 @@
 /** `quotelake compact`: loaded only when the command runs. The lake does the work; this wires it. */
-import { randomBytes } from 'node:crypto';
+import { createMaintenanceId } from '../../runtime/run-id.js';
 import type { RunContext } from '../../core/component.js';
 import { compactLake } from '../../lake/compact-lake.js';
 import type { CompactionReport } from '../../lake/commit/partitioned-sink.js';
@@ -53,7 +53,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
   checkOutputRoom(args.output);
   await checkLocalOutput(args.output);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
-  const runId = `compact-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const runId = createMaintenanceId('compact', new Date(clock.now()));
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });
   const dryRun = args['dry-run'];
   const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words: COMPACT_STOP_WORDS });

@@ -1,5 +1,5 @@
 /** `quotelake repair`: loaded only when the command runs. The lake does the work (repair-lake.ts); this wires it and says what to run next. */
-import { randomBytes } from 'node:crypto';
+import { createMaintenanceId } from '../../runtime/run-id.js';
 import type { RunContext } from '../../core/component.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { partitionKeys } from '../../lake/partition-path.js';
@@ -120,7 +120,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   checkOutputRoom(args.output);
   await checkLocalOutput(args.output);
-  const runId = `repair-${new Date(clock.now()).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const runId = createMaintenanceId('repair', new Date(clock.now()));
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'repair' });
   const ctx: RunContext = { runId, signal: new AbortController().signal, logger, events: { request() {}, rows() {} }, clock };
   // A dry run reads only; a repair commits, so it holds the output as a run does.

@@ -5,7 +5,7 @@
  * (and time travel) within it, so it needs --force, as Delta's own VACUUM asks. Then each table's
  * log loses its entries older than the log retention (delta/clean-delta-log.ts).
  */
-import { randomBytes } from 'node:crypto';
+import { createMaintenanceId } from '../../runtime/run-id.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../../lake/delta/delta-checkpoint-write.js';
 import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { tableLogRetentions, vacuumLake, type TableVacuum } from '../../lake/vacuum-lake.js';
@@ -101,7 +101,7 @@ export async function vacuumAction(args: VacuumArgs, env: NodeJS.ProcessEnv = pr
   await checkLocalOutput(args.output);
   const now = clock.now();
   const dryRun = args['dry-run'];
-  const runId = `vacuum-${new Date(now).toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const runId = createMaintenanceId('vacuum', new Date(now));
   // A dry run reads only; a vacuum must not race a run that is committing files not yet logged.
   const holder = dryRun ? undefined : { runId, pipeline: 'vacuum', now: new Date(now) };
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
