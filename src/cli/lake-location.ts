@@ -43,7 +43,8 @@ export async function commandLake(output: string, env: NodeJS.ProcessEnv, option
  * there: one that is not is a typo or a lake not yet written, refused as `inspect` refuses it
  * (exit 2), so a cron line with a mistyped path fails instead of doing nothing every night. Nothing
  * is made (the lock would make the folder). A file there is refused too. A lake on S3 is not
- * checked here: its prefix exists once anything is written.
+ * checked here: its prefix exists once anything is written (onLakeOutput refuses one holding
+ * nothing, checkRemoteOutput).
  */
 export async function checkLocalOutput(output: string): Promise<void> {
   if (isS3Output(output)) return;
@@ -51,6 +52,16 @@ export async function checkLocalOutput(output: string): Promise<void> {
   // A file is no lake, dry run or not (a dry run would otherwise call it one with no dataset, exit 0).
   if (st !== undefined && !st.isDirectory()) throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
   if (st === undefined) throw new UsageError(`--output ${output} does not exist (no run has written there)`, 'give the output folder of a run (default output)');
+}
+
+/**
+ * An s3:// output holding nothing is a missing output (often a mistyped prefix): an object store has
+ * no empty folders. Refused as a missing folder is (exit 2), by `inspect` and the maintenance
+ * commands, before anything is written there (a lease would make the prefix exist).
+ */
+export async function checkRemoteOutput(output: string, storage: LakeStorage): Promise<void> {
+  if ((await storage.list('', { limit: 1 })).length > 0) return;
+  throw new UsageError(`${output} holds nothing (no run has written there)`, 'check the bucket and prefix of the s3:// URL (and --s3-endpoint): give the --output of a run');
 }
 
 /**
@@ -111,6 +122,7 @@ export async function onLakeOutput<T>(
   const lake = await commandLake(output, env, { s3Endpoint: options.s3Endpoint });
   try {
     // Before the lock: a lake these commands cannot work on is left exactly as it is.
+    if (lake.remote) await checkRemoteOutput(output, lake.storage);
     await checkMaintainedLayout(output, lake.storage);
     const lock = options.holder === undefined ? undefined : await acquireRunLock(lake.remote ? lake.storage : output, options.holder);
     try {

@@ -208,6 +208,17 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
       expect(result.stdout).toBe('');
     });
 
+    it('compact, vacuum and repair of a prefix holding nothing: exit 2, as inspect, and nothing written there (not even a lease)', async () => {
+      const url = 's3://lake-test/no-lake-to-maintain';
+      for (const command of [['compact'], ['compact', '--dry-run'], ['vacuum'], ['repair', '--yes']]) {
+        const result = await runCli([...command, '--output', url, '--s3-endpoint', server().endpoint], { cwd: work, env: CREDENTIALS });
+        expect(result.code, command.join(' ')).toBe(2);
+        expect(result.stderr).toContain(`${url} holds nothing (no run has written there)`);
+        expect(result.stdout).toBe('');
+      }
+      expect(await keysUnder(server().client(), 'lake-test', 'no-lake-to-maintain')).toEqual([]);
+    });
+
     it('an endpoint nobody listens on: the endpoint is blamed', async () => {
       const port = await closedPort();
       const result = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', `http://127.0.0.1:${port}`, '--clock', NOW], { cwd: work, env: CREDENTIALS });

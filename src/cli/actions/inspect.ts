@@ -17,6 +17,7 @@ import { localStorage } from '../../lake/storage/local-storage.js';
 import { stateDirFor } from '../../config/resolve-settings.js';
 import { stateLocationFor } from '../../runtime/state-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
+import { checkRemoteOutput } from '../lake-location.js';
 
 export interface InspectArgs {
   output: string;
@@ -64,9 +65,8 @@ async function inspectLake(args: InspectArgs, storage: LakeStorage | undefined):
     if (lakeAbove !== undefined) {
       throw new UsageError(`${args.output} is a folder inside the lake ${lakeAbove}, not an output folder`, `give the lake's folder: "quotelake inspect ${lakeAbove}"`);
     }
-  } else if ((await storage.list('', { limit: 1 })).length === 0) {
-    // An object store has no empty folders: a prefix holding nothing is a missing output (often a typo), as a missing folder is.
-    throw new UsageError(`${args.output} holds nothing (no run has written there)`, 'check the bucket and prefix of the s3:// URL (and --s3-endpoint): give the --output of a run');
+  } else {
+    await checkRemoteOutput(args.output, storage);
   }
   // Inspect only reads: a 0.1.0 lake is named as such rather than shown as empty.
   if ((await layoutState(lake)).version === 1) {
