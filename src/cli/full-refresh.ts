@@ -8,6 +8,7 @@ import { redactUrl } from '../core/redact.js';
 import { shellWord } from '../core/shell-word.js';
 import { CheckpointStore } from '../runtime/checkpoint-store.js';
 import { keepsState } from '../runtime/keeps-state.js';
+import { savedCheckpoints } from '../runtime/saved-checkpoints.js';
 import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { confirm } from './confirm.js';
 import { withCommandState } from './lake-location.js';
@@ -20,8 +21,9 @@ export async function confirmFullRefresh(jobs: readonly PipelineJob[], args: { p
   for (const job of jobs) {
     if (!keepsState(job.pipeline, registry)) continue;
     const { outputDir, stateDir } = job.resolved.settings;
-    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => new CheckpointStore(state, job.pipeline.name, undefined, undefined, stateResetCommand(job.pipeline.name, outputDir, stateDir, args['s3-endpoint'])).load(), { s3Endpoint: args['s3-endpoint'] });
-    if (saved.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
+    const saved = await withCommandState(outputDir, stateDir, process.env, (state) => savedCheckpoints(new CheckpointStore(state, job.pipeline.name, undefined, undefined, stateResetCommand(job.pipeline.name, outputDir, stateDir, args['s3-endpoint'])), true), { s3Endpoint: args['s3-endpoint'] });
+    if (saved.damaged !== undefined) lines.push(`  ${job.pipeline.name}: a damaged checkpoint file, replaced whole by the first commit (${saved.damaged.message})`);
+    else if (saved.committed.size > 0) lines.push(`  ${job.pipeline.name}: ${saved.committed.size} checkpoint(s) saved under ${job.resolved.settings.stateDir}`);
   }
   if (lines.length === 0) return true;
   terminal.err(

@@ -114,7 +114,7 @@ export class CheckpointStore {
    * some streams cannot, as it could not keep the others.
    */
   private damagedHint(): string {
-    return `the checkpoints of pipeline "${this.pipeline}" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "${this.resetCommand}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+    return `the checkpoints of pipeline "${this.pipeline}" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "${this.resetCommand}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept); a run with --full-refresh does the same and its first commit replaces the file`;
   }
 
   /**

@@ -14,6 +14,7 @@ import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError,
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
+import { savedCheckpoints } from './saved-checkpoints.js';
 import { checkpointSink } from './checkpoint-sink.js';
 import { isLook, keepsState, resumptionOf } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
@@ -360,7 +361,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     const tiedToLake = sinkDef.writesLake === true && keepState;
     // A new output whose state folder holds another lake's checkpoints is refused before its layout
     // (and so its id) is written: a refused run leaves no lake behind.
-    if (tiedToLake && (await readLakeId(lake)) === null) await new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }, resetCommand).load();
+    if (tiedToLake && (await readLakeId(lake)) === null) await savedCheckpoints(new CheckpointStore(state, pipeline.name, checkpointSink(pipeline.sink), { id: null, where: outputDir }, resetCommand), options.fullRefresh === true);
     // The layout first, before any sink recovers: a 0.1.0 lake (or an interrupted migration) is
     // migrated here, a lake of a newer layout is refused before anything in it is touched.
     const migration = look ? undefined : await ensureLayout(lake, { now: new Date(clock.now()) });
@@ -413,7 +414,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source
       // starts: the same on a normal run, nothing on a full refresh.
-      const committed = keepState ? await store.load() : new Map<string, Checkpoint>();
+      const saved = keepState ? await savedCheckpoints(store, options.fullRefresh === true) : { committed: new Map<string, Checkpoint>() };
+      const committed = saved.committed;
+      if (saved.damaged !== undefined) {
+        logger.warn(`full refresh: ${saved.damaged.message}; the run does not need it, and its first commit replaces it (until then the file stays as it was)`, { event: 'recovery', action: 'damaged-checkpoint-replaced', path: store.path });
+      }
       const startFrom = options.fullRefresh === true ? new Map<string, Checkpoint>() : new Map(committed);
       const gone = startFrom.size > 0 ? await sink.missingHeld?.() : undefined;
       if (gone !== undefined) {

@@ -15,7 +15,7 @@ describe('a damaged checkpoint file', () => {
     const out = tempDir('ql-damaged-state-');
     const file = join(out, '.state', 'checkpoints', 'daily.json');
     mkdirSync(join(out, '.state', 'checkpoints'), { recursive: true });
-    const hint = `  hint: the checkpoints of pipeline "daily" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "quotelake state reset daily --output ${out}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept)`;
+    const hint = `  hint: the checkpoints of pipeline "daily" are damaged (changed outside quotelake): restore the file from a backup, or remove it with "quotelake state reset daily --output ${out}" (without --stream: the whole file goes) and the next run fetches this pipeline's streams again from since, merging the rows by key (data files are kept); a run with --full-refresh does the same and its first commit replaces the file`;
     const lock = join(out, '.quotelake.lock');
     for (const [text, why] of [
       ['{"version":1,', 'checkpoint file is not valid JSON: Expected double-quoted property name in JSON at position 13'],
