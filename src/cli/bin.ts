@@ -6,6 +6,10 @@
  * what loads after start-up.ts has turned maps on, which is then all of quotelake.
  */
 import { codeLoadFailureLine } from './code-load-failure.js';
+import { stopEarlyOnSignal } from './early-stop.js';
+
+// First of all: a stop while the rest loads is said and exits 130, not a silent death by the signal.
+stopEarlyOnSignal();
 
 try {
   // Both imported here rather than statically, so that a file of either that cannot be opened is caught below.

@@ -8,6 +8,7 @@
  * process says so and exits 130 itself. That is safe at any point: every commit is a journal plus
  * renames that the next run finishes or undoes, so an exit mid-commit loses no committed data.
  */
+import { endEarlyStop } from './early-stop.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { timerSecondsMs } from './seconds-option.js';
 import type { Resumption } from '../runtime/keeps-state.js';
@@ -111,6 +112,7 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
     say(words.again(sig));
     exit(EXIT_INTERRUPTED);
   };
+  endEarlyStop();
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
   return {
