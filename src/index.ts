@@ -23,6 +23,7 @@ export { pipelineJsonSchema } from './config/pipeline-json-schema.js';
 export { resolveSettings, type Settings } from './config/resolve-settings.js';
 export { components } from './components.js';
 export { runPipeline, type RunOptions, type RunResult, type RejectedOutput } from './runtime/run-pipeline.js';
+export type { LastWords } from './runtime/last-words.js';
 export type { RunManifest, RunStatus } from './runtime/run-manifest.js';
 export { createRunEvents } from './runtime/run-events.js';
 /** runPipeline logs nothing unless given one: `runPipeline(p, { registry: components, logger: createLogger({ level: 'info' }) })`. */

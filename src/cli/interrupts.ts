@@ -12,6 +12,7 @@ import { endEarlyStop } from './early-stop.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { timerSecondsMs } from './seconds-option.js';
 import type { Resumption } from '../runtime/keeps-state.js';
+import type { LastWords } from '../runtime/last-words.js';
 
 /**
  * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
@@ -32,8 +33,17 @@ export function exitNow(): void {
 /** Under the 5 s an operator (or an orchestrator's grace period) can expect, with room to flush. */
 export const STOP_GRACE_MS = 4000;
 
+/**
+ * How long a hard stop waits for the last words (a run's record marked `interrupted`) before it ends
+ * the process: short, as the stop is "at once", and bounded, as a write to a hung file system
+ * never returns. A signal more ends it without waiting.
+ */
+export const LAST_WORDS_MS = 300;
+
 export interface Interrupts {
   readonly signal: AbortSignal;
+  /** What is written when the process is ended at once (second signal, watchdog), within LAST_WORDS_MS. */
+  readonly lastWords: LastWords;
   /** The signal that stopped the run, if one did. */
   received(): NodeJS.Signals | undefined;
   dispose(): void;
@@ -95,6 +105,24 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
   const words = options.words ?? RUN_STOP_WORDS;
   const controller = new AbortController();
   let first: NodeJS.Signals | undefined;
+  const writes = new Set<() => Promise<void>>();
+  let ending = false;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    exit(EXIT_INTERRUPTED);
+  };
+  const endNow = () => {
+    if (ending || writes.size === 0) return end();
+    ending = true;
+    // Not unref'd: the process must end by exit(), whether the writes land or not.
+    const timer = setTimeout(end, LAST_WORDS_MS);
+    void Promise.all([...writes].map((write) => write().catch(() => undefined))).then(() => {
+      clearTimeout(timer);
+      end();
+    });
+  };
   const on = (sig: NodeJS.Signals) => {
     if (first === undefined) {
       first = sig;
@@ -104,19 +132,25 @@ export function handleInterrupts(say: (line: string) => void, options: Interrupt
       // unref(): a run that stops in time exits on its own, without waiting for the watchdog.
       setTimeout(() => {
         say(words.hung(sig, graceMs / 1000));
-        exit(EXIT_INTERRUPTED);
+        endNow();
       }, graceMs).unref();
       controller.abort();
       return;
     }
-    say(words.again(sig));
-    exit(EXIT_INTERRUPTED);
+    if (!ending) say(words.again(sig));
+    endNow();
   };
   endEarlyStop();
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
   return {
     signal: controller.signal,
+    lastWords: {
+      add: (write) => {
+        writes.add(write);
+        return () => void writes.delete(write);
+      },
+    },
     received: () => first,
     dispose: () => {
       process.off('SIGINT', on);

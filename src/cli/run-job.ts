@@ -2,6 +2,7 @@
  * One pipeline run from the command line: connect (or start the built-in emulator), create the
  * client, show progress, run, and sum it up with the exit code a scheduler can act on.
  */
+import type { LastWords } from '../runtime/last-words.js';
 import { createClient, createTokenPool, planLimits, redactUrl, TokenPool, type ServiceClient } from '../api/index.js';
 import type { Coordinator } from '../api/admission.js';
 import { anchoredAt, spanAnchor, systemClock, type Clock } from '../core/clock.js';
@@ -61,6 +62,8 @@ export interface RunJobOptions {
   readonly terminal: Terminal;
   readonly connection: ServiceConnection;
   readonly signal: AbortSignal;
+  /** What the run writes if the process is ended at once (its record marked interrupted). */
+  readonly lastWords?: LastWords;
   readonly progress: ProgressMode;
   readonly progressIntervalMs?: number | undefined;
   readonly logLevel: LogLevel;
@@ -174,6 +177,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       stdout: terminal.stdout,
       client,
       signal: options.signal,
+      ...(options.lastWords !== undefined ? { lastWords: options.lastWords } : {}),
       logger: rootLogger,
       events,
       clock,

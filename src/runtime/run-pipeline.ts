@@ -15,6 +15,7 @@ import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { savedCheckpoints } from './saved-checkpoints.js';
+import type { LastWords } from './last-words.js';
 import { checkpointSink } from './checkpoint-sink.js';
 import { isLook, keepsState, resumptionOf } from './keeps-state.js';
 import { silentLogger, withFields } from '../core/log-helpers.js';
@@ -94,6 +95,11 @@ export interface RunOptions {
   readonly client?: unknown;
   /** The CLI wires SIGINT/SIGTERM to it. */
   readonly signal?: AbortSignal;
+  /**
+   * Where the run adds what it writes if its process is ended at once (the CLI's second signal):
+   * its record marked `interrupted`. Without it, the next run on the output marks the record.
+   */
+  readonly lastWords?: LastWords;
   /**
    * Where the run's log lines go. Default: nowhere (a library prints nothing of its own accord);
    * the CLI passes createLogger() writing to stderr, and so can any caller who wants the lines.
@@ -334,6 +340,18 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   let lock: RunLock = NO_LOCK;
   /** The run record kept current between commits; a look leaves none. */
   let record: RunningRecord | undefined;
+  /** False once the lake's lease is lost: the record is then the new holder's to mark. */
+  const holdsLake = (): boolean => {
+    if (leaseLost.signal.aborted) return false;
+    try {
+      lock.assertHeld();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** Withdraws the hard stop's mark: from the final record on, the record says how the run ended. */
+  let withdrawLastWords = (): void => undefined;
   const startRecord = (): RunningRecord =>
     startRunningRecord({
       write: () => writeRunManifest(state, manifest('running')),
@@ -342,15 +360,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         return () => offs.forEach((off) => off());
       },
       // A run that lost the lake's lease leaves the state to the holder, which marks this run interrupted.
-      mayRefresh: () => {
-        if (leaseLost.signal.aborted) return false;
-        try {
-          lock.assertHeld();
-          return true;
-        } catch {
-          return false;
-        }
-      },
+      mayRefresh: holdsLake,
       onError: (error) => logger.debug('run record not refreshed; the next refresh or commit writes it', { event: 'run-record', error: errorSummary(error).message }),
       ...(options.recordTimer !== undefined ? { every: options.recordTimer } : {}),
     });
@@ -372,7 +382,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     if (!look) {
       await recoverOutput(store);
       await writeRunManifest(state, manifest('running'));
-      record = startRecord();
+      const running = (record = startRecord());
+      // Ended at once, the run says so itself (with the counts it had) instead of leaving `running`.
+      withdrawLastWords =
+        options.lastWords?.add(async () => {
+          await running.stop();
+          if (holdsLake()) await writeRunManifest(state, manifest('interrupted'));
+        }) ?? withdrawLastWords;
     }
     logger.info('run started', {
       event: 'run-start',
@@ -598,6 +614,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} diverted to ${to}`, { event: 'rejected', rejected: rejectedTotal, to });
       }
       // No refresh may land after (or over) the final record.
+      withdrawLastWords();
       await record?.stop();
       const final = manifest(status);
       const manifestPath = look ? undefined : await writeRunManifest(state, final);
@@ -614,6 +631,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       }
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
+      withdrawLastWords();
       await record?.stop();
       const failed = manifest('failed', error);
       if (!look) await writeRunManifest(state, failed).catch(() => undefined);
@@ -621,6 +639,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       logger.info('run finished', { ...runEnd(failed), code: failed.error?.code });
       throw error;
     } finally {
+      withdrawLastWords();
       await sink.close().catch(() => undefined);
       await record?.stop();
     }

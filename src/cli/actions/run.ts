@@ -119,6 +119,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
         terminal,
         connection,
         signal: interrupts.signal,
+        lastWords: interrupts.lastWords,
         progress: chooseProgressMode({ quiet: args.quiet, json: args.json, isTTY: terminal.stderrIsTTY }),
         progressIntervalMs: progressInterval(env),
         logLevel: args['log-level'],
