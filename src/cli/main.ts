@@ -24,6 +24,7 @@ import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
 import { checkTokenFlag } from './token-flag.js';
 import { checkPathOptions } from './path-options-check.js';
+import { checkValuelessOptions } from './valueless-options-check.js';
 import { checkLoneDash } from './lone-dash.js';
 import { checkRepeatedOptions } from './repeated-options-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
@@ -58,6 +59,7 @@ export async function main(argv: string[]): Promise<number> {
     .check(checkTokenFlag, true)
     .check((args, options) => checkNumberOptions(args, argv, (options as { number?: string[] } | undefined)?.number ?? []), true)
     .check((args, options) => checkRepeatedOptions(args, options as { array?: string[] } | undefined), true)
+    .check((args, options) => checkValuelessOptions(args, argv, options as Parameters<typeof checkValuelessOptions>[2]), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));

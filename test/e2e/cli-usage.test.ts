@@ -331,6 +331,27 @@ describe('usage errors exit 2 with a hint', () => {
     ]);
   });
 
+  it('an option with a default given no value is refused, not quietly read as its default', async () => {
+    const dir = tempDir();
+    const results = await Promise.all([
+      runCli(['run', 'demo', '--dry-run', '--log-level']),
+      runCli(['run', 'demo', '--dry-run', '--log-level', '--quiet']),
+      runCli(['compact', '--output'], { cwd: dir }),
+      runCli(['migrate', '--output', '--dry-run'], { cwd: dir }),
+      runCli(['init', '--dir', dir, '--source']),
+    ]);
+    expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
+      [2, 'quotelake: --log-level needs a value: debug, info, warn or error (leave the option out for its default, "warn")'],
+      [2, 'quotelake: --log-level needs a value: debug, info, warn or error (leave the option out for its default, "warn")'],
+      [2, 'quotelake: --output needs a value (leave the option out for its default, "output")'],
+      [2, 'quotelake: --output needs a value (leave the option out for its default, "output")'],
+      [2, 'quotelake: --source needs a value (leave the option out for its default, "kline-history")'],
+    ]);
+    expect(results[2]!.stderr).toContain('hint: run "quotelake compact --help" for what it takes');
+    // Nothing was written in the default's place.
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('an empty number option (an unset shell variable) is refused by name, not read as 0', async () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--dry-run', '--stop-timeout', '']),

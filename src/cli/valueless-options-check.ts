@@ -1,0 +1,39 @@
+/**
+ * An option that has a default, given with nothing after it (`--log-level` at the end of a line,
+ * `--output $UNSET` in a script): yargs quietly takes the default for it, so `compact --output`
+ * compacted ./output and `run … --log-level` ran at warn, with no word that the value was missing.
+ * Numbers have their own check (number-options-check.ts); booleans need no value.
+ */
+import { UsageError } from './usage-error.js';
+
+interface DeclaredOptions {
+  readonly default?: Record<string, unknown>;
+  readonly choices?: Record<string, readonly unknown[]>;
+  readonly boolean?: readonly string[];
+  readonly number?: readonly string[];
+  readonly count?: readonly string[];
+}
+
+/** `--key` followed by nothing, or by another option: a plain negative number is a value. */
+function givenBare(argv: readonly string[], key: string): boolean {
+  const end = argv.indexOf('--');
+  return argv.some((a, i) => {
+    if (a !== `--${key}` || (end >= 0 && i > end)) return false;
+    const next = argv[i + 1];
+    return next === undefined || (next.startsWith('-') && next !== '-' && !/^-\d+(\.\d+)?$/.test(next));
+  });
+}
+
+export function checkValuelessOptions(args: Record<string, unknown>, argv: readonly string[], options: DeclaredOptions | undefined): true {
+  const skipped = new Set([...(options?.boolean ?? []), ...(options?.number ?? []), ...(options?.count ?? [])]);
+  const command = (args._ as unknown[] | undefined)?.[0];
+  const hint = `run "quotelake ${typeof command === 'string' ? command : '<command>'} --help" for what it takes`;
+  for (const [key, value] of Object.entries(options?.default ?? {})) {
+    // yargs keeps each dashed option under its camelCase name too: one message, by the dashed name.
+    if (typeof value !== 'string' || skipped.has(key) || /[A-Z]/.test(key) || !givenBare(argv, key)) continue;
+    const choices = (options?.choices?.[key] ?? []).map(String);
+    const listed = choices.length > 1 ? `: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : '';
+    throw new UsageError(`--${key} needs a value${listed} (leave the option out for its default, ${JSON.stringify(value)})`, hint);
+  }
+  return true;
+}
