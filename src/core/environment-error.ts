@@ -35,6 +35,9 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
+/** The answer to a TLS hello was not TLS (OpenSSL's words for reading plain HTTP as a record). */
+const PLAIN_HTTP_ANSWER = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+
 /** A handshake that took too long is the network's, not a refusal: it may pass when sent again. */
 const TLS_SLOW = 'ERR_TLS_HANDSHAKE_TIMEOUT';
 
@@ -210,6 +213,17 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
       return { code: 'QL_NETWORK_UNREACHABLE', target, message: `cannot reach ${target} (${code})`, fix: 'check the network of this machine (and a proxy or firewall), then run the same command again: it resumes' };
     }
     default:
+      if (PLAIN_HTTP_ANSWER.has(code)) {
+        // What came back is no TLS record at all: most often an https:// URL for a service that
+        // speaks plain HTTP, where a certificate, a clock or a CA would be the wrong thing to check.
+        const target = networkTarget(e);
+        return {
+          code: 'QL_TLS',
+          target,
+          message: `the TLS connection to ${target} was refused: the server did not answer in TLS (${code}); it may serve plain HTTP`,
+          fix: 'an https:// URL for a plain-HTTP service: write it with http:// (--base-url or QUOTELAKE_BASE_URL; --s3-endpoint for an S3 store), or give the port that serves TLS',
+        };
+      }
       if (isTlsRefusal(code)) {
         const target = networkTarget(e);
         return {

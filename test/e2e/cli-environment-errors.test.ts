@@ -8,6 +8,7 @@ import { chmodSync, closeSync, existsSync, openSync, symlinkSync, writeFileSync 
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
 import { cleanEnv, MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 import { quickRetry } from './helpers/quick-retry.js';
 
@@ -209,6 +210,21 @@ describe('network', () => {
     expect(r.code, r.stderr).toBe(1);
     expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_CONNECTION_REFUSED');
     expect(r.stderr).toContain(`nothing accepts connections at 127.0.0.1:${port} (ECONNREFUSED)`);
+  }, 60_000);
+
+  it('https:// for a plain-HTTP service: exit 2, QL_TLS saying it answered without TLS, not to check certificates', async () => {
+    const emulator = await startEmulator({ log: () => {} });
+    try {
+      const port = new URL(emulator.url).port;
+      const r = await runCli(['run', quickRetry('demo'), ...DEMO.slice(2), '--output', tempDir(), '--base-url', `https://127.0.0.1:${port}`, '--token', 'a-token-of-some-length']);
+      expect(r.code, r.stderr).toBe(2);
+      expect((JSON.parse(r.stdout) as RunDoc).runs[0]!.error?.code).toBe('QL_TLS');
+      expect(r.stderr).toMatch(new RegExp(`the TLS connection to 127\\.0\\.0\\.1:${port} was refused: the server did not answer in TLS \\(ERR_SSL_[A-Z_]+\\); it may serve plain HTTP`));
+      expect(r.stderr).toContain('hint: an https:// URL for a plain-HTTP service: write it with http://');
+      expect(r.stderr).not.toContain('NODE_EXTRA_CA_CERTS');
+    } finally {
+      await emulator.close();
+    }
   }, 60_000);
 
   it('an unresolvable host (.invalid): exit 2, QL_HOST_UNKNOWN naming the host', async () => {
