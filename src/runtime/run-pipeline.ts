@@ -613,6 +613,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         const to = `${outputDir.replace(/\/+$/, '')}/${REJECTED_DIR}/`;
         logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} diverted to ${to}`, { event: 'rejected', rejected: rejectedTotal, to });
       }
+      // Dropped ones too (exit 3): the lines above say why, once per reason; this one says how many.
+      if (rejectedTotal > 0 && opts.onReject === 'drop') {
+        logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} dropped (onReject: drop)`, { event: 'rejected', rejected: rejectedTotal, to: 'dropped' });
+      }
       // No refresh may land after (or over) the final record.
       withdrawLastWords();
       await record?.stop();

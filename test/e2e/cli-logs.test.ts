@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { serveChild, type ServedEmulator } from './helpers/serve.js';
 import { closedPort } from '../helpers/closed-port.js';
 import { quickRetry } from './helpers/quick-retry.js';
@@ -150,6 +150,18 @@ describe.concurrent('quotelake run --log-level debug --log-format json', () => {
     for (const l of starts) expect(l).not.toContain('"pipeline"');
     expect(one.code, one.stderr).toBe(0);
     expect(one.stderr.split('\n').filter((l) => l.includes('run started'))).toEqual([expect.stringMatching(/\] INFO: run started \{/)]);
+  }, 60_000);
+
+  it('rejected records dropped: a warn line of event rejected with how many and to "dropped", as diverted ones get', async () => {
+    const fixtures = join(ROOT, 'test/fixtures/pipelines');
+    const [dropped, diverted] = await Promise.all([
+      runCli(['run', join(fixtures, 'narrow-drop.yaml'), '--output', tempDir(), '--log-format', 'json', '--quiet', '--clock', NOW]),
+      runCli(['run', join(fixtures, 'narrow-decimals.yaml'), '--output', tempDir(), '--log-format', 'json', '--quiet', '--clock', NOW]),
+    ]);
+    expect([dropped.code, diverted.code]).toEqual([3, 3]);
+    const rejectedLines = (r: { stderr: string }) => logLines(r.stderr).filter((l) => l.event === 'rejected');
+    expect(rejectedLines(diverted)).toEqual([expect.objectContaining({ level: 'warn', rejected: 2, to: expect.stringMatching(/_rejected\/$/) })]);
+    expect(rejectedLines(dropped)).toEqual([expect.objectContaining({ level: 'warn', rejected: 2, to: 'dropped', msg: '2 rejected records dropped (onReject: drop)' })]);
   }, 60_000);
 
   it('QUOTELAKE_LOG_FORMAT chooses the format; a wrong value is a usage error', async () => {
