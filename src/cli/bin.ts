@@ -5,8 +5,9 @@
  * map when it loads a module, so a debug run's stack traces name source files and lines only for
  * what loads after start-up.ts has turned maps on, which is then all of quotelake.
  */
-import { codeLoadFailureLine } from './code-load-failure.js';
+import { codeLoadFailureJsonLine, codeLoadFailureLine } from './code-load-failure.js';
 import { stopEarlyOnSignal } from './early-stop.js';
+import { wantsJsonLogs } from './wants-json-logs.js';
 
 // First of all: a stop while the rest loads is said and exits 130, not a silent death by the signal.
 stopEarlyOnSignal();
@@ -20,6 +21,8 @@ try {
   // limit too low for the bundle's files is the environment's, not a defect: one line, exit 2 (EXIT_USAGE).
   const line = codeLoadFailureLine(e, true);
   if (line === undefined) throw e;
-  process.stderr.write(`quotelake: ${line}\n`);
+  // --log-format json (or QUOTELAKE_LOG_FORMAT=json): a JSON line, as every other failure before a run is.
+  const json = wantsJsonLogs(process.argv.slice(2), process.env) ? codeLoadFailureJsonLine(e, new Date()) : undefined;
+  process.stderr.write(json !== undefined ? `${json}\n` : `quotelake: ${line}\n`);
   process.exitCode = 2;
 }

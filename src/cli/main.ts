@@ -11,7 +11,8 @@ import { STATE_SUBCOMMANDS } from './commands/state.js';
 import { wordCompleter } from './complete-words.js';
 import { commandWords, signedValueProblem, usageHint, withSuggestion } from './usage-suggestions.js';
 import { describeError, formatError, formatErrorDetails, sayFailure, USAGE_HINT } from './describe-error.js';
-import { EXIT_FAILURE, EXIT_OK } from './exit-codes.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { codeLoadFailureJsonLine } from './code-load-failure.js';
 import { packageVersion } from '../lake/package-version.js';
 import { colorOption, PRECEDENCE_EPILOGUE } from './shared-options.js';
 import { colorEnabled } from './colors.js';
@@ -97,7 +98,18 @@ export async function main(argv: string[]): Promise<number> {
     const d = described.hint === USAGE_HINT ? { ...described, hint: usageHint(argv, COMMAND_NAMES, SUBCOMMAND_NAMES) } : described;
     // A JSON line carries the stack and causes in `err` already. The log's writer loads only here.
     const json = wantsJsonLogs(argv, process.env);
-    if (json) terminal.jsonNotices((await import('./json-notices.js')).jsonNoticeLine(systemClock));
+    if (json) {
+      // Under an open-file limit too low for the command's code, the log's writer may not load
+      // either: the failure is then the line of code-load-failure.ts, never a silent exit 1.
+      const notices = await import('./json-notices.js').catch((loadError: unknown) => loadError);
+      if (!isModule(notices)) {
+        const line = codeLoadFailureJsonLine(notices, new Date());
+        if (line === undefined) throw notices;
+        process.stderr.write(`${line}\n`);
+        return EXIT_USAGE;
+      }
+      terminal.jsonNotices(notices.jsonNoticeLine(systemClock));
+    }
     sayFailure(terminal, d, e);
     if (!json && showsStack(argv, d.code)) terminal.err(formatErrorDetails(e));
     if (argv.includes('--json')) {
@@ -107,6 +119,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     return d.exitCode;
   }
+}
+
+function isModule(value: unknown): value is typeof import('./json-notices.js') {
+  return typeof (value as { jsonNoticeLine?: unknown } | null)?.jsonNoticeLine === 'function';
 }
 
 /** Exit once what was written to stdout and stderr has been handed to the OS. */
