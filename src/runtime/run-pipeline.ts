@@ -602,10 +602,12 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // Committed first, then the run fails (nothing staged is left for the abort below).
       if (stopped) throw stopped;
       if (status === 'aborted') {
+        // An event of its own, so a collector that selects lines by event finds the stop too.
         logger.warn(
           keepsLastWhole
             ? 'run aborted; the output keeps the rows of the last run that completed (this one rewrites it whole, so it wrote nothing)'
             : ABORTED_TEXT[resumptionOf(pipeline, options.registry)],
+          { event: 'run-stopped' },
         );
       }
       if (rejectedTotal > 0 && opts.onReject === 'divert') {

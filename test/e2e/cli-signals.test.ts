@@ -53,6 +53,18 @@ describe.concurrent('signals', () => {
     expect(left).toBeLessThan(all - 10);
   }, 60_000);
 
+  it('with JSON logs, a stopped run says so on a warn line of its own event (run-stopped), after the signal line', async () => {
+    const proc = startCli([...LONG, '--output', tempDir(), '--log-format', 'json', '--log-level', 'debug', '--quiet'], { env: { ...ENV, QUOTELAKE_STOP_TIMEOUT: '120' } });
+    // Some dozens of requests in: the run is well under way.
+    await proc.waitForStderr(/"trace":"[^"]*-[2-9]\d"/);
+    proc.child.kill('SIGTERM');
+    const r = await proc.result;
+    expect(r.code, r.stderr).toBe(130);
+    const warns = r.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.level === 'warn' && l.event !== 'embedded-emulator');
+    expect(warns.map((l) => l.event)).toEqual(['signal', 'run-stopped']);
+    expect(warns[1]).toMatchObject({ pipeline: 'kline-backfill', msg: 'run aborted; committed work is kept and the next run resumes from it' });
+  }, 60_000);
+
   it('a second SIGINT exits at once with 130', async () => {
     const proc = startCli([...LONG, '--output', tempDir()], { env: ENV });
     await proc.waitForStderr(/\d+ requests/);
