@@ -17,6 +17,7 @@ import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
 import { newestBars } from './newest-bars.js';
+import { predictChain } from './predicted-chain.js';
 import { isoSeconds, noteMismatch, SHORT_PAGE_RETRIES, type SeriesEnv } from './series-env.js';
 
 export { PAGE_BARS } from './page-bars.js';
@@ -64,13 +65,15 @@ function noteNothingSent(env: SeriesEnv, start: KlinePosition): void {
 
 async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   const stream = klineStream(env.product.code, env.interval);
-  const seq = { n: 0 };
+  // The series' sequence of batches, and whether its service has answered an end with the bar
+  // above it (predicted-chain.ts): both carry over from one walk of the series to the next.
+  const shared: WalkShared = { n: 0, overlapping: false };
   let pos = start;
   const sinceSec = Math.ceil(env.sinceMs / 1000);
   // 1. Finish a walk a killed run left.
   if (pos.walk) {
     // Newer bars than this walk's may follow (step 2): its batches bound nothing.
-    pos = yield* walk(env, stream, seq, pos, pos.walk.next, pos.walk.floor, pos.walk.top, false);
+    pos = yield* walk(env, stream, shared, pos, pos.walk.next, pos.walk.floor, pos.walk.top, false);
   }
   // 2. From `until` (or now) back to the watermark, or to `since` the first time. An `until` still
   // to come is now: a page ending in the future would be answered with the newest bars all the
@@ -79,18 +82,33 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
   const untilSec = env.untilMs === null || env.untilMs > env.ctx.clock.now() ? 0 : Math.floor(env.untilMs / 1000);
   const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
   if (untilSec === 0 || untilSec >= floor) {
-    pos = yield* walk(env, stream, seq, pos, untilSec, floor, null, true);
+    pos = yield* walk(env, stream, shared, pos, untilSec, floor, null, true);
   }
   // 3. `since` moved earlier than what is held: extend the history downwards (unless the service
   // already said it holds nothing older).
   if (pos.low !== null && sinceSec < pos.low && pos.begins === undefined) {
-    pos = yield* walk(env, stream, seq, pos, pos.low - 1, sinceSec, null, true);
+    pos = yield* walk(env, stream, shared, pos, pos.low - 1, sinceSec, null, true);
   }
   if (pos.begins !== undefined && start.begins === undefined) {
     env.ctx.events.note?.(
       `kline ${env.product.code} ${env.interval}: history begins at ${isoSeconds(pos.begins)}, after since ${isoSeconds(sinceSec)}: the service holds no older bar (not a gap)`,
     );
   }
+}
+
+/** A page's answer, the end it was asked for and when (finality is judged then: AnswerTimes). */
+interface AskedPage {
+  readonly result: KlineResult;
+  readonly end: number;
+  readonly askedAtMs: number;
+}
+
+/** What the walks of one series share. */
+interface WalkShared {
+  /** The next batch's sequence number. */
+  n: number;
+  /** Whether an answer held a bar above the end it was asked for (R2 overlap): see predicted-chain.ts. */
+  overlapping: boolean;
 }
 
 /**
@@ -101,16 +119,10 @@ async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator
  * only at the floor, at the catalog's first listed bar, or when a request for older bars returns
  * none older, which is where the service's history begins.
  */
-/** A page's answer and when it was asked for (finality is judged then: AnswerTimes). */
-interface AskedPage {
-  readonly result: KlineResult;
-  readonly askedAtMs: number;
-}
-
 async function* walk(
   env: SeriesEnv,
   stream: string,
-  seq: { n: number },
+  shared: WalkShared,
   before: KlinePosition,
   end: number,
   floor: number,
@@ -142,7 +154,7 @@ async function* walk(
     // With the stream's signal, also when it is a page asked for ahead: its requests are this stream's.
     const p = env.reporter
       .call(stream, (signal) => client.kline({ code: product.code, klineType, count: want, ...(pageEnd > 0 ? { endSec: pageEnd } : {}) }, signal))
-      .then((result) => ({ result, askedAtMs }));
+      .then((result) => ({ result, end: pageEnd, askedAtMs }));
     // A speculative page that is never used must not become an unhandled rejection.
     p.catch(() => undefined);
     return p;
@@ -191,19 +203,10 @@ async function* walk(
       current ??= fetchPage(end, want);
       if (end > 0 && !onBrokenChain) {
         // Keep `prefetchPages` pages in flight along the predicted chain.
-        let e = end;
-        let w = want;
         const chain = new Set<number>();
-        for (let i = 1; i < env.prefetchPages; i++) {
-          const oldest = calendar.nthBack(e * 1000, w);
-          if (oldest === null) break;
-          const nextEnd = oldest / 1000 - 1;
-          const nextWant = calendar.countUpTo(nextEnd * 1000 + 1, PAGE_BARS, now);
-          if (nextWant === 0) break;
-          if (!ahead.has(nextEnd)) ahead.set(nextEnd, fetchPage(nextEnd, nextWant));
-          chain.add(nextEnd);
-          e = nextEnd;
-          w = nextWant;
+        for (const next of predictChain(calendar, end, want, env.prefetchPages, now, shared.overlapping)) {
+          if (!ahead.has(next.end)) ahead.set(next.end, fetchPage(next.end, next.want));
+          chain.add(next.end);
         }
         // What is ahead off this chain (left from a chain broken before) is forgotten: counted as
         // sent already, so what is ahead is only what the walk will use.
@@ -217,11 +220,14 @@ async function* walk(
         // An answer for another series says nothing about this one: its bars are rejected by name,
         // the position stays where it was, and the series stops for this run.
         const records = malformedRecords(product.code, interval, mismatchedPage(result.bars, mismatch).malformed, endpoint);
-        yield new BatchBox({ stream, seq: seq.n++, records });
+        yield new BatchBox({ stream, seq: shared.n++, records });
         noteMismatch(env, mismatch, result.bars.length);
         return last;
       }
       let page: KlinePage | undefined = pageOf(result.bars);
+      // Judged against the end the page was asked for: a page ahead used below its end (a broken
+      // chain) holds bars above the walk's end as a matter of course.
+      if (asked.end > 0 && page.ts.length > 0 && page.ts[page.ts.length - 1]! > asked.end) shared.overlapping = true;
       // The page is ascending: bars at or before the end are a prefix, those kept a range of it.
       const olderThanEnd = end === 0 ? page.ts.length : firstAtOrAfter(page, end + 1);
       if (olderThanEnd === 0 && page.malformed.length === 0) {
@@ -259,7 +265,7 @@ async function* walk(
         uncovered -= countBars(product, interval, state.next * 1000 + 1, toMs, now);
         env.reporter.replan(stream, pagesFor(Math.max(0, uncovered)) - ahead.size);
       }
-      const box = boxed({ stream, seq: seq.n++, records, checkpoint: toCheckpoint(stream, position) }, done ? null : state.next);
+      const box = boxed({ stream, seq: shared.n++, records, checkpoint: toCheckpoint(stream, position) }, done ? null : state.next);
       // Nothing of the page stays in this frame while it is suspended (see BatchBox).
       current = asked = result = page = kept = records = undefined;
       yield box;
@@ -273,7 +279,7 @@ async function* walk(
   const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
   if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
-    yield boxed({ stream, seq: seq.n++, records: [], checkpoint: toCheckpoint(stream, position) }, null);
+    yield boxed({ stream, seq: shared.n++, records: [], checkpoint: toCheckpoint(stream, position) }, null);
   }
   return position;
 }
