@@ -6,13 +6,13 @@
  * what loads after start-up.ts has turned maps on, which is then all of quotelake.
  */
 import { codeLoadFailureJsonLine, codeLoadFailureLine } from './code-load-failure.js';
-import { stopEarlyOnSignal } from './early-stop.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 
-// First of all: a stop while the rest loads is said and exits 130, not a silent death by the signal.
-stopEarlyOnSignal();
-
 try {
+  // First of all: a stop while the rest loads is said and exits 130, not a silent death by the
+  // signal. Loaded here, not statically: under an open-file limit too low for quotelake, each file
+  // opened before this `try` is one Node itself would fail on, with its stack instead of our line.
+  (await import('./early-stop.js')).stopEarlyOnSignal();
   // Both imported here rather than statically, so that a file of either that cannot be opened is caught below.
   await import('./start-up.js');
   await import('./main.js');

@@ -4,7 +4,7 @@
  * shell's 143). Nothing is sent or written before those handlers, so such a stop is clean: one line,
  * and exit 130 as for any interrupted run. Only for the commands whose stop exits 130 and that write
  * nothing before their handlers take over (migrate and vacuum take the output lock first; serve
- * stops with 0). No imports but two without any: bin.ts installs this before anything loads.
+ * stops with 0). No imports but two without any: bin.ts loads this first, before the rest.
  */
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
