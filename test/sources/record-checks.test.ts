@@ -164,6 +164,37 @@ describe('per-record checks, K-lines through the runtime', () => {
 });
 
 describe('per-record checks, snapshots through the runtime', () => {
+  it('a bar stamped beyond year 9999 is QL_TIME_MALFORMED, as documented, not a bar yet to come', async () => {
+    const page = [{ ...bar(at('03:00')), timestamp: '253402300800' }, { ...bar(at('03:00')), timestamp: '999999999999' }, bar(at('04:00'))];
+    const { client, clock, outputDir } = await setup((req, res) => {
+      const end = (req.query?.data as { kline_timestamp_end?: number }).kline_timestamp_end ?? 0;
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: end === 0 ? page : [] });
+    });
+    await run(klinePipeline, { client, clock, outputDir });
+    const stored = (await readKlineRows(outputDir)).map((row) => new Date(row.ts).toISOString());
+    expect(stored).toEqual(['2026-03-03T04:00:00.000Z']);
+    const rejected = await rejectedLines(outputDir, 'kline');
+    expect(rejected.map((l) => [l.code, l.field, l.value, l.reason]).sort()).toEqual([
+      ['QL_TIME_MALFORMED', 'timestamp', '253402300800', 'QL_TIME_MALFORMED: field timestamp: "253402300800" is beyond year 9999 in Unix seconds'],
+      ['QL_TIME_MALFORMED', 'timestamp', '999999999999', 'QL_TIME_MALFORMED: field timestamp: "999999999999" is beyond year 9999 in Unix seconds'],
+    ]);
+  });
+
+  it('trade: a tick_time beyond year 9999 is QL_TIME_MALFORMED, as documented, not a tick yet to come', async () => {
+    const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), price: '2000.5', volume: '1', turnover: '2000.5', trade_direction: 1 };
+    const { client, clock, outputDir } = await setup((req, res) => {
+      ok(res, req.query!.trace, { tick_list: [{ ...good, code: 'BTCUSDT', tick_time: '253402300800000' }, good] });
+    });
+    const r = await run(
+      { name: 'trades', source: { type: 'trade-snapshot', codes: ['BTCUSDT', 'ETHUSDT'] }, transforms: [{ type: 'parse-decimals' }], sink: { type: 'ndjson' }, options: { onReject: 'divert' } },
+      { client, clock, outputDir },
+    );
+    expect(r.manifest.rows.trade).toMatchObject({ written: 1, rejected: 1 });
+    expect((await rejectedLines(outputDir, 'trade')).map((l) => [l.code, l.field, l.value, l.reason])).toEqual([
+      ['QL_TIME_MALFORMED', 'tick_time', '253402300800000', 'QL_TIME_MALFORMED: field tick_time: "253402300800000" is beyond year 9999 in Unix milliseconds'],
+    ]);
+  });
+
   it('trade: a tick_time in seconds or microseconds and a trade_direction of 7 are rejected; the good tick is stored', async () => {
     const good = { code: 'ETHUSDT', seq: '11', tick_time: String(Date.parse(NOW)), price: '2000.5', volume: '1', turnover: '2000.5', trade_direction: 1 };
     const { client, clock, outputDir } = await setup((req, res) => {

@@ -15,6 +15,8 @@ import { laneOf, lazyRows } from '../../core/lazy-rows.js';
 import { BAR_IN_FUTURE, BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { ScannedBar, ScannedWords } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
+import { quoteValue } from '../../core/field-failure.js';
+import { MAX_EPOCH_MS, TIME_MALFORMED } from '../../core/time.js';
 import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
 
 const BAR_NUMBERS = ['open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
@@ -243,14 +245,14 @@ function rawKlines(product: Product, interval: Interval, page: KlinePage, at: An
  */
 export const FUTURE_SKEW_MS = 60_000;
 
-const MAX_DATE_MS = 8.64e15;
-
 /** Why a bar's open time cannot be placed, or undefined: off its grid (W12), or yet to come. */
 function timeFlaw(product: Product, interval: Interval, bar: WireKline, ms: number, answeredAtMs: number): RecordFlaw | undefined {
+  // No TIMESTAMP column holds it: the documented code says so, not the skew check it also fails.
+  if (ms > MAX_EPOCH_MS) {
+    return { code: TIME_MALFORMED, field: 'timestamp', value: bar.timestamp, reason: `${quoteValue(String(bar.timestamp))} is beyond year 9999 in Unix seconds` };
+  }
   if (ms > answeredAtMs + FUTURE_SKEW_MS) {
-    // Past year 275760 a Date has no ISO text: the stamp is named as sent.
-    const opens = ms <= MAX_DATE_MS ? new Date(ms).toISOString() : `${String(bar.timestamp)} s`;
-    return { code: BAR_IN_FUTURE, field: 'timestamp', value: bar.timestamp, reason: `${opens} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
+    return { code: BAR_IN_FUTURE, field: 'timestamp', value: bar.timestamp, reason: `${new Date(ms).toISOString()} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
   }
   if (cellStart(product, interval, ms) === ms) return undefined;
   // W12: a bar opens at the start of its grid cell; one stamped inside a cell is not a bar we can place.

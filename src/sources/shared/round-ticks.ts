@@ -10,6 +10,8 @@
  */
 import { compareDecimal } from '../../core/decimal-compare.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
+import { quoteValue } from '../../core/field-failure.js';
+import { MAX_EPOCH_MS, TIME_MALFORMED } from '../../core/time.js';
 import { DUPLICATE_CONFLICT, ECHO_MISMATCH, TICK_IN_FUTURE } from '../../core/reject-codes.js';
 import { FUTURE_SKEW_MS } from './kline-records.js';
 
@@ -47,16 +49,15 @@ function sameTick(a: unknown, b: unknown): boolean {
   return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => (k === 'bids' || k === 'asks' ? sameLevels(x[k], y[k]) : sameText(x[k], y[k])));
 }
 
-const MAX_DATE_MS = 8.64e15;
-
 /** Why a tick's time cannot be, or undefined; a time that is not 1 to 15 digits is parse-decimals' to name. */
 function futureFlaw(tick: unknown, answeredAtMs: number): RecordFlaw | undefined {
   const text = tick !== null && typeof tick === 'object' ? (tick as Record<string, unknown>).tick_time : undefined;
   if (typeof text !== 'string' || !/^\d{1,15}$/.test(text)) return undefined;
   const ms = Number(text);
+  // No TIMESTAMP column holds it: the documented code says so, not the skew check it also fails.
+  if (ms > MAX_EPOCH_MS) return { code: TIME_MALFORMED, field: 'tick_time', value: text, reason: `${quoteValue(text)} is beyond year 9999 in Unix milliseconds` };
   if (ms <= answeredAtMs + FUTURE_SKEW_MS) return undefined;
-  const at = ms <= MAX_DATE_MS ? new Date(ms).toISOString() : `${text} ms`;
-  return { code: TICK_IN_FUTURE, field: 'tick_time', value: text, reason: `${at} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
+  return { code: TICK_IN_FUTURE, field: 'tick_time', value: text, reason: `${new Date(ms).toISOString()} is after the answer was received (${new Date(answeredAtMs).toISOString()})` };
 }
 
 function field(tick: unknown, name: 'code' | 'seq'): string | undefined {
