@@ -118,7 +118,7 @@ describe('normalize-halts', () => {
       ['QL_TIME_MALFORMED', 'haltDateTime', '2024-13-01 10:00:00'],
       ['QL_TIME_MALFORMED', 'haltDate', '2024/01/15'],
       ['QL_DECIMAL_MALFORMED', 'pauseThresholdPrice', 'abc'],
-      ['QL_VALUE_MISSING', 'symbol', ''],
+      ['QL_VALUE_MALFORMED', 'symbol', ''],
       ['QL_TIME_MALFORMED', 'publishDate', '2024-01-11T09:31:05'],
       ['QL_TIME_MALFORMED', 'resumeTime', '25:00:00'],
       ['QL_VALUE_MALFORMED', 'symbol', 'KO '],

@@ -60,7 +60,7 @@ export function readInstant(
 
 export function requiredText(record: WireHaltRecord, key: string): string | FieldError {
   const v = text(record, key);
-  if (v === null) return { field: key, value: '', failure: fieldFailure('QL_VALUE_MISSING', `${key} is required and was ${quoteValue(String((record as Record<string, unknown>)[key] ?? 'absent'))}`) };
+  if (v === null) return { field: key, value: '', failure: fieldFailure(VALUE_MALFORMED, `${key} is required and was ${quoteValue(String((record as Record<string, unknown>)[key] ?? 'absent'))}`) };
   return v;
 }
 
