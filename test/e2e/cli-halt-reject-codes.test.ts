@@ -72,4 +72,15 @@ describe('halt records rejected by a documented code', () => {
     ]);
     expect(r.rows).toMatchObject({ received: 3, written: 1, rejected: 2 });
   });
+
+  it('a New York time late on 9999-12-31, which is year 10000 in UTC, is QL_TIME_MALFORMED, never a TIMESTAMP in the lake', async () => {
+    const r = await runHalts([{ ...BASE, symbol: 'LATE', publishDate: '9999-12-31 23:59:59' }, { ...BASE, symbol: 'LATEHALT', haltDateTime: '9999-12-31 20:00:00' }, BASE]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.symbols).toEqual(['OK']);
+    expect(r.lines.map((l) => [l.code, l.field, l.value, l.reason])).toEqual([
+      ['QL_TIME_MALFORMED', 'publishDate', '9999-12-31 23:59:59', 'QL_TIME_MALFORMED: field publishDate: "9999-12-31 23:59:59" is beyond year 9999 in UTC'],
+      ['QL_TIME_MALFORMED', 'haltDateTime', '9999-12-31 20:00:00', 'QL_TIME_MALFORMED: field haltDateTime: "9999-12-31 20:00:00" is beyond year 9999 in UTC'],
+    ]);
+    expect(r.rows).toMatchObject({ received: 3, written: 1, rejected: 2 });
+  });
 });

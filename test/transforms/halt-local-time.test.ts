@@ -73,7 +73,9 @@ describe('wall-clock text', () => {
       // luxon reads 24:00:00 of a year before 100 as the start of that day, not the end (its
       // two-digit-year path skips the rollover): there the rule is checked against the next midnight.
       const luxonSlip = y < 100 && text.endsWith(' 24:00:00');
-      const want = luxonLocal(text, zone);
+      // Past year 9999 in UTC (late on 9999-12-31 in New York) luxon still reads it; no TIMESTAMP holds it.
+      const read = luxonLocal(text, zone);
+      const want = read !== undefined && read > 253_402_300_799_999 ? undefined : read;
       expect(typeof got === 'number' ? got : undefined, text).toBe(luxonSlip && want !== undefined ? want + 86_400_000 : want);
       const [date, time] = text.split(' ') as [string, string];
       expect(isLocalDate(date), date).toBe(DateTime.utc(y, +date.slice(5, 7), +date.slice(8, 10)).isValid);

@@ -9,7 +9,7 @@
  */
 import { IANAZone } from 'luxon';
 import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
-import { TIME_MALFORMED } from '../../core/time.js';
+import { MAX_EPOCH_MS, TIME_MALFORMED } from '../../core/time.js';
 import { zoneOffset } from './zone-offset.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -53,7 +53,10 @@ export function parseLocalDateTime(text: string, zone: IANAZone): number | Field
   if (local === undefined) {
     return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is not a local date-time yyyy-MM-dd HH:mm:ss`);
   }
-  return resolveLocal(local, zone);
+  const at = resolveLocal(local, zone);
+  // 9999-12-31 evening in New York is year 10000 in UTC: no TIMESTAMP column holds it.
+  if (at > MAX_EPOCH_MS) return fieldFailure(TIME_MALFORMED, `${quoteValue(text)} is beyond year 9999 in UTC`);
+  return at;
 }
 
 export function isLocalDate(text: string): boolean {
