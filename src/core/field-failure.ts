@@ -19,6 +19,14 @@ export function isFieldFailure(value: unknown): value is FieldFailure {
   return typeof value === 'object' && value !== null && (value as { failed?: unknown }).failed === true;
 }
 
+/**
+ * A wire value that is not text (a number, null, a list, an object), given as its JSON text, for a
+ * message: unquoted, so `1.5 is not a string` reads apart from a string's `"1.5"`; cut like quoteValue.
+ */
+export function jsonValueText(json: string, max = 80): string {
+  return json.length > max ? `${json.slice(0, max)}…` : json;
+}
+
 /** Quote a value for a message, cut so a hostile multi-megabyte string cannot flood a log. */
 export function quoteValue(value: string, max = 80): string {
   return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);

@@ -89,6 +89,10 @@ describe('per-record checks, K-lines through the runtime', () => {
     }
     // The record itself is kept beside its reason: here the bar missing its turnover.
     expect(rejected.find((l) => l.field === 'turnover')!.record).toMatchObject({ code: 'BTCUSDT', bar: { timestamp: String(at('01:00')) } });
+    // A number or null sent where text belongs reads as such in the reason, never quoted like text.
+    expect(rejected.find((l) => l.field === 'open_price')!.reason).toBe('QL_VALUE_MALFORMED: field open_price: 1.1 is not a string');
+    expect(rejected.find((l) => l.field === 'volume' && l.code === 'QL_VALUE_MALFORMED')!.reason).toBe('QL_VALUE_MALFORMED: field volume: null is not a string');
+    expect(rejected.find((l) => l.code === 'QL_RECORD_MALFORMED')!.reason).toBe('QL_RECORD_MALFORMED: field record: null is not an object');
     expect(r.manifest.rejected).toBe(12);
     expect(rejected.find((l) => l.value === String(at('06:00')))!.reason).toBe(
       'QL_BAR_IN_FUTURE: field timestamp: 2026-03-03T06:00:00.000Z is after the answer was received (2026-03-03T05:10:00.000Z)',
@@ -244,9 +248,9 @@ describe('per-record checks, snapshots through the runtime', () => {
     const lines = (await rejectedLines(outputDir, 'trade')).map((l) => [l.code, l.field, l.value, l.reason]).sort();
     expect(lines).toEqual(
       [
-        ['QL_VALUE_MALFORMED', 'turnover', '12345678901234567890.5', 'QL_VALUE_MALFORMED: field turnover: "12345678901234567890.5" is not a string'],
-        ['QL_VALUE_MALFORMED', 'seq', '12345678901234567890123', 'QL_VALUE_MALFORMED: field seq: "12345678901234567890123" is not a string'],
-        ['QL_VALUE_MALFORMED', 'volume', '1E400', 'QL_VALUE_MALFORMED: field volume: "1E400" is not a string'],
+        ['QL_VALUE_MALFORMED', 'turnover', '12345678901234567890.5', 'QL_VALUE_MALFORMED: field turnover: 12345678901234567890.5 is not a string'],
+        ['QL_VALUE_MALFORMED', 'seq', '12345678901234567890123', 'QL_VALUE_MALFORMED: field seq: 12345678901234567890123 is not a string'],
+        ['QL_VALUE_MALFORMED', 'volume', '1E400', 'QL_VALUE_MALFORMED: field volume: 1E400 is not a string'],
       ].sort(),
     );
     // The record beside it holds the number as sent, a JSON number still.
@@ -300,10 +304,11 @@ describe('per-record checks, halts through the runtime', () => {
     );
     expect(r.status).toBe('succeeded');
     expect(r.manifest.rows.halt).toMatchObject({ written: 2, rejected: 2 });
-    expect((await rejectedLines(outputDir, 'halt')).map((l) => [l.code, l.field, l.value]).sort()).toEqual(
+    // A number or null reads as such in the reason, never quoted like text.
+    expect((await rejectedLines(outputDir, 'halt')).map((l) => [l.code, l.field, l.value, l.reason]).sort()).toEqual(
       [
-        ['QL_RECORD_MALFORMED', 'record', 'null'],
-        ['QL_VALUE_MALFORMED', 'haltReason', '5'],
+        ['QL_RECORD_MALFORMED', 'record', 'null', 'QL_RECORD_MALFORMED: field record: null is not an object'],
+        ['QL_VALUE_MALFORMED', 'haltReason', '5', 'QL_VALUE_MALFORMED: field haltReason: 5 is not a string (every field of a halt record is text)'],
       ].sort(),
     );
   });

@@ -10,7 +10,7 @@ import { BatchWords, KlineWordsRow, TradeWordsRow } from '../../core/carried-wor
 import { canonicalDecimal, parseDecimalWords, type DecimalType } from '../../core/decimal.js';
 import { compareDecimal, compareWords128, isNegativeDecimal } from '../../core/decimal-compare.js';
 import { stringifyExact } from '../../core/exact-json.js';
-import { fieldFailure, quoteValue, type FieldFailure } from '../../core/field-failure.js';
+import { fieldFailure, jsonValueText, quoteValue, type FieldFailure } from '../../core/field-failure.js';
 import type { RecordFlaw } from '../../core/record-flaw.js';
 import { ScannedBar } from '../../core/scanned-bar.js';
 import type { DepthLevelRow, DepthRow, KlineRow, RawDepth, RawKline, RawTrade, TradeRow } from '../../core/records.js';
@@ -54,7 +54,7 @@ function notText(field: string, value: unknown): FieldError {
 /** A wire value for a message: JSON for anything but a string, so `1.5` and `"1.5"` read apart. */
 function describe(value: unknown): string {
   if (typeof value === 'string') return quoteValue(value);
-  return quoteValue(describeRaw(value));
+  return jsonValueText(describeRaw(value));
 }
 
 /** A source's verdict on the record (see record-flaw.ts), as the field error it rejects with. */
