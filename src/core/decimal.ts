@@ -68,7 +68,8 @@ export function canonicalDecimal(text: string, type: DecimalType = DEFAULT_DECIM
     i++;
   }
   const intEnd = i;
-  if (intEnd === intStart) return malformed(text, 'no integer digits');
+  // "+1.5", " 1.5": the sign or blank is what is wrong, not a lack of digits (".5" lacks them).
+  if (intEnd === intStart) return malformed(text, i < n && text.charCodeAt(i) !== 46 /* . */ ? `unexpected character at ${i}` : 'no integer digits');
   let fracStart = i;
   let fracEnd = i;
   let hasPoint = false;

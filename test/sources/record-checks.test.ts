@@ -168,6 +168,27 @@ describe('per-record checks, K-lines through the runtime', () => {
 });
 
 describe('per-record checks, snapshots through the runtime', () => {
+  it('a decimal with a sign, a blank or a letter in front names that character; one with no integer digit says so', async () => {
+    const page = [
+      { ...bar(at('01:00')), open_price: '+1.5' },
+      { ...bar(at('02:00')), open_price: ' 1.5' },
+      { ...bar(at('03:00')), open_price: 'x1' },
+      { ...bar(at('04:00')), open_price: '.5' },
+      bar(at('05:00')),
+    ];
+    const { client, clock, outputDir } = await setup((req, res) => {
+      const end = (req.query?.data as { kline_timestamp_end?: number }).kline_timestamp_end ?? 0;
+      ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 5, kline_list: end === 0 ? page : [] });
+    });
+    await run(klinePipeline, { client, clock, outputDir });
+    expect((await rejectedLines(outputDir, 'kline')).map((l) => l.reason)).toEqual([
+      'QL_DECIMAL_MALFORMED: field open_price: "+1.5" is not a decimal (unexpected character at 0)',
+      'QL_DECIMAL_MALFORMED: field open_price: " 1.5" is not a decimal (unexpected character at 0)',
+      'QL_DECIMAL_MALFORMED: field open_price: "x1" is not a decimal (unexpected character at 0)',
+      'QL_DECIMAL_MALFORMED: field open_price: ".5" is not a decimal (no integer digits)',
+    ]);
+  });
+
   it('a bar stamped beyond year 9999 is QL_TIME_MALFORMED, as documented, not a bar yet to come', async () => {
     const page = [{ ...bar(at('03:00')), timestamp: '253402300800' }, { ...bar(at('03:00')), timestamp: '999999999999' }, bar(at('04:00'))];
     const { client, clock, outputDir } = await setup((req, res) => {
