@@ -141,6 +141,15 @@ export class ResponseShapeError extends QuotelakeError {
   }
 }
 
+/** What a command-line user can change: no flag or pipeline key sets the cap, and the same request brings the same answer. */
+function tooLargeHint(endpoint: string, limitBytes: number): string {
+  const cap = limitBytes % 1_048_576 === 0 ? `${limitBytes / 1_048_576} MiB` : `${limitBytes} bytes`;
+  if (endpoint.includes('/api/suspension/')) {
+    return `a year of halts in one answer is more than the client reads (${cap}): set the trading-halts source's pageSize (e.g. 500) to fetch it in pages; the same command unchanged fails the same way`;
+  }
+  return `no answer of ${endpoint} should be this large (500 bars or 50 books are well under 1 MB): check that the base URL is the market-data service itself, not a proxy or another API; the same command unchanged fails the same way`;
+}
+
 /**
  * An answer larger than the client's `maxResponseBytes`: refused before parsing, never retried
  * (the same request would bring the same answer), so one huge or endless body cannot exhaust memory.
@@ -149,9 +158,10 @@ export class ResponseTooLargeError extends QuotelakeError {
   readonly endpoint: string;
   readonly limitBytes: number;
   constructor(endpoint: string, limitBytes: number, seenBytes: number) {
-    super('QL_API_TOO_LARGE', `${endpoint}: response refused: more than ${limitBytes} bytes (at least ${seenBytes} seen); raise maxResponseBytes if this answer is expected`, {
+    super('QL_API_TOO_LARGE', `${endpoint}: response refused: more than ${limitBytes} bytes (at least ${seenBytes} seen; a library client sets the cap with maxResponseBytes)`, {
       stage: 'read',
       retryable: false,
+      hint: tooLargeHint(endpoint, limitBytes),
     });
     this.endpoint = endpoint;
     this.limitBytes = limitBytes;
