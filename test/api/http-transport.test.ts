@@ -116,7 +116,7 @@ describe('HttpTransport', () => {
     const error = await transport.send(request()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect((error as ResponseTooLargeError).limitBytes).toBe(4096);
-    expect((error as Error).message).toContain('more than 4096 bytes (at least 5000 seen)');
+    expect((error as Error).message).toContain('more than 4096 bytes (at least 5000 seen; a library client sets the cap with maxResponseBytes)');
   });
 
   it('after close() a request is refused, as never sent', async () => {
