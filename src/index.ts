@@ -72,7 +72,7 @@ export type {
   WindowLimit,
 } from './api/index.js';
 /** One plan shared by processes and hosts: `createClient({ ..., coordinator: await connectRedisCoordinator('redis://host:6379/0') })`; close() it after the clients. */
-export { connectRedisCoordinator, type Coordinator, type RedisCoordinator, type SharedDayCount } from './api/index.js';
+export { connectRedisCoordinator, type Coordinator, type CoordinatorOptions, type CoordinatorWait, type RedisCoordinator, type SharedDayCount } from './api/index.js';
 /** Several tokens, each on its plan: `createTokenPool({ tokens: [{ token, plan }, ...], baseUrl, stateDir })` is a ServiceClient. */
 export { createTokenPool, tokenUsageOf, type PoolToken, type TokenPoolOptions, type TokenUsage } from './api/index.js';
 /** Custom plans: `createClient({ plan: 'enterprise', plans: await readPlansFile(f) })`; `startEmulator({ customPlans: doc.plans })`. */

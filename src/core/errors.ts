@@ -420,11 +420,14 @@ export class S3LocationError extends QuotelakeError {
 export class CoordinatorDownError extends QuotelakeError {
   constructor(
     readonly target: string,
-    reason: string,
+    /** What failed, in a few words (ECONNREFUSED, "no connection for 15 s"). */
+    readonly reason: string,
+    /** retryable false: the wait for Redis is already spent (--coordinator-patience). */
+    options: { retryable?: boolean } = {},
   ) {
     super('QL_COORDINATOR_DOWN', `coordinator ${target} is unreachable (${reason}): no request is admitted without it`, {
       stage: 'read',
-      retryable: true,
+      retryable: options.retryable ?? true,
     });
   }
 }

@@ -14,6 +14,7 @@ import { CoordinatorDownError, EnvironmentError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import { confirmDatabase, coordinatorRefusal, failureReason, reasonBeside } from './redis-refusal.js';
 import { ADMIT_LUA, DAY_LUA, RELEASE_LUA } from './redis-scripts.js';
+import { RedisPatience, type CoordinatorWait } from './redis-patience.js';
 
 /** A subscribe that failed is asked again after this long. */
 const RESUBSCRIBE_MS = 1000;
@@ -29,6 +30,16 @@ interface ScriptCommands {
 export interface RedisLinkOptions {
   /** A command (or the first connection) that takes longer fails as "down". Default 2000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * How long a command waits for a Redis that went away to come back (a restart, a failover) before
+   * it fails as "down"; nothing is admitted meanwhile. Default 0: it fails at once (the client's
+   * retries then take it). The first connection never waits: a Redis missing at the start is said at once.
+   */
+  patienceMs?: number;
+  /** Told when such a wait begins and when Redis answers again. */
+  onWait?: (wait: CoordinatorWait) => void;
+  /** Ends such waits at once (the command is stopping). */
+  stopWaiting?: AbortSignal;
 }
 
 export class RedisLink {
@@ -39,6 +50,7 @@ export class RedisLink {
   /** A second connection in subscriber mode (Redis requires it), made at the first listener. */
   private subscriber: Redis | undefined;
   private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly patience: RedisPatience | undefined;
 
   constructor(url: string, options: RedisLinkOptions = {}) {
     // Printed as every other URL is: the password masked (core/redact.ts).
@@ -60,6 +72,8 @@ export class RedisLink {
     this.redis.on('error', (error: Error) => {
       this.lastError = failureReason(error);
     });
+    const patienceMs = options.patienceMs ?? 0;
+    if (patienceMs > 0) this.patience = new RedisPatience(this.redis, this.target, patienceMs, options.onWait, options.stopWaiting);
     this.redis.defineCommand('qlAdmit', { lua: ADMIT_LUA });
     this.redis.defineCommand('qlRelease', { lua: RELEASE_LUA });
     this.redis.defineCommand('qlDay', { lua: DAY_LUA });
@@ -67,7 +81,7 @@ export class RedisLink {
 
   /** Connects and checks with a PING: fails with CoordinatorDownError when Redis is not there. */
   async open(): Promise<void> {
-    await this.call(async () => {
+    await this.once(async () => {
       try {
         if (this.redis.status === 'wait') await this.redis.connect();
         await this.redis.ping();
@@ -146,6 +160,7 @@ export class RedisLink {
   }
 
   async close(): Promise<void> {
+    this.patience?.close();
     // quit() waits for replies to what was sent; a dead server gets disconnect() instead, and so
     // does one that keeps the connection and answers nothing (frozen): quit() would wait for ever.
     if (this.redis.status === 'ready') await Promise.race([this.redis.quit().catch(() => undefined), delay(this.timeoutMs, undefined, { ref: false })]);
@@ -181,7 +196,26 @@ export class RedisLink {
     return this.redis as unknown as ScriptCommands;
   }
 
+  /** One command, waiting out an outage of up to the patience (asked again each time Redis may be back). */
   private async call<T>(work: () => Promise<T>): Promise<T> {
+    const patience = this.patience;
+    if (patience === undefined) return this.once(work);
+    for (;;) {
+      try {
+        const value = await this.once(work);
+        patience.answered();
+        return value;
+      } catch (error) {
+        if (!(error instanceof CoordinatorDownError)) throw error;
+        if (!(await patience.waitForReturn(error.reason))) {
+          // The patience is spent: the client's own retries would only wait longer.
+          throw new CoordinatorDownError(this.target, `${error.reason}; away for ${Math.round(patience.awayMs / 1000)} s`, { retryable: false });
+        }
+      }
+    }
+  }
+
+  private async once<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {

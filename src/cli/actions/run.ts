@@ -16,6 +16,9 @@ import { chooseTarget } from '../service-target.js';
 import { logFormatOf, type ClockArgs, type CoordinatorArgs, type DataArgs, type OutputArgs, type ReportArgs, type ServiceArgs } from '../shared-options.js';
 import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js';
 import { coordinatorUrlOf } from '../coordinator.js';
+import { coordinatorPatience, type CoordinatorPatienceArgs } from '../coordinator-patience.js';
+import { UsageError } from '../usage-error.js';
+import { redactUrl } from '../../core/redact.js';
 import { readSharedDayCounts } from '../shared-day-counts.js';
 import { describeError, sayFailure } from '../describe-error.js';
 import { SIGNAL_NOTICE, useJsonNotices } from '../json-notices.js';
@@ -29,7 +32,7 @@ import type { MetricsExposure } from '../metrics-exposure.js';
 import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 import { openOutput } from '../output-storage.js';
 
-export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs, CoordinatorArgs {
+export interface RunCommandArgs extends ServiceArgs, OutputArgs, DataArgs, ReportArgs, ClockArgs, MetricsArgs, TokenPoolArgs, CoordinatorArgs, CoordinatorPatienceArgs {
   pipeline: string[];
   state?: boolean | undefined;
   table?: 'delta' | 'hive' | undefined;
@@ -62,6 +65,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   const logFormat = logFormatOf(args, env);
   useJsonNotices(terminal, logFormat, clock);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
+  const patience = coordinatorPatience(args);
   const metricsWanted = metricsSettings(args);
   const jobs = await loadJobs(args.pipeline, args, env, (pipeline) => {
     if (sinkWritesStdout(pipeline)) stdoutData.known = true;
@@ -76,6 +80,10 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   const dataOnStdout = jobs.some((j) => sinkWritesStdout(j.pipeline));
   stdoutData.known = dataOnStdout;
   const coordinatorUrl = coordinatorUrlOf(args, env);
+  // Without a coordinator nothing waits for Redis: the patience would be silently ignored.
+  if (args['coordinator-patience'] !== undefined && coordinatorUrl === undefined) {
+    throw new UsageError('--coordinator-patience goes with --coordinator (or QUOTELAKE_REDIS_URL): without a coordinator there is no Redis to wait for', 'give --coordinator redis://HOST:6379/DB, or leave --coordinator-patience out');
+  }
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
@@ -90,9 +98,16 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
 
   // A coordinator that is not there fails before anything is sent or written (fail closed).
   let coordinator: Coordinator | undefined;
+  // A stop ends a wait for Redis at once: the grace is for committing, not for waiting.
+  const stopWaiting = new AbortController();
   if (coordinatorUrl !== undefined) {
     try {
-      coordinator = await connectRedisCoordinator(coordinatorUrl);
+      // A Redis restarted mid-run (systemd, a failover) is waited for, at warn, rather than failing a long run.
+      coordinator = await connectRedisCoordinator(coordinatorUrl, {
+        patienceMs: patience.ms,
+        onWait: ({ message, event, waitMs }) => terminal.notice(`quotelake: ${message}`, { level: 'warn', event, waitMs, coordinator: redactUrl(coordinatorUrl) }),
+        stopWaiting: stopWaiting.signal,
+      });
     } catch (error) {
       const described = describeError(error);
       sayFailure(terminal, described, error);
@@ -104,6 +119,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   // A hard stop says what the next run does, which only a pipeline that keeps its checkpoints and does not poll resumes.
   const words = runStopWords(jobs.map((j) => resumptionOf(j.pipeline, registry)));
   const interrupts = handleInterrupts((line) => terminal.notice(line, SIGNAL_NOTICE), { graceMs, words });
+  interrupts.signal.addEventListener('abort', () => stopWaiting.abort(), { once: true });
   const connections = createConnections((line, fields) => terminal.notice(line, fields), clock);
   const summaries: RunSummary[] = [];
   let exposure: MetricsExposure | undefined;

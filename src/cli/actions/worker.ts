@@ -44,15 +44,14 @@ import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopA
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
 import { timerSecondsMs } from '../seconds-option.js';
+import { coordinatorPatience, type CoordinatorPatienceArgs } from '../coordinator-patience.js';
 
-export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs {
+export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs, CoordinatorPatienceArgs {
   concurrency: number;
   /** The S3-compatible store of slices whose output is s3:// (else AWS_ENDPOINT_URL, else AWS). */
   's3-endpoint'?: string | undefined;
   'stalled-timeout': number;
   'until-empty': boolean;
-  /** Seconds a batch worker (--until-empty) waits for its coordinator to come back before it stops (default 15). */
-  'coordinator-patience'?: number | undefined;
 }
 
 const WORKER_STOP_WORDS: StopWords = {
@@ -65,9 +64,6 @@ const WORKER_STOP_WORDS: StopWords = {
 const lostWords = (when: string) => `Redis lost its data${when} (it restarted without persistence): the slices waiting or running on the queue then are gone, and its schedules`;
 const QUEUE_LOST_TODO =
   'Run the same "quotelake enqueue" again, and each "quotelake enqueue --every" for the schedules (what was committed is merged, not doubled), and turn on Redis persistence (appendonly yes)';
-
-/** Seconds a batch worker waits for Redis: a restart takes a few. */
-const DEFAULT_PATIENCE_S = 15;
 
 /** Slices side by side in one worker process, at most (as a source's `concurrency`). */
 export const MAX_CONCURRENCY = 64;
@@ -86,8 +82,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       'add --until-empty for a batch that stops without Redis, or leave --coordinator-patience out',
     );
   }
-  const patience = args['coordinator-patience'] ?? DEFAULT_PATIENCE_S;
-  const patienceMs = timerSecondsMs(patience, `--coordinator-patience ${patience}`);
+  const { seconds: patience, ms: patienceMs } = coordinatorPatience(args);
   // Settings before any connection: a wrong one is exit 2 whether the coordinator answers or not.
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const clock = commandClock(args.clock, env);

@@ -9,6 +9,11 @@ export const runCommand: CommandModule<object, RunCommandArgs> = {
   builder: (y: Argv<object>) =>
     metricsOptions(stopTimeoutOption(reportOptions(clockOptions(dataOptions(outputOptions(coordinatorOption(serviceOptions(y)))), { data: true })), 'commit finished work'))
       .positional('pipeline', { type: 'string', array: true, default: undefined, describe: 'Pipeline file, or the name of a shipped or ./pipelines pipeline' })
+      .option('coordinator-patience', {
+        type: 'number',
+        group: 'Service:',
+        describe: 'With --coordinator: seconds a request waits for a Redis that went away mid-run (a restart, a failover) before the run commits what it has and stops (exit 1; default 15); nothing is sent meanwhile',
+      })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Plan only: print requests, quota share and ETA, send nothing' })
       .option('state', {
         type: 'boolean',

@@ -1,0 +1,185 @@
+/**
+ * `run --coordinator` whose Redis goes away mid-run (a systemd restart, a failover) through the
+ * built CLI, against a real redis-server and a served emulator behind a recording proxy. Down for
+ * longer than the client's usual retries (about 8 s) but within --coordinator-patience (default
+ * 15 s), the run waits, says so at warn, sends nothing while Redis is away and completes with the
+ * data an uninterrupted run fetches. Down for longer than the patience, it stops (exit 1) soon
+ * after the patience, not a retry budget later.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLakeRecords } from '../../src/lake/reader/index.js';
+import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
+import { runCli, startCli, tempDir, type CliProcess, type CliResult } from './helpers/cli.js';
+import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
+
+const NOW = '2026-11-12T15:00:00Z';
+const TOKEN = 'patience-token';
+const CODES = ['BTCUSDT', 'ETHUSDT', 'SHIBUSDT', 'EURUSD', 'GOLD', 'Silver', 'USDJPY'];
+const SPAN = ['--since', '2026-11-07T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
+/** Requests the service has seen when Redis goes away (of about 75). */
+const DOWN_AFTER = 20;
+/** Longer than the client's retries of a lost coordinator (at most about 8 s), shorter than the default patience (15 s). */
+const DOWN_MS = 9000;
+
+/** A plan without a per-minute window (the restart guard then holds for the 3 s lease, not a minute), and an unthrottled one for the reference run. */
+function plansFile(dir: string): string {
+  const file = join(dir, 'plans.yaml');
+  writeFileSync(
+    file,
+    [
+      'plans:',
+      '  - name: minuteless',
+      '    base: professional',
+      '    perMinute: unlimited',
+      '  - name: replay',
+      '    perSecond: unlimited',
+      '    perMinute: unlimited',
+      '    perDay: unlimited',
+      '    batchKlineGapMs: 0',
+      '    suspensionGapMs: 0',
+      'tokens:',
+      `  - token: ${TOKEN}`,
+      '    plan: minuteless',
+      '  - token: replay-token',
+      '    plan: replay',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+function pipelineFile(dir: string, name: string): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    [
+      `name: ${name}`,
+      'service:',
+      '  plan: minuteless',
+      '  plansFile: plans.yaml',
+      '  timeouts: { connectMs: 1000, headersMs: 1000, bodyMs: 1000 }',
+      'source:',
+      '  type: kline-history',
+      `  codes: [${CODES.join(', ')}]`,
+      '  intervals: [1m]',
+      'transforms:',
+      '  - type: parse-decimals',
+      'sink:',
+      '  type: parquet',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+type Row = { code: string; ts: number };
+
+async function lakeRows(output: string): Promise<Row[]> {
+  const rows = (await readLakeRecords(output, 'kline', 'parquet')).map(({ source: _source, ...r }) => r as Row);
+  return rows.sort((a, b) => a.code.localeCompare(b.code) || a.ts - b.ts);
+}
+
+/** The JSON log lines of `event` on a run's stderr. */
+function events(stderr: string, event: string): Record<string, unknown>[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.event === event);
+}
+
+describe('run --coordinator while its Redis goes away', () => {
+  let redis: RedisTestServer;
+  let served: CliProcess;
+  let emulatorUrl: string;
+  let proxy: RecordingProxy;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = tempDir('ql-patience-');
+    redis = await startRedisServer();
+    served = startCli(['serve', '--port', '0', '--plans-file', plansFile(dir), '--clock', NOW, '--clock-runs']);
+    emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
+    proxy = await startRecordingProxy(emulatorUrl);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    served?.child.kill('SIGTERM');
+    await served?.result;
+    await redis?.stop();
+  });
+
+  /** A run of the pipeline through the proxy, its Redis killed once the service has seen DOWN_AFTER requests. */
+  async function runUntilRedisKilled(name: string, extra: readonly string[]): Promise<{ run: CliProcess; killedAt: number; seenBefore: number }> {
+    // A Redis that has coordinated this token for long: the run is not held at its start.
+    await settleTokens(redis.url, [TOKEN]);
+    const start = proxy.arrivals.length;
+    const run = startCli(['run', pipelineFile(dir, name), '--output', join(dir, name), '--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--log-format', 'json', ...extra]);
+    while (proxy.arrivals.length - start < DOWN_AFTER) {
+      const early = await Promise.race([run.result, sleep(20)]);
+      if (early) throw new Error(`the run ended before Redis went away:\n${(early as CliResult).stderr}`);
+    }
+    const killedAt = Date.now();
+    await redis.kill();
+    return { run, killedAt, seenBefore: proxy.arrivals.length };
+  }
+
+  it('down for longer than the usual retries, within the patience: the run waits, sends nothing meanwhile and completes', async () => {
+    const { run, killedAt } = await runUntilRedisKilled('restarted', []);
+    await sleep(DOWN_MS);
+    await redis.restart();
+    const backAt = Date.now();
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(0);
+
+    // Said at warn, once when it began (with the patience) and once when Redis answered again.
+    const waited = events(r.stderr, 'coordinator-wait');
+    expect(waited).toEqual([expect.objectContaining({ level: 'warn', waitMs: 15_000, coordinator: redis.url })]);
+    expect(String(waited[0]!.msg)).toContain(`the coordinator ${redis.url} is unreachable`);
+    const back = events(r.stderr, 'coordinator-back');
+    expect(back).toEqual([expect.objectContaining({ level: 'warn', coordinator: redis.url })]);
+    expect(Number(back[0]!.waitMs)).toBeGreaterThanOrEqual(DOWN_MS - 1000);
+    // Nothing admitted without Redis: what went out after the kill (beyond what was admitted just
+    // before it, landing within the 1 s connect timeout) waited for Redis and the restart guard's lease.
+    const later = proxy.arrivals.filter((a) => a.at >= killedAt + 1000).map((a) => a.at);
+    expect(later.length).toBeGreaterThan(20);
+    expect(Math.min(...later)).toBeGreaterThanOrEqual(backAt);
+    expect(proxy.arrivals.filter((a) => a.rateLimited)).toEqual([]);
+
+    // Complete, exact data: what an uninterrupted, unthrottled run of the same codes fetches.
+    const whole = join(dir, 'whole');
+    const reference = await runCli(['run', pipelineFile(dir, 'whole'), '--output', whole, '--base-url', emulatorUrl, '--token', 'replay-token', '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']);
+    expect(reference.code, reference.stderr).toBe(0);
+    const expected = await lakeRows(whole);
+    expect(expected.length).toBeGreaterThan(10_000);
+    expect(await lakeRows(join(dir, 'restarted'))).toEqual(expected);
+  }, 90_000);
+
+  it('down for longer than --coordinator-patience: exit 1 with QL_COORDINATOR_DOWN soon after the patience, nothing sent meanwhile', async () => {
+    const { run, killedAt, seenBefore } = await runUntilRedisKilled('lost', ['--coordinator-patience', '2']);
+    const r = await run.result;
+    const tookMs = Date.now() - killedAt;
+    await redis.restart();
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ command: 'run', exitCode: 1, runs: [{ status: 'failed', error: { code: 'QL_COORDINATOR_DOWN' } }] });
+    expect(events(r.stderr, 'coordinator-wait')).toEqual([expect.objectContaining({ level: 'warn', waitMs: 2000 })]);
+    // The patience, then no retry budget on top (about 8 s more before).
+    expect(tookMs).toBeGreaterThanOrEqual(2000);
+    expect(tookMs).toBeLessThan(6000);
+    // Only what was admitted before the kill reached the service.
+    expect(proxy.arrivals.filter((a) => a.at >= killedAt + 1000)).toEqual([]);
+    expect(proxy.arrivals.length - seenBefore).toBeLessThanOrEqual(20);
+  }, 60_000);
+
+  it('--coordinator-patience without a coordinator is exit 2: there is no Redis to wait for', async () => {
+    const r = await runCli(['run', pipelineFile(dir, 'alone'), '--coordinator-patience', '5', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('quotelake: --coordinator-patience goes with --coordinator (or QUOTELAKE_REDIS_URL): without a coordinator there is no Redis to wait for');
+    const bad = await runCli(['run', pipelineFile(dir, 'alone'), '--coordinator', redis.url, '--coordinator-patience', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--coordinator-patience 0: must be a positive number of seconds');
+  });
+});
