@@ -86,6 +86,9 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   // Settings before any connection: a wrong one is exit 2 whether the coordinator answers or not.
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const clock = commandClock(args.clock, env);
+  // Before the first connection: ioredis prints its own lines as it connects (a password Redis does not need).
+  const logFormat = logFormatOf(args, env);
+  useJsonNotices(terminal, logFormat, clock);
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
@@ -94,8 +97,6 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
   const shared = await connectRedisCoordinator(url);
-  const logFormat = logFormatOf(args, env);
-  useJsonNotices(terminal, logFormat, clock);
   const secrets = [args.token, env.QUOTELAKE_TOKEN, ...(pool?.tokens ?? []).map((t) => t.token)].filter((t): t is string => t !== undefined);
   for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
   const logger = createLogger({
