@@ -1,7 +1,7 @@
 /**
  * A run held by a fresh Redis's restart guard (about a minute before the first request) whose
  * Redis then goes away: it fails as QL_COORDINATOR_DOWN (exit 1) within the usual retries of a
- * lost coordinator (the run's --coordinator-patience, 15 s), not once the whole hold has been
+ * lost coordinator (the run's --coordinator-patience, 1 s here), not once the whole hold has been
  * waited out; nothing is sent meanwhile.
  */
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ describe('the coordinator lost during the restart guard', () => {
     try {
       const output = join(tempDir('ql-guard-lost-'), 'lake');
       const run = startCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', output, '--quiet', '--json',
-        '--base-url', emulator.url, '--token', 'demo-professional', '--clock', NOW, '--coordinator', redis().url]);
+        '--base-url', emulator.url, '--token', 'demo-professional', '--clock', NOW, '--coordinator', redis().url, '--coordinator-patience', '1']);
       const guard = await run.waitForStderr(/"event":"coordinator-guard","until":"[^"]+","waitMs":(\d+)/);
       expect(Number(guard[1])).toBeGreaterThan(30_000);
       const lostAt = Date.now();
@@ -31,7 +31,7 @@ describe('the coordinator lost during the restart guard', () => {
       const tookMs = Date.now() - lostAt;
       expect(result.code, result.stderr).toBe(1);
       expect(JSON.parse(result.stdout)).toMatchObject({ command: 'run', exitCode: 1, runs: [{ status: 'failed', requestsTotal: 0, error: { code: 'QL_COORDINATOR_DOWN' } }] });
-      // The patience for a lost coordinator (15 s), far from the rest of the hold.
+      // The patience for a lost coordinator (1 s here, 15 s by default), far from the rest of the hold.
       expect(tookMs).toBeLessThan(Number(guard[1]) / 2);
       // Fail closed: the service never saw a request.
       expect(emulator.usage('demo-professional')).toBeUndefined();

@@ -138,7 +138,8 @@ describe.concurrent('a lost coordinator fails the run closed', () => {
     await settle(server.url);
     const output = tempDir();
     // Ten days (about 124 requests, 6 s at the plan's 20 a second): the kill after 30 still lands mid-run.
-    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-11-02T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url];
+    // A patience of 1 s: waiting out a restart is cli-coordinator-patience.test.ts's; here Redis stays down.
+    const argsFor = (out: string) => ['run', 'kline-backfill', '--base-url', emulator.url, ...SERVICE, '--since', '2026-11-02T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--output', out, '--coordinator', server.url, '--coordinator-patience', '1'];
     const args = argsFor(output);
     const usedBefore = emulator.usage(TOKEN)?.day.used ?? 0;
     const run = startCli(args);
