@@ -13,6 +13,8 @@ export const TIME_UNIT = 'QL_TIME_UNIT';
 export const BAR_OFF_GRID = 'QL_BAR_OFF_GRID';
 /** A bar that opens after the answer that holds it was received (beyond the clock skew allowed): no such bar can have begun. */
 export const BAR_IN_FUTURE = 'QL_BAR_IN_FUTURE';
+/** A bar that opens before its product was listed (the catalog's listing date): no such bar can exist, and below every window it would vanish unseen. */
+export const BAR_BEFORE_LISTING = 'QL_BAR_BEFORE_LISTING';
 /** A depth or trade tick whose `tick_time` is after its answer was received (beyond the clock skew allowed): no such quote or trade can have happened. */
 export const TICK_IN_FUTURE = 'QL_TICK_IN_FUTURE';
 /** A bar whose prices contradict each other: low above open, close or high, or high below them. */

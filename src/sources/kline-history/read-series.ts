@@ -7,11 +7,12 @@ import type { KlineResult } from '../../api/index.js';
 import { familyPrefix } from '../../api/index.js';
 import type { Batch } from '../../core/component.js';
 import { QuotaExhaustedError } from '../../core/errors.js';
+import type { Product } from '../../catalog/index.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
 import { takeChainBreak } from './broken-chain.js';
-import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, listedPage, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
@@ -188,7 +189,7 @@ async function* walk(
         // A page ended elsewhere than predicted: what is ahead is used, not asked for again.
         const broken = takeChainBreak(ahead, end);
         const above = broken.above && (await broken.above.catch(() => undefined));
-        if (above !== undefined && reachesBelow({ code: product.code, interval }, above, end)) {
+        if (above !== undefined && reachesBelow({ product, interval }, above, end)) {
           current = Promise.resolve(above);
           onBrokenChain = true;
         } else if (broken.below !== undefined) {
@@ -224,7 +225,7 @@ async function* walk(
         noteMismatch(env, mismatch, result.bars.length);
         return last;
       }
-      let page: KlinePage | undefined = pageOf(result.bars);
+      let page: KlinePage | undefined = listedPage(product, pageOf(result.bars));
       // Judged against the end the page was asked for: a page ahead used below its end (a broken
       // chain) holds bars above the walk's end as a matter of course.
       if (asked.end > 0 && page.ts.length > 0 && page.ts[page.ts.length - 1]! > asked.end) shared.overlapping = true;
@@ -289,10 +290,10 @@ async function* walk(
  * series, every bar readable, and at least one at or before `end` (those above are cut as any
  * page's bars above its end are).
  */
-function reachesBelow(series: { code: string; interval: Interval }, asked: AskedPage, end: number): boolean {
+function reachesBelow(series: { product: Product; interval: Interval }, asked: AskedPage, end: number): boolean {
   const { result } = asked;
-  if (result.bars.length === 0 || echoFlaw(series, result)) return false;
-  const page = pageOf(result.bars);
+  if (result.bars.length === 0 || echoFlaw({ code: series.product.code, interval: series.interval }, result)) return false;
+  const page = listedPage(series.product, pageOf(result.bars));
   return page.malformed.length === 0 && firstAtOrAfter(page, end + 1) > 0;
 }
 

@@ -12,12 +12,12 @@ import type { RecordFlaw } from '../../core/record-flaw.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { klineLaneAt, KlineLane } from '../../core/kline-lane.js';
 import { laneOf, lazyRows } from '../../core/lazy-rows.js';
-import { BAR_IN_FUTURE, BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
+import { BAR_BEFORE_LISTING, BAR_IN_FUTURE, BAR_OFF_GRID, DUPLICATE_CONFLICT, ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { ScannedBar, ScannedWords } from '../../core/scanned-bar.js';
 import type { WireKline } from '../../core/wire.js';
 import { quoteValue } from '../../core/field-failure.js';
 import { MAX_EPOCH_MS, TIME_MALFORMED } from '../../core/time.js';
-import { cellStart, isFinalBar, klineTypeOf } from '../../catalog/bar-grid.js';
+import { cellStart, isFinalBar, klineTypeOf, listedStartMs } from '../../catalog/bar-grid.js';
 
 const BAR_NUMBERS = ['open_price', 'close_price', 'high_price', 'low_price', 'volume', 'turnover'] as const;
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -154,6 +154,28 @@ function anyOrderPage(bars: readonly WireKline[]): KlinePage {
 function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[]; ts: Float64Array } {
   const ts = Float64Array.from(byTs.keys()).sort();
   return { bars: Array.from(ts, (t) => byTs.get(t)!), ts };
+}
+
+/**
+ * The page less its bars that open before the product was listed (the catalog's listing date,
+ * midnight in its zone), which join its malformed bars with their flaw: no such bar can exist, and
+ * under every window it would be cut away unseen (one stamped "60", 1970, in a page of 2026 was).
+ * Ascending, they are a prefix: a page without one costs a comparison.
+ */
+export function listedPage(product: Product, page: KlinePage): KlinePage {
+  const listedMs = listedStartMs(product);
+  if (page.ts.length === 0 || page.ts[0]! * 1000 >= listedMs) return page;
+  const n = firstAtOrAfter(page, listedMs / 1000);
+  const before: MalformedBar[] = page.bars.slice(0, n).map((bar, i) => ({
+    bar,
+    flaw: {
+      code: BAR_BEFORE_LISTING,
+      field: 'timestamp',
+      value: bar.timestamp,
+      reason: `${new Date(page.ts[i]! * 1000).toISOString()} is before ${product.code} was listed (${product.listedSince}, ${product.gridZone})`,
+    },
+  }));
+  return { bars: page.bars.slice(n), ts: page.ts.slice(n), malformed: [...before, ...page.malformed] };
 }
 
 /**
