@@ -38,7 +38,7 @@ export interface RunSummary {
    * Rows per dataset: received from the source = written (new to the dataset) + merged (their key
    * was held already: they replaced a row) + rejected.
    */
-  readonly rows: Readonly<Record<string, { received: number; written: number; merged: number; rejected: number }>>;
+  readonly rows: Readonly<Record<string, { received: number; written: number; merged: number; rejected: number; flawed?: number }>>;
   readonly files: { readonly count: number; readonly bytes: number; readonly paths: readonly string[] };
   readonly rejected: number;
   /** Where rejected records went: `<output>/_rejected/` (onReject: divert) or `dropped`; absent when none. */
@@ -127,6 +127,8 @@ export function renderSummary(s: RunSummary, colors?: Colors): string {
     const fate = dataset === 'trade' || dataset === 'depth' ? 'lost: a snapshot is of its moment and cannot be fetched again' : 'the next run fetches them again';
     const tail = uncommitted > 0 ? ` + ${n(uncommitted)} not committed (${fate})` : '';
     rows.push([`rows ${dataset}`, `${n(c.received)} received = ${n(c.written)} written (new) + ${n(c.merged)} merged (key already held) + ${n(c.rejected)} rejected${tail}`]);
+    // A pipeline without a transform writes what its source found wrong, marked: said, never only in the file.
+    if (c.flawed) rows.push([`  with a flaw`, `${n(c.flawed)} written or merged with a flaw key (the source found ${c.flawed === 1 ? 'it' : 'them'} wrong): jq 'select(.flaw)'`]);
   }
   // Diverted records' files (NDJSON under _rejected/) are not the sink's format: counted apart.
   const rejectedFiles = s.files.paths.filter((p) => p.startsWith(`${REJECTED_DIR}/`)).length;

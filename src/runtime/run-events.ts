@@ -14,6 +14,11 @@ export interface RowCounts {
   /** Rows whose key the dataset already held (or held twice in one commit): they replaced a row. */
   merged: number;
   rejected: number;
+  /**
+   * Of the rows written or merged, those that carry a `flaw` key: a pipeline without a transform
+   * rejects nothing, so a record its source found wrong is written, marked. Absent when none.
+   */
+  flawed?: number;
 }
 
 export interface RunEventsSnapshot {
@@ -56,6 +61,8 @@ export interface RunEventsRecorder extends Required<RunEvents> {
   quota(remaining: number): void;
   /** Files a commit made visible (the runtime calls it after each commit). */
   committed(files: readonly CommittedFile[]): void;
+  /** Rows committed with a `flaw` key (the runtime counts them; see RowCounts.flawed). */
+  flawed(dataset: string, count: number): void;
   /** Rows received for one stream (the runtime knows each batch's stream; sources need not call this). */
   streamRows(stream: string, count: number): void;
   on<E extends RunEventName>(event: E, listener: (payload: RunEventMap[E]) => void): () => void;
@@ -104,6 +111,11 @@ export function createRunEvents(): RunEventsRecorder {
       const counts = (rows[dataset] ??= { received: 0, written: 0, merged: 0, rejected: 0 });
       counts[kind] += count;
       emit('rows', { dataset, kind, count, total: counts[kind] });
+    },
+    flawed(dataset, count) {
+      if (count === 0) return;
+      const counts = (rows[dataset] ??= { received: 0, written: 0, merged: 0, rejected: 0 });
+      counts.flawed = (counts.flawed ?? 0) + count;
     },
     committed(list) {
       files.push(...list);

@@ -176,6 +176,7 @@ function runEnd(m: RunManifest, manifestPath?: string, ended: { readonly shortfa
     (a, r) => ({ received: a.received + r.received, written: a.written + r.written, merged: a.merged + (r.merged ?? 0), rejected: a.rejected + r.rejected }),
     { received: 0, written: 0, merged: 0, rejected: 0 },
   );
+  const flawed = Object.values(m.rows).reduce((a, r) => a + (r.flawed ?? 0), 0);
   return {
     event: 'run-end',
     status: m.status,
@@ -184,10 +185,18 @@ function runEnd(m: RunManifest, manifestPath?: string, ended: { readonly shortfa
     commits: m.commits,
     files: m.filesCommitted.length,
     ...rows,
+    ...(flawed > 0 ? { flawed } : {}),
     ...(ended.shortfalls ? { shortfalls: ended.shortfalls } : {}),
     ...(ended.stoppedAtQuota === true ? { stoppedAtQuota: true } : {}),
     ...(manifestPath ? { manifest: manifestPath } : {}),
   };
+}
+
+/** How many of `records` carry a `flaw` key: records their source found wrong, written as they are. */
+function flawedOf(records: readonly unknown[]): number {
+  let n = 0;
+  for (const r of records) if (r !== null && typeof r === 'object' && (r as { flaw?: unknown }).flaw !== undefined) n++;
+  return n;
 }
 
 function errorSummary(error: unknown): { code: string; message: string } {
@@ -425,6 +434,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     let inFlight = false;
     // Rows the sink took since the last commit: split at commit into new and merged (CommitReceipt.merged).
     let handed = 0;
+    // Of them, those with a `flaw` key: only a pipeline without a transform hands such records on
+    // (parse-decimals rejects them), and only there are its records read for it (no lane to undo).
+    let handedFlawed = 0;
+    const countsFlaws = transforms.length === 0;
     try {
       if (!look) await recoverSinks(sink, rejectedSink);
 
@@ -467,7 +480,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         } else {
           events.rows(dataset, 'written', receipt.rows);
         }
+        events.flawed(dataset, handedFlawed);
         handed = 0;
+        handedFlawed = 0;
         const diverted = rejectedSink ? await rejectedSink.commit(leased) : [];
         files.push(...diverted);
         events.committed(diverted);
@@ -573,6 +588,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           for (const piece of rechunk(output, { maxRows: opts.batchMaxRows, maxBytes: opts.batchMaxBytes }, nextSeq)) {
             const refused = await sink.write(piece, quietCtx);
             handed += piece.records.length - ((refused as readonly Rejected[] | undefined | void)?.length ?? 0);
+            if (countsFlaws) handedFlawed += flawedOf(piece.records) - flawedOf(((refused as readonly Rejected[] | undefined | void) ?? []).map((r) => r.record));
             if (refused) await handleRejected(batch.stream, refused as readonly Rejected[]);
           }
         }
@@ -619,6 +635,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       if (rejectedTotal > 0 && opts.onReject === 'drop') {
         logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} dropped (onReject: drop)`, { event: 'rejected', rejected: rejectedTotal, to: 'dropped' });
       }
+      const flawedTotal = Object.values(events.snapshot().rows).reduce((a, r) => a + (r.flawed ?? 0), 0);
+      if (flawedTotal > 0) {
+        // Exit 0 (nothing was held back), but said on stderr also with --quiet: records marked wrong are in the data.
+        logger.warn(`${flawedTotal} record${flawedTotal === 1 ? '' : 's'} written with a flaw key (the source found ${flawedTotal === 1 ? 'it' : 'them'} wrong; no transform rejects here)`, { event: 'flawed', flawed: flawedTotal });
+      }
       // No refresh may land after (or over) the final record.
       withdrawLastWords();
       await record?.stop();
@@ -633,7 +654,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // are written, not "not committed" (the summary and --json would say 0 written of a pipe full).
       if (sink.streaming === true && handed > 0) {
         events.rows(dataset, 'written', handed);
+        events.flawed(dataset, handedFlawed);
         handed = 0;
+        handedFlawed = 0;
       }
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
