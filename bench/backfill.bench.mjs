@@ -40,21 +40,21 @@ import { runCli, unknownOption, writtenRows } from './backfill/cli-run.mjs';
 import { setEmulatorClock, startEmulator, warmEmulator } from './backfill/emulator-process.mjs';
 import { CODES, writePipeline, writeReplayPlans } from './backfill/pipeline-files.mjs';
 import { startProxy } from './backfill/recording-proxy.mjs';
+import { backfillSettings } from './backfill/settings.mjs';
 import { requestRate } from './backfill/request-rate.mjs';
 
 const CLOCK = '2026-11-20T00:00:00Z';
 const LATER = '2026-11-20T00:48:00Z';
 const TOKEN = 'demo-professional';
 const PROFESSIONAL_PER_SECOND = 20;
-const BIG = process.env.QUOTELAKE_BENCH_BIG !== '0';
-const BIG_SPAN = process.env.QUOTELAKE_BENCH_BIG_SPAN ?? '414d';
+// Checked when this module loads, so bench/run.mjs refuses a wrong value before anything runs.
+const { runs: RUNS, big: BIG, bigSpan: BIG_SPAN, keep: KEEP } = backfillSettings(process.env);
 /**
  * The flat-memory target's lower point: "within 10% from 0.4M to 5M rows written" (issue 14). The
  * 30-day span wrote 405,728 rows when the target was set, 362,530 on today's emulator calendar; 34
  * days write 403,930.
  */
 const LOWER_SPAN = '34d';
-const KEEP = process.env.QUOTELAKE_BENCH_KEEP === '1';
 
 const perMillion = (cpu, rows) => (rows > 0 ? (cpu / rows) * 1e6 : NaN);
 const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -150,7 +150,7 @@ export async function run() {
     };
 
     // 1a. 30 days (0.36M rows), median of several runs (the first also saves the pages for DuckDB).
-    const runs = Number(process.env.QUOTELAKE_BENCH_RUNS ?? 3);
+    const runs = RUNS;
     const smallPages = join(scratch, 'pages-30d');
     // 2a. DuckDB on the same pages, three conversions, each after a run (alternateWithDuckdb).
     // A paced run takes ~40 s of wall time for the same CPU figure: once is enough then.

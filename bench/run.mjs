@@ -22,11 +22,23 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const results = [];
+// Every chosen benchmark is loaded before the first runs: a module checks its environment settings
+// as it loads, and a wrong one is refused (exit 2) before anything runs or latest.json changes.
+const modules = [];
 for (const file of files) {
+  try {
+    modules.push({ file, mod: await import(pathToFileURL(join(here, file)).href) });
+  } catch (error) {
+    if (error?.name !== 'BenchSettingError') throw error;
+    process.stderr.write(`bench: ${file}: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+const results = [];
+for (const { file, mod } of modules) {
   process.stderr.write(`bench: ${file} ...\n`);
   const started = Date.now();
-  const mod = await import(pathToFileURL(join(here, file)).href);
   const figures = await mod.run();
   for (const figure of figures) {
     results.push(figure);
