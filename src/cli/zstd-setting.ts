@@ -18,7 +18,13 @@ export function checkZstdSetting(env: NodeJS.ProcessEnv): void {
   if (asked === 'native' && loadNativeZstd() === undefined) throw new UsageError(NATIVE_MISSING);
 }
 
-/** Whether the command line does more than print help or the version (then the codec is checked). */
+/**
+ * Whether the command line does more than print help, the version or shell completion (then the
+ * codec is checked). `completion` and the words a Tab asks for never touch a Parquet file, and the
+ * shell hides the error a Tab would meet: completion would stop without a word said.
+ */
 export function usesZstd(argv: readonly string[]): boolean {
-  return !argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V');
+  if (argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V' || a === '--get-yargs-completions')) return false;
+  const command = argv.find((a) => !a.startsWith('-'));
+  return command !== 'help' && command !== 'completion';
 }

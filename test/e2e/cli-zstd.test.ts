@@ -49,4 +49,22 @@ describe.concurrent('QUOTELAKE_ZSTD', () => {
     expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
+
+  it('a wrong value leaves help, completion scripts and Tab completion working (they write no Parquet)', async () => {
+    const env = { QUOTELAKE_ZSTD: 'lz4' };
+    const help = await runCli(['help'], { env });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('quotelake <command> [options]');
+    const script = await runCli(['completion', 'bash'], { env });
+    expect(script.code, script.stderr).toBe(0);
+    expect(script.stdout).toContain('###-begin-quotelake-completions-###');
+    // What the bash script runs at each Tab (its stderr goes to /dev/null there).
+    const words = await runCli(['--get-yargs-completions', 'quotelake', 'ru'], { env });
+    expect(words.code, words.stderr).toBe(0);
+    expect(words.stdout.split('\n')).toContain('run');
+    // A command that reads or writes files is still refused.
+    const list = await runCli(['list'], { env });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('QUOTELAKE_ZSTD must be native or wasm, not "lz4"');
+  });
 });
