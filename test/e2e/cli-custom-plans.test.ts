@@ -91,6 +91,18 @@ describe('custom plans in the CLI', () => {
     expect(missing.stderr).toContain('hint: check the path given as --plans-file or QUOTELAKE_PLANS_FILE');
   });
 
+  it('serve --plans-file: a wrong or missing file has the hint that fixes it, not "serve --help" (which says nothing of the file)', async () => {
+    const bad = join(tempDir(), 'bad.yaml');
+    writeFileSync(bad, 'plans:\n  - name: x\n    perSecond: fast\n');
+    const nope = join(tempDir(), 'nope.yaml');
+    const [wrong, missing] = await Promise.all([runCli(['serve', '--port', '0', '--plans-file', bad]), runCli(['serve', '--port', '0', '--plans-file', nope])]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toBe(`quotelake: --plans-file ${bad}: plans[0].perSecond: must be a whole number above 0, or "unlimited", got "fast"\n  hint: fix the plans file: README, "Plans file", says what it takes\n`);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`quotelake: --plans-file ${nope}: cannot read: ENOENT`);
+    expect(missing.stderr).toContain('\n  hint: check the path given as --plans-file\n');
+  });
+
   it("a pipeline's plansFile that cannot be read is reported at its line and column, for validate and run alike", async () => {
     const dir = tempDir('ql-plans-pipe-');
     const pipeline = join(dir, 'p.yaml');

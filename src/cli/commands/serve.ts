@@ -86,7 +86,10 @@ export async function resolveServeOptions(args: ServeArgs, env: NodeJS.ProcessEn
     try {
       plans = await loadPlansFile(args['plans-file']);
     } catch (e) {
-      if (e instanceof PlansFileError) throw new UsageError(`--plans-file ${e.message}`);
+      // The hint of the client's commands: `serve --help` says nothing of what the file takes.
+      if (e instanceof PlansFileError) {
+        throw new UsageError(`--plans-file ${e.message}`, e.unreadable ? 'check the path given as --plans-file' : 'fix the plans file: README, "Plans file", says what it takes');
+      }
       throw e;
     }
   }
