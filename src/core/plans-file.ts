@@ -52,6 +52,9 @@ const count = z.union([z.int({ error: COUNT }).positive({ error: COUNT }), z.lit
 const GAP = 'must be a whole number of milliseconds from 0 to 86400000';
 const gap = z.int({ error: GAP }).min(0, { error: GAP }).max(86_400_000, { error: GAP });
 const wholeAbove0 = z.int({ error: WHOLE_ABOVE_0 }).positive({ error: WHOLE_ABOVE_0 });
+// "unlimited" is the word of the counts; this cap is lifted by null, which the message has to say.
+const TICK_CAP = `${WHOLE_ABOVE_0}, or null (no cap: only the 8 KiB URL bounds a request)`;
+const tickCodesCap = z.int({ error: TICK_CAP }).positive({ error: TICK_CAP }).nullable();
 
 /** zod's words for a key the object does not take, in the file's own. */
 const unknownKey = (takes: string) => (issue: { code: string; keys?: string[] }) =>
@@ -66,7 +69,7 @@ const planShape = {
   batchKlineGapMs: gap.optional(),
   suspensionGapMs: gap.optional(),
   batchKlineItemCap: wholeAbove0.optional(),
-  tickCodesCap: wholeAbove0.nullable().optional(),
+  tickCodesCap: tickCodesCap.optional(),
   market: z.enum(['HK', 'CN', 'US'], { error: 'must be HK, CN, US or null' }).nullable().optional(),
 };
 

@@ -91,6 +91,17 @@ describe('custom plans in the CLI', () => {
     expect(missing.stderr).toContain('hint: check the path given as --plans-file or QUOTELAKE_PLANS_FILE');
   });
 
+  it('tickCodesCap refused says null is the way to lift it, on both sides', async () => {
+    const file = join(tempDir(), 'cap.yaml');
+    writeFileSync(file, 'plans:\n  - name: x\n    tickCodesCap: unlimited\n');
+    const [client, serve] = await Promise.all([runCli(['plan', 'kline-backfill', ...WINDOW, '--plans-file', file, '--plan', 'x']), runCli(['serve', '--port', '0', '--plans-file', file])]);
+    const message = 'plans[0].tickCodesCap: must be a whole number above 0, or null (no cap: only the 8 KiB URL bounds a request), got "unlimited"';
+    expect(client.code).toBe(2);
+    expect(client.stderr).toContain(`quotelake: plans file ${file}: ${message}\n`);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain(`quotelake: --plans-file ${file}: ${message}\n`);
+  });
+
   it('serve --plans-file: a wrong or missing file has the hint that fixes it, not "serve --help" (which says nothing of the file)', async () => {
     const bad = join(tempDir(), 'bad.yaml');
     writeFileSync(bad, 'plans:\n  - name: x\n    perSecond: fast\n');
