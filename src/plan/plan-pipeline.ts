@@ -4,6 +4,7 @@
  * and how many days a backfill bigger than today's quota needs. No request is sent.
  */
 import { planLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
+import { pacesAnything } from '../api/plans.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -85,6 +86,10 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const today = Math.min(totalRequests, remaining);
   const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
+  // "about 0s at the plan's limits" is true of a plan that lifts every limit, and no time at all.
+  if (totalRequests > 0 && !pacesAnything(limits)) {
+    notes.push(`plan ${planned.name} paces nothing, so it sets no time: the run takes as long as the service takes to answer its ${totalRequests} requests, and the run its own work`);
+  }
   if (days > 1) {
     notes.push(
       def.polls === true

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/cli.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const WINDOW = ['--codes', 'BTCUSDT', '--since', '2026-11-10T00:00:00Z', '--until', '2026-11-11T00:00:00Z', '--clock', '2026-11-12T00:00:00Z'];
 const PLANS = `plans:
@@ -53,6 +53,19 @@ describe('custom plans in the CLI', () => {
     expect(report.quota.limit).toBe(100);
     // Basic's 1 request per second (the base's window): n requests take n - 1 seconds.
     expect(report.plan.estimatedMs).toBe((report.plan.totalRequests - 1) * 1000);
+  });
+
+  it('plan on a plan that lifts every limit says it sets no time, rather than only "about 0s"', async () => {
+    const example = join(ROOT, 'examples/plans-replay.yaml');
+    const [replay, paced] = await Promise.all([
+      runCli(['plan', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--plans-file', example, '--plan', 'replay']),
+      runCli(['plan', 'kline-backfill', ...WINDOW, '--output', tempDir(), '--plans-file', example, '--plan', 'enterprise']),
+    ]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(/\n {2}time +about 0s at the plan's limits\n/);
+    expect(replay.stdout).toMatch(/\n {4}- plan replay paces nothing, so it sets no time: the run takes as long as the service takes to answer its \d+ requests, and the run its own work\n?/);
+    expect(paced.code, paced.stderr).toBe(0);
+    expect(paced.stdout).not.toContain('paces nothing');
   });
 
   it('a pipeline names a custom plan and its plans file, relative to the pipeline file', async () => {
