@@ -112,6 +112,14 @@ export async function acquireOutputLock(
  * is. One of another host (a pod of the last job, on a shared volume) cannot be judged from here.
  */
 function lockedBy(outputDir: string, path: string, holder: Partial<LockInfo>): QuotelakeError {
+  // Empty, or not a lock record (no run, pid or host): "run ? of pipeline ? (pid ? on ?)" told nothing.
+  if (holder.runId === undefined && holder.pid === undefined && holder.host === undefined) {
+    return new QuotelakeError(
+      'QL_OUTPUT_LOCKED',
+      `${outputDir} is locked by ${path}, which names no run (empty, or not a quotelake lock record), so no holder can be checked and it is never taken over: if no quotelake command is writing to this output, delete it`,
+      { stage: 'plan', hint: 'quotelake writes its lock whole, naming its run: check what else writes to this output (a copy, a sync, a hand edit), then delete the file' },
+    );
+  }
   const started = typeof holder.startedAt === 'string' ? `, started ${holder.startedAt}` : '';
   const elsewhere = typeof holder.host === 'string' && holder.host !== hostname();
   const what = elsewhere

@@ -97,7 +97,7 @@ describe('acquireOutputLock', () => {
     await writeFile(join(dir, LOCK_FILE), '');
     await expect(acquireOutputLock(dir, { runId: 'r1', pipeline: 'p', now: when })).rejects.toMatchObject({
       code: 'QL_OUTPUT_LOCKED',
-      message: expect.stringContaining(`if that process is gone, delete ${join(dir, LOCK_FILE)}`),
+      message: `${dir} is locked by ${join(dir, LOCK_FILE)}, which names no run (empty, or not a quotelake lock record), so no holder can be checked and it is never taken over: if no quotelake command is writing to this output, delete it`,
     });
     expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe('');
   });
