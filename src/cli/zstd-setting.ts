@@ -8,14 +8,18 @@ import { ZSTD_ENV, zstdCodecAsked } from '../lake/parquet/direct/zstd-codec.js';
 import { loadNativeZstd, NATIVE_MISSING } from '../lake/parquet/direct/zstd-native.js';
 import { UsageError } from './usage-error.js';
 
-export function checkZstdSetting(env: NodeJS.ProcessEnv): void {
+/** What to do when the addon asked for does not load (the command's --help says nothing of it). */
+export const NATIVE_MISSING_HINT = `unset ${ZSTD_ENV} (WebAssembly serves where the addon does not load), or reinstall with optional dependencies (npm ci, without --omit=optional)`;
+
+/** `loadNative`: the addon's loader (a test gives one that finds no addon). */
+export function checkZstdSetting(env: NodeJS.ProcessEnv, loadNative: typeof loadNativeZstd = loadNativeZstd): void {
   let asked;
   try {
     asked = zstdCodecAsked(env[ZSTD_ENV]);
   } catch (error) {
     throw new UsageError((error as Error).message, `unset ${ZSTD_ENV}: the native codec serves where it loads, WebAssembly elsewhere`);
   }
-  if (asked === 'native' && loadNativeZstd() === undefined) throw new UsageError(NATIVE_MISSING);
+  if (asked === 'native' && loadNative() === undefined) throw new UsageError(NATIVE_MISSING, NATIVE_MISSING_HINT);
 }
 
 /**
