@@ -2,8 +2,9 @@
  * A `worker --until-empty` answers for the queue it drained, not only for its own slices: when
  * another worker failed a slice for good while it ran, it does not exit 0 (a cron job would read
  * "all done"). Through the built CLI, a real redis-server and `quotelake serve` on loopback: worker
- * B (a token whose answers come 3 s late) holds one slice while worker A, whose plan does not cover
- * the code (ret 604, which no retry mends), fails the other.
+ * B (a token whose answers come 10 s late) holds one slice while worker A, whose plan does not cover
+ * the code (ret 604, which no retry mends), fails the other. The 10 s leave A time to start on a
+ * busy machine: were B done first, it would take the second slice itself.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ describe('worker --until-empty when another worker failed a slice', () => {
   let served: ServedEmulator;
   beforeAll(async () => {
     await settleTokens(redis().url, [SLOW_TOKEN, HK_TOKEN]);
-    served = await serveChild([{ token: SLOW_TOKEN, plan: 'professional', faults: 'latency=3s@1' }], ['--clock', CLOCK]);
+    served = await serveChild([{ token: SLOW_TOKEN, plan: 'professional', faults: 'latency=10s@1' }], ['--clock', CLOCK]);
   });
   afterAll(async () => {
     await served.stop();

@@ -105,7 +105,7 @@ describe.each(BACKENDS)('a Delta table as an engine reads it (%s)', (backend) =>
     expect(kline.version).toBe(1);
     expect([...kline.live.values()].some((a) => a.partitionValues.date === null)).toBe(true);
     expect((await expectEnginesSeeTheFiles(out, 'trade')).version).toBe(1);
-  });
+  }, 90_000); // six commits and DuckDB over each dataset: about 5 s idle, past 30 s on a busy machine
 
   it('after compaction (remove + add, dataChange false), repair, and from a checkpoint', async () => {
     const out = await lakes.fresh();
