@@ -154,14 +154,14 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
         held = { record: holder as LeaseRecord, version: current.version };
         break;
       }
-      if (await heldAt(storage, holder, at, leaseMs)) throw lockedError(path, holder, options.host ?? hostname());
+      if (await heldAt(storage, holder, at, leaseMs)) throw lockedError(path, holder, options.host ?? hostname(), leaseMs);
       version = await cas.replaceIf(LEASE_KEY, mine, current.version);
       if (version === undefined) continue; // another contender replaced it first: read again
     }
     // Read back: the version to renew from, and on a store that ignores conditions, who really won.
     const after: VersionedObject | undefined = await cas.readVersioned(LEASE_KEY);
     if (after === undefined || !sameBytes(after.data, mine)) {
-      if (after !== undefined && (await heldAt(storage, parse(after.data), now(), leaseMs))) throw lockedError(path, parse(after.data), options.host ?? hostname());
+      if (after !== undefined && (await heldAt(storage, parse(after.data), now(), leaseMs))) throw lockedError(path, parse(after.data), options.host ?? hostname(), leaseMs);
       continue;
     }
     held = { record: recordAt(at), version: after.version };
@@ -241,7 +241,15 @@ export async function acquireLakeLease(storage: LakeStorage, owner: { runId: str
   };
 }
 
-function lockedError(path: string, holder: Partial<LeaseRecord>, thisHost: string): QuotelakeError {
+function lockedError(path: string, holder: Partial<LeaseRecord>, thisHost: string, leaseMs: number): QuotelakeError {
+  // Unreadable, or not a lease record: "run ? of pipeline ? (pid ? on ?)" told nothing (heldAt says how long it holds).
+  if (holder.runId === undefined && holder.pid === undefined && holder.host === undefined) {
+    return new QuotelakeError(
+      'QL_OUTPUT_LOCKED',
+      `the lake's lease ${path} names no run (unreadable, or not a quotelake lease record): it counts as held for ${Math.round(leaseMs / 1000)} s after it was written, then the next run takes it over`,
+      { stage: 'plan', hint: 'quotelake writes its lease whole, naming its run: check what else writes under this prefix (a copy, a sync, a hand edit), or delete the object if nothing does' },
+    );
+  }
   // A run that failed on a store it could no longer reach left its lease behind, and "running again
   // resumes" met this refusal. Its process being gone from this host is said, not acted on: a
   // container sharing the host name may run it in a process namespace of its own.

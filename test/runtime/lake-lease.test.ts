@@ -258,3 +258,17 @@ describe('lake lease on a real S3-compatible server (s3rver ignores conditional 
     expect(await storage.list('_quotelake/')).toEqual([]);
   });
 });
+
+describe('a lease object that is not a lease record', () => {
+  it('a lease object that names no run is refused as such, not as "run ? of pipeline ?"', async () => {
+    const h = harness();
+    const dir = await mkdtemp(join(tmpdir(), 'ql-lease-foreign-'));
+    const storage = localStorage(dir);
+    await storage.put(LEASE_KEY, 'copied here by hand\n');
+    const refused = await acquireLakeLease(storage, { runId: 'run-b', pipeline: 'kline' }, h.options('host-b', 22)).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('names no run (unreadable, or not a quotelake lease record): it counts as held for 60 s after it was written') });
+    expect((refused as Error).message).not.toContain('?');
+    expect((refused as { hint?: string }).hint).toContain('check what else writes under this prefix');
+    await rm(dir, { recursive: true, force: true });
+  });
+});
