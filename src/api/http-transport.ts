@@ -8,6 +8,7 @@ import { Pool } from './undici-pool.js';
 import { ResponseTooLargeError, TransportError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { networkCodeMayPass } from '../core/environment-error.js';
+import { preciseConnector, timedRequests, type RequestTimers } from './request-timers.js';
 
 export interface Timeouts {
   /** TCP connect. */
@@ -57,32 +58,8 @@ export interface HttpResponse {
 /** Failures before a connection exists: the server cannot have seen (or counted) the request. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** Each request's onSent, found by its options object (undici hands the same object to the interceptor). */
-const sentHooks = new WeakMap<object, () => void>();
-
-/**
- * An interceptor that reports when undici writes a request to a connected socket: its handler's
- * onRequestStart is called exactly then (undici's onConnect), never for a request that failed to connect.
- */
-function reportSent(dispatch: Dispatcher['dispatch']): Dispatcher['dispatch'] {
-  return (opts, handler) => {
-    const onSent = sentHooks.get(opts);
-    if (onSent === undefined) return dispatch(opts, handler);
-    const h = handler as Dispatcher.DispatchHandler;
-    const wrapped: Dispatcher.DispatchHandler = {
-      onRequestStart: (controller, context) => {
-        onSent();
-        h.onRequestStart?.(controller, context);
-      },
-      onRequestUpgrade: (...args) => h.onRequestUpgrade?.(...args),
-      onResponseStart: (...args) => h.onResponseStart?.(...args),
-      onResponseData: (...args) => h.onResponseData?.(...args),
-      onResponseEnd: (...args) => h.onResponseEnd?.(...args),
-      onResponseError: (...args) => h.onResponseError?.(...args),
-    };
-    return dispatch(opts, wrapped);
-  };
-}
+/** Each request's timeouts and onSent, found by its options object (undici hands the same object to the interceptor). */
+const requestTimers = new WeakMap<object, RequestTimers>();
 
 export class HttpTransport {
   readonly #pool: Dispatcher;
@@ -105,10 +82,11 @@ export class HttpTransport {
       connections,
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      connectTimeout: timeouts.connectMs,
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.bodyMs,
-    }).compose(reportSent);
+      // The three timeouts run on Node's timers (request-timers.ts): undici's fire up to a second late.
+      connect: preciseConnector(timeouts.connectMs),
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    }).compose(timedRequests(requestTimers));
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {
@@ -122,10 +100,12 @@ export class HttpTransport {
         headers: { accept: 'application/json', ...request.headers },
         body: request.body,
         signal: request.signal,
-        headersTimeout: request.timeouts?.headersMs ?? this.timeouts.headersMs,
-        bodyTimeout: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
       };
-      if (request.onSent) sentHooks.set(options, request.onSent);
+      requestTimers.set(options, {
+        headersMs: request.timeouts?.headersMs ?? this.timeouts.headersMs,
+        bodyMs: request.timeouts?.bodyMs ?? this.timeouts.bodyMs,
+        onSent: request.onSent,
+      });
       const response = await this.#pool.request(options);
       status = response.statusCode;
       const header = response.headers['retry-after'];

@@ -11,3 +11,12 @@ declare module 'undici/lib/api/api-request.js' {
   const request: import('undici').Dispatcher['request'];
   export default request;
 }
+declare module 'undici/lib/core/connect.js' {
+  const buildConnector: typeof import('undici').buildConnector;
+  export default buildConnector;
+}
+declare module 'undici/lib/core/errors.js' {
+  export const ConnectTimeoutError: typeof import('undici').errors.ConnectTimeoutError;
+  export const HeadersTimeoutError: typeof import('undici').errors.HeadersTimeoutError;
+  export const BodyTimeoutError: typeof import('undici').errors.BodyTimeoutError;
+}
