@@ -23,7 +23,8 @@ import { showsStack } from './wants-debug.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 import { systemClock } from '../core/clock.js';
 import { checkNumberOptions } from './number-options-check.js';
-import { checkTokenFlag } from './token-flag.js';
+import { checkTokenFlag, flaggedToken } from './token-flag.js';
+import { lastResortLine } from './last-resort.js';
 import { checkPathOptions } from './path-options-check.js';
 import { checkValuelessOptions } from './valueless-options-check.js';
 import { checkLoneDash } from './lone-dash.js';
@@ -76,9 +77,8 @@ export async function main(argv: string[]): Promise<number> {
   const terminal = createTerminal({ color: colorEnabled({ isTTY: Boolean(process.stderr.isTTY), env: process.env, flag: !argv.includes('--no-color') }) });
   // A token on the command line is masked in error messages too (the environment's: env-secrets.ts).
   const tokenAt = argv.findIndex((a) => a === '--token');
-  const inline = argv.find((a) => a.startsWith('--token='));
   // Trimmed, as the option is (token-flag.ts): the token that is sent is the one to mask.
-  const flagged = tokenAt >= 0 ? argv[tokenAt + 1]?.trim() : inline?.slice('--token='.length).trim();
+  const flagged = flaggedToken(argv);
   if (flagged) terminal.addSecret(flagged);
   try {
     // yargs reads a value starting with "-" after --token as options of its own, and would name them
@@ -182,7 +182,11 @@ process.on('beforeExit', () => {
 main(hideBin(process.argv))
   .then(
     (code) => code,
-    () => EXIT_FAILURE,
+    // main's own handler failed: still one line, never a silent exit 1.
+    (e: unknown) => {
+      process.stderr.write(`${lastResortLine(e, hideBin(process.argv), process.env, new Date())}\n`);
+      return EXIT_FAILURE;
+    },
   )
   .then((code) => {
     finished = true;

@@ -18,3 +18,10 @@ export function checkTokenFlag(args: Record<string, unknown>): true {
   }
   return true;
 }
+
+/** The --token value of argv (`--token V` or `--token=V`), trimmed as the option is, before yargs parses it; for masking. */
+export function flaggedToken(argv: readonly string[]): string | undefined {
+  const at = argv.findIndex((a) => a === '--token');
+  const inline = argv.find((a) => a.startsWith('--token='));
+  return at >= 0 ? argv[at + 1]?.trim() : inline?.slice('--token='.length).trim();
+}
