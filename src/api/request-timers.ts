@@ -7,6 +7,7 @@
  * Cost: per connection one timer; per request one timer for the headers and one for the body; per
  * body chunk one clock read (a stalled body is found when its timer fires and sees no chunk for
  * bodyMs), never a timer per chunk. A timer that fires decides only after the pending I/O is read.
+ * undici's modules are imported as undici-pool.ts imports them (its index costs every start).
  */
 import type { Dispatcher } from 'undici';
 import buildConnector from 'undici/lib/core/connect.js';
