@@ -17,7 +17,7 @@ import { basename, join } from 'node:path';
 import { DateTime } from 'luxon';
 import { TEMP_MARKER, writeFileAtomic } from '../core/atomic-write.js';
 import type { Clock } from '../core/clock.js';
-import { QuotaExhaustedError } from '../core/errors.js';
+import { ConfigError, QuotaExhaustedError } from '../core/errors.js';
 import { isLockMaking, LOCK_STALE_MS, lockFs, MAKING_STALE_MS } from './lock-fs.js';
 import { checkQuotaTimeZone } from './quota-day.js';
 
@@ -285,12 +285,25 @@ export class QuotaStore {
     let parsed: Partial<QuotaFile>;
     try {
       parsed = JSON.parse(text) as Partial<QuotaFile>;
-    } catch {
-      // A torn file cannot happen with tmp + rename; a hand-edited one is treated as unknown: full.
-      return { ...fresh, used: this.limit };
+    } catch (cause) {
+      // A torn file cannot happen with tmp + rename: one damaged outside quotelake says no count.
+      throw this.damaged(`not valid JSON (${(cause as Error).message})`, cause);
     }
-    if (parsed.day !== day || typeof parsed.used !== 'number') return fresh;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw this.damaged('not a JSON object');
+    if (parsed.day !== day) return fresh;
+    // Today's file with no count: neither 0 (the cap could be passed) nor full forever (no day ends it).
+    if (typeof parsed.used !== 'number' || !Number.isInteger(parsed.used) || parsed.used < 0) throw this.damaged(`"used" is ${JSON.stringify(parsed.used) ?? 'missing'}, not a count`);
     return { ...fresh, used: parsed.used, ...(typeof parsed.unknown === 'number' && parsed.unknown > 0 ? { unknown: parsed.unknown } : {}) };
+  }
+
+  /** The file holds no count quotelake can trust: exit 2 naming it, until it is removed. */
+  private damaged(why: string, cause?: unknown): ConfigError {
+    return new ConfigError(
+      `quota file is damaged: ${why}; today's request count cannot be read`,
+      { file: this.file },
+      cause,
+      'remove the file: today\'s count then restarts from 0 on this machine (the service\'s own count still stops the day at the plan\'s limit); "quotelake quota" lists the files',
+    );
   }
 
   /**

@@ -52,19 +52,41 @@ interface QuotaFile {
   updatedAt?: string;
 }
 
-/** Every quota file of a state dir, as of `now`; `known` maps token hashes to what to show. */
-export async function readQuotaEntries(stateDir: string, known: ReadonlyMap<string, string>, now: number = Date.now()): Promise<QuotaEntry[]> {
+/** A quota file a run cannot read (damaged outside quotelake): runs on its token stop with exit 2 until it is removed. */
+export interface DamagedQuotaFile {
+  readonly token: string;
+  readonly tokenHash: string;
+  readonly file: string;
+  readonly problem: string;
+}
+
+/**
+ * Every quota file of a state dir, as of `now`; `known` maps token hashes to what to show. Files
+ * that are not a count (`damaged`, when given, collects them) are not entries.
+ */
+export async function readQuotaEntries(
+  stateDir: string,
+  known: ReadonlyMap<string, string>,
+  now: number = Date.now(),
+  damaged: DamagedQuotaFile[] = [],
+): Promise<QuotaEntry[]> {
   const dir = join(stateDir, 'quota');
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: QuotaEntry[] = [];
   for (const name of names.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).sort()) {
+    const hash = name.slice(0, 16);
     let file: QuotaFile;
     try {
       file = JSON.parse(await readFile(join(dir, name), 'utf8')) as QuotaFile;
-    } catch {
+    } catch (error) {
+      // Gone since the listing: nothing to show. Unreadable: a run stops at it, so it is named.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') damaged.push({ token: known.get(hash) ?? hash, tokenHash: hash, file: join(dir, name), problem: 'not valid JSON' });
       continue;
     }
-    const hash = name.slice(0, 16);
+    if (typeof file !== 'object' || file === null || Array.isArray(file)) {
+      damaged.push({ token: known.get(hash) ?? hash, tokenHash: hash, file: join(dir, name), problem: 'not a JSON object' });
+      continue;
+    }
     const zone = file.timeZone ?? 'UTC';
     const local = DateTime.fromMillis(now, { zone });
     const today = local.toISODate() ?? '';
@@ -130,7 +152,9 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
     pool?.tokens.forEach((t, i) => known.set(tokenHash16(t.token), `${redactToken(t.token)} [${tokenHash16(t.token).slice(0, 8)}] (pool token ${i + 1}, ${t.plan})`));
     const now = commandClock(args.clock, process.env).now();
-    const entries = await readQuotaEntries(stateDir, known, now);
+    const damaged: DamagedQuotaFile[] = [];
+    const entries = await readQuotaEntries(stateDir, known, now, damaged);
+    const listed = (hash: string) => entries.some((e) => e.tokenHash === hash) || damaged.some((d) => d.tokenHash === hash);
     const uncapped: UncappedToken[] = [];
     // A run through the coordinator counts in Redis and writes no quota file: a token with no file is
     // then not "0 used" here (the shared table has its count), only named as having no file.
@@ -145,7 +169,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     if (token && plan !== undefined) {
       const hash = tokenHash16(token);
       const perDay = planLimits(plan, plans).perDay;
-      if (!entries.some((e) => e.tokenHash === hash)) {
+      if (!listed(hash)) {
         if (isUnlimited(perDay)) uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan });
         // Nothing sent with it from this state dir yet: its line says so (a pool token's does too), rather than only other tokens' lines.
         else addUnsent({ ...emptyEntry(now), token: known.get(hash)!, tokenHash: hash, limit: perDay, remaining: perDay });
@@ -160,7 +184,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       } catch (e) {
         throw new UsageError(`pool token ${i + 1} (${redactToken(t.token)}): ${(e as Error).message}`, 'give each token of the pool a plan that is built in or defined in the plans file');
       }
-      if (entries.some((e) => e.tokenHash === hash)) continue;
+      if (listed(hash)) continue;
       if (isUnlimited(limit)) {
         uncapped.push({ token: known.get(hash)!, tokenHash: hash, plan: t.plan });
         continue;
@@ -187,14 +211,15 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       }
     }
     if (args.json) {
-      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries, ...(uncapped.length > 0 ? { uncapped } : {}), ...(shared ? { coordinator: shared } : {}) }, null, 2)}\n`);
+      terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'quota', stateDir, tokens: entries, ...(damaged.length > 0 ? { damaged } : {}), ...(uncapped.length > 0 ? { uncapped } : {}), ...(shared ? { coordinator: shared } : {}) }, null, 2)}\n`);
       return EXIT_OK;
     }
     if (shared) terminal.out(`${renderSharedQuota(shared.target, shared.tokens)}\n`);
     const noFileLines = noFile.map((t) => `  ${t}: no quota file here (a run through the coordinator writes none: its count is the shared one above)`);
     const uncappedLines = uncapped.map((u) => `  ${u.token}: plan ${u.plan} has no daily cap: its requests are not counted (no quota file is written)`);
-    if (entries.length === 0 && uncapped.length > 0) {
-      terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${[...noFileLines, ...uncappedLines].join('\n')}\n`);
+    const damagedLines = damaged.map((d) => `  ${d.token}: ${d.file} is damaged (${d.problem}): a run on this token stops with exit 2 until the file is removed (today's count then restarts from 0 here)`);
+    if (entries.length === 0 && uncapped.length + damaged.length > 0) {
+      terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${[...damagedLines, ...noFileLines, ...uncappedLines].join('\n')}\n`);
     } else if (entries.length === 0) {
       terminal.out(
         `quotelake: no quota files under ${join(stateDir, 'quota')} (${shared ? 'a run through the coordinator writes none: its count is the shared one above; else ' : ''}nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
@@ -208,7 +233,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       for (const e of entries) {
         if (e.unknownToday > 0) lines.push(`  ${e.token}: ${n(e.unknownToday)} of today's ${n(e.usedToday)} had their answer lost (timeout, reset): counted, though the service may not have`);
       }
-      terminal.out(`${[...lines, ...noFileLines, ...uncappedLines].join('\n')}\n`);
+      terminal.out(`${[...lines, ...damagedLines, ...noFileLines, ...uncappedLines].join('\n')}\n`);
     }
     return EXIT_OK;
 }
