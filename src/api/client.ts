@@ -28,6 +28,7 @@ import { groupBy } from '../core/group-by.js';
 import { createFamilyResolver, familyPrefix, type Family } from './family.js';
 import { DEFAULT_TIMEOUTS, HttpTransport, type HttpResponse, type Timeouts } from './http-transport.js';
 import { isUnlimited, pacesAnything, planLimits, type PlanLimits } from './plans.js';
+import { codesOutsideMarket, marketPlanHint } from './plan-market.js';
 import type { LimiterPort, QuotaPort } from './admission.js';
 import { QuotaStore, tokenHash16 } from './quota-store.js';
 import { RecentSends } from './recent-sends.js';
@@ -1022,7 +1023,16 @@ class QuotelakeClient implements ServiceClient {
     }
   }
 
-  private apiError(endpoint: string, ret: number, msg: string, trace: string, codes: readonly string[], retryable: boolean) {
+  private apiError(endpoint: string, ret: number, msg: string, trace: string, items: readonly string[], retryable: boolean) {
+    // Once per code: a /batch-kline request carries a code once per interval.
+    const codes = [...new Set(items)];
+    const market = this.limits.market;
+    if (ret === 604 && market !== undefined) {
+      // The service refuses the whole request for one code outside the plan: name only those.
+      const outside = codesOutsideMarket(codes, market);
+      const named = outside.length > 0 ? outside : codes;
+      return new ApiError({ ret, serviceMessage: this.clean(msg), trace, endpoint, codes: named, retryable, hint: marketPlanHint(this.plan, market) });
+    }
     return new ApiError({ ret, serviceMessage: this.clean(msg), trace, endpoint, codes, retryable });
   }
 

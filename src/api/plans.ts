@@ -34,6 +34,8 @@ export interface PlanLimits {
   readonly tickCodesCap: number | null;
   /** Items per /batch-kline request (over it: ret 605). */
   readonly batchKlineItemCap: number;
+  /** The one stock market the plan covers (the All-* plans: ret 604 for any other code); absent = every market. */
+  readonly market?: 'HK' | 'CN' | 'US';
 }
 
 const SECOND = 1000;
@@ -47,6 +49,7 @@ function plan(
   batchKlineGapMs: number,
   tickCodesCap: number | null,
   batchKlineItemCap: number,
+  market?: 'HK' | 'CN' | 'US',
 ): PlanLimits {
   return Object.freeze({
     name,
@@ -57,20 +60,21 @@ function plan(
     suspensionGapMs: MINUTE,
     tickCodesCap,
     batchKlineItemCap,
+    ...(market !== undefined ? { market } : {}),
   });
 }
 
-const TOP = (name: PlanName): PlanLimits =>
-  plan(name, { limit: 20, windowMs: SECOND }, 1200, 1_728_000, 1000, null, 500);
+const TOP = (name: PlanName, market?: 'HK' | 'CN' | 'US'): PlanLimits =>
+  plan(name, { limit: 20, windowMs: SECOND }, 1200, 1_728_000, 1000, null, 500, market);
 
 export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
   free: plan('free', { limit: 1, windowMs: 10 * SECOND }, 10, 1000, 10_000, 5, 5),
   basic: plan('basic', { limit: 1, windowMs: SECOND }, 60, 86_400, 3000, null, 100),
   premium: plan('premium', { limit: 10, windowMs: SECOND }, 600, 864_000, 2000, null, 200),
   professional: TOP('professional'),
-  'all-hk': TOP('all-hk'),
-  'all-cn': TOP('all-cn'),
-  'all-us': TOP('all-us'),
+  'all-hk': TOP('all-hk', 'HK'),
+  'all-cn': TOP('all-cn', 'CN'),
+  'all-us': TOP('all-us', 'US'),
 });
 
 /** True when a window or count limit is lifted ("unlimited" in a plans file). */
@@ -86,6 +90,8 @@ export function pacesAnything(limits: PlanLimits): boolean {
 /** A custom plan on the client's own table of its base plan. */
 export function customPlanLimits(custom: CustomPlan): PlanLimits {
   const base = PLANS[custom.base];
+  // As the emulator reads it: the plan's own market (null lifts the base's), else the base's.
+  const market = custom.market === undefined ? base.market : (custom.market ?? undefined);
   const perSecond: WindowLimit =
     custom.perSecond === undefined ? base.perSecond : { limit: countLimit(custom.perSecond, base.perSecond.limit), windowMs: SECOND };
   return Object.freeze({
@@ -97,6 +103,7 @@ export function customPlanLimits(custom: CustomPlan): PlanLimits {
     suspensionGapMs: custom.suspensionGapMs ?? base.suspensionGapMs,
     tickCodesCap: custom.tickCodesCap === undefined ? base.tickCodesCap : custom.tickCodesCap,
     batchKlineItemCap: custom.batchKlineItemCap ?? base.batchKlineItemCap,
+    ...(market !== undefined ? { market } : {}),
   });
 }
 

@@ -88,6 +88,8 @@ export class ApiError extends QuotelakeError {
     codes?: readonly string[];
     retryable: boolean;
     cause?: unknown;
+    /** What to do, when the client knows better than the `ret` alone (api-hints.ts). */
+    hint?: string;
   }) {
     const codes = details.codes ?? [];
     const what = details.ret !== undefined ? `ret ${details.ret}` : `HTTP ${details.httpStatus ?? '?'}`;
@@ -101,7 +103,7 @@ export class ApiError extends QuotelakeError {
         stage: 'read',
         retryable: details.retryable,
         cause: details.cause,
-        hint: apiHint({ code: details.code ?? apiErrorCode(details.ret), ret: details.ret, httpStatus: details.httpStatus, retryable: details.retryable }),
+        hint: details.hint ?? apiHint({ code: details.code ?? apiErrorCode(details.ret), ret: details.ret, httpStatus: details.httpStatus, retryable: details.retryable }),
       },
     );
     this.ret = details.ret;

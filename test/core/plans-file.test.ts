@@ -65,10 +65,11 @@ describe('plans file: the plans: section', () => {
     });
     const r = clientLimits(doc.plans[1]!);
     expect([r.perSecond.limit, r.perMinute.limit, r.perDay, r.batchKlineGapMs, r.suspensionGapMs]).toEqual([Infinity, Infinity, Infinity, 0, 0]);
-    // Free as the base keeps Free's 10 s window and every other limit when none is given.
+    // Free as the base keeps Free's 10 s window and every other limit when none is given; the client
+    // knows the market too (to name the codes outside it in a 604), though only the emulator enforces it.
     const slow = planLimits('slow-hk', doc);
-    expect({ ...slow, name: 'free' }).toEqual(CLIENT_PLANS.free);
-    // The emulator maps the same entries onto its own table (market included, which only it enforces).
+    expect({ ...slow, name: 'free' }).toEqual({ ...CLIENT_PLANS.free, market: 'HK' });
+    // The emulator maps the same entries onto its own table (market included).
     const emu = emulatorLimits(doc.plans[2]!);
     expect([emu.perSecond.count, emu.perSecond.windowMs, emu.perDay, emu.tickCodeCap, emu.market]).toEqual([1, 10_000, 1000, 5, 'HK']);
     expect(emulatorLimits(doc.plans[0]!)).toMatchObject({ perSecond: { count: 100, windowMs: 1000 }, perMinute: { count: 6000 }, perDay: 8_640_000, batchKlineGapMs: 200, market: null });

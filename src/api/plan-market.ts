@@ -1,0 +1,22 @@
+/**
+ * The stock market an All-* style plan is limited to (all-hk, all-cn, all-us, or a custom plan's
+ * `market`), and which codes of a `ret 604` answer lie outside it. The service refuses a whole
+ * request for one such code, so the answer alone would blame every code it carried.
+ */
+import { findProduct } from '../catalog/index.js';
+import type { StockMarket } from '../catalog/types.js';
+
+const SUFFIXES: Readonly<Record<StockMarket, string>> = { HK: '.HK', CN: '.SH/.SZ', US: '.US' };
+
+/** Codes the plan of `market` does not cover: anything but the catalog's stocks of that market (an unknown code included). */
+export function codesOutsideMarket(codes: readonly string[], market: StockMarket): string[] {
+  return codes.filter((code) => {
+    const product = findProduct(code);
+    return product === undefined || product.family !== 'stock' || product.market !== market;
+  });
+}
+
+/** What to do about a 604 of a plan limited to `market`. */
+export function marketPlanHint(plan: string, market: StockMarket): string {
+  return `plan ${plan} covers only ${market} stocks (${SUFFIXES[market]}): drop the codes outside it from codes, or fetch them with a token on a plan that covers them`;
+}
