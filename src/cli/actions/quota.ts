@@ -6,7 +6,7 @@ import { isUnlimited, planLimits, redactToken, tokenHash16 } from '../../api/ind
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
-import { checkStateOutput, quotaStateDir } from '../lake-location.js';
+import { checkStateDirFlag, checkStateOutput, quotaStateDir } from '../lake-location.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { n } from '../progress/progress-figures.js';
@@ -137,6 +137,8 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     const output = args.output ?? 'output';
     refuseIdleS3Endpoint(args['s3-endpoint'], [output]);
     const { absent } = await checkStateOutput(output);
+    // A --state-dir that is a file is refused, one not there said (a mistyped path), as by `state show`.
+    const stateDirAbsent = (await checkStateDirFlag(args['state-dir'])).absent;
     // Quota files stay on this machine: for an S3 output without --state-dir, the XDG state folder.
     const stateDir = quotaStateDir(output, args['state-dir'], process.env);
     const known = new Map<string, string>();
@@ -222,7 +224,7 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       terminal.out(`quotelake: quota under ${join(stateDir, 'quota')}\n${[...damagedLines, ...noFileLines, ...uncappedLines].join('\n')}\n`);
     } else if (entries.length === 0) {
       terminal.out(
-        `quotelake: no quota files under ${join(stateDir, 'quota')} (${shared ? 'a run through the coordinator writes none: its count is the shared one above; else ' : ''}nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''})\n`,
+        `quotelake: no quota files under ${join(stateDir, 'quota')} (${shared ? 'a run through the coordinator writes none: its count is the shared one above; else ' : ''}nothing sent yet from this state dir on a plan with a daily cap; a plan without one writes none${absent && args['state-dir'] === undefined ? `; ${output} does not exist: check --output` : ''}${stateDirAbsent ? `; ${args['state-dir']} does not exist: check --state-dir` : ''})\n`,
       );
     } else {
       const width = Math.max(5, ...entries.map((e) => e.token.length));
