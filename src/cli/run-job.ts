@@ -164,7 +164,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     // A plan without a daily cap has no quota to show.
     quota:
       quotaBefore && Number.isFinite(quotaBefore.limit)
-        ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, uncharged: () => client.requestOutcomes?.().rateLimited ?? 0 }
+        ? { usedAtStart: quotaBefore.used, limit: quotaBefore.limit, resetAtMs: quotaBefore.resetAt.getTime(), uncharged: () => client.requestOutcomes?.().rateLimited ?? 0 }
         : undefined,
     refused: () => client.requestOutcomes?.().rateLimited ?? 0,
     intervalMs: options.progressIntervalMs,

@@ -40,6 +40,30 @@ describe('progress figures', () => {
     expect(f).toMatchObject({ requests: 30, quotaUsed: 108 });
   });
 
+  it('a run across the quota day\'s reset counts the new day from 0, not the old day\'s use plus every request (no "quota 10/6")', () => {
+    const events = createRunEvents();
+    const clock = new ManualClock('2026-11-20T15:59:56Z');
+    const startedAt = clock.now();
+    const quota = { usedAtStart: 2, limit: 6, resetAtMs: Date.parse('2026-11-20T16:00:00Z') };
+    for (let i = 0; i < 3; i++) events.request('/quote-b-api/kline');
+    clock.advance(3000);
+    expect(progressFigures(events, startedAt, clock.now(), quota).quotaUsed).toBe(5);
+    // Past the reset: what it charged since the first figures of the new day.
+    clock.advance(2000);
+    expect(progressFigures(events, startedAt, clock.now(), quota).quotaUsed).toBe(0);
+    for (let i = 0; i < 4; i++) events.request('/quote-b-api/kline');
+    clock.advance(4000);
+    const f = progressFigures(events, startedAt, clock.now(), quota);
+    expect(f).toMatchObject({ requests: 7, quotaUsed: 4, quotaLimit: 6 });
+    expect(progressLine('p', f)).toMatch(/, quota 4\/6$/);
+    // And again a day later.
+    for (let i = 0; i < 2; i++) events.request('/quote-b-api/kline');
+    clock.set('2026-11-21T16:00:01Z');
+    expect(progressFigures(events, startedAt, clock.now(), quota).quotaUsed).toBe(0);
+    events.request('/quote-b-api/kline');
+    expect(progressFigures(events, startedAt, clock.now(), quota).quotaUsed).toBe(1);
+  });
+
   it('requests refused with 429 are no progress: the share and the ETA go by those that were not', () => {
     const events = createRunEvents();
     // 20 planned; 10 sent, 4 of them refused and each planned again: 24 planned, 6 moved the run on.

@@ -8,6 +8,26 @@ export interface QuotaBaseline {
   readonly limit: number;
   /** Requests this run sent that the service did not charge (refused with 429), so far. */
   readonly uncharged?: () => number;
+  /** When the quota day of `usedAtStart` ends (clock ms): past it, the count starts again from 0. */
+  readonly resetAtMs?: number;
+  /** Set by the first figures past `resetAtMs`: this run's charged requests then, and the next reset. */
+  turn?: { charged: number; nextResetMs: number };
+}
+
+/** The next quota day's reset, a day on: close enough for a figure shown (a DST day is 23 or 25 h). */
+const DAY_MS = 86_400_000;
+
+/**
+ * Requests of today's quota used so far: before the reset instant, what was used before the run
+ * plus what it charged since; past it (a run across midnight), what it charged since the first
+ * figures of the new day (requests between midnight and those go to the day before).
+ */
+function quotaUsedNow(quota: QuotaBaseline, requests: number, now: number): number {
+  const charged = requests - (quota.uncharged?.() ?? 0);
+  if (quota.resetAtMs === undefined) return quota.usedAtStart + charged;
+  const resetAt = quota.turn?.nextResetMs ?? quota.resetAtMs;
+  if (now >= resetAt) quota.turn = { charged, nextResetMs: resetAt + DAY_MS * Math.max(1, Math.ceil((now - resetAt + 1) / DAY_MS)) };
+  return quota.turn === undefined ? quota.usedAtStart + charged : charged - quota.turn.charged;
 }
 
 export interface ProgressFigures {
@@ -181,7 +201,7 @@ export function progressFigures(
     rows: snap.rows,
     rate,
     etaSeconds,
-    quotaUsed: quota ? quota.usedAtStart + requests - (quota.uncharged?.() ?? 0) : undefined,
+    quotaUsed: quota ? quotaUsedNow(quota, requests, now) : undefined,
     quotaLimit: quota?.limit,
     streams,
     // Of the streams with requests to send, as the line's "N/M streams done" counts them (a stream
