@@ -27,7 +27,9 @@ export async function roundUnlessQuotaEnds<T>(ctx: RunContext, source: string, r
     const whole = rounds === 1 ? '1 round' : `${rounds} rounds`;
     const done = partial === undefined ? whole : rounds === 0 ? 'part of the first round' : `${whole} and part of the next`;
     ctx.events.stoppedAtQuota?.();
-    ctx.events.note?.(`${source}: daily request quota used up after ${done}; what they fetched is kept, run again after ${error.resetAt.toISOString()}`);
+    // Used up before the first round: nothing fetched, so nothing "kept" to speak of.
+    const said = rounds === 0 && partial === undefined ? 'before its first round: nothing fetched' : `after ${done}; what they fetched is kept`;
+    ctx.events.note?.(`${source}: daily request quota used up ${said}, run again after ${error.resetAt.toISOString()}`);
     return partial === undefined ? undefined : { value: partial, last: true };
   }
 }
