@@ -134,15 +134,17 @@ export class HttpTransport {
    * A timeout of the answer in words the user can act on: how long, and the setting that said so
    * (undici's own "Headers Timeout Error" names neither).
    */
-  private timeoutWords(request: HttpRequest, code: unknown): { message: string; hint: string } | undefined {
-    const part = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headersMs' : code === 'UND_ERR_BODY_TIMEOUT' ? 'bodyMs' : undefined;
+  private timeoutWords(request: HttpRequest, code: unknown): { message: string; hint: string; ms: number; setting: string } | undefined {
+    const part = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headersMs' : code === 'UND_ERR_BODY_TIMEOUT' ? 'bodyMs' : code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connectMs' : undefined;
     if (part === undefined) return undefined;
-    const own = request.timeouts?.[part];
+    const own = part === 'connectMs' ? undefined : request.timeouts?.[part];
     const ms = own ?? this.timeouts[part];
     // A request with its own timeouts is a trading-halts source's (its timeoutMs).
     const setting = own !== undefined ? "the source's timeoutMs" : `service.timeouts.${part}`;
-    const what = part === 'headersMs' ? `no answer within ${ms} ms` : `the answer stopped: no data for ${ms} ms`;
+    const what = part === 'connectMs' ? `not connected within ${ms} ms` : part === 'headersMs' ? `no answer within ${ms} ms` : `the answer stopped: no data for ${ms} ms`;
     return {
+      ms,
+      setting,
       message: `${what} (${setting}; ${String(code)})`,
       hint: `a slow service or network: raise ${setting} in the pipeline (100 to 3600000 ms), or check the base URL and the network; committed work is kept and a new run resumes`,
     };
@@ -164,6 +166,8 @@ export class HttpTransport {
     }
     // A certificate refused or a connect timeout carries no address: the one this pool connects to is it.
     if (!('hostname' in cause) && !('address' in cause)) Object.assign(cause, this.#where);
+    // The wait and its setting, for the CLI's "cannot reach" of a connect timeout (it names the address, not the wait).
+    if (timeout !== undefined) Object.assign(cause, { waitedMs: timeout.ms, setting: timeout.setting });
     const connected = !(typeof code === 'string' && NOT_CONNECTED.has(code));
     // A name that does not resolve or a certificate refused fails every attempt the same way: not retried.
     const mayPass = typeof code !== 'string' || networkCodeMayPass(code);

@@ -18,6 +18,9 @@ interface NodeErrorFields {
   hostname?: unknown;
   cause?: unknown;
   message?: unknown;
+  /** A timeout's wait and the setting that chose it (the HTTP transport's connect timeout). */
+  waitedMs?: unknown;
+  setting?: unknown;
 }
 
 /** Certificate and TLS failures (OpenSSL's codes as Node reports them). */
@@ -210,6 +213,16 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
     case TLS_SLOW:
     case 'UND_ERR_CONNECT_TIMEOUT': {
       const target = networkTarget(e);
+      const setting = str(e.setting);
+      if (code === 'UND_ERR_CONNECT_TIMEOUT' && typeof e.waitedMs === 'number' && setting !== undefined) {
+        // Our own wait: a slow network may only need a longer one, which the user can set.
+        return {
+          code: 'QL_NETWORK_UNREACHABLE',
+          target,
+          message: `cannot reach ${target}: not connected within ${e.waitedMs} ms (${setting}; ${code})`,
+          fix: `check the network of this machine (and a proxy or firewall) and the base URL, or raise ${setting} in the pipeline (100 to 3600000 ms) for a slow network; then run the same command again: it resumes`,
+        };
+      }
       return { code: 'QL_NETWORK_UNREACHABLE', target, message: `cannot reach ${target} (${code})`, fix: 'check the network of this machine (and a proxy or firewall), then run the same command again: it resumes' };
     }
     default:

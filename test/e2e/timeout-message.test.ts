@@ -2,7 +2,7 @@
  * A request over its timeout, through the built CLI against `quotelake serve` with slow answers:
  * the error says how long it waited and which setting to raise (undici's own words, "Headers
  * Timeout Error", named neither), for the headers, for a body that stalls and for a connection
- * that is not up in time. Each wait is under half a second and each answer would come at 400 ms:
+ * that is not up in time (whose "cannot reach" named the address alone). Each wait is under half a second and each answer would come at 400 ms:
  * undici's own timers (checked about every half second) let these requests succeed, so a failure
  * here is a timeout fired before the answer could have come.
  */
@@ -89,8 +89,13 @@ describe('a request over its timeout', () => {
     it('fails with the connect timeout of service.timeouts.connectMs, not the hang-up after it', async () => {
       const r = await run(pipelineFile('connectMs: 150'), 'tok-timeout-connect', url);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain(`cannot reach 127.0.0.1:${new URL(url).port} (UND_ERR_CONNECT_TIMEOUT)`);
+      expect(attemptOutcomes(r.stderr)).toEqual(['transport-error']);
+      expect(r.stderr).toContain(
+        `/quote-b-api/trade-tick: cannot reach 127.0.0.1:${new URL(url).port}: not connected within 150 ms (service.timeouts.connectMs; UND_ERR_CONNECT_TIMEOUT)`,
+      );
+      expect(r.stderr).toContain('raise service.timeouts.connectMs in the pipeline (100 to 3600000 ms)');
       expect(r.stderr).not.toContain('ECONNRESET');
+      expect(r.stderr).not.toContain('tok-timeout-connect');
     }, 30_000);
   });
 });
