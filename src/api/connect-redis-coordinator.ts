@@ -9,7 +9,7 @@ import type { RedisCoordinator } from './redis/index.js';
 import type { CoordinatorWait } from './redis/redis-patience.js';
 
 export interface CoordinatorOptions {
-  /** Once connected, how long a request waits for a Redis that went away (a restart) before it fails as down; default 0 (the client's usual retries, about 8 s). */
+  /** Once connected, how long a request waits for a Redis that went away (a restart) before it fails as down; default 0 (the client's usual retries, about 8 s); Infinity: until it is back or stopWaiting. */
   patienceMs?: number;
   /** Told when such a wait begins and when Redis answers again. */
   onWait?: (wait: CoordinatorWait) => void;

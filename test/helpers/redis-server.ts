@@ -20,15 +20,17 @@ export interface RedisTestServer {
   /** `redis://127.0.0.1:PORT` */
   readonly url: string;
   readonly pid: () => number;
-  /** Kill (SIGKILL, nothing saved) and start an empty server on the same port. */
+  /** Kill (SIGKILL) and start a server on the same port: empty, or (persistent) with all it held. */
   restart(): Promise<void>;
   /** Kill without restarting (a lost Redis). */
   kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'];
+export async function launch(port: number, dir: string, persistent = false): Promise<ChildProcess> {
+  // Persistent: every write in the append-only file before it is answered, so a kill loses nothing.
+  const aof = persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...aof, '--dir', dir, '--protected-mode', 'no'];
   // Redis keeps the machine's time: a date check under libfaketime (which Redis cannot run under)
   // moves quotelake's clock, not the coordinator's.
   const { LD_PRELOAD: _preload, FAKETIME: _faketime, ...env } = process.env;
@@ -67,21 +69,23 @@ async function killed(child: ChildProcess): Promise<void> {
 const PORT_TRIES = 3;
 
 /** Redis on a port found free, again on another one when that port was taken before Redis bound it. */
-async function launchOnFreePort(dir: string): Promise<{ port: number; child: ChildProcess }> {
+async function launchOnFreePort(dir: string, persistent: boolean): Promise<{ port: number; child: ChildProcess }> {
   for (let attempt = 1; ; attempt++) {
     // Below the ephemeral range: no server of another test (on port 0) can take it, also across a restart().
     const port = await closedPort();
     try {
-      return { port, child: await launch(port, dir) };
+      return { port, child: await launch(port, dir, persistent) };
     } catch (error) {
       if (attempt === PORT_TRIES || !/address already in use/i.test((error as Error).message)) throw error;
     }
   }
 }
 
-export async function startRedisServer(): Promise<RedisTestServer> {
+/** `persistent`: a restart keeps what it held (a systemd restart of a Redis with appendonly). */
+export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisTestServer> {
+  const persistent = options.persistent ?? false;
   const dir = await mkdtemp(join(tmpdir(), 'ql-redis-'));
-  const started = await launchOnFreePort(dir);
+  const started = await launchOnFreePort(dir, persistent);
   const port = started.port;
   let child = started.child;
   return {
@@ -90,7 +94,7 @@ export async function startRedisServer(): Promise<RedisTestServer> {
     pid: () => child.pid!,
     async restart() {
       await killed(child);
-      child = await launch(port, dir);
+      child = await launch(port, dir, persistent);
     },
     async kill() {
       await killed(child);

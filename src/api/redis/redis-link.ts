@@ -33,7 +33,8 @@ export interface RedisLinkOptions {
   /**
    * How long a command waits for a Redis that went away to come back (a restart, a failover) before
    * it fails as "down"; nothing is admitted meanwhile. Default 0: it fails at once (the client's
-   * retries then take it). The first connection never waits: a Redis missing at the start is said at once.
+   * retries then take it); Infinity: until it is back or stopWaiting. The first connection never
+   * waits: a Redis missing at the start is said at once.
    */
   patienceMs?: number;
   /** Told when such a wait begins and when Redis answers again. */

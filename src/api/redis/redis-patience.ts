@@ -26,6 +26,7 @@ export class RedisPatience {
   constructor(
     private readonly redis: Redis,
     private readonly target: string,
+    /** Infinity: until Redis is back or the command stops (a worker run until stopped). */
     readonly patienceMs: number,
     private readonly say: (wait: CoordinatorWait) => void = () => undefined,
     /** A stop (SIGTERM) ends every wait at once: the run is committing what it has, not waiting for Redis. */
@@ -53,7 +54,9 @@ export class RedisPatience {
       this.say({
         event: 'coordinator-wait',
         waitMs: this.patienceMs,
-        message: `the coordinator ${this.target} is unreachable (${reason}): no request is admitted without it; waiting up to ${seconds(this.patienceMs)} s for it to come back (--coordinator-patience)`,
+        message: `the coordinator ${this.target} is unreachable (${reason}): no request is admitted without it; ${
+          Number.isFinite(this.patienceMs) ? `waiting up to ${seconds(this.patienceMs)} s for it to come back (--coordinator-patience)` : 'waiting for it to come back, however long (until stopped)'
+        }`,
       });
     }
     const leftMs = this.downSince + this.patienceMs - now;
@@ -65,7 +68,8 @@ export class RedisPatience {
       // ioredis reconnects by itself: a connection that is down is waited for, one that is up (a
       // server that took too long to answer) is asked again shortly.
       const back = this.redis.status === 'ready' ? delayed(Math.min(ASK_AGAIN_MS, leftMs), stop.signal) : once(this.redis, 'ready', { signal: stop.signal });
-      await Promise.race([back, delayed(leftMs, stop.signal)]).catch(() => undefined);
+      // No timer for a wait without end (one past 2^31 ms would fire at once).
+      await Promise.race(Number.isFinite(leftMs) ? [back, delayed(leftMs, stop.signal)] : [back]).catch(() => undefined);
     } finally {
       stop.abort();
       this.closed.signal.removeEventListener('abort', closed);

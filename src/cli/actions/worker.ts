@@ -96,7 +96,15 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
-  const shared = await connectRedisCoordinator(url);
+  // A restart (systemd, a failover) is waited for as the queue's connections wait for it: a batch
+  // for its patience, a worker run until stopped however long; a stop ends the wait at once.
+  const stopWaiting = new AbortController();
+  const shared = await connectRedisCoordinator(url, {
+    patienceMs: args['until-empty'] ? patienceMs : Number.POSITIVE_INFINITY,
+    onWait: ({ message, event, waitMs }) =>
+      terminal.notice(`quotelake worker: ${message}`, { level: 'warn', event, ...(Number.isFinite(waitMs) ? { waitMs } : {}), coordinator: redactUrl(url) }),
+    stopWaiting: stopWaiting.signal,
+  });
   const secrets = [args.token, env.QUOTELAKE_TOKEN, ...(pool?.tokens ?? []).map((t) => t.token)].filter((t): t is string => t !== undefined);
   for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
   const logger = createLogger({
@@ -160,7 +168,14 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
       return await runSliceOnce(slice, signal, startedAt);
     } catch (error) {
       // A slice that failed is a way of ending too (retried later, or for good): a dashboard must see it.
-      // One this worker could not run (its own settings, a stop) goes back to the queue untouched.
+      // One this worker could not run (its own settings, a stop) goes back to the queue untouched:
+      // a wait for Redis that the stop ended too (the slice did not fail, the worker left it).
+      const stoppedWaiting = stopWaiting.signal.aborted && error instanceof CoordinatorDownError;
+      if (stoppedWaiting) {
+        logger.warn(`slice put back: ${slice.codes.join(',')} ${slice.interval} ${slice.partition}`, { event: 'slice-released', pipeline: slice.name, partition: slice.partition });
+        exposure?.metrics.sliceFinished(slice.name, 'released', clock.now() - startedAt);
+        return 'aborted' as const;
+      }
       const back = error instanceof WorkerSettingsError || error instanceof AbortedError || signal.aborted;
       exposure?.metrics.sliceFinished(slice.name, back ? 'released' : 'failed', clock.now() - startedAt);
       throw error;
@@ -232,6 +247,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const faulted = new AbortController();
   // What ends the wait below before the queue does: a signal, or this worker's own fault.
   const stopped = AbortSignal.any([interrupts.signal, faulted.signal]);
+  stopped.addEventListener('abort', () => stopWaiting.abort(), { once: true });
   const worker = startSliceWorker({
     connection: workerRedis,
     concurrency: args.concurrency,

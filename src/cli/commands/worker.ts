@@ -19,7 +19,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
       .option('until-empty', { type: 'boolean', default: false, describe: 'Exit once the queue holds no waiting or running slice (batch use; 75 when what waits waits for the daily quota); default: run until stopped' })
       .option('coordinator-patience', {
         type: 'number',
-        describe: 'With --until-empty: seconds without a connection to Redis after which the worker stops (exit 1, its slices back on the queue; default 15); a Redis restart takes a few',
+        describe: 'With --until-empty: seconds without a connection to Redis after which the worker stops (exit 1, its slices back on the queue; default 15), its requests waiting for Redis until then; a Redis restart takes a few',
       })
       .example('QUOTELAKE_REDIS_URL=redis://10.0.0.5:6379 $0 worker --concurrency 4', 'A worker on this host')
       .example('$0 worker --until-empty', 'Drain the queue, then exit 0')
