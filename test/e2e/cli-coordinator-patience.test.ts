@@ -6,13 +6,13 @@
  * data an uninterrupted run fetches. Down for longer than the patience, it stops (exit 1) soon
  * after the patience, not a retry budget later.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliProcess, type CliResult } from './helpers/cli.js';
+import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
 import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
@@ -23,57 +23,6 @@ const SPAN = ['--since', '2026-11-07T00:00:00Z', '--until', '2026-11-12T00:00:00
 const DOWN_AFTER = 20;
 /** Longer than the client's retries of a lost coordinator (at most about 8 s), shorter than the default patience (15 s). */
 const DOWN_MS = 9000;
-
-/** A plan without a per-minute window (the restart guard then holds for the 3 s lease, not a minute), and an unthrottled one for the reference run. */
-function plansFile(dir: string): string {
-  const file = join(dir, 'plans.yaml');
-  writeFileSync(
-    file,
-    [
-      'plans:',
-      '  - name: minuteless',
-      '    base: professional',
-      '    perMinute: unlimited',
-      '  - name: replay',
-      '    perSecond: unlimited',
-      '    perMinute: unlimited',
-      '    perDay: unlimited',
-      '    batchKlineGapMs: 0',
-      '    suspensionGapMs: 0',
-      'tokens:',
-      `  - token: ${TOKEN}`,
-      '    plan: minuteless',
-      '  - token: replay-token',
-      '    plan: replay',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-function pipelineFile(dir: string, name: string): string {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    [
-      `name: ${name}`,
-      'service:',
-      '  plan: minuteless',
-      '  plansFile: plans.yaml',
-      '  timeouts: { connectMs: 1000, headersMs: 1000, bodyMs: 1000 }',
-      'source:',
-      '  type: kline-history',
-      `  codes: [${CODES.join(', ')}]`,
-      '  intervals: [1m]',
-      'transforms:',
-      '  - type: parse-decimals',
-      'sink:',
-      '  type: parquet',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
 
 type Row = { code: string; ts: number };
 
@@ -101,7 +50,7 @@ describe('run --coordinator while its Redis goes away', () => {
   beforeAll(async () => {
     dir = tempDir('ql-patience-');
     redis = await startRedisServer();
-    served = startCli(['serve', '--port', '0', '--plans-file', plansFile(dir), '--clock', NOW, '--clock-runs']);
+    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
     emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
     proxy = await startRecordingProxy(emulatorUrl);
   });
@@ -117,7 +66,7 @@ describe('run --coordinator while its Redis goes away', () => {
     // A Redis that has coordinated this token for long: the run is not held at its start.
     await settleTokens(redis.url, [TOKEN]);
     const start = proxy.arrivals.length;
-    const run = startCli(['run', pipelineFile(dir, name), '--output', join(dir, name), '--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--log-format', 'json', ...extra]);
+    const run = startCli(['run', minutelessPipelineFile(dir, name, CODES, 1000), '--output', join(dir, name), '--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--log-format', 'json', ...extra]);
     while (proxy.arrivals.length - start < DOWN_AFTER) {
       const early = await Promise.race([run.result, sleep(20)]);
       if (early) throw new Error(`the run ended before Redis went away:\n${(early as CliResult).stderr}`);
@@ -151,7 +100,7 @@ describe('run --coordinator while its Redis goes away', () => {
 
     // Complete, exact data: what an uninterrupted, unthrottled run of the same codes fetches.
     const whole = join(dir, 'whole');
-    const reference = await runCli(['run', pipelineFile(dir, 'whole'), '--output', whole, '--base-url', emulatorUrl, '--token', 'replay-token', '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']);
+    const reference = await runCli(['run', minutelessPipelineFile(dir, 'whole', CODES, 1000), '--output', whole, '--base-url', emulatorUrl, '--token', REPLAY_TOKEN, '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']);
     expect(reference.code, reference.stderr).toBe(0);
     const expected = await lakeRows(whole);
     expect(expected.length).toBeGreaterThan(10_000);
@@ -175,10 +124,10 @@ describe('run --coordinator while its Redis goes away', () => {
   }, 60_000);
 
   it('--coordinator-patience without a coordinator is exit 2: there is no Redis to wait for', async () => {
-    const r = await runCli(['run', pipelineFile(dir, 'alone'), '--coordinator-patience', '5', '--dry-run']);
+    const r = await runCli(['run', minutelessPipelineFile(dir, 'alone', CODES, 1000), '--coordinator-patience', '5', '--dry-run']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('quotelake: --coordinator-patience goes with --coordinator (or QUOTELAKE_REDIS_URL): without a coordinator there is no Redis to wait for');
-    const bad = await runCli(['run', pipelineFile(dir, 'alone'), '--coordinator', redis.url, '--coordinator-patience', '0']);
+    const bad = await runCli(['run', minutelessPipelineFile(dir, 'alone', CODES, 1000), '--coordinator', redis.url, '--coordinator-patience', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--coordinator-patience 0: must be a positive number of seconds');
   });

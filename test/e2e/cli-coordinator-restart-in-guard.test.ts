@@ -6,13 +6,13 @@
  * before that, and the run then completes with the data an uninterrupted run fetches. The plan has
  * no per-minute window and service.timeouts sum to 6 s, so each hold is the 6 s lease, not a minute.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliProcess } from './helpers/cli.js';
+import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
 import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
@@ -21,56 +21,6 @@ const CODES = ['BTCUSDT', 'ETHUSDT', 'EURUSD'];
 const SPAN = ['--since', '2026-11-10T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
 /** connect + headers + body of service.timeouts below: a slot's lease, and each guard's hold. */
 const LEASE_MS = 6000;
-
-function plansFile(dir: string): string {
-  const file = join(dir, 'plans.yaml');
-  writeFileSync(
-    file,
-    [
-      'plans:',
-      '  - name: minuteless',
-      '    base: professional',
-      '    perMinute: unlimited',
-      '  - name: replay',
-      '    perSecond: unlimited',
-      '    perMinute: unlimited',
-      '    perDay: unlimited',
-      '    batchKlineGapMs: 0',
-      '    suspensionGapMs: 0',
-      'tokens:',
-      `  - token: ${TOKEN}`,
-      '    plan: minuteless',
-      '  - token: replay-token',
-      '    plan: replay',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-function pipelineFile(dir: string, name: string): string {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    [
-      `name: ${name}`,
-      'service:',
-      '  plan: minuteless',
-      '  plansFile: plans.yaml',
-      '  timeouts: { connectMs: 2000, headersMs: 2000, bodyMs: 2000 }',
-      'source:',
-      '  type: kline-history',
-      `  codes: [${CODES.join(', ')}]`,
-      '  intervals: [1m]',
-      'transforms:',
-      '  - type: parse-decimals',
-      'sink:',
-      '  type: parquet',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
 
 type Row = { code: string; ts: number };
 
@@ -88,7 +38,7 @@ describe('Redis restarted during the restart guard of a fresh Redis', () => {
 
   beforeAll(async () => {
     dir = tempDir('ql-guard-restart-');
-    served = startCli(['serve', '--port', '0', '--plans-file', plansFile(dir), '--clock', NOW, '--clock-runs']);
+    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
     emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
     proxy = await startRecordingProxy(emulatorUrl);
   });
@@ -103,7 +53,7 @@ describe('Redis restarted during the restart guard of a fresh Redis', () => {
     // Fresh, never settled: the run's first admission is held for the lease from its start.
     redis = await startRedisServer();
     const output = join(dir, 'held');
-    const run = startCli(['run', pipelineFile(dir, 'held'), '--output', output, '--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--log-format', 'json']);
+    const run = startCli(['run', minutelessPipelineFile(dir, 'held', CODES, 2000), '--output', output, '--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--log-format', 'json']);
     const guard = await run.waitForStderr(/"event":"coordinator-guard","until":"[^"]+","waitMs":(\d+)/);
     const heldFor = Number(guard[1]);
     expect(heldFor).toBeGreaterThan(3000);
@@ -127,7 +77,7 @@ describe('Redis restarted during the restart guard of a fresh Redis', () => {
 
     // Complete, exact data: what an uninterrupted, unthrottled run of the same codes fetches.
     const whole = join(dir, 'whole');
-    const reference = await runCli(['run', pipelineFile(dir, 'whole'), '--output', whole, '--base-url', emulatorUrl, '--token', 'replay-token', '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']);
+    const reference = await runCli(['run', minutelessPipelineFile(dir, 'whole', CODES, 2000), '--output', whole, '--base-url', emulatorUrl, '--token', REPLAY_TOKEN, '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']);
     expect(reference.code, reference.stderr).toBe(0);
     const expected = await lakeRows(whole);
     expect(expected.length).toBeGreaterThan(5000);

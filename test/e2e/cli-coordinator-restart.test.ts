@@ -15,6 +15,7 @@ import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { windowViolations } from '../helpers/sliding-window-oracle.js';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
+import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
 import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
@@ -28,60 +29,6 @@ const OTHERS = ['EURUSD', 'GOLD', 'Silver', 'USDJPY', 'USOIL'];
 /** Requests the service has seen when Redis is restarted (of about 85). */
 const RESTART_AFTER = 35;
 const SPAN = ['--since', '2026-11-07T00:00:00Z', '--until', '2026-11-12T00:00:00Z'];
-
-/** Plans for both sides: the emulator reads the tokens, the client the plans. */
-function plansFile(dir: string): string {
-  const file = join(dir, 'plans.yaml');
-  writeFileSync(
-    file,
-    [
-      'plans:',
-      '  - name: minuteless',
-      '    base: professional',
-      '    perMinute: unlimited',
-      '  - name: replay',
-      '    perSecond: unlimited',
-      '    perMinute: unlimited',
-      '    perDay: unlimited',
-      '    batchKlineGapMs: 0',
-      '    suspensionGapMs: 0',
-      'tokens:',
-      `  - token: ${TOKEN}`,
-      '    plan: minuteless',
-      '  - token: replay-token',
-      '    plan: replay',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
-
-function pipelineFile(dir: string, name: string, codes: readonly string[]): string {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    [
-      `name: ${name}`,
-      'service:',
-      '  plan: minuteless',
-      '  plansFile: plans.yaml',
-      '  timeouts:',
-      '    connectMs: 1000',
-      '    headersMs: 1000',
-      '    bodyMs: 1000',
-      'source:',
-      '  type: kline-history',
-      `  codes: [${codes.join(', ')}]`,
-      '  intervals: [1m]',
-      'transforms:',
-      '  - type: parse-decimals',
-      'sink:',
-      '  type: parquet',
-      '',
-    ].join('\n'),
-  );
-  return file;
-}
 
 function ok(r: CliResult): CliResult {
   expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
@@ -111,7 +58,7 @@ describe('Redis restarted empty mid-run (scenario d)', () => {
     redis = await startRedisServer();
     // A Redis that has coordinated this token for long: the first run is not held (see redis-scripts.ts).
     await settleTokens(redis.url, [TOKEN]);
-    served = startCli(['serve', '--port', '0', '--plans-file', plansFile(dir), '--clock', NOW, '--clock-runs']);
+    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
     emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
     proxy = await startRecordingProxy(emulatorUrl);
   });
@@ -123,8 +70,8 @@ describe('Redis restarted empty mid-run (scenario d)', () => {
   });
 
   it('no over-admission, a hold of the lease, complete data, and the day count rebuilt to the service\'s', async () => {
-    const a = pipelineFile(dir, 'crypto', CRYPTO);
-    const b = pipelineFile(dir, 'others', OTHERS);
+    const a = minutelessPipelineFile(dir, 'crypto', CRYPTO, 1000);
+    const b = minutelessPipelineFile(dir, 'others', OTHERS, 1000);
     const common = ['--base-url', proxy.url, '--token', TOKEN, '--coordinator', redis.url, '--clock', NOW, ...SPAN, '--json', '--quiet'];
     const runs = [startCli(['run', a, '--output', join(dir, 'a'), ...common]), startCli(['run', b, '--output', join(dir, 'b'), ...common])];
     // Restart once both have been sending for a while.
@@ -162,8 +109,8 @@ describe('Redis restarted empty mid-run (scenario d)', () => {
 
     // Complete, exact data: both lakes together equal one uninterrupted run of every code
     // (unthrottled, straight to the emulator).
-    const whole = pipelineFile(dir, 'whole', [...CRYPTO, ...OTHERS]);
-    ok(await runCli(['run', whole, '--output', join(dir, 'whole'), '--base-url', emulatorUrl, '--token', 'replay-token', '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']));
+    const whole = minutelessPipelineFile(dir, 'whole', [...CRYPTO, ...OTHERS], 1000);
+    ok(await runCli(['run', whole, '--output', join(dir, 'whole'), '--base-url', emulatorUrl, '--token', REPLAY_TOKEN, '--plan', 'replay', '--clock', NOW, ...SPAN, '--quiet']));
     const expected = await lakeRows(join(dir, 'whole'));
     expect(expected.length).toBeGreaterThan(10_000);
     expect(sorted([...(await lakeRows(join(dir, 'a'))), ...(await lakeRows(join(dir, 'b')))])).toEqual(expected);
@@ -173,7 +120,7 @@ describe('Redis restarted empty mid-run (scenario d)', () => {
 describe('service.timeouts through the CLI', () => {
   it('a bad value is exit 2 with the file, line and column, before anything runs', async () => {
     const file = join(tempDir('ql-timeouts-'), 'p.yaml');
-    writeFileSync(file, readFileSync(pipelineFile(dirname(file), 'p', ['BTCUSDT']), 'utf8').replace('headersMs: 1000', 'headersMs: 50').replace('bodyMs: 1000', 'bodyMs: 1s'));
+    writeFileSync(file, readFileSync(minutelessPipelineFile(dirname(file), 'p', ['BTCUSDT'], 1000), 'utf8').replace('headersMs: 1000', 'headersMs: 50').replace('bodyMs: 1000', 'bodyMs: 1s'));
     for (const command of [['validate', file], ['run', file, '--dry-run']]) {
       const r = await runCli(command);
       expect(r.code).toBe(2);
