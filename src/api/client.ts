@@ -31,7 +31,7 @@ import { isUnlimited, pacesAnything, planLimits, type PlanLimits } from './plans
 import { codesOutsideMarket, marketPlanHint } from './plan-market.js';
 import type { LimiterPort, QuotaPort } from './admission.js';
 import { QuotaStore, tokenHash16 } from './quota-store.js';
-import { RecentSends } from './recent-sends.js';
+import { carriedHolds, RecentSends, type CarriedHold } from './recent-sends.js';
 import { SlidingWindowLimiter, type Permit, type WindowRule } from './rate-limiter.js';
 import { redactText } from '../core/redact.js';
 import { baseUrlProblem } from '../core/base-url.js';
@@ -113,6 +113,9 @@ interface Operation<T> {
  */
 const SUSPENSION_ATTEMPTS = 10;
 
+/** A wait an earlier run's request imposes (recent-sends.ts) from this long on is said: shorter ones pass unnoticed. */
+const LONG_CARRIED_HOLD_MS = 10_000;
+
 /** A minimum gap between requests of one key; none for a gap of 0. */
 function gapRule(key: string, gapMs: number): WindowRule[] {
   return gapMs > 0 ? [{ key, limit: 1, windowMs: gapMs }] : [];
@@ -193,6 +196,8 @@ class QuotelakeClient implements ServiceClient {
   /** The in-process limiter and its sends carried between processes on the token (none when shared or unpaced). */
   private readonly carried: { readonly sends: RecentSends; readonly limiter: SlidingWindowLimiter } | undefined;
   private seeded: Promise<void> | undefined;
+  /** Gaps earlier runs on the token left holding (recent-sends.ts), until this process's first request at each. */
+  private carriedHolds: Map<string, CarriedHold> | undefined;
 
   constructor(options: ClientOptions) {
     this.limits = planLimits(options.plan, options.plans);
@@ -429,8 +434,31 @@ class QuotelakeClient implements ServiceClient {
     try {
       const earlier = await this.carried.sends.load();
       this.carried.limiter.seed(new Map([...earlier].map(([key, w]) => [key, w.stamps])));
+      this.carriedHolds = carriedHolds(earlier, this.clock.now());
     } catch (error) {
       this.logger.debug('could not read the earlier sends of this token', { event: 'recent-sends', error: String(error) });
+    }
+  }
+
+  /**
+   * A request held by an earlier run's request at the same gap (a suspension endpoint's minute): said
+   * once at warn when the hold is long, or the run would sit at 0 requests for most of a minute with
+   * nothing moving, as if hung. Only the first request at each such gap is looked at.
+   */
+  private sayCarriedHold(rules: readonly WindowRule[]): void {
+    const holds = this.carriedHolds;
+    if (holds === undefined || holds.size === 0) return;
+    for (const rule of rules) {
+      const hold = holds.get(rule.key);
+      if (hold === undefined) continue;
+      holds.delete(rule.key);
+      const now = this.clock.now();
+      if (hold.until - now < LONG_CARRIED_HOLD_MS) continue;
+      const endpoint = rule.key.slice('gap:'.length);
+      this.logger.warn(
+        `an earlier run on this token asked ${endpoint} at ${new Date(hold.sentAt).toISOString()}: the plan's gap after it holds this request until ${new Date(hold.until).toISOString()} (${Math.ceil((hold.until - now) / 1000)} s), as the service would count it`,
+        { event: 'recent-sends-hold', endpoint, until: new Date(hold.until).toISOString(), waitMs: hold.until - now },
+      );
     }
   }
 
@@ -732,6 +760,7 @@ class QuotelakeClient implements ServiceClient {
         this.quota.refund();
         throw new AbortedError('client closed');
       }
+      this.sayCarriedHold(op.rules);
       queued = this.limiter.acquire(op.rules, signal);
     } catch (error) {
       this.admission(op.endpoint, askedAt, false, signal);

@@ -120,3 +120,24 @@ export class RecentSends {
     }
   }
 }
+
+/** A gap (one request per window: a suspension endpoint's minute, `/batch-kline`'s seconds) an earlier run left holding. */
+export interface CarriedHold {
+  /** When the earlier run's last request there was sent, and when its gap lets the next one go. */
+  readonly sentAt: number;
+  readonly until: number;
+}
+
+/**
+ * The gaps earlier runs left holding past `now`, by window key (`gap:<endpoint>`): a run whose first
+ * request there waits most of a minute shows nothing moving meanwhile, so the client says why.
+ */
+export function carriedHolds(earlier: WindowStamps, now: number): Map<string, CarriedHold> {
+  const holds = new Map<string, CarriedHold>();
+  for (const [key, { windowMs, stamps }] of earlier) {
+    if (!key.startsWith('gap:') || stamps.length === 0) continue;
+    const sentAt = Math.max(...stamps);
+    if (sentAt + windowMs > now) holds.set(key, { sentAt, until: sentAt + windowMs });
+  }
+  return holds;
+}

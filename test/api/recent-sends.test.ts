@@ -51,6 +51,34 @@ describe('windows carried from one process to the next on a token', () => {
     expect(at('/nyse')).toEqual([['ok', 0]]);
   });
 
+  it('a long hold an earlier run left is said once at warn, at the first request it holds; a short one and an endpoint not asked are not', async () => {
+    world = await startWorld();
+    const first = world.client('professional');
+    await first.client.batchKline([{ code: 'AAPL.US', klineType: 1 }]);
+    await first.client.halts('sse', { page: 1, size: 3 });
+    await first.client.halts('nyse', { page: 1, size: 3 });
+    await first.client.close();
+    const t0 = world.clock.now();
+
+    const warned: [string, Record<string, unknown> | undefined][] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string, fields?: Record<string, unknown>) => warned.push([message, fields]) };
+    const second = world.client('professional', { logger });
+    await second.client.batchKline([{ code: 'AAPL.US', klineType: 1 }]);
+    expect(warned).toEqual([]);
+    await second.client.halts('sse', { page: 1, size: 3 });
+    await second.client.halts('sse', { page: 2, size: 3 });
+    const sse = second.infos.filter((i) => i.endpoint.endsWith('/sse')).map((i) => i.sentAt - t0);
+    expect(sse[0]).toBeGreaterThan(50_000);
+    expect(warned).toHaveLength(1);
+    const [message, fields] = warned[0]!;
+    expect(message).toMatch(/^an earlier run on this token asked \/api\/suspension\/sse at \S+Z: the plan's gap after it holds this request until \S+Z \(\d+ s\), as the service would count it$/);
+    expect(fields).toMatchObject({ event: 'recent-sends-hold', endpoint: '/api/suspension/sse' });
+    expect(fields!.waitMs as number).toBeGreaterThan(50_000);
+    // nyse was held too, but this run never asked it: nothing said of it.
+    await second.client.close();
+    expect(warned).toHaveLength(1);
+  });
+
   it('sends whose windows have passed hold nothing back, and the file keeps only what still counts', async () => {
     world = await startWorld();
     const first = world.client('professional');
