@@ -8,7 +8,7 @@ import { familyPrefix } from '../../api/index.js';
 import type { Product } from '../../catalog/index.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
-import { echoFlaw, firstAtOrAfter, klineStream, listedPage, malformedRecords, mergePages, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mergePages, mismatchedPage, newestFinal, productPage, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { reported } from '../shared/request-reporter.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
@@ -59,7 +59,7 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
     const mismatch = echoFlaw({ code: product.code, interval }, result, result.trace);
     if (mismatch) noteMismatch(env, mismatch, result.bars.length);
     // Each answer is checked on its own (a duplicate conflicts only within one answer); later answers win.
-    answers.push(mismatch ? mismatchedPage(result.bars, mismatch) : listedPage(product, pageOf(result.bars)));
+    answers.push(mismatch ? mismatchedPage(result.bars, mismatch) : productPage(product, result.bars));
   };
   await ask(want);
   let tries = 1;

@@ -12,7 +12,7 @@ import type { Interval, RawKline } from '../../core/records.js';
 import { countBars, klineTypeOf } from '../../catalog/bar-grid.js';
 import { WalkCalendar } from './walk-calendar.js';
 import { takeChainBreak } from './broken-chain.js';
-import { echoFlaw, firstAtOrAfter, klineStream, listedPage, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
+import { echoFlaw, firstAtOrAfter, klineStream, malformedRecords, mismatchedPage, newestFinal, productPage, toRawKlines, type AnswerTimes, type KlinePage } from '../shared/kline-records.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
@@ -225,7 +225,7 @@ async function* walk(
         noteMismatch(env, mismatch, result.bars.length);
         return last;
       }
-      let page: KlinePage | undefined = listedPage(product, pageOf(result.bars));
+      let page: KlinePage | undefined = productPage(product, result.bars);
       // Judged against the end the page was asked for: a page ahead used below its end (a broken
       // chain) holds bars above the walk's end as a matter of course.
       if (asked.end > 0 && page.ts.length > 0 && page.ts[page.ts.length - 1]! > asked.end) shared.overlapping = true;
@@ -293,7 +293,7 @@ async function* walk(
 function reachesBelow(series: { product: Product; interval: Interval }, asked: AskedPage, end: number): boolean {
   const { result } = asked;
   if (result.bars.length === 0 || echoFlaw({ code: series.product.code, interval: series.interval }, result)) return false;
-  const page = listedPage(series.product, pageOf(result.bars));
+  const page = productPage(series.product, result.bars);
   return page.malformed.length === 0 && firstAtOrAfter(page, end + 1) > 0;
 }
 

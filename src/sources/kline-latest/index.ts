@@ -15,7 +15,7 @@ import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-gri
 import { roundsDue } from '../shared/round-schedule.js';
 import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
-import { klineStream, listedPage, malformedRecords, mismatchedPage, newestFinal, pageOf, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
+import { klineStream, malformedRecords, mismatchedPage, newestFinal, productPage, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
 import { INTERVALS } from '../../core/records.js';
 import { CodeProblems } from '../shared/report-codes.js';
@@ -157,7 +157,7 @@ class KlineLatestSource implements Source<RawKline> {
           continue;
         }
         const stream = klineStream(target.product.code, target.interval);
-        const page = listedPage(target.product, pageOf(s.kline_data));
+        const page = productPage(target.product, s.kline_data);
         const should = shortOf(target.product, target.interval, LATEST_BARS, page.ts.length + page.malformed.length, askedAtMs);
         if (should !== undefined && !shortNoted.has(stream)) {
           shortNoted.add(stream);

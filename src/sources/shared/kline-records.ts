@@ -156,13 +156,18 @@ function ascendingOf(byTs: ReadonlyMap<number, WireKline>): { bars: WireKline[];
   return { bars: Array.from(ts, (t) => byTs.get(t)!), ts };
 }
 
+/** One answer's bars for `product`'s series: pageOf, less the bars that open before it was listed. */
+export function productPage(product: Product, bars: readonly WireKline[]): KlinePage {
+  return listedPage(product, pageOf(bars));
+}
+
 /**
  * The page less its bars that open before the product was listed (the catalog's listing date,
  * midnight in its zone), which join its malformed bars with their flaw: no such bar can exist, and
  * under every window it would be cut away unseen (one stamped "60", 1970, in a page of 2026 was).
  * Ascending, they are a prefix: a page without one costs a comparison.
  */
-export function listedPage(product: Product, page: KlinePage): KlinePage {
+function listedPage(product: Product, page: KlinePage): KlinePage {
   const listedMs = listedStartMs(product);
   if (page.ts.length === 0 || page.ts[0]! * 1000 >= listedMs) return page;
   const n = firstAtOrAfter(page, listedMs / 1000);
