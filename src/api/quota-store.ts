@@ -72,6 +72,21 @@ interface QuotaFile {
   updatedAt: string;
 }
 
+/**
+ * A quota file's text as an object, or why it is none (damaged outside quotelake: a torn file cannot
+ * happen with tmp + rename). Read so by a run (QuotaStore) and by the `quota` command's listing.
+ */
+export function parseQuotaText(text: string): { readonly fields: Partial<QuotaFile> } | { readonly problem: string; readonly cause?: unknown } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    return { problem: 'not valid JSON', cause };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { problem: 'not a JSON object' };
+  return { fields: parsed as Partial<QuotaFile> };
+}
+
 /** First 16 hex digits of sha256(token): names the quota file without revealing the token. */
 export function tokenHash16(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex').slice(0, 16);
@@ -282,14 +297,9 @@ export class QuotaStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fresh;
       throw error;
     }
-    let parsed: Partial<QuotaFile>;
-    try {
-      parsed = JSON.parse(text) as Partial<QuotaFile>;
-    } catch (cause) {
-      // A torn file cannot happen with tmp + rename: one damaged outside quotelake says no count.
-      throw this.damaged(`not valid JSON (${(cause as Error).message})`, cause);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw this.damaged('not a JSON object');
+    const read = parseQuotaText(text);
+    if ('problem' in read) throw this.damaged(read.cause instanceof Error ? `${read.problem} (${read.cause.message})` : read.problem, read.cause);
+    const parsed = read.fields;
     if (parsed.day !== day) return fresh;
     // Today's file with no count: neither 0 (the cap could be passed) nor full forever (no day ends it).
     if (typeof parsed.used !== 'number' || !Number.isInteger(parsed.used) || parsed.used < 0) throw this.damaged(`"used" is ${JSON.stringify(parsed.used) ?? 'missing'}, not a count`);

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { isUnlimited, planLimits, redactToken, tokenHash16 } from '../../api/index.js';
+import { parseQuotaText } from '../../api/quota-store.js';
 import { demoToken } from '../../core/plan-names.js';
 import { knownPlanNames, type PlansDocument } from '../../core/plans-file.js';
 import { readCommandPlans } from '../command-plans.js';
@@ -75,18 +76,16 @@ export async function readQuotaEntries(
   const out: QuotaEntry[] = [];
   for (const name of names.filter((f) => /^[0-9a-f]{16}\.json$/.test(f)).sort()) {
     const hash = name.slice(0, 16);
-    let file: QuotaFile;
-    try {
-      file = JSON.parse(await readFile(join(dir, name), 'utf8')) as QuotaFile;
-    } catch (error) {
-      // Gone since the listing: nothing to show. Unreadable: a run stops at it, so it is named.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') damaged.push({ token: known.get(hash) ?? hash, tokenHash: hash, file: join(dir, name), problem: 'not valid JSON' });
+    // Gone since the listing: nothing to show; a file that cannot be read holds no JSON either.
+    const text = await readFile(join(dir, name), 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : ''));
+    if (text === undefined) continue;
+    const read = parseQuotaText(text);
+    if ('problem' in read) {
+      // A run stops at it, so it is named.
+      damaged.push({ token: known.get(hash) ?? hash, tokenHash: hash, file: join(dir, name), problem: read.problem });
       continue;
     }
-    if (typeof file !== 'object' || file === null || Array.isArray(file)) {
-      damaged.push({ token: known.get(hash) ?? hash, tokenHash: hash, file: join(dir, name), problem: 'not a JSON object' });
-      continue;
-    }
+    const file = read.fields as QuotaFile;
     const zone = file.timeZone ?? 'UTC';
     const local = DateTime.fromMillis(now, { zone });
     const today = local.toISODate() ?? '';
