@@ -7,6 +7,7 @@
 import { didYouMean } from '../core/did-you-mean.js';
 import { ConfigError, PlansFileError } from '../core/errors.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../core/plan-names.js';
+import type { StockMarket } from '../catalog/types.js';
 import { countLimit, findCustomPlan, knownPlanNames, type CustomPlan, type PlansDocument } from '../core/plans-file.js';
 
 export { isPlanName, PLAN_NAMES, type PlanName };
@@ -35,7 +36,7 @@ export interface PlanLimits {
   /** Items per /batch-kline request (over it: ret 605). */
   readonly batchKlineItemCap: number;
   /** The one stock market the plan covers (the All-* plans: ret 604 for any other code); absent = every market. */
-  readonly market?: 'HK' | 'CN' | 'US';
+  readonly market?: StockMarket;
 }
 
 const SECOND = 1000;
@@ -49,7 +50,7 @@ function plan(
   batchKlineGapMs: number,
   tickCodesCap: number | null,
   batchKlineItemCap: number,
-  market?: 'HK' | 'CN' | 'US',
+  market?: StockMarket,
 ): PlanLimits {
   return Object.freeze({
     name,
@@ -64,7 +65,7 @@ function plan(
   });
 }
 
-const TOP = (name: PlanName, market?: 'HK' | 'CN' | 'US'): PlanLimits =>
+const TOP = (name: PlanName, market?: StockMarket): PlanLimits =>
   plan(name, { limit: 20, windowMs: SECOND }, 1200, 1_728_000, 1000, null, 500, market);
 
 export const PLANS: Readonly<Record<PlanName, PlanLimits>> = Object.freeze({
