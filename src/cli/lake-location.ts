@@ -65,12 +65,13 @@ export async function checkRemoteOutput(output: string, storage: LakeStorage): P
 }
 
 /**
- * A command that writes into a local output (compact, vacuum, repair, migrate) refuses one too deep
- * for the lake's own files, as a run does (lake/local-path-room.ts): before it reads or makes
- * anything there, dry run or not, so that a dry run does not promise what the command would refuse.
+ * A command that writes into a local output (compact, vacuum, repair, migrate, state reset) refuses
+ * one too deep for the lake's own files, as a run does (lake/local-path-room.ts), and so a local
+ * state folder too deep for a pipeline's files: before it reads or makes anything there, dry run or
+ * not, so that a dry run does not promise what the command would refuse.
  */
-export function checkOutputRoom(output: string): void {
-  checkLocalPathRoom({ output: isS3Output(output) ? undefined : output });
+export function checkOutputRoom(output: string, state?: { readonly dir: string; readonly pipeline: string }): void {
+  checkLocalPathRoom({ output: isS3Output(output) ? undefined : output, state });
 }
 
 /** Where a command reads and writes checkpoints and run manifests (see the file's comment). */

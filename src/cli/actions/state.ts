@@ -1,8 +1,7 @@
 /** `quotelake state show|reset`: loaded only when the command runs. */
 import { QuotelakeError } from '../../core/errors.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { checkLocalPathRoom } from '../../lake/local-path-room.js';
-import { isS3Output } from '../lake-location.js';
+import { checkOutputRoom } from '../lake-location.js';
 import { CheckpointStore, DamagedCheckpointError, type CheckpointFile } from '../../runtime/checkpoint-store.js';
 import { acquireRunLock } from '../../runtime/run-lock.js';
 import { createRunId } from '../../runtime/run-id.js';
@@ -131,7 +130,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   // As a run would, before the listing and its question: a reset its state folder has no room for would fail after them.
   for (const c of chosen) {
     const state = c.target.state.dir === undefined ? undefined : { dir: c.target.state.dir, pipeline: c.target.pipeline };
-    checkLocalPathRoom({ output: isS3Output(c.target.outputDir) ? undefined : c.target.outputDir, state });
+    checkOutputRoom(c.target.outputDir, state);
   }
   const forgets = [...(count > 0 ? [`forgets ${count} checkpoint(s)`] : []), ...(damaged > 0 ? [`removes ${damaged} damaged checkpoint file(s) whole`] : [])];
   const listing = [`quotelake: state reset ${forgets.join(' and ')}:`];
