@@ -4,60 +4,12 @@
  * instead of asking again. Delivered bars stay exactly a clean run's, and each request is a page
  * the walk delivered, bar a few.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Checkpoint } from '../../src/core/component.js';
-import type { RawKline } from '../../src/core/records.js';
-import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
-import { drain, startWorld, type World } from './helpers/world.js';
-
-const NOW = '2026-03-04T15:00:30.000Z';
-const CODES = ['BTCUSDT', 'EURUSD'];
-const SINCE = '2026-02-25T00:00:00Z';
-const UNTIL = '2026-03-04T14:59:00Z';
-
-let worlds: World[] = [];
-afterEach(async () => {
-  await Promise.all(worlds.map((w) => w.close()));
-  worlds = [];
-});
-
-/** A decimal text as its value reads (number-forms may add or cut trailing zeros). */
-const canon = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-
-const rowOf = (r: RawKline) =>
-  [r.code, r.bar.timestamp, r.bar.open_price, r.bar.high_price, r.bar.low_price, r.bar.close_price, r.bar.volume, r.bar.turnover].map(canon).join(' ');
-
-interface Walked {
-  /** Delivered bars, one text per bar, in delivery order per series. */
-  readonly rows: string[];
-  readonly requests: number;
-  /** Pages the walks delivered bars from (one batch each). */
-  readonly pages: number;
-}
-
-async function walked(seed: number, behaviours: string | undefined, options: { cutAfter?: number } = {}): Promise<Walked> {
-  const world = await startWorld(NOW, seed, behaviours);
-  worlds.push(world);
-  const config = klineHistoryConfigSchema.parse({ codes: CODES, intervals: ['1m'], since: SINCE, until: UNTIL });
-  const client = world.client();
-  const src = klineHistory.create(config, world.env(client));
-  let from: ReadonlyMap<string, Checkpoint> = new Map();
-  const batches = [];
-  if (options.cutAfter !== undefined) {
-    // A run killed after some pages, resumed from what it committed.
-    const first = await drain(src, world.clock, from, { maxBatches: options.cutAfter });
-    batches.push(...first.batches);
-    from = first.checkpoints;
-  }
-  batches.push(...(await drain(src, world.clock, from)).batches);
-  const rows = batches.flatMap((b) => (b.records as RawKline[]).filter((r) => 'bar' in r).map(rowOf));
-  const requests = Object.values(client.requestCounts()).reduce((a, b) => a + b, 0);
-  return { rows, requests, pages: batches.filter((b) => b.records.length > 0).length };
-}
-
-const sorted = (rows: string[]) => [...rows].sort();
+import { describe, expect, it } from 'vitest';
+import { sorted, useWalks, WALKED_CODES as CODES } from './helpers/walked-series.js';
 
 describe('kline-history: a chain of pages asked for ahead, broken', () => {
+  const walked = useWalks();
+
   it('clean: every request is a page delivered', async () => {
     const clean = await walked(1, undefined);
     expect(clean.requests).toBe(clean.pages);
@@ -94,7 +46,7 @@ describe('kline-history: a chain of pages asked for ahead, broken', () => {
   it.each([1, 3, 8])('short pages, killed after %i pages and resumed: no bar lost or repeated', async (cutAfter) => {
     const clean = await walked(3, undefined);
     for (const behaviours of ['short-pages=0.5', 'all,missing-bars=0']) {
-      const odd = await walked(3, behaviours, { cutAfter });
+      const odd = await walked(3, behaviours, cutAfter);
       expect(sorted(odd.rows), behaviours).toEqual(sorted(clean.rows));
       expect(odd.rows.length, behaviours).toBe(new Set(odd.rows).size);
     }

@@ -5,55 +5,15 @@
  * requests. From the first such answer on, the series' chain is predicted a bar higher; a service
  * that never overlaps keeps exactly the plain chain's requests.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Checkpoint } from '../../src/core/component.js';
-import type { RawKline } from '../../src/core/records.js';
-import { klineHistory, klineHistoryConfigSchema } from '../../src/sources/kline-history/index.js';
-import { drain, startWorld, type World } from './helpers/world.js';
-
-const NOW = '2026-03-04T15:00:30.000Z';
-const CODES = ['BTCUSDT', 'EURUSD'];
-const SINCE = '2026-02-25T00:00:00Z';
-const UNTIL = '2026-03-04T14:59:00Z';
-
-let worlds: World[] = [];
-afterEach(async () => {
-  await Promise.all(worlds.map((w) => w.close()));
-  worlds = [];
-});
-
-/** A decimal text as its value reads (number-forms may add or cut trailing zeros). */
-const canon = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-
-const rowOf = (r: RawKline) =>
-  [r.code, r.bar.timestamp, r.bar.open_price, r.bar.high_price, r.bar.low_price, r.bar.close_price, r.bar.volume, r.bar.turnover].map(canon).join(' ');
-
-async function walked(seed: number, behaviours: string | undefined, cutAfter?: number): Promise<{ rows: string[]; requests: number }> {
-  const world = await startWorld(NOW, seed, behaviours);
-  worlds.push(world);
-  const config = klineHistoryConfigSchema.parse({ codes: CODES, intervals: ['1m'], since: SINCE, until: UNTIL });
-  const client = world.client();
-  const src = klineHistory.create(config, world.env(client));
-  let from: ReadonlyMap<string, Checkpoint> = new Map();
-  const batches = [];
-  if (cutAfter !== undefined) {
-    // A run killed after some pages, resumed from what it committed.
-    const first = await drain(src, world.clock, from, { maxBatches: cutAfter });
-    batches.push(...first.batches);
-    from = first.checkpoints;
-  }
-  batches.push(...(await drain(src, world.clock, from)).batches);
-  const rows = batches.flatMap((b) => (b.records as RawKline[]).filter((r) => 'bar' in r).map(rowOf));
-  const requests = Object.values(client.requestCounts()).reduce((a, b) => a + b, 0);
-  return { rows, requests };
-}
-
-const sorted = (rows: string[]) => [...rows].sort();
+import { describe, expect, it } from 'vitest';
+import { sorted, useWalks, WALKED_CODES as CODES } from './helpers/walked-series.js';
 
 /** Pages a walk keeps in flight (kline-history's default prefetchPages). */
 const PREFETCH = 4;
 
 describe('kline-history: a service whose pages overlap', () => {
+  const walked = useWalks();
+
   it('clean: the plain chain, one request per page of up to 500 bars', async () => {
     for (const seed of [1, 2]) {
       const clean = await walked(seed, undefined);
