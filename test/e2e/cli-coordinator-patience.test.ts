@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliProcess, type CliResult } from './helpers/cli.js';
-import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
-import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
+import { minutelessPipelineFile, REPLAY_TOKEN, serveMinuteless, type ServedMinuteless } from './helpers/minuteless-plan.js';
+import type { RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
 const TOKEN = 'patience-token';
@@ -42,7 +42,7 @@ function events(stderr: string, event: string): Record<string, unknown>[] {
 
 describe('run --coordinator while its Redis goes away', () => {
   let redis: RedisTestServer;
-  let served: CliProcess;
+  let served: ServedMinuteless;
   let emulatorUrl: string;
   let proxy: RecordingProxy;
   let dir: string;
@@ -50,14 +50,11 @@ describe('run --coordinator while its Redis goes away', () => {
   beforeAll(async () => {
     dir = tempDir('ql-patience-');
     redis = await startRedisServer();
-    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
-    emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
-    proxy = await startRecordingProxy(emulatorUrl);
+    served = await serveMinuteless(dir, TOKEN, NOW);
+    ({ emulatorUrl, proxy } = served);
   });
   afterAll(async () => {
-    await proxy?.close();
-    served?.child.kill('SIGTERM');
-    await served?.result;
+    await served?.stop();
     await redis?.stop();
   });
 

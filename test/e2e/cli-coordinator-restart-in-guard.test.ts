@@ -11,9 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
-import { runCli, startCli, tempDir, type CliProcess } from './helpers/cli.js';
-import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
-import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
+import { runCli, startCli, tempDir } from './helpers/cli.js';
+import { minutelessPipelineFile, REPLAY_TOKEN, serveMinuteless, type ServedMinuteless } from './helpers/minuteless-plan.js';
+import type { RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
 const TOKEN = 'guard-token';
@@ -31,21 +31,18 @@ async function lakeRows(output: string): Promise<Row[]> {
 
 describe('Redis restarted during the restart guard of a fresh Redis', () => {
   let redis: RedisTestServer;
-  let served: CliProcess;
+  let served: ServedMinuteless;
   let emulatorUrl: string;
   let proxy: RecordingProxy;
   let dir: string;
 
   beforeAll(async () => {
     dir = tempDir('ql-guard-restart-');
-    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
-    emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
-    proxy = await startRecordingProxy(emulatorUrl);
+    served = await serveMinuteless(dir, TOKEN, NOW);
+    ({ emulatorUrl, proxy } = served);
   });
   afterAll(async () => {
-    await proxy?.close();
-    served?.child.kill('SIGTERM');
-    await served?.result;
+    await served?.stop();
     await redis?.stop();
   });
 

@@ -15,8 +15,8 @@ import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { windowViolations } from '../helpers/sliding-window-oracle.js';
 import { runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
-import { minutelessPipelineFile, minutelessPlansFile, REPLAY_TOKEN } from './helpers/minuteless-plan.js';
-import { startRecordingProxy, type RecordingProxy } from './helpers/recording-proxy.js';
+import { minutelessPipelineFile, REPLAY_TOKEN, serveMinuteless, type ServedMinuteless } from './helpers/minuteless-plan.js';
+import type { RecordingProxy } from './helpers/recording-proxy.js';
 
 const NOW = '2026-11-12T15:00:00Z';
 const TOKEN = 'restart-token';
@@ -48,7 +48,7 @@ async function lakeRows(output: string): Promise<Row[]> {
 
 describe('Redis restarted empty mid-run (scenario d)', () => {
   let redis: RedisTestServer;
-  let served: ReturnType<typeof startCli>;
+  let served: ServedMinuteless;
   let emulatorUrl: string;
   let proxy: RecordingProxy;
   let dir: string;
@@ -58,14 +58,11 @@ describe('Redis restarted empty mid-run (scenario d)', () => {
     redis = await startRedisServer();
     // A Redis that has coordinated this token for long: the first run is not held (see redis-scripts.ts).
     await settleTokens(redis.url, [TOKEN]);
-    served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, TOKEN), '--clock', NOW, '--clock-runs']);
-    emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
-    proxy = await startRecordingProxy(emulatorUrl);
+    served = await serveMinuteless(dir, TOKEN, NOW);
+    ({ emulatorUrl, proxy } = served);
   });
   afterAll(async () => {
-    await proxy?.close();
-    served?.child.kill('SIGTERM');
-    await served?.result;
+    await served?.stop();
     await redis?.stop();
   });
 

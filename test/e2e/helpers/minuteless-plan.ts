@@ -6,6 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startCli } from './cli.js';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 
 export const REPLAY_TOKEN = 'replay-token';
 
@@ -61,4 +63,26 @@ export function minutelessPipelineFile(dir: string, name: string, codes: readonl
     ].join('\n'),
   );
   return file;
+}
+
+/** `quotelake serve` on the plans file above (its clock running from `now`), behind a recording proxy. */
+export interface ServedMinuteless {
+  readonly emulatorUrl: string;
+  readonly proxy: RecordingProxy;
+  stop(): Promise<void>;
+}
+
+export async function serveMinuteless(dir: string, token: string, now: string): Promise<ServedMinuteless> {
+  const served = startCli(['serve', '--port', '0', '--plans-file', minutelessPlansFile(dir, token), '--clock', now, '--clock-runs']);
+  const emulatorUrl = (await served.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
+  const proxy = await startRecordingProxy(emulatorUrl);
+  return {
+    emulatorUrl,
+    proxy,
+    async stop() {
+      await proxy.close();
+      served.child.kill('SIGTERM');
+      await served.result;
+    },
+  };
 }
