@@ -425,6 +425,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         rejectedSink = (options.createRejectedWriter ?? ((where: LakeLocation) => new RejectedWriter(where, redact, look)))(lake);
       }
     } catch (error) {
+      // The record says how the run ended from here on: a hard stop now must not mark it interrupted.
+      withdrawLastWords();
       await record?.stop();
       if (!look) await writeRunManifest(state, manifest('failed', error)).catch(() => undefined);
       throw error;
