@@ -98,6 +98,13 @@ export async function main(argv: string[]): Promise<number> {
     const d = described.hint === USAGE_HINT ? { ...described, hint: usageHint(argv, COMMAND_NAMES, SUBCOMMAND_NAMES) } : described;
     // A JSON line carries the stack and causes in `err` already. The log's writer loads only here.
     const json = wantsJsonLogs(argv, process.env);
+    // A command's code that could not be loaded is the same failure as at start-up (bin.ts): the
+    // same JSON line, with the fix in `hint` rather than joined to the message as the one text line has it.
+    const loadLine = json && d.code === 'QL_TOO_MANY_FILES' && d.exitCode === EXIT_USAGE ? codeLoadFailureJsonLine(e, new Date()) : undefined;
+    if (loadLine !== undefined) {
+      process.stderr.write(`${loadLine}\n`);
+      return EXIT_USAGE;
+    }
     if (json) {
       // Under an open-file limit too low for the command's code, the log's writer may not load
       // either: the failure is then the line of code-load-failure.ts, never a silent exit 1.
