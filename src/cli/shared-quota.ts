@@ -33,7 +33,7 @@ export async function readSharedQuota(coordinator: RedisCoordinator, known: Read
       unknownToday: c.unknown,
       limit: c.limit,
       remaining: c.limit === null ? null : Math.max(0, c.limit - c.used),
-      resetAt: c.resetAt ? c.resetAt.toISOString().replace('.000Z', 'Z') : null,
+      resetAt: c.resetAt ? c.resetAt.toISOString() : null,
       processes: c.processes,
     }));
 }

@@ -100,8 +100,8 @@ describe('quota files', () => {
     const entries = await readQuotaEntries(state, new Map([[mine, 'sk-m…']]), now);
     expect(entries).toHaveLength(2);
     const byHash = Object.fromEntries(entries.map((e) => [e.tokenHash, e]));
-    expect(byHash[mine]).toMatchObject({ token: 'sk-m…', usedToday: 120, limit: 1000, remaining: 880, resetAt: '2026-11-23T00:00:00Z' });
+    expect(byHash[mine]).toMatchObject({ token: 'sk-m…', usedToday: 120, limit: 1000, remaining: 880, resetAt: '2026-11-23T00:00:00.000Z' });
     // 10:00 UTC is 18:00 in Shanghai on the 22nd: yesterday's file counts nothing today.
-    expect(byHash[old]).toMatchObject({ token: old, usedToday: 0, remaining: 86400, resetAt: '2026-11-22T16:00:00Z' });
+    expect(byHash[old]).toMatchObject({ token: old, usedToday: 0, remaining: 86400, resetAt: '2026-11-22T16:00:00.000Z' });
   });
 });

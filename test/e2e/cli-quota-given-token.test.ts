@@ -16,10 +16,10 @@ describe('quota of a given token with no quota file yet', () => {
     const [text, json] = await Promise.all([runCli(args), runCli([...args, '--json'])]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).not.toContain('no quota files');
-    expect(text.stdout).toMatch(/^ {2}give…\s+0\s+864,000\s+864,000 {2}2026-11-21T00:00:00Z \(UTC midnight\)$/m);
+    expect(text.stdout).toMatch(/^ {2}give…\s+0\s+864,000\s+864,000 {2}2026-11-21T00:00:00\.000Z \(UTC midnight\)$/m);
     expect(json.code, json.stderr).toBe(0);
     const doc = JSON.parse(json.stdout) as { tokens: { token: string; usedToday: number; limit: number; remaining: number; resetAt: string; updatedAt: null }[] };
-    expect(doc.tokens).toEqual([expect.objectContaining({ token: 'give…', usedToday: 0, limit: 864_000, remaining: 864_000, resetAt: '2026-11-21T00:00:00Z', updatedAt: null })]);
+    expect(doc.tokens).toEqual([expect.objectContaining({ token: 'give…', usedToday: 0, limit: 864_000, remaining: 864_000, resetAt: '2026-11-21T00:00:00.000Z', updatedAt: null })]);
     expect(text.stdout + text.stderr + json.stdout + json.stderr).not.toContain(TOKEN);
   }, 60_000);
 });

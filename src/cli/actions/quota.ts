@@ -100,7 +100,7 @@ export async function readQuotaEntries(
       unknownToday: file.day === today ? (file.unknown ?? 0) : 0,
       limit,
       remaining: Math.max(0, limit - used),
-      resetAt: local.startOf('day').plus({ days: 1 }).toUTC().toISO({ suppressMilliseconds: true }) ?? '',
+      resetAt: nextMidnight(local),
       updatedAt: file.updatedAt ?? null,
     });
   }
@@ -112,6 +112,11 @@ export interface UncappedToken {
   readonly token: string;
   readonly tokenHash: string;
   readonly plan: string;
+}
+
+/** The quota's next reset, spelt as a run spells it (ISO 8601 UTC with milliseconds) so scripts can compare the two. */
+function nextMidnight(local: DateTime): string {
+  return new Date(local.startOf('day').plus({ days: 1 }).toMillis()).toISOString();
 }
 
 /** A token with no quota file: nothing counted today (UTC day). */
@@ -126,7 +131,7 @@ function emptyEntry(now: number): QuotaEntry {
     unknownToday: 0,
     limit: 0,
     remaining: 0,
-    resetAt: local.startOf('day').plus({ days: 1 }).toISO({ suppressMilliseconds: true }) ?? '',
+    resetAt: nextMidnight(local),
     updatedAt: null,
   };
 }
