@@ -250,6 +250,9 @@ function classifyOne(e: NodeErrorFields, flags: FixOptions): Classified | undefi
   }
 }
 
+/** The tail a request that failed after several attempts ends its message with (`; after 3 attempts over 0.4 s`). */
+const ATTEMPTS_SAID = /; after \d+ attempts over [^;]+$/;
+
 /** The errors of a cause chain, outermost first (at most 10, in case of a cycle). */
 export function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
@@ -279,7 +282,9 @@ export function environmentErrorOf(error: unknown, stage: ErrorStage = 'write', 
     const inner = `: ${String((e as NodeErrorFields).message ?? '')}`;
     const outerText = outer && outer !== e ? (outer.message.endsWith(inner) ? outer.message.slice(0, -inner.length) : outer.message) : undefined;
     const lead = outer instanceof TransportError ? `${outer.endpoint}: ` : outerText !== undefined ? `${outerText}: ` : '';
-    return new EnvironmentError(hit.code, `${lead}${hit.message}`, hit.target, hit.fix, {
+    // A request's retries, said at the end of its message, stay said: its own words replace the rest.
+    const tail = outer instanceof TransportError ? (ATTEMPTS_SAID.exec(outer.message)?.[0] ?? '') : '';
+    return new EnvironmentError(hit.code, `${lead}${hit.message}${tail}`, hit.target, hit.fix, {
       stage: outer?.stage ?? stage,
       cause: error,
     });
