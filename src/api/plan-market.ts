@@ -16,6 +16,22 @@ export function codesOutsideMarket(codes: readonly string[], market: StockMarket
   });
 }
 
+const STOCK_SUFFIX = /\.(US|HK|SH|SZ)$/;
+const MARKET_OF_SUFFIX: Readonly<Record<string, StockMarket>> = { US: 'US', HK: 'HK', SH: 'CN', SZ: 'CN' };
+
+/**
+ * Codes a pipeline asks for that a plan of `market` will refuse (604), known before any request:
+ * the catalog's products as codesOutsideMarket reads them; a code outside the catalog (declared by
+ * a snapshot pipeline) by its suffix, as a stock of that market is covered though we do not list it.
+ */
+export function codesPlanRefuses(codes: readonly string[], market: StockMarket): string[] {
+  return codes.filter((code) => {
+    if (findProduct(code) !== undefined) return codesOutsideMarket([code], market).length > 0;
+    const suffix = STOCK_SUFFIX.exec(code)?.[1];
+    return suffix === undefined || MARKET_OF_SUFFIX[suffix] !== market;
+  });
+}
+
 /** What to do about a 604 of a plan limited to `market`. */
 export function marketPlanHint(plan: string, market: StockMarket): string {
   return `plan ${plan} covers only ${market} stocks (${SUFFIXES[market]}): drop the codes outside it from codes, or fetch them with a token on a plan that covers them`;

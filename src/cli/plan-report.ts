@@ -17,6 +17,7 @@ import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
 import { chooseTarget } from './service-target.js';
 import { quotaVerdict, sayPlanVerdicts } from './plan-verdict.js';
+import { sayOutsideMarket } from './plan-market-notice.js';
 import { packageVersion } from '../lake/package-version.js';
 import { emitJson, type Terminal } from './terminal.js';
 
@@ -72,6 +73,7 @@ function quotaKey(job: PipelineJob, pool: readonly PoolToken[] | undefined): str
  */
 export async function printPlans(terminal: Terminal, jobs: readonly PipelineJob[], clock: Clock, options: Omit<PlanJobOptions, 'spentBefore'>, json: boolean): Promise<number> {
   const reports = await planJobs(jobs, clock, options);
+  sayOutsideMarket(terminal, reports);
   const exitCode = sayPlanVerdicts(terminal, reports);
   if (json) emitJson(terminal, { quotelake: packageVersion(), command: 'plan', exitCode, plans: reports }, false);
   else for (const r of reports) terminal.out(`${renderPlan(r)}\n`);

@@ -5,6 +5,7 @@
  */
 import { planLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
 import { pacesAnything } from '../api/plans.js';
+import { codesPlanRefuses, marketPlanHint } from '../api/plan-market.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -52,6 +53,8 @@ export interface PipelinePlan {
   /** Partition folders relative to `<output>/<dataset>/`. */
   readonly partitions: readonly string[];
   readonly notes: readonly string[];
+  /** Codes outside the market of an All-* style plan: a run stops at them (`ret 604`, exit 1). Absent when none are. */
+  readonly outsideMarket?: { readonly codes: readonly string[]; readonly hint: string };
 }
 
 function isPlanner(def: SourceDefinition): def is SourceDefinition & SourcePlanner<unknown> {
@@ -86,6 +89,9 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const today = Math.min(totalRequests, remaining);
   const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
+  const outsideMarket = refusedCodes(config, planned);
+  // Said before the costs: nothing else of this plan happens once the service refuses these.
+  if (outsideMarket) notes.unshift(`${outsideMarketSaid(outsideMarket.codes)}; ${outsideMarket.hint}`);
   // "about 0s at the plan's limits" is true of a plan that lifts every limit, and no time at all.
   if (totalRequests > 0 && !pacesAnything(limits)) {
     notes.push(`plan ${planned.name} paces nothing, so it sets no time: the run takes as long as the service takes to answer its ${totalRequests} requests, and the run its own work`);
@@ -110,5 +116,19 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
     streams: sourcePlan.streams,
     partitions: sourcePlan.partitions,
     notes,
+    ...(outsideMarket ? { outsideMarket } : {}),
   };
+}
+
+/** The codes of a source's `codes` that the plan's market leaves out, with the run's hint for them. */
+function refusedCodes(config: Record<string, unknown>, plan: PlanLimits): PipelinePlan['outsideMarket'] {
+  const codes = config.codes;
+  if (plan.market === undefined || !Array.isArray(codes)) return undefined;
+  const refused = codesPlanRefuses(codes.filter((c): c is string => typeof c === 'string'), plan.market);
+  return refused.length > 0 ? { codes: refused, hint: marketPlanHint(plan.name, plan.market) } : undefined;
+}
+
+/** In the run's words: what the service answers the first request that carries them. */
+export function outsideMarketSaid(codes: readonly string[]): string {
+  return `a run stops at ret 604 code unauthorized for ${codes.join(',')} (exit 1)`;
 }
