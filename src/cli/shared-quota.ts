@@ -2,6 +2,7 @@
  * `quotelake quota --coordinator`: the daily counts Redis holds for every token that runs through
  * it (each process's charges summed), beside the quota files of this machine.
  */
+import { DateTime } from 'luxon';
 import type { RedisCoordinator } from '../api/redis/index.js';
 import { n } from './progress/progress-figures.js';
 
@@ -19,11 +20,14 @@ export interface SharedQuotaEntry {
   readonly processes: number;
 }
 
-/** The current day's count of each token (a day whose reset has passed is left out). */
+/**
+ * Today's count of each token: the day that is today in the count's quota zone. Redis also holds
+ * the day before (kept past its midnight) and may hold the next (a process whose clock is ahead).
+ */
 export async function readSharedQuota(coordinator: RedisCoordinator, known: ReadonlyMap<string, string>, now: number): Promise<SharedQuotaEntry[]> {
   const counts = await coordinator.dayCounts();
   return counts
-    .filter((c) => c.resetAt === null || c.resetAt.getTime() > now)
+    .filter((c) => c.day === DateTime.fromMillis(now, { zone: c.timeZone ?? 'UTC' }).toISODate())
     .map((c) => ({
       token: known.get(c.tokenHash) ?? c.tokenHash,
       tokenHash: c.tokenHash,
