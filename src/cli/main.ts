@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     .check(checkPathOptions, true)
     .check(checkTokenFlag, true)
     .check((args, options) => checkNumberOptions(args, argv, (options as { number?: string[] } | undefined)?.number ?? []), true)
-    .check((args, options) => checkRepeatedOptions(args, options as { array?: string[] } | undefined), true)
+    .check((args, options) => checkRepeatedOptions(args, options as { array?: string[]; number?: string[] } | undefined, argv), true)
     .check((args, options) => checkValuelessOptions(args, argv, options as Parameters<typeof checkValuelessOptions>[2]), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
