@@ -29,6 +29,7 @@ import { checkPathOptions } from './path-options-check.js';
 import { checkValuelessOptions } from './valueless-options-check.js';
 import { checkLoneDash } from './lone-dash.js';
 import { checkRepeatedOptions } from './repeated-options-check.js';
+import { checkSwitchValues } from './switch-values-check.js';
 import { skipHelpCache } from './skip-help-cache.js';
 import { stdoutFailure, stdoutFailureLines, watchStdout } from './stdout-failure.js';
 import { writeStdoutWhole } from './whole-stdout-writes.js';
@@ -62,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     .check((args, options) => checkNumberOptions(args, argv, (options as { number?: string[] } | undefined)?.number ?? []), true)
     .check((args, options) => checkRepeatedOptions(args, options as { array?: string[]; number?: string[] } | undefined, argv), true)
     .check((args, options) => checkValuelessOptions(args, argv, options as Parameters<typeof checkValuelessOptions>[2]), true)
+    .check((args, options) => checkSwitchValues(args, argv, (options as { boolean?: string[] } | undefined)?.boolean ?? []), true)
     .fail((msg, err, y) => {
       // No command at all: the first thing a new user types; show them the commands.
       if (!err && argv.length === 0) y.showHelp((text: string) => process.stderr.write(`${text}\n\n`));
