@@ -24,6 +24,13 @@ function givenBare(argv: readonly string[], key: string): boolean {
   });
 }
 
+/**
+ * Options without a default whose empty text means "off" (`serve --faults ''` overrides the
+ * environment's spec): given bare, yargs makes them that empty text, and the emulator served no
+ * fault (or behaviour) with no word of the missing spec.
+ */
+const EMPTY_MEANS_OFF: Readonly<Record<string, string>> = { faults: 'QUOTELAKE_EMULATOR_FAULTS', behaviours: 'QUOTELAKE_EMULATOR_BEHAVIOURS' };
+
 export function checkValuelessOptions(args: Record<string, unknown>, argv: readonly string[], options: DeclaredOptions | undefined): true {
   const skipped = new Set([...(options?.boolean ?? []), ...(options?.number ?? []), ...(options?.count ?? [])]);
   const command = (args._ as unknown[] | undefined)?.[0];
@@ -34,6 +41,10 @@ export function checkValuelessOptions(args: Record<string, unknown>, argv: reado
     const choices = (options?.choices?.[key] ?? []).map(String);
     const listed = choices.length > 1 ? `: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : '';
     throw new UsageError(`--${key} needs a value${listed} (leave the option out for its default, ${JSON.stringify(value)})`, hint);
+  }
+  for (const [key, env] of Object.entries(EMPTY_MEANS_OFF)) {
+    if (args[key] !== '' || !givenBare(argv, key)) continue;
+    throw new UsageError(`--${key} needs a value (a spec; --${key} '' switches it off, leave the option out for ${env})`, hint);
   }
   return true;
 }
