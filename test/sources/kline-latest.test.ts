@@ -63,4 +63,15 @@ describe('kline-latest', () => {
     expect(notes).toEqual(['kline-latest kline/BTCUSDT/1m: bars after 2026-03-03T11:59:00Z and before 2026-03-03T12:09:00Z are not held; run kline-history to fill them']);
     expect(l.events.snapshot().planned).toEqual({ 'kline-latest': 1 });
   });
+
+  it('keeps what a walk learned of the series (where its history begins, that its pages overlap) for the next walk', async () => {
+    world = await startWorld('2026-03-03T12:00:30.000Z');
+    const w = world;
+    const stream = 'kline/BTCUSDT/1m';
+    const held = { stream, position: { watermark: 1772538960, low: 1772535600, begins: 1772535600, overlapping: true } };
+    const latest = klineLatest.create(klineLatestConfigSchema.parse({ codes: ['BTCUSDT'], intervals: ['1m'] }), w.env(w.client('professional')));
+    const l = await drain<RawKline>(latest, w.clock, new Map([[stream, held]]));
+    // 11:59 final, 12:00 forming: the watermark moves a bar, the rest stays.
+    expect(l.checkpoints.get(stream)!.position).toEqual({ watermark: 1772539140, low: 1772535600, begins: 1772535600, overlapping: true });
+  });
 });

@@ -9,6 +9,10 @@
  *   backfill resumes exactly there: no gap, no duplicate.
  * - `begins`: the oldest bar the service has for the series, once a walk asked for older bars and
  *   got none (R1): the history begins there, later than `since`, and is not walked again.
+ * - `overlapping`: true once a walk of the series found the service answering an end with the bar
+ *   above it (R2, predicted-chain.ts): kept, so a resumed or later walk predicts its pages ahead
+ *   right from its first page instead of paying them again to learn it; dropped by a run whose
+ *   answers could have shown it and none did. Absent: not seen (or no longer).
  */
 import type { Checkpoint } from '../../core/component.js';
 
@@ -23,6 +27,7 @@ export interface KlinePosition {
   readonly low: number | null;
   readonly walk?: WalkState;
   readonly begins?: number;
+  readonly overlapping?: true;
 }
 
 const EMPTY: KlinePosition = { watermark: null, low: null };
@@ -44,6 +49,7 @@ export function readPosition(checkpoint: Checkpoint | undefined): KlinePosition 
     low: int(p.low),
     ...(walk && next !== null && floor !== null ? { walk: { next, floor, top: int(walk.top) } } : {}),
     ...(begins !== null ? { begins } : {}),
+    ...(p.overlapping === true ? { overlapping: true as const } : {}),
   };
 }
 
@@ -55,6 +61,7 @@ export function toCheckpoint(stream: string, position: KlinePosition): Checkpoin
       low: position.low,
       ...(position.walk ? { walk: { ...position.walk } } : {}),
       ...(position.begins !== undefined ? { begins: position.begins } : {}),
+      ...(position.overlapping ? { overlapping: true } : {}),
     },
   };
 }

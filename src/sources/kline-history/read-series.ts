@@ -67,8 +67,9 @@ function noteNothingSent(env: SeriesEnv, start: KlinePosition): void {
 async function* walkSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   const stream = klineStream(env.product.code, env.interval);
   // The series' sequence of batches, and whether its service has answered an end with the bar
-  // above it (predicted-chain.ts): both carry over from one walk of the series to the next.
-  const shared: WalkShared = { n: 0, overlapping: false };
+  // above it (predicted-chain.ts): both carry over from one walk of the series to the next, the
+  // mark from one run to the next too (the checkpoint keeps it).
+  const shared: WalkShared = { n: 0, overlapping: start.overlapping === true, seen: false, judged: false };
   let pos = start;
   const sinceSec = Math.ceil(env.sinceMs / 1000);
   // 1. Finish a walk a killed run left.
@@ -110,6 +111,18 @@ interface WalkShared {
   n: number;
   /** Whether an answer held a bar above the end it was asked for (R2 overlap): see predicted-chain.ts. */
   overlapping: boolean;
+  /** Whether an answer of this run did (`seen`), and whether one could have (`judged`: asked at an end). */
+  seen: boolean;
+  judged: boolean;
+}
+
+/**
+ * The mark to keep in the checkpoint: seen in this run, or kept from an earlier one until an answer
+ * of this run could have shown it and none did (a service that stopped overlapping is not paid for
+ * in every later run).
+ */
+function keptMark(shared: WalkShared): boolean {
+  return shared.seen || (shared.overlapping && !shared.judged);
 }
 
 /**
@@ -228,7 +241,10 @@ async function* walk(
       let page: KlinePage | undefined = productPage(product, result.bars);
       // Judged against the end the page was asked for: a page ahead used below its end (a broken
       // chain) holds bars above the walk's end as a matter of course.
-      if (asked.end > 0 && page.ts.length > 0 && page.ts[page.ts.length - 1]! > asked.end) shared.overlapping = true;
+      if (asked.end > 0 && page.ts.length > 0) {
+        shared.judged = true;
+        if (page.ts[page.ts.length - 1]! > asked.end) shared.overlapping = shared.seen = true;
+      }
       // The page is ascending: bars at or before the end are a prefix, those kept a range of it.
       const olderThanEnd = end === 0 ? page.ts.length : firstAtOrAfter(page, end + 1);
       if (olderThanEnd === 0 && page.malformed.length === 0) {
@@ -256,9 +272,10 @@ async function* walk(
         // The calendar says nothing is left between the floor and the next end: no empty request.
         calendar.countUpTo((oldest - 1) * 1000 + 1, 1, times.answeredAtMs) === 0;
       const state: WalkState = { next: (oldest ?? end) - 1, floor, top };
-      const position: KlinePosition = done
-        ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins)
-        : withBegins({ watermark: before.watermark, low, walk: state }, before.begins);
+      const position: KlinePosition = withOverlap(
+        done ? withBegins({ watermark: maxOf(before.watermark, top), low }, before.begins) : withBegins({ watermark: before.watermark, low, walk: state }, before.begins),
+        keptMark(shared),
+      );
       last = position;
       if (!done) {
         // Short pages (R1) make a walk longer than planned: what is left below the next end, less
@@ -277,8 +294,8 @@ async function* walk(
   } finally {
     ahead.clear();
   }
-  const position = withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins);
-  if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins) {
+  const position = withOverlap(withBegins({ watermark: maxOf(before.watermark, top), low }, begins ?? before.begins), keptMark(shared));
+  if (pendingWalk || position.watermark !== before.watermark || position.begins !== before.begins || position.overlapping !== before.overlapping) {
     // Nothing more to fetch, but the walk state must be cleared in the checkpoint.
     yield boxed({ stream, seq: shared.n++, records: [], checkpoint: toCheckpoint(stream, position) }, null);
   }
@@ -299,4 +316,9 @@ function reachesBelow(series: { product: Product; interval: Interval }, asked: A
 
 function withBegins(position: KlinePosition, begins: number | undefined): KlinePosition {
   return begins === undefined ? position : { ...position, begins };
+}
+
+/** The position with the series' overlap mark (kline-position.ts), once it is learned. */
+function withOverlap(position: KlinePosition, overlapping: boolean): KlinePosition {
+  return overlapping ? { ...position, overlapping: true } : position;
 }

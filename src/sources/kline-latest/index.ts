@@ -181,6 +181,8 @@ class KlineLatestSource implements Source<RawKline> {
           watermark: maxOf(before.watermark, newestFinal(records)),
           low: minOf(before.low, oldest),
           ...(before.begins !== undefined ? { begins: before.begins } : {}),
+          // What a walk of the series learned of its service, for the next walk.
+          ...(before.overlapping ? { overlapping: true as const } : {}),
         };
         positions.set(stream, position);
         yield { stream, seq: seq++, records, checkpoint: toCheckpoint(stream, position) };
