@@ -5,8 +5,10 @@
  * and exit 130 as for any interrupted run. Only for the commands whose stop exits 130 and that write
  * nothing before their handlers take over (migrate and vacuum take the output lock first), and for
  * serve, whose stop is exit 0 and says nothing: an emulator stopped before it listened has nothing
- * to close. No imports but two without any: bin.ts loads this first, before the rest.
+ * to close. No imports but three without any of their own (wants-json-logs.ts one of these):
+ * bin.ts loads this first, before the rest.
  */
+import { commandWord } from './command-word.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { wantsJsonLogs } from './wants-json-logs.js';
 
@@ -17,7 +19,8 @@ const STOPS_QUIETLY: ReadonlySet<string> = new Set(['serve']);
 let early: ((sig: NodeJS.Signals) => void) | undefined;
 
 export function stopEarlyOnSignal(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): void {
-  const command = argv.find((a) => !a.startsWith('-')) ?? '';
+  // The command as the parser finds it, after options before it and their values (`--log-format json run`).
+  const command = commandWord(argv) ?? '';
   if (STOPS_QUIETLY.has(command)) early = () => process.exit(0);
   else if (STOPS_EARLY.has(command)) {
     early = (sig) => {

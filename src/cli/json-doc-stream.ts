@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ndjsonSinkToStdout } from '../core/stdout-sink.js';
+import { commandIndex } from './command-word.js';
 import { resolvePipelineRef } from './pipeline-ref.js';
 
 const toStderr = new WeakSet<object>();
@@ -25,7 +26,7 @@ export function jsonDocGoesToStderr(error: unknown): boolean {
  * starts (an unknown option, a number option given text), which is before any pipeline is loaded.
  */
 export async function argvSendsNdjsonToStdout(argv: readonly string[], cwd: string = process.cwd()): Promise<boolean> {
-  const at = argv.findIndex((w) => !w.startsWith('-'));
+  const at = commandIndex(argv);
   if (at < 0 || argv[at] !== 'run') return false;
   const format = formatGiven(argv);
   // --format replaces the file's sink: it alone decides.

@@ -4,11 +4,12 @@
  * the nearest option of the command. A message with nothing near is left as yargs wrote it.
  */
 import { didYouMean } from '../core/did-you-mean.js';
+import { commandIndex, commandWord } from './command-word.js';
 
 export function withSuggestion(given: string, argv: readonly string[], declaredOptions: readonly string[]): string {
   const msg = withoutCamelTwins(given, argv);
   const recommended = /^Did you mean (\S+)\?$/.exec(msg);
-  const command = argv.find((a) => !a.startsWith('-'));
+  const command = commandWord(argv);
   const missing = missingArgument(msg, command);
   if (missing !== undefined) return missing;
   const valueless = choiceWithoutValue(msg);
@@ -107,7 +108,10 @@ export function usageHint(argv: readonly string[], commands: readonly string[], 
 
 /** The command named on the line with its subcommand (`run`, `state show`), or undefined when none is. */
 export function commandWords(argv: readonly string[], commands: readonly string[], subcommands: Readonly<Record<string, readonly string[]>> = {}): string | undefined {
-  const at = argv.findIndex((a) => !a.startsWith('-'));
+  // As the parser finds it (`--log-format json run`); else the first word, for a hint to a line the
+  // parser could not read (`--quiet run`: the flag took `run` for its value).
+  const parsed = commandIndex(argv);
+  const at = parsed >= 0 && commands.includes(argv[parsed]!) ? parsed : argv.findIndex((a) => !a.startsWith('-'));
   const command = argv[at];
   if (command === undefined || !commands.includes(command)) return undefined;
   const sub = argv.slice(at + 1).find((a) => subcommands[command]?.includes(a));

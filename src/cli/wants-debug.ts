@@ -1,3 +1,5 @@
+import { commandWord } from './command-word.js';
+
 /** --log-level debug asked for, read from argv itself: the answer is needed before (or without) parsing. */
 export function wantsDebug(argv: readonly string[]): boolean {
   return argv.some((a, i) => a === '--log-level=debug' || (a === '--log-level' && argv[i + 1] === 'debug'));
@@ -8,7 +10,7 @@ export const LOG_LEVEL_COMMANDS: readonly string[] = ['run', 'worker', 'compact'
 
 /** Whether the command on this line takes --log-level, and so can be asked for a stack. */
 export function takesLogLevel(argv: readonly string[]): boolean {
-  const command = argv.find((a) => !a.startsWith('-'));
+  const command = commandWord(argv);
   return command !== undefined && LOG_LEVEL_COMMANDS.includes(command);
 }
 

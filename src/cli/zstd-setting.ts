@@ -6,6 +6,7 @@
  */
 import { ZSTD_ENV, zstdCodecAsked } from '../lake/parquet/direct/zstd-codec.js';
 import { loadNativeZstd, NATIVE_MISSING } from '../lake/parquet/direct/zstd-native.js';
+import { commandWord } from './command-word.js';
 import { UsageError } from './usage-error.js';
 
 /** What to do when the addon asked for does not load (the command's --help says nothing of it). */
@@ -29,6 +30,6 @@ export function checkZstdSetting(env: NodeJS.ProcessEnv, loadNative: typeof load
  */
 export function usesZstd(argv: readonly string[]): boolean {
   if (argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-V' || a === '--get-yargs-completions')) return false;
-  const command = argv.find((a) => !a.startsWith('-'));
+  const command = commandWord(argv);
   return command !== 'help' && command !== 'completion';
 }

@@ -56,6 +56,10 @@ describe('usageHint', () => {
     expect(usageHint(['state', '--bogus'], commands, subcommands)).toBe('run "quotelake state --help" for usage');
     expect(usageHint(['run', 'show', '--bogus'], commands, subcommands)).toBe('run "quotelake run --help" for usage');
     expect(usageHint(['nope'], commands, subcommands)).toBe('run "quotelake --help" (or "quotelake <command> --help") for usage');
+    // Options before the command, with their values, as the parser reads them; a flag that took the
+    // command for its value (`--quiet run`) still gets the help of the command typed.
+    expect(usageHint(['--log-format', 'json', 'run', 'demo', '--bogus'], commands, subcommands)).toBe('run "quotelake run --help" for usage');
+    expect(usageHint(['--quiet', 'run', 'demo'], commands, subcommands)).toBe('run "quotelake run --help" for usage');
   });
 
   it("commandWords: a --json error document's command, as the commands' own documents name it", () => {

@@ -17,6 +17,12 @@ describe('wantsJsonLogs', () => {
     expect(wantsJsonLogs([], {})).toBe(false);
   });
 
+  it('finds the command after options before it, with their values, as the parser does', () => {
+    expect(wantsJsonLogs(['--log-format', 'json', 'run', 'pipelines/demo.yaml'], {})).toBe(true);
+    expect(wantsJsonLogs(['--output', 'out', 'compact', '--log-format=json'], {})).toBe(true);
+    expect(wantsJsonLogs(['--log-format', 'json', 'validate', 'demo'], {})).toBe(false);
+  });
+
   it('takes QUOTELAKE_LOG_FORMAT when the command line names no format, which wins over it', () => {
     expect(wantsJsonLogs(['run', 'demo'], { QUOTELAKE_LOG_FORMAT: ' JSON ' })).toBe(true);
     expect(wantsJsonLogs(['run', 'demo', '--log-format', 'pretty'], { QUOTELAKE_LOG_FORMAT: 'json' })).toBe(false);
