@@ -5,12 +5,13 @@
  *   (`scandir ''`) and end as an internal error;
  * - either written as a URL that is not `s3://` (`gs://b/x`, `S3://b/x`): it would be taken as a
  *   local folder named `gs:`;
- * - either with a control character (a line break pasted with it): the rule of the pipeline file's
- *   `outputDir` and `stateDir`.
+ * - either with a control character (a line break pasted with it), or an unexpanded `~` or `$VAR`
+ *   (`--output=~/lake`): the rules of the pipeline file's `outputDir` and `stateDir`.
  * `--plans-file` and `--tokens-file` are checked for empty only: an empty plans file was read as the
  * file '' (ENOENT), and an empty tokens file fell back in silence to QUOTELAKE_TOKENS or one token.
  */
 import { controlCharacterProblem } from '../core/control-characters.js';
+import { unexpandedPathProblem } from '../core/unexpanded-path.js';
 import { foreignUrlProblem } from '../core/s3-url.js';
 import { UsageError } from './usage-error.js';
 
@@ -34,6 +35,14 @@ export function checkPathOptions(args: Record<string, unknown>): true {
     if (value.trim() === '') throw new UsageError(empty, 'leave it out for its default');
     const control = controlCharacterProblem(value);
     if (control !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${control}`, 'give the folder without it');
+    // `--output=~/lake` reaches us unexpanded: a shell expands `~` only at the start of a word.
+    const unexpanded = unexpandedPathProblem(value);
+    if (unexpanded !== undefined) {
+      const hint = value.startsWith('~')
+        ? `give it as a word of its own (--${key} ~/lake, not --${key}=~/lake), where the shell expands ~, or its whole path`
+        : 'give its whole path, or let the shell expand the variable (in double quotes, not single)';
+      throw new UsageError(`${name} ${JSON.stringify(value)} ${unexpanded}`, hint);
+    }
     const foreign = foreignUrlProblem(value);
     if (foreign !== undefined) throw new UsageError(`${name} ${JSON.stringify(value)} ${foreign}`, 'give a folder, or s3://bucket/prefix for an object store');
   }

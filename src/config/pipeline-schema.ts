@@ -11,6 +11,7 @@ import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
 import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { outputSetting, stateDirSetting } from '../core/output-setting.js';
+import { unexpandedPathProblem } from '../core/unexpanded-path.js';
 import { MAX_PIPELINE_NAME_CHARS } from '../core/lake-key-reserve.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
@@ -107,6 +108,10 @@ export const serviceSchema = z
     plansFile: z
       .string()
       .min(1)
+      .superRefine((v, ctx) => {
+        const problem = unexpandedPathProblem(v);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .optional()
       .describe('Plans file whose custom plans `plan` may name, relative to this pipeline file (else QUOTELAKE_PLANS_FILE). Only its plans: section is read; never a token.'),
     quotaTimeZone: z

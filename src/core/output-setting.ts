@@ -5,15 +5,16 @@
  */
 import * as z from 'zod';
 import { controlCharacterProblem } from './control-characters.js';
+import { unexpandedPathProblem } from './unexpanded-path.js';
 import { foreignUrlProblem, isS3Url, s3UrlProblem } from './s3-url.js';
 
-/** A non-empty path setting without control characters, with the problem `problemOf` finds in it as its issue. */
+/** A non-empty path setting without control characters or an unexpanded `~` or `$VAR`, with the problem `problemOf` finds in it as its issue. */
 function pathSetting(problemOf: (value: string) => string | undefined) {
   return z
     .string()
     .min(1)
     .superRefine((v, ctx) => {
-      const problem = controlCharacterProblem(v) ?? problemOf(v);
+      const problem = controlCharacterProblem(v) ?? unexpandedPathProblem(v) ?? problemOf(v);
       if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
     });
 }

@@ -12,6 +12,7 @@ import { DATASETS } from '../../core/records.js';
 import { ConfigError, SinkError } from '../../core/errors.js';
 import { confinePath, pathProblem } from '../../core/confine-path.js';
 import { controlCharacterProblem } from '../../core/control-characters.js';
+import { unexpandedPathProblem } from '../../core/unexpanded-path.js';
 import { NdjsonSink } from './ndjson-sink.js';
 import { tempPathOf } from './replace-file.js';
 import { SAMPLE_RUN_ID } from '../../core/lake-key-reserve.js';
@@ -59,6 +60,8 @@ function filePathProblem(path: string): string | undefined {
   if (path.toLowerCase() === 'stdout') return `is not standard output (only stdout, in lower case, or - is): did you mean stdout? For a file of that name, write ./${path}`;
   const control = controlCharacterProblem(path);
   if (control !== undefined) return `${control}: a file name holds none; write the path without it`;
+  const unexpanded = unexpandedPathProblem(path);
+  if (unexpanded !== undefined) return `${unexpanded} (a path inside the output folder; choose the folder with --output)`;
   const unknown = path.match(/\{[^{}]*\}/g)?.find((p) => !PLACEHOLDERS.includes(p));
   if (unknown !== undefined) return `has ${unknown}, which is not a placeholder: only ${PLACEHOLDERS.join(', ')} is replaced (by ${DATASETS.join(', ')}); write the name out`;
   if (path.endsWith('/')) return `ends with /, so names a folder${OWN_FOLDER}`;
