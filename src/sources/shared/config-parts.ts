@@ -32,15 +32,15 @@ export function lintRepeated(values: readonly string[], path: string): LintFindi
 
 /** One round, or one every `everySeconds` for `count` rounds or `durationSeconds`. */
 export const roundsShape = {
-  everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round). A round that starts late (a slow answer, a held limit) pushes the next ones on: rounds are never closer than N seconds.'),
-  count: z.number().int().min(1).max(1_000_000).optional().describe('Number of rounds when everySeconds is set.'),
+  everySeconds: z.number().int().min(1).max(86_400).optional().describe('Repeat a round every N seconds (default: one round), with count, durationSeconds or both (the first reached ends it; alone it is refused, as it would never stop). A round that starts late (a slow answer, a held limit) pushes the next ones on: rounds are never closer than N seconds.'),
+  count: z.number().int().min(1).max(1_000_000).optional().describe('Number of rounds when everySeconds is set (with durationSeconds too, the first reached ends the polling).'),
   durationSeconds: z
     .number()
     .int()
     .min(1)
     .max(31 * 86_400)
     .optional()
-    .describe('Keep polling for this long when everySeconds is set (rounds start within it).'),
+    .describe('Keep polling for this long when everySeconds is set (rounds start within it; with count too, the first reached ends the polling).'),
 };
 
 // The rounds' config and offsets live with the rule that paces them (core/round-starts.ts).
