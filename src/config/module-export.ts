@@ -1,8 +1,8 @@
 /**
  * What a pipeline module gave instead of a pipeline, in words a person acts on: a thrown value that
  * is no Error (`throw null`, `throw 'text'` once printed "undefined" or crashed as a bug of ours),
- * and a default export that is a function or a Promise (once "got function a mapping" or three
- * "is required" lines for keys the file does write).
+ * and a default export that is null, a function or a Promise (once "remove the key", "got function
+ * a mapping" or three "is required" lines for keys the file does write).
  */
 import { quoteValue } from '../core/field-failure.js';
 
@@ -26,6 +26,8 @@ export function thrownText(thrown: unknown): string {
 
 /** Why a module's default export cannot be a pipeline before validation, or undefined. */
 export function defaultExportProblem(value: unknown): string | undefined {
+  // The schema's words for a null value ("give it a value, or remove the key") fit a key, not the export.
+  if (value === null) return 'the default export is null, not a pipeline: export the pipeline itself, export default definePipeline({ name, source, sink })';
   if (typeof value === 'function') {
     return 'the default export is a function, not a pipeline: export the pipeline itself, export default definePipeline({ name, source, sink })';
   }

@@ -55,4 +55,13 @@ describe('pipeline modules that give no pipeline', () => {
     expect(r.stderr).toContain(`${fnValue}: source.codes: expected a list, got a function: give the value itself, not a function that returns it\n`);
     expect(r.stderr).not.toMatch(/got function|is required/);
   });
+
+  it('a default export of null says what to export, not "remove the key"', async () => {
+    const dir = tempDir('ql-module-');
+    const file = moduleFile(dir, 'null-export.mjs', 'export default null;\n');
+    const r = await runCli(['validate', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${file}: the default export is null, not a pipeline: export the pipeline itself, export default definePipeline({ name, source, sink })\n`);
+    expect(r.stderr).not.toContain('remove the key');
+  });
 });
