@@ -7,6 +7,7 @@ import { parsePipelineYaml, validatePipeline } from './parse-pipeline.js';
 import { syntaxErrorPosition } from './syntax-error-position.js';
 import { typeScriptRefusal } from './typescript-pipeline.js';
 import { pipelineText } from './pipeline-text.js';
+import { snapshotExport } from './export-snapshot.js';
 import { defaultExportProblem, missingQuotelakeHint, thrownText } from './module-export.js';
 import type { Pipeline, Registry } from './pipeline-schema.js';
 
@@ -40,7 +41,12 @@ export async function loadPipeline(file: string, registry: Registry): Promise<Pi
     if (mod.default === undefined) throw new ConfigError('the module has no default export (definePipeline(...))', { file });
     const problem = defaultExportProblem(mod.default);
     if (problem !== undefined) throw new ConfigError(problem, { file });
-    return validatePipeline(mod.default, { registry, file });
+    const snapshot = snapshotExport(mod.default);
+    if ('failure' in snapshot) {
+      const { path, message } = snapshot.failure;
+      throw new ConfigError(`${path === '' ? 'the default export' : path}: reading it threw: ${message}`, { file });
+    }
+    return validatePipeline(snapshot.value, { registry, file });
   }
   throw new ConfigError(`unsupported pipeline file type "${ext}" (use .yaml, .yml, .ts, .mts, .js or .mjs)`, { file });
 }

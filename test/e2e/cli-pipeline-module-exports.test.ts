@@ -64,4 +64,20 @@ describe('pipeline modules that give no pipeline', () => {
     expect(r.stderr).toContain(`${file}: the default export is null, not a pipeline: export the pipeline itself, export default definePipeline({ name, source, sink })\n`);
     expect(r.stderr).not.toContain('remove the key');
   });
+
+  it('a getter of the export that throws is a problem at its key, exit 2, not a crash', async () => {
+    const dir = tempDir('ql-module-');
+    const file = moduleFile(
+      dir,
+      'getter.mjs',
+      `const source = { type: 'kline-history', codes: ['BTCUSDT'], intervals: ['1h'], get since() { throw new Error('LAKE_SINCE is not set'); } };\nexport default { name: 'g', source, transforms: [{ type: 'parse-decimals' }], sink: { type: 'parquet' } };\n`,
+    );
+    const [validate, run] = await Promise.all([runCli(['validate', file]), runCli(['run', file, ...SERVICE, '--output', join(dir, 'out')])]);
+    for (const r of [validate, run]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`quotelake: ${file}: source.since: reading it threw: LAKE_SINCE is not set\n`);
+      expect(r.stderr).not.toContain('looks like a bug');
+      expect(r.stderr).not.toContain('    at ');
+    }
+  });
 });
