@@ -8,7 +8,7 @@ import { pipelineText } from '../../config/pipeline-text.js';
 import { ConfigError } from '../../core/errors.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
-import { pipelineFiles, runsByName, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
+import { PIPELINE_EXTENSIONS, pipelineFiles, runsByName, SHIPPED_PIPELINES_DIR } from '../pipeline-ref.js';
 import { createTerminal } from '../terminal.js';
 
 export interface ListedPipeline {
@@ -45,6 +45,9 @@ export async function describePipelineFile(path: string): Promise<string> {
   }
 }
 
+/** Where a file's extension stands in the order a name is looked up in. */
+const extRank = (file: string) => PIPELINE_EXTENSIONS.findIndex((e) => file.endsWith(e));
+
 export async function listPipelines(cwd: string = process.cwd(), shippedDir: string = SHIPPED_PIPELINES_DIR): Promise<ListedPipeline[]> {
   const out: ListedPipeline[] = [];
   const localDir = join(cwd, 'pipelines');
@@ -52,10 +55,13 @@ export async function listPipelines(cwd: string = process.cwd(), shippedDir: str
   const local = pipelineFiles(localDir);
   const localNames = new Set(local.map((f) => nameOf(localDir, f)));
   const sameDir = join(cwd, 'pipelines/') === shippedDir;
+  // Of `x.yaml` and `x.js` side by side, the name runs the first of PIPELINE_EXTENSIONS (as run finds it).
+  const runsAs = (name: string, file: string) =>
+    local.filter((f) => nameOf(localDir, f) === name).sort((a, b) => extRank(a) - extRank(b))[0] === file;
   for (const file of local) {
     const name = nameOf(localDir, file);
-    // A file whose name is not a pipeline name (`a b.yaml`) runs by its path: list it so.
-    out.push({ name: runsByName(name) ? name : relative(cwd, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
+    // A file whose name is not a pipeline name (`a b.yaml`), or that its name does not run, runs by its path: list it so.
+    out.push({ name: runsByName(name) && runsAs(name, file) ? name : relative(cwd, file), origin: sameDir ? 'shipped' : 'local', file: relative(cwd, file), description: await describePipelineFile(file), shadowed: false });
   }
   if (!sameDir) {
     for (const file of pipelineFiles(shippedDir)) {
