@@ -32,6 +32,7 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { describeMigration, ensureLakeId, ensureLayout, readLakeId, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { checkPipelinePathRoom } from './pipeline-path-room.js';
+import { checkStateDirPlacement } from './state-dir-placement.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
@@ -676,6 +677,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     }
   };
 
+  // A state folder in a dataset folder or under _quotelake/ is refused before anything (a look's quota files too).
+  checkStateDirPlacement(isRemote(storage) ? undefined : outputDir, state.dir);
   // A look writes nothing into the output (rejected records at most, under its own run's name): it
   // leaves the output, its lock and its recovery to the runs that write there.
   if (look) return runLocked();

@@ -1,0 +1,39 @@
+/**
+ * A local state folder inside the lake's own places is refused before a run (or its plan) touches
+ * anything: inside a dataset folder its JSON files are what a directory reader (pyarrow, Spark,
+ * polars) takes for data, and inside `_quotelake/` a run's recovery deletes the staging folder
+ * whole, so the checkpoints and today's quota count went with it and every run fetched everything
+ * again. `<output>/.state` (the default), `_quotelake/state` (an S3 lake's place) and any folder
+ * outside the output stay allowed.
+ */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { DATASETS } from '../core/records.js';
+import { LAKE_DIR } from '../lake/lake-paths.js';
+import { LAKE_STATE_DIR } from './state-location.js';
+
+/** Why `stateDir` may not hold a run's state under `output`, or undefined when it may. */
+export function stateDirPlacementProblem(output: string, stateDir: string): string | undefined {
+  const inside = relative(resolve(output), resolve(stateDir));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return undefined;
+  const parts = inside.split(sep);
+  const top = parts[0]!;
+  if ((DATASETS as readonly string[]).includes(top)) return `is in the ${top} dataset's folder, which holds the lake's data files only`;
+  if (top !== LAKE_DIR) return undefined;
+  const stateParts = LAKE_STATE_DIR.split('/');
+  if (parts.length >= stateParts.length && stateParts.every((p, i) => parts[i] === p)) return undefined;
+  return `is under ${LAKE_DIR}, whose files the runs rewrite and delete (its staging folder is emptied at every run's start)`;
+}
+
+/** `output`, `stateDir`: the local folders of the run; undefined where one is not local. */
+export function checkStateDirPlacement(output: string | undefined, stateDir: string | undefined): void {
+  if (output === undefined || stateDir === undefined) return;
+  const problem = stateDirPlacementProblem(output, stateDir);
+  if (problem === undefined) return;
+  throw new ConfigError(
+    `state dir ${stateDir} ${problem}`,
+    {},
+    undefined,
+    `give a state folder outside the dataset folders and ${LAKE_DIR}/ (default <output>/.state); nothing was sent or written`,
+  );
+}
