@@ -12,7 +12,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { LAYOUT_FILE } from '../lake/layout/index.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { isS3Url } from '../core/s3-url.js';
@@ -42,7 +43,8 @@ export async function commandLake(output: string, env: NodeJS.ProcessEnv, option
  * The local output folder a maintenance command (compact, vacuum, repair, migrate) works on must be
  * there: one that is not is a typo or a lake not yet written, refused as `inspect` refuses it
  * (exit 2), so a cron line with a mistyped path fails instead of doing nothing every night. Nothing
- * is made (the lock would make the folder). A file there is refused too. A lake on S3 is not
+ * is made (the lock would make the folder). A file there is refused too, and so is a folder inside a
+ * lake (a dataset's: it held no dataset, so the command did nothing with exit 0). A lake on S3 is not
  * checked here: its prefix exists once anything is written (onLakeOutput refuses one holding
  * nothing, checkRemoteOutput).
  */
@@ -52,6 +54,19 @@ export async function checkLocalOutput(output: string): Promise<void> {
   // A file is no lake, dry run or not (a dry run would otherwise call it one with no dataset, exit 0).
   if (st !== undefined && !st.isDirectory()) throw new UsageError(`--output ${output} is a file, not an output folder`, 'give the output folder of a run (default output)');
   if (st === undefined) throw new UsageError(`--output ${output} does not exist (no run has written there)`, 'give the output folder of a run (default output)');
+  // A dataset's folder (`--output lake/kline`, as Delta tools take a table's path) read as an empty lake: exit 0, nothing done, every night.
+  const lakeAbove = await enclosingLake(output);
+  if (lakeAbove !== undefined) throw new UsageError(`--output ${output} is a folder inside the lake ${lakeAbove}, not an output folder`, `give the lake's folder: --output ${lakeAbove}`);
+}
+
+/** The nearest folder above `output` holding a lake's layout file, when `output` holds none itself (as given: relative stays relative). */
+export async function enclosingLake(output: string): Promise<string | undefined> {
+  const exists = (dir: string) => stat(join(dir, LAYOUT_FILE)).then(() => true, () => false);
+  if (await exists(output)) return undefined;
+  for (let dir = resolve(output), up = dirname(dir); up !== dir; dir = up, up = dirname(up)) {
+    if (await exists(up)) return relative(process.cwd(), up) === '' ? '.' : relative(process.cwd(), up).startsWith('..') ? up : relative(process.cwd(), up);
+  }
+  return undefined;
 }
 
 /**

@@ -1,13 +1,12 @@
 /** `quotelake inspect`: loaded only when the command runs. */
 import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes.js';
 import { inspectOutput } from '../inspect/inspect-output.js';
 import { inspectProgress } from '../inspect/inspect-progress.js';
 import { renderInspect } from '../inspect/render-inspect.js';
 import { packageVersion } from '../../lake/package-version.js';
 import { createTerminal } from '../terminal.js';
-import { LAYOUT_FILE, layoutState } from '../../lake/layout/index.js';
+import { layoutState } from '../../lake/layout/index.js';
 import { UsageError } from '../usage-error.js';
 import { layout1Refusal } from '../maintained-layout.js';
 import { QuotelakeError } from '../../core/errors.js';
@@ -17,7 +16,7 @@ import { localStorage } from '../../lake/storage/local-storage.js';
 import { stateDirFor } from '../../config/resolve-settings.js';
 import { stateLocationFor } from '../../runtime/state-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
-import { checkRemoteOutput } from '../lake-location.js';
+import { checkRemoteOutput, enclosingLake } from '../lake-location.js';
 
 export interface InspectArgs {
   output: string;
@@ -37,16 +36,6 @@ export async function inspectAction(args: InspectArgs, env: NodeJS.ProcessEnv = 
   } finally {
     output.close();
   }
-}
-
-/** The nearest folder above `output` holding a lake's layout file, when `output` holds none itself (as given: relative stays relative). */
-async function enclosingLake(output: string): Promise<string | undefined> {
-  const exists = (dir: string) => stat(join(dir, LAYOUT_FILE)).then(() => true, () => false);
-  if (await exists(output)) return undefined;
-  for (let dir = resolve(output), up = dirname(dir); up !== dir; dir = up, up = dirname(up)) {
-    if (await exists(up)) return relative(process.cwd(), up) === '' ? '.' : relative(process.cwd(), up).startsWith('..') ? up : relative(process.cwd(), up);
-  }
-  return undefined;
 }
 
 const INSPECT_HINT = 'give the output folder of a run, e.g. "quotelake inspect output"';
