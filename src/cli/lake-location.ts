@@ -12,11 +12,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { LAYOUT_FILE } from '../lake/layout/index.js';
+import { join } from 'node:path';
+import { enclosingLake } from '../lake/layout/index.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import { isS3Url } from '../core/s3-url.js';
+export { enclosingLake };
 import { checkMaintainedLayout } from './maintained-layout.js';
 import { checkLocalPathRoom } from '../lake/local-path-room.js';
 import { openOutput } from './output-storage.js';
@@ -59,15 +60,6 @@ export async function checkLocalOutput(output: string): Promise<void> {
   if (lakeAbove !== undefined) throw new UsageError(`--output ${output} is a folder inside the lake ${lakeAbove}, not an output folder`, `give the lake's folder: --output ${lakeAbove}`);
 }
 
-/** The nearest folder above `output` holding a lake's layout file, when `output` holds none itself (as given: relative stays relative). */
-export async function enclosingLake(output: string): Promise<string | undefined> {
-  const exists = (dir: string) => stat(join(dir, LAYOUT_FILE)).then(() => true, () => false);
-  if (await exists(output)) return undefined;
-  for (let dir = resolve(output), up = dirname(dir); up !== dir; dir = up, up = dirname(up)) {
-    if (await exists(up)) return relative(process.cwd(), up) === '' ? '.' : relative(process.cwd(), up).startsWith('..') ? up : relative(process.cwd(), up);
-  }
-  return undefined;
-}
 
 /**
  * An s3:// output holding nothing is a missing output (often a mistyped prefix): an object store has

@@ -11,7 +11,7 @@ import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import { checkPipelinePathRoom } from '../runtime/pipeline-path-room.js';
-import { checkStateDirPlacement } from '../runtime/state-dir-placement.js';
+import { checkOutputPlacement, checkStateDirPlacement } from '../runtime/state-dir-placement.js';
 import { isS3Url } from '../core/s3-url.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
@@ -87,6 +87,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
   const local = (dir: string) => (isS3Url(dir) ? undefined : dir);
   checkPipelinePathRoom(job.pipeline, registry, { output: local(settings.outputDir), stateDir: local(settings.stateDir) });
   checkStateDirPlacement(local(settings.outputDir), local(settings.stateDir));
+  await checkOutputPlacement(local(settings.outputDir));
   const now = clock.now();
   const target = chooseTarget(job.resolved, job.plans, options.pool);
   const tokens = target.pool ?? [{ token: target.token, plan: target.plan }];

@@ -4,12 +4,14 @@
  * polars) takes for data, and inside `_quotelake/` a run's recovery deletes the staging folder
  * whole, so the checkpoints and today's quota count went with it and every run fetched everything
  * again. `<output>/.state` (the default), `_quotelake/state` (an S3 lake's place) and any folder
- * outside the output stay allowed.
+ * outside the output stay allowed. So is an output inside another lake's dataset folder (`--output
+ * lake/kline`): the run wrote a second lake there, whose files a glob of the first one read as its own.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { DATASETS } from '../core/records.js';
 import { LAKE_DIR } from '../lake/lake-paths.js';
+import { enclosingLake, lakeFolderOf } from '../lake/layout/index.js';
 import { LAKE_STATE_DIR } from './state-location.js';
 
 /** Why `stateDir` may not hold a run's state under `output`, or undefined when it may. */
@@ -35,5 +37,19 @@ export function checkStateDirPlacement(output: string | undefined, stateDir: str
     {},
     undefined,
     `give a state folder outside the dataset folders and ${LAKE_DIR}/ (default <output>/.state); nothing was sent or written`,
+  );
+}
+
+/** A local output inside another lake's dataset folder or `_`/`.` folder: a second lake among its data files. */
+export async function checkOutputPlacement(output: string | undefined): Promise<void> {
+  if (output === undefined) return;
+  const lakeAbove = await enclosingLake(output);
+  const where = lakeAbove === undefined ? undefined : lakeFolderOf(output, lakeAbove);
+  if (where === undefined) return;
+  throw new ConfigError(
+    `output ${output} is inside the lake ${lakeAbove!}, in ${where}: a run there would write a second lake among its files`,
+    {},
+    undefined,
+    `give the lake's folder (--output ${lakeAbove!}) or a folder outside it; nothing was sent or written`,
   );
 }
