@@ -10,6 +10,7 @@ import type { Batch, Checkpoint, CommittedFile, Logger, Rejected, RunContext, Si
 import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { checkServiceClient } from '../core/service-client-check.js';
+import { checkRunOptions } from './check-run-options.js';
 import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
@@ -215,6 +216,8 @@ function perStream(snap: RunEventsSnapshot): Record<string, { requests: number; 
 const NO_LOCK: RunLock = { path: '', enforced: true, assertHeld: () => undefined, release: async () => undefined };
 
 export async function runPipeline(input: Pipeline | PipelineInput, options: RunOptions): Promise<RunResult> {
+  // Before anything is touched: a wrong option must not leave a layout or a run record behind.
+  checkRunOptions(options);
   const pipeline = validatePipeline(input, { registry: options.registry });
   const clock = options.clock ?? systemClock;
   // A lost lease (another host took the lake over) stops the run like a signal, before its next commit.
