@@ -208,6 +208,11 @@ class QuotelakeClient implements ServiceClient {
     // The command line checks the same rule where the URL is given; a library caller gets it here.
     const urlProblem = baseUrlProblem(String(options.baseUrl));
     if (urlProblem !== undefined) throw new ConfigError(`createClient: ${urlProblem.message}`, {}, undefined, urlProblem.hint);
+    // Its daily quota and recent sends are kept there: without it a JavaScript caller met a bare TypeError of node:path.
+    if (typeof options.stateDir !== 'string' || options.stateDir.trim() === '') {
+      const given = options.stateDir === undefined ? 'missing' : `${JSON.stringify(options.stateDir) ?? String(options.stateDir)}, not a folder`;
+      throw new ConfigError(`createClient: stateDir is ${given}`, {}, undefined, "give the folder for the client's quota files: createClient({ stateDir: 'lake/.state' }) (the CLI uses the output's .state or --state-dir)");
+    }
     this.#token = options.token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
     // Virtual time: a virtual clock (Clock.set) only moves when someone sleeps, so the limiter must

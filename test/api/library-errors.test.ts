@@ -20,11 +20,11 @@ const caught = async (f: () => unknown) => {
 };
 
 describe('errors a library caller meets', () => {
-  it('createClient: a plan, token, base URL or quota zone it cannot use is a ConfigError with a hint', async () => {
+  it('createClient: a plan, token, base URL, state folder or quota zone it cannot use is a ConfigError with a hint', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'ql-lib-errors-'));
     const base = { plan: 'basic', token: 'tok-SECRET-123', baseUrl: 'http://127.0.0.1:9', stateDir };
     const errors = await Promise.all(
-      [{ plan: 'gold' }, { token: '' }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
+      [{ plan: 'gold' }, { token: '' }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { stateDir: undefined }, { stateDir: 42 }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
         caught(() => createClient({ ...base, ...o } as Parameters<typeof createClient>[0])),
       ),
     );
@@ -39,6 +39,9 @@ describe('errors a library caller meets', () => {
       'createClient: base URL "ftp://x" must be http or https',
       'createClient: base URL "http://user:***@x" holds a user name or password, which quotelake never sends',
       'createClient: base URL "not a url" is not a URL',
+      // Was a bare TypeError of node:path ("The \"path\" argument must be of type string").
+      'createClient: stateDir is missing',
+      'createClient: stateDir is 42, not a folder',
       'invalid quotaTimeZone "Mars/Base"',
     ]);
   });
