@@ -13,6 +13,7 @@ import type { LogLevel, Logger } from '../core/component.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { redactSecrets, redactToken } from '../core/redact.js';
 import { errorFields } from './error-fields.js';
+import { ConfigError } from '../core/errors.js';
 
 export type LogFormat = 'json' | 'pretty';
 export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
@@ -95,8 +96,22 @@ function wrap(p: PinoLogger<never>, level: LogLevel): LeveledLogger {
   };
 }
 
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** The level asked for, any case; anything else is refused here, not by pino (a bare Error without a code). */
+function levelOf(given: unknown): LogLevel {
+  if (given === undefined) return 'info';
+  const level = typeof given === 'string' ? (given.toLowerCase() as LogLevel) : undefined;
+  if (level !== undefined && LEVELS.includes(level)) return level;
+  throw new ConfigError(`createLogger: level ${JSON.stringify(given) ?? String(given)} is not one of ${LEVELS.join(', ')}`, {}, undefined, "give one of them: createLogger({ level: 'info' })");
+}
+
 export function createLogger(options: LoggerOptions = {}): LeveledLogger {
-  const level = options.level ?? 'info';
+  const level = levelOf(options.level);
+  if (options.format !== undefined && !LOG_FORMATS.includes(options.format)) {
+    // A misspelt 'json' used to give pretty lines silently: a collector then parsed none of them.
+    throw new ConfigError(`createLogger: format ${JSON.stringify(options.format) ?? String(options.format)} is not one of ${LOG_FORMATS.join(', ')}`, {}, undefined, "give 'json' for JSON lines or 'pretty' (the default)");
+  }
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const clock = options.clock ?? systemClock;
   const secrets = [...new Set(options.redact ?? [])].filter((s) => s.length > 0);

@@ -134,6 +134,27 @@ describe('createLogger (pino)', () => {
     expect(coloured[0]).toContain('\u001b[');
   });
 
+  it('a level or format it does not know is a QL_CONFIG naming it, not pino\'s bare Error or pretty lines for a misspelt json', () => {
+    const refused = (options: Record<string, unknown>) => {
+      try {
+        createLogger(options as Parameters<typeof createLogger>[0]);
+        return 'no error';
+      } catch (e) {
+        return e;
+      }
+    };
+    expect(refused({ level: 'verbose' })).toMatchObject({ code: 'QL_CONFIG', message: 'createLogger: level "verbose" is not one of debug, info, warn, error' });
+    expect(refused({ level: 'fatal' })).toMatchObject({ code: 'QL_CONFIG', message: 'createLogger: level "fatal" is not one of debug, info, warn, error' });
+    expect(refused({ format: 'jsonl' })).toMatchObject({ code: 'QL_CONFIG', message: 'createLogger: format "jsonl" is not one of pretty, json' });
+    expect(refused({ level: 'verbose' })).toBeInstanceOf(ConfigError);
+    // Any case of a level it knows is that level.
+    const { log, lines } = jsonLogger({ level: 'WARN' as 'warn' });
+    log.info('hidden');
+    log.warn('shown');
+    expect(log.level).toBe('warn');
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['shown']);
+  });
+
   it('the logger masks with the one redaction (core/redact.ts)', () => {
     expect(redactToken('abcdefghijk')).toBe('abcd…');
     expect(redactToken('x')).toBe('…');
