@@ -142,6 +142,12 @@ export interface RunResult {
   readonly shortfalls: number;
   /** What the sources said of the run (the summary's notes): each shortfall's reason among them. */
   readonly notes: readonly string[];
+  /**
+   * The daily request quota ran out and the run stopped there (the CLI's exit 75): status is still
+   * `succeeded` and the commits are kept, but series were left short; the next run after the reset
+   * goes on from them (`notes` says when).
+   */
+  readonly stoppedAtQuota: boolean;
 }
 
 /** The client's redaction of its tokens (ServiceClient.redact), when it has one: the runtime knows the client only as a value it hands on. */
@@ -653,7 +659,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       const manifestPath = look ? undefined : await writeRunManifest(state, final);
       const { shortfalls, notes, stoppedAtQuota } = events.snapshot();
       logger.info('run finished', runEnd(final, manifestPath, { shortfalls, stoppedAtQuota }));
-      return { runId, status, manifestPath, manifest: final, shortfalls, notes };
+      return { runId, status, manifestPath, manifest: final, shortfalls, notes, stoppedAtQuota };
     } catch (error) {
       if (iterator) void iterator.return?.().catch(() => undefined);
       // Rows a stream (stdout) already took are with the reader: no abort takes them back, so they
