@@ -113,6 +113,12 @@ export function customPlanLimits(custom: CustomPlan): PlanLimits {
  * else throws a ConfigError naming the valid plans (a PlansFileError naming the file when there is one).
  */
 export function planLimits(name: string, plans?: PlansDocument): PlanLimits {
+  // startEmulator takes the list itself (customPlans), the client the document: an easy mix-up that
+  // was a bare TypeError ("reading 'find'").
+  if (plans !== undefined && !Array.isArray((plans as { plans?: unknown } | null)?.plans)) {
+    const given = plans === null ? 'null' : Array.isArray(plans) ? 'a list of plans' : `a ${typeof plans} without a plans list`;
+    throw new ConfigError(`plans must be what readPlansFile() returns ({ file, plans: [...] }), and was given ${given}`, {}, undefined, "createClient({ plan, plans: await readPlansFile('plans.yaml') }); startEmulator takes the list: { customPlans: doc.plans }");
+  }
   if (isPlanName(name)) return PLANS[name];
   const custom = findCustomPlan(plans, name);
   if (custom) return customPlanLimits(custom);

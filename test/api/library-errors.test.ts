@@ -24,7 +24,7 @@ describe('errors a library caller meets', () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'ql-lib-errors-'));
     const base = { plan: 'basic', token: 'tok-SECRET-123', baseUrl: 'http://127.0.0.1:9', stateDir };
     const errors = await Promise.all(
-      [{ plan: 'gold' }, { token: '' }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { stateDir: undefined }, { stateDir: 42 }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
+      [{ plan: 'gold' }, { token: '' }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { stateDir: undefined }, { stateDir: 42 }, { plan: 'tiny', plans: [{ name: 'tiny', base: 'basic', perDay: 3 }] }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
         caught(() => createClient({ ...base, ...o } as Parameters<typeof createClient>[0])),
       ),
     );
@@ -42,6 +42,8 @@ describe('errors a library caller meets', () => {
       // Was a bare TypeError of node:path ("The \"path\" argument must be of type string").
       'createClient: stateDir is missing',
       'createClient: stateDir is 42, not a folder',
+      // startEmulator's customPlans list where the document belongs: was a bare TypeError ("reading 'find'").
+      'plans must be what readPlansFile() returns ({ file, plans: [...] }), and was given a list of plans',
       'invalid quotaTimeZone "Mars/Base"',
     ]);
   });
