@@ -11,6 +11,7 @@ import type { ComponentEnv, SinkDefinition, SourceDefinition, TransformDefinitio
 import { systemClock, type Clock } from '../core/clock.js';
 import { checkServiceClient } from '../core/service-client-check.js';
 import { checkRunOptions } from './check-run-options.js';
+import { outputOfStorage } from './output-of-storage.js';
 import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
@@ -239,7 +240,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const runId = options.runId ?? createRunId(new Date(clock.now()));
   // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
   const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
-  const outputDir = options.outputDir ?? pipeline.options.outputDir ?? 'output';
+  const namedOutput = options.outputDir ?? pipeline.options.outputDir;
+  // A lake's storage given (openS3Lake) is the output: a different outputDir would be named but not written.
+  const outputDir = options.storage !== undefined && isRemote(options.storage) ? outputOfStorage(options.storage.root, namedOutput) : (namedOutput ?? 'output');
   const stateSetting = options.stateDir ?? pipeline.options.stateDir;
   const state = options.storage !== undefined ? stateLocationFor(options.storage, stateSetting) : stateFolder(stateSetting ?? stateDirFor(outputDir));
   const stateDir = state.where;
