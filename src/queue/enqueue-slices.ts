@@ -1,11 +1,12 @@
 /**
  * Adds slices as jobs whose ids derive from what they cover: a slice already queued, running or
  * done is not added again (one still to run takes the pipeline definition given now); one that
- * failed for good is retried. Returns what happened to each.
+ * failed for good is retried, and one they cover with a longer range is removed. Returns what happened to each.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { addRequestsLeft } from './requests-left.js';
+import { dropSupersededFailures } from './superseded-failures.js';
 import { SLICE_JOB_OPTIONS, type QueueJobData } from './slice-queue.js';
 import { sliceJobId, type Slice } from './slice.js';
 
@@ -18,13 +19,15 @@ export interface EnqueueCounts {
   completed: number;
   /** Had failed every attempt: retried now. */
   retried: number;
+  /** Failed slices of a shorter range (the newest partition's, cut at an earlier "now") that slices enqueued now cover: removed. */
+  superseded: number;
 }
 
 /** Slices handled side by side: ioredis pipelines their commands, a year of series-days takes seconds, not minutes. */
 const CHUNK = 256;
 
 export async function enqueueSlices(queue: Queue<QueueJobData>, redis: Redis, slices: readonly Slice[]): Promise<EnqueueCounts> {
-  const counts: EnqueueCounts = { added: 0, queued: 0, completed: 0, retried: 0 };
+  const counts: EnqueueCounts = { added: 0, queued: 0, completed: 0, retried: 0, superseded: 0 };
   const one = async (slice: Slice): Promise<void> => {
     const jobId = sliceJobId(slice);
     const state = await queue.getJobState(jobId);
@@ -53,5 +56,6 @@ export async function enqueueSlices(queue: Queue<QueueJobData>, redis: Redis, sl
     }
   };
   for (let i = 0; i < slices.length; i += CHUNK) await Promise.all(slices.slice(i, i + CHUNK).map(one));
+  counts.superseded = await dropSupersededFailures(queue, redis, slices);
   return counts;
 }

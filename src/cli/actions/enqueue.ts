@@ -94,7 +94,8 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
     else {
       terminal.out(
         `${job.pipeline.name}: ${slices.length} slices (${requests} requests planned): ${counts.added} new, ${counts.queued} already queued, ${counts.completed} already done` +
-          `${counts.retried > 0 ? `, ${counts.retried} failed ones retried` : ''}\n`,
+          `${counts.retried > 0 ? `, ${counts.retried} failed ones retried` : ''}` +
+          `${counts.superseded > 0 ? `, ${counts.superseded} failed ones of a shorter range replaced` : ''}\n`,
       );
     }
     return EXIT_OK;
