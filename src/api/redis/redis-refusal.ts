@@ -1,6 +1,6 @@
 /**
  * A Redis that answers and refuses: a password missing or wrong, a user without the right, a
- * database the server does not have. Running again changes nothing, so these are usage errors
+ * database the server does not have; or another service that answers there, not in Redis's protocol. Running again changes nothing, so these are usage errors
  * (exit 2) naming the setting, never "unreachable". ioredis sends the URL's SELECT itself as it
  * connects and, when the server refuses it, only emits an error and goes on in database 0: one
  * environment's queue and plan would then share another's, so the database is selected again, and
@@ -13,7 +13,8 @@ export const COORDINATOR_REFUSED = 'QL_COORDINATOR_REFUSED';
 
 /** A Redis message, short and without any URL in it (one may hold a password). */
 export function redisReason(message: string): string {
-  return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').slice(0, 200);
+  // ioredis' "Please report this." after a reply it cannot parse would send the user to report a bug.
+  return message.replace(/redis(s)?:\/\/\S+/gi, 'redis').replace(/\s*Please report this\.?/, '').slice(0, 200);
 }
 
 /**
@@ -50,5 +51,9 @@ export function coordinatorRefusal(target: string, db: number, error: unknown): 
   if (/^WRONGPASS\b/.test(message)) return refused('the password (or user) is wrong', 'check the password in --coordinator / QUOTELAKE_REDIS_URL (redis://:PASSWORD@HOST:6379)');
   if (/^NOPERM\b/.test(message)) return refused('the user may not run what the queue and the shared limiter need', 'give the user the commands and keys quotelake uses, or use another user');
   if (/DB index is out of range/i.test(message)) return refused(`it has no database ${db}`, 'give a database number the server has (0 to 15 unless redis.conf sets `databases`)');
+  // Another service on that port (a web server, the emulator): it answers, not in Redis's protocol.
+  if (/^Protocol error\b/.test(message)) {
+    return new EnvironmentError(COORDINATOR_REFUSED, `the coordinator ${target} is not a Redis server: what answers there does not speak Redis's protocol (${said})`, target, 'check the host and port in --coordinator / QUOTELAKE_REDIS_URL: they name another service (Redis listens on 6379 unless configured otherwise)', { stage: 'plan', cause: error });
+  }
   return undefined;
 }

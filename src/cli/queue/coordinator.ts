@@ -39,7 +39,9 @@ export async function checkCoordinator(url: string): Promise<void> {
     await probe.ping();
     await confirmDatabase(probe);
   } catch (e) {
-    const refused = coordinatorRefusal(redactUrl(url), probe.options.db ?? 0, e);
+    // A refusal that closed the connection (AUTH, a reply not in Redis's protocol) is its last error.
+    const db = probe.options.db ?? 0;
+    const refused = coordinatorRefusal(redactUrl(url), db, e) ?? coordinatorRefusal(redactUrl(url), db, new Error(lastError));
     if (refused) throw refused;
     const message = `the coordinator ${redactUrl(url)} does not answer (${reasonBeside(e, lastError)})`;
     throw new EnvironmentError(
