@@ -4,6 +4,7 @@ import { spanAnchor } from '../../core/clock.js';
 import { isIanaZone, zoneGuess } from '../../core/iana-zone.js';
 import { isS3Url } from '../../core/s3-url.js';
 import { enqueueSlices } from '../../queue/enqueue-slices.js';
+import { exitOnInterrupt } from '../interrupts.js';
 import { redisConnection } from '../../queue/redis-connection.js';
 import { nextFirings, upsertSchedule } from '../../queue/schedules.js';
 import { sliceQueue } from '../../queue/slice-queue.js';
@@ -88,7 +89,14 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
     // No slice is never a silent "0": say why when the window is the reason.
     const window = slices.length === 0 ? emptyWindow(job.pipeline.source as { since?: unknown; until?: unknown }, nowMs) : undefined;
     if (window !== undefined) terminal.err(`quotelake: ${job.pipeline.name}: nothing to queue${window.notYet ? ' yet' : ''}: ${window.reason}`);
-    const counts = await enqueueSlices(queue, redis, slices);
+    // A long enqueue (years of slices) stopped half-way: say what is left, rather than end in silence.
+    const interrupts = exitOnInterrupt((line) => terminal.err(line), (sig) => `quotelake: enqueue ${sig}: stopped with part of the run's ${slices.length} slices queued; enqueue the same run again to queue the rest (what is queued is not queued twice)`);
+    let counts;
+    try {
+      counts = await enqueueSlices(queue, redis, slices);
+    } finally {
+      interrupts.dispose();
+    }
     const requests = slices.reduce((a, s) => a + s.requests, 0);
     if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'enqueue', pipeline: job.pipeline.name, slices: slices.length, ...counts, requests }, false);
     else {
