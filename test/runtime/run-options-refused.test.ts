@@ -23,13 +23,18 @@ let emulator: EmulatorHandle;
 let client: ServiceClient;
 let requests = 0;
 const root = mkdtempSync(join(tmpdir(), 'ql-run-options-'));
+// The default output (`output`) is relative to the working folder: the test's own, so that what
+// another test (or `npm start`) left in the project's folder does not count.
+const cwd = process.cwd();
 
 beforeAll(async () => {
+  process.chdir(root);
   const clock = new ManualClock('2026-11-20T00:00:00Z');
   emulator = await startEmulator({ clock, log: () => {} });
   client = createClient({ baseUrl: emulator.url, token: 'demo-professional', plan: 'professional', stateDir: join(root, 'quota'), clock, onRequest: () => void requests++ });
 });
 afterAll(async () => {
+  process.chdir(cwd);
   await client.close();
   await emulator.close();
 });
