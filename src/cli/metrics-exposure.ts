@@ -5,7 +5,7 @@
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { environmentErrorOf, type FixOptions } from '../core/environment-error.js';
 import { EnvironmentError } from '../core/errors.js';
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
@@ -23,7 +23,7 @@ export interface MetricsExposure {
 /** `say` gets each line with its notice (json-notices.ts): where the metrics are, or a textfile that could not be written. */
 export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields) => void): Promise<MetricsExposure> {
   // Process metrics only with an endpoint; the textfile leaves them out either way (metrics-textfile.ts).
-  if (settings.textfile !== undefined) await refuseMissingFolder(settings.textfile);
+  if (settings.textfile !== undefined) await refuseUnusablePath(settings.textfile);
   const metrics = createMetrics({ processMetrics: settings.port !== undefined });
   let server: MetricsServer | undefined;
   let textfile: MetricsTextfile | undefined;
@@ -76,10 +76,27 @@ function namingTheOption(error: unknown, option: string): unknown {
 }
 
 /**
+ * The collector's folder given without a file name (`.../textfile/`): Node's rename onto it says
+ * ENOTDIR, which would be told as "a part of this path is a file" of a path made only of folders.
+ */
+function refuseFolderPath(path: string): void {
+  if (!path.endsWith('/') && !path.endsWith(sep)) return;
+  const folder = path.replace(/[\\/]+$/, '') || sep;
+  throw new EnvironmentError(
+    'QL_OUTPUT_MISSING',
+    `--metrics-textfile ${path}: ends in "/", so it names a folder, where a file is written`,
+    folder,
+    `name a file in it: --metrics-textfile ${join(folder, 'quotelake.prom')} (node_exporter reads only *.prom files)`,
+    { stage: 'config' },
+  );
+}
+
+/**
  * The textfile's folder must exist: node_exporter reads one folder, so a typo in its path would
  * have the metrics written, folders and all, where nothing reads them.
  */
-async function refuseMissingFolder(path: string): Promise<void> {
+async function refuseUnusablePath(path: string): Promise<void> {
+  refuseFolderPath(path);
   const folder = dirname(resolve(path));
   const missing = await stat(folder).then(
     () => false,

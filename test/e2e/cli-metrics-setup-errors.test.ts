@@ -109,6 +109,24 @@ describe.concurrent('metrics that cannot be set up', () => {
     expect(requests).toBe(0);
   });
 
+  it('a --metrics-textfile ending in "/" (the collector folder without a file name): exit 2 before any request, saying it names a folder, not that a folder is a file', async ({ onTestFinished }) => {
+    const dir = tempDir();
+    const folder = join(dir, 'textfile');
+    mkdirSync(folder);
+    // Node's rename onto "folder/" says ENOTDIR, which read as "a part of this path is a file".
+    const given = `${folder}/`;
+    const { r, requests } = await runWithTextfile(onTestFinished, dir, given);
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as ErrorDoc;
+    expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
+    expect(doc.error!.message).toBe(`--metrics-textfile ${given}: ends in "/", so it names a folder, where a file is written`);
+    expect(doc.error!.hint).toBe(`name a file in it: --metrics-textfile ${join(folder, 'quotelake.prom')} (node_exporter reads only *.prom files)`);
+    expect(r.stderr).not.toContain('a part of this path is a file');
+    expect(readdirSync(dir).sort()).toEqual(['textfile']);
+    expect(readdirSync(folder)).toEqual([]);
+    expect(requests).toBe(0);
+  });
+
   it('a --metrics-host name that does not resolve: exit 2, naming --metrics-host, not --metrics-port or --base-url', async () => {
     const r = await runCli(['run', 'kline-update', '--output', tempDir(), '--clock', NOW, '--json', '--metrics-port', '0', '--metrics-host', 'no-such-host.invalid']);
     expect(r.code, r.stderr).toBe(2);
