@@ -16,6 +16,8 @@ export interface MetricsExposure {
   readonly metrics: QuotelakeMetrics;
   /** The endpoint's URL, when one is served. */
   readonly url?: string;
+  /** Writes the textfile now, when there is one (a hard stop's last words). */
+  flush(): Promise<void>;
   /** Final textfile write, then the endpoint closes. */
   stop(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
   return {
     metrics,
     ...(server ? { url: server.url } : {}),
+    flush: async () => textfile?.flush(),
     async stop() {
       try {
         await textfile?.stop();

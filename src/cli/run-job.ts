@@ -77,6 +77,8 @@ export interface RunJobOptions {
   readonly fullRefresh?: boolean;
   /** --metrics-port / --metrics-textfile: the command's metrics, fed by this run. */
   readonly metrics?: QuotelakeMetrics | undefined;
+  /** Writes the metrics textfile now: a hard stop's last words, once the run is counted. */
+  readonly flushMetrics?: (() => Promise<void>) | undefined;
   /** The output's storage when it is not a local folder (an s3:// output; see output-storage.ts). */
   readonly storage?: LakeStorage | undefined;
   /** `--coordinator`: the plan's limits and daily count shared through Redis. */
@@ -134,6 +136,13 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     events,
     tokens: meteredTokens(inner, connection),
   });
+  // Ended at once, the run is counted as interrupted, with what it sent and committed so far, and the
+  // textfile written with it (all within the hard stop's short wait).
+  const withdrawMeterWords =
+    options.lastWords?.add(async () => {
+      await meter.finish({ status: 'interrupted', durationMs: clock.now() - started });
+      await options.flushMetrics?.();
+    }) ?? (() => undefined);
   // An output without state (an NDJSON look) or a polling source is not resumed: what a stopped run says differs.
   const resumption = resumptionOf(job.pipeline, registry);
   let result: RunResult | undefined;
@@ -253,7 +262,9 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   // the run manifest exists only for a run that got to its end.
   const files = manifest?.filesCommitted ?? snap.files;
   const finished = clock.now();
-  meter.finish({ status, durationMs: finished - started, quota: quotaAfter, tokenQuotas: tokenQuotasAfter });
+  withdrawMeterWords();
+  // Not awaited: a quota read of its own lands before the textfile's final write, which waits for the run.
+  void meter.finish({ status, durationMs: finished - started, quota: quotaAfter, tokenQuotas: tokenQuotasAfter });
   const requests = client.requestCounts();
   const outcomes = client.requestOutcomes?.();
   const requestsTotal = Object.values(requests).reduce((a, b) => a + b, 0);

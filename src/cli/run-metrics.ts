@@ -23,8 +23,11 @@ export function meteredClientOptions(metrics: QuotelakeMetrics | undefined): Pic
 }
 
 export interface RunMeter {
-  /** The run ended: final quota figures, the run's duration under its summary status; stops watching. */
-  finish(end: { status: string; durationMs: number; quota?: QuotaStatus | undefined; tokenQuotas?: readonly QuotaStatus[] | undefined }): void;
+  /**
+   * The run ended: final quota figures, the run's duration under its summary status; stops watching.
+   * Settles once quota figures it had to read itself are set (a hard stop writes the textfile then).
+   */
+  finish(end: { status: string; durationMs: number; quota?: QuotaStatus | undefined; tokenQuotas?: readonly QuotaStatus[] | undefined }): Promise<void>;
 }
 
 /** One token whose quota the metrics follow (a pool has several), read at each collection. */
@@ -43,12 +46,16 @@ export function meterRun(
     tokens: readonly MeteredToken[];
   },
 ): RunMeter {
-  if (!metrics) return { finish: () => undefined };
+  if (!metrics) return { finish: async () => undefined };
   const offEvents = observeRun(metrics, run.events, run.dataset ?? 'unknown');
   // Hashed inside; the token is not kept by the metrics.
   const untrack = run.tokens.map((t) => metrics.trackQuota({ token: t.token }, t.plan, t.quotaStatus));
+  // Once: a hard stop's last words may finish a run whose own end then never comes, or comes after.
+  let finished = false;
   return {
-    finish(end) {
+    async finish(end) {
+      if (finished) return;
+      finished = true;
       offEvents();
       for (const u of untrack) u();
       // One token: the run's last reading. A pool: each token's own, read once its client closed
@@ -56,8 +63,10 @@ export function meterRun(
       const only = run.tokens.length === 1 ? run.tokens[0] : undefined;
       if (only && end.quota) metrics.quota({ token: only.token }, only.plan, end.quota);
       else if (end.tokenQuotas && end.tokenQuotas.length === run.tokens.length) run.tokens.forEach((t, i) => metrics.quota({ token: t.token }, t.plan, end.tokenQuotas![i]!));
-      else for (const t of run.tokens) void t.quotaStatus().then((q) => metrics.quota({ token: t.token }, t.plan, q), () => undefined);
       metrics.runFinished(run.pipeline, end.status, end.durationMs);
+      if (!(only && end.quota) && !(end.tokenQuotas && end.tokenQuotas.length === run.tokens.length)) {
+        await Promise.all(run.tokens.map((t) => t.quotaStatus().then((q) => metrics.quota({ token: t.token }, t.plan, q), () => undefined)));
+      }
     },
   };
 }

@@ -274,6 +274,31 @@ describe.concurrent('--metrics-port', () => {
     );
   });
 
+  it('a run ended at once by a second SIGINT still leaves its counts in the textfile, the run counted as interrupted', async () => {
+    const out = tempDir();
+    const textfile = join(out, 'q.prom');
+    // No periodic write in the run's time: the file holds the start's empty counts until a last one.
+    const cli = startCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT,EURUSD,GOLD', '--since', '60d', '--output', out, '--clock', NOW, '--metrics-textfile', textfile, '--metrics-interval', '600'],
+      { env: { QUOTELAKE_PROGRESS_INTERVAL_MS: '50' } },
+    );
+    await cli.waitForStderr(/: [1-9]\d+\/[\d,]+ requests/);
+    cli.child.kill('SIGINT');
+    await cli.waitForStderr(/SIGINT: stopping/);
+    cli.child.kill('SIGINT');
+    const r = await cli.result;
+    expect(r.signal === 'SIGINT' || r.code === 130, r.stderr).toBe(true);
+    expect(r.stderr).toContain('SIGINT again: exiting now');
+    const e = parseExposition(readFileSync(textfile, 'utf8'));
+    const ok = sumBy(e, 'quotelake_requests_total', 'endpoint', { outcome: 'ok' })['/quote-b-api/kline'] ?? 0;
+    expect(ok).toBeGreaterThan(0);
+    expect(sumBy(e, 'quotelake_rows_total', 'kind').received).toBeGreaterThan(0);
+    expect(valueOf(e, 'quotelake_run_duration_seconds_count', { pipeline: 'kline-backfill', status: 'interrupted' })).toBe(1);
+    // The quota the run used, not the start's reading.
+    expect(samplesOf(e, 'quotelake_quota_used_requests')[0]!.value).toBeGreaterThanOrEqual(ok);
+    expect(readdirSync(out).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
   it('refuses bad metrics settings as usage errors before any request', async () => {
     const [r1, r2] = await Promise.all([
       runCli(['run', 'snapshots', '--metrics-host', '0.0.0.0', '--clock', NOW]),

@@ -126,6 +126,9 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   try {
     // Loaded only when asked for: prom-client costs ~0.04 CPU-s to load.
     if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice));
+    // Ended at once (a second signal, a stop that hung) between runs or after the last, the textfile
+    // still gets the counts so far; during a run, the run's own last words write it once it is counted.
+    if (exposure) interrupts.lastWords.add(exposure.flush);
     for (const [i, job] of jobs.entries()) {
       if (interrupts.signal.aborted) break;
       const connection = await connections.get(targets[i]!, job.pipeline.service?.quotaTimeZone);
@@ -147,6 +150,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
         clock,
         fullRefresh,
         metrics: exposure?.metrics,
+        flushMetrics: exposure?.flush,
         ...(coordinator ? { coordinator } : {}),
       }).finally(() => output.close());
       summaries.push(summary);
