@@ -235,6 +235,21 @@ describe.concurrent('kline-latest judges held bars from the dataset', () => {
       'kline-latest kline/BTCUSDT/1h: bars after 2026-11-20T00:00:00Z and before 2026-11-20T02:00:00Z are not held; run kline-history to fill them',
     );
   });
+
+  it('a gap after downtime is a warn line that --quiet keeps (a scheduled run shows no summary), still exit 0', async () => {
+    const out = tempDir();
+    const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--quiet']);
+    expect((await latest(NOW)).code).toBe(0);
+    const later = await latest('2026-11-20T03:00:30Z');
+    expect(later.code, later.stderr).toBe(0);
+    const warns = later.stderr.split('\n').filter((l) => l.includes('WARN'));
+    expect(warns).toHaveLength(2);
+    expect(warns).toEqual(expect.arrayContaining([
+      expect.stringContaining('WARN: kline-latest kline/BTCUSDT/1m: bars after 2026-11-20T00:00:00Z and before 2026-11-20T02:59:00Z are not held; run kline-history to fill them'),
+      expect.stringContaining('WARN: kline-latest kline/BTCUSDT/1h: bars after 2026-11-20T00:00:00Z and before 2026-11-20T02:00:00Z are not held; run kline-history to fill them'),
+    ]));
+    expect(warns.every((l) => l.includes('"event":"not-held"'))).toBe(true);
+  });
 });
 
 describe.concurrent('a failed run reports what it committed and sent', () => {

@@ -174,7 +174,10 @@ class KlineLatestSource implements Source<RawKline> {
           // Bars between the newest held and the two latest are not in this answer.
           if (!adjacent(target, newest, oldest)) {
             gapNoted.add(stream);
-            ctx.events.note?.(`kline-latest ${stream}: bars after ${iso(newest)} and before ${iso(oldest)} are not held; run kline-history to fill them`);
+            const gap = `kline-latest ${stream}: bars after ${iso(newest)} and before ${iso(oldest)} are not held; run kline-history to fill them`;
+            ctx.events.note?.(gap);
+            // At warn too: a scheduled --quiet run (after downtime) shows no notes, and exits 0.
+            ctx.logger.warn(gap, { event: 'not-held', stream, after: iso(newest), before: iso(oldest) });
           }
         }
         const position = {
