@@ -1,7 +1,8 @@
 /**
  * One run at a time per output directory: recovery at start deletes staging and unlisted files, which
  * would destroy a concurrent run's work. A lock left by a killed process on this host (its pid is
- * gone) is taken over, so a crash never needs a manual fix.
+ * gone, or is now this process's own, as a restarted container's PID 1) is taken over, so a crash
+ * never needs a manual fix.
  *
  * Why each step is atomic:
  * - Create: the holder's record is written and synced to a private temp file, then `link()`ed to the
@@ -64,6 +65,19 @@ async function unlinkIfPresent(path: string): Promise<void> {
   });
 }
 
+/**
+ * The lock records this process holds or is linking into place. A lock naming this process's own
+ * pid on this host is live only if it is one of these: otherwise it is a dead process's that had the
+ * same pid, as a container's PID 1 killed outright and restarted under the same host name.
+ */
+const ownRecords = new Set<string>();
+
+/** A record another process left on this host, whose process is gone (its pid is free, or now ours). */
+function holderGone(holder: Partial<LockInfo>, held: string): boolean {
+  if (holder.host !== hostname() || typeof holder.pid !== 'number') return false;
+  return holder.pid === process.pid ? !ownRecords.has(held) : !alive(holder.pid);
+}
+
 export interface OutputLock {
   readonly path: string;
   release(): Promise<void>;
@@ -86,23 +100,36 @@ export async function acquireOutputLock(
   } finally {
     await handle.close();
   }
+  // Ours from before the link: another run of this process that reads it then finds it live.
+  ownRecords.add(text);
+  let held = false;
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       try {
         await link(temp, path);
-        return { path, release: () => releaseIfOurs(path, info) };
+        held = true;
+        return {
+          path,
+          release: async () => {
+            try {
+              await releaseIfOurs(path, info);
+            } finally {
+              ownRecords.delete(text);
+            }
+          },
+        };
       } catch (error) {
         if (code(error) !== 'EEXIST') throw error;
       }
-      const held = await readText(path);
-      if (held === undefined) continue; // released between our link and our read
-      const holder = parse(held);
-      const stale = holder.host === info.host && typeof holder.pid === 'number' && holder.pid !== process.pid && !alive(holder.pid);
-      if (!stale) throw lockedBy(outputDir, path, holder);
-      await takeOver(path, held, temp);
+      const found = await readText(path);
+      if (found === undefined) continue; // released between our link and our read
+      const holder = parse(found);
+      if (!holderGone(holder, found)) throw lockedBy(outputDir, path, holder);
+      await takeOver(path, found, temp);
     }
     throw new QuotelakeError('QL_OUTPUT_LOCKED', `could not take the lock ${path}`, { stage: 'plan' });
   } finally {
+    if (!held) ownRecords.delete(text);
     await unlinkIfPresent(temp);
   }
 }

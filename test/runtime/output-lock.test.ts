@@ -118,6 +118,25 @@ describe('acquireOutputLock', () => {
     });
   });
 
+  it('a lock naming this very pid that this process does not hold is a dead run\'s: taken over (a container\'s PID 1, killed, and the next one PID 1 again under the same host name)', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, LOCK_FILE), staleLock(process.pid, 'killed-container'));
+    const lock = await acquireOutputLock(dir, { runId: 'next-container', pipeline: 'p', now: when });
+    expect(JSON.parse(await readFile(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, runId: 'next-container' });
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a lock this process holds is still refused to another run in the same process, and free again once released', async () => {
+    const dir = await tmp();
+    const first = await acquireOutputLock(dir, { runId: 'first', pipeline: 'p', now: when });
+    await expect(acquireOutputLock(dir, { runId: 'second', pipeline: 'p', now: when })).rejects.toMatchObject({ code: 'QL_OUTPUT_LOCKED', message: expect.stringContaining('in use by run first') });
+    await first.release();
+    const second = await acquireOutputLock(dir, { runId: 'second', pipeline: 'p', now: when });
+    await second.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('a dead run\'s lock raced by 40 attempts at once: exactly one takes it over', async () => {
     const dir = await tmp();
     await writeFile(join(dir, LOCK_FILE), staleLock(deadPid(), 'dead'));
