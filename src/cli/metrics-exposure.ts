@@ -56,7 +56,10 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
     flush: async () => textfile?.flush(),
     async stop() {
       try {
-        await textfile?.stop();
+        // Told as the option's, as at the start: the same Node errors would name --output.
+        await textfile?.stop().catch((error: unknown) => {
+          throw namingTheOption(error, `--metrics-textfile ${settings.textfile}`);
+        });
       } finally {
         await server?.close();
       }

@@ -4,7 +4,7 @@
  * rows per dataset and kind, files and bytes, quota), with faults in the way; `/metrics` is scraped
  * while a run works; the token never appears, only its hash.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi, type TestContext } from 'vitest';
 import { tokenHash16 } from '../../src/api/index.js';
@@ -297,6 +297,35 @@ describe.concurrent('--metrics-port', () => {
     // The quota the run used, not the start's reading.
     expect(samplesOf(e, 'quotelake_quota_used_requests')[0]!.value).toBeGreaterThanOrEqual(ok);
     expect(readdirSync(out).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a final textfile write that fails keeps the run\'s summary in --json, names --metrics-textfile, and the data committed', async () => {
+    const out = tempDir();
+    const folder = join(out, 'collector');
+    mkdirSync(folder);
+    const textfile = join(folder, 'q.prom');
+    // No periodic write: the start's and the end's only.
+    const cli = startCli(
+      ['run', 'kline-backfill', '--codes', 'BTCUSDT,ETHUSDT', '--since', '30d', '--output', join(out, 'lake'), '--clock', NOW, '--json', '--quiet', '--metrics-textfile', textfile, '--metrics-interval', '600'],
+      {},
+    );
+    // Written at the start, before any request; then a folder takes its name, so the end's write fails.
+    while (!existsSync(textfile)) await new Promise((resolve) => setTimeout(resolve, 10));
+    rmSync(textfile);
+    mkdirSync(textfile);
+    const r = await cli.result;
+    expect(r.code, r.stderr).toBe(2);
+    const doc = JSON.parse(r.stdout) as { exitCode: number; runs?: Summary[]; error?: { code: string; message: string; hint: string } };
+    expect(doc.exitCode).toBe(2);
+    expect(doc.runs?.map((x) => x.status)).toEqual(['succeeded']);
+    expect(doc.runs![0]!.files.count).toBeGreaterThan(0);
+    expect(doc.error).toEqual({
+      code: 'QL_OUTPUT_MISSING',
+      message: `--metrics-textfile ${textfile}: ${textfile} is a folder, where a file is written (EISDIR, rename)`,
+      hint: 'name a file, not a folder: choose another --metrics-textfile',
+    });
+    expect(r.stderr).not.toContain('--output');
+    expect(existsSync(join(out, 'lake', 'kline'))).toBe(true);
   });
 
   it('refuses bad metrics settings as usage errors before any request', async () => {

@@ -123,6 +123,8 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   const connections = createConnections((line, fields) => terminal.notice(line, fields), clock);
   const summaries: RunSummary[] = [];
   let exposure: MetricsExposure | undefined;
+  let metricsFailure: { error: unknown } | undefined;
+  let metricsError: ReturnType<typeof describeError> | undefined;
   try {
     // Loaded only when asked for: prom-client costs ~0.04 CPU-s to load.
     if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice));
@@ -163,8 +165,17 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
     interrupts.dispose();
     await connections.closeAll().catch(() => undefined);
     await coordinator?.close().catch(() => undefined);
-    // The textfile's last write holds the final counts; an error here is the command's error.
-    await exposure?.stop();
+    // The textfile's last write holds the final counts; an error here is the command's error, told
+    // below beside the runs' summaries (their work is committed) when the runs got to their end.
+    metricsFailure = await exposure?.stop().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+  }
+  if (metricsFailure) {
+    const described = describeError(metricsFailure.error);
+    sayFailure(terminal, described, metricsFailure.error);
+    metricsError = described;
   }
   // Pipelines a stop kept from running are named: a scheduler reading exit 0 must be able to trust
   // that every pipeline ran, and a signal that lands between two pipelines stopped the second.
@@ -172,8 +183,13 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   const signal = interrupts.received();
   const last = summaries.at(-1);
   if (notRun.length > 0) sayNotRun(terminal, signal ?? (last ? `${last.pipeline} ${last.status}` : 'stopped'), notRun);
-  const exitCode = worstExitCode([...summaries.map((s) => s.exitCode), ...(signal !== undefined && notRun.length > 0 ? [EXIT_INTERRUPTED] : [])]);
-  if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries, ...(notRun.length > 0 ? { notRun } : {}) }, dataOnStdout);
+  const exitCode = worstExitCode([
+    ...summaries.map((s) => s.exitCode),
+    ...(signal !== undefined && notRun.length > 0 ? [EXIT_INTERRUPTED] : []),
+    ...(metricsError ? [metricsError.exitCode] : []),
+  ]);
+  const error = metricsError ? { error: { code: metricsError.code, message: metricsError.message, ...(metricsError.hint ? { hint: metricsError.hint } : {}) } } : {};
+  if (args.json) emitJson(terminal, { quotelake: packageVersion(), command: 'run', exitCode, runs: summaries, ...(notRun.length > 0 ? { notRun } : {}), ...error }, dataOnStdout);
   return exitCode;
 }
 
