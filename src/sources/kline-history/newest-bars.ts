@@ -34,7 +34,13 @@ export function reachBelow(product: Product, interval: Interval, position: Kline
   return countBars(product, interval, position.low * 1000, nowMs + 1, nowMs) < PAGE_BARS ? sinceSec : null;
 }
 
-export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
+/** What a run of newestBars said about its series, so the caller does not say it again in other words. */
+export interface NewestBarsSaid {
+  /** The window lies wholly below the newest bars: said why nothing was stored. */
+  windowBelowNewest: boolean;
+}
+
+export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: NewestBarsSaid): AsyncGenerator<BatchBox<RawKline>> {
   const { client, ctx, product, interval } = env;
   const stream = klineStream(product.code, interval);
   const endpoint = `${familyPrefix(product.family)}/kline`;
@@ -92,7 +98,13 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
   const lowest = extended.length > 0 ? page.ts[belowFrom]! : kept.length > 0 ? page.ts[keptFrom]! : null;
   const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, lowest) };
   const label = `kline ${product.code} ${interval}`;
-  if (expected > PAGE_BARS && oldest !== null) {
+  const belowNewest = untilSec !== null && kept.length === 0 && extended.length === 0 && oldest !== null && oldest > untilSec;
+  if (belowNewest && start.watermark === null) {
+    // Checked first: nothing of the window can come, now or later (the newest bars only move on),
+    // so neither "history starts at" a bar after until nor "is the service up to date?" is true.
+    noteUntilBelowNewest(env, kind, floor, untilSec!, oldest!);
+    if (said) said.windowBelowNewest = true;
+  } else if (expected > PAGE_BARS && oldest !== null) {
     if (start.watermark !== null) {
       // A hole between the bars held and the new ones, for good: the run delivered less than
       // asked (exit 4; the runtime says each shortfall at warn too).
@@ -108,10 +120,20 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition): AsyncGe
     // since moved down further than the newest bars reach: as far as they go, said once (the next
     // run's newest bars no longer reach below what is held).
     noteUnreachable(env, kind, sinceSec, position.low!);
-  } else if (untilSec !== null && kept.length === 0 && extended.length === 0 && oldest !== null && oldest > untilSec) {
-    ctx.events.note?.(`${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives ${kind}; nothing to fetch`);
+  } else if (belowNewest) {
+    noteUntilBelowNewest(env, kind, floor, untilSec!, oldest!);
+    if (said) said.windowBelowNewest = true;
   }
   yield new BatchBox({ stream, seq: 0, records, checkpoint: toCheckpoint(stream, position) });
+}
+
+/** `until` older than the newest bars: the window can never be fetched. A note, and a warn line. */
+function noteUntilBelowNewest(env: SeriesEnv, kind: string, fromSec: number, untilSec: number, oldest: number): void {
+  const label = `kline ${env.product.code} ${env.interval}`;
+  env.ctx.events.note?.(
+    `${label}: until ${isoSeconds(untilSec)} is older than the newest ${PAGE_BARS} bars the service gives ${kind} (from ${isoSeconds(oldest)} on): the bars of ${isoSeconds(fromSec)} .. ${isoSeconds(untilSec)} cannot be fetched, by this run or a later one; nothing stored`,
+  );
+  env.ctx.logger.warn(`${label}: until is older than the newest ${PAGE_BARS} bars the service gives ${kind}`, { until: isoSeconds(untilSec), oldest: isoSeconds(oldest) });
 }
 
 /**

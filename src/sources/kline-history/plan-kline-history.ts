@@ -77,6 +77,15 @@ export function planKlineHistory(
         // Of the newest bars asked for, those under the oldest held are the extension's.
         const fromLow = below === null ? 0 : countBars(product, interval, pos.low! * 1000, now + 1, now);
         bars = Math.min(n, PAGE_BARS) + (below === null ? 0 : Math.max(0, Math.min(reach, PAGE_BARS) - fromLow));
+        // The newest bars' oldest, when until lies below it: nothing of the window can ever come.
+        const newestFrom = reach > 0 ? (nthBarBack(product, interval, now, Math.min(reach, PAGE_BARS), (below ?? floor) * 1000) ?? (below ?? floor) * 1000) : null;
+        const untilBelow = pos.watermark === null && untilMs !== null && newestFrom !== null && newestFrom > untilMs;
+        if (untilBelow) {
+          bars = 0;
+          notes.push(
+            `kline ${code} ${interval}: until ${iso(Math.floor(untilMs / 1000) * 1000)} is older than the newest ${PAGE_BARS} bars the service gives ${newestOnlyKind(product)} (from ${iso(newestFrom)} on): the bars of ${iso(floor * 1000)} .. ${iso(Math.floor(untilMs / 1000) * 1000)} cannot be fetched; the run stores none`,
+          );
+        }
         if (below !== null && reach > PAGE_BARS) {
           notes.push(`kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached (${reach} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); the history is extended down as far as they go`);
         }
@@ -89,7 +98,7 @@ export function planKlineHistory(
           touch(Math.max(oldest, floor * 1000), untilEx);
           if (below !== null) touch(Math.max(oldest, below * 1000), Math.min(pos.low! * 1000, untilEx));
         }
-        if (n > PAGE_BARS) {
+        if (n > PAGE_BARS && !untilBelow) {
           notes.push(
             pos.watermark === null
               ? `kline ${code} ${interval}: since ${iso(sinceMs)} cannot be reached in one run (${n} bars; ${newestOnlyKind(product)} get only their newest ${PAGE_BARS}); history builds up across scheduled runs`

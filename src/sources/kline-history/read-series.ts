@@ -17,7 +17,7 @@ import { throwIfAborted } from '../shared/throw-if-aborted.js';
 import { BatchBox } from '../shared/batch-box.js';
 import { otherCounts, PAGE_BARS, pagesFor } from './page-bars.js';
 import { maxOf, minOf, toCheckpoint, type KlinePosition, type WalkState } from './kline-position.js';
-import { newestBars } from './newest-bars.js';
+import { newestBars, type NewestBarsSaid } from './newest-bars.js';
 import { predictChain } from './predicted-chain.js';
 import { isoSeconds, noteMismatch, SHORT_PAGE_RETRIES, type SeriesEnv } from './series-env.js';
 
@@ -27,11 +27,12 @@ export { isoSeconds, type SeriesEnv } from './series-env.js';
 export async function* readSeries(env: SeriesEnv, start: KlinePosition): AsyncGenerator<BatchBox<RawKline>> {
   try {
     let records = 0;
-    for await (const box of env.product.endTimestampSupported ? walkSeries(env, start) : newestBars(env, start)) {
+    const said: NewestBarsSaid = { windowBelowNewest: false };
+    for await (const box of env.product.endTimestampSupported ? walkSeries(env, start) : newestBars(env, start, said)) {
       records += box.peek().records.length;
       yield box;
     }
-    if (records === 0) noteNothingSent(env, start);
+    if (records === 0 && !said.windowBelowNewest) noteNothingSent(env, start);
     // Nothing more to send for this series in this run, whatever the plan guessed.
     env.reporter.finish(klineStream(env.product.code, env.interval));
   } catch (error) {
