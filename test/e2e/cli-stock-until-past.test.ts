@@ -26,12 +26,12 @@ afterAll(async () => {
   await serve?.result;
 });
 
-function pipelineFile(): string {
+function pipelineFile(until = '2026-11-10'): string {
   const dir = tempDir('ql-until-');
   const file = join(dir, 'p.yaml');
   writeFileSync(
     file,
-    'name: p\nsource:\n  type: kline-history\n  codes: [AAPL.US]\n  intervals: [1m]\n  since: 2026-11-05\n  until: 2026-11-10\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n',
+    `name: p\nsource:\n  type: kline-history\n  codes: [AAPL.US]\n  intervals: [1m]\n  since: 2026-11-05\n  until: ${until}\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n`,
   );
   return file;
 }
@@ -57,5 +57,24 @@ describe('kline-history: a stock window older than the newest 500 bars', () => {
     const plan = (JSON.parse(r.stdout) as { plans: { plan: { notes: string[]; streams: { records: number }[] } }[] }).plans[0]!.plan;
     expect(plan.notes).toEqual([`${UNTIL_NOTE}: the bars of 2026-11-05T00:00:00Z .. 2026-11-10T00:00:00Z cannot be fetched; the run stores none`]);
     expect(plan.streams[0]!.records).toBe(0);
+  });
+
+  it('a window held up to until: the next run sends no request and says it is up to date', async () => {
+    const file = pipelineFile('2026-11-18T15:00:00Z');
+    const args = ['run', file, '--base-url', url, '--plan', 'professional', '--output', join(file, '..', 'out'), '--clock', NOW, '--json'];
+    const env = { env: { QUOTELAKE_TOKEN: 'demo-professional' } };
+    type Doc = { runs: { requestsTotal: number; notes: string[] }[] };
+    const first = await runCli(args, env);
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as Doc).runs[0]!.requestsTotal).toBe(1);
+    const second = await runCli(args, env);
+    expect(second.code, second.stderr).toBe(0);
+    const again = (JSON.parse(second.stdout) as Doc).runs[0]!;
+    expect(again.requestsTotal).toBe(0);
+    expect(again.notes).toEqual(['nothing new since the last checkpoint: every series is up to date; no request was sent']);
+    const plan = await runCli(['plan', ...args.slice(1)], env);
+    const planned = (JSON.parse(plan.stdout) as { plans: { plan: { totalRequests: number; notes: string[] } }[] }).plans[0]!.plan;
+    expect(planned.totalRequests).toBe(0);
+    expect(planned.notes.join('\n')).not.toContain('older than');
   });
 });

@@ -53,6 +53,8 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: N
   // Counted in full once per run: the note below says how many bars could not be reached.
   const expected = countBars(product, interval, floor * 1000, now + 1, now);
   const untilSec = env.untilMs === null ? null : Math.floor(env.untilMs / 1000);
+  // Held up to until already (the watermark is a final bar) and no since moved down: nothing to ask.
+  if (untilSec !== null && floor > untilSec && below === null) return;
   const reach = below === null ? expected : countBars(product, interval, below * 1000, now + 1, now);
   if (reach === 0) return;
   const want = Math.min(PAGE_BARS, reach);

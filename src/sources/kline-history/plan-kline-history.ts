@@ -70,9 +70,11 @@ export function planKlineHistory(
         if (low !== null && sinceSec < low && pos.begins === undefined) span(sinceSec, low * 1000);
       } else {
         const floor = pos.watermark !== null ? pos.watermark + 1 : sinceSec;
-        const n = countBars(product, interval, floor * 1000, now + 1, now);
         // A since moved below what is held is reached from the same request, as far as it goes.
         const below = reachBelow(product, interval, pos, sinceSec, now);
+        // Held up to until already: the run asks for nothing (as newest-bars.ts).
+        const held = untilMs !== null && floor * 1000 > untilMs && below === null;
+        const n = held ? 0 : countBars(product, interval, floor * 1000, now + 1, now);
         const reach = below === null ? n : countBars(product, interval, below * 1000, now + 1, now);
         // Of the newest bars asked for, those under the oldest held are the extension's.
         const fromLow = below === null ? 0 : countBars(product, interval, pos.low! * 1000, now + 1, now);
