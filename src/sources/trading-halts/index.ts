@@ -114,7 +114,10 @@ class TradingHaltsSource implements Source<RawHalt> {
         reporter.finish(stream);
       } catch (error) {
         if (refusals.absorb(error)) {
-          ctx.events.shortfall?.(`trading-halts ${exchange}: not delivered: ${error.message}; the other exchanges' records are kept and the next run asks again (a token whose plan does not cover ${exchange} is refused every time: drop it from exchanges)`);
+          // Dropping the exchange is the advice for a refusal that will come every time (a plan that
+          // does not cover it), never for a service that was busy or down past the retries.
+          const advice = error.retryable ? '' : ` (a token whose plan does not cover ${exchange} is refused every time: drop it from exchanges)`;
+          ctx.events.shortfall?.(`trading-halts ${exchange}: not delivered: ${error.message}; the other exchanges' records are kept and the next run asks again${advice}`);
           return;
         }
         if (!(error instanceof QuotaExhaustedError)) throw error;
