@@ -85,6 +85,14 @@ export function absoluteFormTail(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/**
+ * The body of a refusal made before routing (Host, Expect, an internal error): S5 gives every error
+ * of a halt endpoint `success: false`, so a target under their prefix gets it here too.
+ */
+function refusedBeforeRouting(req: IncomingMessage, error: string): { success?: false; error: string } {
+  return isSuspensionPath(absoluteFormTail(req.url ?? '/')) ? { success: false, error } : { error };
+}
+
 async function defaultBackends(seed: number): Promise<EmulatorBackends> {
   const mod = await import('./default-backends.js');
   return mod.createDefaultBackends(seed);
@@ -137,13 +145,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     // HTTP/1.1 requires Host (RFC 9112 3.2). Refused here, not by Node (requireHostHeader), whose
     // 400 has no body: every answer of the emulator is JSON.
     if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      return sendJson(res, { status: 400, body: { error: 'bad request: an HTTP/1.1 request needs a Host header' } }, { close: true });
+      return sendJson(res, { status: 400, body: refusedBeforeRouting(req, 'bad request: an HTTP/1.1 request needs a Host header') }, { close: true });
     }
     // RFC 9112 3.2: more than one Host line, or an invalid one, is also a 400.
     let hostLines = 0;
     for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hostLines++;
     if (hostLines > 1 || /[\s/@?#]/.test(req.headers.host ?? '')) {
-      return sendJson(res, { status: 400, body: { error: 'bad request: one valid Host header is needed' } }, { close: true });
+      return sendJson(res, { status: 400, body: refusedBeforeRouting(req, 'bad request: one valid Host header is needed') }, { close: true });
     }
     // RFC 9112 3.2.2: a server MUST accept the absolute-form; only its path and query are routed.
     const target = absoluteFormTail(req.url ?? '/');
@@ -278,7 +286,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         log(`quotelake emulator: internal error on ${req.method} ${(req.url ?? '').split('?')[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         if (!res.headersSent && !res.destroyed) {
           const error = 'internal emulator error';
-          sendJson(res, { status: 500, body: isSuspensionPath(absoluteFormTail(req.url ?? '/')) ? { success: false, error } : { error } }, { close: true });
+          sendJson(res, { status: 500, body: refusedBeforeRouting(req, error) }, { close: true });
         } else res.destroy();
       });
     },
@@ -292,8 +300,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );
   });
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    sendJson(res, { status: 417, body: { error: 'expectation failed: only Expect: 100-continue is supported' } }, { close: true });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    sendJson(res, { status: 417, body: refusedBeforeRouting(req, 'expectation failed: only Expect: 100-continue is supported') }, { close: true });
   });
   // Malformed requests, oversized headers, timeouts: answer JSON when possible, never crash.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {

@@ -136,6 +136,22 @@ describe('bad requests get the spec error and the server keeps serving', () => {
     await stillServes();
   });
 
+  it('a halt endpoint refused before routing (Host, Expect) still answers success: false (S5)', async () => {
+    const target = `/api/suspension/sse?token=${TOKEN}`;
+    const cases: [string, string, string][] = [
+      [`GET ${target} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`, '417', 'expectation failed: only Expect: 100-continue is supported'],
+      [`GET ${target} HTTP/1.1\r\n\r\n`, '400', 'bad request: an HTTP/1.1 request needs a Host header'],
+      [`GET ${target} HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`, '400', 'bad request: one valid Host header is needed'],
+      [`GET http://x/api/suspension/nyse HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`, '417', 'expectation failed: only Expect: 100-continue is supported'],
+    ];
+    for (const [bytes, status, error] of cases) {
+      const out = await rawExchange(h.emu.port, bytes);
+      expect(out).toMatch(new RegExp(`^HTTP/1.1 ${status}`));
+      expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, error });
+    }
+    await stillServes();
+  });
+
   it('a count past 2^53 is served as 500 bars like any count above 500 (W5), not refused', async () => {
     for (const n of [9007199254740992, 1e20]) {
       const r = await h.market('non-stock', 'kline', TOKEN, klineQuery('BTCUSDT', { query_kline_num: n }));
