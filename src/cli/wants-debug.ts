@@ -16,9 +16,10 @@ export function takesLogLevel(argv: readonly string[]): boolean {
 
 /**
  * Whether an error that ends the command is followed by its stack: asked for with --log-level
- * debug, or a defect (QL_INTERNAL) of a command that has no --log-level to ask with, since a
- * report needs the stack and `validate … --log-level debug` is only refused as an unknown argument.
+ * debug by a command that takes it, or a defect (QL_INTERNAL) of a command that has no --log-level
+ * to ask with, since a report needs the stack. `serve … --log-level debug` asks for nothing: the
+ * option is refused as an unknown argument, and that usage error is shown without a stack.
  */
 export function showsStack(argv: readonly string[], code: string): boolean {
-  return wantsDebug(argv) || (code === 'QL_INTERNAL' && !takesLogLevel(argv));
+  return takesLogLevel(argv) ? wantsDebug(argv) : code === 'QL_INTERNAL';
 }
