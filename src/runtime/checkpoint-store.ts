@@ -3,12 +3,13 @@
  * folder, or `_quotelake/state/` of a lake on S3), one atomic file holding every stream's position.
  * Stream keys are data in the file, never path parts.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Checkpoint } from '../core/component.js';
 import { confineName } from '../core/confine-path.js';
 import { checkpointStateFile } from '../core/lake-key-reserve.js';
 import { ConfigError, StateConflictError } from '../core/errors.js';
 import { PIPELINE_NAME } from '../config/pipeline-schema.js';
+import { isS3Url } from '../core/s3-url.js';
 import { upgradeToNewest } from '../core/version-steps.js';
 import { CHECKPOINT_VERSIONS } from './checkpoint-versions.js';
 import { StateFiles } from './state-files.js';
@@ -25,6 +26,8 @@ export interface CheckpointFile {
   readonly sink?: string;
   /** The lake they were saved for (its layout file's lakeId); absent for NDJSON and in earlier files. */
   readonly lake?: string;
+  /** Where that lake was when they were saved (an absolute path or an s3:// URL), so a refusal can name it; absent in earlier files. */
+  readonly lakeAt?: string;
   readonly streams: Record<string, Record<string, unknown>>;
 }
 
@@ -76,7 +79,7 @@ export class CheckpointStore {
     }
     if (this.lake !== undefined && file.lake !== undefined && file.lake !== this.lake.id) {
       throw new StateConflictError(
-        `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (id ${file.lake}) than ${this.lake.where}` +
+        `the checkpoints of pipeline "${this.pipeline}" were saved for another lake (${otherLake(file, where(this.lake.where))}) than ${this.lake.where}` +
           // Without an id the lake may be that one, its layout file lost: the hint says how to tell.
           (this.lake.id === null
             ? `, which has no lake id (a new output, or one whose _quotelake/layout.json was lost): a run here would resume where those checkpoints stopped and never fetch what came before`
@@ -158,7 +161,7 @@ export class CheckpointStore {
       updatedAt: meta.now.toISOString(),
       ...(meta.runId !== undefined ? { runId: meta.runId } : {}),
       ...(this.sink !== undefined ? { sink: this.sink } : {}),
-      ...(typeof this.lake?.id === 'string' ? { lake: this.lake.id } : {}),
+      ...(typeof this.lake?.id === 'string' ? { lake: this.lake.id, lakeAt: where(this.lake.where) } : {}),
       streams,
     };
     await this.files.write(this.rel, `${JSON.stringify(file, null, 2)}\n`);
@@ -168,6 +171,21 @@ export class CheckpointStore {
   async cleanStale(): Promise<string[]> {
     return this.files.cleanStale(CHECKPOINTS);
   }
+}
+
+/** A lake's place as a checkpoint file records it: a local output made absolute, an s3:// URL as given. */
+function where(output: string): string {
+  return isS3Url(output) ? output : resolve(output);
+}
+
+/**
+ * The lake a checkpoint file was saved for, as a refusal names it: with its place when the file
+ * records one (files of earlier versions hold only the id). A lake moved since is no longer there,
+ * hence "when they were saved"; the same place under another id is a lake made anew there.
+ */
+function otherLake(file: CheckpointFile, here: string): string {
+  if (file.lakeAt === undefined) return `id ${file.lake}`;
+  return file.lakeAt === here ? `id ${file.lake}, the lake at this place when they were saved` : `id ${file.lake}, at ${file.lakeAt} when they were saved`;
 }
 
 /**

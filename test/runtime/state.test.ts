@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { ConfigError, StateConflictError } from '../../src/core/errors.js';
@@ -110,11 +110,19 @@ describe('CheckpointStore', () => {
     const other = new CheckpointStore(dir, 'p', 'parquet', { id: 'bbbb', where: 'out-b' });
     await expect(other.load()).rejects.toThrow(StateConflictError);
     await expect(other.load()).rejects.toThrow(
-      `${mine.path}: the checkpoints of pipeline "p" were saved for another lake (id aaaa) than out-b (id bbbb): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
+      `${mine.path}: the checkpoints of pipeline "p" were saved for another lake (id aaaa, at ${resolve('out-a')} when they were saved) than out-b (id bbbb): this state folder serves another output, and a run here would resume where that one stopped and never fetch what came before`,
     );
     await expect(new CheckpointStore(dir, 'p', 'parquet', { id: null, where: 'fresh' }).load()).rejects.toThrow(
-      'were saved for another lake (id aaaa) than fresh, which has no lake id (a new output, or one whose _quotelake/layout.json was lost): a run here would resume where those checkpoints stopped',
+      `were saved for another lake (id aaaa, at ${resolve('out-a')} when they were saved) than fresh, which has no lake id (a new output, or one whose _quotelake/layout.json was lost): a run here would resume where those checkpoints stopped`,
     );
+    // The same place under another id: a lake made anew there, or one whose layout file was lost.
+    await expect(new CheckpointStore(dir, 'p', 'parquet', { id: null, where: 'out-a' }).load()).rejects.toThrow(
+      'were saved for another lake (id aaaa, the lake at this place when they were saved) than out-a, which has no lake id',
+    );
+    // A file of an earlier version holds the id alone.
+    const { lakeAt: _lakeAt, ...older } = JSON.parse(await readFile(mine.path, 'utf8')) as Record<string, unknown>;
+    await writeFile(mine.path, JSON.stringify(older));
+    await expect(other.load()).rejects.toThrow('were saved for another lake (id aaaa) than out-b (id bbbb)');
     // state show and reset read any file.
     expect((await new CheckpointStore(dir, 'p').load()).size).toBe(1);
   });
