@@ -87,6 +87,20 @@ describe.concurrent('a batch worker whose coordinator goes away', () => {
     expect(stalled.stderr).toContain('--stalled-timeout 10000000: must be at most 2147483 seconds (about 24 days)');
   });
 
+  it('--stalled-timeout below 1 s is a usage error before any connection: the lock would lapse during a commit\'s pause', async () => {
+    const env = { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' };
+    const [half, tiny, one] = await Promise.all(['0.5', '0.001', '1'].map((t) => runCli(['worker', '--until-empty', '--stalled-timeout', t], { env })));
+    for (const [r, t] of [[half, '0.5'], [tiny, '0.001']] as const) {
+      expect(r!.code, r!.stderr).toBe(2);
+      expect(r!.stderr).toContain(`quotelake: --stalled-timeout ${t}: must be at least 1 second: a worker renews its slices' locks every half of it`);
+      expect(r!.stderr).toContain('hint: give 1 or more (default 30)');
+      expect(r!.stderr).not.toContain('does not answer');
+    }
+    // 1 s is taken: the worker goes on to the coordinator, which is not there.
+    expect(one!.code, one!.stderr).toBe(1);
+    expect(one!.stderr).toContain('does not answer');
+  });
+
   it('--coordinator-patience without --until-empty is a usage error: a worker run until stopped waits for Redis however long, so the patience would be ignored', async () => {
     const r = await runCli(['worker', '--coordinator-patience', '5'], { env: { QUOTELAKE_REDIS_URL: 'redis://127.0.0.1:9' } });
     expect(r.code, r.stderr).toBe(2);

@@ -43,7 +43,7 @@ import { registry } from '../registry.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
 import { UsageError } from '../usage-error.js';
-import { timerSecondsMs } from '../seconds-option.js';
+import { stalledTimeoutMs } from '../queue/stalled-timeout.js';
 import { coordinatorPatience, type CoordinatorPatienceArgs } from '../coordinator-patience.js';
 
 export interface WorkerArgs extends ServiceArgs, ClockArgs, LogArgs, StopArgs, CoordinatorArgs, MetricsArgs, CoordinatorPatienceArgs {
@@ -74,7 +74,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   if (!Number.isInteger(args.concurrency) || args.concurrency < 1 || args.concurrency > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not ${args.concurrency}`, 'the plan paces every request anyway: a few slices side by side keep it busy (default 4)');
   }
-  const stalledMs = timerSecondsMs(args['stalled-timeout'], `--stalled-timeout ${args['stalled-timeout']}`);
+  const stalledMs = stalledTimeoutMs(args['stalled-timeout']);
   // Only a batch gives up on Redis: on a worker run until stopped the patience would be silently ignored.
   if (args['coordinator-patience'] !== undefined && !args['until-empty']) {
     throw new UsageError(

@@ -14,7 +14,7 @@ export const workerCommand: CommandModule<object, WorkerArgs> = {
       .option('stalled-timeout', {
         type: 'number',
         default: 30,
-        describe: 'Seconds after which the slice of a worker that stopped answering (killed, host lost) is given to another worker',
+        describe: 'Seconds after which the slice of a worker that stopped answering (killed, host lost) is given to another worker (at least 1)',
       })
       .option('until-empty', { type: 'boolean', default: false, describe: 'Exit once the queue holds no waiting or running slice (batch use; 75 when what waits waits for the daily quota); default: run until stopped' })
       .option('coordinator-patience', {
