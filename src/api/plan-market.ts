@@ -5,6 +5,7 @@
  */
 import { findProduct } from '../catalog/index.js';
 import type { StockMarket } from '../catalog/types.js';
+import type { PlanLimits } from './plans.js';
 
 const SUFFIXES: Readonly<Record<StockMarket, string>> = { HK: '.HK', CN: '.SH/.SZ', US: '.US' };
 
@@ -35,4 +36,21 @@ export function codesPlanRefuses(codes: readonly string[], market: StockMarket):
 /** What to do about a 604 of a plan limited to `market`. */
 export function marketPlanHint(plan: string, market: StockMarket): string {
   return `plan ${plan} covers only ${market} stocks (${SUFFIXES[market]}): drop the codes outside it from codes, or fetch them with a token on a plan that covers them`;
+}
+
+/** Codes that every one of these plans refuses (a pool's tokens): none when one plan covers every market. */
+export function codesEveryPlanRefuses(codes: readonly string[], plans: readonly PlanLimits[]): string[] {
+  let refused = [...codes];
+  for (const plan of plans) {
+    if (plan.market === undefined) return [];
+    const outside = new Set(codesPlanRefuses(refused, plan.market));
+    refused = refused.filter((code) => outside.has(code));
+  }
+  return refused;
+}
+
+/** What to do about codes no token of a pool may fetch: each token's plan names the market it covers. */
+export function poolMarketHint(plans: readonly PlanLimits[]): string {
+  const covers = [...new Set(plans.map((p) => `${p.name} covers only ${p.market} stocks (${SUFFIXES[p.market!]})`))];
+  return `no token of the pool is on a plan that covers them (${covers.join('; ')}): drop those codes from codes, or add to the pool a token on a plan that covers them`;
 }

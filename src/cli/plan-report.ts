@@ -104,7 +104,8 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
         .then((status) => withSharedDay(status, t.token, options.sharedDays)),
     ),
   );
-  const limits = poolPlanLimits(tokens.map((t) => planLimits(t.plan, target.plans)));
+  const tokenPlans = tokens.map((t) => planLimits(t.plan, target.plans));
+  const limits = poolPlanLimits(tokenPlans);
   // A source that is one stream runs on the token the pool gives it first, among those with quota left today.
   const open = tokens.filter((_, i) => statuses[i]!.remaining > 0);
   const streamPlan = tokens.length > 1 ? streamTokenLimits((open.length > 0 ? open : tokens).map((t) => planLimits(t.plan, target.plans))) : undefined;
@@ -129,7 +130,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           { s3Endpoint: options.s3Endpoint },
         )
       : new Map();
-  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan } : {}), quotaRemaining: Math.max(0, quota.remaining - (options.spentBefore ?? 0)), now, spanFrom: spanAnchor(clock), checkpoints, registry });
+  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan, poolPlans: tokenPlans } : {}), quotaRemaining: Math.max(0, quota.remaining - (options.spentBefore ?? 0)), now, spanFrom: spanAnchor(clock), checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,

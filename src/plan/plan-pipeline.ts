@@ -5,7 +5,7 @@
  */
 import { planLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
 import { pacesAnything } from '../api/plans.js';
-import { codesPlanRefuses, marketPlanHint } from '../api/plan-market.js';
+import { codesEveryPlanRefuses, marketPlanHint, poolMarketHint } from '../api/plan-market.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
@@ -19,6 +19,8 @@ export interface PlanOptions {
   readonly plan: string | PlanLimits;
   /** A token pool: the limits of the token it gives a single stream (a polling source runs on it alone). */
   readonly streamPlan?: PlanLimits;
+  /** A token pool: each token's plan. `plan` is then their sum, which has no market: a code is outside when every one refuses it. */
+  readonly poolPlans?: readonly PlanLimits[];
   /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
   readonly quotaRemaining?: number;
   /** Clock time of the run (ms); default now. */
@@ -89,7 +91,7 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const today = Math.min(totalRequests, remaining);
   const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
-  const outsideMarket = refusedCodes(config, planned);
+  const outsideMarket = refusedCodes(config, options.poolPlans !== undefined && options.poolPlans.length > 1 ? options.poolPlans : [planned]);
   // Said before the costs: nothing else of this plan happens once the service refuses these.
   if (outsideMarket) notes.unshift(`${outsideMarketSaid(outsideMarket.codes)}; ${outsideMarket.hint}`);
   // "about 0s at the plan's limits" is true of a plan that lifts every limit, and no time at all.
@@ -120,12 +122,18 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   };
 }
 
-/** The codes of a source's `codes` that the plan's market leaves out, with the run's hint for them. */
-function refusedCodes(config: Record<string, unknown>, plan: PlanLimits): PipelinePlan['outsideMarket'] {
+/**
+ * The codes of a source's `codes` that the plans' markets leave out, with the run's hint for them.
+ * For a pool, those every token's plan refuses: whichever token a stream of theirs is given, the
+ * run meets the 604.
+ */
+function refusedCodes(config: Record<string, unknown>, plans: readonly PlanLimits[]): PipelinePlan['outsideMarket'] {
   const codes = config.codes;
-  if (plan.market === undefined || !Array.isArray(codes)) return undefined;
-  const refused = codesPlanRefuses(codes.filter((c): c is string => typeof c === 'string'), plan.market);
-  return refused.length > 0 ? { codes: refused, hint: marketPlanHint(plan.name, plan.market) } : undefined;
+  if (!Array.isArray(codes)) return undefined;
+  const refused = codesEveryPlanRefuses(codes.filter((c): c is string => typeof c === 'string'), plans);
+  if (refused.length === 0) return undefined;
+  const only = plans[0]!;
+  return { codes: refused, hint: plans.length === 1 && only.market !== undefined ? marketPlanHint(only.name, only.market) : poolMarketHint(plans) };
 }
 
 /** In the run's words: what the service answers the first request that carries them. */

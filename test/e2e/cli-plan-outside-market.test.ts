@@ -44,6 +44,29 @@ describe('plan with codes outside an All-* plan\'s market', () => {
     expect(r.stderr).toContain('a run stops at ret 604 code unauthorized for BTCUSDT,ETHUSDT,SHIBUSDT,EURUSD,GOLD,700.HK,600000.SH (exit 1)');
   }, 60_000);
 
+  it('a token pool: codes every token\'s plan refuses are warned of, with the pool\'s hint, and the run stops at them', async () => {
+    const pool = { QUOTELAKE_TOKENS: 'demo-all-us:all-us,demo-all-hk:all-hk' };
+    const args = ['kline-backfill', '--codes', 'AAPL.US,700.HK,BTCUSDT,EURUSD', '--since', '1d', '--output', tempDir('ql-plan-market-pool-'), '--clock', NOW];
+    const poolHint = 'no token of the pool is on a plan that covers them (all-us covers only US stocks (.US); all-hk covers only HK stocks (.HK)): drop those codes from codes, or add to the pool a token on a plan that covers them';
+    const [text, json, covered] = await Promise.all([
+      runCli(['plan', ...args], { env: pool }),
+      runCli(['plan', ...args, '--json'], { env: pool }),
+      // A token on a plan of every market covers them all: nothing to warn of.
+      runCli(['plan', ...args, '--json'], { env: { QUOTELAKE_TOKENS: 'demo-all-us:all-us,demo-professional:professional' } }),
+    ]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toContain(`quotelake: kline-backfill: a run stops at ret 604 code unauthorized for BTCUSDT,EURUSD (exit 1)\n  hint: ${poolHint}`);
+    expect((JSON.parse(json.stdout) as PlanDoc).plans[0]!.plan.outsideMarket).toEqual({ codes: ['BTCUSDT', 'EURUSD'], hint: poolHint });
+    expect(covered.code, covered.stderr).toBe(0);
+    expect(covered.stderr).not.toContain('604');
+    expect((JSON.parse(covered.stdout) as PlanDoc).plans[0]!.plan.outsideMarket).toBeUndefined();
+
+    // What the plan warned of: the run (the built-in emulator, its demo tokens) stops at such a code.
+    const run = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', tempDir('ql-plan-market-pool-run-'), '--clock', NOW, '--quiet'], { env: pool });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('ret 604 code unauthorized for BTCUSDT');
+  }, 90_000);
+
   it('codes all inside the market, or a plan that covers every market: no warning', async () => {
     const [inside, professional] = await Promise.all([
       runCli(['plan', 'kline-backfill', '--codes', 'AAPL.US,TSLA.US', '--since', '1d', '--output', tempDir('ql-plan-market-in-'), ...COMMON, '--json']),
