@@ -60,7 +60,8 @@ export async function runManifestModifiedAt(state: StateRef, runId: string): Pro
   return new StateFiles(state).modifiedAt(manifestRel(runId)).catch(() => undefined);
 }
 
-export async function readRunManifests(state: StateRef): Promise<RunManifest[]> {
+/** `onDamaged`: told the file name of each record that cannot be read (not JSON, or not a run record), which is left out. */
+export async function readRunManifests(state: StateRef, onDamaged?: (name: string) => void): Promise<RunManifest[]> {
   const files = new StateFiles(state);
   let names: string[];
   try {
@@ -72,12 +73,28 @@ export async function readRunManifests(state: StateRef): Promise<RunManifest[]> 
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     try {
       const text = await files.read(`${RUNS}/${name}`);
-      if (text !== undefined) out.push(JSON.parse(text) as RunManifest);
+      if (text === undefined) continue;
+      const record: unknown = JSON.parse(text);
+      if (isRunManifest(record)) out.push(record);
+      else onDamaged?.(name);
     } catch {
       // A manifest is a record, not state: a damaged one must not stop a run.
+      onDamaged?.(name);
     }
   }
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Whether parsed JSON has what every reader of a run record counts on: valid JSON that is no record
+ * (`null`, `[]`, `{}`, a file edited by hand) is as damaged as text that is not JSON.
+ */
+function isRunManifest(v: unknown): v is RunManifest {
+  if (!isObject(v)) return false;
+  const strings = ['runId', 'pipeline', 'startedAt', 'status'].every((k) => typeof v[k] === 'string');
+  return strings && isObject(v.requests) && isObject(v.rows) && Object.values(v.rows).every(isObject) && Array.isArray(v.filesCommitted);
 }
 
 /**

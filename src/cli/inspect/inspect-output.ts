@@ -72,6 +72,8 @@ export interface OutputInfo {
   readonly pendingCommits: readonly PendingCommitInfo[];
   readonly rejectedFiles: number;
   readonly runs: readonly RunInfo[];
+  /** Run record files left out of `runs` because they cannot be read (not JSON, or not a run record). */
+  readonly damagedRunRecords: readonly string[];
 }
 
 function datasetInfo(d: DatasetSummary): DatasetInfo {
@@ -112,16 +114,17 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
   // A table with a pending commit disagrees with its log until that commit is finished: no problem.
   const datasets = await withDeltaDrift(settled, lake, output, new Set(pendingCommits.map((c) => `${c.dataset}.${c.format}`)));
   // --runs 0 asks for none (slice(-0) would be every run).
+  const damagedRunRecords: string[] = [];
   const runs =
     lastRuns === 0
       ? []
-      : (await readRunManifests(state))
+      : (await readRunManifests(state, (name) => damagedRunRecords.push(name)))
           .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
           .slice(-lastRuns)
           .reverse()
           .map(runInfo);
   const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
-  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs };
+  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs, damagedRunRecords: damagedRunRecords.sort() };
 }
 
 /**

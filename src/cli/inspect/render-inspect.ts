@@ -34,5 +34,9 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
   } else if (runsAsked > 0) {
     lines.push(`  no runs recorded under ${info.stateDir}`);
   }
+  // History, not state: left out of the list, but said, so a missing run does not go unexplained.
+  if (info.damagedRunRecords.length > 0) {
+    lines.push(`  left out: ${counted(info.damagedRunRecords.length, 'run record')} that cannot be read (not JSON, or not a run record): ${info.damagedRunRecords.map((f) => `runs/${f}`).join(', ')}`);
+  }
   return lines.join('\n');
 }
