@@ -103,7 +103,7 @@ export async function stateResetAction(args: StateResetArgs, env: NodeJS.Process
   checkStreamGlobs(args.stream);
   const found = await stateTargets(args.pipeline ?? [], args, env);
   try {
-    return await reset(args, env, found.targets, found.stateDir);
+    return await reset(args, env, found.targets, found.stateDir, absenceOf(found));
   } finally {
     found.close();
   }
@@ -114,7 +114,16 @@ async function streamsThere(targets: readonly StateTarget[]): Promise<string> {
   return checkpointsThere((await select(targets, () => true)).map((c) => ({ pipeline: c.target.pipeline, streams: c.streams })));
 }
 
-async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: readonly StateTarget[], stateDir: string): Promise<number> {
+/**
+ * Why nothing is there when the folder itself is missing, as `state show` says it: a mistyped
+ * --output or --state-dir in a script would otherwise read as a state with nothing to reset.
+ */
+function absenceOf(found: { outputDir: string; outputAbsent: boolean; stateDirAbsent: boolean }): string {
+  if (found.outputAbsent) return `: ${found.outputDir} does not exist (no run has written there; check --output)`;
+  return found.stateDirAbsent ? ': that folder does not exist (no run has kept its state there; check --state-dir)' : '';
+}
+
+async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: readonly StateTarget[], stateDir: string, absence = ''): Promise<number> {
   const terminal = terminalFor({}, env);
   const clock = commandClock(args.clock, env);
   const matches = streamMatcher(args.stream);
@@ -124,7 +133,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
   if (count === 0 && damaged === 0) {
     const what = args.stream?.length ? ` matching ${args.stream.join(', ')}` : '';
     if (args.json) terminal.out(`${JSON.stringify({ quotelake: packageVersion(), command: 'state reset', exitCode: EXIT_OK, reset: [] }, null, 2)}\n`);
-    else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}${args.stream?.length ? await streamsThere(targets) : ''}`);
+    else terminal.err(`quotelake: nothing to reset: no checkpoint${what} under ${stateDir}${absence}${args.stream?.length && absence === '' ? await streamsThere(targets) : ''}`);
     return EXIT_OK;
   }
   // As a run would, before the listing and its question: a reset its state folder has no room for would fail after them.
