@@ -135,6 +135,20 @@ export async function acquireOutputLock(
 }
 
 /**
+ * Whether run `runId`, recorded as running, has no live process holding `outputDir`: the lock is
+ * gone or names another run, or its pid on this host is dead (a SIGKILL, a crash). False where it
+ * cannot be told from here (a holder on another host, a lock that cannot be read).
+ */
+export async function runHoldsNoLock(outputDir: string, runId: string): Promise<boolean> {
+  const held = await readText(join(outputDir, LOCK_FILE)).catch(() => null);
+  if (held === null) return false;
+  if (held === undefined) return true;
+  const holder = parse(held);
+  if (holder.runId !== undefined && holder.runId !== runId) return true;
+  return holder.runId === runId && holder.host === hostname() && typeof holder.pid === 'number' && !alive(holder.pid);
+}
+
+/**
  * The refusal names the holder and when it started, so a lock days old reads as the leftover it
  * is. One of another host (a pod of the last job, on a shared volume) cannot be judged from here.
  */

@@ -5,7 +5,7 @@
  * under the state dir give the last runs.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { summarizeLake, type DatasetSummary, type ReadProgress } from '../../lake/reader/index.js';
 import { readRunManifests, type RunManifest } from '../../runtime/run-manifest.js';
 import { stateLocationOf, type StateRef } from '../../runtime/state-location.js';
@@ -14,6 +14,7 @@ import { localStorage } from '../../lake/storage/local-storage.js';
 import { deltaDrift } from '../../lake/commit/delta-drift.js';
 import { pendingJournals } from '../../lake/commit/commit-journal.js';
 import { shellWord } from '../../core/shell-word.js';
+import { runHoldsNoLock } from '../../runtime/output-lock.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -55,6 +56,8 @@ export interface RunInfo {
   readonly files: number;
   readonly rejected: number;
   readonly error?: string | undefined;
+  /** A `running` record whose process is gone (killed, crashed): the next run on the output marks it interrupted. */
+  readonly processGone?: true;
 }
 
 /** A commit a killed run (or compaction) decided and did not finish: the next run or `compact` of the output finishes it. */
@@ -123,8 +126,11 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
           .slice(-lastRuns)
           .reverse()
           .map(runInfo);
+  // Only where the state is the output's own: a shared --state-dir holds runs of other outputs, whose locks are elsewhere.
+  const ownState = storage === undefined && resolve(stateDir) === resolve(output, '.state');
+  const judged = await Promise.all(runs.map(async (r) => (ownState && r.status === 'running' && (await runHoldsNoLock(output, r.runId)) ? { ...r, processGone: true as const } : r)));
   const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
-  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs, damagedRunRecords: damagedRunRecords.sort() };
+  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs: judged, damagedRunRecords: damagedRunRecords.sort() };
 }
 
 /**
