@@ -10,6 +10,9 @@ export function withSuggestion(given: string, argv: readonly string[], declaredO
   const msg = withoutCamelTwins(given, argv);
   const recommended = /^Did you mean (\S+)\?$/.exec(msg);
   const command = commandWord(argv);
+  // yargs says what is missing before what is unknown: `run --hlep` is a typo, not a missing pipeline.
+  const unknownFlag = /^Not enough non-option arguments|^Name a (state )?command/.test(msg) ? undeclaredFlag(argv, declaredOptions) : undefined;
+  if (unknownFlag !== undefined) return withSuggestion(`Unknown argument: ${unknownFlag}`, argv, declaredOptions);
   const missing = missingArgument(msg, command);
   if (missing !== undefined) return missing;
   const valueless = choiceWithoutValue(msg);
@@ -26,6 +29,27 @@ export function withSuggestion(given: string, argv: readonly string[], declaredO
   if (unknown === undefined || !argv.some((a) => a === `--${unknown}` || a.startsWith(`--${unknown}=`))) return msg;
   const near = didYouMean(unknown, declaredOptions.filter((o) => o.length > 1 && !/[A-Z]/.test(o)));
   return near === undefined ? msg : `${msg}; did you mean --${near}?`;
+}
+
+/**
+ * The first flag on the line (before `--`) that the command does not declare, as yargs names it
+ * (`--hlep` → hlep, `--no-stat` → no-stat, `-v` → v); undefined when every one is declared. A word
+ * after a flag may be its value, so only words that look like flags count (not `-1`).
+ */
+function undeclaredFlag(argv: readonly string[], declaredOptions: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const declared = new Set(declaredOptions);
+  for (const word of end < 0 ? argv : argv.slice(0, end)) {
+    const long = /^--([A-Za-z][^=]*)/.exec(word)?.[1];
+    if (long !== undefined) {
+      if (!declared.has(long) && !(long.startsWith('no-') && declared.has(long.slice(3)))) return long;
+      continue;
+    }
+    const short = /^-([A-Za-z]+)$/.exec(word)?.[1];
+    const letter = short === undefined ? undefined : [...short].find((c) => !declared.has(c));
+    if (letter !== undefined) return letter;
+  }
+  return undefined;
 }
 
 /**
