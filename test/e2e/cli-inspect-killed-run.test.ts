@@ -1,7 +1,7 @@
 /**
  * A run killed without a word (SIGKILL, a crash) leaves its record `running`; `inspect` only reads,
- * so it cannot mark it, but through the built CLI it says the run's process is gone, while a run
- * still going reads as plain `running`.
+ * so it cannot mark it, and neither does `state show`; through the built CLI both say the run's
+ * process is gone, while a run still going reads as plain `running`.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ describe('inspect of a run whose process is gone', () => {
     const live = await runCli(['inspect', output, '--runs', '1']);
     expect(live.stdout).toMatch(/kline-backfill {2}running {2}/);
     expect(live.stdout).not.toContain('process is gone');
+    const liveShow = await runCli(['state', 'show', 'kline-backfill', '--output', output]);
+    expect(liveShow.stdout).toMatch(/last run \S+ running, /);
 
     run.child.kill('SIGKILL');
     await run.result;
@@ -32,5 +34,9 @@ describe('inspect of a run whose process is gone', () => {
     expect(dead.stdout).toContain(`kline-backfill  ${GONE}  `);
     const doc = JSON.parse((await runCli(['inspect', output, '--json'])).stdout) as { runs: { status: string; processGone?: boolean }[] };
     expect(doc.runs[0]).toMatchObject({ status: 'running', processGone: true });
+    const show = await runCli(['state', 'show', 'kline-backfill', '--output', output]);
+    expect(show.stdout).toMatch(new RegExp(`last run \\S+ ${GONE.replace(/[()]/g, '\\$&')}, `));
+    const showDoc = JSON.parse((await runCli(['state', 'show', 'kline-backfill', '--output', output, '--json'])).stdout) as { pipelines: { lastRun: unknown }[] };
+    expect(showDoc.pipelines[0]!.lastRun).toMatchObject({ status: 'running', processGone: true });
   }, 90_000);
 });

@@ -1,5 +1,7 @@
 /** What `state show` reports of one pipeline: its checkpoint file read and joined with its last run. */
 import { CheckpointStore } from '../../runtime/checkpoint-store.js';
+import { runHoldsNoLock } from '../../runtime/output-lock.js';
+import { resolve } from 'node:path';
 import { readRunManifests, runManifestModifiedAt, type RunManifest, type RunStatus } from '../../runtime/run-manifest.js';
 import { describeStream, type StreamState } from './describe-stream.js';
 import { outputPath } from './output-path.js';
@@ -15,6 +17,8 @@ export interface LastRun {
   readonly requestsByEndpoint: Readonly<Record<string, number>>;
   /** Rows per dataset: received = written + merged + rejected (a 0.1.0 run record has no merged). */
   readonly rows: Readonly<Record<string, { received: number; written: number; merged?: number; rejected: number }>>;
+  /** A `running` record whose process is gone (killed, crashed): the next run on the output marks it interrupted. */
+  readonly processGone?: true;
 }
 
 /** A stream's checkpoint, with what the pipeline's newest run did for it (null: that run recorded no per-stream counts). */
@@ -54,6 +58,13 @@ async function newestRun(target: StateTarget): Promise<RunManifest | undefined> 
   return newest?.run;
 }
 
+/** As inspect tells it: only where the state is the output's own folder, whose lock its runs take. */
+async function processGone(target: StateTarget, run: RunManifest): Promise<boolean> {
+  const dir = target.state.dir;
+  if (run.status !== 'running' || dir === undefined || /^s3:\/\//.test(target.outputDir)) return false;
+  return resolve(dir) === resolve(target.outputDir, '.state') && runHoldsNoLock(target.outputDir, run.runId);
+}
+
 export async function readPipelineState(target: StateTarget, select: (stream: string) => boolean): Promise<PipelineState> {
   const store = new CheckpointStore(target.state, target.pipeline, undefined, undefined, target.resetCommand);
   const file = await store.loadFile();
@@ -84,6 +95,7 @@ export async function readPipelineState(target: StateTarget, select: (stream: st
           requests: Object.values(last.requests).reduce((a, b) => a + b, 0),
           requestsByEndpoint: last.requests,
           rows: last.rows,
+          ...((await processGone(target, last)) ? { processGone: true as const } : {}),
         }
       : null,
     streams,
