@@ -16,6 +16,7 @@ import { MAX_PIPELINE_NAME_CHARS } from '../core/lake-key-reserve.js';
 import { checkDecimalTypes } from './check-decimal-types.js';
 import { checkStageKinds } from './check-stage-kinds.js';
 import { serviceRetrySchema, type ServiceRetry } from './service-retry.js';
+import { unregisteredKind } from './unregistered-kind.js';
 import { serviceTimeoutsSchema, type ServiceTimeouts } from './service-timeouts.js';
 
 
@@ -192,7 +193,7 @@ function unionOf(kind: ComponentDefinition['kind'], registry: Registry): z.ZodTy
   const options = defs.map(componentSchema);
   const [first, ...rest] = options;
   if (first === undefined) {
-    return z.never({ message: `no ${kind} types are registered` });
+    return unregisteredKind(kind, registry);
   }
   return z.discriminatedUnion('type', [first, ...rest]);
 }
