@@ -14,6 +14,7 @@ import { requestScopeOf } from '../core/request-scope.js';
 import { settleRequests } from './settle-requests.js';
 import { RetryAfterBeyondBudgetError } from './retry-after-budget.js';
 import { sayAttempts } from './attempts-said.js';
+import { checkClientOptionKeys } from './client-option-keys.js';
 import {
   AbortedError,
   ApiError,
@@ -200,6 +201,7 @@ class QuotelakeClient implements ServiceClient {
   private carriedHolds: Map<string, CarriedHold> | undefined;
 
   constructor(options: ClientOptions) {
+    checkClientOptionKeys(options);
     this.limits = planLimits(options.plan, options.plans);
     this.plan = this.limits.name;
     if (typeof options.token !== 'string' || options.token.length === 0) {
