@@ -15,6 +15,7 @@ import { settleRequests } from './settle-requests.js';
 import { RetryAfterBeyondBudgetError } from './retry-after-budget.js';
 import { sayAttempts } from './attempts-said.js';
 import { checkClientOptionKeys } from './client-option-keys.js';
+import { tokenProblem } from './token-problem.js';
 import {
   AbortedError,
   ApiError,
@@ -205,7 +206,7 @@ class QuotelakeClient implements ServiceClient {
     this.limits = planLimits(options.plan, options.plans);
     this.plan = this.limits.name;
     if (typeof options.token !== 'string' || options.token.length === 0) {
-      throw new ConfigError('createClient: token is empty', {}, undefined, 'give the service token: createClient({ token }) (the CLI reads QUOTELAKE_TOKEN or --token)');
+      throw new ConfigError(`createClient: token ${tokenProblem(options.token)}`, {}, undefined, 'give the service token: createClient({ token }) (the CLI reads QUOTELAKE_TOKEN or --token)');
     }
     // The command line checks the same rule where the URL is given; a library caller gets it here.
     const urlProblem = baseUrlProblem(String(options.baseUrl));

@@ -20,11 +20,11 @@ const caught = async (f: () => unknown) => {
 };
 
 describe('errors a library caller meets', () => {
-  it('createClient: a plan, token, base URL, state folder or quota zone it cannot use is a ConfigError with a hint', async () => {
+  it('createClient: a plan, token (empty, missing or not a string), base URL, state folder or quota zone it cannot use is a ConfigError with a hint', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'ql-lib-errors-'));
     const base = { plan: 'basic', token: 'tok-SECRET-123', baseUrl: 'http://127.0.0.1:9', stateDir };
     const errors = await Promise.all(
-      [{ plan: 'gold' }, { token: '' }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { stateDir: undefined }, { stateDir: 42 }, { plan: 'tiny', plans: [{ name: 'tiny', base: 'basic', perDay: 3 }] }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
+      [{ plan: 'gold' }, { token: '' }, { token: 98765432 }, { token: undefined }, { baseUrl: 'ftp://x' }, { baseUrl: 'http://user:pw@x' }, { baseUrl: 'not a url' }, { stateDir: undefined }, { stateDir: 42 }, { plan: 'tiny', plans: [{ name: 'tiny', base: 'basic', perDay: 3 }] }, { quotaTimeZone: 'Mars/Base' }].map((o) =>
         caught(() => createClient({ ...base, ...o } as Parameters<typeof createClient>[0])),
       ),
     );
@@ -32,10 +32,14 @@ describe('errors a library caller meets', () => {
       expect(e).toBeInstanceOf(ConfigError);
       expect(e).toMatchObject({ code: 'QL_CONFIG', hint: expect.any(String) });
       expect((e as Error).message).not.toContain('tok-SECRET-123');
+      expect((e as Error).message).not.toContain('98765432');
     }
     expect(errors.map((e) => (e as Error).message)).toEqual([
       'unknown plan "gold" (expected one of free, basic, premium, professional, all-hk, all-cn, all-us)',
       'createClient: token is empty',
+      // Was "token is empty" too, for a token given as a number; never the value, a secret.
+      'createClient: token is a number, not a string (give it as text, in quotes)',
+      'createClient: token is missing',
       'createClient: base URL "ftp://x" must be http or https',
       'createClient: base URL "http://user:***@x" holds a user name or password, which quotelake never sends',
       'createClient: base URL "not a url" is not a URL',
