@@ -18,12 +18,13 @@
  * - When every token's day is used up, the call fails with QuotaExhaustedError (the earliest reset),
  *   so a source stops as it does on one token.
  */
-import { ApiError, QuotaExhaustedError } from '../core/errors.js';
+import { ApiError, ConfigError, QuotaExhaustedError } from '../core/errors.js';
 import { redactSecrets, redactToken } from '../core/redact.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
+import { tokenProblem } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
 import type { TokenUsage, TokenUsageSource } from './token-usage.js';
@@ -165,7 +166,9 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     const { tokens, createMember, onRequest, ...shared } = options;
     if (tokens.length === 0) throw new RangeError('a token pool needs at least one token');
     const seen = new Set<string>();
-    for (const t of tokens) {
+    for (const [i, t] of tokens.entries()) {
+      // Node's own error for a token of digits given as a number quoted the token.
+      if (typeof t.token !== 'string') throw new ConfigError(`createTokenPool: tokens[${i}].token ${tokenProblem(t.token)}`, {}, undefined, 'give each token as text: createTokenPool({ tokens: [{ token, plan }, …] })');
       if (t.token.length === 0) throw new RangeError('a token of the pool is empty');
       // Twice the same token would be two limiters for one plan: the service would answer 429.
       if (seen.has(t.token)) throw new RangeError(`a token is listed twice in the pool (${redactToken(t.token)})`);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
+import { createTokenPool } from '../../src/api/token-pool.js';
 import { ApiError, ConfigError, QuotelakeError } from '../../src/core/errors.js';
 import { startEmulator } from '../../src/emulator/index.js';
 
@@ -50,6 +51,15 @@ describe('errors a library caller meets', () => {
       'plans must be what readPlansFile() returns ({ file, plans: [...] }), and was given a list of plans',
       'invalid quotaTimeZone "Mars/Base"',
     ]);
+  });
+
+  it('createTokenPool: a token given as a number is a ConfigError that never shows it', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'ql-lib-errors-'));
+    const tokens = [{ token: 'tok-SECRET-123', plan: 'basic' }, { token: 98765432, plan: 'basic' }] as unknown as { token: string; plan: string }[];
+    const e = await caught(() => createTokenPool({ baseUrl: 'http://127.0.0.1:9', stateDir, tokens }));
+    // Was node's TypeError ERR_INVALID_ARG_TYPE, which quoted the token: "Received type number (98765432)".
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e).toMatchObject({ code: 'QL_CONFIG', message: 'createTokenPool: tokens[1].token is a number, not a string (give it as text, in quotes)', hint: expect.any(String) });
   });
 
   it('startEmulator: a fault or behaviour spec or a quota zone it cannot use is a ConfigError with a hint', async () => {
