@@ -39,6 +39,9 @@ function kindOf(value: unknown): string {
   // From definePipeline(): a setting takes an instant as text.
   if (value instanceof Date) return `a date: give it as text, such as ${Number.isNaN(value.getTime()) ? '"2026-11-27T00:00:00Z"' : `${JSON.stringify(value.toISOString())} (toISOString())`}`;
   if (Array.isArray(value)) return 'a list';
+  // From definePipeline(): a Set or Map has no keys zod reads, yet is no mapping either.
+  if (value instanceof Set) return 'a Set';
+  if (value instanceof Map) return 'a Map';
   if (typeof value === 'object') return 'a mapping';
   // From definePipeline(): `codes: () => [...]` is a function, which show() has no words for.
   if (typeof value === 'function') return 'a function: give the value itself, not a function that returns it';
@@ -93,21 +96,29 @@ function suggestion(word: unknown, candidates: readonly string[]): string {
 /** Words YAML 1.1 read as booleans; the 1.2 core schema keeps them as text. */
 const OLD_BOOLEANS = /^(?:y|yes|n|no|on|off|true|false)$/i;
 
+/** How the pipeline was written: the advice is said in its own terms (a YAML `- ` is no help in a module). */
+export type PipelineSyntax = 'yaml' | 'code';
+
 /**
  * What to write instead where YAML typed a value other than meant: `codes: [700]` is a number,
  * `keepState: yes` text, `concurrency: "4"` text, `sink: parquet` no stage, `transforms:` with
- * nothing under it null (a TypeScript pipeline gets the same words).
+ * nothing under it null; a module (definePipeline) gets the same in its own terms.
  */
-function retypeHint(expected: string, value: unknown, path: IssuePath): string {
+function retypeHint(expected: string, value: unknown, path: IssuePath, syntax: PipelineSyntax): string {
   const stage = path.length === 1 ? path[0] === 'source' || path[0] === 'sink' : path.length === 2 && path[0] === 'transforms' && typeof path[1] === 'number';
   if (expected === 'object' && stage && typeof value === 'string') {
     // Only a word that could be a type is written back: the text may be long, or a URL with a password.
     return `: a stage is a mapping with its type, { type: ${/^[A-Za-z0-9-]{1,64}$/.test(value) ? value : '<type>'} }`;
   }
-  if (expected === 'array' && value !== null && typeof value === 'object' && !Array.isArray(value)) return ': make it a list ("- " before its first key)';
+  if (expected === 'array' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (syntax === 'yaml') return ': make it a list ("- " before its first key)';
+    if (value instanceof Set) return ': make it an array ([...set])';
+    // Only a list of stages takes the object itself as its item; a list of codes does not.
+    return path.length === 1 && path[0] === 'transforms' && !(value instanceof Map) ? ': make it an array of stages, [{ type: ... }]' : ': make it an array';
+  }
   if ((expected === 'array' || expected === 'object') && value === null) return ': give it a value, or remove the key';
   if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return ': put it in quotes to make it text';
-  if (expected === 'boolean' && typeof value === 'string' && OLD_BOOLEANS.test(value.trim())) return ': write true or false, unquoted (yes, no, on and off are text in YAML 1.2)';
+  if (expected === 'boolean' && typeof value === 'string' && OLD_BOOLEANS.test(value.trim())) return syntax === 'yaml' ? ': write true or false, unquoted (yes, no, on and off are text in YAML 1.2)' : ': write true or false, not a string';
   if ((expected === 'number' || expected === 'int') && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return ': write the number without quotes';
   return '';
 }
@@ -123,7 +134,7 @@ function keyHoldingOneOf(stage: unknown, names: readonly string[]): { key: strin
  * One plain message per issue; `input` is the raw document so values can be quoted. `knownKeys`
  * names the keys the mapping at a path accepts, so an unknown key can come with the one it resembles.
  */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys?: (path: IssuePath) => readonly string[]): DescribedIssue[] {
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys?: (path: IssuePath) => readonly string[], syntax: PipelineSyntax = 'yaml'): DescribedIssue[] {
   const path = issue.path;
   const where = formatPath(path);
   const prefix = where === '' ? '' : `${where}: `;
@@ -141,7 +152,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys
       if (value === undefined) return [{ path, atKey: false, message: `${where}: is required` }];
       // YAML reads 1e400 or .inf as Infinity, which zod calls no number at all.
       if (typeof value === 'number' && !Number.isFinite(value)) return [{ path, atKey: false, message: `${prefix}expected a finite number, got ${String(value)}` }];
-      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}${retypeHint(issue.expected, value, path)}` }];
+      return [{ path, atKey: false, message: `${prefix}expected ${expectedName(issue.expected)}, got ${kindOf(value)}${retypeHint(issue.expected, value, path, syntax)}` }];
     }
     case 'invalid_value':
       return [

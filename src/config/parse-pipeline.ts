@@ -5,7 +5,7 @@
 import { withoutExtensionKeys } from './extension-keys.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { aliasProblems, isMergeKey } from './alias-problems.js';
-import { describeIssue, type IssuePath } from './describe-issue.js';
+import { describeIssue, type IssuePath, type PipelineSyntax } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
 import { PipelineConfigError, type ConfigProblem } from './pipeline-config-error.js';
 import { buildPipelineSchema, type Pipeline, type Registry } from './pipeline-schema.js';
@@ -63,6 +63,7 @@ function validate(
   registry: Registry,
   position: (path: IssuePath, atKey: boolean) => { line?: number; column?: number },
   file: string | undefined,
+  syntax: PipelineSyntax,
 ): Pipeline {
   const schema = buildPipelineSchema(registry);
   const result = schema.safeParse(input);
@@ -70,7 +71,7 @@ function validate(
   const problems: ConfigProblem[] = [];
   const knownKeys = (path: IssuePath) => knownKeysAt(schema, input, path);
   for (const issue of oneIssuePerValue(tightestBounds(result.error.issues))) {
-    for (const d of describeIssue(issue, input, knownKeys)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
+    for (const d of describeIssue(issue, input, knownKeys, syntax)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
   }
   // Report in file order so the first message is the first problem a reader meets.
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
@@ -174,7 +175,7 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     const pos = lineCounter.linePos(node.range[0]);
     return { line: pos.line, column: pos.col };
   };
-  const pipeline = validate(raw, options.registry, position, options.file);
+  const pipeline = validate(raw, options.registry, position, options.file, 'yaml');
   if (pipeline.description === undefined) {
     const line = firstCommentLine(doc);
     if (line !== '') return { ...pipeline, description: line };
@@ -184,5 +185,5 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
 
 /** Validate a pipeline given as an object (from definePipeline()). */
 export function validatePipeline(input: unknown, options: ParseOptions): Pipeline {
-  return validate(input, options.registry, () => ({}), options.file);
+  return validate(input, options.registry, () => ({}), options.file, 'code');
 }
