@@ -4,7 +4,7 @@
  */
 import { baseUrlProblem } from '../core/base-url.js';
 import * as z from 'zod';
-import type { ComponentDefinition, LintFinding, SourceDefinition } from '../core/definition.js';
+import type { ComponentDefinition, LintFinding, SinkDefinition, SourceDefinition } from '../core/definition.js';
 import { isIanaZone, notAZone } from '../core/iana-zone.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
@@ -202,6 +202,16 @@ function findDefinition(registry: Registry, kind: ComponentDefinition['kind'], t
   return registry.find((d) => d.kind === kind && d.type === type);
 }
 
+/** The sink's checks against the dataset the source writes (SinkDefinition.lintForDataset). */
+function sinkDatasetFindings(registry: Registry, source: ComponentConfig, sink: ComponentConfig): readonly LintFinding[] {
+  const sinkDef = findDefinition(registry, 'sink', sink.type) as SinkDefinition | undefined;
+  const sourceDef = findDefinition(registry, 'source', source.type) as SourceDefinition | undefined;
+  if (sinkDef?.lintForDataset === undefined || sourceDef === undefined) return [];
+  const { type: _sinkType, ...sinkConfig } = sink;
+  const { type: _sourceType, ...sourceConfig } = source;
+  return sinkDef.lintForDataset(sinkConfig, sourceDef.dataset(sourceConfig));
+}
+
 function runLint(def: ComponentDefinition, config: ComponentConfig, ctx: z.RefinementCtx): void {
   if (!def.lint) return;
   const { type: _type, ...rest } = config;
@@ -251,6 +261,9 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
       // Stages against each other (each stage's own keys have passed the schema by now).
       for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
         ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
+      }
+      for (const f of sinkDatasetFindings(registry, source, sink)) {
+        ctx.addIssue({ code: 'custom', path: ['sink', ...f.path] as (string | number)[], message: f.message, params: { lint: true } });
       }
       const emits = (findDefinition(registry, 'source', source.type) as SourceDefinition | undefined)?.emits;
       const columns = emits !== undefined && Object.hasOwn(RECORD_KINDS, emits) ? DATASET_DECIMAL_COLUMNS[RECORD_KINDS[emits as RecordKind].dataset] : undefined;

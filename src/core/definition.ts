@@ -125,6 +125,11 @@ export interface SinkDefinition<C = unknown, T = unknown> extends DefinitionBase
    * before a run touches anything (lake/local-path-room.ts). Default: none.
    */
   localFiles?(config: C, dataset: string): readonly string[];
+  /**
+   * Checks that depend on the dataset the pipeline's source writes (`lint` knows no source), run
+   * with the whole pipeline; `path` is relative to the sink's config, as lint's.
+   */
+  lintForDataset?(config: C, dataset: string): readonly LintFinding[];
   create(config: C, env: ComponentEnv & { readonly dataset: string }): Sink<T>;
 }
 

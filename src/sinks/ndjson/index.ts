@@ -1,7 +1,7 @@
 /**
  * ndjson: one JSON object per line to stdout or a file; decimals as strings, instants ISO-8601 UTC.
  */
-import { relative, sep } from 'node:path';
+import { posix, relative, sep } from 'node:path';
 import * as z from 'zod';
 import { outputSetting, SINK_OUTPUT_DESCRIPTION } from '../../core/output-setting.js';
 import type { SinkDefinition } from '../../core/definition.js';
@@ -65,16 +65,30 @@ function filePathProblem(path: string): string | undefined {
   const unknown = path.match(/\{[^{}]*\}/g)?.find((p) => !PLACEHOLDERS.includes(p));
   if (unknown !== undefined) return `has ${unknown}, which is not a placeholder: only ${PLACEHOLDERS.join(', ')} is replaced (by ${DATASETS.join(', ')}); write the name out`;
   if (path.endsWith('/')) return `ends with /, so names a folder${OWN_FOLDER}`;
+  // A first folder that is `{dataset}` itself is the folder of whichever dataset the source writes:
+  // said by lintForDataset, which knows that dataset (naming the first one, kline, misled a trade pipeline).
+  const perDataset = topFolder(path) === '{dataset}';
   for (const dataset of DATASETS) {
     const relative = path.replaceAll('{dataset}', dataset);
     const outside = pathProblem(relative);
     if (outside !== undefined) {
       return `${outside}: an NDJSON file must be inside the output folder; give a path relative to it (e.g. exports/{dataset}.ndjson) and choose the folder with --output`;
     }
-    const owned = lakeOwnedPathProblem(relative);
-    if (owned !== undefined) return `${owned}${path.includes('{dataset}') ? ` (for dataset ${dataset})` : ''}${OWN_FOLDER}`;
+    const owned = perDataset ? undefined : lakeOwnedPathProblem(relative);
+    if (owned !== undefined) return `${owned}${OWN_FOLDER}`;
   }
   return undefined;
+}
+
+function topFolder(path: string): string {
+  return posix.normalize(path).split('/')[0]!;
+}
+
+/** The problem of a path whose first folder is `{dataset}`, for the dataset the source writes. */
+function datasetFolderProblem(path: string, dataset: string): string | undefined {
+  if (isStdoutPath(path) || topFolder(path) !== '{dataset}') return undefined;
+  const owned = lakeOwnedPathProblem(path.replaceAll('{dataset}', dataset));
+  return owned === undefined ? undefined : `${owned} (${dataset} is the dataset this pipeline's source writes)${OWN_FOLDER}`;
 }
 
 /** A file keeps state unless told not to; stdout only when told to. */
@@ -115,6 +129,10 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     if (problem === undefined) return [];
     return [{ path: ['path'], message: `${JSON.stringify(config.path)} ${problem}` }];
   },
+  lintForDataset(config, dataset) {
+    const problem = datasetFolderProblem(config.path, dataset);
+    return problem === undefined ? [] : [{ path: ['path'], message: `${JSON.stringify(config.path)} ${problem}` }];
+  },
   create(config, env) {
     if (!isDataset(env.dataset)) throw new SinkError(`ndjson: unknown dataset ${JSON.stringify(env.dataset)}`);
     if (isStdoutPath(config.path)) {
@@ -128,7 +146,7 @@ export const ndjsonSink: SinkDefinition<NdjsonSinkConfig> = {
     // Guarded again at run time: a config that skipped validation still cannot write outside, nor
     // into the lake's own folders.
     const full = confinePath(env.outputDir, path, 'ndjson sink path');
-    const problem = filePathProblem(config.path);
+    const problem = filePathProblem(config.path) ?? datasetFolderProblem(config.path, env.dataset);
     if (problem !== undefined) throw new ConfigError(`ndjson: sink path ${JSON.stringify(config.path)} ${problem}`);
     // Named relative to the output folder in committed files and messages, '/' between folders.
     const shownAs = relative(env.outputDir, full).split(sep).join('/');
