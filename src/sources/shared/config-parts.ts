@@ -48,7 +48,10 @@ export { roundOffsets, type RoundsConfig } from '../../core/round-starts.js';
 
 export function lintRounds(config: RoundsConfig): LintFinding[] {
   const out: LintFinding[] = [];
-  if (config.everySeconds !== undefined && config.count === undefined && config.durationSeconds === undefined) {
+  // An everySeconds the schema refuses (0, -5) is said by its own bound alone: "needs count" beside
+  // it spoke of a repeat the value cannot give, and hid that 0 is not allowed.
+  const repeats = config.everySeconds !== undefined && roundsShape.everySeconds.safeParse(config.everySeconds).success;
+  if (repeats && config.count === undefined && config.durationSeconds === undefined) {
     out.push({ path: ['everySeconds'], message: 'everySeconds needs count or durationSeconds, or the source would never stop' });
   }
   if (config.everySeconds === undefined && (config.count !== undefined || config.durationSeconds !== undefined)) {
