@@ -891,8 +891,8 @@ export class PartitionedSink<R> implements Sink<R> {
 
   /**
    * `quotelake repair`: of the live files the manifest lists (`files` of them), those missing,
-   * that cannot be decoded (which every commit into their partitions would stop at), or whose bytes
-   * are not those committed (`bad`). Reads every live file whole. A changed file that still decodes
+   * that cannot be decoded (which every commit into their partitions would stop at), whose bytes
+   * are not those committed, or whose record names other rows than they hold (`bad`). Reads every live file whole. A changed file that still decodes
    * is no less damaged: a flipped bit in a decimal column reads as another price, so its rows are
    * dropped for the runs to fetch again rather than kept wrong.
    */
@@ -905,14 +905,19 @@ export class PartitionedSink<R> implements Sink<R> {
         out.push({ file, problem: 'missing' });
         continue;
       }
+      let rows: number;
       try {
-        this.options.encoder.decode(bytes);
+        rows = this.options.encoder.decode(bytes).numRows;
       } catch (error) {
         out.push({ file, problem: `damaged (${bytes.length} of ${file.bytes} bytes: ${(error as Error).message})` });
         continue;
       }
       if (bytes.length !== file.bytes || createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
         out.push({ file, problem: `changed since its commit (${bytes.length} of ${file.bytes} bytes, sha256 not the one committed): its values cannot be trusted` });
+      } else if (rows !== file.rows) {
+        // The file is the one committed, its record is not (a hand edit): inspect calls it a problem,
+        // and the record's rows and key ranges steer every merge into the partition.
+        out.push({ file, problem: `holds ${rows} rows where the manifest says ${file.rows}: its record was changed since its commit, so the rows it names cannot be trusted` });
       }
     }
     return { files: live.length, bad: out };
