@@ -5,7 +5,7 @@
  */
 
 import { apiHint } from './api-hints.js';
-import { shellWord } from './shell-word.js';
+import { lakeArgs } from './lake-args.js';
 
 export type ErrorStage = 'config' | 'plan' | 'read' | 'transform' | 'write' | 'commit' | 'serve';
 
@@ -253,9 +253,9 @@ export class LakeObjectMissingError extends QuotelakeError {
  * in a row): run again; if it fails the same way, repair. `output` is the lake's root where the
  * raiser knows it, so the command can be pasted; without it, a placeholder to fill in.
  */
-export function deltaConflictHint(output?: string): string {
-  const where = output === undefined ? '<output>' : shellWord(output);
-  return `another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it); if it fails the same way again, the log and the manifest disagree: "quotelake repair --output ${where} --dry-run" shows where, and --yes mends the log`;
+export function deltaConflictHint(output?: string, endpoint?: string): string {
+  const where = output === undefined ? '--output <output>' : lakeArgs(output, endpoint);
+  return `another writer committed to this Delta table at the same time; this commit was undone and its checkpoint not saved: run the same command again and it resumes (give each output one writer to avoid it); if it fails the same way again, the log and the manifest disagree: "quotelake repair ${where} --dry-run" shows where, and --yes mends the log`;
 }
 
 /**
@@ -271,13 +271,15 @@ export class DeltaConflictError extends QuotelakeError {
     why?: string,
     /** The lake's root (a folder, s3://bucket/prefix): the hint's repair command names it. */
     output?: string,
+    /** The lake's store of its own (not AWS), named with it. */
+    endpoint?: string,
   ) {
     super(
       'QL_DELTA_CONFLICT',
       why !== undefined
         ? `${table}: Delta version ${version}: ${why}`
         : `${table}: Delta version ${version} already removed ${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` (+${paths.length - 3} more)` : ''}; this commit removes them too and cannot be retried`,
-      { stage: 'commit', hint: deltaConflictHint(output) },
+      { stage: 'commit', hint: deltaConflictHint(output, endpoint) },
     );
   }
 }

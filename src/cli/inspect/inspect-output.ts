@@ -13,8 +13,8 @@ import type { LakeStorage } from '../../lake/storage/lake-storage.js';
 import { localStorage } from '../../lake/storage/local-storage.js';
 import { deltaDrift } from '../../lake/commit/delta-drift.js';
 import { pendingJournals } from '../../lake/commit/commit-journal.js';
-import { shellWord } from '../../core/shell-word.js';
 import { runHoldsNoLock } from '../../runtime/output-lock.js';
+import { lakeArgs } from '../../core/lake-args.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -144,7 +144,7 @@ async function withDeltaDrift(datasets: DatasetInfo[], storage: LakeStorage, out
       const drift = await deltaDrift(storage, d.dataset, d.format);
       const n = drift.unlisted.length + drift.unlogged.length;
       if (n === 0) return d;
-      const problem = `${d.dataset}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair --output ${shellWord(output)} --dry-run" lists them, --yes mends the log`;
+      const problem = `${d.dataset}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair ${lakeArgs(output, storage.endpoint)} --dry-run" lists them, --yes mends the log`;
       return { ...d, problems: [...d.problems, problem] };
     }),
   );

@@ -112,7 +112,7 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
   // Another engine may have upgraded the table since the sink looked: never write under its
   // protocol. A conflict, so the commit is undone (its files are named by no log nor manifest).
   const unsupported = snapshot === undefined ? undefined : unsupportedWriterProtocol(snapshot.protocol);
-  if (unsupported !== undefined) throw new DeltaConflictError(intent.tableKey, snapshot!.version, ['protocol'], unsupported, storage.root);
+  if (unsupported !== undefined) throw new DeltaConflictError(intent.tableKey, snapshot!.version, ['protocol'], unsupported, storage.root, storage.endpoint);
   const guarded = guard === undefined ? {} : { guard };
   if (intent.operation === 'FSCK') return reachLiveFiles(storage, intent, snapshot, guarded);
   if (snapshot !== undefined) {
@@ -126,7 +126,7 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
   }
   // The files it replaces were planned from the manifest: one another writer removed since is gone.
   const gone = intent.remove.map((r) => decodeDeltaPath(intent.tableKey, r.path)).filter((path) => !snapshot?.files.has(path));
-  if (gone.length > 0) throw new DeltaConflictError(intent.tableKey, snapshot?.version ?? 0, gone, undefined, storage.root);
+  if (gone.length > 0) throw new DeltaConflictError(intent.tableKey, snapshot?.version ?? 0, gone, undefined, storage.root, storage.endpoint);
   const txn: TxnAction[] = [];
   for (const [appId, ms] of Object.entries(intent.watermarks).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const held = snapshot?.txns.get(appId)?.version;

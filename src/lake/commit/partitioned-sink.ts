@@ -34,7 +34,6 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { LocalScratch, removeStaleScratch } from './local-scratch.js';
 import { SpillReader, writeSpill } from './spill-io.js';
 import { makeDir } from '../../core/make-dir.js';
-import { shellWord } from '../../core/shell-word.js';
 import { makeData, RecordBatch, Struct, Table, type Data, type Schema } from 'apache-arrow';
 import type { Batch, CommitReceipt, CommittedFile, Rejected, RunContext, Sink } from '../../core/component.js';
 import type { DecimalType } from '../../core/decimal.js';
@@ -79,13 +78,14 @@ import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { schemaMismatch, unsupportedWriterProtocol } from '../delta/delta-writable.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 import { logDeltaUpkeep } from './delta-upkeep-log.js';
+import { lakeArgs } from '../../core/lake-args.js';
 
 /** Staged files written and not yet uploaded, at most, on a remote backend (each multipart upload holds up to 4 parts of 8 MiB). */
 const MAX_UPLOADS_IN_FLIGHT = 4;
 
 /** A live file of the lake that a commit must merge with cannot be read: nothing was committed past it. The command names the lake, to be pasted. */
-function damagedFileHint(root: string): string {
-  return `a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes), or drop it with "quotelake repair --output ${shellWord(root)} --dry-run", then --yes (its rows leave the lake; it names the series to fetch again); then run the same command again`;
+function damagedFileHint(storage: LakeStorage): string {
+  return `a file the lake lists is missing or damaged, and this commit must merge with it: restore it from a backup (same name, same bytes), or drop it with "quotelake repair ${lakeArgs(storage.root, storage.endpoint)} --dry-run", then --yes (its rows leave the lake; it names the series to fetch again); then run the same command again`;
 }
 
 /** How long a replaced file stays on disk after the manifest stops listing it (default of `retiredGraceMs`). */
@@ -614,12 +614,12 @@ export class PartitionedSink<R> implements Sink<R> {
 
   private async readTable(key: string): Promise<Table> {
     const bytes = await this.storage.read(key);
-    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit', undefined, damagedFileHint(this.storage.root));
+    if (bytes === undefined) throw new SinkError(`${this.dataset}: ${key} is listed but missing in ${this.storage.root}`, 'commit', undefined, damagedFileHint(this.storage));
     try {
       return this.options.encoder.decode(bytes);
     } catch (error) {
       // The decoder's own words ("Corrupt footer") name no file: this does, and what to do.
-      throw new SinkError(`${this.dataset}: ${key} in ${this.storage.root} cannot be read, the file is damaged (${(error as Error).message})`, 'commit', error, damagedFileHint(this.storage.root));
+      throw new SinkError(`${this.dataset}: ${key} in ${this.storage.root} cannot be read, the file is damaged (${(error as Error).message})`, 'commit', error, damagedFileHint(this.storage));
     }
   }
 
@@ -1162,7 +1162,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (orphans.keptForDelta > 0 && options.mendsDeltaLog !== true) {
       const n = orphans.keptForDelta;
       ctx?.logger.warn(
-        `kept ${n} file${n === 1 ? '' : 's'} of ${this.dataset} that its Delta log has live but its manifest does not list: "quotelake repair --output ${shellWord(this.storage.root)} --dry-run" shows the table's log and manifest disagreeing`,
+        `kept ${n} file${n === 1 ? '' : 's'} of ${this.dataset} that its Delta log has live but its manifest does not list: "quotelake repair ${lakeArgs(this.storage.root, this.storage.endpoint)} --dry-run" shows the table's log and manifest disagreeing`,
         { event: 'recovery', action: 'delta-files-kept', dataset: this.dataset, files: n },
       );
     }

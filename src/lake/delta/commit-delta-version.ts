@@ -118,14 +118,14 @@ export async function commitDeltaVersion(storage: LakeStorage, tableKey: string,
       if (winner === undefined) break;
       for (const action of winner) {
         const unsupported = 'protocol' in action ? unsupportedWriterProtocol(action.protocol) : undefined;
-        if (unsupported !== undefined) throw new DeltaConflictError(tableKey, version, ['protocol'], unsupported, storage.root);
+        if (unsupported !== undefined) throw new DeltaConflictError(tableKey, version, ['protocol'], unsupported, storage.root, storage.endpoint);
       }
       const clashes = conflictWith(tableKey, winner, changes, options.metaData);
-      if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes, undefined, storage.root);
+      if (clashes !== undefined) throw new DeltaConflictError(tableKey, version, clashes, undefined, storage.root, storage.endpoint);
       version++;
     }
   }
-  throw new DeltaLogError(`lost the race for a Delta version ${maxAttempts} times in a row (last tried ${version})`, tableKey, { retryable: true, hint: deltaConflictHint(storage.root) });
+  throw new DeltaLogError(`lost the race for a Delta version ${maxAttempts} times in a row (last tried ${version})`, tableKey, { retryable: true, hint: deltaConflictHint(storage.root, storage.endpoint) });
 }
 
 async function maybeCheckpoint(

@@ -6,6 +6,7 @@
 import { join, posix } from 'node:path';
 import { removeStaleTempFiles } from '../../core/atomic-write.js';
 import { SinkError } from '../../core/errors.js';
+import { lakeArgs } from '../../core/lake-args.js';
 import { versionOf, type VersionChain } from '../../core/version-steps.js';
 import { LAKE_DIR } from '../lake-paths.js';
 import { LAYOUT_VERSION } from '../layout-version.js';
@@ -79,12 +80,12 @@ export async function findLayoutFile(output: LakeLocation): Promise<LayoutFileFo
 export async function readLayoutFile(output: LakeLocation): Promise<LayoutFile | undefined> {
   const found = await findLayoutFile(output);
   if (found?.damage === undefined) return found?.file;
-  const where = typeof output === 'string' ? output : storageOf(output).root;
+  const where = typeof output === 'string' ? lakeArgs(output) : lakeArgs(storageOf(output).root, storageOf(output).endpoint);
   throw new SinkError(
     found.damage,
     'commit',
     undefined,
-    `the layout file records the lake's layout version and id; "quotelake repair --output ${where} --yes" writes it again, with the id taken back from the pipelines' checkpoints (--dry-run first shows what it would write)`,
+    `the layout file records the lake's layout version and id; "quotelake repair ${where} --yes" writes it again, with the id taken back from the pipelines' checkpoints (--dry-run first shows what it would write)`,
   );
 }
 
