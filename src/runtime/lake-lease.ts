@@ -261,6 +261,9 @@ function lockedError(path: string, holder: Partial<LeaseRecord>, thisHost: strin
       (ended
         ? `no process ${holder.pid} runs on this host, so that run has ended without releasing it: run again after ${holder.expiresAt ?? 'its expiry'}, when the next run takes it over`
         : 'if that run is gone, its lease expires then and the next run takes it over'),
-    { stage: 'plan' },
+    // "Another command is writing: wait for it to end" would contradict the message: nothing writes, nothing will end.
+    ended
+      ? { stage: 'plan', hint: `nothing is writing to this output now: run the same command again after ${holder.expiresAt ?? 'the lease expires'}; it then takes the lease over and finishes or sweeps what the ended run left` }
+      : { stage: 'plan' },
   );
 }

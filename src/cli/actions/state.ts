@@ -176,7 +176,7 @@ async function reset(args: StateResetArgs, env: NodeJS.ProcessEnv, targets: read
         throw new QuotelakeError('QL_OUTPUT_LOCKED', `state reset refused, nothing changed under ${outputDir}: ${e.message}`, {
           stage: 'plan',
           cause: e,
-          hint: 'another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, then run the same state reset again',
+          hint: e.hint ?? 'another quotelake command (a run, compact, vacuum, repair or migrate: the message names it) is writing to this output; wait for it to end, then run the same state reset again',
         });
       }
       throw e;
