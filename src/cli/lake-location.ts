@@ -23,6 +23,8 @@ import { checkLocalPathRoom } from '../lake/local-path-room.js';
 import { openOutput } from './output-storage.js';
 import { UsageError } from './usage-error.js';
 import { acquireRunLock, type RunLock } from '../runtime/run-lock.js';
+import { remoteOutputPlacement } from '../runtime/state-dir-placement.js';
+import { lakeArgs } from '../core/lake-args.js';
 import { stateLocationFor, type StateLocation } from '../runtime/state-location.js';
 
 export interface CommandLake {
@@ -67,7 +69,12 @@ export async function checkLocalOutput(output: string): Promise<void> {
  * commands, before anything is written there (a lease would make the prefix exist).
  */
 export async function checkRemoteOutput(output: string, storage: LakeStorage): Promise<void> {
-  if ((await storage.list('', { limit: 1 })).length > 0) return;
+  if ((await storage.list('', { limit: 1 })).length > 0) {
+    // A dataset's prefix (`s3://bucket/lake/kline`, as Delta tools take a table's path) read as an empty lake: exit 0, nothing done, every night.
+    const above = await remoteOutputPlacement(storage);
+    if (above !== undefined) throw new UsageError(`${output} is inside the lake ${above.root}, in ${above.where}, not a lake's prefix`, `give the lake's prefix: ${lakeArgs(above.root, storage.endpoint)}`);
+    return;
+  }
   throw new UsageError(`${output} holds nothing (no run has written there)`, 'check the bucket and prefix of the s3:// URL (and --s3-endpoint): give the --output of a run');
 }
 

@@ -34,7 +34,7 @@ import type { LakeStorage } from '../lake/storage/lake-storage.js';
 import { describeMigration, ensureLakeId, ensureLayout, readLakeId, recordLayout, removeStaleLayoutTemps } from '../lake/layout/index.js';
 import { checkOutputDir } from '../lake/check-output-dir.js';
 import { checkPipelinePathRoom } from './pipeline-path-room.js';
-import { checkOutputPlacement, checkStateDirPlacement } from './state-dir-placement.js';
+import { checkOutputPlacement, checkRemoteOutputPlacement, checkStateDirPlacement } from './state-dir-placement.js';
 import { STAGING_DIR } from '../lake/lake-paths.js';
 import { localStorage } from '../lake/storage/local-storage.js';
 import type { LakeLocation } from '../lake/storage/storage-of.js';
@@ -698,6 +698,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   // A path too deep for the run's own files is refused before the output is made or probed.
   checkPipelinePathRoom(pipeline, options.registry, { output: isRemote(storage) ? undefined : outputDir, stateDir: state.dir });
   await checkOutputPlacement(isRemote(storage) ? undefined : outputDir);
+  if (isRemote(storage)) await checkRemoteOutputPlacement(storage);
   if (isRemote(storage)) await checkOutputStorage(storage, safeFileToken(runId));
   else await checkOutputDir(outputDir);
   // Recovery below deletes staging and unlisted files: only one run may own the output at a time.

@@ -11,7 +11,9 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { DATASETS } from '../core/records.js';
 import { LAKE_DIR } from '../lake/lake-paths.js';
-import { enclosingLake, lakeFolderOf } from '../lake/layout/index.js';
+import { enclosingLake, LAYOUT_FILE, lakeFolderNamed, lakeFolderOf } from '../lake/layout/index.js';
+import type { LakeStorage } from '../lake/storage/lake-storage.js';
+import { lakeArgs } from '../core/lake-args.js';
 import { LAKE_STATE_DIR } from './state-location.js';
 
 /** Why `stateDir` may not hold a run's state under `output`, or undefined when it may. */
@@ -51,5 +53,27 @@ export async function checkOutputPlacement(output: string | undefined): Promise<
     {},
     undefined,
     `give the lake's folder (--output ${lakeAbove!}) or a folder outside it; nothing was sent or written`,
+  );
+}
+
+/**
+ * The same for a lake on an object store (`--output s3://bucket/lake/kline`, as Delta tools take a
+ * table's path): a run there wrote a second lake among the first one's data objects, which that
+ * lake's recovery sweeps as objects no manifest lists. A store without parents to look at passes.
+ */
+export async function remoteOutputPlacement(storage: LakeStorage): Promise<{ root: string; where: string } | undefined> {
+  const above = await storage.enclosingLake?.(LAYOUT_FILE);
+  const where = above === undefined ? undefined : lakeFolderNamed(above.top);
+  return where === undefined ? undefined : { root: above!.root, where };
+}
+
+export async function checkRemoteOutputPlacement(storage: LakeStorage): Promise<void> {
+  const above = await remoteOutputPlacement(storage);
+  if (above === undefined) return;
+  throw new ConfigError(
+    `output ${storage.root} is inside the lake ${above.root}, in ${above.where}: a run there would write a second lake among its objects`,
+    {},
+    undefined,
+    `give the lake's prefix (${lakeArgs(above.root, storage.endpoint)}) or a prefix outside it; nothing was sent or written`,
   );
 }

@@ -20,7 +20,11 @@ export async function enclosingLake(output: string): Promise<string | undefined>
 
 /** Where `output` lies in the lake `lakeAbove` when that is among the lake's own folders (a dataset's, or a `_`/`.` one), else undefined. */
 export function lakeFolderOf(output: string, lakeAbove: string): string | undefined {
-  const top = relative(resolve(lakeAbove), resolve(output)).split(sep)[0]!;
+  return lakeFolderNamed(relative(resolve(lakeAbove), resolve(output)).split(sep)[0]!);
+}
+
+/** The same for the first folder (or S3 prefix segment) below a lake's root. */
+export function lakeFolderNamed(top: string): string | undefined {
   if ((DATASETS as readonly string[]).includes(top)) return `the ${top} dataset's folder`;
   if (top.startsWith('_') || top.startsWith('.')) return `its own ${top} folder`;
   return undefined;

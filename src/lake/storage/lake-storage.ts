@@ -20,6 +20,12 @@ export interface LakeStorage {
   readonly root: string;
   /** An object store's own endpoint (not AWS's), so a command a message names reaches the same store. */
   readonly endpoint?: string | undefined;
+  /**
+   * An object store only (a folder's parents are read from the file system): the lake whose prefix
+   * holds this one, found by `marker` (the layout file) under a parent prefix, with the first segment
+   * below that lake's root; undefined when this prefix has the marker itself or no parent has it.
+   */
+  enclosingLake?(marker: string): Promise<{ readonly root: string; readonly top: string } | undefined>;
   /** Write an object durably; it need not appear atomically (staged objects, journals' sources). */
   put(key: string, data: Uint8Array | string): Promise<void>;
   /** Write an object that readers may look at: they see the old content or the new, never half. */

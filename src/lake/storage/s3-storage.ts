@@ -263,6 +263,29 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
     }
   }
 
+  async enclosingLake(marker: string): Promise<{ root: string; top: string } | undefined> {
+    const has = async (prefix: string): Promise<boolean> => {
+      const Key = objectKey({ bucket: this.bucket, prefix }, marker);
+      try {
+        await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw this.fail(error, 'HeadObject', Key, 'read');
+      }
+    };
+    if (await has(this.location.prefix)) return undefined;
+    const segments = this.location.prefix.split('/').filter((s) => s !== '');
+    for (let n = segments.length - 1; n >= 0; n--) {
+      const prefix = segments
+        .slice(0, n)
+        .map((s) => `${s}/`)
+        .join('');
+      if (await has(prefix)) return { root: s3Root({ bucket: this.bucket, prefix }), top: segments[n]! };
+    }
+    return undefined;
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.size(key)) !== undefined;
   }
