@@ -42,6 +42,11 @@ export function checkValuelessOptions(args: Record<string, unknown>, argv: reado
     const listed = choices.length > 1 ? `: ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}` : '';
     throw new UsageError(`--${key} needs a value${listed} (leave the option out for its default, ${JSON.stringify(value)})`, hint);
   }
+  // `--s3-endpoint $UNSET` in a cron line: an empty endpoint fell back to the environment's, else AWS,
+  // so a run meant for MinIO went to a bucket of that name on AWS (or failed for want of a region).
+  if (args['s3-endpoint'] === '') {
+    throw new UsageError('--s3-endpoint needs a value: http(s)://host[:port] (leave the option out for AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, else AWS itself)', hint);
+  }
   for (const [key, env] of Object.entries(EMPTY_MEANS_OFF)) {
     if (args[key] !== '' || !givenBare(argv, key)) continue;
     throw new UsageError(`--${key} needs a value (a spec; --${key} '' switches it off, leave the option out for ${env})`, hint);
