@@ -11,7 +11,7 @@ import { stateResetCommand } from '../runtime/state-reset-command.js';
 import { quotaStateDir, withCommandState } from './lake-location.js';
 import { keepsState } from '../runtime/keeps-state.js';
 import { checkPipelinePathRoom } from '../runtime/pipeline-path-room.js';
-import { checkOutputPlacement, checkStateDirPlacement } from '../runtime/state-dir-placement.js';
+import { checkOutputPlacement, checkRemoteOutputPlacement, checkStateDirPlacement } from '../runtime/state-dir-placement.js';
 import { isS3Url } from '../core/s3-url.js';
 import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
@@ -123,7 +123,8 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           settings.stateDir,
           process.env,
           async (state, lake) => {
-            // As the run will: checkpoints another output's runs saved are refused here too.
+            // As the run will: an s3:// prefix inside a lake is refused, and checkpoints another output's runs saved too.
+            if (lake.remote) await checkRemoteOutputPlacement(lake.storage);
             const tie = writesLake ? { id: await readLakeId(lake.remote ? lake.storage : settings.outputDir), where: settings.outputDir } : undefined;
             return new CheckpointStore(state, job.pipeline.name, checkpointSink(job.pipeline.sink), tie, stateResetCommand(job.pipeline.name, settings.outputDir, settings.stateDir, lake.remote ? lake.storage.endpoint : undefined)).load();
           },

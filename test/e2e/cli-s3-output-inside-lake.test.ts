@@ -1,7 +1,7 @@
 /**
  * An s3:// output that is a prefix inside a lake (a dataset's, as Delta tools take a table's path,
- * or `_quotelake/`) is refused as the same folder of a local lake is: `inspect`, `repair`, `compact`
- * and `vacuum` exit 2 naming the lake (they said "nothing to repair" with exit 0, every night), and
+ * or `_quotelake/`) is refused as the same folder of a local lake is: `inspect`, `repair`, `compact`,
+ * `vacuum` and `plan` exit 2 naming the lake (they said "nothing to repair" with exit 0, every night), and
  * a run writes nothing there (it wrote a second lake among the first one's data objects, which that
  * lake's recovery sweeps as objects no manifest lists). The built CLI, s3rver on loopback, the
  * embedded emulator at a frozen instant.
@@ -38,6 +38,10 @@ describe('an s3:// output inside a lake', () => {
     expect(own.code).toBe(2);
     expect(own.stderr).toContain('in its own _quotelake folder, not a lake\'s prefix');
 
+    // The plan of that run promises nothing the run would refuse.
+    const plan = await runCli(['plan', 'kline-backfill', ...WINDOW.filter((a) => a !== '--quiet'), '--output', table, ...endpoint], { cwd, env: CREDENTIALS });
+    expect(plan.code, plan.stdout).toBe(2);
+    expect(plan.stderr).toContain(`output ${table} is inside the lake ${lake}, in the kline dataset's folder`);
     const run = await runCli(['run', 'kline-backfill', ...WINDOW, '--output', table, ...endpoint], { cwd, env: CREDENTIALS });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`output ${table} is inside the lake ${lake}, in the kline dataset's folder: a run there would write a second lake among its objects`);
