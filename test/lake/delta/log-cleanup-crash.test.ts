@@ -27,15 +27,30 @@ function commitUntil(out: string, until: number, kill?: { killAt: number; mode: 
   return runCrashChild([FIXTURE, out, JSON.stringify({ until, now: NOW, ...kill, ...(s3Endpoint ? { s3Endpoint } : {}) })]);
 }
 
+/**
+ * The table as the listing and quotelake both see it, once they agree on its newest version: a PUT
+ * the killed writer had sent whole may still land on the S3 server after the kill, between two reads.
+ */
+async function settledTable(out: string) {
+  for (let attempt = 0; ; attempt++) {
+    const newestOf = async () => {
+      const table = join(await lakes.localCopy(out), 'trade');
+      return { table, newest: (await logVersions(table)).commits.at(-1)! };
+    };
+    const before = await newestOf();
+    const snapshot = (await readDeltaSnapshot(storageOf(lakes, out), 'trade'))!;
+    const after = await newestOf();
+    if (before.newest === after.newest || attempt === 10) return { ...after, snapshot };
+  }
+}
+
 /** What every reader must find whatever the moment of the kill. */
 async function expectWhole(out: string): Promise<number> {
-  const table = join(await lakes.localCopy(out), 'trade');
-  const newest = (await logVersions(table)).commits.at(-1)!;
+  const { table, newest, snapshot } = await settledTable(out);
   expect([AGED_VERSIONS - 1, AGED_VERSIONS]).toContain(newest);
   // Every version written within the 30 days (and the newest).
   const first = Array.from({ length: newest + 1 }, (_, v) => v).find((v) => writtenAt(v) > NOW - 30 * DAY)!;
   for (let v = first; v <= newest; v++) expect((await readVersion(table, v)).live, `version ${v}`).toEqual(files(v));
-  const snapshot = (await readDeltaSnapshot(storageOf(lakes, out), 'trade'))!;
   expect([...snapshot.files.keys()].sort()).toEqual(files(newest));
   return newest;
 }
