@@ -264,24 +264,28 @@ export class S3Storage implements LakeStorage, ConditionalWrites {
   }
 
   async enclosingLake(marker: string): Promise<{ root: string; top: string } | undefined> {
-    const has = async (prefix: string): Promise<boolean> => {
+    // true, false, or undefined when the store would not say: credentials scoped to this lake's
+    // prefix may not read a parent's, and this prefix's own refusal is said better by the commands'
+    // probe of it (which names the output and the permissions it needs). Unknown is not refused.
+    const has = async (prefix: string): Promise<boolean | undefined> => {
       const Key = objectKey({ bucket: this.bucket, prefix }, marker);
       try {
         await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
         return true;
       } catch (error) {
-        if (isNotFound(error)) return false;
-        throw this.fail(error, 'HeadObject', Key, 'read');
+        return isNotFound(error) ? false : undefined;
       }
     };
-    if (await has(this.location.prefix)) return undefined;
+    if ((await has(this.location.prefix)) !== false) return undefined;
     const segments = this.location.prefix.split('/').filter((s) => s !== '');
     for (let n = segments.length - 1; n >= 0; n--) {
       const prefix = segments
         .slice(0, n)
         .map((s) => `${s}/`)
         .join('');
-      if (await has(prefix)) return { root: s3Root({ bucket: this.bucket, prefix }), top: segments[n]! };
+      const found = await has(prefix);
+      if (found === undefined) return undefined;
+      if (found) return { root: s3Root({ bucket: this.bucket, prefix }), top: segments[n]! };
     }
     return undefined;
   }
