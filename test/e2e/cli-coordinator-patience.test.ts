@@ -14,6 +14,7 @@ import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers
 import { runCli, startCli, tempDir, type CliProcess, type CliResult } from './helpers/cli.js';
 import { minutelessPipelineFile, REPLAY_TOKEN, serveMinuteless, type ServedMinuteless } from './helpers/minuteless-plan.js';
 import type { RecordingProxy } from './helpers/recording-proxy.js';
+import { events } from './helpers/log-events.js';
 
 const NOW = '2026-11-12T15:00:00Z';
 const TOKEN = 'patience-token';
@@ -29,15 +30,6 @@ type Row = { code: string; ts: number };
 async function lakeRows(output: string): Promise<Row[]> {
   const rows = (await readLakeRecords(output, 'kline', 'parquet')).map(({ source: _source, ...r }) => r as Row);
   return rows.sort((a, b) => a.code.localeCompare(b.code) || a.ts - b.ts);
-}
-
-/** The JSON log lines of `event` on a run's stderr. */
-function events(stderr: string, event: string): Record<string, unknown>[] {
-  return stderr
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.event === event);
 }
 
 describe('run --coordinator while its Redis goes away', () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLakeRecords } from '../../src/lake/reader/index.js';
 import { settleTokens, startRedisServer, type RedisTestServer } from '../helpers/redis-server.js';
 import { runCli, startCli, tempDir, type CliProcess } from './helpers/cli.js';
+import { events } from './helpers/log-events.js';
 
 const NOW = '2026-11-20T12:00:00Z';
 const TOKEN = 'demo-basic';
@@ -24,15 +25,6 @@ function pipelineFile(dir: string): string {
   const file = join(dir, 'queued.yaml');
   writeFileSync(file, ['name: queued', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', ''].join('\n'));
   return file;
-}
-
-/** The JSON log lines of `event` on stderr. */
-function events(stderr: string, event: string): Record<string, unknown>[] {
-  return stderr
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.event === event);
 }
 
 describe('a worker whose Redis restarts mid-slice', () => {
