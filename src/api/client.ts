@@ -187,7 +187,7 @@ class QuotelakeClient implements ServiceClient {
   private readonly counts = new Map<string, number>();
   /** The part of `counts` no request scope was told of (see unscopedRequestCounts). */
   private readonly unscoped = new Map<string, number>();
-  private readonly outcomes: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0 };
+  private readonly outcomes: Required<RequestOutcomes> = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0, dailyLimited: 0 };
   private traceCounter = 0;
   /** Attempts taking their quota, not yet queued at the limiter (a virtual clock waits for them). */
   private preparing = 0;
@@ -874,6 +874,8 @@ class QuotelakeClient implements ServiceClient {
         if (asked !== undefined && error instanceof Error) askedWait.set(error, asked);
         if (error instanceof QuotaExhaustedError) {
           report('quota-exhausted', extra);
+          // Answered, but a refusal the service counts toward nothing: told apart from what it served.
+          this.outcomes.dailyLimited++;
           // Stop admitting at once (the quota closes the day before its file is synced): whatever
           // waits for a slot fails now, unsent.
           const exhausted = this.quota.markExhausted(error.cause);

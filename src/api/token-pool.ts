@@ -274,7 +274,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   }
 
   requestOutcomes(): RequestOutcomes {
-    const out: RequestOutcomes = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0 };
+    const out: Required<RequestOutcomes> = { answered: 0, unknown: 0, unsent: 0, rateLimited: 0, dailyLimited: 0 };
     for (const m of this.#members) {
       const o = m.client.requestOutcomes?.();
       if (!o) continue;
@@ -282,6 +282,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       out.unknown += o.unknown;
       out.unsent += o.unsent;
       out.rateLimited += o.rateLimited;
+      out.dailyLimited += o.dailyLimited ?? 0;
     }
     return out;
   }

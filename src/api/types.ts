@@ -70,6 +70,11 @@ export interface RequestOutcomes {
   unsent: number;
   /** Of `answered`, those the service refused with a 429 `rate limit` (not the daily cap): not charged, sent again. */
   rateLimited: number;
+  /**
+   * Of `answered`, those the service refused with its 429 `daily limit exceeded`: it counts them
+   * toward nothing, and nothing more is sent that day. Optional for clients written before it.
+   */
+  dailyLimited?: number;
 }
 
 export interface ClientOptions {

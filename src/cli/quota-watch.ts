@@ -83,7 +83,7 @@ export class QuotaWatchingClient implements ServiceClient {
     return this.inner.unscopedRequestCounts?.();
   }
   requestOutcomes(): RequestOutcomes {
-    return this.inner.requestOutcomes?.() ?? { answered: 0, unknown: 0, unsent: 0, rateLimited: 0 };
+    return this.inner.requestOutcomes?.() ?? { answered: 0, unknown: 0, unsent: 0, rateLimited: 0, dailyLimited: 0 };
   }
   /** Per-token counters of a token pool (for metrics); empty with one token. */
   tokenUsage(): readonly TokenUsage[] {

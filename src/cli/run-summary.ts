@@ -31,9 +31,12 @@ export interface RunSummary {
   /**
    * What became of the attempts: answered (counted by the service), unknown (sent, answer lost:
    * charged to the quota), unsent (never left: refunded); rateLimited: of answered, those refused
-   * with 429 `rate limit` (refunded, sent again). `requests` counts answered + unknown.
+   * with 429 `rate limit` (refunded, sent again); dailyLimited: of answered, those refused with 429
+   * `daily limit exceeded` (counted toward nothing by the service). `requests` counts answered + unknown.
    */
-  readonly requestOutcomes?: { readonly answered: number; readonly unknown: number; readonly unsent: number; readonly rateLimited?: number } | undefined;
+  readonly requestOutcomes?:
+    | { readonly answered: number; readonly unknown: number; readonly unsent: number; readonly rateLimited?: number; readonly dailyLimited?: number }
+    | undefined;
   /**
    * Rows per dataset: received from the source = written (new to the dataset) + merged (their key
    * was held already: they replaced a row) + rejected.
@@ -95,6 +98,7 @@ function requestsText(s: RunSummary): string {
   if (o && o.unknown > 0) extra.push(`${n(o.unknown)} with the answer lost (charged to the quota)`);
   if (o && o.unsent > 0) extra.push(`${n(o.unsent)} attempt${o.unsent === 1 ? '' : 's'} never sent (no connection; not charged)`);
   if (o?.rateLimited) extra.push(`${n(o.rateLimited)} refused with 429 rate limit (not charged; sent again)`);
+  if (o?.dailyLimited) extra.push(`${n(o.dailyLimited)} refused with 429 daily limit exceeded (not counted by the service; nothing more sent today)`);
   return `${n(s.requestsTotal)}${extra.length > 0 ? ` sent; ${extra.join(', ')}` : ''}`;
 }
 

@@ -55,7 +55,7 @@ describe('quota accounting of attempts', () => {
     expect(error).toBeInstanceOf(TransportError);
     expect(requests).toHaveLength(2);
     expect(client.requestCounts()).toEqual({ '/quote-b-api/kline': 2 });
-    expect(client.requestOutcomes!()).toEqual({ answered: 0, unknown: 2, unsent: 0, rateLimited: 0 });
+    expect(client.requestOutcomes!()).toEqual({ answered: 0, unknown: 2, unsent: 0, rateLimited: 0, dailyLimited: 0 });
     expect(await client.quotaStatus()).toMatchObject({ used: 2, unknown: 2 });
     await client.close();
     expect(await quotaFile()).toMatchObject({ used: 2, unknown: 2 });
@@ -64,7 +64,7 @@ describe('quota accounting of attempts', () => {
   it('answered requests are charged and counted as answered', async () => {
     const { client } = await setup((req, res) => ok(res, req.query!.trace, { code: 'BTCUSDT', kline_type: 1, kline_list: [bar(1_767_607_200)] }));
     await client.kline({ code: 'BTCUSDT', klineType: 1, count: 1 });
-    expect(client.requestOutcomes!()).toEqual({ answered: 1, unknown: 0, unsent: 0, rateLimited: 0 });
+    expect(client.requestOutcomes!()).toEqual({ answered: 1, unknown: 0, unsent: 0, rateLimited: 0, dailyLimited: 0 });
     await client.close();
     expect(await quotaFile()).toMatchObject({ used: 1 });
   });

@@ -79,7 +79,7 @@ describe('Retry-After', () => {
     expect(infos[1]!.sentAt - T0).toBeGreaterThanOrEqual(5000);
     // A 429 counts toward no quota (L2), and is counted apart among the answers.
     expect((await client.quotaStatus()).used).toBe(1);
-    expect(client.requestOutcomes!()).toEqual({ answered: 2, unknown: 0, unsent: 0, rateLimited: 1 });
+    expect(client.requestOutcomes!()).toEqual({ answered: 2, unknown: 0, unsent: 0, rateLimited: 1, dailyLimited: 0 });
     await client.close();
   });
 });

@@ -106,7 +106,7 @@ describe.concurrent('the quota is charged for what the service can have counted'
       expect(r.code, r.stderr).not.toBe(0);
       const s = runs(r.stdout).runs[0]!;
       expect(s.requestsTotal).toBeGreaterThan(0);
-      expect(s.requestOutcomes).toEqual({ answered: 0, unknown: s.requestsTotal, unsent: 0, rateLimited: 0 });
+      expect(s.requestOutcomes).toEqual({ answered: 0, unknown: s.requestsTotal, unsent: 0, rateLimited: 0, dailyLimited: 0 });
       expect(s.quota).toMatchObject({ used: s.requestsTotal, unknown: s.requestsTotal });
       expect(quotaUsed(join(out, '.state'), token)).toMatchObject({ used: s.requestsTotal, unknown: s.requestsTotal });
       const q = await runCli(['quota', '--output', out, '--clock', NOW], { env: { QUOTELAKE_TOKEN: token } });
