@@ -8,27 +8,13 @@
  * process says so and exits 130 itself. That is safe at any point: every commit is a journal plus
  * renames that the next run finishes or undoes, so an exit mid-commit loses no committed data.
  */
-import { endEarlyStop } from './early-stop.js';
+import { endEarlyStop, exitNow } from './early-stop.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { timerSecondsMs } from './seconds-option.js';
 import type { Resumption } from '../runtime/keeps-state.js';
 import type { LastWords } from '../runtime/last-words.js';
 
-/**
- * Ends the process now, as killed by SIGINT (a shell and a scheduler read 128 + 2 = 130). Not
- * process.exit(130): Node's exit joins its thread pool, so a thread stuck in a file-system call
- * (open() of a FIFO, a dead NFS mount) hangs the exit itself. With no listener left the signal's
- * default action applies, which ends the process whatever its threads are doing. stderr is
- * written synchronously (pipes, files and terminals on Linux), so the notice is out before.
- */
-export function exitNow(): void {
-  process.removeAllListeners('SIGINT');
-  // The first process of a container (PID 1: `command: [quotelake, ...]` in a pod) is never ended by a
-  // signal it has no handler for, its own included: the signal would be dropped and the run go on.
-  // process.exit is all it has (it may wait for a thread stuck in a file-system call, as said above).
-  if (process.pid === 1) process.exit(EXIT_INTERRUPTED);
-  process.kill(process.pid, 'SIGINT');
-}
+export { exitNow };
 
 /** Under the 5 s an operator (or an orchestrator's grace period) can expect, with room to flush. */
 export const STOP_GRACE_MS = 4000;
@@ -172,6 +158,8 @@ export function exitOnInterrupt(say: (line: string) => void, notice: (sig: NodeJ
     say(notice(sig));
     exit(EXIT_INTERRUPTED);
   };
+  // Its own words from here, in place of the generic stop of early-stop.ts.
+  endEarlyStop();
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
   return {
