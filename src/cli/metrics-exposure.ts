@@ -4,12 +4,11 @@
  * (without them).
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
-import { stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
 import { environmentErrorOf, type FixOptions } from '../core/environment-error.js';
 import { EnvironmentError } from '../core/errors.js';
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
 import type { MetricsSettings } from './metrics-options.js';
+import { refuseUnusablePath } from './metrics-textfile-path.js';
 import type { NoticeFields } from './terminal.js';
 
 export interface MetricsExposure {
@@ -79,42 +78,4 @@ function namingTheOption(error: unknown, option: string): unknown {
   // A name that does not resolve is the service's --base-url elsewhere; here it is the endpoint's host.
   const fix = found.code === 'QL_HOST_UNKNOWN' ? 'check --metrics-host for a typo: an address of this machine or a name it resolves (127.0.0.1 by default, 0.0.0.0 for every interface)' : found.fix;
   return new EnvironmentError(found.code, `${option}: ${found.message}`, found.target, fix, { stage: found.stage, cause: error });
-}
-
-/**
- * The collector's folder given without a file name (`.../textfile/`): Node's rename onto it says
- * ENOTDIR, which would be told as "a part of this path is a file" of a path made only of folders.
- */
-function refuseFolderPath(path: string): void {
-  if (!path.endsWith('/') && !path.endsWith(sep)) return;
-  const folder = path.replace(/[\\/]+$/, '') || sep;
-  throw new EnvironmentError(
-    'QL_OUTPUT_MISSING',
-    `--metrics-textfile ${path}: ends in "/", so it names a folder, where a file is written`,
-    folder,
-    `name a file in it: --metrics-textfile ${join(folder, 'quotelake.prom')} (node_exporter reads only *.prom files)`,
-    { stage: 'config' },
-  );
-}
-
-/**
- * The textfile's folder must exist: node_exporter reads one folder, so a typo in its path would
- * have the metrics written, folders and all, where nothing reads them.
- */
-async function refuseUnusablePath(path: string): Promise<void> {
-  refuseFolderPath(path);
-  const folder = dirname(resolve(path));
-  const missing = await stat(folder).then(
-    () => false,
-    (error: unknown) => (error as { code?: unknown }).code === 'ENOENT',
-  );
-  // Any other failure (a file in the path, no access) is told by the first write, as before.
-  if (!missing) return;
-  throw new EnvironmentError(
-    'QL_OUTPUT_MISSING',
-    `--metrics-textfile ${path}: the folder ${folder} does not exist`,
-    folder,
-    `create it (mkdir -p ${folder}) or fix the --metrics-textfile path: node_exporter reads only its --collector.textfile.directory`,
-    { stage: 'config' },
-  );
 }

@@ -28,6 +28,7 @@ import { sendJsonDocToStderr } from '../json-doc-stream.js';
 import { confirmFullRefresh } from '../full-refresh.js';
 import { sayNotConfirmed } from '../not-confirmed.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
+import { sayMetricsUnusedInDryRun } from '../dry-run-metrics.js';
 import type { MetricsExposure } from '../metrics-exposure.js';
 import { checkJobTokenPool, resolveTokenPool, type TokenPoolArgs } from '../token-pool-settings.js';
 import { openOutput } from '../output-storage.js';
@@ -87,6 +88,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
 
   const fullRefresh = args['full-refresh'] === true;
   if (args['dry-run']) {
+    if (metricsWanted) await sayMetricsUnusedInDryRun(terminal, metricsWanted);
     // With a coordinator the day is counted in Redis, not in the quota file: plan on that count.
     const sharedDays = coordinatorUrl !== undefined ? await readSharedDayCounts(coordinatorUrl) : undefined;
     return printPlans(terminal, jobs, clock, { fullRefresh, pool: pool?.tokens, s3Endpoint: args['s3-endpoint'], ...(sharedDays ? { sharedDays } : {}) }, args.json);
