@@ -4,11 +4,14 @@
  * (without them).
  * Started before the first run, stopped after the last: the textfile then holds the final counts.
  */
+import { dirname, resolve } from 'node:path';
+import { isTempFile } from '../core/atomic-write.js';
 import { environmentErrorOf, type FixOptions } from '../core/environment-error.js';
 import { EnvironmentError } from '../core/errors.js';
 import { createMetrics, serveMetrics, startMetricsTextfile, type MetricsServer, type MetricsTextfile, type QuotelakeMetrics } from '../runtime/metrics/index.js';
 import type { MetricsSettings } from './metrics-options.js';
-import { refuseUnusablePath } from './metrics-textfile-path.js';
+import { missingFolder, refuseUnusablePath } from './metrics-textfile-path.js';
+import { textfileFailureNotices } from './textfile-failure-notices.js';
 import type { NoticeFields } from './terminal.js';
 
 export interface MetricsExposure {
@@ -21,8 +24,8 @@ export interface MetricsExposure {
   stop(): Promise<void>;
 }
 
-/** `say` gets each line with its notice (json-notices.ts): where the metrics are, or a textfile that could not be written. */
-export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields) => void): Promise<MetricsExposure> {
+/** `say` gets each line with its notice (json-notices.ts), and its text with a hint line where it has one: where the metrics are, or a textfile that could not be written. */
+export async function startMetricsExposure(settings: MetricsSettings, say: (line: string, notice: NoticeFields, asText?: string) => void): Promise<MetricsExposure> {
   // Process metrics only with an endpoint; the textfile leaves them out either way (metrics-textfile.ts).
   if (settings.textfile !== undefined) await refuseUnusablePath(settings.textfile);
   const metrics = createMetrics({ processMetrics: settings.port !== undefined });
@@ -38,15 +41,21 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
     say(`quotelake metrics on ${server.url}`, { level: 'info', event: 'metrics', url: server.url });
   }
   if (settings.textfile !== undefined) {
+    const path = settings.textfile;
+    const told = (error: unknown): unknown => textfileError(error, path);
+    const notices = textfileFailureNotices(path, settings.intervalMs, told, say);
     textfile = startMetricsTextfile(metrics, {
-      path: settings.textfile,
+      path,
       intervalMs: settings.intervalMs,
-      onError: (e) => say(`quotelake: could not write the metrics textfile ${settings.textfile}: ${(e as Error).message}`, { event: 'metrics-textfile-error', path: settings.textfile }),
+      // The folder was checked at the start; one removed meanwhile is told, not made again.
+      makeFolder: false,
+      onError: notices.onError,
+      onRecovered: notices.onRecovered,
     });
     // The file exists from the start, so the collector never reports it missing while a run works.
     await textfile.flush().catch(async (error: unknown) => {
       await server?.close();
-      throw namingTheOption(error, `--metrics-textfile ${settings.textfile}`);
+      throw told(error);
     });
   }
   return {
@@ -57,13 +66,25 @@ export async function startMetricsExposure(settings: MetricsSettings, say: (line
       try {
         // Told as the option's, as at the start: the same Node errors would name --output.
         await textfile?.stop().catch((error: unknown) => {
-          throw namingTheOption(error, `--metrics-textfile ${settings.textfile}`);
+          throw textfileError(error, settings.textfile!);
         });
       } finally {
         await server?.close();
       }
     },
   };
+}
+
+/**
+ * A textfile write's failure, told as the option's: its folder gone (the temp file beside the
+ * target cannot be opened or renamed) is said as at the start, the rest as Node's errors are elsewhere.
+ */
+function textfileError(error: unknown, path: string): unknown {
+  const node = error as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (node.code === 'ENOENT' && (node.syscall === 'open' || node.syscall === 'rename') && typeof node.path === 'string' && isTempFile(node.path)) {
+    return missingFolder(path, dirname(resolve(path)), error);
+  }
+  return namingTheOption(error, `--metrics-textfile ${path}`);
 }
 
 const METRICS_OPTIONS: FixOptions = { path: 'a --metrics-textfile', port: '--metrics-port', host: '--metrics-host' };

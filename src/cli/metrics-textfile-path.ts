@@ -35,11 +35,16 @@ export async function refuseUnusablePath(path: string): Promise<void> {
   );
   // Any other failure (a file in the path, no access) is told by the first write, as before.
   if (!missing) return;
-  throw new EnvironmentError(
+  throw missingFolder(path, folder);
+}
+
+/** The folder of `path` is not there (at the start, or removed while the command ran: a write's ENOENT). */
+export function missingFolder(path: string, folder: string, cause?: unknown): EnvironmentError {
+  return new EnvironmentError(
     'QL_OUTPUT_MISSING',
     `--metrics-textfile ${path}: the folder ${folder} does not exist`,
     folder,
     `create it (mkdir -p ${folder}) or fix the --metrics-textfile path: node_exporter reads only its --collector.textfile.directory`,
-    { stage: 'config' },
+    { stage: 'config', ...(cause !== undefined ? { cause } : {}) },
   );
 }

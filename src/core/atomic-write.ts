@@ -64,12 +64,17 @@ export interface AtomicWriteOptions {
    * place (atomic and exclusive, where a rename would replace) and then removed.
    */
   readonly noClobber?: boolean;
+  /**
+   * false: the folder must exist (ENOENT otherwise), for a file whose folder another program reads
+   * and a missing one means it no longer does.
+   */
+  readonly makeFolder?: boolean;
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  await makeDir(dir);
+  if (options.makeFolder !== false) await makeDir(dir);
   const temp = join(dir, `.${basename(path)}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(temp, 'w');
   try {

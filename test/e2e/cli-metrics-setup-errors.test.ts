@@ -71,8 +71,9 @@ describe.concurrent('metrics that cannot be set up', () => {
     const { r, requests } = await runWithTextfile(onTestFinished, dir, path);
     expect(r.code, r.stderr).toBe(2);
     const doc = JSON.parse(r.stdout) as ErrorDoc;
+    // The folder is not made (it must exist): the temp file beside the target is the first thing opened.
     expect(doc.error!.code).toBe('QL_OUTPUT_MISSING');
-    expect(doc.error!.message).toBe(`--metrics-textfile ${path}: ${blocker}: a part of this path is a file, not a folder (ENOTDIR, mkdir)`);
+    expect(doc.error!.message).toBe(`--metrics-textfile ${path}: ${blocker}: a part of this path is a file, not a folder (ENOTDIR, open)`);
     expect(doc.error!.hint).toBe('choose a --metrics-textfile whose parents are folders, not files');
     expect(r.stderr).not.toContain('--output');
     expect(requests).toBe(0);

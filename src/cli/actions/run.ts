@@ -129,7 +129,7 @@ async function runPipelines(args: RunCommandArgs, env: NodeJS.ProcessEnv, stdout
   let metricsError: ReturnType<typeof describeError> | undefined;
   try {
     // Loaded only when asked for: prom-client costs ~0.04 CPU-s to load.
-    if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice));
+    if (metricsWanted) exposure = await (await import('../metrics-exposure.js')).startMetricsExposure(metricsWanted, (line, notice, asText) => terminal.notice(line, notice, asText));
     // Ended at once (a second signal, a stop that hung) between runs or after the last, the textfile
     // still gets the counts so far; during a run, the run's own last words write it once it is counted.
     if (exposure) interrupts.lastWords.add(exposure.flush);

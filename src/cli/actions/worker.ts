@@ -135,7 +135,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const deadScratch = await removeDeadSliceScratch();
   if (deadScratch > 0) logger.info('removed the slice folders of workers no longer running', { event: 'recovery', action: 'slice-scratch-removed', folders: deadScratch });
   const service = { 'base-url': args['base-url'], token: args.token, plan: args.plan, 'plans-file': args['plans-file'] };
-  const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice) => terminal.notice(line, notice)) : undefined;
+  const exposure = metricsWanted ? await startMetricsExposure(metricsWanted, (line, notice, asText) => terminal.notice(line, notice, asText)) : undefined;
   const committer = createSliceCommitter({ registry, clock, logger, redis, s3Endpoint: args['s3-endpoint'], metrics: exposure?.metrics });
   const clients = workerClients({
     logger,

@@ -13,6 +13,13 @@ export interface TextfileOptions {
   readonly intervalMs?: number | undefined;
   /** A periodic write that failed (the final one throws instead). Must not throw. */
   readonly onError?: (error: unknown) => void;
+  /** The first write that succeeded after periodic ones failed, with how many failed. Must not throw. */
+  readonly onRecovered?: (failedWrites: number) => void;
+  /**
+   * false: the file's folder must exist, and a write into a folder removed meanwhile fails (ENOENT)
+   * rather than making it again where the collector may no longer look. Default true.
+   */
+  readonly makeFolder?: boolean;
 }
 
 export interface MetricsTextfile {
@@ -26,11 +33,15 @@ export interface MetricsTextfile {
 export function startMetricsTextfile(metrics: QuotelakeMetrics, options: TextfileOptions): MetricsTextfile {
   // Writes in a row, never two at once: a later write must not be overtaken by an earlier one.
   let chain: Promise<void> = Promise.resolve();
+  // Periodic writes failed since the last one that succeeded: a success then is a recovery.
+  let failedWrites = 0;
   const write = (): Promise<void> => {
     const next = chain.then(async () => {
       // Not fsynced: the file is a view of counters, rewritten soon; the rename keeps it whole.
       // No process metrics, even when an endpoint serves them: node_exporter reports the machine's own.
-      await writeFileAtomic(options.path, await metrics.text({ process: false }), { durable: false });
+      await writeFileAtomic(options.path, await metrics.text({ process: false }), { durable: false, makeFolder: options.makeFolder ?? true });
+      if (failedWrites > 0) options.onRecovered?.(failedWrites);
+      failedWrites = 0;
     });
     chain = next.catch(() => undefined);
     return next;
@@ -39,7 +50,10 @@ export function startMetricsTextfile(metrics: QuotelakeMetrics, options: Textfil
   const timer =
     intervalMs > 0
       ? setInterval(() => {
-          write().catch((error: unknown) => options.onError?.(error));
+          write().catch((error: unknown) => {
+            failedWrites += 1;
+            options.onError?.(error);
+          });
         }, intervalMs)
       : undefined;
   // The timer alone must not keep a finished process alive.

@@ -73,4 +73,33 @@ describe('startMetricsTextfile', () => {
     expect(errors).toHaveLength(1);
     await expect(file.stop()).rejects.toThrow();
   });
+
+  it('makeFolder false: a folder removed meanwhile fails the write (ENOENT) and is not made again; the write after it is back is a recovery, with the failures counted', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { mkdirSync, rmSync, existsSync } = await import('node:fs');
+    const dir = join(mkdtempSync(join(tmpdir(), 'ql-textfile-')), 'collector');
+    mkdirSync(dir);
+    const path = join(dir, 'quotelake.prom');
+    const m = createMetrics();
+    const codes: unknown[] = [];
+    const recovered: number[] = [];
+    const file = startMetricsTextfile(m, { path, intervalMs: 1_000, makeFolder: false, onError: (e) => codes.push((e as NodeJS.ErrnoException).code), onRecovered: (n) => recovered.push(n) });
+    await file.flush();
+    rmSync(dir, { recursive: true });
+    for (let i = 0; i < 3; i += 1) {
+      vi.advanceTimersByTime(1_000);
+      await file.flush().catch(() => undefined);
+    }
+    expect(codes).toEqual(['ENOENT', 'ENOENT', 'ENOENT']);
+    expect(existsSync(dir)).toBe(false);
+    expect(recovered).toEqual([]);
+    mkdirSync(dir);
+    m.request('/e', 'ok');
+    vi.advanceTimersByTime(1_000);
+    await file.flush();
+    expect(recovered).toEqual([3]);
+    expect(okCount(path)).toBe(1);
+    await file.stop();
+    expect(recovered).toEqual([3]);
+  });
 });
