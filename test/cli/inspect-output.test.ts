@@ -88,7 +88,7 @@ describe("inspect's last runs", () => {
     rejected: counts.rejected ?? 0,
   });
   const lines = (runs: ReturnType<typeof run>[]) =>
-    renderInspect({ output: 'out', stateDir: 'out/.state', datasets: [], pendingCommits: [], rejectedFiles: 0, runs, damagedRunRecords: [] }).split('\n').filter((l) => l.includes('  p  '));
+    renderInspect({ output: 'out', stateDir: 'out/.state', datasets: [], pendingCommits: [], rejectedFiles: 0, runs, damagedRunRecords: [], ndjsonFiles: [] }).split('\n').filter((l) => l.includes('  p  '));
 
   it('say what a killed or running run fetched and did not commit, and nothing of the kind for a run that succeeded', () => {
     expect(

@@ -15,6 +15,7 @@ import { deltaDrift } from '../../lake/commit/delta-drift.js';
 import { pendingJournals } from '../../lake/commit/commit-journal.js';
 import { runHoldsNoLock } from '../../runtime/output-lock.js';
 import { lakeArgs } from '../../core/lake-args.js';
+import { ndjsonFilesOf, type NdjsonFileInfo } from './ndjson-files.js';
 
 export interface SeriesInfo {
   /** e.g. `BTCUSDT 1m` (kline), `AAPL.US` (trade, depth), `nyse` (halt). */
@@ -77,6 +78,8 @@ export interface OutputInfo {
   readonly runs: readonly RunInfo[];
   /** Run record files left out of `runs` because they cannot be read (not JSON, or not a run record). */
   readonly damagedRunRecords: readonly string[];
+  /** NDJSON files beside the lake (an ndjson sink's): no dataset, so not read, only named. */
+  readonly ndjsonFiles: readonly NdjsonFileInfo[];
 }
 
 function datasetInfo(d: DatasetSummary): DatasetInfo {
@@ -118,19 +121,23 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
   const datasets = await withDeltaDrift(settled, lake, output, new Set(pendingCommits.map((c) => `${c.dataset}.${c.format}`)));
   // --runs 0 asks for none (slice(-0) would be every run).
   const damagedRunRecords: string[] = [];
+  // Only where the state is the output's own: a shared --state-dir holds runs of other outputs, whose locks are elsewhere.
+  const ownState = storage === undefined && resolve(stateDir) === resolve(output, '.state');
+  // Read for the last runs, and (own state only) for the NDJSON files they committed.
+  const manifests = lastRuns === 0 && !ownState ? [] : await readRunManifests(state, (name) => damagedRunRecords.push(name));
   const runs =
     lastRuns === 0
       ? []
-      : (await readRunManifests(state, (name) => damagedRunRecords.push(name)))
+      : [...manifests]
           .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
           .slice(-lastRuns)
           .reverse()
           .map(runInfo);
-  // Only where the state is the output's own: a shared --state-dir holds runs of other outputs, whose locks are elsewhere.
-  const ownState = storage === undefined && resolve(stateDir) === resolve(output, '.state');
+  // An ndjson sink writes files only into a local folder (an s3:// output takes it to stdout only).
+  const ndjsonFiles = storage !== undefined ? [] : await ndjsonFilesOf(output, ownState ? manifests.flatMap((m) => m.filesCommitted.map((f) => f.path)) : []);
   const judged = await Promise.all(runs.map(async (r) => (ownState && r.status === 'running' && (await runHoldsNoLock(output, r.runId)) ? { ...r, processGone: true as const } : r)));
   const rejectedFiles = storage === undefined ? await countFiles(join(output, '_rejected')) : (await storage.list('_rejected/')).length;
-  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs: judged, damagedRunRecords: damagedRunRecords.sort() };
+  return { output, stateDir, datasets, pendingCommits, rejectedFiles, runs: judged, damagedRunRecords: lastRuns === 0 ? [] : damagedRunRecords.sort(), ndjsonFiles };
 }
 
 /**

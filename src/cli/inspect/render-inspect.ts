@@ -3,11 +3,13 @@ import { byteSize, counted, n } from '../progress/progress-figures.js';
 import type { OutputInfo } from './inspect-output.js';
 
 const MAX_SERIES = 40;
+const MAX_NDJSON = 10;
 
 /** `runsAsked`: --runs; with 0 the runs are left out, not said to be missing. */
 export function renderInspect(info: OutputInfo, runsAsked = 5): string {
   const lines = [`quotelake: ${info.output}`];
-  if (info.datasets.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
+  if (info.datasets.length === 0 && info.ndjsonFiles.length === 0) lines.push('  no datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
+  if (info.datasets.length === 0 && info.ndjsonFiles.length > 0) lines.push('  no lake datasets (no manifest under _quotelake/manifests/ for kline, trade, depth or halt)');
   for (const d of info.datasets) {
     lines.push(`  ${d.dataset} (${d.format}): ${counted(d.rows, 'row')} in ${counted(d.files, 'file')}${d.unreadable > 0 ? ` (${n(d.unreadable)} missing or unreadable, not counted)` : ''}, ${counted(d.partitions.length, 'partition')}, ${byteSize(d.bytes)}, updated ${d.updatedAt}`);
     const width = Math.max(6, ...d.series.slice(0, MAX_SERIES).map((s) => s.series.length));
@@ -19,6 +21,12 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
   }
   for (const c of info.pendingCommits) {
     lines.push(`  pending: a commit of ${c.dataset} (${c.format}, ${counted(c.files, 'file')}) that run ${c.run} decided and did not finish; the next run or "quotelake compact" on this output finishes it`);
+  }
+  if (info.ndjsonFiles.length > 0) {
+    const k = info.ndjsonFiles.length;
+    const names = info.ndjsonFiles.slice(0, MAX_NDJSON).map((f) => `${f.path} (${byteSize(f.bytes)})`);
+    const more = k > MAX_NDJSON ? `, ... and ${k - MAX_NDJSON} more (--json lists all)` : '';
+    lines.push(`  ${counted(k, 'NDJSON file')}, not ${k === 1 ? 'a lake dataset' : 'lake datasets'} (an ndjson sink's; inspect reads and checks only the lake's datasets): ${names.join(', ')}${more}`);
   }
   if (info.rejectedFiles > 0) lines.push(`  _rejected: ${counted(info.rejectedFiles, 'file')} of rejected records`);
   if (info.runs.length > 0) {
