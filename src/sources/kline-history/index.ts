@@ -12,7 +12,7 @@ import { ConfigError } from '../../core/errors.js';
 import type { Interval, RawKline } from '../../core/records.js';
 import type { SourcePlanner } from '../../core/plan-types.js';
 import { firstCellMs, intervalSupported } from '../../catalog/bar-grid.js';
-import { codeListSchema, intervalListSchema, lintRepeated } from '../shared/config-parts.js';
+import { codeListSchema, intervalListSchema } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream } from '../shared/kline-records.js';
 import { mergeByFrontier } from '../shared/merge-by-frontier.js';
@@ -55,7 +55,7 @@ export const klineHistoryConfigSchema = z.strictObject({
 export type KlineHistoryConfig = z.infer<typeof klineHistoryConfigSchema>;
 
 function lint(config: KlineHistoryConfig): LintFinding[] {
-  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRepeated(config.codes, 'codes'), ...lintRepeated(config.intervals, 'intervals')];
+  const out = lintKnownCodes(config.codes, 'codes');
   for (const [i, code] of config.codes.entries()) {
     const product = findProduct(code);
     if (!product) continue;

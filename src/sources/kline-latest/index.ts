@@ -13,7 +13,7 @@ import type { Interval, RawKline } from '../../core/records.js';
 import type { RequestGroup, SourcePlanLimits, SourcePlanner } from '../../core/plan-types.js';
 import { countBars, intervalSupported, klineTypeOf } from '../../catalog/bar-grid.js';
 import { roundsDue } from '../shared/round-schedule.js';
-import { codeListSchema, intervalListSchema, lintRepeated, lintRounds, roundsShape } from '../shared/config-parts.js';
+import { codeListSchema, intervalListSchema, lintRounds, roundsShape } from '../shared/config-parts.js';
 import { lintKnownCodes } from '../shared/known-codes.js';
 import { klineStream, malformedRecords, mismatchedPage, newestFinal, productPage, toRawKlines, type AnswerTimes } from '../shared/kline-records.js';
 import { ECHO_MISMATCH } from '../../core/reject-codes.js';
@@ -45,7 +45,7 @@ export const klineLatestConfigSchema = z.strictObject({
 export type KlineLatestConfig = z.infer<typeof klineLatestConfigSchema>;
 
 function lint(config: KlineLatestConfig): LintFinding[] {
-  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRepeated(config.codes, 'codes'), ...lintRepeated(config.intervals, 'intervals'), ...lintRounds(config)];
+  const out = [...lintKnownCodes(config.codes, 'codes'), ...lintRounds(config)];
   // The same words as kline-history's: what is wrong, and the two ways out.
   for (const [i, code] of config.codes.entries()) {
     const product = findProduct(code);

@@ -5,21 +5,15 @@ import type { LintFinding } from '../../core/definition.js';
 import { codeSchema } from './known-codes.js';
 import type { RoundsConfig } from '../../core/round-starts.js';
 
-export const codeListSchema = z
-  .array(codeSchema)
-  .min(1)
-  .describe('Product codes exactly as in the product catalog (case-sensitive), e.g. BTCUSDT, AAPL.US, 600000.SH; an unknown one stops the pipeline before any request.');
+export const codeListSchema = listedOnce(z.array(codeSchema).min(1), 'codes').describe('Product codes exactly as in the product catalog (case-sensitive), e.g. BTCUSDT, AAPL.US, 600000.SH; an unknown one stops the pipeline before any request.');
 
-export const intervalListSchema = z
-  .array(z.enum(INTERVALS as unknown as [Interval, ...Interval[]]))
-  .min(1)
-  .describe('Bar intervals: 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo (2h and 4h not for stocks and indexes).');
+export const intervalListSchema = listedOnce(z.array(z.enum(INTERVALS as unknown as [Interval, ...Interval[]])).min(1), 'intervals').describe('Bar intervals: 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo (2h and 4h not for stocks and indexes).');
 
 /**
  * A value listed twice (`[BTCUSDT, BTCUSDT]`): a copy where another was meant, most likely. Each is
  * fetched once either way, so the second is pointed at rather than silently merged.
  */
-export function lintRepeated(values: readonly string[], path: string): LintFinding[] {
+function lintRepeated(values: readonly string[], path: string): LintFinding[] {
   const first = new Map<string, number>();
   const out: LintFinding[] = [];
   values.forEach((value, i) => {
@@ -28,6 +22,22 @@ export function lintRepeated(values: readonly string[], path: string): LintFindi
     else out.push({ path: [path, i], message: `"${value}" is listed already, at ${path}[${at}]: remove one (or write the value you meant)` });
   });
   return out;
+}
+
+/**
+ * `list` with its repeated values pointed at (lintRepeated) by the list's own schema. zod skips a
+ * list's checks once one of its items failed (`[sse, sse, foo]`), and so would a stage's lint:
+ * this check runs whatever its items did, so every problem of the list is said at once.
+ */
+export function listedOnce<T extends z.ZodArray<z.ZodType>>(list: T, name: string): T {
+  return list.superRefine(
+    (values, ctx) => {
+      for (const f of lintRepeated(values as unknown as readonly string[], name)) {
+        ctx.addIssue({ code: 'custom', path: f.path.slice(1), message: f.message, params: { lint: true } });
+      }
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  );
 }
 
 /** One round, or one every `everySeconds` for `count` rounds or `durationSeconds`. */

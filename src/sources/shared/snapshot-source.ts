@@ -12,7 +12,7 @@ import type { Batch, Checkpoint, RunContext, Source } from '../../core/component
 import type { ComponentEnv, LintFinding } from '../../core/definition.js';
 import type { PlanContext, SourcePlan } from '../../core/plan-types.js';
 import { roundsDue } from './round-schedule.js';
-import { codeListSchema, lintRepeated, lintRounds, roundsShape, type RoundsConfig } from './config-parts.js';
+import { codeListSchema, listedOnce, lintRounds, roundsShape, type RoundsConfig } from './config-parts.js';
 import { codeSchema, lintKnownCodes } from './known-codes.js';
 import { CodeProblems } from './report-codes.js';
 import { reported, requestReporter } from './request-reporter.js';
@@ -33,8 +33,7 @@ export const snapshotShape = {
   codes: codeListSchema,
   // An explicit opt-in, so that a typo never reaches the service but a code the catalog lags
   // behind (or the demo's deliberately invalid one, to show W8) still can.
-  codesOutsideCatalog: z
-    .array(codeSchema)
+  codesOutsideCatalog: listedOnce(z.array(codeSchema), 'codesOutsideCatalog')
     .optional()
     .describe(
       'Codes the product catalog does not know that may still be sent to the service as written (it decides: a code it rejects is isolated from its batch and reported by name). Any other code outside the catalog stops the pipeline before the first request.',
@@ -45,8 +44,6 @@ export const snapshotShape = {
 export function lintSnapshot(config: SnapshotConfig): LintFinding[] {
   return [
     ...lintKnownCodes(config.codes, 'codes', config.codesOutsideCatalog ?? []),
-    ...lintRepeated(config.codes, 'codes'),
-    ...lintRepeated(config.codesOutsideCatalog ?? [], 'codesOutsideCatalog'),
     ...lintRounds(config),
   ];
 }

@@ -17,7 +17,7 @@ import { mergeStreams } from '../shared/merge-streams.js';
 import { reported, requestReporter, type RequestReporter } from '../shared/request-reporter.js';
 import { serviceClient } from '../shared/service-client.js';
 import { throwIfAborted } from '../shared/throw-if-aborted.js';
-import { lintRepeated } from '../shared/config-parts.js';
+import { listedOnce } from '../shared/config-parts.js';
 import { haltContentHash, haltKey } from './halt-key.js';
 import { withoutEchoedSecret } from './echoed-secret.js';
 import { ExchangeRefusals } from './exchange-refusals.js';
@@ -25,9 +25,8 @@ import { ExchangeRefusals } from './exchange-refusals.js';
 const EXCHANGES = ['sse', 'nyse', 'nasdaq'] as const;
 
 export const tradingHaltsConfigSchema = z.strictObject({
-  exchanges: z
-    .array(z.enum(EXCHANGES))
-    .min(1)
+  // As for codes and intervals: an exchange listed twice is pointed at (it is fetched once anyway).
+  exchanges: listedOnce(z.array(z.enum(EXCHANGES)).min(1), 'exchanges')
     .default([...EXCHANGES])
     .describe('Exchanges to fetch: sse, nyse, nasdaq (default all three).'),
   pageSize: z
@@ -164,8 +163,6 @@ export const tradingHalts: SourceDefinition<TradingHaltsConfig, RawHalt> & Sourc
   examples: [{}, { exchanges: ['sse'] }, { exchanges: ['nyse', 'nasdaq'], pageSize: 200, timeoutMs: 300000 }],
   dataset: () => 'halt',
   emits: 'raw-halt',
-  // As for codes and intervals: an exchange listed twice is pointed at (it is fetched once anyway).
-  lint: (config) => lintRepeated(config.exchanges, 'exchanges'),
   create: (config, env) => new TradingHaltsSource(config, env),
   plan(config, ctx): SourcePlan {
     const exchanges = [...new Set(config.exchanges)];
