@@ -102,7 +102,13 @@ class TradingHaltsSource implements Source<RawHalt> {
     const reporter = requestReporter(client, ctx.events, ctx.signal);
     const exchanges = [...new Set(this.config.exchanges)];
     const config = this.config;
-    const refusals = new ExchangeRefusals(exchanges.length);
+    const refusals = new ExchangeRefusals(exchanges.length, (exchange, error, othersDelivered) => {
+      // Dropping the exchange is the advice for a refusal that will come every time (a plan that
+      // does not cover it), never for a service that was busy or down past the retries.
+      const advice = error.retryable ? '' : ` (a token whose plan does not cover ${exchange} is refused every time: drop it from exchanges)`;
+      const kept = othersDelivered ? "the other exchanges' records are kept" : 'no exchange was delivered, so nothing is written';
+      ctx.events.shortfall?.(`trading-halts ${exchange}: not delivered: ${error.message}; ${kept} and the next run asks again${advice}`);
+    });
     const makers = exchanges.map((exchange) => async function* (): AsyncGenerator<Batch<RawHalt>> {
       const stream = `halt/${exchange}`;
       const before = readPosition(from.get(stream));
@@ -112,18 +118,14 @@ class TradingHaltsSource implements Source<RawHalt> {
         fetched = await fetchAll(client, reporter, exchange, config, ctx);
         reporter.finish(stream);
       } catch (error) {
-        if (refusals.absorb(error)) {
-          // Dropping the exchange is the advice for a refusal that will come every time (a plan that
-          // does not cover it), never for a service that was busy or down past the retries.
-          const advice = error.retryable ? '' : ` (a token whose plan does not cover ${exchange} is refused every time: drop it from exchanges)`;
-          ctx.events.shortfall?.(`trading-halts ${exchange}: not delivered: ${error.message}; the other exchanges' records are kept and the next run asks again${advice}`);
-          return;
-        }
+        if (refusals.absorb(exchange, error)) return;
+        refusals.endedOtherwise();
         if (!(error instanceof QuotaExhaustedError)) throw error;
         ctx.events.stoppedAtQuota?.();
         ctx.events.note?.(`trading-halts ${exchange}: daily request quota used up; run again after ${error.resetAt.toISOString()}`);
         return;
       }
+      refusals.deliveredOne();
       const fetchedAtMs = ctx.clock.now();
       const seen: Record<string, string> = {};
       const out: RawHalt[] = [];
