@@ -15,7 +15,7 @@ import { settleRequests } from './settle-requests.js';
 import { RetryAfterBeyondBudgetError } from './retry-after-budget.js';
 import { sayAttempts } from './attempts-said.js';
 import { checkClientOptionKeys } from './client-option-keys.js';
-import { tokenProblem } from './token-problem.js';
+import { tokenProblem, usableToken } from './token-problem.js';
 import {
   AbortedError,
   ApiError,
@@ -205,7 +205,8 @@ class QuotelakeClient implements ServiceClient {
     checkClientOptionKeys(options);
     this.limits = planLimits(options.plan, options.plans);
     this.plan = this.limits.name;
-    if (typeof options.token !== 'string' || options.token.length === 0) {
+    const token = usableToken(options.token);
+    if (token === undefined) {
       throw new ConfigError(`createClient: token ${tokenProblem(options.token)}`, {}, undefined, 'give the service token: createClient({ token }) (the CLI reads QUOTELAKE_TOKEN or --token)');
     }
     // The command line checks the same rule where the URL is given; a library caller gets it here.
@@ -216,7 +217,7 @@ class QuotelakeClient implements ServiceClient {
       const given = options.stateDir === undefined ? 'missing' : `${JSON.stringify(options.stateDir) ?? String(options.stateDir)}, not a folder`;
       throw new ConfigError(`createClient: stateDir is ${given}`, {}, undefined, "give the folder for the client's quota files: createClient({ stateDir: 'lake/.state' }) (the CLI uses the output's .state or --state-dir)");
     }
-    this.#token = options.token;
+    this.#token = token;
     this.runId = options.runId ?? `ql${randomBytes(4).toString('hex')}`;
     // Virtual time: a virtual clock (Clock.set) only moves when someone sleeps, so the limiter must
     // let the wire settle first and needs no margin. Any other clock (systemClock included) is real time.
@@ -228,7 +229,7 @@ class QuotelakeClient implements ServiceClient {
     const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     if (options.coordinator) {
       const shared = options.coordinator.admission({
-        tokenHash: tokenHash16(options.token),
+        tokenHash: tokenHash16(token),
         limits: this.limits,
         clock: this.clock,
         virtualClock: virtual,
@@ -251,10 +252,10 @@ class QuotelakeClient implements ServiceClient {
         maxInFlight: this.inFlightCap(),
       });
       this.limiter = limiter;
-      if (options.rememberSends !== false && pacesAnything(this.limits)) this.carried = { sends: new RecentSends(options.stateDir, options.token, this.clock), limiter };
+      if (options.rememberSends !== false && pacesAnything(this.limits)) this.carried = { sends: new RecentSends(options.stateDir, token, this.clock), limiter };
       this.quota = new QuotaStore({
         stateDir: options.stateDir,
-        token: options.token,
+        token,
         limit: this.limits.perDay,
         clock: this.clock,
         timeZone: options.quotaTimeZone ?? 'UTC',

@@ -24,7 +24,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
-import { tokenProblem } from './token-problem.js';
+import { tokenProblem, usableToken } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
 import type { TokenUsage, TokenUsageSource } from './token-usage.js';
@@ -163,17 +163,21 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   readonly #assigned = new WeakMap<object, Member>();
 
   constructor(options: TokenPoolOptions) {
-    const { tokens, createMember, onRequest, ...shared } = options;
-    if (tokens.length === 0) throw new RangeError('a token pool needs at least one token');
+    const { tokens: given, createMember, onRequest, ...shared } = options;
+    if (given.length === 0) throw new RangeError('a token pool needs at least one token');
     const seen = new Set<string>();
-    for (const [i, t] of tokens.entries()) {
-      // Node's own error for a token of digits given as a number quoted the token.
-      if (typeof t.token !== 'string') throw new ConfigError(`createTokenPool: tokens[${i}].token ${tokenProblem(t.token)}`, {}, undefined, 'give each token as text: createTokenPool({ tokens: [{ token, plan }, …] })');
-      if (t.token.length === 0) throw new RangeError('a token of the pool is empty');
+    const tokens = given.map((t, i) => {
+      const token = usableToken(t.token);
+      // Said by its kind only: Node's own error for a token of digits given as a number quoted it.
+      if (token === undefined) {
+        const hint = typeof t.token === 'string' ? 'give each token of the pool: createTokenPool({ tokens: [{ token, plan }, …] })' : 'give each token as text: createTokenPool({ tokens: [{ token, plan }, …] })';
+        throw new ConfigError(`createTokenPool: tokens[${i}].token ${tokenProblem(t.token)}`, {}, undefined, hint);
+      }
       // Twice the same token would be two limiters for one plan: the service would answer 429.
-      if (seen.has(t.token)) throw new RangeError(`a token is listed twice in the pool (${redactToken(t.token)})`);
-      seen.add(t.token);
-    }
+      if (seen.has(token)) throw new RangeError(`a token is listed twice in the pool (${redactToken(token)})`);
+      seen.add(token);
+      return { ...t, token };
+    });
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
     this.runId = options.runId ?? `ql${Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0')}`;
