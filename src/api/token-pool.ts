@@ -24,6 +24,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
+import { checkTokenPoolOptionKeys } from './client-option-keys.js';
 import { tokenProblem, usableToken } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
@@ -163,8 +164,12 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   readonly #assigned = new WeakMap<object, Member>();
 
   constructor(options: TokenPoolOptions) {
+    checkTokenPoolOptionKeys(options);
     const { tokens: given, createMember, onRequest, ...shared } = options;
-    if (given.length === 0) throw new RangeError('a token pool needs at least one token');
+    if (!Array.isArray(given) || given.length === 0) {
+      const what = given === undefined ? 'is missing' : Array.isArray(given) ? 'is an empty list' : 'is not a list';
+      throw new ConfigError(`createTokenPool: tokens ${what}`, {}, undefined, 'give at least one token: createTokenPool({ tokens: [{ token, plan }, …] })');
+    }
     const seen = new Set<string>();
     const tokens = given.map((t, i) => {
       const token = usableToken(t.token);

@@ -22,7 +22,8 @@ afterAll(async () => {
   await emulator.close();
 });
 
-const base = () => ({ baseUrl: emulator.url, plan: 'professional', stateDir, clock, onRequest: () => void requests++ });
+const shared = () => ({ baseUrl: emulator.url, stateDir, clock, onRequest: () => void requests++ });
+const base = () => ({ ...shared(), plan: 'professional' });
 const thrown = (f: () => unknown): unknown => {
   try {
     f();
@@ -42,10 +43,10 @@ describe('a token of whitespace', () => {
   });
 
   it('createTokenPool: an entry of whitespace only, or an empty one, is a ConfigError naming its place', () => {
-    const blank = thrown(() => createTokenPool({ ...base(), tokens: [{ token: 'demo-professional', plan: 'professional' }, { token: '  ', plan: 'basic' }] }));
+    const blank = thrown(() => createTokenPool({ ...shared(), tokens: [{ token: 'demo-professional', plan: 'professional' }, { token: '  ', plan: 'basic' }] }));
     expect(blank).toBeInstanceOf(ConfigError);
     expect(blank).toMatchObject({ message: 'createTokenPool: tokens[1].token is blank (only whitespace)', hint: expect.any(String) });
-    expect(thrown(() => createTokenPool({ ...base(), tokens: [{ token: '', plan: 'basic' }] }))).toMatchObject({ code: 'QL_CONFIG', message: 'createTokenPool: tokens[0].token is empty' });
+    expect(thrown(() => createTokenPool({ ...shared(), tokens: [{ token: '', plan: 'basic' }] }))).toMatchObject({ code: 'QL_CONFIG', message: 'createTokenPool: tokens[0].token is empty' });
   });
 
   it('createClient: whitespace around a token is trimmed, as the command line does, and the service answers', async () => {
@@ -60,10 +61,10 @@ describe('a token of whitespace', () => {
   });
 
   it('createTokenPool: entries are trimmed too, so the same token with a trailing newline is listed twice', async () => {
-    expect(() => createTokenPool({ ...base(), tokens: [{ token: 'demo-professional', plan: 'professional' }, { token: 'demo-professional\n', plan: 'professional' }] })).toThrow(
+    expect(() => createTokenPool({ ...shared(), tokens: [{ token: 'demo-professional', plan: 'professional' }, { token: 'demo-professional\n', plan: 'professional' }] })).toThrow(
       'a token is listed twice in the pool (demo…)',
     );
-    const pool = createTokenPool({ ...base(), tokens: [{ token: ' demo-basic ', plan: 'basic' }] });
+    const pool = createTokenPool({ ...shared(), tokens: [{ token: ' demo-basic ', plan: 'basic' }] });
     try {
       const answer = await pool.halts('nyse');
       expect(answer.data.length).toBe(answer.totalCount);
