@@ -6,6 +6,7 @@
 import { findProduct } from '../catalog/index.js';
 import type { StockMarket } from '../catalog/types.js';
 import type { PlanLimits } from './plans.js';
+import type { HaltExchange } from './types.js';
 
 const SUFFIXES: Readonly<Record<StockMarket, string>> = { HK: '.HK', CN: '.SH/.SZ', US: '.US' };
 
@@ -53,4 +54,17 @@ export function codesEveryPlanRefuses(codes: readonly string[], plans: readonly 
 export function poolMarketHint(plans: readonly PlanLimits[]): string {
   const covers = [...new Set(plans.map((p) => `${p.name} covers only ${p.market} stocks (${SUFFIXES[p.market!]})`))];
   return `no token of the pool is on a plan that covers them (${covers.join('; ')}): drop those codes from codes, or add to the pool a token on a plan that covers them`;
+}
+
+/** Whether a plan serves every one of `codes` (a plan without `market` serves them all): what a pool places a call by. */
+export function planCoversCodes(plan: PlanLimits, codes: readonly string[]): boolean {
+  return plan.market === undefined || codesPlanRefuses(codes, plan.market).length === 0;
+}
+
+/** The exchanges whose halts a plan limited to a market is answered for (the emulator's rule, README "Plans"). */
+const HALT_EXCHANGES: Readonly<Record<StockMarket, readonly HaltExchange[]>> = { HK: [], CN: ['sse'], US: ['nyse', 'nasdaq'] };
+
+/** Whether a plan is answered for an exchange's halts (a plan without `market`: every exchange). */
+export function planCoversExchange(plan: PlanLimits, exchange: HaltExchange): boolean {
+  return plan.market === undefined || HALT_EXCHANGES[plan.market].includes(exchange);
 }

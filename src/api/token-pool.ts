@@ -12,11 +12,17 @@
  * - A new stream goes to the token with budget left that carries the least work for its rate
  *   (calls in flight, and streams between two calls): a premium token gets half the work of a
  *   professional one, and a walk asking pages ahead weighs more than a one-page series.
+ * - A call goes only to a token whose plan covers every code it carries (an All-* style plan with a
+ *   `market` refuses the others with 604; a plan without one covers everything): when first placed,
+ *   and when it moves. When no token of the pool covers them all, any token may take it, and the
+ *   service's 604 names the codes (as `quotelake plan` does beforehand).
  * - A stream moves only when its token is exhausted (today's quota used up: the call is asked again
- *   on another token, so nothing is lost) or limited (the service answered 429 and the token is in
- *   its hold, or a call gave up after its 429 re-queues): then it moves at its next call.
- * - When every token's day is used up, the call fails with QuotaExhaustedError (the earliest reset),
- *   so a source stops as it does on one token.
+ *   on another token, so nothing is lost), limited (the service answered 429 and the token is in
+ *   its hold, or a call gave up after its 429 re-queues), or refuses the codes of its next call:
+ *   then it moves at its next call, to a token that covers them.
+ * - When every token that covers a call's codes has used up its day, the call fails with
+ *   QuotaExhaustedError (the earliest reset among them), so a source stops as it does on one token;
+ *   it never falls onto a token that would refuse the codes.
  */
 import { ApiError, ConfigError, QuotaExhaustedError } from '../core/errors.js';
 import { redactSecrets, redactToken } from '../core/redact.js';
@@ -25,6 +31,7 @@ import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
 import { checkTokenPoolOptionKeys } from './client-option-keys.js';
+import { planCoversCodes, planCoversExchange } from './plan-market.js';
 import { tokenProblem, usableToken } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
@@ -230,23 +237,24 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   // ---------------------------------------------------------------- the ServiceClient calls
 
   kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult> {
-    return this.#route(signal, (c) => c.kline(request, signal), (r) => r.bars.length);
+    return this.#route(signal, (p) => planCoversCodes(p, [request.code]), (c) => c.kline(request, signal), (r) => r.bars.length);
   }
 
   depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>> {
-    return this.#route(signal, (c) => c.depthTicks(codes, signal), (r) => r.ticks.length);
+    return this.#route(signal, (p) => planCoversCodes(p, codes), (c) => c.depthTicks(codes, signal), (r) => r.ticks.length);
   }
 
   tradeTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<TradeTick>> {
-    return this.#route(signal, (c) => c.tradeTicks(codes, signal), (r) => r.ticks.length);
+    return this.#route(signal, (p) => planCoversCodes(p, codes), (c) => c.tradeTicks(codes, signal), (r) => r.ticks.length);
   }
 
   batchKline(items: readonly BatchKlineItem[], signal?: AbortSignal): Promise<BatchKlineResult> {
-    return this.#route(signal, (c) => c.batchKline(items, signal), (r) => r.series.reduce((a, s) => a + s.kline_data.length, 0));
+    const codes = items.map((i) => i.code);
+    return this.#route(signal, (p) => planCoversCodes(p, codes), (c) => c.batchKline(items, signal), (r) => r.series.reduce((a, s) => a + s.kline_data.length, 0));
   }
 
   halts(exchange: HaltExchange, options?: HaltsOptions, signal?: AbortSignal): Promise<HaltResponse> {
-    return this.#route(signal, (c) => c.halts(exchange, options, signal), (r) => r.data.length);
+    return this.#route(signal, (p) => planCoversExchange(p, exchange), (c) => c.halts(exchange, options, signal), (r) => r.data.length);
   }
 
   /** The pool's day: the sum over its tokens, reset at the earliest of their resets. */
@@ -345,10 +353,15 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
 
   // ---------------------------------------------------------------- placement
 
-  /** Runs `call` on the stream's token; moves the stream (and asks again) when that token's day is used up or it gave up on 429s. */
-  async #route<T>(signal: AbortSignal | undefined, call: (client: ServiceClient) => Promise<T>, rows: (value: T) => number): Promise<T> {
+  /**
+   * Runs `call` on the stream's token, among those whose plan `covers` the call (all of them when
+   * none does); moves the stream (and asks again) when that token's day is used up or it gave up on 429s.
+   */
+  async #route<T>(signal: AbortSignal | undefined, covers: (plan: PlanLimits) => boolean, call: (client: ServiceClient) => Promise<T>, rows: (value: T) => number): Promise<T> {
     const key: object = signal ?? UNSCOPED;
-    let member = this.#memberFor(key);
+    const covering = this.#members.filter((m) => covers(m.limits));
+    const among = covering.length > 0 ? covering : this.#members;
+    let member = this.#memberFor(key, among);
     // Each move follows a token found used up or limited; more moves than that cannot help.
     for (let moves = 0; ; moves++) {
       // The member this attempt runs on counts the stream as live until the attempt ends.
@@ -377,15 +390,15 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
         } else {
           throw this.#namingToken(holder, error);
         }
-        if (moves >= 2 * this.#members.length) throw this.#lastError(error);
+        if (moves >= 2 * this.#members.length) throw this.#lastError(error, among);
         // Another call of the same stream may have moved it already (pages asked for ahead fail together).
         const moved = this.#assigned.get(key);
-        if (moved !== undefined && moved !== holder && this.#usable(moved)) {
+        if (moved !== undefined && moved !== holder && among.includes(moved) && this.#usable(moved)) {
           member = moved;
           continue;
         }
-        const next = this.#pick(holder);
-        if (next === undefined) throw this.#lastError(error);
+        const next = this.#pick(holder, among);
+        if (next === undefined) throw this.#lastError(error, among);
         this.#move(key, holder, next);
         member = next;
       } finally {
@@ -397,19 +410,29 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     }
   }
 
-  /** The stream's token; a stream seen for the first time, or whose token is used up or held, gets one now. */
-  #memberFor(key: object): Member {
+  /**
+   * The stream's token among `among` (those covering the call): a stream seen for the first time,
+   * or whose token is used up, held or refuses the call's codes, gets one now.
+   */
+  #memberFor(key: object, among: readonly Member[]): Member {
     const current = this.#assigned.get(key);
-    if (current !== undefined && this.#usable(current)) return current;
-    const next = this.#pick(current);
+    const covered = current !== undefined && among.includes(current);
+    if (covered && this.#usable(current)) return current;
+    const next = this.#pick(current, among);
     if (current === undefined) {
-      const chosen = next ?? this.#fallback();
+      const chosen = next ?? this.#fallback(among);
       this.#assigned.set(key, chosen);
       chosen.streams++;
       return chosen;
     }
-    // Limited or used up, and no other token can take the stream: stay (the member waits or fails).
-    if (next === undefined) return current;
+    if (next === undefined) {
+      // Limited or used up, and no other covering token can take the stream: stay (the member waits or fails).
+      if (covered) return current;
+      // Its token refuses these codes and every one that covers them is held or used up: wait on (or fail at) one of those.
+      const waitOn = this.#fallback(among);
+      this.#move(key, current, waitOn);
+      return waitOn;
+    }
     this.#move(key, current, next);
     return next;
   }
@@ -428,7 +451,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       event: 'stream-moved',
       from: from.index + 1,
       to: to.index + 1,
-      reason: this.#usedUp(from) ? 'exhausted' : 'limited',
+      reason: this.#usedUp(from) ? 'exhausted' : this.#usable(from) ? 'market' : 'limited',
     });
     this.#assigned.set(key, to);
     from.handedOff++;
@@ -466,10 +489,10 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     return n;
   }
 
-  /** Every token is held or used up: a new stream waits on the held token that frees first, or the first token. */
-  #fallback(): Member {
-    const open = this.#members.filter((m) => !this.#usedUp(m));
-    if (open.length === 0) return this.#members[0]!;
+  /** Every token (of `among`) is held or used up: a new stream waits on the held token that frees first, or the first token. */
+  #fallback(among: readonly Member[] = this.#members): Member {
+    const open = among.filter((m) => !this.#usedUp(m));
+    if (open.length === 0) return among[0]!;
     return open.reduce((a, m) => (m.heldUntil < a.heldUntil ? m : a), open[0]!);
   }
 
@@ -493,10 +516,10 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
     });
   }
 
-  /** With no token left: the exhaustion that resets first (a stream can resume then), else `error`. */
-  #lastError(error: unknown): unknown {
-    const used = this.#members.filter((m) => this.#usedUp(m)).map((m) => m.exhausted!);
-    if (used.length === this.#members.length) return used.reduce((a, e) => (e.resetAt < a.resetAt ? e : a), used[0]!);
+  /** With no token of `among` (those covering the call) left: the exhaustion that resets first (a stream can resume then), else `error`. */
+  #lastError(error: unknown, among: readonly Member[]): unknown {
+    const used = among.filter((m) => this.#usedUp(m)).map((m) => m.exhausted!);
+    if (used.length === among.length) return used.reduce((a, e) => (e.resetAt < a.resetAt ? e : a), used[0]!);
     return error;
   }
 }
