@@ -68,3 +68,9 @@ const HALT_EXCHANGES: Readonly<Record<StockMarket, readonly HaltExchange[]>> = {
 export function planCoversExchange(plan: PlanLimits, exchange: HaltExchange): boolean {
   return plan.market === undefined || HALT_EXCHANGES[plan.market].includes(exchange);
 }
+
+/** What to do about a poller whose codes span markets no one token of the pool covers: its requests carry them together. */
+export function poolMixedMarketsHint(plans: readonly PlanLimits[]): string {
+  const covers = [...new Set(plans.map((p) => (p.market === undefined ? `${p.name} covers every market` : `${p.name} covers only ${p.market} stocks (${SUFFIXES[p.market]})`)))];
+  return `a polling source's request carries the codes of several markets together, and no token of the pool covers them all (${covers.join('; ')}): give each market a pipeline of its own, or add to the pool a token on a plan that covers them all`;
+}

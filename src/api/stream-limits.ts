@@ -6,6 +6,6 @@
 import type { PlanLimits } from './plans.js';
 import type { ServiceClient } from './types.js';
 
-export async function streamLimitsOf(client: ServiceClient): Promise<PlanLimits> {
-  return (await client.streamLimits?.()) ?? client.limits;
+export async function streamLimitsOf(client: ServiceClient, codes?: readonly string[]): Promise<PlanLimits> {
+  return (await client.streamLimits?.(codes)) ?? client.limits;
 }

@@ -326,15 +326,18 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   }
 
   /**
-   * The limits of the token a new stream runs on: the one #pick gives it now, passing over tokens
-   * whose day their quota says is used up (the stream's first call would find that and move on).
-   * On an idle pool that is the fastest with quota left, as `quotelake plan` counts a poller.
+   * The limits of the token a new stream of `codes` runs on: the one #pick gives it now, among the
+   * tokens covering every code when some do, passing over tokens whose day their quota says is used
+   * up (the stream's first call would find that and move on). On an idle pool that is the fastest
+   * with quota left, as `quotelake plan` counts a poller.
    */
-  async streamLimits(): Promise<PlanLimits> {
+  async streamLimits(codes: readonly string[] = []): Promise<PlanLimits> {
     // A quota that cannot be read (a shared count out of reach) leaves its token a candidate: its first call decides.
     const quotas = await Promise.all(this.#members.map((m) => m.client.quotaStatus().catch(() => undefined)));
-    const open = this.#members.filter((_, i) => (quotas[i]?.remaining ?? 1) > 0);
-    return (this.#pick(undefined, open) ?? this.#pick() ?? this.#fallback()).limits;
+    const covering = this.#members.filter((m) => planCoversCodes(m.limits, codes));
+    const among = covering.length > 0 ? covering : this.#members;
+    const open = among.filter((m) => (quotas[m.index]?.remaining ?? 1) > 0);
+    return (this.#pick(undefined, open) ?? this.#pick(undefined, among) ?? this.#fallback(among)).limits;
   }
 
   /** Today's quota of each token, in the pool's order. */

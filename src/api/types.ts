@@ -210,11 +210,11 @@ export interface ServiceClient {
   readonly limits: PlanLimits;
   /**
    * The limits a new stream's calls run under. A token pool keeps each stream on one token (the one
-   * it would give the stream now): a source that is one stream (a poller) counts its rounds on that
+   * it would give the stream now, among those whose plan covers `codes` when some do): a source that is one stream (a poller) counts its rounds on that
    * token's caps and windows, not on the pool's combined `limits`. Absent: `limits` (one token).
    * Read it through streamLimitsOf(client).
    */
-  streamLimits?(): Promise<PlanLimits>;
+  streamLimits?(codes?: readonly string[]): Promise<PlanLimits>;
   readonly runId: string;
   kline(request: KlineRequest, signal?: AbortSignal): Promise<KlineResult>;
   depthTicks(codes: readonly string[], signal?: AbortSignal): Promise<TicksResult<DepthTick>>;

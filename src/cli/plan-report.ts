@@ -1,5 +1,6 @@
 /** `quotelake plan` and `run --dry-run`: what a run will cost, without sending a request. */
 import { planLimits, poolPlanLimits, QuotaStore, streamTokenLimits, tokenHash16, type PoolToken, type QuotaStatus } from '../api/index.js';
+import { planCoversCodes } from '../api/plan-market.js';
 import type { SharedDayCount } from '../api/redis/index.js';
 import { sharedDayKey } from './shared-day-counts.js';
 import { spanAnchor, systemClock, type Clock } from '../core/clock.js';
@@ -106,9 +107,12 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
   );
   const tokenPlans = tokens.map((t) => planLimits(t.plan, target.plans));
   const limits = poolPlanLimits(tokenPlans);
-  // A source that is one stream runs on the token the pool gives it first, among those with quota left today.
+  // A source that is one stream runs on the token the pool gives it first, among those with quota
+  // left today and, when some cover every code of the pipeline, among those.
   const open = tokens.filter((_, i) => statuses[i]!.remaining > 0);
-  const streamPlan = tokens.length > 1 ? streamTokenLimits((open.length > 0 ? open : tokens).map((t) => planLimits(t.plan, target.plans))) : undefined;
+  const candidates = (open.length > 0 ? open : tokens).map((t) => planLimits(t.plan, target.plans));
+  const covering = candidates.filter((l) => planCoversCodes(l, pipelineCodes(job.pipeline.source)));
+  const streamPlan = tokens.length > 1 ? streamTokenLimits(covering.length > 0 ? covering : candidates) : undefined;
   const quota = {
     used: statuses.reduce((a, q) => a + q.used, 0),
     limit: statuses.reduce((a, q) => a + q.limit, 0),
@@ -141,6 +145,11 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     plan,
     exitCode: quotaVerdict(plan.totalRequests, plan.quota.remaining),
   };
+}
+
+/** The codes a pipeline's source asks for (none for a source without `codes`, as trading-halts). */
+function pipelineCodes(source: Record<string, unknown>): string[] {
+  return Array.isArray(source.codes) ? source.codes.filter((c): c is string => typeof c === 'string') : [];
 }
 
 /** A coordinated run counts its day in Redis only: what the processes sharing the token used there. */

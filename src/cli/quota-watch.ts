@@ -35,8 +35,8 @@ export class QuotaWatchingClient implements ServiceClient {
     return this.inner.limits;
   }
   /** A pool's token for a new stream: a wrapper that dropped it would plan a poller on the pool's combined limits. */
-  streamLimits(): Promise<PlanLimits> {
-    return streamLimitsOf(this.inner);
+  streamLimits(codes?: readonly string[]): Promise<PlanLimits> {
+    return streamLimitsOf(this.inner, codes);
   }
   get runId() {
     return this.inner.runId;

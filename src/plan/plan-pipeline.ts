@@ -3,15 +3,16 @@
  * today's remaining quota, the wall time the plan's limits impose, the partitions it will touch,
  * and how many days a backfill bigger than today's quota needs. No request is sent.
  */
-import { planLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
+import { planLimits, poolPlanLimits, pollRoundsUnder, type PlanLimits } from '../api/index.js';
 import { pacesAnything } from '../api/plans.js';
-import { codesEveryPlanRefuses, marketPlanHint, poolMarketHint } from '../api/plan-market.js';
+import { codesEveryPlanRefuses, codesPlanRefuses, marketPlanHint, poolMarketHint, poolMixedMarketsHint } from '../api/plan-market.js';
 import type { Checkpoint } from '../core/component.js';
 import type { SourceDefinition } from '../core/definition.js';
 import { ConfigError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.js';
+import { coveringGroups, plansCoveringAll } from './covering-groups.js';
 import { scheduleRequests } from './schedule.js';
 
 export interface PlanOptions {
@@ -73,15 +74,8 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const limits = def.polls === true && options.streamPlan !== undefined ? options.streamPlan : planned;
   const nowMs = options.now ?? Date.now();
   const { type: _type, ...config } = pipeline.source;
-  const sourcePlan: SourcePlan = isPlanner(def)
-    ? def.plan(config, {
-        limits,
-        nowMs,
-        spanFromMs: options.spanFrom ?? nowMs,
-        checkpoints: options.checkpoints ?? new Map(),
-        pollRounds: pollRoundsUnder(limits),
-      })
-    : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
+  const context = { limits, nowMs, spanFromMs: options.spanFrom ?? nowMs, checkpoints: options.checkpoints ?? new Map<string, Checkpoint>(), pollRounds: pollRoundsUnder(limits) };
+  const sourcePlan: SourcePlan = isPlanner(def) ? def.plan(config, context) : { groups: [], streams: [], partitions: [], notes: [`source ${def.type} cannot plan its requests`] };
   const requests: Record<string, number> = {};
   for (const g of sourcePlan.groups) requests[g.endpoint] = (requests[g.endpoint] ?? 0) + g.requests;
   const totalRequests = Object.values(requests).reduce((a, b) => a + b, 0);
@@ -89,9 +83,23 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const remaining = Math.max(0, options.quotaRemaining ?? planned.perDay);
   const days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / planned.perDay);
   const today = Math.min(totalRequests, remaining);
-  const estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
+  let estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
-  const outsideMarket = refusedCodes(config, options.poolPlans !== undefined && options.poolPlans.length > 1 ? options.poolPlans : [planned]);
+  const poolPlans = options.poolPlans !== undefined && options.poolPlans.length > 1 ? options.poolPlans : undefined;
+  const codes = Array.isArray(config.codes) ? config.codes.filter((c): c is string => typeof c === 'string') : [];
+  // Series spread over the tokens that cover their codes only: each such group at its own tokens' rates.
+  if (poolPlans !== undefined && def.polls !== true && isPlanner(def)) {
+    for (const group of coveringGroups(codes, poolPlans)) {
+      if (group.plans.length === poolPlans.length) continue;
+      const part = def.plan({ ...config, codes: group.codes }, context);
+      const requests = part.groups.reduce((a, g) => a + g.requests, 0);
+      const ms = scheduleRequests(part.groups, poolPlanLimits(group.plans), Math.min(requests, today));
+      if (ms <= estimatedMs) continue;
+      estimatedMs = ms;
+      notes.push(coveredOnlyBy(group.codes, group.plans, poolPlans.length, requests));
+    }
+  }
+  const outsideMarket = refusedCodes(config, poolPlans ?? [planned]) ?? (poolPlans !== undefined && def.polls === true ? mixedMarkets(codes, poolPlans, limits) : undefined);
   // Said before the costs: nothing else of this plan happens once the service refuses these.
   if (outsideMarket) notes.unshift(`${outsideMarketSaid(outsideMarket.codes)}; ${outsideMarket.hint}`);
   // "about 0s at the plan's limits" is true of a plan that lifts every limit, and no time at all.
@@ -134,6 +142,24 @@ function refusedCodes(config: Record<string, unknown>, plans: readonly PlanLimit
   if (refused.length === 0) return undefined;
   const only = plans[0]!;
   return { codes: refused, hint: plans.length === 1 && only.market !== undefined ? marketPlanHint(only.name, only.market) : poolMarketHint(plans) };
+}
+
+/**
+ * A poller on a pool whose every code some token covers: its requests carry one family's codes
+ * together (stocks of every market in one), and its stream runs on one token. With no token
+ * covering every code, the token it runs on refuses some of them (`stream`: the pool's choice, as
+ * the run takes it).
+ */
+function mixedMarkets(codes: readonly string[], plans: readonly PlanLimits[], stream: PlanLimits): PipelinePlan['outsideMarket'] {
+  if (codes.length === 0 || plansCoveringAll(codes, plans).length > 0 || stream.market === undefined) return undefined;
+  return { codes: codesPlanRefuses(codes, stream.market), hint: poolMixedMarketsHint(plans) };
+}
+
+/** Why the time counts only some tokens' rates: the codes only they cover. */
+function coveredOnlyBy(codes: readonly string[], plans: readonly PlanLimits[], of: number, requests: number): string {
+  const shown = codes.length > 4 ? `${codes.slice(0, 4).join(', ')} and ${codes.length - 4} more` : codes.join(', ');
+  const names = [...new Set(plans.map((p) => p.name))].join(', ');
+  return `the ${requests} requests of ${shown} go only to the ${plans.length} of ${of} tokens whose plan covers them (${names}): the time counts those tokens' rates`;
 }
 
 /** In the run's words: what the service answers the first request that carries them. */

@@ -204,4 +204,23 @@ describe('token pool: a call goes to a token whose plan covers its codes', () =>
     }
     expect(pool.tokenUsage().map((u) => u.requestsTotal)).toEqual([0, 2, 1]);
   });
+
+  it('a poller\'s stream limits are those of a token covering its codes, when one does', async () => {
+    const plans: PlansDocument = { file: 'plans.yaml', plans: [{ name: 'hk-fast', base: 'all-hk', perSecond: 40, perMinute: 2400 }], tokens: undefined };
+    world = await startWorld({ customPlans: plans.plans });
+    const { pool } = poolOn(
+      world,
+      [
+        { token: 'demo-hk-fast', plan: 'hk-fast' },
+        { token: 'demo-all-us', plan: 'all-us' },
+      ],
+      plans,
+    );
+    // The fastest token for a stream of no codes; the all-us one for .US codes, as the stream's first call goes there.
+    expect((await pool.streamLimits()).name).toBe('hk-fast');
+    expect((await pool.streamLimits(US)).name).toBe('all-us');
+    // No token covers both markets: the pool's choice, as before.
+    expect((await pool.streamLimits([...US, ...HK])).name).toBe('hk-fast');
+  });
 });
+

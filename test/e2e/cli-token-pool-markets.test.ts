@@ -40,6 +40,10 @@ interface RunDoc {
   }[];
 }
 
+interface PlanDoc {
+  plans: { plan: { totalRequests: number; estimatedMs: number; outsideMarket?: { codes: string[]; hint: string } } }[];
+}
+
 describe('a pool of all-us and all-hk tokens through the CLI', () => {
   it('a kline backfill of .US and .HK codes: each series on the token that covers it, exit 0', async () => {
     // all-hk first: an idle pool's first choice, whatever the series' code.
@@ -71,5 +75,43 @@ describe('a pool of all-us and all-hk tokens through the CLI', () => {
     expect(run.tokens[0]).toMatchObject({ plan: 'us-tiny', requests: 1, exhausted: true });
     // The all-hk token served its two .HK series and took over no .US one.
     expect(run.tokens[1]).toMatchObject({ plan: 'all-hk', requests: 2, exhausted: false, streams: { started: 2, takenOver: 0, handedOff: 0 } });
+  });
+
+  it('plan: crypto on all-us and professional is timed on the professional token, as a run of it on that token alone', async () => {
+    const args = ['plan', 'kline-backfill', '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--clock', NOW, '--json'];
+    const [pool, alone] = await Promise.all([
+      runCli([...args, '--output', tempDir()], { env: { QUOTELAKE_TOKENS: 'demo-all-us:all-us,demo-professional:professional' } }),
+      runCli([...args, '--output', tempDir(), '--plan', 'professional']),
+    ]);
+    expect([pool.code, alone.code], pool.stderr + alone.stderr).toEqual([0, 0]);
+    const [p, a] = [pool, alone].map((r) => (JSON.parse(r.stdout) as PlanDoc).plans[0]!.plan);
+    expect(p!.totalRequests).toBe(a!.totalRequests);
+    expect(p!.estimatedMs).toBe(a!.estimatedMs);
+    // 116 requests at one professional token's 20 a second; the pool's sum of both said about half of it.
+    expect([p!.totalRequests, p!.estimatedMs]).toEqual([116, 5_000]);
+  });
+
+  it('snapshots: one market\'s codes run on its token; .US and .HK together are warned of by plan, and the run meets that 604', async () => {
+    const pool = { QUOTELAKE_TOKENS: 'demo-all-hk:all-hk,demo-all-us:all-us' };
+    // One round of order books.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'books.yaml'), 'name: books\nsource:\n  type: depth-snapshot\n  codes: [AAPL.US]\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
+    const snapshot = [join(dir, 'books.yaml'), '--clock', NOW, '--json'];
+    const us = await runCli(['run', ...snapshot, '--codes', 'AAPL.US,TSLA.US', '--output', tempDir(), '--quiet'], { env: pool });
+    expect(us.code, us.stderr).toBe(0);
+    const usRun = (JSON.parse(us.stdout) as RunDoc).runs[0]!;
+    expect(usRun.tokens.map((t) => [t.plan, t.requests > 0, t.streams.started])).toEqual([
+      ['all-hk', false, 0],
+      ['all-us', true, 1],
+    ]);
+
+    const mixed = ['--codes', '700.HK,AAPL.US', '--output', tempDir()];
+    const plan = await runCli(['plan', ...snapshot, ...mixed], { env: pool });
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((JSON.parse(plan.stdout) as PlanDoc).plans[0]!.plan.outsideMarket?.codes).toEqual(['AAPL.US']);
+    expect(plan.stderr).toContain("a run stops at ret 604 code unauthorized for AAPL.US (exit 1)\n  hint: a polling source's request carries the codes of several markets together");
+    const run = await runCli(['run', ...snapshot, ...mixed, '--quiet'], { env: pool });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('ret 604 code unauthorized for AAPL.US');
   });
 });

@@ -115,7 +115,7 @@ class KlineLatestSource implements Source<RawKline> {
     const problems = new CodeProblems('kline-latest');
     const items: BatchKlineItem[] = series.map((s) => ({ code: s.product.code, klineType: klineTypeOf(s.interval), count: LATEST_BARS }));
     // The rounds are one stream, on one token of a pool: its item cap sizes them and its batch gap paces them.
-    const limits = await streamLimitsOf(client);
+    const limits = await streamLimitsOf(client, items.map((i) => i.code));
     const start = ctx.clock.now();
     // Counted as the run will take its rounds: those the batch gap pushes past durationSeconds are not planned.
     const round = latestRound(this.config, limits);

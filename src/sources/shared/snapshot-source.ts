@@ -71,7 +71,7 @@ export class SnapshotSource<Tick, R> implements Source<R> {
     const codes = [...new Set(this.config.codes)];
     const asked = new Set(codes);
     // The rounds are one stream, on one token of a pool: its caps size them and its windows pace them.
-    const limits = await streamLimitsOf(client);
+    const limits = await streamLimitsOf(client, codes);
     const start = ctx.clock.now();
     // Counted as the run will take its rounds: those the token's limits push past durationSeconds are not planned.
     const planned = planSnapshot(this.config, { limits, nowMs: start, checkpoints: new Map(), pollRounds: pollRoundsUnder(limits) }, this.kind);
