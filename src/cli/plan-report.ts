@@ -18,6 +18,7 @@ import type { PipelineJob } from './pipeline-job.js';
 import { formatDuration, n } from './progress/progress-figures.js';
 import { registry } from './registry.js';
 import { chooseTarget } from './service-target.js';
+import { EXIT_QUOTA } from './exit-codes.js';
 import { quotaVerdict, sayPlanVerdicts } from './plan-verdict.js';
 import { sayOutsideMarket } from './plan-market-notice.js';
 import { packageVersion } from '../lake/package-version.js';
@@ -135,7 +136,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
           { s3Endpoint: options.s3Endpoint },
         )
       : new Map();
-  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan, poolPlans: tokenPlans } : {}), quotaRemaining: Math.max(0, quota.remaining - (options.spentBefore ?? 0)), now, spanFrom: spanAnchor(clock), checkpoints, registry });
+  const plan = planPipeline(job.pipeline, { plan: limits, ...(streamPlan ? { streamPlan, poolPlans: tokenPlans, poolRemaining: statuses.map((s) => s.remaining) } : {}), quotaRemaining: Math.max(0, quota.remaining - (options.spentBefore ?? 0)), now, spanFrom: spanAnchor(clock), checkpoints, registry });
   return {
     pipeline: job.pipeline.name,
     file: job.ref.display,
@@ -143,7 +144,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
     output: { dir: settings.outputDir, stateDir: settings.stateDir, format: job.pipeline.sink.type },
     quota: { used: quota.used, limit: quota.limit, remaining: quota.remaining, resetAt: quota.resetAt.toISOString() },
     plan,
-    exitCode: quotaVerdict(plan.totalRequests, plan.quota.remaining),
+    exitCode: plan.coveredQuotaShort !== undefined ? EXIT_QUOTA : quotaVerdict(plan.totalRequests, plan.quota.remaining),
   };
 }
 

@@ -17,7 +17,15 @@ export function quotaVerdict(requests: number, remaining: number): number {
 export function sayPlanVerdicts(terminal: Terminal, reports: readonly PlanReport[]): number {
   for (const r of reports) {
     if (r.exitCode === EXIT_OK) continue;
-    const { totalRequests, quota } = r.plan;
+    const { totalRequests, quota, coveredQuotaShort: short } = r.plan;
+    if (short !== undefined && totalRequests <= quota.remaining) {
+      terminal.notice(
+        `quotelake: ${r.pipeline}: the ${short.requests} requests of ${short.codes.join(',')} exceed the ${short.remaining} left of today's quota of the tokens whose plan covers them: a run would stop at the daily quota (exit 75), ` +
+          `which resets at ${r.quota.resetAt}. Run it anyway with "quotelake run" (what it fetches before the stop is kept), or ask for less.`,
+        { event: 'plan-over-quota', pipeline: r.pipeline, requests: short.requests, remaining: short.remaining, codes: short.codes, days: quota.days, resetAt: r.quota.resetAt },
+      );
+      continue;
+    }
     terminal.notice(
       `quotelake: ${r.pipeline}: its ${totalRequests} requests exceed the ${quota.remaining} left of today's quota${quota.remaining < r.quota.remaining ? ' after the pipelines before it' : ''}: a run would stop at the daily quota (exit 75), ` +
         `which resets at ${r.quota.resetAt}. Run it anyway with "quotelake run" (what it fetches before the stop is kept), or ask for less.`,

@@ -11,16 +11,18 @@ export interface CoveringGroup {
   readonly codes: readonly string[];
   /** The plans of the tokens that cover every code of the group (every token's, when none does: the run stops at the 604). */
   readonly plans: readonly PlanLimits[];
+  /** Those tokens' places in the pool. */
+  readonly tokens: readonly number[];
 }
 
 /** Each code's covering tokens, codes with the same tokens together, in the order first seen. */
 export function coveringGroups(codes: readonly string[], plans: readonly PlanLimits[]): CoveringGroup[] {
-  const groups = new Map<string, { codes: string[]; plans: PlanLimits[] }>();
+  const groups = new Map<string, { codes: string[]; plans: PlanLimits[]; tokens: number[] }>();
   for (const code of codes) {
     const covering = plans.map((p, i) => (planCoversCodes(p, [code]) ? i : -1)).filter((i) => i >= 0);
     const tokens = covering.length > 0 ? covering : plans.map((_, i) => i);
     const key = tokens.join(',');
-    const group = groups.get(key) ?? { codes: [], plans: tokens.map((i) => plans[i]!) };
+    const group = groups.get(key) ?? { codes: [], plans: tokens.map((i) => plans[i]!), tokens };
     group.codes.push(code);
     groups.set(key, group);
   }

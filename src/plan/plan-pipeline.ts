@@ -22,6 +22,8 @@ export interface PlanOptions {
   readonly streamPlan?: PlanLimits;
   /** A token pool: each token's plan. `plan` is then their sum, which has no market: a code is outside when every one refuses it. */
   readonly poolPlans?: readonly PlanLimits[];
+  /** A token pool: what is left of each token's day, in `poolPlans`' order (codes only some tokens cover have only their quota). */
+  readonly poolRemaining?: readonly number[];
   /** Requests left today (QuotaStore / client.quotaStatus()); default the plan's whole day. */
   readonly quotaRemaining?: number;
   /** Clock time of the run (ms); default now. */
@@ -56,6 +58,11 @@ export interface PipelinePlan {
   /** Partition folders relative to `<output>/<dataset>/`. */
   readonly partitions: readonly string[];
   readonly notes: readonly string[];
+  /**
+   * A pool: codes only some tokens cover whose requests exceed what is left of those tokens' day
+   * (the run stops at the daily quota, exit 75, though the pool's sum has room). Absent when they fit.
+   */
+  readonly coveredQuotaShort?: { readonly codes: readonly string[]; readonly requests: number; readonly remaining: number };
   /** Codes outside the market of an All-* style plan: a run stops at them (`ret 604`, exit 1). Absent when none are. */
   readonly outsideMarket?: { readonly codes: readonly string[]; readonly hint: string };
 }
@@ -81,7 +88,8 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const totalRequests = Object.values(requests).reduce((a, b) => a + b, 0);
   // The daily quota is the pool's: a stream moves to another token when its token's day is used up.
   const remaining = Math.max(0, options.quotaRemaining ?? planned.perDay);
-  const days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / planned.perDay);
+  let days = totalRequests <= remaining ? 1 : 1 + Math.ceil((totalRequests - remaining) / planned.perDay);
+  let coveredQuotaShort: PipelinePlan['coveredQuotaShort'];
   const today = Math.min(totalRequests, remaining);
   let estimatedMs = Math.max(scheduleRequests(sourcePlan.groups, limits, today), sourcePlan.minDurationMs ?? 0);
   const notes = [...sourcePlan.notes];
@@ -93,7 +101,15 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
       if (group.plans.length === poolPlans.length) continue;
       const part = def.plan({ ...config, codes: group.codes }, context);
       const requests = part.groups.reduce((a, g) => a + g.requests, 0);
-      const ms = scheduleRequests(part.groups, poolPlanLimits(group.plans), Math.min(requests, today));
+      // Only these tokens' days serve them: past what is left of those, the run stops at the daily quota.
+      const left = options.poolRemaining === undefined ? undefined : group.tokens.reduce((a, i) => a + Math.max(0, options.poolRemaining![i] ?? 0), 0);
+      if (left !== undefined && requests > left) {
+        const perDay = group.plans.reduce((a, p) => a + p.perDay, 0);
+        days = Math.max(days, 1 + Math.ceil((requests - left) / perDay));
+        if (coveredQuotaShort === undefined) coveredQuotaShort = { codes: group.codes, requests, remaining: left };
+        notes.push(`the ${requests} requests of ${shownCodes(group.codes)} exceed the ${left} left today of the tokens whose plan covers them (${planNames(group.plans)}): the run stops cleanly when those are used up and resumes after the reset`);
+      }
+      const ms = scheduleRequests(part.groups, poolPlanLimits(group.plans), Math.min(requests, today, left ?? requests));
       if (ms <= estimatedMs) continue;
       estimatedMs = ms;
       notes.push(coveredOnlyBy(group.codes, group.plans, poolPlans.length, requests));
@@ -126,6 +142,7 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
     streams: sourcePlan.streams,
     partitions: sourcePlan.partitions,
     notes,
+    ...(coveredQuotaShort ? { coveredQuotaShort } : {}),
     ...(outsideMarket ? { outsideMarket } : {}),
   };
 }
@@ -157,9 +174,15 @@ function mixedMarkets(codes: readonly string[], plans: readonly PlanLimits[], st
 
 /** Why the time counts only some tokens' rates: the codes only they cover. */
 function coveredOnlyBy(codes: readonly string[], plans: readonly PlanLimits[], of: number, requests: number): string {
-  const shown = codes.length > 4 ? `${codes.slice(0, 4).join(', ')} and ${codes.length - 4} more` : codes.join(', ');
-  const names = [...new Set(plans.map((p) => p.name))].join(', ');
-  return `the ${requests} requests of ${shown} go only to the ${plans.length} of ${of} tokens whose plan covers them (${names}): the time counts those tokens' rates`;
+  return `the ${requests} requests of ${shownCodes(codes)} go only to the ${plans.length} of ${of} tokens whose plan covers them (${planNames(plans)}): the time counts those tokens' rates`;
+}
+
+function shownCodes(codes: readonly string[]): string {
+  return codes.length > 4 ? `${codes.slice(0, 4).join(', ')} and ${codes.length - 4} more` : codes.join(', ');
+}
+
+function planNames(plans: readonly PlanLimits[]): string {
+  return [...new Set(plans.map((p) => p.name))].join(', ');
 }
 
 /** In the run's words: what the service answers the first request that carries them. */

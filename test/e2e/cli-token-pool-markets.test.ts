@@ -114,4 +114,18 @@ describe('a pool of all-us and all-hk tokens through the CLI', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain('ret 604 code unauthorized for AAPL.US');
   });
+
+  it('plan: crypto on all-us and a small professional token exits 75 when that token\'s day is short, as the run then does', async () => {
+    const dir = tempDir();
+    const plansFile = join(dir, 'plans.yaml');
+    writeFileSync(plansFile, 'plans:\n  - name: pro-small\n    base: professional\n    perDay: 50\n');
+    const env = { QUOTELAKE_TOKENS: 'demo-all-us:all-us,demo-pro-small:pro-small' };
+    const args = ['kline-backfill', '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-12T00:00:00Z', '--clock', NOW, '--plans-file', plansFile, '--output', join(dir, 'out')];
+    const plan = await runCli(['plan', ...args], { env });
+    expect(plan.code, plan.stderr).toBe(75);
+    expect(plan.stderr).toContain("quotelake: kline-backfill: the 116 requests of BTCUSDT,ETHUSDT,EURUSD,GOLD exceed the 50 left of today's quota of the tokens whose plan covers them: a run would stop at the daily quota (exit 75)");
+    const run = await runCli(['run', ...args, '--quiet'], { env });
+    expect(run.code, run.stderr).toBe(75);
+  });
 });
+

@@ -81,4 +81,23 @@ describe('plan of a pool with market-limited tokens', () => {
     expect(crypto.outsideMarket?.codes).toEqual(['BTCUSDT']);
     expect(crypto.outsideMarket?.hint).toMatch(/^no token of the pool is on a plan that covers them/);
   });
+
+  it('crypto on all-us and a small professional token: only the small one\'s day serves it, so the run needs days', () => {
+    const doc: PlansDocument = { file: 'plans.yaml', plans: [{ name: 'pro-small', base: 'professional', perDay: 50 }], tokens: undefined };
+    const plans = [PLANS['all-us'], planLimits('pro-small', doc)];
+    const remaining = [PLANS['all-us'].perDay, 50];
+    const plan = planPipeline(pipeline(CRYPTO), { plan: poolPlanLimits(plans), poolPlans: plans, poolRemaining: remaining, streamPlan: plans[0]!, now: NOW, registry: components });
+    expect(plan.totalRequests).toBe(284);
+    // The pool's sum has room; the tokens that cover crypto have 50: 50 today, 50 tomorrow, the rest the day after.
+    expect(plan.quota.remaining).toBe(PLANS['all-us'].perDay + 50);
+    expect(plan.coveredQuotaShort).toEqual({ codes: CRYPTO.codes, requests: 284, remaining: 50 });
+    expect(plan.quota.days).toBe(6);
+    expect(plan.notes).toContain(
+      'the 284 requests of BTCUSDT, ETHUSDT, EURUSD, GOLD exceed the 50 left today of the tokens whose plan covers them (pro-small): the run stops cleanly when those are used up and resumes after the reset',
+    );
+    // With room on them: nothing said.
+    const roomy = planPipeline(pipeline(CRYPTO), { plan: poolPlanLimits(plans), poolPlans: plans, poolRemaining: [0, 300], streamPlan: plans[0]!, now: NOW, registry: components });
+    expect(roomy.coveredQuotaShort).toBeUndefined();
+  });
 });
+
