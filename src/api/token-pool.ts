@@ -9,9 +9,10 @@
  *   every stream its own, see core/request-scope.ts), and a stream sticks to the token it was given.
  *   Round-robin per request would spread one series over every token's windows and make a 429 on one
  *   token stall pages of a walk that another token is serving.
- * - A new stream goes to the token with budget left that carries the least work for its rate
- *   (calls in flight, and streams between two calls): a premium token gets half the work of a
- *   professional one, and a walk asking pages ahead weighs more than a one-page series.
+ * - A new stream goes to the token with budget left (of those covering its call, below) that carries
+ *   the least work for its rate (calls in flight, and streams between two calls): a premium token
+ *   gets half the work of a professional one, and a walk asking pages ahead weighs more than a
+ *   one-page series.
  * - A call goes only to a token whose plan covers every code it carries (an All-* style plan with a
  *   `market` refuses the others with 604; a plan without one covers everything): when first placed,
  *   and when it moves. When no token of the pool covers them all, any token may take it, and the
