@@ -98,7 +98,7 @@ export function describeError(e: unknown): DescribedError {
       exitCode: EXIT_FAILURE,
       code: e.code,
       message: e.message,
-      hint: 'the table\'s _delta_log/ cannot be read or extended as named above; nothing was committed past it: restore the missing or damaged log file (or write to a new --output) and run again',
+      hint: e.hint ?? 'the table\'s _delta_log/ cannot be read or extended as named above; nothing was committed past it: restore the missing or damaged log file (or write to a new --output) and run again',
     };
   }
   if (e instanceof ApiError) return { exitCode: EXIT_FAILURE, code: e.code, message: e.message, hint: e.hint };

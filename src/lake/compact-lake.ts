@@ -5,8 +5,8 @@
  * The caller holds the output (its lock); a dry run reads only.
  */
 import type { RunContext } from '../core/component.js';
-import { DEFAULT_DECIMAL, type DecimalType } from '../core/decimal.js';
-import { fileDecimal } from './reader/file-decimal.js';
+import type { DecimalType } from '../core/decimal.js';
+import { liveFilesDecimal } from './live-files-decimal.js';
 import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
 import { readManifest } from './commit/manifest.js';
@@ -29,26 +29,6 @@ export interface CompactLakeOptions {
   readonly storage?: LakeStorage;
 }
 
-/**
- * The DECIMAL(p,s) a hive dataset's compacted files are written with: one every live file's values
- * fit, read from each file's footer. Files written before the sink's `decimal` was changed keep
- * their type, so a lake may hold several: the most integer digits and the largest scale of them
- * (at most 38 digits). Taking one file's type refused, on every attempt, the values of a partition
- * written wider. A missing or damaged file (what `repair` drops) is passed over: its partition says
- * so itself. No readable file: the default.
- */
-async function decimalOf(storage: LakeStorage, format: string, dataset: string, files: readonly { path: string }[]): Promise<DecimalType> {
-  let integer = -1;
-  let scale = -1;
-  for (const file of files) {
-    const type = await fileDecimal(storage, format, `${dataset}/${file.path}`).catch(() => undefined);
-    if (type === undefined) continue;
-    integer = Math.max(integer, type.precision - type.scale);
-    scale = Math.max(scale, type.scale);
-  }
-  return integer < 0 ? DEFAULT_DECIMAL : { precision: Math.min(38, integer + scale), scale };
-}
-
 /** The DECIMAL(p,s) a Delta table's log declares. */
 async function loggedDecimal(storage: LakeStorage, dataset: string): Promise<DecimalType | undefined> {
   const snapshot = await readDeltaSnapshot(storage, dataset);
@@ -69,7 +49,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       spec: datasetSpec(dataset) as never,
       encoder,
       // A Delta table's files must have the types its log declares; a hive dataset's, one every live file fits.
-      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await decimalOf(storage, format, dataset, manifest?.files ?? [])),
+      decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await liveFilesDecimal(storage, format, dataset, manifest?.files ?? [])),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,

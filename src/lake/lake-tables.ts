@@ -4,7 +4,7 @@
  * its files. A dataset name that is none is refused with the message that lists them.
  */
 import type { TableFormat } from './commit/manifest.js';
-import { manifestedTables } from './commit/manifest.js';
+import { manifestedTables, readManifest } from './commit/manifest.js';
 import { datasetSpec, isDataset } from './datasets/index.js';
 import { hasDeltaLog } from './delta/table-kind.js';
 import type { TableEncoder } from './encode/table-encoder.js';
@@ -14,7 +14,7 @@ import { tableCodec } from './table-codec.js';
 export interface LakeTable {
   readonly dataset: string;
   readonly format: TableFormat;
-  /** A Parquet table with a `_delta_log/` (its files hold µs timestamps). */
+  /** A Parquet table with a `_delta_log/`, or whose manifest records one (its files hold µs timestamps). */
   readonly delta: boolean;
   readonly encoder: TableEncoder;
 }
@@ -24,7 +24,8 @@ export async function* lakeTables(storage: LakeStorage, dataset?: string): Async
   if (dataset !== undefined && !isDataset(dataset)) datasetSpec(dataset); // throws the message that lists the datasets
   for (const table of await manifestedTables(storage)) {
     if (dataset !== undefined && table.dataset !== dataset) continue;
-    const delta = table.format === 'parquet' && (await hasDeltaLog(storage, table.dataset));
+    // A table whose log was lost is still one (its manifest records it): its files hold µs instants.
+    const delta = table.format === 'parquet' && ((await hasDeltaLog(storage, table.dataset)) || (await readManifest(storage, table.dataset, table.format))?.table === 'delta');
     const encoder = await tableCodec(table.format, delta ? 'us' : 'ms');
     if (encoder !== undefined) yield { ...table, delta, encoder };
   }

@@ -11,7 +11,9 @@ import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js'
 import { PartitionedSink } from './commit/partitioned-sink.js';
 import { pendingJournals, type RollForwardHooks } from './commit/commit-journal.js';
 import { NO_DRIFT } from './commit/delta-drift.js';
-import type { ManifestFile } from './commit/manifest.js';
+import { readManifest, type ManifestFile } from './commit/manifest.js';
+import { lostDeltaLog } from './delta/table-kind.js';
+import { liveFilesDecimal } from './live-files-decimal.js';
 import { datasetSpec } from './datasets/index.js';
 import { lakeTables } from './lake-tables.js';
 import { partitionKeys } from './partition-path.js';
@@ -42,6 +44,11 @@ export interface TableRepair {
    * quotelake, so no checkpoint holds them and the pipeline's next run fetches them anyway.
    */
   readonly logMismatches: readonly { readonly key: string; readonly problem: string }[];
+  /**
+   * A Delta table (its manifest records it) whose `_delta_log/` holds no version: the log is
+   * written again from the manifest, one version adding its live files (each in `logMismatches`).
+   */
+  readonly logLost: boolean;
 }
 
 export interface RepairLakeOptions {
@@ -72,13 +79,16 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
   const storage = options.storage ?? localStorage(outputDir);
   const out: TableRepair[] = [];
   for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset)) {
+    const manifest = await readManifest(storage, dataset, format);
+    // A log written again declares the type of the files it names: their footers say it.
+    const lost = delta && (await lostDeltaLog(storage, dataset, manifest));
     const sink = new PartitionedSink({
       outputDir,
       storage,
       spec: datasetSpec(dataset) as never,
       encoder,
       // No row is written, and a Delta log that has files to remove has its metaData already (it goes only into version 0).
-      decimal: DEFAULT_DECIMAL,
+      decimal: lost ? await liveFilesDecimal(storage, format, dataset, manifest!.files) : DEFAULT_DECIMAL,
       maxRowsPerFile: TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: TABLE_DEFAULTS.maxBufferedRows,
       maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
@@ -96,11 +106,11 @@ export async function repairLake(outputDir: string, options: RepairLakeOptions):
       if (!options.dryRun) await sink.reconcileDeltaLog(options.ctx, drift);
       const logMismatches = [
         ...drift.unlisted.map((f) => ({ key: `${dataset}/${f.path}`, problem: f.present ? 'live in the Delta log, not in the manifest' : 'live in the Delta log, missing from storage' })),
-        ...drift.unlogged.map((f) => ({ key: `${dataset}/${f.path}`, problem: 'in the manifest, removed from the Delta log' })),
+        ...drift.unlogged.map((f) => ({ key: `${dataset}/${f.path}`, problem: drift.logLost === true ? 'in the manifest, not in the Delta log (it holds no version)' : 'in the manifest, removed from the Delta log' })),
       ].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       const { files, bad } = await sink.unreadableFiles();
       if (!options.dryRun) await sink.dropFiles(options.ctx, bad.map((b) => b.file));
-      out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)), logMismatches });
+      out.push({ dataset, format, delta, files, dropped: bad.map((b) => describe(dataset, b)), logMismatches, logLost: drift.logLost === true });
     } catch (error) {
       // As compact and a run's commit: a conflict or a log error keeps its own code (and exit, and fix).
       throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError

@@ -429,9 +429,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     try {
       source = sourceDef.create(sourceConfig, env);
       transforms = transformDefs.map(({ def, config }) => def.create(config, env));
-      // A dataset keeps its kind without the flag: on an object store only a read can tell it (in a
-      // folder the sink looks for the log itself, and hive is the default there anyway).
-      const tableKind = sinkDef.writesLake === true && isRemote(storage) ? await existingTableKind(storage, dataset) : undefined;
+      // A dataset keeps its kind without the flag: on an object store only a read can tell it; in a
+      // folder too once the log is gone (the manifest records a Delta table: the sink refuses it).
+      const tableKind = sinkDef.writesLake === true ? await existingTableKind(storage, dataset) : undefined;
       sink = sinkDef.create(withoutType(pipeline.sink), { ...env, dataset, ...(tableKind !== undefined ? { tableKind } : {}) });
       if (opts.onReject === 'divert') {
         const redact = redactorOf(options.client);

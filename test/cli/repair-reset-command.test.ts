@@ -14,6 +14,7 @@ const repaired: TableRepair = {
   files: 3,
   dropped: [{ key: 'kline/interval=1m/year=2026/date=2026-11-19/part-a.parquet', problem: 'not a Parquet file', rows: 1440, series: ['BTCUSDT'] }],
   logMismatches: [],
+  logLost: false,
 };
 
 describe('the reset command repair prints', () => {

@@ -45,6 +45,7 @@ describe('quotelake repair', () => {
         files: 4,
         dropped: [{ key: `kline/interval=1m/year=2026/date=2026-11-11/${name}`, problem: expect.stringMatching(/^damaged \(1000 of /), rows: 12 * 60 + 1, series: ['BTCUSDT'] }],
         logMismatches: [],
+        logLost: false,
         streams: ['kline/BTCUSDT/1m'],
         reset,
       },

@@ -65,7 +65,11 @@ const COMES_BACK = {
 export function formatRepair(r: TableRepair, dryRun: boolean, output: string, s3Endpoint?: string): string {
   const table = `${r.dataset}.${r.format}${r.delta ? ' (Delta)' : ''}`;
   const n = r.logMismatches.length;
-  const mismatches = n === 0 ? [] : [
+  const mismatches = n === 0 ? [] : r.logLost ? [
+    `${table}: its _delta_log/ holds no version (deleted, or lost with a disk), so Delta readers no longer open it and runs refuse to write it; a new log ${dryRun ? 'would be' : 'was'} written naming the manifest's ${n} live file${n === 1 ? '' : 's'}:`,
+    ...r.logMismatches.map((f) => `  ${f.key}: ${f.problem}`),
+    '  the new log starts at version 0: the old versions (time travel), file statistics and series watermarks (txn) are not in it; restore the old log from a backup instead if one has it',
+  ] : [
     `${table}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way); the log ${dryRun ? 'would be' : 'was'} made to agree with the manifest:`,
     ...r.logMismatches.map((f) => `  ${f.key}: ${f.problem}`),
     "  rows only the log had were never committed for quotelake: the pipeline's next run fetches them",

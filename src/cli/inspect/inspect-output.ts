@@ -142,7 +142,8 @@ export async function inspectOutput(output: string, state: StateRef, lastRuns = 
 
 /**
  * A Delta table whose log and manifest disagree (delta-drift.ts) is a problem of the dataset: Delta
- * readers see other rows than quotelake, and its next merge of those files fails.
+ * readers see other rows than quotelake, and its next merge of those files fails. So is one whose
+ * log holds no version at all: Delta readers do not open it, and runs refuse it.
  */
 async function withDeltaDrift(datasets: DatasetInfo[], storage: LakeStorage, output: string, pending: ReadonlySet<string>): Promise<DatasetInfo[]> {
   return Promise.all(
@@ -151,7 +152,9 @@ async function withDeltaDrift(datasets: DatasetInfo[], storage: LakeStorage, out
       const drift = await deltaDrift(storage, d.dataset, d.format);
       const n = drift.unlisted.length + drift.unlogged.length;
       if (n === 0) return d;
-      const problem = `${d.dataset}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair ${lakeArgs(output, storage.endpoint)} --dry-run" lists them, --yes mends the log`;
+      const problem = drift.logLost === true
+        ? `${d.dataset}: a Delta table (its manifest records it) whose _delta_log/ holds no version: Delta readers no longer open it, and runs refuse to write it; restore the log from a backup of the output, or "quotelake repair ${lakeArgs(output, storage.endpoint)} --dry-run" shows the new log it would write from the manifest's ${n} live file${n === 1 ? '' : 's'}, --yes writes it`
+        : `${d.dataset}: the Delta log and the manifest disagree on ${n} file${n === 1 ? '' : 's'} (a commit stranded half-way; Delta readers see other rows than quotelake): "quotelake repair ${lakeArgs(output, storage.endpoint)} --dry-run" lists them, --yes mends the log`;
       return { ...d, problems: [...d.problems, problem] };
     }),
   );

@@ -7,7 +7,7 @@
  * still lists, so the next commit merging those fails as a conflict. `quotelake repair` mends it,
  * `quotelake inspect` flags it.
  */
-import { hasDeltaLog } from '../delta/table-kind.js';
+import { hasDeltaLog, lostDeltaLog } from '../delta/table-kind.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { readManifest, type ManifestFile } from './manifest.js';
@@ -24,14 +24,20 @@ export interface DeltaDrift {
   readonly unlisted: readonly UnlistedDeltaFile[];
   /** Listed by the manifest, not live in the log (removed by it, or never added). */
   readonly unlogged: readonly ManifestFile[];
+  /**
+   * The table's log holds no version at all (table-kind.ts lostDeltaLog): every live file is
+   * `unlogged`, and mending it writes the log again from version 0.
+   */
+  readonly logLost?: true;
 }
 
 export const NO_DRIFT: DeltaDrift = { unlisted: [], unlogged: [] };
 
-/** None without a log, or without a manifest to compare it with. */
+/** None without a log, or without a manifest to compare it with; every live file when the log is lost. */
 export async function deltaDrift(storage: LakeStorage, dataset: string, format: string): Promise<DeltaDrift> {
-  if (!(await hasDeltaLog(storage, dataset))) return NO_DRIFT;
   const manifest = await readManifest(storage, dataset, format);
+  if (await lostDeltaLog(storage, dataset, manifest)) return { unlisted: [], unlogged: manifest!.files, logLost: true };
+  if (!(await hasDeltaLog(storage, dataset))) return NO_DRIFT;
   const snapshot = await readDeltaSnapshot(storage, dataset);
   if (manifest === undefined || snapshot === undefined) return NO_DRIFT;
   const listed = new Set(manifest.files.map((f) => f.path));

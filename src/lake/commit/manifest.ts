@@ -54,6 +54,13 @@ export interface Manifest {
   readonly schemaVersion: string;
   readonly quotelakeVersion: string;
   readonly updatedAt: string;
+  /**
+   * Whether the dataset's commits keep a Delta log (`delta`) or not (`hive`), for a Parquet
+   * dataset: what tells a table whose `_delta_log/` was lost from one that never had a log.
+   * Absent in manifests written before it was recorded (the log's presence then says it).
+   * Optional, so no new version.
+   */
+  readonly table?: 'delta' | 'hive';
   readonly files: readonly ManifestFile[];
   readonly retired: readonly RetiredFile[];
 }

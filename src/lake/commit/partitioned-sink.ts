@@ -72,9 +72,10 @@ import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
-import { hasDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { hasDeltaLog, lostDeltaLog, type TableKind } from '../delta/table-kind.js';
 import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
+import { lastCheckpointKey } from '../delta/delta-paths.js';
 import { schemaMismatch, unsupportedWriterProtocol } from '../delta/delta-writable.js';
 import { ConfigError, DeltaConflictError, DeltaLogError } from '../../core/errors.js';
 import { logDeltaUpkeep } from './delta-upkeep-log.js';
@@ -851,6 +852,8 @@ export class PartitionedSink<R> implements Sink<R> {
       schemaVersion: SCHEMA_VERSION,
       quotelakeVersion: PACKAGE_VERSION,
       updatedAt: retiredAt,
+      // Recorded at every commit: a table whose log is lost later is still known to be one.
+      ...(encoder.format === 'parquet' ? { table: this.options.table === 'delta' ? ('delta' as const) : ('hive' as const) } : {}),
       files: manifestFiles.sort(byPath),
       retired: [...keep, ...(graceless ? [] : retire.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, retiredAt })))].sort(byPath),
     };
@@ -952,7 +955,9 @@ export class PartitionedSink<R> implements Sink<R> {
     if (drift.unlisted.length === 0 && drift.unlogged.length === 0) return;
     this.runToken ??= safeFileToken(ctx.runId);
     const previous = await readManifest(this.storage, this.dataset, this.options.encoder.format);
-    await this.checkTableKind(previous);
+    await this.checkTableKind(previous, { mendsLostLog: drift.logLost === true });
+    // A hint left by the lost log names a checkpoint no longer there: the new log starts without one.
+    if (drift.logLost === true) await this.storage.delete(lastCheckpointKey(this.dataset));
     await this.publish(ctx, previous, [], [], 'FSCK', drift);
   }
 
@@ -1044,11 +1049,26 @@ export class PartitionedSink<R> implements Sink<R> {
    * A dataset is a Delta table from its first commit or never: files committed without a log (or
    * a log left stale by a hive commit) would make the two views of the data disagree.
    */
-  private async checkTableKind(manifest: Manifest | undefined): Promise<void> {
+  private async checkTableKind(manifest: Manifest | undefined, options: { mendsLostLog?: boolean } = {}): Promise<void> {
     // Arrow IPC files are no Delta data files (the config refuses table: delta for them).
     if (this.options.encoder.format !== 'parquet') return;
-    const logged = await hasDeltaLog(this.storage, this.dataset);
     const where = `${this.storage.root}/${this.dataset}`;
+    // Whatever the sink is told: a commit would start a new table of its own files (or go on as
+    // hive files beside a table Delta readers can no longer open). Repair writes the log again.
+    if (await lostDeltaLog(this.storage, this.dataset, manifest)) {
+      // Repair writes it again, as a Delta table's (its sink is one: lake-tables.ts).
+      if (options.mendsLostLog === true) return;
+      throw new DeltaLogError(
+        `${where} is a Delta table (its manifest records it) whose _delta_log/ holds no version any more: Delta readers no longer open it, and nothing is written to it as it is`,
+        '',
+        {
+          hint:
+            `restore ${this.dataset}/_delta_log/ from a backup of the output, or write a new log naming the manifest's ${manifest!.files.length} live file${manifest!.files.length === 1 ? '' : 's'}: ` +
+            `"quotelake repair ${lakeArgs(this.storage.root, this.storage.endpoint)} --dry-run" shows it, --yes writes it; then run again`,
+        },
+      );
+    }
+    const logged = await hasDeltaLog(this.storage, this.dataset);
     if (this.options.table === 'delta' && !logged && (manifest?.files.length ?? 0) > 0) {
       throw new ConfigError(
         `${where} already holds ${manifest!.files.length} Parquet files written without a Delta log (sink.table: hive); ` +
@@ -1153,7 +1173,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (runs.size > 0) ctx?.logger.info('removed the staging of killed runs', { event: 'recovery', action: 'staging-removed', dataset: this.dataset, runs: [...runs] });
     // A manifest's temp file whose writer was killed (we hold the output, so no writer is live).
     for (const key of await this.storage.list(`${MANIFESTS_DIR}/`)) if (isTempFile(key)) await this.storage.delete(key);
-    await this.checkTableKind(await readManifest(this.storage, this.dataset, encoder.format));
+    await this.checkTableKind(await readManifest(this.storage, this.dataset, encoder.format), { mendsLostLog: options.mendsDeltaLog === true });
     // Before a run fetches anything: rows it could not commit would be fetched for nothing.
     await this.checkDeltaWritable(options.writesRows !== false);
     const orphans = await this.sweepOrphans();

@@ -24,13 +24,14 @@ export function refuseDelta(config: { table?: TableKind | undefined }, sink: str
 
 /**
  * The table a sink writes: the pipeline's choice; else what the dataset already is (a table keeps
- * its kind, so a run need not repeat the flag): `existing` as the runtime read it from the storage
- * (the only way to know on an object store), else a local log; else the storage's default.
+ * its kind, so a run need not repeat the flag): a local log folder (even an emptied one), else
+ * `existing` as the runtime read it from the storage (the only way to know on an object store, and
+ * for a table whose log is gone, from its manifest); else the storage's default.
  */
 export function tableKindOf(config: { table?: TableKind | undefined }, storage: LakeStorage, dataset: string, existing?: TableKind): TableKind {
   if (config.table !== undefined) return config.table;
-  if (existing !== undefined) return existing;
   const log = storage.localPath(logPrefix(dataset));
   if (log !== undefined && existsSync(log)) return 'delta';
+  if (existing !== undefined) return existing;
   return defaultTableFor(storage);
 }
