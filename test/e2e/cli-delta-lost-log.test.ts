@@ -131,5 +131,32 @@ describe('a Delta table whose log lost every version', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(await keys('kline/_delta_log/')).toEqual(['lake/kline/_delta_log/00000000000000000000.json', 'lake/kline/_delta_log/00000000000000000001.json']);
   }, 120_000);
+  it('with its checkpoint kept: repair writes the version after it that names the manifest\'s files, and runs go on', async () => {
+    const out = tempDir('ql-lost-commits-');
+    const run = (minute: number) =>
+      runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2h', '--output', out, '--clock', `2026-11-20T00:${String(minute).padStart(2, '0')}:30Z`, '--table', 'delta', '--quiet']);
+    // Eleven versions: a checkpoint at 10.
+    for (let m = 0; m <= 10; m++) expect((await run(m)).code).toBe(0);
+    const log = join(out, 'kline/_delta_log');
+    expect(readdirSync(log)).toContain('00000000000000000010.checkpoint.parquet');
+    for (const name of readdirSync(log).filter((n) => n.endsWith('.json'))) rmSync(join(log, name));
+    // The manifest's files are the checkpoint's: the log is readable and sound as it stands.
+    expect((await runCli(['inspect', '--output', out])).code).toBe(0);
+    // A run's version 11 goes after the checkpoint (its JSON commit is not needed to read or extend the log).
+    const next = await run(11);
+    expect(next.code, next.stderr).toBe(0);
+    expect(readdirSync(log).filter((n) => n.endsWith('.json'))).toEqual(['00000000000000000011.json']);
+    // Version 11 lost too: the log (checkpoint 10) and the manifest disagree; repair mends it with a version after the checkpoint.
+    rmSync(join(log, '00000000000000000011.json'));
+    const inspect = await runCli(['inspect', '--output', out]);
+    expect(inspect.code).toBe(1);
+    expect(inspect.stdout).toMatch(/the Delta log and the manifest disagree on \d+ files/);
+    const fixed = await runCli(['repair', '--output', out, '--yes', '--clock', '2026-11-20T00:12:00Z']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(readdirSync(log).filter((n) => n.endsWith('.json'))).toEqual(['00000000000000000011.json']);
+    expect((await runCli(['inspect', '--output', out])).code).toBe(0);
+    expect((await run(13)).code).toBe(0);
+    expect((await runCli(['inspect', '--output', out])).code).toBe(0);
+  }, 180_000);
 });
 

@@ -21,7 +21,7 @@ import { actionLine, type AddAction, type CommitInfoAction, type DeltaAction, ty
 import { writeDeltaCheckpoint, type CheckpointWritten } from './delta-checkpoint-write.js';
 import { cleanDeltaLog, type LogCleanup } from './clean-delta-log.js';
 import { logCleanupRule } from './delta-log-retention.js';
-import { commitKey, decodeDeltaPath } from './delta-paths.js';
+import { checkpointKey, commitKey, decodeDeltaPath } from './delta-paths.js';
 import { readCommit, readDeltaSnapshot } from './delta-snapshot.js';
 import { DELTA_PROTOCOL } from './delta-table-metadata.js';
 import { sameSchema, unsupportedWriterProtocol } from './delta-writable.js';
@@ -103,8 +103,10 @@ function conflictWith(tableKey: string, winner: DeltaAction[], changes: DeltaCha
 export async function commitDeltaVersion(storage: LakeStorage, tableKey: string, changes: DeltaChanges, options: CommitOptions): Promise<CommitResult> {
   const maxAttempts = options.maxAttempts ?? 10;
   let version = options.expectedVersion;
-  // A version after a missing one would leave a hole no reader can replay across.
-  if (version > 0 && !(await storage.exists(commitKey(tableKey, version - 1)))) {
+  // A version after a missing one would leave a hole no reader can replay across. A checkpoint of
+  // the version before is enough: readers start from it (its JSON commit may be gone, and repair
+  // writes the version that makes such a log agree with the manifest again).
+  if (version > 0 && !(await storage.exists(commitKey(tableKey, version - 1))) && !(await storage.exists(checkpointKey(tableKey, version - 1)))) {
     throw new DeltaLogError(`cannot commit version ${version}: version ${version - 1} does not exist`, tableKey);
   }
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
