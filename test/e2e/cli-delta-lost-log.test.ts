@@ -9,7 +9,7 @@
  * emulator at frozen instants, and s3rver on loopback.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useS3Server } from '../helpers/s3-server.js';
@@ -158,5 +158,22 @@ describe('a Delta table whose log lost every version', () => {
     expect((await run(13)).code).toBe(0);
     expect((await runCli(['inspect', '--output', out])).code).toBe(0);
   }, 180_000);
+  it('written again at the DECIMAL(p,s) its files hold, so the pipeline that wrote it goes on', async () => {
+    const out = tempDir('ql-lost-log-decimal-');
+    const pipeline = join(out, 'narrow.yaml');
+    writeFileSync(
+      pipeline,
+      ['name: narrow', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', '  since: 2h', 'transforms:', '  - type: parse-decimals', '    decimal: { precision: 20, scale: 8 }', 'sink:', '  type: parquet', '  table: delta', '  decimal: { precision: 20, scale: 8 }', ''].join('\n'),
+    );
+    const run = (clock: string) => runCli(['run', pipeline, '--output', out, '--clock', clock, '--quiet']);
+    expect((await run(FIRST)).code).toBe(0);
+    rmSync(join(out, 'kline/_delta_log'), { recursive: true });
+    const fixed = await runCli(['repair', '--output', out, '--yes', '--clock', SECOND]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const log = readFileSync(join(out, 'kline/_delta_log/00000000000000000000.json'), 'utf8');
+    expect([...new Set(log.match(/decimal\(\d+,\d+\)/g))]).toEqual(['decimal(20,8)']);
+    const next = await run(SECOND);
+    expect(next.code, next.stderr).toBe(0);
+  }, 60_000);
 });
 
