@@ -56,6 +56,7 @@ import { rowStretches } from '../columns/row-stretches.js';
 import { fileProvenance } from '../file-provenance.js';
 import { formatSeries, SERIES_KEY, seriesOfRows, type SeriesMap } from '../series-stats.js';
 import { PartitionBuffer } from './partition-buffer.js';
+import { heldDecimalMisfit } from './held-decimal-misfit.js';
 import type { ColumnBuilder } from '../columns/column-builder.js';
 import { overlaps, widenRange, type KeyRanges } from './key-ranges.js';
 import type { TimeRuns } from './time-runs.js';
@@ -731,7 +732,11 @@ export class PartitionedSink<R> implements Sink<R> {
       const chunk = rows.slice(i, i + maxRowsPerFile);
       const ranges: KeyRanges = {};
       for (const row of chunk) widenRange(ranges, spec.group(row), spec.order(row));
-      await this.stageRows(partition, chunk, ranges, inherited);
+      try {
+        await this.stageRows(partition, chunk, ranges, inherited);
+      } catch (error) {
+        throw heldDecimalMisfit(error, this.dataset, partition, tables.map((t) => t.schema), this.options.decimal);
+      }
     }
   }
 
@@ -788,7 +793,7 @@ export class PartitionedSink<R> implements Sink<R> {
       // The journal lists only durable files.
       await this.settle();
     } catch (error) {
-      throw error instanceof SinkError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+      throw error instanceof SinkError || error instanceof ConfigError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
     const added = [...this.staged.values()].flat();
     await this.publish(ctx, previous, added, [...removed.values()]);
@@ -878,7 +883,7 @@ export class PartitionedSink<R> implements Sink<R> {
       }
     } catch (error) {
       // A Delta conflict or log error keeps its code (the CLI tells what to do about each).
-      throw error instanceof SinkError || error instanceof DeltaConflictError || error instanceof DeltaLogError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
+      throw error instanceof SinkError || error instanceof ConfigError || error instanceof DeltaConflictError || error instanceof DeltaLogError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
   }
 
