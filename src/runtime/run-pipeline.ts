@@ -294,6 +294,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const files: CommittedFile[] = [];
   let commits = 0;
   let rejectedTotal = 0;
+  /** Diverted records the rejected writer holds until the next commit: a failed run never writes them. */
+  let rejectedHeld = 0;
 
   const manifest = (status: RunStatus, error?: unknown): RunManifest => {
     const snap = events.snapshot();
@@ -499,6 +501,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         handed = 0;
         handedFlawed = 0;
         const diverted = rejectedSink ? await rejectedSink.commit(leased) : [];
+        rejectedHeld = 0;
         files.push(...diverted);
         events.committed(diverted);
         commits++;
@@ -542,6 +545,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           return;
         }
         await rejectedSink!.write(dataset, rejected, quietCtx);
+        rejectedHeld += rejected.length;
       };
 
       // A copy: the store's map moves on as commits land, the source's starting point must not.
@@ -675,6 +679,13 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       }
       await sink.abort(leased).catch(() => undefined);
       await rejectedSink?.abort(leased).catch(() => undefined);
+      // Records diverted since the last commit were never written under _rejected/: like the rows
+      // of their batches they are not committed, and the next run fetches (and rejects) them again.
+      if (rejectedHeld > 0) {
+        events.rows(dataset, 'rejected', -rejectedHeld);
+        rejectedTotal -= rejectedHeld;
+        rejectedHeld = 0;
+      }
       withdrawLastWords();
       await record?.stop();
       const failed = manifest('failed', error);
