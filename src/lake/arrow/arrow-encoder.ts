@@ -1,6 +1,7 @@
 /** Arrow table → Arrow IPC file format (`.arrow`), metadata in the schema. */
 import { Schema, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { assertDecimalsFit } from '../columns/decimal-guard.js';
+import { assertArrowFile } from './arrow-file-magic.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 
 export function arrowEncoder(): TableEncoder {
@@ -14,6 +15,7 @@ export function arrowEncoder(): TableEncoder {
       return tableToIPC(new Table(schema, table.batches), 'file');
     },
     decode(bytes) {
+      assertArrowFile(bytes);
       return tableFromIPC(bytes);
     },
   };

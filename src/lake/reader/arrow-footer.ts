@@ -5,6 +5,7 @@
  * through a RangeFile, so the file may be local or an object in a bucket.
  */
 import { DataType, Message, RecordBatchReader, type AsyncRecordBatchFileReader, type Field } from 'apache-arrow';
+import { ARROW_MAGIC_BYTES, arrowMagicProblem } from '../arrow/arrow-file-magic.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import type { FileFooter, FooterColumn } from './file-footer.js';
 import { withRangeFile, type RangeFile } from './range-file.js';
@@ -35,6 +36,9 @@ function arrowHandle(range: RangeFile) {
 
 /** Open an Arrow IPC file for reading by blocks; the caller closes the range file. */
 export async function openArrowFile(range: RangeFile): Promise<AsyncRecordBatchFileReader> {
+  const size = range.byteLength;
+  const problem = arrowMagicProblem(size, new Uint8Array(await range.slice(0, ARROW_MAGIC_BYTES)), new Uint8Array(await range.slice(size - ARROW_MAGIC_BYTES)));
+  if (problem !== undefined) throw new Error(problem);
   const reader = (await RecordBatchReader.from(arrowHandle(range) as never)) as unknown as AsyncRecordBatchFileReader;
   await reader.open();
   if (!reader.isFile()) throw new Error('not an Arrow IPC file (no ARROW1 footer)');
