@@ -11,6 +11,7 @@ import { assertDecimalsFit } from '../columns/decimal-guard.js';
 import type { TableEncoder } from '../encode/table-encoder.js';
 import { directParquetSupports, encodeDirectParquet } from './direct/direct-parquet-writer.js';
 import { decodeDirectParquet } from './direct/direct-parquet-reader.js';
+import { assertParquetSize } from './parquet-too-short.js';
 import { parquetWasm } from './parquet-wasm.js';
 import { CREATED_BY_KEY, createdBy } from '../file-provenance.js';
 import { toMicros, toMillis, type TimestampUnit } from './timestamp-units.js';
@@ -77,6 +78,7 @@ export function parquetEncoder(options: ParquetEncoderOptions): TableEncoder {
       }
     },
     decode(bytes): Table {
+      assertParquetSize(bytes.length);
       // Files of the direct writer's shape (every kline and trade file) are read without
       // parquet-wasm: a backfill's mid-run compactions then never load it (direct-parquet-reader.ts).
       const direct = options.writer !== 'parquet-wasm' ? decodeDirectParquet(bytes) : undefined;

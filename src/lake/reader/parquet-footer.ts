@@ -5,6 +5,7 @@
  */
 import { parquetMetadataAsync, type FileMetaData, type SchemaElement } from 'hyparquet';
 import type { ColumnStats, FileFooter, FooterColumn, StatValue } from './file-footer.js';
+import { assertParquetSize } from '../parquet/parquet-too-short.js';
 import type { RangeFile } from './range-file.js';
 
 /** Timestamps as epoch ms numbers (hyparquet's default is a Date). */
@@ -18,6 +19,7 @@ export const MS_PARSERS = {
 const INITIAL_FETCH = 8 * 1024;
 
 export async function readParquetMetadata(file: RangeFile): Promise<FileMetaData> {
+  assertParquetSize(file.byteLength);
   return parquetMetadataAsync(file, { parsers: MS_PARSERS, initialFetchSize: INITIAL_FETCH, geoparquet: false });
 }
 
