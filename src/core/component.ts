@@ -78,9 +78,12 @@ export interface RunEvents {
   /**
    * Less was delivered than asked for, for a reason the run cannot mend (the service gave less):
    * noted like a note, and the run does not end as a plain success. `count`: how many series or
-   * codes the message names (default 1), which is what `shortfalls` counts.
+   * codes the message names (default 1), which is what `shortfalls` counts. `stream`: the stream
+   * whose checkpoint moves past what was not delivered, so that no later run asks for it again:
+   * once that checkpoint is committed, the shortfall is kept in the run record, and a run that
+   * does not finish (killed, stopped) hands it to the next run, which says it and exits 4.
    */
-  shortfall?(message: string, count?: number): void;
+  shortfall?(message: string, count?: number, stream?: string): void;
   /** Requests left in today's quota, when the service client knows it (goes into the run manifest). */
   quota?(remaining: number): void;
   /** The daily quota ran out and the source stopped short of its window (resumable after the reset). */

@@ -61,6 +61,8 @@ export interface RunEventsRecorder extends Required<RunEvents> {
   quota(remaining: number): void;
   /** Files a commit made visible (the runtime calls it after each commit). */
   committed(files: readonly CommittedFile[]): void;
+  /** A shortfall of a stream (see RunEvents.shortfall), for the runtime to keep once its checkpoint is committed. */
+  shortfallOf(listener: (stream: string, message: string) => void): () => void;
   /** Rows committed with a `flaw` key (the runtime counts them; see RowCounts.flawed). */
   flawed(dataset: string, count: number): void;
   /** Rows received for one stream (the runtime knows each batch's stream; sources need not call this). */
@@ -85,6 +87,7 @@ export function createRunEvents(): RunEventsRecorder {
   let quotaLeft: number | undefined;
   let stoppedAtQuota = false;
   const listeners = new Map<RunEventName, Set<(payload: never) => void>>();
+  const streamShortfalls = new Set<(stream: string, message: string) => void>();
 
   function emit<E extends RunEventName>(event: E, payload: RunEventMap[E]): void {
     for (const l of listeners.get(event) ?? []) {
@@ -133,9 +136,14 @@ export function createRunEvents(): RunEventsRecorder {
       if (notes.length < MAX_NOTES) notes.push(message);
       emit('note', { message });
     },
-    shortfall(message, count = 1) {
+    shortfall(message, count = 1, stream) {
       shortfalls += count;
       this.note(message);
+      if (stream !== undefined) for (const l of streamShortfalls) l(stream, message);
+    },
+    shortfallOf(listener) {
+      streamShortfalls.add(listener);
+      return () => streamShortfalls.delete(listener);
     },
     quota(left) {
       quotaLeft = left;

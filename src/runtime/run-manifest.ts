@@ -9,6 +9,13 @@ import type { RowCounts } from './run-events.js';
 import { StateFiles } from './state-files.js';
 import { stateLocationOf, type StateRef } from './state-location.js';
 
+export interface CommittedShortfall {
+  readonly stream: string;
+  readonly message: string;
+  /** The run that said it. */
+  readonly runId: string;
+}
+
 export type RunStatus = 'running' | 'succeeded' | 'aborted' | 'failed' | 'interrupted';
 
 export interface RunManifest {
@@ -29,6 +36,13 @@ export interface RunManifest {
   readonly filesCommitted: readonly CommittedFile[];
   readonly rejected: number;
   readonly quotaLeft?: number;
+  /**
+   * Shortfalls whose stream's checkpoint this run committed (no later run asks for those bars
+   * again), with the run that first said each: a run that does not finish hands them on.
+   */
+  readonly shortfallsCommitted?: readonly CommittedShortfall[];
+  /** The run that took this run's committed shortfalls over (said them and counts them in its exit code). */
+  readonly shortfallsCarriedBy?: string;
   readonly error?: { readonly code: string; readonly message: string };
 }
 

@@ -24,6 +24,7 @@ import { silentLogger, withFields } from '../core/log-helpers.js';
 import { createRunEvents, type RunEventsRecorder, type RunEventsSnapshot } from './run-events.js';
 import { createRunId } from './run-id.js';
 import { shortfallsAtWarn } from './shortfall-warnings.js';
+import { ShortfallLedger, unfinishedShortfalls } from './committed-shortfalls.js';
 import { markInterruptedRuns, writeRunManifest, type RunManifest, type RunStatus } from './run-manifest.js';
 import { startRunningRecord, type EveryTimer, type RunningRecord } from './running-record.js';
 import { rechunk } from './rechunk.js';
@@ -282,6 +283,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     heldKeys: (name) => heldKeys(storage, name),
   };
   const ctx: RunContext = { runId, signal, logger, events: shortfallsAtWarn(events, logger), clock };
+  // Shortfalls of a stream hold for good once its checkpoint is committed: the run record keeps them.
+  const ledger = new ShortfallLedger(runId);
+  events.shortfallOf((stream, message) => ledger.onSaid(stream, message));
   // The runtime is the one counter of rows (received, written at commit, rejected); sinks and the
   // rejected writer get a context whose rows() does nothing, so nothing is counted twice.
   const quietCtx: RunContext = { ...ctx, events: { ...ctx.events, rows: () => undefined } };
@@ -313,6 +317,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       filesCommitted: [...files],
       rejected: rejectedTotal,
       ...(snap.quotaLeft !== undefined ? { quotaLeft: snap.quotaLeft } : {}),
+      ...(ledger.committed().length > 0 ? { shortfallsCommitted: ledger.committed() } : {}),
       ...(error !== undefined ? { error: errorSummary(error) } : {}),
     };
   };
@@ -474,6 +479,16 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           `run the pipeline again with --full-refresh, which fetches the whole window again (or forget its checkpoints: "${resetCommand}")`,
         );
       }
+      if (keepState && !look && options.fullRefresh !== true) {
+        // What a run that did not finish committed short is this run's to say (exit 4), at its end:
+        // first this run's record holds the list, then the older records say who took it over.
+        const carried = await unfinishedShortfalls(state, pipeline.name, runId, committed);
+        if (carried.list.length > 0) {
+          ledger.carry(carried.list);
+          await writeRunManifest(state, manifest('running'));
+          await carried.handOver();
+        }
+      }
       if (options.fullRefresh === true && committed.size > 0) {
         logger.info('full refresh: fetching from the start; the saved checkpoints are replaced stream by stream as commits land', { streams: committed.size });
       }
@@ -522,6 +537,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
           pending.clear();
           lock.assertHeld();
           await store.save(committed, { now: new Date(clock.now()), runId });
+          ledger.onCommitted(streams);
           logger.debug('checkpoint saved', { event: 'checkpoint', path: store.path, streams: streams.length, ...(streams.length <= 5 ? { updated: streams } : {}) });
         }
         batchesSinceCommit = 0;
@@ -653,6 +669,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       // Dropped ones too (exit 3): the lines above say why, once per reason; this one says how many.
       if (rejectedTotal > 0 && opts.onReject === 'drop') {
         logger.warn(`${rejectedTotal} rejected record${rejectedTotal === 1 ? '' : 's'} dropped (onReject: drop)`, { event: 'rejected', rejected: rejectedTotal, to: 'dropped' });
+      }
+      for (const s of ledger.carriedToSay()) {
+        ctx.events.shortfall?.(`${s.message} (said by run ${s.runId}, which did not finish after committing it; no later run fetches these bars)`);
       }
       const flawedTotal = Object.values(events.snapshot().rows).reduce((a, r) => a + (r.flawed ?? 0), 0);
       if (flawedTotal > 0) {

@@ -9,8 +9,8 @@ import type { RunEventsRecorder } from './run-events.js';
 export function shortfallsAtWarn(events: RunEventsRecorder, logger: Logger): RunEventsRecorder {
   return {
     ...events,
-    shortfall(message, count) {
-      events.shortfall(message, count);
+    shortfall(message, count, stream) {
+      events.shortfall(message, count, stream);
       logger.warn(message, { event: 'shortfall' });
     },
   };

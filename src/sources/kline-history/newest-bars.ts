@@ -84,6 +84,8 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: N
   if (page.bars.length < want && page.bars.length > 0) {
     ctx.events.shortfall?.(
       `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.ts[0]!)} were not delivered`,
+      1,
+      stream,
     );
   }
   const keptFrom = firstAtOrAfter(page, floor);
@@ -114,6 +116,8 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: N
       const after = isoSeconds(start.watermark);
       ctx.events.shortfall?.(
         `${label}: ${expected} bars formed since the last run but the service gives ${kind} only their newest ${PAGE_BARS}; the ${lost} after ${after} (the newest held) and before ${isoSeconds(oldest)} cannot be fetched (run more often); a bar held there as forming (final=false) keeps the values it had then`,
+        1,
+        stream,
       );
     } else {
       noteUnreachable(env, kind, sinceSec, oldest);
