@@ -1,8 +1,9 @@
 /**
  * A shortfall that moved a stream's checkpoint past what the service did not deliver (a stock's
  * newest page still short, bars lost for good) is said by the run that met it, and no later run
- * asks for those bars again. A run killed or stopped after committing that checkpoint never made
- * it its exit code, so the run record keeps it, and the next run says it again and exits 4.
+ * asks for those bars again. A run killed or stopped after committing that checkpoint (or stopped
+ * at the daily quota, whose exit 75 outranks 4) never made it its exit code, so the run record
+ * keeps it, and the next run says it again and exits 4.
  */
 import type { Checkpoint } from '../core/component.js';
 import { readRunManifests, writeRunManifest, type CommittedShortfall } from './run-manifest.js';
@@ -50,7 +51,8 @@ export class ShortfallLedger {
 
 /**
  * The committed shortfalls of this pipeline's runs that did not finish (any status but
- * `succeeded`, which said them in its own exit code) and no run took over yet, of streams whose
+ * `succeeded`, which said them in its own exit code, unless it stopped at the daily quota: exit 75
+ * outranks 4) and no run took over yet, of streams whose
  * checkpoint is still there (a state reset or full refresh fetches them again). `handOver` then
  * marks those runs as taken over by `runId`: call it once this run's record holds the list.
  */
@@ -61,7 +63,7 @@ export async function unfinishedShortfalls(
   held: ReadonlyMap<string, Checkpoint>,
 ): Promise<{ list: CommittedShortfall[]; handOver: () => Promise<void> }> {
   const runs = (await readRunManifests(state)).filter(
-    (m) => m.pipeline === pipeline && m.runId !== runId && m.status !== 'succeeded' && m.status !== 'running' && m.shortfallsCarriedBy === undefined && (m.shortfallsCommitted?.length ?? 0) > 0,
+    (m) => m.pipeline === pipeline && m.runId !== runId && (m.status !== 'succeeded' || m.stoppedAtQuota === true) && m.status !== 'running' && m.shortfallsCarriedBy === undefined && (m.shortfallsCommitted?.length ?? 0) > 0,
   );
   const seen = new Set<string>();
   const list: CommittedShortfall[] = [];

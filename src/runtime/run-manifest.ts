@@ -41,6 +41,8 @@ export interface RunManifest {
    * again), with the run that first said each: a run that does not finish hands them on.
    */
   readonly shortfallsCommitted?: readonly CommittedShortfall[];
+  /** The run stopped at the daily quota (exit 75, which outranks a shortfall's 4). */
+  readonly stoppedAtQuota?: true;
   /** The run that took this run's committed shortfalls over (said them and counts them in its exit code). */
   readonly shortfallsCarriedBy?: string;
   readonly error?: { readonly code: string; readonly message: string };

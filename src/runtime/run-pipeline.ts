@@ -318,6 +318,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       rejected: rejectedTotal,
       ...(snap.quotaLeft !== undefined ? { quotaLeft: snap.quotaLeft } : {}),
       ...(ledger.committed().length > 0 ? { shortfallsCommitted: ledger.committed() } : {}),
+      ...(snap.stoppedAtQuota ? { stoppedAtQuota: true as const } : {}),
       ...(error !== undefined ? { error: errorSummary(error) } : {}),
     };
   };

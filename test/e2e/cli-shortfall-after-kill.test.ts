@@ -93,4 +93,28 @@ describe('a shortfall committed by a run that did not finish', () => {
     expect(next.doc.runs[0]!.notes.join('\n')).not.toContain('781 bars');
     expect(readdirSync(runsDir)).toHaveLength(3);
   });
+
+  it('a run stopped at the daily quota (exit 75 outranks 4): the run that resumes it says it and exits 4', async () => {
+    const dir = tempDir('ql-lost-quota-');
+    const file = join(dir, 'p.yaml');
+    writeFileSync(file, 'name: p\nsource:\n  type: kline-history\n  codes: [SPX.US, BTCUSDT]\n  intervals: [1m]\n  since: 2026-11-18T15:00:00Z\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
+    // The client keeps the daily cap itself: a plan of 5 requests a day stops the second run there.
+    const plans = join(dir, 'plans.yaml');
+    writeFileSync(plans, 'plans:\n  - name: five-a-day\n    perDay: 5\n');
+    const run = async (clock: string, plan: string) => {
+      const r = await runCli(['run', file, '--base-url', url, '--plans-file', plans, '--plan', plan, '--output', join(dir, 'out'), '--clock', clock, '--json', '--quiet'], {
+        env: { QUOTELAKE_TOKEN: 'demo-professional' },
+      });
+      return { code: r.code, doc: JSON.parse(r.stdout) as Doc, stderr: r.stderr };
+    };
+    await setClock(BEFORE);
+    expect((await run(BEFORE, 'professional')).code).toBe(0);
+    await setClock(AFTER);
+    const stopped = await run(AFTER, 'five-a-day');
+    expect(stopped.code, stopped.stderr).toBe(75);
+    expect(stopped.doc.runs[0]!.notes.some((n) => n.startsWith(LOST))).toBe(true);
+    const resumed = await run(AFTER, 'professional');
+    expect(resumed.code, resumed.stderr).toBe(4);
+    expect(resumed.doc.runs[0]!.notes.filter((n) => n.startsWith(LOST))).toEqual([expect.stringContaining(`(said by run ${stopped.doc.runs[0]!.runId}, which did not finish`)]);
+  });
 });
