@@ -117,4 +117,32 @@ describe('a shortfall committed by a run that did not finish', () => {
     expect(resumed.code, resumed.stderr).toBe(4);
     expect(resumed.doc.runs[0]!.notes.filter((n) => n.startsWith(LOST))).toEqual([expect.stringContaining(`(said by run ${stopped.doc.runs[0]!.runId}, which did not finish`)]);
   });
+
+  it('a newest page left short that the next run asks for again is not handed on: that run meets or mends it itself', async () => {
+    const short = startCli(['serve', '--port', '0', '--clock', AFTER, '--no-limits', '--behaviours', 'short-pages=1']);
+    try {
+      const shortUrl = (await short.waitForStderr(/quotelake emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/))[1]!;
+      const dir = tempDir('ql-short-page-');
+      const file = join(dir, 'p.yaml');
+      writeFileSync(file, 'name: p\nsource:\n  type: kline-history\n  codes: [SPX.US]\n  intervals: [1m]\n  since: 2026-11-01\ntransforms:\n  - type: parse-decimals\nsink:\n  type: parquet\n');
+      const run = async (base: string) => {
+        const r = await runCli(['run', file, '--base-url', base, '--plan', 'professional', '--output', join(dir, 'out'), '--clock', AFTER, '--json', '--quiet'], {
+          env: { QUOTELAKE_TOKEN: 'demo-professional' },
+        });
+        return { code: r.code, doc: JSON.parse(r.stdout) as Doc, stderr: r.stderr };
+      };
+      const first = await run(shortUrl);
+      expect(first.code, first.stderr).toBe(4);
+      expect(first.doc.runs[0]!.notes.join('\n')).toContain('kline SPX.US 1m: the service gave');
+      endedAs(join(dir, 'out/.state/runs'), first.doc.runs[0]!.runId, 'running');
+      // The next run asks for the newest 500 bars again (they reach below the bars held) and gets them all.
+      await setClock(AFTER);
+      const next = await run(url);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.doc.runs[0]!.notes.join('\n')).not.toContain('the service gave');
+    } finally {
+      short.child.kill('SIGTERM');
+      await short.result;
+    }
+  });
 });

@@ -81,13 +81,6 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: N
   }
   const times: AnswerTimes = { askedAtMs, answeredAtMs: ctx.clock.now() };
   const page = mergePages(answers);
-  if (page.bars.length < want && page.bars.length > 0) {
-    ctx.events.shortfall?.(
-      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.ts[0]!)} were not delivered`,
-      1,
-      stream,
-    );
-  }
   const keptFrom = firstAtOrAfter(page, floor);
   const keptTo = Math.max(keptFrom, untilSec === null ? page.ts.length : firstAtOrAfter(page, untilSec + 1));
   const kept = toRawKlines(product, interval, page, times, endpoint, keptFrom, keptTo);
@@ -101,6 +94,16 @@ export async function* newestBars(env: SeriesEnv, start: KlinePosition, said?: N
   const oldest = page.ts[0] ?? null;
   const lowest = extended.length > 0 ? page.ts[belowFrom]! : kept.length > 0 ? page.ts[keptFrom]! : null;
   const position: KlinePosition = { watermark: maxOf(start.watermark, top), low: minOf(start.low, lowest) };
+  if (page.bars.length < want && page.bars.length > 0) {
+    // Kept as the stream's for good (said again after a run that did not finish) only where the
+    // next run will not ask down from the newest bars again, which would meet or mend it itself.
+    const forGood = reachBelow(product, interval, position, sinceSec, now) === null;
+    ctx.events.shortfall?.(
+      `kline ${product.code} ${interval}: the service gave ${page.bars.length} of the newest ${want} bars asked for, in ${tries} tries; bars before ${isoSeconds(page.ts[0]!)} were not delivered`,
+      1,
+      ...(forGood ? [stream] : []),
+    );
+  }
   const label = `kline ${product.code} ${interval}`;
   const belowNewest = untilSec !== null && kept.length === 0 && extended.length === 0 && oldest !== null && oldest > untilSec;
   if (belowNewest && start.watermark === null) {
