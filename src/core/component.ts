@@ -98,6 +98,11 @@ export interface RunContext {
   readonly clock: Clock;
   /** The lake's lease when the run holds one: a sink checks it between the steps of a commit (it throws once lost). */
   readonly lease?: { assertHeld(): void };
+  /**
+   * What a run records in the journal of the commit it hands this context to (its checkpoints once
+   * the commit lands): a killed run's journal is finished by the next start, which reads it back.
+   */
+  readonly journalNote?: Readonly<Record<string, unknown>>;
 }
 
 export interface Source<T> {

@@ -46,6 +46,11 @@ export interface RunManifest {
   /** The run that took this run's committed shortfalls over (said them and counts them in its exit code). */
   readonly shortfallsCarriedBy?: string;
   readonly error?: { readonly code: string; readonly message: string };
+  /**
+   * The run that finished this run's last commit from its journal (this run was killed after
+   * deciding it): its rows and files are counted above, as landed.
+   */
+  readonly commitFinishedBy?: string;
 }
 
 const RUNS = 'runs';

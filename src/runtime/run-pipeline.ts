@@ -50,7 +50,8 @@ import { stateResetCommand } from './state-reset-command.js';
 import { isS3Url } from '../core/s3-url.js';
 import { REJECTED_DIR, RejectedWriter } from '../lake/rejected-writer.js';
 import { heldKeys } from '../lake/held-keys.js';
-import { finishPendingCommits } from '../lake/commit/commit-journal.js';
+import { finishPendingCommits, pendingJournals } from '../lake/commit/commit-journal.js';
+import { adoptFinishedCommits, landedJournals, runJournalNote } from './finished-commits.js';
 import { laneOf } from '../core/lazy-rows.js';
 
 /** The output's storage: the one given, else the local folder; an s3:// output needs one given. */
@@ -348,22 +349,43 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   };
 
   /** What killed runs left staged in the output: finished or removed, before this run stages anything. */
-  const recoverSinks = async (sink: Sink<unknown>, rejectedSink: RejectedOutput | undefined): Promise<void> => {
-    await sink.recover?.(quietCtx);
-    await rejectedSink?.recover?.(quietCtx);
-    // We hold the output lock, so no staging belongs to a live run. Decided commits of other
-    // datasets and formats (a killed run of another pipeline on this output) are finished too;
-    // then whatever is left there (e.g. a half-written journal) is garbage. Through the storage
-    // interface (an object store has no folders): the backend drops the emptied `_quotelake/`
-    // folder itself, as the rmdir here used to.
-    const others = await finishPendingCommits(storage, () => lock.assertHeld());
-    for (const journal of others.finished) {
-      logger.info('finished a commit a killed run of another pipeline had decided (journal replayed)', { event: 'recovery', action: 'journal-replayed', dataset: journal.dataset, format: journal.format, journalRun: journal.runId, files: journal.add.length });
+  const recoverSinks = async (sink: Sink<unknown>, rejectedSink: RejectedOutput | undefined, store: CheckpointStore | undefined): Promise<void> => {
+    // The decided commits there are now: each is finished below (or undone, on a Delta conflict).
+    const decided = store !== undefined ? await pendingJournals(storage, undefined, { readOnly: true }) : [];
+    // A killed run of this pipeline whose commit was finished here never saved its checkpoints:
+    // they move to what the commit holds, so the pipeline asks only for what is missing. Also when
+    // a later step of the recovery fails (a table of the other kind, say): the commit has landed.
+    const adoptLanded = async (): Promise<void> => {
+      if (store === undefined) return;
+      const landed = await landedJournals(storage, decided);
+      for (const c of await adoptFinishedCommits(landed, async (name) => (name === store.pipeline ? store : undefined), state, { runId, now: new Date(clock.now()), assertHeld: () => lock.assertHeld() })) {
+        const text = `finished the commit of interrupted run ${c.runId}: ${c.rows.toLocaleString('en-US')} ${c.dataset} rows new${c.merged > 0 ? ` (+ ${c.merged.toLocaleString('en-US')} merged)` : ''} in ${c.files} file${c.files === 1 ? '' : 's'}, now counted in its run record; its checkpoints (${c.streams} stream${c.streams === 1 ? '' : 's'}) were saved, so the pipeline resumes after them instead of fetching those rows again`;
+        logger.info(text, { event: 'recovery', action: 'checkpoints-of-finished-commit', journalRun: c.runId, dataset: c.dataset, rows: c.rows, merged: c.merged, files: c.files, streams: c.streams });
+        events.note(text);
+      }
+    };
+    try {
+      await sink.recover?.(quietCtx);
+      await rejectedSink?.recover?.(quietCtx);
+      // We hold the output lock, so no staging belongs to a live run. Decided commits of other
+      // datasets and formats (a killed run of another pipeline on this output) are finished too;
+      // then whatever is left there (e.g. a half-written journal) is garbage. Through the storage
+      // interface (an object store has no folders): the backend drops the emptied `_quotelake/`
+      // folder itself, as the rmdir here used to.
+      const others = await finishPendingCommits(storage, () => lock.assertHeld());
+      for (const journal of others.finished) {
+        logger.info('finished a commit a killed run of another pipeline had decided (journal replayed)', { event: 'recovery', action: 'journal-replayed', dataset: journal.dataset, format: journal.format, journalRun: journal.runId, files: journal.add.length });
+      }
+      for (const journal of others.undone) {
+        logger.warn(`dropped a commit a killed run of another pipeline had decided: ${journal.dataset}'s Delta log moved on since; that pipeline's next run fetches its rows again`, { event: 'recovery', action: 'journal-undone', dataset: journal.dataset, format: journal.format, journalRun: journal.runId });
+      }
+      await storage.deletePrefix(`${STAGING_DIR}/`);
+    } catch (error) {
+      // The recovery's own error is the one to report; the adoption is tried again by the next start only if its journal is still there.
+      await adoptLanded().catch(() => undefined);
+      throw error;
     }
-    for (const journal of others.undone) {
-      logger.warn(`dropped a commit a killed run of another pipeline had decided: ${journal.dataset}'s Delta log moved on since; that pipeline's next run fetches its rows again`, { event: 'recovery', action: 'journal-undone', dataset: journal.dataset, format: journal.format, journalRun: journal.runId });
-    }
-    await storage.deletePrefix(`${STAGING_DIR}/`);
+    await adoptLanded();
   };
 
   // Held from before runLocked to its end; a look has none to hold.
@@ -460,9 +482,11 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Of them, those with a `flaw` key: only a pipeline without a transform hands such records on
     // (parse-decimals rejects them), and only there are its records read for it (no lane to undo).
     let handedFlawed = 0;
+    // Records diverted to the rejected output since the last commit (committed after the data).
+    let divertedSinceCommit = 0;
     const countsFlaws = transforms.length === 0;
     try {
-      if (!look) await recoverSinks(sink, rejectedSink);
+      if (!look) await recoverSinks(sink, rejectedSink, keepState ? store : undefined);
 
       // What is saved at each commit (the old file, updated stream by stream) and where the source
       // starts: the same on a normal run, nothing on a full refresh.
@@ -503,7 +527,10 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         lock.assertHeld();
         // Data first, then the diverted records, then the state that says both are in.
         await sink.flush(quietCtx);
-        const receipt = await sink.commit(leased);
+        // The journal carries the checkpoints this commit covers: a run killed before it saves them
+        // leaves them to the run that finishes its commit. Not with records diverted since the last
+        // commit, committed after the data: a kill in between loses them, so those batches must be fetched again.
+        const receipt = await sink.commit(keepState && divertedSinceCommit === 0 ? { ...leased, journalNote: { ...runJournalNote(runId, store, new Map([...committed, ...pending])) } } : leased);
         files.push(...receipt.files);
         events.committed(receipt.files);
         if (receipt.merged !== undefined) {
@@ -518,6 +545,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         handedFlawed = 0;
         const diverted = rejectedSink ? await rejectedSink.commit(leased) : [];
         rejectedHeld = 0;
+        divertedSinceCommit = 0;
         files.push(...diverted);
         events.committed(diverted);
         commits++;
@@ -563,6 +591,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         await rejectedSink!.write(dataset, rejected, quietCtx);
         rejectedHeld += rejected.length;
+        divertedSinceCommit += rejected.length;
       };
 
       // A copy: the store's map moves on as commits land, the source's starting point must not.

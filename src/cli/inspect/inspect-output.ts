@@ -59,6 +59,8 @@ export interface RunInfo {
   readonly error?: string | undefined;
   /** A `running` record whose process is gone (killed, crashed): the next run on the output marks it interrupted. */
   readonly processGone?: true;
+  /** The run that finished this (killed) run's last commit from its journal: its rows and files are counted here. */
+  readonly commitFinishedBy?: string;
 }
 
 /** A commit a killed run (or compaction) decided and did not finish: the next run or `compact` of the output finishes it. */
@@ -175,5 +177,6 @@ function runInfo(m: RunManifest): RunInfo {
     files: m.filesCommitted.length,
     rejected: m.rejected,
     error: m.error?.message,
+    ...(m.commitFinishedBy !== undefined ? { commitFinishedBy: m.commitFinishedBy } : {}),
   };
 }

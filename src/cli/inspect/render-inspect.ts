@@ -36,7 +36,7 @@ export function renderInspect(info: OutputInfo, runsAsked = 5): string {
       // worth. A succeeded run committed every batch (a transform of the user's may drop rows).
       const uncommitted = r.status === 'succeeded' ? 0 : r.rowsReceived - r.rowsWritten - r.rowsMerged - r.rejected;
       lines.push(
-        `    ${r.startedAt}  ${r.pipeline}  ${r.status}${r.processGone ? ' (its process is gone, killed or crashed: the next run here marks it interrupted)' : ''}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}${r.rowsMerged > 0 ? ` (+ ${n(r.rowsMerged)} merged)` : ''}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${uncommitted > 0 ? `, ${n(uncommitted)} received not committed` : ''}${r.error ? `: ${r.error}` : ''}`,
+        `    ${r.startedAt}  ${r.pipeline}  ${r.status}${r.processGone ? ' (its process is gone, killed or crashed: the next run here marks it interrupted)' : ''}${r.commitFinishedBy ? ` (its last commit finished by run ${r.commitFinishedBy})` : ''}  ${counted(r.requests, 'request')}, ${counted(r.rowsWritten, 'row')}${r.rowsMerged > 0 ? ` (+ ${n(r.rowsMerged)} merged)` : ''}, ${counted(r.files, 'file')}${r.rejected > 0 ? `, ${n(r.rejected)} rejected` : ''}${uncommitted > 0 ? `, ${n(uncommitted)} received not committed` : ''}${r.error ? `: ${r.error}` : ''}`,
       );
     }
   } else if (runsAsked > 0) {

@@ -19,6 +19,8 @@ export interface LastRun {
   readonly rows: Readonly<Record<string, { received: number; written: number; merged?: number; rejected: number }>>;
   /** A `running` record whose process is gone (killed, crashed): the next run on the output marks it interrupted. */
   readonly processGone?: true;
+  /** The run that finished this (killed) run's last commit from its journal: its rows are counted here. */
+  readonly commitFinishedBy?: string;
 }
 
 /** A stream's checkpoint, with what the pipeline's newest run did for it (null: that run recorded no per-stream counts). */
@@ -96,6 +98,7 @@ export async function readPipelineState(target: StateTarget, select: (stream: st
           requestsByEndpoint: last.requests,
           rows: last.rows,
           ...((await processGone(target, last)) ? { processGone: true as const } : {}),
+          ...(last.commitFinishedBy !== undefined ? { commitFinishedBy: last.commitFinishedBy } : {}),
         }
       : null,
     streams,

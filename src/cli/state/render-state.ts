@@ -37,7 +37,7 @@ export function renderPipelineState(p: PipelineState): string {
       // Merged rows said too, so the figures add up (a re-fetched round is all merged, none written).
       .map(([dataset, c]) => `${dataset} ${n(c.received)} received, ${n(c.written)} written, ${c.merged !== undefined ? `${n(c.merged)} merged, ` : ''}${n(c.rejected)} rejected`)
       .join('; ');
-    lines.push(`  last run ${r.runId} ${r.status}${r.processGone ? ' (its process is gone, killed or crashed: the next run here marks it interrupted)' : ''}, ${r.startedAt} .. ${r.finishedAt ?? '?'}: ${n(r.requests)} requests${rows ? `; ${rows}` : ''}`);
+    lines.push(`  last run ${r.runId} ${r.status}${r.processGone ? ' (its process is gone, killed or crashed: the next run here marks it interrupted)' : ''}${r.commitFinishedBy ? ` (its last commit finished by run ${r.commitFinishedBy})` : ''}, ${r.startedAt} .. ${r.finishedAt ?? '?'}: ${n(r.requests)} requests${rows ? `; ${rows}` : ''}`);
   }
   if (p.streams.length > 0) {
     const width = Math.max(...p.streams.map((s) => s.stream.length));

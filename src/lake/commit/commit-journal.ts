@@ -35,6 +35,12 @@ export interface CommitJournal {
   readonly manifest: Manifest;
   /** The Delta version this commit logs (tables with a log only). */
   readonly delta?: DeltaIntent;
+  /**
+   * The deciding run's note (RunContext.journalNote) with the commit's row counts (`taken`: rows
+   * the sink took; `merged`: of them, rows whose key the lake held): the run that finishes a killed
+   * run's commit moves that run's checkpoints and record to what the commit holds.
+   */
+  readonly note?: Readonly<Record<string, unknown>>;
 }
 
 export async function writeJournal(storage: LakeStorage, journal: CommitJournal): Promise<string> {

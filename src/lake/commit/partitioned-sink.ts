@@ -796,16 +796,19 @@ export class PartitionedSink<R> implements Sink<R> {
       throw error instanceof SinkError || error instanceof ConfigError ? error : new SinkError(`${this.dataset}: commit failed: ${error instanceof Error ? error.message : String(error)}`, 'commit', error);
     }
     const added = [...this.staged.values()].flat();
-    await this.publish(ctx, previous, added, [...removed.values()]);
+    // Merging and compaction keep every distinct key and add none: the dataset grew by the rows
+    // added less the rows of the files they replaced; whatever else this commit took met a held key.
+    const grown = added.reduce((n, f) => n + f.rows, 0) - [...removed.values()].reduce((n, f) => n + f.rows, 0);
+    const merged = Math.max(0, taken - grown);
+    // The journal carries the counts too: a run that finishes this commit for a killed one tells them.
+    const noted = ctx.journalNote !== undefined ? { ...ctx, journalNote: { ...ctx.journalNote, taken, merged } } : ctx;
+    await this.publish(noted, previous, added, [...removed.values()]);
     this.staged.clear();
     await this.removeStaging();
     // In path order, whatever order memory pressure staged them in.
     const files: CommittedFile[] = added.map((f) => ({ path: f.finalPath, rows: f.rows, bytes: f.written!.bytes })).sort(byPath);
     ctx.events.rows(this.dataset, 'written', ownRows);
-    // Merging and compaction keep every distinct key and add none: the dataset grew by the rows
-    // added less the rows of the files they replaced; whatever else this commit took met a held key.
-    const grown = added.reduce((n, f) => n + f.rows, 0) - [...removed.values()].reduce((n, f) => n + f.rows, 0);
-    return { files, rows: ownRows, merged: Math.max(0, taken - grown) };
+    return { files, rows: ownRows, merged };
   }
 
   /**
@@ -871,6 +874,7 @@ export class PartitionedSink<R> implements Sink<R> {
       retire: retire.map((f) => this.liveKey(f)),
       manifest,
       ...(delta !== undefined ? { delta } : {}),
+      ...(ctx.journalNote !== undefined ? { note: ctx.journalNote } : {}),
     };
     try {
       await writeJournal(this.storage, journal);
