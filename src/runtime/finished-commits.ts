@@ -11,7 +11,7 @@ import type { Checkpoint, CommittedFile } from '../core/component.js';
 import type { CommitJournal } from '../lake/commit/commit-journal.js';
 import { journalRelPath } from '../lake/lake-paths.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
-import type { CheckpointStore } from './checkpoint-store.js';
+import { CheckpointStore } from './checkpoint-store.js';
 import { readRunManifests, writeRunManifest, type RunManifest } from './run-manifest.js';
 import type { StateRef } from './state-location.js';
 
@@ -115,3 +115,19 @@ function withCommit(record: RunManifest, dataset: string, written: number, merge
   };
 }
 
+/**
+ * The checkpoint store of a pipeline as its runs last saved it (the sink and lake they recorded),
+ * for a command that finishes commits without running the pipeline (repair); undefined for a
+ * damaged file, which only the pipeline's own reset or full refresh may replace.
+ */
+export function savedStoreFor(state: StateRef, lakeAt: string, lakeId: () => Promise<string | null>): (pipeline: string) => Promise<CheckpointStore | undefined> {
+  return async (pipeline) => {
+    let file: Awaited<ReturnType<CheckpointStore['loadFile']>>;
+    try {
+      file = await new CheckpointStore(state, pipeline).loadFile();
+    } catch {
+      return undefined;
+    }
+    return new CheckpointStore(state, pipeline, file?.sink, { id: file?.lake ?? (await lakeId()), where: lakeAt });
+  };
+}

@@ -5,6 +5,7 @@ import { packageVersion } from '../../lake/package-version.js';
 import { partitionKeys } from '../../lake/partition-path.js';
 import { repairLake, type TableRepair } from '../../lake/repair-lake.js';
 import { repairLayout, type LayoutRepair } from '../../runtime/repair-layout.js';
+import { formatPendingCommit, repairPendingCommits, type PendingCommitRepair } from './repair-pending-commits.js';
 import { stateLocationFor } from '../../runtime/state-location.js';
 import { commandClock } from '../clock-option.js';
 import { commandLogger } from '../command-logger.js';
@@ -106,7 +107,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
     throw new UsageError('repair drops the files it cannot read from the lake, and their rows with them', 'add --dry-run to see which, then --yes to drop them');
   }
   const clock = commandClock(args.clock, env);
-  const json = (datasets: readonly TableRepair[], layout: LayoutRepair | undefined) =>
+  const json = (datasets: readonly TableRepair[], layout: LayoutRepair | undefined, pendingCommits: readonly PendingCommitRepair[]) =>
     terminal.out(
       `${JSON.stringify(
         {
@@ -115,6 +116,7 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
           output: args.output,
           dryRun,
           layout: layout ?? null,
+          pendingCommits,
           datasets: datasets.map((r) => ({ ...r, streams: streamsOf(r), reset: resetCommand(r, args.output, args['s3-endpoint']) ?? null })),
         },
         null,
@@ -131,12 +133,17 @@ export async function repairAction(args: RepairArgs, env: NodeJS.ProcessEnv = pr
   const holder = dryRun ? undefined : { runId, pipeline: 'repair', now: new Date(clock.now()) };
   await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
     // The layout file first: the runs read it before anything else, and a damaged one stops them all.
-    const layout = await repairLayout(storage, stateLocationFor(storage, args['state-dir']), { dryRun, now: new Date(clock.now()) });
+    const state = stateLocationFor(storage, args['state-dir']);
+    const layout = await repairLayout(storage, state, { dryRun, now: new Date(clock.now()) });
+    // Before the datasets are read: a killed run's decided commit is finished first (also in a
+    // dataset whose first commit it was, which has no manifest for repairLake to find yet).
+    const pending = await repairPendingCommits(storage, state, { dryRun, dataset: args.dataset, runId, now: new Date(clock.now()), assertHeld: () => lease?.assertHeld() });
     // Its commits check the lease between their steps, as a run's do.
     const reports = await repairLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, storage });
-    if (args.json) return json(reports, layout);
+    if (args.json) return json(reports, layout, pending);
     if (layout) terminal.out(formatLayoutRepair(layout));
-    if (reports.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+    for (const p of pending) terminal.out(formatPendingCommit(p));
+    if (reports.length === 0 && pending.length === 0) terminal.out(`nothing to repair: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
     else for (const r of reports) terminal.out(formatRepair(r, dryRun, args.output, args['s3-endpoint']));
   });
   return EXIT_OK;

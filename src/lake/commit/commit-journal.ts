@@ -151,12 +151,13 @@ export async function pendingJournals(storage: LakeStorage, of?: { readonly data
  * output would otherwise delete another pipeline's journal and strand its commit half-applied,
  * files renamed into place that the next recovery sweeps as orphans while a Delta log names them.
  * A commit whose Delta version can no longer be logged is undone (as its own sink would) and
- * reported, not thrown: it is another pipeline's, whose next run fetches it again.
+ * reported, not thrown: it is another pipeline's, whose next run fetches it again. `only`: the
+ * journals to finish (repair of one dataset); every one by default.
  */
-export async function finishPendingCommits(storage: LakeStorage, guard: StepGuard): Promise<{ readonly finished: CommitJournal[]; readonly undone: CommitJournal[] }> {
+export async function finishPendingCommits(storage: LakeStorage, guard: StepGuard, only: (journal: CommitJournal) => boolean = () => true): Promise<{ readonly finished: CommitJournal[]; readonly undone: CommitJournal[] }> {
   const finished: CommitJournal[] = [];
   const undone: CommitJournal[] = [];
-  for (const journal of await pendingJournals(storage)) {
+  for (const journal of (await pendingJournals(storage)).filter(only)) {
     try {
       await rollForward(storage, journal, {}, guard);
       finished.push(journal);
