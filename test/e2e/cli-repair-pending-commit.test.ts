@@ -8,10 +8,8 @@
  * by a gate as it sends the Delta version's PUT, its lease then made expired).
  */
 import { join } from 'node:path';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useS3Server } from '../helpers/s3-server.js';
-import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useS3KillGate } from '../helpers/s3-kill-gate.js';
 import { ROOT, runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
 
 const NOW = '2026-03-04T15:00:00Z';
@@ -28,19 +26,8 @@ const requestsOf = (r: CliResult): number => (JSON.parse(r.stdout) as { runs: { 
 const pendingOf = async (output: string, s3: readonly string[]): Promise<{ run: string }[]> =>
   (JSON.parse((await runCli(['inspect', output, ...s3, '--json'], { env: CREDENTIALS })).stdout) as { pendingCommits: { run: string }[] }).pendingCommits;
 
-const server = useS3Server();
-let gate: S3Gate;
-let armed: { killAt: RegExp; kill: () => void } | undefined;
-beforeAll(async () => {
-  gate = await startS3Gate(server().endpoint, (req, res) => {
-    if (armed === undefined || req.method !== 'PUT' || !armed.killAt.test(req.url ?? '')) return false;
-    armed.kill();
-    armed = undefined;
-    res.destroy();
-    return true;
-  });
-});
-afterAll(() => gate?.close());
+const killGate = useS3KillGate();
+const server = killGate.server;
 
 /** What a rerun of an uninterrupted lake of both codes asks. */
 let rerunRequests: number;
@@ -58,20 +45,16 @@ describe.each([
   it('--dry-run says it would finish it and changes nothing; --yes finishes it and saves that run\'s checkpoints', async () => {
     const prefix = `repair-pending-${String(earlier)}`;
     const output = store === 'folder' ? tempDir('ql-repair-pending-') : `s3://${server().bucket}/${prefix}`;
-    const s3 = store === 's3' ? ['--s3-endpoint', gate.endpoint] : [];
+    const s3 = store === 's3' ? ['--s3-endpoint', killGate.endpoint()] : [];
     if (earlier) expect((await runCli([...RUN, '--codes', 'BTCUSDT', '--output', output])).code).toBe(0);
     if (store === 'folder') {
       const killed = await runCli([...RUN, ...BOTH, '--output', output], { env: { NODE_OPTIONS: `--import ${PRELOAD}`, QL_KILL_AT: '_quotelake/manifests/kline\\.parquet\\.json' } });
       expect(killed.signal).toBe('SIGKILL');
     } else {
       const run = startCli([...RUN, ...BOTH, '--output', output, ...s3], { env: CREDENTIALS });
-      armed = { killAt: new RegExp(`/${prefix}/kline/_delta_log/\\d{20}\\.json`), kill: () => run.child.kill('SIGKILL') };
+      killGate.arm(new RegExp(`/${prefix}/kline/_delta_log/\\d{20}\\.json`), () => run.child.kill('SIGKILL'));
       expect((await run.result).signal).toBe('SIGKILL');
-      const client = server().client();
-      const key = `${prefix}/_quotelake/lock`;
-      const lease = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: server().bucket, Key: key }))).Body!.transformToString()) as Record<string, unknown>;
-      const past = new Date(Date.now() - 1000).toISOString();
-      await client.send(new PutObjectCommand({ Bucket: server().bucket, Key: key, Body: JSON.stringify({ ...lease, renewedAt: past, expiresAt: past }) }));
+      await killGate.expireLease(prefix);
     }
     const [pending] = await pendingOf(output, s3);
     expect(pending).toBeDefined();

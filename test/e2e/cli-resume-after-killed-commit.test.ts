@@ -14,10 +14,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useS3Server } from '../helpers/s3-server.js';
-import { startS3Gate, type S3Gate } from '../helpers/s3-gate.js';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useS3KillGate } from '../helpers/s3-kill-gate.js';
 import { replayJsonLog } from '../lake/delta/protocol-replay.js';
 import { duck } from '../sinks/helpers.js';
 import { allFiles, ROOT, runCli, startCli, tempDir, type CliResult } from './helpers/cli.js';
@@ -37,20 +36,8 @@ interface InspectDoc {
   pendingCommits: unknown[];
 }
 
-const server = useS3Server();
-let gate: S3Gate;
-/** The CLI the gate kills when it sends the PUT matching `killAt` (then unarmed). */
-let armed: { killAt: RegExp; kill: () => void } | undefined;
-beforeAll(async () => {
-  gate = await startS3Gate(server().endpoint, (req, res) => {
-    if (armed === undefined || req.method !== 'PUT' || !armed.killAt.test(req.url ?? '')) return false;
-    armed.kill();
-    armed = undefined;
-    res.destroy();
-    return true;
-  });
-});
-afterAll(() => gate?.close());
+const killGate = useS3KillGate();
+const server = killGate.server;
 
 /** Every key under an S3 prefix, downloaded into a folder with the same relative paths. */
 async function download(client: S3Client, prefix: string): Promise<string> {
@@ -111,21 +98,16 @@ describe.each([
     const prefix = `killed-${table}`;
     const output = store === 'folder' ? tempDir('ql-killed-commit-') : `s3://${server().bucket}/${prefix}`;
     const args = [...RUN, '--table', table, '--output', output];
-    const s3 = store === 's3' ? ['--s3-endpoint', gate.endpoint] : [];
+    const s3 = store === 's3' ? ['--s3-endpoint', killGate.endpoint()] : [];
 
     let killed: CliResult;
     if (store === 'folder') {
       killed = await runCli([...args], { env: { NODE_OPTIONS: `--import ${PRELOAD}`, QL_KILL_AT: KILL_AT[table] } });
     } else {
       const run = startCli([...args, ...s3], { env: CREDENTIALS });
-      armed = { killAt: new RegExp(`/${prefix}/${KILL_AT[table]}`), kill: () => run.child.kill('SIGKILL') };
+      killGate.arm(new RegExp(`/${prefix}/${KILL_AT[table]}`), () => run.child.kill('SIGKILL'));
       killed = await run.result;
-      // The dead run's lease, expired as a lease's length later: the next run takes it over.
-      const client = server().client();
-      const key = `${prefix}/_quotelake/lock`;
-      const lease = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: server().bucket, Key: key }))).Body!.transformToString()) as Record<string, unknown>;
-      const past = new Date(Date.now() - 1000).toISOString();
-      await client.send(new PutObjectCommand({ Bucket: server().bucket, Key: key, Body: JSON.stringify({ ...lease, renewedAt: past, expiresAt: past }) }));
+      await killGate.expireLease(prefix);
     }
     expect(killed.signal, killed.stderr).toBe('SIGKILL');
     const before = JSON.parse((await runCli(['inspect', output, ...s3, '--json'], { env: CREDENTIALS })).stdout) as InspectDoc;
