@@ -299,7 +299,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const files: CommittedFile[] = [];
   let commits = 0;
   let rejectedTotal = 0;
-  /** Diverted records the rejected writer holds until the next commit: a failed run never writes them. */
+  /** Diverted records the rejected writer holds until the next commit (written after the data): a failed run never writes them. */
   let rejectedHeld = 0;
 
   const manifest = (status: RunStatus, error?: unknown): RunManifest => {
@@ -482,8 +482,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
     // Of them, those with a `flaw` key: only a pipeline without a transform hands such records on
     // (parse-decimals rejects them), and only there are its records read for it (no lane to undo).
     let handedFlawed = 0;
-    // Records diverted to the rejected output since the last commit (committed after the data).
-    let divertedSinceCommit = 0;
     const countsFlaws = transforms.length === 0;
     try {
       if (!look) await recoverSinks(sink, rejectedSink, keepState ? store : undefined);
@@ -530,7 +528,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         // The journal carries the checkpoints this commit covers: a run killed before it saves them
         // leaves them to the run that finishes its commit. Not with records diverted since the last
         // commit, committed after the data: a kill in between loses them, so those batches must be fetched again.
-        const receipt = await sink.commit(keepState && divertedSinceCommit === 0 ? { ...leased, journalNote: { ...runJournalNote(runId, store, new Map([...committed, ...pending])) } } : leased);
+        const receipt = await sink.commit(keepState && rejectedHeld === 0 ? { ...leased, journalNote: { ...runJournalNote(runId, store, new Map([...committed, ...pending])) } } : leased);
         files.push(...receipt.files);
         events.committed(receipt.files);
         if (receipt.merged !== undefined) {
@@ -545,7 +543,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         handedFlawed = 0;
         const diverted = rejectedSink ? await rejectedSink.commit(leased) : [];
         rejectedHeld = 0;
-        divertedSinceCommit = 0;
         files.push(...diverted);
         events.committed(diverted);
         commits++;
@@ -591,7 +588,6 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
         }
         await rejectedSink!.write(dataset, rejected, quietCtx);
         rejectedHeld += rejected.length;
-        divertedSinceCommit += rejected.length;
       };
 
       // A copy: the store's map moves on as commits land, the source's starting point must not.
