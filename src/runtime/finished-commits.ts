@@ -64,6 +64,7 @@ export interface AdoptedCommit {
   readonly rows: number;
   readonly merged: number;
   readonly files: number;
+  /** The streams whose checkpoints were saved; 0 when the commit moved none (nothing saved). */
   readonly streams: number;
 }
 
@@ -83,8 +84,14 @@ export async function adoptFinishedCommits(
     const note = noteOf(journal);
     const store = note === undefined ? undefined : await storeFor(note.pipeline);
     if (note === undefined || store === undefined || note.checkpointFile !== fileKey(store.path)) continue;
-    by.assertHeld();
-    await store.save(new Map(note.checkpoints.map((c) => [c.stream, c])), { now: by.now, runId: note.runId });
+    // A commit that moved no checkpoint (a worker's slices, which never move the pipeline's) saves
+    // nothing: saving would make a file of no streams for a pipeline that never ran here, and say
+    // that the pipeline resumes after rows it never took a checkpoint for.
+    const moves = await movesCheckpoints(store, note.checkpoints);
+    if (moves) {
+      by.assertHeld();
+      await store.save(new Map(note.checkpoints.map((c) => [c.stream, c])), { now: by.now, runId: note.runId });
+    }
     const merged = Math.min(note.merged, note.taken);
     const files = addedFiles(journal);
     const record = (await readRunManifests(state)).find((m) => m.runId === note.runId);
@@ -92,9 +99,21 @@ export async function adoptFinishedCommits(
       by.assertHeld();
       await writeRunManifest(state, withCommit(record, journal.dataset, note.taken - merged, merged, files, by.runId));
     }
-    adopted.push({ runId: note.runId, dataset: journal.dataset, rows: note.taken - merged, merged, files: files.length, streams: note.checkpoints.length });
+    adopted.push({ runId: note.runId, dataset: journal.dataset, rows: note.taken - merged, merged, files: files.length, streams: moves ? note.checkpoints.length : 0 });
   }
   return adopted;
+}
+
+/** Whether saving these checkpoints changes the file: a stream added, moved or dropped (a damaged or unreadable file: yes, as before). */
+async function movesCheckpoints(store: CheckpointStore, checkpoints: readonly Checkpoint[]): Promise<boolean> {
+  let saved: Record<string, unknown>;
+  try {
+    saved = (await store.loadFile())?.streams ?? {};
+  } catch {
+    return true;
+  }
+  if (Object.keys(saved).length !== checkpoints.length) return true;
+  return checkpoints.some((c) => !(c.stream in saved) || JSON.stringify(c.position) !== JSON.stringify(saved[c.stream]));
 }
 
 /** The files a journal adds, as a run record lists them (rows and bytes from its manifest). */

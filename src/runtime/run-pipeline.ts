@@ -359,7 +359,7 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       if (store === undefined) return;
       const landed = await landedJournals(storage, decided);
       for (const c of await adoptFinishedCommits(landed, async (name) => (name === store.pipeline ? store : undefined), state, { runId, now: new Date(clock.now()), assertHeld: () => lock.assertHeld() })) {
-        const text = `finished the commit of interrupted run ${c.runId}: ${c.rows.toLocaleString('en-US')} ${c.dataset} rows new${c.merged > 0 ? ` (+ ${c.merged.toLocaleString('en-US')} merged)` : ''} in ${c.files} file${c.files === 1 ? '' : 's'}, now counted in its run record; its checkpoints (${c.streams} stream${c.streams === 1 ? '' : 's'}) were saved, so the pipeline resumes after them instead of fetching those rows again`;
+        const text = `finished the commit of interrupted run ${c.runId}: ${c.rows.toLocaleString('en-US')} ${c.dataset} rows new${c.merged > 0 ? ` (+ ${c.merged.toLocaleString('en-US')} merged)` : ''} in ${c.files} file${c.files === 1 ? '' : 's'}, now counted in its run record; ${c.streams > 0 ? `its checkpoints (${c.streams} stream${c.streams === 1 ? '' : 's'}) were saved, so the pipeline resumes after them instead of fetching those rows again` : 'it moved no checkpoint (as a worker\'s slices do not), so none was saved'}`;
         logger.info(text, { event: 'recovery', action: 'checkpoints-of-finished-commit', journalRun: c.runId, dataset: c.dataset, rows: c.rows, merged: c.merged, files: c.files, streams: c.streams });
         events.note(text);
       }

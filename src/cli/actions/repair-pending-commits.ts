@@ -36,7 +36,7 @@ export async function repairPendingCommits(
   if (options.dryRun) return (await pendingJournals(storage, undefined, { readOnly: true })).filter(mine).map((j) => describe(j, 'would-finish'));
   const { finished, undone } = await finishPendingCommits(storage, options.assertHeld, mine);
   const adopted = await adoptFinishedCommits(finished, savedStoreFor(state, storage.root, () => readLakeId(storage)), state, { runId: options.runId, now: options.now, assertHeld: options.assertHeld });
-  const saved = new Set(adopted.map((a) => `${a.runId}/${a.dataset}`));
+  const saved = new Set(adopted.filter((a) => a.streams > 0).map((a) => `${a.runId}/${a.dataset}`));
   return [...finished.map((j) => describe(j, 'finished', saved.has(`${j.runId}/${j.dataset}`))), ...undone.map((j) => describe(j, 'undone'))];
 }
 
