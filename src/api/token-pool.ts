@@ -178,8 +178,16 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       const what = given === undefined ? 'is missing' : Array.isArray(given) ? 'is an empty list' : 'is not a list';
       throw new ConfigError(`createTokenPool: tokens ${what}`, {}, undefined, 'give at least one token: createTokenPool({ tokens: [{ token, plan }, …] })');
     }
-    const seen = new Set<string>();
+    const seen = new Map<string, number>();
     const tokens = given.map((t, i) => {
+      // Each entry said by its place: a plain string or a missing plan was a bare TypeError.
+      if (typeof t !== 'object' || t === null || Array.isArray(t)) {
+        throw new ConfigError(`createTokenPool: tokens[${i}] ${t === null ? 'is null' : Array.isArray(t) ? 'is a list' : `is a ${typeof t}`}, not an object { token, plan }`, {}, undefined, 'give each token with its plan: createTokenPool({ tokens: [{ token, plan }, …] })');
+      }
+      if (typeof t.plan !== 'string' || t.plan.trim() === '') {
+        const problem = t.plan === undefined ? 'is missing' : typeof t.plan !== 'string' ? `is a ${t.plan === null ? 'null' : typeof t.plan}, not a string` : 'is empty';
+        throw new ConfigError(`createTokenPool: tokens[${i}].plan ${problem}`, {}, undefined, "give each token its plan's name (professional, all-us, … or a custom plan of plans): createTokenPool({ tokens: [{ token, plan }, …] })");
+      }
       const token = usableToken(t.token);
       // Said by its kind only: Node's own error for a token of digits given as a number quoted it.
       if (token === undefined) {
@@ -187,8 +195,11 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
         throw new ConfigError(`createTokenPool: tokens[${i}].token ${tokenProblem(t.token)}`, {}, undefined, hint);
       }
       // Twice the same token would be two limiters for one plan: the service would answer 429.
-      if (seen.has(token)) throw new RangeError(`a token is listed twice in the pool (${redactToken(token)})`);
-      seen.add(token);
+      const first = seen.get(token);
+      if (first !== undefined) {
+        throw new ConfigError(`createTokenPool: tokens[${i}].token: a token is listed twice in the pool (${redactToken(token)}), as tokens[${first}] and tokens[${i}]`, {}, undefined, 'give each token once: one token is one plan, and two limiters for it would exceed it');
+      }
+      seen.set(token, i);
       return { ...t, token };
     });
     this.#clock = options.clock ?? systemClock;

@@ -36,6 +36,11 @@ describe('createTokenPool option keys', () => {
     ['token (a client\'s)', { tokens, token: 'demo-basic' }, `createTokenPool: unknown option "token"${perToken}`],
     ['no tokens', {}, 'createTokenPool: tokens is missing'],
     ['tokens empty', { tokens: [] }, 'createTokenPool: tokens is an empty list'],
+    // An entry is said by its place, never by its token: these were a bare TypeError, or a RangeError without a code.
+    ['an entry without its plan', { tokens: [...tokens, { token: 'demo-basic' }] }, 'createTokenPool: tokens[1].plan is missing'],
+    ['a plan given as a number', { tokens: [{ token: 'demo-basic', plan: 5 }] }, 'createTokenPool: tokens[0].plan is a number, not a string'],
+    ['an entry as "token:plan" text', { tokens: ['demo-basic:basic'] }, 'createTokenPool: tokens[0] is a string, not an object { token, plan }'],
+    ['a token listed twice', { tokens: [...tokens, { token: 'demo-basic', plan: 'basic' }, { token: 'demo-professional', plan: 'all-us' }] }, 'createTokenPool: tokens[2].token: a token is listed twice in the pool (demo…), as tokens[0] and tokens[2]'],
   ];
 
   it.each(cases)('%s is a QL_CONFIG naming createTokenPool, before any request', (_name, extra, message) => {
