@@ -62,17 +62,24 @@ export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | u
       'unset one of them: a pool lists every token it uses, with its plan',
     );
   }
-  const seen = new Set<string>();
+  refuseRepeatedTokens(pool);
   pool.tokens.forEach((t, i) => {
     const which = `${pool.from}: entry ${i + 1} of ${pool.tokens.length}`;
-    if (seen.has(t.token)) throw new UsageError(`${which} repeats an earlier token`, 'list each token once: one token has one set of limits');
-    seen.add(t.token);
     try {
       planLimits(t.plan, plans);
     } catch {
       // Not quoted: with token and plan swapped, the "plan" would be the token.
       throw new UsageError(`${which}: its plan is not a known plan (the entry is token:plan)`, `plans: ${knownPlanNames(plans).join(', ')} (a custom plan needs --plans-file)`);
     }
+  });
+}
+
+/** No token twice (said by position, never by its text): one token is one plan's limits, whatever plans its entries name. */
+export function refuseRepeatedTokens(pool: TokenPoolSettings): void {
+  const seen = new Set<string>();
+  pool.tokens.forEach((t, i) => {
+    if (seen.has(t.token)) throw new UsageError(`${pool.from}: entry ${i + 1} of ${pool.tokens.length} repeats an earlier token`, 'list each token once: one token has one set of limits');
+    seen.add(t.token);
   });
 }
 

@@ -18,7 +18,7 @@ import { connectRedisCoordinator } from '../../api/connect-redis-coordinator.js'
 import { coordinatorUrlOf } from '../coordinator.js';
 import { describeError, formatError } from '../describe-error.js';
 import { readSharedQuota, renderSharedQuota, type SharedQuotaEntry } from '../shared-quota.js';
-import { resolveTokenPool } from '../token-pool-settings.js';
+import { refuseRepeatedTokens, resolveTokenPool } from '../token-pool-settings.js';
 import { UsageError } from '../usage-error.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
 
@@ -156,6 +156,8 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     // A pool's tokens (QUOTELAKE_TOKENS, --tokens-file): one line each, redacted, the hash telling alike ones apart.
     const pool = await resolveTokenPool(args, process.env, { cwd: process.cwd() });
     for (const t of pool?.tokens ?? []) terminal.addSecret(t.token);
+    // As a run refuses it: a repeated token would show one line, labelled by whichever entry came last.
+    if (pool !== undefined) refuseRepeatedTokens(pool);
     pool?.tokens.forEach((t, i) => known.set(tokenHash16(t.token), `${redactToken(t.token)} [${tokenHash16(t.token).slice(0, 8)}] (pool token ${i + 1}, ${t.plan})`));
     const now = commandClock(args.clock, process.env).now();
     const damaged: DamagedQuotaFile[] = [];
