@@ -18,6 +18,7 @@ import type { Registry } from '../../config/pipeline-schema.js';
 import type { Slice } from '../../queue/slice.js';
 import { createRunEvents } from '../../runtime/run-events.js';
 import { runPipeline, type RejectedOutput } from '../../runtime/run-pipeline.js';
+import { sliceFetchLogger } from './slice-fetch-logger.js';
 import type { PipelineJob } from '../pipeline-job.js';
 import { QuotaWatchingClient } from '../quota-watch.js';
 import type { ServiceClient } from '../../api/index.js';
@@ -90,7 +91,7 @@ export async function fetchSlice(job: PipelineJob, slice: Slice, deps: FetchDeps
         stateDir: join(scratch, '.state'),
         client,
         signal,
-        logger: deps.logger,
+        logger: sliceFetchLogger(deps.logger),
         events,
         clock: deps.clock,
         // Diverted records wait in memory too, and go to the lake's _rejected/ with the slice's commit.
