@@ -36,7 +36,8 @@ function quotelakeHint(e: QuotelakeError): string {
     case 'QL_LAKE_LEASE_LOST':
       return 'this run no longer holds the lake (the message says why), so it committed nothing more; committed work is kept: run the same command again once the run holding the lake has ended (while its lease is live a new run stops at once with QL_OUTPUT_LOCKED; an expired lease is taken over), and it resumes';
     case 'QL_COORDINATOR_DOWN':
-      return `start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command: it resumes from the last commit; nothing is sent without the coordinator, so the plan is never exceeded${tlsMismatchHint(e.message)}`;
+      // Said of plan, quota and a dry run too, which commit nothing: the resuming is a run's.
+      return `start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command (a run resumes from its last commit); nothing is sent without the coordinator, so the plan is never exceeded${tlsMismatchHint(e.message)}`;
     case 'QL_API_SHAPE':
       return SHAPE_HINT;
     default:

@@ -17,5 +17,7 @@ describe('quota --json with the coordinator down', () => {
     expect(doc).toMatchObject({ command: 'quota', exitCode: 1, error: { code: 'QL_COORDINATOR_DOWN' } });
     expect(doc.error.message).toMatch(/^coordinator redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 is unreachable/);
     expect(r.stdout + r.stderr).not.toContain('s3cretpw');
+    // quota commits nothing: the hint does not tell it that it resumes from its last commit.
+    expect(doc.error.hint).toBe('start Redis again (or fix --coordinator / QUOTELAKE_REDIS_URL) and run the same command (a run resumes from its last commit); nothing is sent without the coordinator, so the plan is never exceeded');
   });
 });
