@@ -168,9 +168,13 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
     // then not "0 used" here (the shared table has its count), only named as having no file.
     const coordinatorUrl = coordinatorUrlOf(args, process.env);
     const noFile: string[] = [];
+    // Through the coordinator, a token Redis holds no count of today gets a row of the shared table (0 used).
+    const unsentShared: QuotaEntry[] = [];
     const addUnsent = (entry: QuotaEntry): void => {
-      if (coordinatorUrl !== undefined) noFile.push(entry.token);
-      else entries.push(entry);
+      if (coordinatorUrl !== undefined) {
+        noFile.push(entry.token);
+        unsentShared.push(entry);
+      } else entries.push(entry);
     };
     // The single token's plan, as a run takes it: a plan without a daily cap leaves no file to read.
     const plan = args.plan ?? (process.env.QUOTELAKE_PLAN?.trim() || undefined);
@@ -206,7 +210,9 @@ export async function quotaAction(args: QuotaArgs): Promise<number> {
       try {
         const coordinator = await connectRedisCoordinator(coordinatorUrl);
         try {
-          shared = { target: coordinator.target, tokens: await readSharedQuota(coordinator, known, now) };
+          const counted = await readSharedQuota(coordinator, known, now);
+          const unsent = unsentShared.filter((e) => !counted.some((c) => c.tokenHash === e.tokenHash)).map(({ updatedAt: _, ...e }) => ({ ...e, processes: 0 }));
+          shared = { target: coordinator.target, tokens: [...counted, ...unsent] };
         } finally {
           await coordinator.close();
         }
