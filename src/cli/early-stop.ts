@@ -48,9 +48,10 @@ function stopWords(command: string, argv: readonly string[], at: number): string
   const sub = argv.slice(at + 1).find((w) => !w.startsWith('-'));
   const name = HAS_SUBCOMMAND.has(command) && sub !== undefined ? `${command} ${sub}` : command;
   // A dry run (repair, vacuum, migrate, state reset) reads what the command would change.
-  return READS_ONLY.has(name) || argv.includes('--dry-run')
-    ? `${name} stopped; it only reads, so nothing was changed`
-    : `${name} stopped before it finished; run it again (a lock it held on the output is taken over by the next command, as after any stop)`;
+  if (READS_ONLY.has(name) || argv.includes('--dry-run')) return `${name} stopped; it only reads, so nothing was changed`;
+  // The queue's writers (drop, unschedule) touch Redis only: no output, so no lock to speak of.
+  if (command === 'queue') return `${name} stopped before it finished; run it again (it changes only the queue in Redis: what it removed so far is gone, the rest is still there)`;
+  return `${name} stopped before it finished; run it again (a lock it held on the output is taken over by the next command, as after any stop)`;
 }
 
 export function stopEarlyOnSignal(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): void {
