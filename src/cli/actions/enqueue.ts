@@ -63,7 +63,7 @@ export async function enqueueHandler(args: EnqueueArgs, env: NodeJS.ProcessEnv =
   // The file as given and as found: a worker started in another folder still finds it (slice-pipeline.ts).
   const target = { pipeline: args.pipeline, pipelinePath: job.ref.path, output, format: args.format, stateDir };
   const budget = args['slice-requests'];
-  if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`--slice-requests ${String(budget)}: not a whole number of requests`, 'give a whole number of 1 or more, e.g. --slice-requests 32');
+  if (!Number.isInteger(budget) || budget < 1) throw new UsageError(`--slice-requests ${String(budget)}: ${Number.isInteger(budget) ? 'a slice needs at least 1 request' : 'not a whole number of requests'}`, 'give a whole number of 1 or more, e.g. --slice-requests 32');
   if (args.every === undefined && (args.tz !== undefined || args.name !== undefined)) throw new UsageError('--tz and --name go with --every');
   const redis = redisConnection(url, 'client');
   const queue = sliceQueue(redis);
