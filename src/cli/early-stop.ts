@@ -50,6 +50,8 @@ function stopWords(command: string, argv: readonly string[], at: number): string
   // A dry run (repair, vacuum, migrate, state reset) reads what the command would change.
   if (READS_ONLY.has(name) || argv.includes('--dry-run')) return `${name} stopped; it only reads, so nothing was changed`;
   // The queue's writers (drop, unschedule) touch Redis only: no output, so no lock to speak of.
+  // enqueue, before its own stop: it reads the pipeline and asks Redis; it opens no output.
+  if (command === 'enqueue') return `${name} stopped before it finished; run it again (it changes only the queue in Redis, and what it queued so far is not queued twice)`;
   if (command === 'queue') return `${name} stopped before it finished; run it again (it changes only the queue in Redis: what it removed so far is gone, the rest is still there)`;
   return `${name} stopped before it finished; run it again (a lock it held on the output is taken over by the next command, as after any stop)`;
 }
