@@ -5,7 +5,7 @@ import { PipelineConfigError, valuePosition } from '../config/parse-pipeline.js'
 import { PlansFileError } from '../core/errors.js';
 import type { PipelineLoader } from '../config/pipeline-cache.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
-import type { ResolvedSettings } from '../config/resolve-settings.js';
+import { PlanWithoutPlansFileError, type ResolvedSettings } from '../config/resolve-settings.js';
 import type { PlansDocument } from '../core/plans-file.js';
 import { plansReadError, plansUsageError, readPlansOnce } from './command-plans.js';
 import { UsageError } from './usage-error.js';
@@ -49,6 +49,12 @@ async function plansOf(resolved: ResolvedSettings, pipelineFile: string, named: 
   return doc;
 }
 
+/** A custom plan the pipeline names with no plans file anywhere: the fault is the pipeline's key. */
+async function planWithoutFileAt(pipelineFile: string, e: PlanWithoutPlansFileError): Promise<PipelineConfigError> {
+  const where = isYamlPipeline(pipelineFile) ? valuePosition(await readPipelineText(pipelineFile), ['service', 'plan']) : {};
+  return new PipelineConfigError(pipelineFile, [{ message: e.message, ...where }]);
+}
+
 async function unreadablePlansAt(pipelineFile: string, named: string | undefined, e: PlansFileError): Promise<PipelineConfigError> {
   const where = isYamlPipeline(pipelineFile) ? valuePosition(await readPipelineText(pipelineFile), ['service', 'plansFile']) : {};
   const reason = e.message.slice(e.file.length + 2);
@@ -66,7 +72,13 @@ export async function loadJob(
   const ref = resolvePipelineRef(text, cwd);
   checkTypeScriptPipeline(ref.display);
   const loaded = await load(ref.display, registry);
-  const resolved = resolveRunSettings(loaded, args, env, ref.display);
+  let resolved: ResolvedSettings;
+  try {
+    resolved = resolveRunSettings(loaded, args, env, ref.display);
+  } catch (e) {
+    if (e instanceof PlanWithoutPlansFileError) throw await planWithoutFileAt(ref.display, e);
+    throw e;
+  }
   // An s3:// --output is checked like the pipeline's outputDir is by its schema: before anything runs.
   if (isS3Url(resolved.settings.outputDir)) parseS3Url(resolved.settings.outputDir);
   const plans = await plansOf(resolved, ref.display, loaded.service?.plansFile);

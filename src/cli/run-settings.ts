@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { narrowOutsideCatalog } from '../config/apply-settings.js';
 import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
-import { resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
+import { PlanWithoutPlansFileError, resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
 import { ConfigError } from '../core/errors.js';
 import { PLAN_NAMES } from '../core/plan-names.js';
 import { ndjsonSinkToStdout } from '../core/stdout-sink.js';
@@ -56,7 +56,9 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
       defaults: { plan: 'professional' },
     });
   } catch (e) {
-    // A wrong --plan or QUOTELAKE_PLAN is a usage error, not a pipeline error.
+    // A wrong --plan or QUOTELAKE_PLAN is a usage error, not a pipeline error; a wrong service.plan
+    // is the pipeline's, reported at its line by the caller.
+    if (e instanceof PlanWithoutPlansFileError && e.planOrigin === 'file') throw e;
     if (e instanceof ConfigError) throw new UsageError(e.message, `plans: ${PLAN_NAMES.join(', ')}`);
     throw e;
   }

@@ -105,7 +105,7 @@ export const serviceSchema = z
       .string()
       .regex(CUSTOM_PLAN_NAME, { message: 'is not a plan name (letters, digits, "-" or "_")' })
       .optional()
-      .describe(`The token's plan (else QUOTELAKE_PLAN): ${PLAN_NAMES.join(', ')}, or a custom plan of plansFile. The token itself is never in a file.`),
+      .describe(`The token's plan (else QUOTELAKE_PLAN): ${PLAN_NAMES.join(', ')}, or a custom plan of plansFile (else of --plans-file or QUOTELAKE_PLANS_FILE). The token itself is never in a file.`),
     plansFile: z
       .string()
       .min(1)
@@ -114,7 +114,7 @@ export const serviceSchema = z
         if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
       })
       .optional()
-      .describe('Plans file whose custom plans `plan` may name, relative to this pipeline file (else QUOTELAKE_PLANS_FILE). Only its plans: section is read; never a token.'),
+      .describe('Plans file whose custom plans `plan` may name, relative to this pipeline file. Without it, the plans file of --plans-file or QUOTELAKE_PLANS_FILE serves (either also replaces it). Only its plans: section is read; never a token.'),
     quotaTimeZone: z
       .string()
       .refine(isIanaZone, { error: (issue) => notAZone(issue.input) })
@@ -124,23 +124,20 @@ export const serviceSchema = z
     retry: serviceRetrySchema.optional(),
   })
   .superRefine((s, ctx) => {
-    // A custom plan travels with the file that defines it, so the pipeline file alone says what it means.
-    if (s.plan !== undefined && !isPlanName(s.plan) && s.plansFile === undefined) {
+    // A custom plan's name is checked where the plans file is known (the CLI): it may come from
+    // service.plansFile, --plans-file or QUOTELAKE_PLANS_FILE. A name near a built-in one with no
+    // plans file here is a typo, reported with the file's other problems.
+    const near = s.plan !== undefined && !isPlanName(s.plan) && s.plansFile === undefined ? didYouMean(s.plan, PLAN_NAMES) : undefined;
+    if (near !== undefined) {
       ctx.addIssue({
         code: 'custom',
         path: ['plan'],
-        message: `"${s.plan}" is not one of ${PLAN_NAMES.join(', ')}${planGuess(s.plan)}`,
+        message: `"${s.plan}" is not one of ${PLAN_NAMES.join(', ')}; did you mean "${near}"?`,
         params: { lint: true },
       });
     }
   })
   .describe('How to reach the service.');
-
-/** A name near a built-in plan is a typo; any other needs the plans file that defines it. */
-function planGuess(plan: string): string {
-  const near = didYouMean(plan, PLAN_NAMES);
-  return near === undefined ? ' (a custom plan needs service.plansFile, the plans file that defines it)' : `; did you mean "${near}"?`;
-}
 
 export const optionsSchema = z
   .strictObject({

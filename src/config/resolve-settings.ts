@@ -64,6 +64,23 @@ function envSettings(env: Readonly<Record<string, string | undefined>>): Loose {
 
 const PLAN_SOURCE: Readonly<Record<SettingOrigin, string>> = { flag: '--plan', env: 'QUOTELAKE_PLAN', file: 'service.plan', default: 'plan' };
 
+/**
+ * A plan name that is not built in, and no plans file from any layer to define it. `planOrigin` says
+ * which layer named the plan, so the CLI can point at the pipeline file's line when it was the file.
+ */
+export class PlanWithoutPlansFileError extends ConfigError {
+  constructor(
+    readonly plan: string,
+    readonly planOrigin: SettingOrigin,
+  ) {
+    // A name near a built-in one ("Basic", "profesional") is a typo, not a custom plan.
+    const meant = didYouMean(plan, PLAN_NAMES);
+    // Any layer's plans file serves any layer's plan: the file's own first when the file named the plan.
+    const files = planOrigin === 'file' ? 'service.plansFile, --plans-file or QUOTELAKE_PLANS_FILE' : '--plans-file, QUOTELAKE_PLANS_FILE or service.plansFile';
+    super(`${PLAN_SOURCE[planOrigin]}: "${plan}" is not one of ${PLAN_NAMES.join(', ')}${meant ? ` (did you mean "${meant}"?)` : ` (a custom plan needs a plans file: ${files})`}`);
+  }
+}
+
 const KEYS: readonly SettingKey[] = ['baseUrl', 'token', 'plan', 'plansFile', 'outputDir', 'stateDir', 'format', 'since', 'until', 'codes'];
 
 export function resolveSettings(input: SettingsInput): ResolvedSettings {
@@ -89,11 +106,7 @@ export function resolveSettings(input: SettingsInput): ResolvedSettings {
   // file defines it is checked where the file is read (the CLI), since this stays pure.
   const plan = values.plan as string | undefined;
   if (plan !== undefined && !isPlanName(plan) && values.plansFile === undefined) {
-    // A name near a built-in one ("Basic", "profesional") is a typo, not a custom plan.
-    const meant = didYouMean(plan, PLAN_NAMES);
-    throw new ConfigError(
-      `${PLAN_SOURCE[origin.plan ?? 'default']}: "${plan}" is not one of ${PLAN_NAMES.join(', ')}${meant ? ` (did you mean "${meant}"?)` : ' (a custom plan needs a plans file: --plans-file, QUOTELAKE_PLANS_FILE or service.plansFile)'}`,
-    );
+    throw new PlanWithoutPlansFileError(plan, origin.plan ?? 'default');
   }
   if (values.outputDir === undefined) {
     values.outputDir = DEFAULT_OUTPUT_DIR;

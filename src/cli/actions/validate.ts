@@ -2,6 +2,8 @@
 import { describeError, formatError } from '../describe-error.js';
 import { EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import { packageVersion } from '../../lake/package-version.js';
+import { loadPipeline } from '../../config/load-pipeline.js';
+import type { PipelineLoader } from '../../config/pipeline-cache.js';
 import { loadJob } from '../pipeline-job.js';
 import { createTerminal } from '../terminal.js';
 
@@ -16,8 +18,15 @@ export async function validateAction(args: ValidateArgs): Promise<number> {
     const results: { file: string; name?: string; valid: boolean; problems: string[] }[] = [];
     for (const text of args.pipeline) {
       try {
-        // No flags: validation is of the file as written.
-        const job = await loadJob(text, {}, {});
+        // No flags: validation is of the file as written. A custom plan the file names without its
+        // plansFile is looked up where plan and run would look, QUOTELAKE_PLANS_FILE.
+        const env: NodeJS.ProcessEnv = {};
+        const load: PipelineLoader = async (file, registry) => {
+          const pipeline = await loadPipeline(file, registry);
+          if (pipeline.service?.plansFile === undefined) env.QUOTELAKE_PLANS_FILE = process.env.QUOTELAKE_PLANS_FILE;
+          return pipeline;
+        };
+        const job = await loadJob(text, {}, env, process.cwd(), load);
         results.push({ file: job.ref.display, name: job.pipeline.name, valid: true, problems: [] });
         if (!args.quiet && !args.json) terminal.err(`quotelake: ${job.ref.display}: valid (pipeline ${job.pipeline.name}, source ${job.pipeline.source.type}, sink ${job.pipeline.sink.type})`);
       } catch (e) {
