@@ -56,6 +56,15 @@ export function poolMarketHint(plans: readonly PlanLimits[]): string {
   return `no token of the pool is on a plan that covers them (${covers.join('; ')}): drop those codes from codes, or add to the pool a token on a plan that covers them`;
 }
 
+/**
+ * What to do about a 604 of a pool none of whose tokens covers every code of the request: the codes
+ * no token covers need another token; else the request mixes markets each token covers part of,
+ * which a pipeline per market avoids. As `quotelake plan` says it beforehand.
+ */
+export function poolRefusalHint(codes: readonly string[], plans: readonly PlanLimits[]): string {
+  return codesEveryPlanRefuses(codes, plans).length > 0 ? poolMarketHint(plans) : poolMixedMarketsHint(plans);
+}
+
 /** Whether a plan serves every one of `codes` (a plan without `market` serves them all): what a pool places a call by. */
 export function planCoversCodes(plan: PlanLimits, codes: readonly string[]): boolean {
   return plan.market === undefined || codesPlanRefuses(codes, plan.market).length === 0;

@@ -16,7 +16,7 @@
  * - A call goes only to a token whose plan covers every code it carries (an All-* style plan with a
  *   `market` refuses the others with 604; a plan without one covers everything): when first placed,
  *   and when it moves. When no token of the pool covers them all, any token may take it, and the
- *   service's 604 names the codes (as `quotelake plan` does beforehand).
+ *   service's 604 names the codes, with the pool's hint (as `quotelake plan` says beforehand).
  * - A stream moves only when its token is exhausted (today's quota used up: the call is asked again
  *   on another token, so nothing is lost), limited (the service answered 429 and the token is in
  *   its hold, or a call gave up after its 429 re-queues), or refuses the codes of its next call:
@@ -32,7 +32,7 @@ import type { Logger } from '../core/component.js';
 import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
 import { checkTokenPoolOptionKeys } from './client-option-keys.js';
-import { planCoversCodes, planCoversExchange } from './plan-market.js';
+import { planCoversCodes, planCoversExchange, poolRefusalHint } from './plan-market.js';
 import { tokenProblem, usableToken } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
@@ -403,7 +403,7 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
           // Gave up after its re-queues: this token is limited beyond its hold.
           holder.heldUntil = Math.max(holder.heldUntil, this.#clock.now() + holder.limits.perMinute.windowMs);
         } else {
-          throw this.#namingToken(holder, error);
+          throw this.#poolRefusal(covering.length > 0, this.#namingToken(holder, error));
         }
         if (moves >= 2 * this.#members.length) throw this.#lastError(error, among);
         // Another call of the same stream may have moved it already (pages asked for ahead fail together).
@@ -528,6 +528,26 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
       codes: error.codes,
       retryable: error.retryable,
       cause: error,
+    });
+  }
+
+  /**
+   * A 604 of a call no token of the pool covers: its token's hint ("a token on a plan that covers
+   * them") reads as if the pool lacked one, when it may hold one for each market the request mixes.
+   */
+  #poolRefusal(covered: boolean, error: unknown): unknown {
+    if (covered || this.#members.length < 2 || !(error instanceof ApiError) || error.ret !== 604 || error.codes.length === 0) return error;
+    return new ApiError({
+      code: error.code,
+      ret: error.ret,
+      ...(error.httpStatus !== undefined ? { httpStatus: error.httpStatus } : {}),
+      serviceMessage: error.serviceMessage,
+      ...(error.trace !== undefined ? { trace: error.trace } : {}),
+      endpoint: error.endpoint,
+      codes: error.codes,
+      retryable: error.retryable,
+      cause: error,
+      hint: poolRefusalHint(error.codes, this.#members.map((m) => m.limits)),
     });
   }
 
