@@ -6,10 +6,13 @@
  * retention, each table's log then loses the entries older than it (delta/clean-delta-log.ts);
  * with `'table'`, older than the table's own `delta.logRetentionDuration`, unless the table turns
  * its cleanup off (delta/delta-log-retention.ts).
+ * A table whose log was lost refuses the whole vacuum before any delete (table-kind.ts lostDeltaLog).
  * The caller holds the output (its lock) unless it is a dry run.
  */
 import { DATASETS } from '../core/records.js';
-import { hasDeltaLog } from './delta/table-kind.js';
+import { hasDeltaLog, lostDeltaLog } from './delta/table-kind.js';
+import { lostDeltaLogError } from './delta/lost-log-error.js';
+import { readManifest } from './commit/manifest.js';
 import { vacuumDelta, type VacuumResult } from './delta/vacuum-delta.js';
 import { cleanDeltaLog, type LogCleanup } from './delta/clean-delta-log.js';
 import { logCleanupRule } from './delta/delta-log-retention.js';
@@ -41,6 +44,7 @@ export interface TableVacuum extends VacuumResult {
 }
 
 export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOptions): Promise<TableVacuum[]> {
+  await refuseLostLogs(storage, options.dataset);
   const out: TableVacuum[] = [];
   for (const dataset of DATASETS) {
     if (options.dataset !== undefined && dataset !== options.dataset) continue;
@@ -74,6 +78,21 @@ export async function vacuumLake(storage: LakeStorage, options: VacuumLakeOption
     out.push({ dataset, ...result, ...(log ? { log } : {}) });
   }
   return out;
+}
+
+/**
+ * A table whose log holds no version has no log to find it by, and none to say which of its files
+ * are live: it is no "nothing to vacuum" but damage, refused as a commit refuses it (exit 1), with
+ * the repair that writes the log again. Before any table is vacuumed, so the refusal deletes nothing.
+ */
+async function refuseLostLogs(storage: LakeStorage, only: string | undefined): Promise<void> {
+  for (const dataset of DATASETS) {
+    if (only !== undefined && dataset !== only) continue;
+    const manifest = await readManifest(storage, dataset, 'parquet');
+    if (await lostDeltaLog(storage, dataset, manifest)) {
+      throw lostDeltaLogError(storage, dataset, manifest!.files.length, 'a vacuum cannot tell its live files from orphans: nothing was deleted', 'vacuum again');
+    }
+  }
 }
 
 /** A Delta table's own log retention: what `'table'` cleans it by (none for a table that keeps its log). */

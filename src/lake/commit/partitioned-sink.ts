@@ -74,6 +74,7 @@ import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
 import { hasDeltaLog, lostDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { lostDeltaLogError } from '../delta/lost-log-error.js';
 import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
 import { lastCheckpointKey } from '../delta/delta-paths.js';
@@ -1067,15 +1068,7 @@ export class PartitionedSink<R> implements Sink<R> {
     if (await lostDeltaLog(this.storage, this.dataset, manifest)) {
       // Repair writes it again, as a Delta table's (its sink is one: lake-tables.ts).
       if (options.mendsLostLog === true) return;
-      throw new DeltaLogError(
-        `${where} is a Delta table (its manifest records it) whose _delta_log/ holds no version any more: Delta readers no longer open it, and nothing is written to it as it is`,
-        '',
-        {
-          hint:
-            `restore ${this.dataset}/_delta_log/ from a backup of the output, or write a new log naming the manifest's ${manifest!.files.length} live file${manifest!.files.length === 1 ? '' : 's'}: ` +
-            `"quotelake repair ${lakeArgs(this.storage.root, this.storage.endpoint)} --dry-run" shows it, --yes writes it; then run again`,
-        },
-      );
+      throw lostDeltaLogError(this.storage, this.dataset, manifest!.files.length, 'nothing is written to it as it is', 'run again');
     }
     const logged = await hasDeltaLog(this.storage, this.dataset);
     if (this.options.table === 'delta' && !logged && (manifest?.files.length ?? 0) > 0) {
