@@ -62,7 +62,11 @@ export function poolMarketHint(plans: readonly PlanLimits[]): string {
  * which a pipeline per market avoids. As `quotelake plan` says it beforehand.
  */
 export function poolRefusalHint(codes: readonly string[], plans: readonly PlanLimits[]): string {
-  return codesEveryPlanRefuses(codes, plans).length > 0 ? poolMarketHint(plans) : poolMixedMarketsHint(plans);
+  const none = codesEveryPlanRefuses(codes, plans);
+  if (none.length === 0) return poolMixedMarketsHint(plans);
+  if (none.length === codes.length) return poolMarketHint(plans);
+  // Both at once: "them" of the pool's hint would take in codes a token does cover.
+  return `${none.join(',')}: ${poolMarketHint(plans)}; the others mix markets that no one token covers: give each market a pipeline of its own`;
 }
 
 /** Whether a plan serves every one of `codes` (a plan without `market` serves them all): what a pool places a call by. */

@@ -46,6 +46,15 @@ describe('a run meeting ret 604 on a pool of all-hk and all-us tokens', () => {
     );
   });
 
+  it('both in one request (.SH none covers, .US another token covers): the hint tells them apart', async () => {
+    const run = await runCli(booksRun('700.HK,AAPL.US,600000.SH'), { env: POOL });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('ret 604 code unauthorized for AAPL.US,600000.SH');
+    expect(hintOf(run.stderr)).toBe(
+      '600000.SH: no token of the pool is on a plan that covers them (all-hk covers only HK stocks (.HK); all-us covers only US stocks (.US)): drop those codes from codes, or add to the pool a token on a plan that covers them; the others mix markets that no one token covers: give each market a pipeline of its own',
+    );
+  });
+
   it('one all-hk token: its plan\'s own hint, as before', async () => {
     const run = await runCli(booksRun('700.HK,AAPL.US'), { env: { QUOTELAKE_TOKENS: 'demo-all-hk:all-hk' } });
     expect(run.code, run.stderr).toBe(1);
