@@ -56,7 +56,8 @@ describe("a worker killed in its slices' commit", () => {
     expect(next.code, next.stderr).toBe(0);
     const notes = (JSON.parse(next.stdout) as { runs: { notes: string[] }[] }).runs[0]!.notes.filter((n) => n.startsWith('finished the commit of interrupted run'));
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(/: 98 kline rows new in \d+ files?, now counted in its run record; it moved no checkpoint \(as a worker's slices do not\), so none was saved$/);
+    // The kill falls at the first manifest the worker publishes: all its slices' rows, or those of the slices done by then.
+    expect(notes[0]).toMatch(/: [1-9][\d,]* kline rows new in \d+ files?, now counted in its run record; it moved no checkpoint \(as a worker's slices do not\), so none was saved$/);
     const after = JSON.parse(readFileSync(checkpoints, 'utf8')) as { runId: string; streams: unknown };
     expect(after.streams).toEqual(before.streams);
   }, 60_000);
