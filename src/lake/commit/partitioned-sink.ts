@@ -73,7 +73,7 @@ import type { LakeStorage } from '../storage/lake-storage.js';
 import { localStorage } from '../storage/local-storage.js';
 import { planDeltaIntent } from './delta-intent.js';
 import { DEFAULT_TOMBSTONE_RETENTION_MS } from '../delta/delta-checkpoint-write.js';
-import { hasDeltaLog, lostDeltaLog, type TableKind } from '../delta/table-kind.js';
+import { deltaLogState, hasDeltaLog, type TableKind } from '../delta/table-kind.js';
 import { lostDeltaLogError } from '../delta/lost-log-error.js';
 import { deltaDrift, NO_DRIFT, type DeltaDrift } from './delta-drift.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
@@ -1065,12 +1065,12 @@ export class PartitionedSink<R> implements Sink<R> {
     const where = `${this.storage.root}/${this.dataset}`;
     // Whatever the sink is told: a commit would start a new table of its own files (or go on as
     // hive files beside a table Delta readers can no longer open). Repair writes the log again.
-    if (await lostDeltaLog(this.storage, this.dataset, manifest)) {
+    const { logged, lost } = await deltaLogState(this.storage, this.dataset, manifest);
+    if (lost) {
       // Repair writes it again, as a Delta table's (its sink is one: lake-tables.ts).
       if (options.mendsLostLog === true) return;
       throw lostDeltaLogError(this.storage, this.dataset, manifest!.files.length, 'nothing is written to it as it is', 'run again');
     }
-    const logged = await hasDeltaLog(this.storage, this.dataset);
     if (this.options.table === 'delta' && !logged && (manifest?.files.length ?? 0) > 0) {
       throw new ConfigError(
         `${where} already holds ${manifest!.files.length} Parquet files written without a Delta log (sink.table: hive); ` +

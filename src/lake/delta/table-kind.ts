@@ -38,8 +38,22 @@ function namesVersion(tableKey: string, keys: readonly string[]): boolean {
  * file and before `_last_checkpoint`); the whole, then short, listing only for one without them.
  */
 export async function lostDeltaLog(storage: LakeStorage, dataset: string, manifest: Manifest | undefined): Promise<boolean> {
-  if (manifest === undefined || manifest.files.length === 0 || manifest.format !== 'parquet' || manifest.table === 'hive') return false;
+  if (!mayHaveLostLog(manifest)) return false;
+  return lostIn(storage, dataset, manifest, await storage.list(logPrefix(dataset), { limit: 8 }));
+}
+
+/** Both answers a commit needs (a log entry at all: hasDeltaLog; a lost log: lostDeltaLog) from one listing. */
+export async function deltaLogState(storage: LakeStorage, dataset: string, manifest: Manifest | undefined): Promise<{ logged: boolean; lost: boolean }> {
   const head = await storage.list(logPrefix(dataset), { limit: 8 });
+  return { logged: head.length > 0, lost: mayHaveLostLog(manifest) && (await lostIn(storage, dataset, manifest, head)) };
+}
+
+function mayHaveLostLog(manifest: Manifest | undefined): manifest is Manifest {
+  return manifest !== undefined && manifest.files.length > 0 && manifest.format === 'parquet' && manifest.table !== 'hive';
+}
+
+/** `head`: the first 8 keys of the dataset's `_delta_log/`. */
+async function lostIn(storage: LakeStorage, dataset: string, manifest: Manifest, head: readonly string[]): Promise<boolean> {
   if (manifest.table !== 'delta' && head.length === 0) return false;
   if (namesVersion(dataset, head)) return false;
   return !namesVersion(dataset, head.length < 8 ? head : await storage.list(logPrefix(dataset)));
