@@ -18,6 +18,7 @@ import { DeltaConflictError } from '../../core/errors.js';
 import type { Dataset } from '../../core/records.js';
 import type { AddAction, MetaDataAction, RemoveAction, TxnAction } from '../delta/delta-actions.js';
 import { commitDeltaVersion, type CommitResult } from '../delta/commit-delta-version.js';
+import { checkpointIntervalOf } from '../delta/delta-checkpoint-interval.js';
 import { addAction, partitionValuesOf } from '../delta/delta-file-actions.js';
 import { decodeDeltaPath, encodeDeltaPath } from '../delta/delta-paths.js';
 import { readDeltaSnapshot } from '../delta/delta-snapshot.js';
@@ -103,6 +104,11 @@ export function planDeltaIntent(o: PlanDeltaOptions): DeltaIntent | undefined {
   };
 }
 
+/** The table's own checkpoint interval: its configuration as the log holds it, or as version 0 will. */
+function tableCheckpointInterval(snapshot: Awaited<ReturnType<typeof readDeltaSnapshot>>, intent: DeltaIntent): number {
+  return checkpointIntervalOf(snapshot?.metaData.configuration ?? intent.metaData?.configuration);
+}
+
 /**
  * Commit the intent's version unless the log already holds it; undefined when it did. `guard`
  * (the lease check) stops the log cleanup that may follow its checkpoint.
@@ -142,6 +148,7 @@ export async function applyDeltaIntent(storage: LakeStorage, intent: DeltaIntent
       operationParameters: intent.operation === 'WRITE' ? { mode: 'Append' } : {},
       metaData: intent.metaData,
       now: () => intent.timestamp,
+      checkpointInterval: tableCheckpointInterval(snapshot, intent),
       ...guarded,
     },
   );
@@ -166,6 +173,7 @@ async function reachLiveFiles(
     operation: 'FSCK',
     metaData: intent.metaData,
     now: () => intent.timestamp,
+    checkpointInterval: tableCheckpointInterval(snapshot, intent),
     ...guarded,
   });
 }

@@ -9,7 +9,8 @@
  *   (re-plan from the new snapshot, don't retry).
  * Version 0 also carries `protocol` and `metaData`; losing the race to create the table is fine
  * when the winner created it with the same schema and partition columns.
- * Every `checkpointInterval` versions the new snapshot is checkpointed (best effort: the version
+ * Every `checkpointInterval` versions (the table's `delta.checkpointInterval`, read by the caller
+ * from the snapshot it planned on) the new snapshot is checkpointed (best effort: the version
  * is committed whatever happens to its checkpoint), and then, as Delta's writers do, the log's
  * entries older than the table's log retention are cleaned (delta-log-retention.ts says when;
  * clean-delta-log.ts what goes).
@@ -18,6 +19,7 @@ import { DeltaConflictError, deltaConflictHint, DeltaLogError } from '../../core
 import { PACKAGE_VERSION } from '../package-version.js';
 import type { LakeStorage } from '../storage/lake-storage.js';
 import { actionLine, type AddAction, type CommitInfoAction, type DeltaAction, type MetaDataAction, type RemoveAction, type TxnAction } from './delta-actions.js';
+import { DEFAULT_CHECKPOINT_INTERVAL } from './delta-checkpoint-interval.js';
 import { writeDeltaCheckpoint, type CheckpointWritten } from './delta-checkpoint-write.js';
 import { cleanDeltaLog, type LogCleanup } from './clean-delta-log.js';
 import { logCleanupRule } from './delta-log-retention.js';
@@ -43,7 +45,7 @@ export interface CommitOptions {
   now: () => number;
   /** Attempts in all (first try included); default 10. */
   maxAttempts?: number;
-  /** Checkpoint after every n-th version; default 10, 0 for never. */
+  /** Checkpoint after every n-th version; default 10 (Delta's), 0 for never. */
   checkpointInterval?: number;
   /** Throws when the writer may no longer delete (its lease on the lake was lost): checked before each log entry the cleanup deletes. */
   guard?: () => void;
@@ -136,7 +138,7 @@ async function maybeCheckpoint(
   version: number,
   options: CommitOptions,
 ): Promise<Pick<CommitResult, 'checkpoint' | 'checkpointError' | 'logCleanup' | 'logCleanupError'>> {
-  const every = options.checkpointInterval ?? 10;
+  const every = options.checkpointInterval ?? DEFAULT_CHECKPOINT_INTERVAL;
   if (every <= 0 || version === 0 || version % every !== 0) return {};
   let snapshot;
   let checkpoint: CheckpointWritten;
