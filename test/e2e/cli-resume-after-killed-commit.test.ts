@@ -24,7 +24,7 @@ import { allFiles, ROOT, runCli, startCli, tempDir, type CliResult } from './hel
 const NOW = '2026-03-04T15:00:00Z';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 const PRELOAD = join(ROOT, 'test/fixtures/kill-at-rename.mjs');
-const RUN = ['run', join(ROOT, 'pipelines/kline-backfill.yaml'), '--codes', 'BTCUSDT,ETHUSDT', '--since', '3d', '--clock', NOW, '--json'];
+const RUN = ['run', join(ROOT, 'pipelines/kline-backfill.yaml'), '--codes', 'BTCUSDT,ETHUSDT', '--since', '1d', '--clock', NOW, '--json'];
 /** The step the kill stops before: the manifest a hive commit publishes, the version a Delta one logs. */
 const KILL_AT = { hive: '_quotelake/manifests/kline\\.parquet\\.json', delta: 'kline/_delta_log/\\d{20}\\.json' } as const;
 
@@ -119,15 +119,18 @@ describe.each([
     const resumed = doc(next).runs[0]!;
     // Only what an uninterrupted lake's rerun asks: the killed run's rows are not fetched again.
     expect(resumed.requestsTotal).toBe(clean.rerunRequests);
-    expect(resumed.notes.some((n) => n.startsWith(`finished the commit of interrupted run ${killedRunId}: 8,788 kline rows new in `))).toBe(true);
+    expect(resumed.notes.some((n) => n.startsWith(`finished the commit of interrupted run ${killedRunId}: 2,932 kline rows new in `))).toBe(true);
 
     const after = JSON.parse((await runCli(['inspect', output, ...s3, '--json'], { env: CREDENTIALS })).stdout) as InspectDoc;
     expect(after.pendingCommits).toEqual([]);
     const record = after.runs.find((r) => r.runId === killedRunId)!;
-    expect(record).toMatchObject({ status: 'interrupted', rowsWritten: 8788, commitFinishedBy: resumed.runId });
+    expect(record).toMatchObject({ status: 'interrupted', rowsWritten: 2932, commitFinishedBy: resumed.runId });
     expect(record.files).toBeGreaterThan(0);
-    const text = (await runCli(['inspect', output, ...s3], { env: CREDENTIALS })).stdout;
-    expect(text).toContain(`kline-backfill  interrupted (its last commit finished by run ${resumed.runId})  `);
+    if (store === 'folder' && table === 'hive') {
+      // The text says the same (the same record, whatever the store and table).
+      const text = (await runCli(['inspect', output, ...s3], { env: CREDENTIALS })).stdout;
+      expect(text).toContain(`kline-backfill  interrupted (its last commit finished by run ${resumed.runId})  `);
+    }
 
     // No gap, no duplicate: the rows of an uninterrupted run, value for value.
     const dir = store === 'folder' ? output : await download(server().client(), prefix);
