@@ -7,16 +7,19 @@
 import type { ComponentDefinition, LintFinding, SinkDefinition, SourceDefinition, TransformDefinition } from '../core/definition.js';
 import { kindLabel, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 
-/** The part of a pipeline this check reads: the stage types in order. */
+/**
+ * The part of a pipeline this check reads: the stage types in order. A type is unknown to the
+ * check when no definition has it (misspelt, or not text in a file that has other problems).
+ */
 export interface StageChain {
-  readonly source: { readonly type: string };
-  readonly transforms: readonly { readonly type: string }[];
-  readonly sink: { readonly type: string };
+  readonly source: { readonly type: unknown };
+  readonly transforms: readonly { readonly type: unknown }[];
+  readonly sink: { readonly type: unknown };
 }
 
 type Registry = readonly ComponentDefinition[];
 
-function find<K extends ComponentDefinition['kind']>(registry: Registry, kind: K, type: string) {
+function find<K extends ComponentDefinition['kind']>(registry: Registry, kind: K, type: unknown) {
   return registry.find((d) => d.kind === kind && d.type === type) as Extract<ComponentDefinition, { kind: K }> | undefined;
 }
 

@@ -4,17 +4,15 @@
  */
 import { baseUrlProblem } from '../core/base-url.js';
 import * as z from 'zod';
-import type { ComponentDefinition, LintFinding, SinkDefinition, SourceDefinition } from '../core/definition.js';
+import type { ComponentDefinition, LintFinding } from '../core/definition.js';
 import { isIanaZone, notAZone } from '../core/iana-zone.js';
 import { didYouMean } from '../core/did-you-mean.js';
 import { isPlanName, PLAN_NAMES } from '../core/plan-names.js';
 import { CUSTOM_PLAN_NAME } from '../core/plans-file.js';
-import { DATASET_DECIMAL_COLUMNS, RECORD_KINDS, type RecordKind } from '../core/record-kinds.js';
 import { outputSetting, stateDirSetting } from '../core/output-setting.js';
 import { unexpandedPathProblem } from '../core/unexpanded-path.js';
 import { MAX_PIPELINE_NAME_CHARS } from '../core/lake-key-reserve.js';
-import { checkDecimalTypes } from './check-decimal-types.js';
-import { checkStageKinds } from './check-stage-kinds.js';
+import { crossStageFindings, outputConflict, pipelineReadable } from './cross-stage-checks.js';
 import { serviceRetrySchema, type ServiceRetry } from './service-retry.js';
 import { unregisteredKind } from './unregistered-kind.js';
 import { serviceTimeoutsSchema, type ServiceTimeouts } from './service-timeouts.js';
@@ -195,20 +193,6 @@ function unionOf(kind: ComponentDefinition['kind'], registry: Registry): z.ZodTy
   return z.discriminatedUnion('type', [first, ...rest]);
 }
 
-function findDefinition(registry: Registry, kind: ComponentDefinition['kind'], type: string) {
-  return registry.find((d) => d.kind === kind && d.type === type);
-}
-
-/** The sink's checks against the dataset the source writes (SinkDefinition.lintForDataset). */
-function sinkDatasetFindings(registry: Registry, source: ComponentConfig, sink: ComponentConfig): readonly LintFinding[] {
-  const sinkDef = findDefinition(registry, 'sink', sink.type) as SinkDefinition | undefined;
-  const sourceDef = findDefinition(registry, 'source', source.type) as SourceDefinition | undefined;
-  if (sinkDef?.lintForDataset === undefined || sourceDef === undefined) return [];
-  const { type: _sinkType, ...sinkConfig } = sink;
-  const { type: _sourceType, ...sourceConfig } = source;
-  return sinkDef.lintForDataset(sinkConfig, sourceDef.dataset(sourceConfig));
-}
-
 function runLint(def: ComponentDefinition, config: ComponentConfig, ctx: z.RefinementCtx): void {
   if (!def.lint) return;
   const { type: _type, ...rest } = config;
@@ -245,28 +229,18 @@ export function buildPipelineSchema(registry: Registry): z.ZodType<Pipeline, unk
         commitEveryMs: DEFAULT_COMMIT_EVERY_MS,
       }),
     })
-    .superRefine((p, ctx) => {
-      // Each stage's own lint ran with its schema (componentSchema); here, the stages together.
-      const source = p.source as ComponentConfig;
-      const sink = p.sink as ComponentConfig;
-      // One output root: `sink.output` and `options.outputDir` name the same setting.
-      const sinkOutput = (sink as { output?: unknown }).output;
-      const optionsOutput = (p.options as { outputDir?: unknown }).outputDir;
-      if (sinkOutput !== undefined && optionsOutput !== undefined && sinkOutput !== optionsOutput) {
-        ctx.addIssue({ code: 'custom', path: ['sink', 'output'], message: `names another output than options.outputDir (${String(optionsOutput)}); give the output in one place` });
-      }
-      // Stages against each other (each stage's own keys have passed the schema by now).
-      for (const f of checkStageKinds({ source, transforms: p.transforms as ComponentConfig[], sink }, registry)) {
-        ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
-      }
-      for (const f of sinkDatasetFindings(registry, source, sink)) {
-        ctx.addIssue({ code: 'custom', path: ['sink', ...f.path] as (string | number)[], message: f.message, params: { lint: true } });
-      }
-      const emits = (findDefinition(registry, 'source', source.type) as SourceDefinition | undefined)?.emits;
-      const columns = emits !== undefined && Object.hasOwn(RECORD_KINDS, emits) ? DATASET_DECIMAL_COLUMNS[RECORD_KINDS[emits as RecordKind].dataset] : undefined;
-      for (const f of checkDecimalTypes({ transforms: p.transforms as ComponentConfig[], sink, ...(columns ? { columns } : {}) })) {
-        ctx.addIssue({ code: 'custom', path: f.path as (string | number)[], message: f.message, params: { lint: true } });
-      }
-    });
+    // Each stage's own lint ran with its schema (componentSchema); here, the stages together. They
+    // run even when another part failed its schema (`when`), on what can still be read soundly.
+    .superRefine(
+      (p, ctx) => {
+        const conflict = outputConflict(p, ctx.issues);
+        const findings = crossStageFindings(p, ctx.issues, registry);
+        if (conflict !== undefined) ctx.addIssue({ code: 'custom', path: [...conflict.path], message: conflict.message });
+        for (const f of findings) {
+          ctx.addIssue({ code: 'custom', path: [...f.path], message: f.message, params: { lint: true } });
+        }
+      },
+      { when: pipelineReadable },
+    );
   return schema as unknown as z.ZodType<Pipeline, unknown>;
 }

@@ -1,6 +1,8 @@
 /** Decimal types across stages: a sink narrower than what parse-decimals admits is refused at the sink's decimal. */
 import { describe, expect, it } from 'vitest';
 import { checkDecimalTypes, decimalTypeFits } from '../../src/config/check-decimal-types.js';
+import { components } from '../../src/components.js';
+import { parsePipelineYaml, PipelineConfigError } from '../../src/config/parse-pipeline.js';
 import { refusalOf } from '../helpers/pipeline-refusal.js';
 
 function yaml(transform: string[], sink: string[]): string {
@@ -8,6 +10,17 @@ function yaml(transform: string[], sink: string[]): string {
 }
 
 const messageOf = (text: string): string => refusalOf(text, 'pipelines/x.yaml');
+
+/** Every problem of the file, each as validate prints it. */
+function allProblems(text: string): string[] {
+  try {
+    parsePipelineYaml(text, { registry: components, file: 'pipelines/x.yaml' });
+  } catch (e) {
+    if (e instanceof PipelineConfigError) return e.describeAll().split('\n');
+    throw e;
+  }
+  return [];
+}
 
 describe('decimal types across stages', () => {
   it('refuses parse-decimals at its default 38,18 into a sink at 18,8, at sink.decimal, with both fixes', () => {
@@ -72,6 +85,22 @@ describe('decimal types across stages', () => {
   it('says nothing of a type that cannot exist: its stage\'s own schema has named it, and no fix could be built from it', () => {
     expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 39, scale: 40 } }], sink: { type: 'parquet', decimal: { precision: 38, scale: 18 } } })).toEqual([]);
     expect(checkDecimalTypes({ transforms: [{ type: 'parse-decimals', decimal: { precision: 18, scale: 8 } }], sink: { type: 'parquet', decimal: { precision: 0, scale: 0 } } })).toEqual([]);
+  });
+
+  it('is checked beside a problem of another stage, each said at its place', () => {
+    const text = ['name: x', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [7x]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', '  decimal: { precision: 18, scale: 8 }', ''].join('\n');
+    expect(allProblems(text)).toEqual([
+      'pipelines/x.yaml:5:15: source.intervals[0]: "7x" is not one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo',
+      'pipelines/x.yaml:10:12: sink.decimal: parquet stores DECIMAL(18,8) but transforms[0] parse-decimals admits DECIMAL(38,18) (decimal): ' +
+        '18 decimals where the sink keeps 8, so such values could only be rejected. ' +
+        'Set sink decimal: { precision: 38, scale: 18 }, or narrow transforms[0].decimal to at most { precision: 18, scale: 8 }',
+    ]);
+  });
+
+  it('skips a transform that failed its own schema: a misspelt key leaves a default that was not meant', () => {
+    // With `decimall` read as unknown, the default 38,18 stands in for the 18,8 the author wrote.
+    const text = yaml(['  - type: parse-decimals', '    decimall: { precision: 18, scale: 8 }'], ['  type: parquet', '  decimal: { precision: 18, scale: 8 }']);
+    expect(allProblems(text)).toEqual(['pipelines/x.yaml:8:5: transforms[0]: unknown key "decimall"; did you mean "decimal"?']);
   });
 
   it('fits by integer digits and by scale, not by precision alone', () => {

@@ -86,6 +86,49 @@ describe('stage kinds in a YAML pipeline', () => {
   });
 });
 
+describe('stage kinds beside a problem elsewhere in the file', () => {
+  // The stages' fit used to be checked only once every stage had passed its own schema: a bad
+  // option hid it until the next run of validate.
+  it('names a bad option of the source and a transform that does not fit, each at its place, in file order', () => {
+    const text = ['name: x', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [7x]', 'transforms:', '  - type: normalize-halts', 'sink:', '  type: parquet', ''].join('\n');
+    expect(problemsOf(() => parsePipelineYaml(text, { registry: components, file: 'pipelines/x.yaml' }))).toEqual([
+      { message: 'source.intervals[0]: "7x" is not one of 1m, 5m, 15m, 30m, 1h, 2h, 4h, 1d, 1w, 1mo', line: 5, column: 15 },
+      { message: 'transforms[0]: normalize-halts takes raw halts but source kline-history emits raw K-lines: replace it with "- type: parse-decimals"', line: 7, column: 5 },
+    ]);
+  });
+
+  it('checks the kind of a stage whose own option is wrong (kinds come with its type) and the sink after it', () => {
+    const text = ['name: x', 'source: { type: trading-halts }', 'transforms:', '  - type: parse-decimals', '    decimal: { precision: 99, scale: 2 }', 'sink: { type: parquet }', ''].join('\n');
+    const problems = problemsOf(() => parsePipelineYaml(text, { registry: components }));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toEqual({
+      message: 'transforms[0]: parse-decimals takes raw K-lines, raw trades or raw order books but source trading-halts emits raw halts: replace it with "- type: normalize-halts"',
+      line: 4,
+      column: 5,
+    });
+    expect(problems[1]).toMatchObject({ line: 5, column: 27 });
+    expect(problems[1]!.message).toMatch(/^transforms\[0\]\.decimal\.precision: 99 must be at most 38/);
+  });
+
+  it('says nothing of the chain past a stage of unknown type: what it emits is unknown', () => {
+    const text = ['name: x', 'source:', '  type: kline-history', '  codes: [BTCUSDT]', '  intervals: [1m]', 'transforms:', '  - type: parse-decimal', 'sink:', '  type: parquet', ''].join('\n');
+    const problems = problemsOf(() => parsePipelineYaml(text, { registry: components }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ line: 7 });
+    expect(problems[0]!.message).toContain('parse-decimal');
+    expect(problems[0]!.message).not.toContain('parquet takes');
+  });
+
+  it('names both in a definePipeline() pipeline, in the order of the stages', () => {
+    const input = { name: 'x', source: { type: 'trading-halts', exchanges: ['mars'] }, transforms: [], sink: { type: 'parquet' } };
+    const messages = problemsOf(() => validatePipeline(input, { registry: components })).map((p) => p.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/^source\.exchanges\[0\]: "mars" is not one of /),
+      'sink: parquet takes normalized halts but source trading-halts emits raw halts: add "- type: normalize-halts" to transforms before the sink',
+    ]);
+  });
+});
+
 describe('stage kinds in a definePipeline() pipeline', () => {
   const pipeline = definePipeline({
     name: 'x',
