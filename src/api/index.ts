@@ -40,3 +40,4 @@ export { URL_BUDGET_BYTES } from './batching.js';
 export { mulberry32 as seededRandom } from '../core/mulberry32.js';
 export { createTokenPool, poolPlanLimits, streamTokenLimits, TokenPool, type PoolToken, type TokenPoolOptions } from './token-pool.js';
 export { tokenUsageOf, type TokenUsage, type TokenUsageSource } from './token-usage.js';
+export { poolQuotaStop, type PoolQuotaStop, type PoolTokenDay, type PoolTokenNamed } from './pool-quota-stop.js';

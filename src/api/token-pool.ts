@@ -33,6 +33,7 @@ import { silentLogger } from '../core/log-helpers.js';
 import { createClient } from './client.js';
 import { checkTokenPoolOptionKeys } from './client-option-keys.js';
 import { planCoversCodes, planCoversExchange, poolRefusalHint } from './plan-market.js';
+import { poolQuotaStop, type PoolQuotaStop } from './pool-quota-stop.js';
 import { tokenProblem, usableToken } from './token-problem.js';
 import { isUnlimited, planLimits, type PlanLimits, type WindowLimit } from './plans.js';
 import { tokenHash16, type QuotaStatus } from './quota-store.js';
@@ -355,6 +356,33 @@ export class TokenPool implements ServiceClient, TokenUsageSource {
   /** Today's quota of each token, in the pool's order. */
   tokenQuotas(): Promise<QuotaStatus[]> {
     return Promise.all(this.#members.map((m) => m.client.quotaStatus()));
+  }
+
+  /**
+   * Why a run over `codes` stopped at the daily quota, when the tokens used up are the only cover
+   * of some codes while others still have quota (pool-quota-stop.ts); undefined when the whole pool
+   * is spent. A token counts as used up when a call found it so or its quota says none is left.
+   */
+  async quotaStop(codes: readonly string[]): Promise<PoolQuotaStop | undefined> {
+    // A quota that cannot be read (a shared count out of reach) counts as having some left: its calls decide.
+    const quotas = await Promise.all(this.#members.map((m) => m.client.quotaStatus().catch(() => undefined)));
+    return poolQuotaStop(
+      codes,
+      this.#members.map((m, i) => {
+        const q = quotas[i];
+        const usedUp = this.#usedUp(m) || (q !== undefined && q.remaining <= 0);
+        return {
+          tokenIndex: m.index + 1,
+          token: m.label,
+          tokenHash: m.hash,
+          plan: m.limits.name,
+          limits: m.limits,
+          usedUp,
+          left: q?.remaining ?? 0,
+          resetAt: m.exhausted?.resetAt ?? q?.resetAt ?? new Date(this.#clock.now()),
+        };
+      }),
+    );
   }
 
   /** Text with every token of the pool redacted (for messages built outside the members). */

@@ -149,7 +149,7 @@ export async function planJob(job: PipelineJob, clock: Clock = systemClock, opti
 }
 
 /** The codes a pipeline's source asks for (none for a source without `codes`, as trading-halts). */
-function pipelineCodes(source: Record<string, unknown>): string[] {
+export function pipelineCodes(source: Record<string, unknown>): string[] {
   return Array.isArray(source.codes) ? source.codes.filter((c): c is string => typeof c === 'string') : [];
 }
 

@@ -39,6 +39,9 @@ import { resumptionOf } from '../runtime/keeps-state.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import { rateLimitNote } from './rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
+import { poolQuotaStopHint, poolQuotaStopSaid } from './pool-quota-stop-said.js';
+import { pipelineCodes } from './plan-report.js';
+import type { PoolQuotaStop } from '../api/index.js';
 import type { ServiceConnection } from './service-target.js';
 import type { Terminal } from './terminal.js';
 import type { LakeStorage } from '../lake/storage/lake-storage.js';
@@ -217,6 +220,8 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
     tokenQuotasAfter = inner instanceof TokenPool ? await inner.tokenQuotas().catch(() => undefined) : undefined;
   }
   quotaError ??= client.exhausted();
+  // A pool stopped by the tokens that alone cover some codes, others still having quota: said so.
+  const poolStop: PoolQuotaStop | undefined = quotaError && inner instanceof TokenPool ? await inner.quotaStop(pipelineCodes(job.pipeline.source)).catch(() => undefined) : undefined;
 
   const snap = events.snapshot();
   const manifest = result?.manifest;
@@ -249,7 +254,12 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   // With json logs the run-error line above said it all: stderr stays JSON lines.
   if (failure && failure.exitCode !== EXIT_QUOTA && options.logFormat !== 'json') terminal.err(formatError(failure, terminal.colors));
   if (failureDetails !== undefined) terminal.err(failureDetails);
-  if (quotaError) {
+  if (poolStop) {
+    terminal.notice(
+      `quotelake: ${job.pipeline.name}: ${poolQuotaStopSaid(poolStop, connection.pool?.length ?? 0)}${QUOTA_NOTICE[resumption](poolStop.resetAt)} ${poolQuotaStopHint(poolStop)}`,
+      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt: poolStop.resetAt, tokens: poolStop.tokens, codes: poolStop.codes, tokensWithQuota: poolStop.tokensWithQuota },
+    );
+  } else if (quotaError) {
     const resetAt = quotaError.resetAt.toISOString();
     terminal.notice(
       `quotelake: ${job.pipeline.name}: the daily request quota is used up${QUOTA_NOTICE[resumption](resetAt)}`,
@@ -304,6 +314,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
       resetAt: quotaError ? quotaError.resetAt.toISOString() : quotaAfter?.resetAt.toISOString(),
     },
     ...(tokens ? { tokens } : {}),
+    ...(poolStop ? { quotaStop: poolStop } : {}),
     notes,
     ...(coverage ? { coverage } : {}),
     manifest: result?.manifestPath,

@@ -1,4 +1,5 @@
 /** The summary of one pipeline run: a table on stderr, or part of the `--json` document. */
+import type { PoolQuotaStop } from '../api/index.js';
 import { REJECTED_DIR } from '../lake/rejected-writer.js';
 import type { Colors } from './colors.js';
 import { byteSize as bytes, formatDuration, n } from './progress/progress-figures.js';
@@ -57,6 +58,11 @@ export interface RunSummary {
   };
   /** Per token of a pool (QUOTELAKE_TOKENS, --tokens-file): its use in this run, redacted; absent with one token. */
   readonly tokens?: readonly TokenSummary[] | undefined;
+  /**
+   * A pool stopped at the daily quota while some tokens still had quota: the tokens used up that
+   * alone cover `codes`, and those with quota left (none covers them). Absent otherwise.
+   */
+  readonly quotaStop?: PoolQuotaStop | undefined;
   /** What the sources reported: codes missing or invalid, history that cannot reach `since`, ... */
   readonly notes: readonly string[];
   readonly coverage?: unknown;

@@ -37,6 +37,7 @@ interface RunDoc {
     error?: { code: string; message: string };
     datasets?: unknown;
     tokens: { plan: string; requests: number; exhausted: boolean; streams: { started: number; takenOver: number; handedOff: number } }[];
+    quotaStop?: unknown;
   }[];
 }
 
@@ -73,6 +74,9 @@ describe('a pool of all-us and all-hk tokens through the CLI', () => {
     expect(run.status).toBe('quota-exhausted');
     expect(r.stderr).toContain('It resets at 2026-11-13T00:00:00.000Z');
     expect(run.tokens[0]).toMatchObject({ plan: 'us-tiny', requests: 1, exhausted: true });
+    // Said as the stop of the one token covering .US, the all-hk token's quota left: not the whole pool's.
+    expect(run.quotaStop).toMatchObject({ codes: ['AAPL.US', 'TSLA.US'], tokens: [{ tokenIndex: 1, plan: 'us-tiny' }], tokensWithQuota: [{ tokenIndex: 2, plan: 'all-hk' }] });
+    expect(r.stderr).toMatch(/the daily request quota of token 1 \(demo… \[[0-9a-f]{8}\], plan us-tiny\) of the 2 tokens of the pool is used up, and it is the only token whose plan covers AAPL\.US, TSLA\.US/);
     // The all-hk token served its two .HK series and took over no .US one.
     expect(run.tokens[1]).toMatchObject({ plan: 'all-hk', requests: 2, exhausted: false, streams: { started: 2, takenOver: 0, handedOff: 0 } });
   });
