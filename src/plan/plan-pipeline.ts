@@ -14,6 +14,7 @@ import type { Pipeline, PipelineInput, Registry } from '../config/pipeline-schem
 import type { SourcePlan, SourcePlanner, StreamPlan } from '../core/plan-types.js';
 import { coveringGroups, plansCoveringAll } from './covering-groups.js';
 import { scheduleRequests } from './schedule.js';
+import { assignQuota } from './quota-assignment.js';
 
 export interface PlanOptions {
   /** The token's plan: a built-in plan's name, or limits (a custom plan's: planLimits(name, plansFile)). */
@@ -97,23 +98,33 @@ export function planPipeline(input: Pipeline | PipelineInput, options: PlanOptio
   const codes = Array.isArray(config.codes) ? config.codes.filter((c): c is string => typeof c === 'string') : [];
   // Series spread over the tokens that cover their codes only: each such group at its own tokens' rates.
   if (poolPlans !== undefined && def.polls !== true && isPlanner(def)) {
-    for (const group of coveringGroups(codes, poolPlans)) {
-      if (group.plans.length === poolPlans.length) continue;
+    const groups = coveringGroups(codes, poolPlans).map((group) => {
       const part = def.plan({ ...config, codes: group.codes }, context);
-      const requests = part.groups.reduce((a, g) => a + g.requests, 0);
-      // Only these tokens' days serve them: past what is left of those, the run stops at the daily quota.
-      const left = options.poolRemaining === undefined ? undefined : group.tokens.reduce((a, i) => a + Math.max(0, options.poolRemaining![i] ?? 0), 0);
-      if (left !== undefined && requests > left) {
-        const perDay = group.plans.reduce((a, p) => a + p.perDay, 0);
-        days = Math.max(days, 1 + Math.ceil((requests - left) / perDay));
-        if (coveredQuotaShort === undefined) coveredQuotaShort = { codes: group.codes, requests, remaining: left };
-        notes.push(`the ${requests} requests of ${shownCodes(group.codes)} exceed the ${left} left today of the tokens whose plan covers them (${planNames(group.plans)}): the run stops cleanly when those are used up and resumes after the reset`);
-      }
-      const ms = scheduleRequests(part.groups, poolPlanLimits(group.plans), Math.min(requests, today, left ?? requests));
-      if (ms <= estimatedMs) continue;
-      estimatedMs = ms;
-      notes.push(coveredOnlyBy(group.codes, group.plans, poolPlans.length, requests));
+      return { ...group, part, requests: part.groups.reduce((a, g) => a + g.requests, 0) };
+    });
+    // Only a group's tokens' days serve it, and a token's requests left serve one group each: a
+    // professional token beside all-us and all-hk ones is counted once, not toward every market.
+    const assigned = options.poolRemaining === undefined ? undefined : assignQuota(groups, poolPlans.map((_, i) => options.poolRemaining![i] ?? 0));
+    const short = assigned?.short;
+    // Every token of the pool short: the pool's own sum says it (below), as on one token.
+    if (short !== undefined && short.tokens.length < poolPlans.length) {
+      const shortCodes = short.groups.flatMap((g) => groups[g]!.codes);
+      const shortPlans = short.tokens.map((t) => poolPlans[t]!);
+      // An estimate beyond today: the days after it are shared out again, at the tokens' whole day.
+      days = Math.max(days, 1 + Math.ceil((short.requests - short.remaining) / shortPlans.reduce((a, p) => a + p.perDay, 0)));
+      coveredQuotaShort = { codes: shortCodes, requests: short.requests, remaining: short.remaining };
+      notes.push(
+        `the ${short.requests} requests of ${shownCodes(shortCodes)} exceed the ${short.remaining} left today of the tokens whose plan covers them (${planNames(shortPlans)}), ` +
+          `each request counted once: ${short.requests - short.remaining} ${short.requests - short.remaining === 1 ? 'waits' : 'wait'} for the reset; the run stops cleanly when those are used up and resumes after the reset`,
+      );
     }
+    groups.forEach((group, i) => {
+      if (group.plans.length === poolPlans.length) return;
+      const ms = scheduleRequests(group.part.groups, poolPlanLimits(group.plans), Math.min(group.requests, today, assigned?.served[i] ?? group.requests));
+      if (ms <= estimatedMs) return;
+      estimatedMs = ms;
+      notes.push(coveredOnlyBy(group.codes, group.plans, poolPlans.length, group.requests));
+    });
   }
   const outsideMarket = refusedCodes(config, poolPlans ?? [planned]) ?? (poolPlans !== undefined && def.polls === true ? mixedMarkets(codes, poolPlans, limits) : undefined);
   // Said before the costs: nothing else of this plan happens once the service refuses these.

@@ -99,4 +99,29 @@ describe('a pool stopped at the quota of the token that alone covers some codes'
     expect(run.quotaStop).toBeUndefined();
     expect(r.stderr).toContain(`quotelake: mix: the daily request quota is used up; completed work is committed. It resets at ${RESET}`);
   });
+
+  it('plan: a professional token beside all-us and all-hk ones counts its requests left once; plan and run both exit 75', async () => {
+    const dir = tempDir();
+    // us-small's 1 and pro-tiny's 1 (pro-tiny covers .US and crypto) for two .US and one crypto series.
+    writeFileSync(join(dir, 'small.yaml'), 'plans:\n  - name: us-small\n    base: all-us\n    perDay: 1\n  - name: pro-tiny\n    base: professional\n    perDay: 1\n');
+    const run = mixRun(dir, 'AAPL.US, TSLA.US, BTCUSDT, 700.HK');
+    run.splice(run.indexOf('--plans-file') + 1, 1, join(dir, 'small.yaml'));
+    const env = { QUOTELAKE_TOKENS: 'demo-us-small:us-small,demo-all-hk:all-hk,demo-pro-tiny:pro-tiny' };
+    const plan = await runCli(['plan', ...run.slice(1).filter((a) => a !== '--quiet')], { env });
+    expect(plan.code, plan.stderr).toBe(75);
+    const planned = (JSON.parse(plan.stdout) as { plans: { plan: { totalRequests: number; coveredQuotaShort?: unknown; notes: string[] } }[] }).plans[0]!.plan;
+    expect(planned.totalRequests).toBe(4);
+    // Per group, .US fit 2 of us-small and pro-tiny, crypto 1 of pro-tiny: once each, 3 requests want 2.
+    expect(planned.coveredQuotaShort).toEqual({ codes: ['AAPL.US', 'TSLA.US', 'BTCUSDT'], requests: 3, remaining: 2 });
+    expect(plan.stderr).toContain("quotelake: mix: the 3 requests of AAPL.US,TSLA.US,BTCUSDT exceed the 2 left of today's quota of the tokens whose plan covers them: a run would stop at the daily quota (exit 75)");
+    const r = await runCli(run, { env });
+    expect(r.code, r.stderr).toBe(75);
+    const stopped = (JSON.parse(r.stdout) as RunDoc).runs[0]!;
+    expect(stopped.tokens.map((t) => [t.plan, t.requests])).toEqual([
+      ['us-small', 1],
+      ['all-hk', 1],
+      ['pro-tiny', 1],
+    ]);
+    expect(stopped.quotaStop?.tokensWithQuota.map((t) => t.plan)).toEqual(['all-hk']);
+  });
 });

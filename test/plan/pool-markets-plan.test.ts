@@ -93,11 +93,38 @@ describe('plan of a pool with market-limited tokens', () => {
     expect(plan.coveredQuotaShort).toEqual({ codes: CRYPTO.codes, requests: 284, remaining: 50 });
     expect(plan.quota.days).toBe(6);
     expect(plan.notes).toContain(
-      'the 284 requests of BTCUSDT, ETHUSDT, EURUSD, GOLD exceed the 50 left today of the tokens whose plan covers them (pro-small): the run stops cleanly when those are used up and resumes after the reset',
+      'the 284 requests of BTCUSDT, ETHUSDT, EURUSD, GOLD exceed the 50 left today of the tokens whose plan covers them (pro-small), each request counted once: 234 wait for the reset; the run stops cleanly when those are used up and resumes after the reset',
     );
     // With room on them: nothing said.
     const roomy = planPipeline(pipeline(CRYPTO), { plan: poolPlanLimits(plans), poolPlans: plans, poolRemaining: [0, 300], streamPlan: plans[0]!, now: NOW, registry: components });
     expect(roomy.coveredQuotaShort).toBeUndefined();
   });
-});
 
+  it('overlapping cover (a professional token beside all-us and all-hk ones): its requests left count once, not toward .US and crypto both', () => {
+    const doc: PlansDocument = {
+      file: 'plans.yaml',
+      plans: [
+        { name: 'us-small', base: 'all-us', perDay: 1 },
+        { name: 'pro-small', base: 'professional', perDay: 2 },
+      ],
+      tokens: undefined,
+    };
+    const plans = [planLimits('us-small', doc), PLANS['all-hk'], planLimits('pro-small', doc)];
+    const mix = { type: 'kline-history', codes: ['AAPL.US', 'TSLA.US', 'BTCUSDT', 'ETHUSDT', '700.HK'], intervals: ['1d'], since: '2026-02-01T00:00:00Z', until: '2026-03-01T00:00:00Z' };
+    const on = (poolRemaining: number[]) =>
+      planPipeline(pipeline(mix), { plan: poolPlanLimits(plans), poolPlans: plans, poolRemaining, streamPlan: plans[0]!, now: NOW, registry: components });
+    const plan = on([1, PLANS['all-hk'].perDay, 2]);
+    // One request a series: .US 2 (us-small or pro-small), crypto 2 (pro-small only), .HK 1. Each group
+    // fits its tokens' sum (3, 2, 1,728,002), so this was said to fit; pro-small's 2 serve crypto or .US, not both.
+    expect(plan.totalRequests).toBe(5);
+    expect(plan.coveredQuotaShort).toEqual({ codes: ['AAPL.US', 'TSLA.US', 'BTCUSDT', 'ETHUSDT'], requests: 4, remaining: 3 });
+    expect(plan.quota.days).toBe(2);
+    expect(plan.notes).toContain(
+      'the 4 requests of AAPL.US, TSLA.US, BTCUSDT, ETHUSDT exceed the 3 left today of the tokens whose plan covers them (us-small, pro-small), each request counted once: 1 waits for the reset; the run stops cleanly when those are used up and resumes after the reset',
+    );
+    // One more request left on us-small: all four fit, nothing said.
+    const room = on([2, PLANS['all-hk'].perDay, 2]);
+    expect(room.coveredQuotaShort).toBeUndefined();
+    expect(room.notes.filter((n) => n.includes('for the reset;'))).toEqual([]);
+  });
+});
