@@ -60,8 +60,10 @@ export interface PipelinePlan {
   readonly partitions: readonly string[];
   readonly notes: readonly string[];
   /**
-   * A pool: codes only some tokens cover whose requests exceed what is left of those tokens' day
-   * (the run stops at the daily quota, exit 75, though the pool's sum has room). Absent when they fit.
+   * A pool: codes only some tokens cover whose requests exceed what is left of those tokens' day,
+   * each token's requests left counted toward one group only (quota-assignment.ts): the groups that
+   * share the tokens used up (the run stops at the daily quota, exit 75, though the pool's sum has
+   * room). Absent when they fit.
    */
   readonly coveredQuotaShort?: { readonly codes: readonly string[]; readonly requests: number; readonly remaining: number };
   /** Codes outside the market of an All-* style plan: a run stops at them (`ret 604`, exit 1). Absent when none are. */
