@@ -1,5 +1,6 @@
 /** Plans files as the command line reads them: once per command, their errors usage errors. */
 import { PlansFileError } from '../core/errors.js';
+import { planLimits } from '../api/index.js';
 import { readPlansFile, type PlansDocument } from '../core/plans-file.js';
 import { UsageError } from './usage-error.js';
 
@@ -35,4 +36,16 @@ export function plansReadError(e: unknown): unknown {
   // Which plan a command names is checked once the file is read, not here.
   const unreadable = e instanceof PlansFileError && e.unreadable;
   return plansUsageError(e, unreadable ? 'check the path given as --plans-file or QUOTELAKE_PLANS_FILE' : 'fix the plans file: README, "Plans file", says what it takes');
+}
+
+/** What to do about a plan that the plans file in use does not define. */
+export const PLAN_NOT_IN_FILE_HINT = 'name a plan the file defines, or a built-in one';
+
+/** `plan` checked against the plans file in use: neither built in nor defined there is a usage error naming the file and its plans. */
+export function checkPlanInFile(plan: string, plans: PlansDocument): void {
+  try {
+    planLimits(plan, plans);
+  } catch (e) {
+    throw plansUsageError(e, PLAN_NOT_IN_FILE_HINT);
+  }
 }

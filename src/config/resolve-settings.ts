@@ -69,14 +69,16 @@ const PLAN_SOURCE: Readonly<Record<SettingOrigin, string>> = { flag: '--plan', e
  * which layer named the plan, so the CLI can point at the pipeline file's line when it was the file.
  */
 export class PlanWithoutPlansFileError extends ConfigError {
+  /** `plansFrom`: where a plans file may come from, when not every layer's (a worker's plan: its own flag or variable). */
   constructor(
     readonly plan: string,
     readonly planOrigin: SettingOrigin,
+    plansFrom?: string,
   ) {
     // A name near a built-in one ("Basic", "profesional") is a typo, not a custom plan.
     const meant = didYouMean(plan, PLAN_NAMES);
     // Any layer's plans file serves any layer's plan: the file's own first when the file named the plan.
-    const files = planOrigin === 'file' ? 'service.plansFile, --plans-file or QUOTELAKE_PLANS_FILE' : '--plans-file, QUOTELAKE_PLANS_FILE or service.plansFile';
+    const files = plansFrom ?? (planOrigin === 'file' ? 'service.plansFile, --plans-file or QUOTELAKE_PLANS_FILE' : '--plans-file, QUOTELAKE_PLANS_FILE or service.plansFile');
     super(`${PLAN_SOURCE[planOrigin]}: "${plan}" is not one of ${PLAN_NAMES.join(', ')}${meant ? ` (did you mean "${meant}"?)` : ` (a custom plan needs a plans file: ${files})`}`);
   }
 }

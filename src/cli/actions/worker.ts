@@ -35,6 +35,7 @@ import { checkSliceClock } from '../queue/slice-clock.js';
 import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
+import { checkWorkerPlan } from '../queue/worker-plan.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
 import { checkTokenPool, resolveTokenPool } from '../token-pool-settings.js';
@@ -93,6 +94,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
   if (pool && ((args.token ?? env.QUOTELAKE_TOKEN) !== undefined || args.plan !== undefined)) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN, args.plan);
+  await checkWorkerPlan(args, env);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
