@@ -7,7 +7,7 @@ import type { PipelineLoader } from '../config/pipeline-cache.js';
 import type { Pipeline } from '../config/pipeline-schema.js';
 import { PlanWithoutPlansFileError, type ResolvedSettings } from '../config/resolve-settings.js';
 import type { PlansDocument } from '../core/plans-file.js';
-import { plansReadError, plansUsageError, readPlansOnce } from './command-plans.js';
+import { checkPlanInFile, PLAN_NOT_IN_FILE_HINT, plansReadError, readPlansOnce } from './command-plans.js';
 import { UsageError } from './usage-error.js';
 import { resolvePipelineRef, type PipelineRef } from './pipeline-ref.js';
 import { registry } from './registry.js';
@@ -32,7 +32,6 @@ export interface PipelineJob {
 async function plansOf(resolved: ResolvedSettings, pipelineFile: string, named: string | undefined): Promise<PlansDocument | undefined> {
   const { plansFile, plan } = resolved.settings;
   if (plansFile === undefined) return undefined;
-  const hint = 'name a plan the file defines, or a built-in one';
   let doc: PlansDocument;
   try {
     doc = await readPlansOnce(plansFile);
@@ -41,12 +40,25 @@ async function plansOf(resolved: ResolvedSettings, pipelineFile: string, named: 
     if (e instanceof PlansFileError && e.unreadable && resolved.origin.plansFile === 'file') throw await unreadablePlansAt(pipelineFile, named, e);
     throw plansReadError(e);
   }
+  if (plan === undefined) return doc;
+  if (resolved.origin.plan !== 'file') {
+    checkPlanInFile(plan, doc);
+    return doc;
+  }
+  // The pipeline's service.plan is the pipeline's fault, at its line (validate lists it with the others).
   try {
-    if (plan !== undefined) planLimits(plan, doc);
+    planLimits(plan, doc);
   } catch (e) {
-    throw plansUsageError(e, hint);
+    if (e instanceof PlansFileError) throw await planNotInFileAt(pipelineFile, e);
+    throw e;
   }
   return doc;
+}
+
+/** service.plan naming a plan the plans file in use does not define. */
+async function planNotInFileAt(pipelineFile: string, e: PlansFileError): Promise<PipelineConfigError> {
+  const where = isYamlPipeline(pipelineFile) ? valuePosition(await readPipelineText(pipelineFile), ['service', 'plan']) : {};
+  return new PipelineConfigError(pipelineFile, [{ message: `service.plan: plans file ${e.message}; ${PLAN_NOT_IN_FILE_HINT}`, ...where }]);
 }
 
 /** A custom plan the pipeline names with no plans file anywhere: the fault is the pipeline's key. */

@@ -49,6 +49,13 @@ const OUTPUT = 'Output:';
 const DATA = 'Data (override the pipeline file):';
 const REPORT = 'Reporting:';
 
+/** --plans-file: also validate's, the one service setting a pipeline file's check takes. */
+export const plansFileOption = {
+  type: 'string',
+  group: SERVICE,
+  describe: 'YAML or JSON file of custom plans (its plans: section; tokens: is the emulator\'s and never read here) (env QUOTELAKE_PLANS_FILE)',
+} as const;
+
 export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
   return y
     .option('base-url', {
@@ -67,11 +74,7 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T & ServiceArgs> {
       group: SERVICE,
       describe: `The token's plan: ${PLAN_NAMES.join(', ')}, or a custom plan of --plans-file (env QUOTELAKE_PLAN)`,
     })
-    .option('plans-file', {
-      type: 'string',
-      group: SERVICE,
-      describe: 'YAML or JSON file of custom plans (its plans: section; tokens: is the emulator\'s and never read here) (env QUOTELAKE_PLANS_FILE)',
-    })
+    .option('plans-file', plansFileOption)
     .option('tokens-file', {
       type: 'string',
       group: SERVICE,

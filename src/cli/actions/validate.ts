@@ -11,6 +11,8 @@ export interface ValidateArgs {
   pipeline: string[];
   json: boolean;
   quiet: boolean;
+  /** Plans file whose custom plans service.plan may name, as for run (it replaces service.plansFile). */
+  'plans-file'?: string | undefined;
 }
 
 export async function validateAction(args: ValidateArgs): Promise<number> {
@@ -18,15 +20,15 @@ export async function validateAction(args: ValidateArgs): Promise<number> {
     const results: { file: string; name?: string; valid: boolean; problems: string[] }[] = [];
     for (const text of args.pipeline) {
       try {
-        // No flags: validation is of the file as written. A custom plan the file names without its
-        // plansFile is looked up where plan and run would look, QUOTELAKE_PLANS_FILE.
+        // No other flag: validation is of the file as written. A custom plan the file names is looked
+        // up where plan and run would look: --plans-file, else its plansFile, else QUOTELAKE_PLANS_FILE.
         const env: NodeJS.ProcessEnv = {};
         const load: PipelineLoader = async (file, registry) => {
           const pipeline = await loadPipeline(file, registry);
           if (pipeline.service?.plansFile === undefined) env.QUOTELAKE_PLANS_FILE = process.env.QUOTELAKE_PLANS_FILE;
           return pipeline;
         };
-        const job = await loadJob(text, {}, env, process.cwd(), load);
+        const job = await loadJob(text, { 'plans-file': args['plans-file'] }, env, process.cwd(), load);
         results.push({ file: job.ref.display, name: job.pipeline.name, valid: true, problems: [] });
         if (!args.quiet && !args.json) terminal.err(`quotelake: ${job.ref.display}: valid (pipeline ${job.pipeline.name}, source ${job.pipeline.source.type}, sink ${job.pipeline.sink.type})`);
       } catch (e) {
