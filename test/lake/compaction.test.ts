@@ -285,13 +285,13 @@ describe.each(BACKENDS)('compaction at commit (%s)', (backend) => {
 
 describe.each(BACKENDS)('quotelake compact (compactLake, %s)', (backend) => {
   onBackend(backend);
-  /** A lake of many small files: commits with a 60-row target leave files of 60 rows. */
+  /** A lake of many small files: commits with a 180-row target leave files of 180 rows (30 over two days). */
   async function smallFileLake(): Promise<string> {
     const out = await lakes.fresh();
     const clock = new ManualClock('2026-11-21T14:30:00Z');
     for (let run = 0; run < 6; run++) {
       const c = ctxAt(`r${run}`, clock);
-      const s = sink(out, { maxRowsPerFile: 60 });
+      const s = sink(out, { maxRowsPerFile: 180 });
       await s.write({ stream: 'k', seq: 1, records: minutes(run * 300, run * 300 + 300) }, c);
       await s.commit(c);
     }
@@ -305,24 +305,24 @@ describe.each(BACKENDS)('quotelake compact (compactLake, %s)', (backend) => {
   it('--dry-run prints the plan and changes nothing; compact then meets it, values unchanged', async () => {
     const out = await smallFileLake();
     const before = await manifestOf(out);
-    expect(before.files.length).toBe(1800 * 3 / 60);
+    expect(before.files.length).toBe(1800 * 3 / 180);
     const tree = await snapshot(out);
     const clock = new ManualClock('2026-11-22T00:00:00Z');
     const plan = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-1', clock), dryRun: true, retiredGraceMs: 300_000 });
     expect(await snapshot(out)).toBe(tree);
     expect(plan).toEqual([
-      expect.objectContaining({ dataset: 'kline', format: 'parquet', partitions: 2, compactedPartitions: 2, filesBefore: 90, filesAfter: 2, rows: 5400, purged: 0 }),
+      expect.objectContaining({ dataset: 'kline', format: 'parquet', partitions: 2, compactedPartitions: 2, filesBefore: 30, filesAfter: 2, rows: 5400, purged: 0 }),
     ]);
     const done = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-2', clock), dryRun: false, retiredGraceMs: 300_000 });
-    expect(done).toEqual([expect.objectContaining({ filesBefore: 90, filesAfter: 2, rows: 5400, compactedPartitions: 2 })]);
+    expect(done).toEqual([expect.objectContaining({ filesBefore: 30, filesAfter: 2, rows: 5400, compactedPartitions: 2 })]);
     const after = await manifestOf(out);
     expect(after.files.map((f) => f.rows)).toEqual([1440 * 3, 360 * 3]);
-    expect(after.retired.length).toBe(90);
+    expect(after.retired.length).toBe(30);
     expect(await readBack(out)).toEqual(expected(1800));
     // A second pass has nothing to compact; past the grace it deletes the retired files.
     clock.set(clock.now() + 300_000);
     const again = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-3', clock), dryRun: false, retiredGraceMs: 300_000 });
-    expect(again).toEqual([expect.objectContaining({ filesBefore: 2, filesAfter: 2, compactedPartitions: 0, purged: 90 })]);
+    expect(again).toEqual([expect.objectContaining({ filesBefore: 2, filesAfter: 2, compactedPartitions: 0, purged: 30 })]);
     expect(await dataFiles(out)).toEqual((await manifestOf(out)).files.map((f) => f.path).sort());
     expect(await lakes.top(out)).toEqual(['_quotelake', 'kline']);
   });
@@ -337,12 +337,12 @@ describe.each(BACKENDS)('quotelake compact (compactLake, %s)', (backend) => {
     const logger = { debug: (m: string, f?: Record<string, unknown>) => (note(m, f), f?.event === 'compaction' && controller.abort()), info: note, warn: note, error: note };
     const ctx: RunContext = { ...ctxAt('compact-stop', clock), signal: controller.signal, logger };
     const stopped = await compactLake(out, { ...storageOf(out), ctx, dryRun: false, retiredGraceMs: 0 });
-    expect(stopped).toEqual([expect.objectContaining({ partitions: 2, compactedPartitions: 1, filesBefore: 90, filesAfter: 1 + 18, stopped: true })]);
-    expect(lines.find(([, f]) => f?.event === 'commit')).toEqual(['compacted', expect.objectContaining({ operation: 'compact', dataset: 'kline', partitions: 1, files: 1, retired: 72, rows: 4320, stopped: true })]);
+    expect(stopped).toEqual([expect.objectContaining({ partitions: 2, compactedPartitions: 1, filesBefore: 30, filesAfter: 1 + 6, stopped: true })]);
+    expect(lines.find(([, f]) => f?.event === 'commit')).toEqual(['compacted', expect.objectContaining({ operation: 'compact', dataset: 'kline', partitions: 1, files: 1, retired: 24, rows: 4320, stopped: true })]);
     expect(await dataFiles(out)).toEqual((await manifestOf(out)).files.map((f) => f.path).sort());
     expect(await readBack(out)).toEqual(expected(1800));
     const rest = await compactLake(out, { ...storageOf(out), ctx: ctxAt('compact-rest', clock), dryRun: false, retiredGraceMs: 0 });
-    expect(rest).toEqual([expect.objectContaining({ compactedPartitions: 1, filesBefore: 19, filesAfter: 2, stopped: false })]);
+    expect(rest).toEqual([expect.objectContaining({ compactedPartitions: 1, filesBefore: 7, filesAfter: 2, stopped: false })]);
     expect(await readBack(out)).toEqual(expected(1800));
   });
 
