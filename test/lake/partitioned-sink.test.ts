@@ -69,6 +69,19 @@ async function readAll(out: string, encoder: TableEncoder, lakes?: TestLakes): P
 
 const bars = (pairs: [number, string, boolean][], code = 'BTCUSDT') => klineRows(pairs.map(([m, close, final]) => rawKline(code, '1m', T0 + 60 * m, close, final)));
 
+/**
+ * The minutes a newest-first backfill walks, [PAGED_FROM, PAGED_TO): the last hour of 2025-11-19 and
+ * the first of 2025-11-20 (T0 is 07:00 UTC), so its pages cross a day and make two partitions.
+ */
+const PAGED_FROM = 960;
+const PAGED_TO = 1080;
+/** Newest-first pages of 5 bars, each overlapping the next older one by a bar: the minutes of each. */
+function newestFirstPages(): { end: number; page: number[] }[] {
+  const pages = [];
+  for (let end = PAGED_TO; end > PAGED_FROM; end -= 4) pages.push({ end, page: [0, 1, 2, 3, 4].map((k) => end - 5 + k).filter((m) => m >= PAGED_FROM) });
+  return pages;
+}
+
 const cases = BACKENDS.flatMap((backend) => encoders.map(([name, makeEncoder, workers]) => [name, backend, makeEncoder, workers] as const));
 
 describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, workers) => {
@@ -175,39 +188,38 @@ describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, wor
     const c = runContext('r1');
     const spills = () => lakes.spills(out, 'r1');
     let seq = 0;
-    for (let end = 1440 + 30; end > 0; end -= 4) {
+    for (const { end, page } of newestFirstPages()) {
       // Each page overlaps the next older one by a bar, two codes interleaved. BTCUSDT's shared bar
       // comes forming first and final later; ETHUSDT's final first and forming later (kept final).
-      const page = [0, 1, 2, 3, 4].map((k) => end - 5 + k).filter((m) => m >= 0);
       await s.write({ stream: 'k', seq: seq++, records: bars(page.map((m) => [m, `${m}.5`, m !== end - 5])) }, c);
       await s.write({ stream: 'e', seq: seq++, records: bars(page.map((m) => [m, m === end - 1 ? '0' : `${m}.25`, m !== end - 1]), 'ETHUSDT') }, c);
     }
     expect((await spills()).length).toBeGreaterThan(10);
     const receipt = await s.commit(c);
-    // One file per partition (T0 is 14:00 UTC, so 600 minutes fall on the first day).
+    // One file per partition: 60 minutes of each day, two codes.
     expect(receipt.files.map((f) => [f.path.split('/').slice(1, 4).join('/'), f.rows])).toEqual([
-      ['interval=1m/year=2025/date=2025-11-19', 2040],
-      ['interval=1m/year=2025/date=2025-11-20', 900],
+      ['interval=1m/year=2025/date=2025-11-19', 120],
+      ['interval=1m/year=2025/date=2025-11-20', 120],
     ]);
     expect(await spills()).toEqual([]);
     const rows = await readAll(out, encoder, lakes);
-    expect(rows).toHaveLength(2940);
+    expect(rows).toHaveLength(240);
     // Every bar once, the final version where one came (the newest ETHUSDT bar only ever came forming).
-    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * 1469) * 1000]]);
-    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 1470 }, (_, m) => (T0 + 60 * m) * 1000));
-    expect(rows.find((r) => r.code === 'ETHUSDT' && r.ts === (T0 + 60 * 7) * 1000)!.close).toBe('7.25');
+    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * (PAGED_TO - 1)) * 1000]]);
+    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 120 }, (_, m) => (T0 + 60 * (PAGED_FROM + m)) * 1000));
+    // A bar that came forming at the top of one page and final at the foot of the next older one.
+    expect(rows.find((r) => r.code === 'ETHUSDT' && r.ts === (T0 + 60 * (PAGED_FROM + 7)) * 1000)!.close).toBe(`${PAGED_FROM + 7}.25`);
   });
 
   it('newest-first pages that say what is settled: each day is finished once passed, where it would have been spilled, with the same files', async () => {
-    // Room for 3,000 rows: the 2,550 of 2025-11-19 or the 1,125 of 2025-11-20 as they come (a bar a page is sent twice), not both.
+    // Room for 200 rows: the 150 of 2025-11-19 or the 148 of 2025-11-20 as they come (a bar a page is sent twice), not both.
     const backfill = async (settled: boolean) => {
       const out = await lakes.fresh();
-      const s = sink(out, encoder, undefined, 10_000, 3_000 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
+      const s = sink(out, encoder, undefined, 10_000, 200 * klineSpec.bytesPerRow(bars([[0, '1', true]])[0]!));
       const c = runContext('r1');
       let seq = 0;
       let spilled = 0;
-      for (let end = 1440 + 30; end > 0; end -= 4) {
-        const page = [0, 1, 2, 3, 4].map((k) => end - 5 + k).filter((m) => m >= 0);
+      for (const { end, page } of newestFirstPages()) {
         // Later pages reach down from minute end - 5 (they overlap this one by that bar).
         const hint = settled ? { settledFrom: (T0 + 60 * (end - 4)) * 1000 } : {};
         await s.write({ stream: 'k', seq: seq++, records: bars(page.map((m) => [m, `${m}.5`, m !== end - 5])) }, c);
@@ -223,14 +235,14 @@ describe.each(cases)('%s sink compliance (%s)', (name, backend, makeEncoder, wor
     expect(withHint.spilled).toBe(0);
     for (const run of [without, withHint]) {
       expect(run.files).toEqual([
-        ['interval=1m/year=2025/date=2025-11-19', 2040],
-        ['interval=1m/year=2025/date=2025-11-20', 900],
+        ['interval=1m/year=2025/date=2025-11-19', 120],
+        ['interval=1m/year=2025/date=2025-11-20', 120],
       ]);
     }
     const rows = await readAll(withHint.out, encoder, lakes);
     expect(rows).toEqual(await readAll(without.out, encoder, lakes));
-    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * 1469) * 1000]]);
-    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 1470 }, (_, m) => (T0 + 60 * m) * 1000));
+    expect(rows.filter((r) => !r.final).map((r) => [r.code, r.ts])).toEqual([['ETHUSDT', (T0 + 60 * (PAGED_TO - 1)) * 1000]]);
+    expect(rows.filter((r) => r.code === 'BTCUSDT').map((r) => r.ts)).toEqual(Array.from({ length: 120 }, (_, m) => (T0 + 60 * (PAGED_FROM + m)) * 1000));
   });
 
   it('a row that comes for a day already settled (a wrong hint) is merged at the commit: one row a key, the newer kept', async () => {
