@@ -61,9 +61,16 @@ const inDay = (r: KlineRow, day: number) => r.ts >= (DAY0 + day * 86400) * 1000 
 /**
  * 4 codes x 3 days of 1m bars, time-major: partitions of 5,760 rows, so files are cut by
  * maxRowsPerFile (5,000), by the memory bound (5,500) and at the end; the 5,000-row files carry
- * column buffers large enough to be moved to the worker rather than copied.
+ * column buffers large enough to be moved to the worker rather than copied. Built once (ten tests
+ * take them) and frozen: a sink that changed a row it was given would throw. Each call has its own array.
  */
 function threeDays(): KlineRow[] {
+  threeDaysRows ??= buildThreeDays().map((r) => Object.freeze(r));
+  return [...threeDaysRows];
+}
+let threeDaysRows: readonly KlineRow[] | undefined;
+
+function buildThreeDays(): KlineRow[] {
   const raws = [];
   for (let m = 0; m < 3 * 1440; m++) {
     for (const code of ['BTCUSDT', 'SHIBUSDT', 'ÄPFEL.DE', '700.HK']) {
@@ -151,7 +158,10 @@ describe.each(BACKENDS)('parquet files encoded in worker threads (%s)', (backend
   it("take a backward walk's partitions as stretches of the builder's columns: the calling thread's files, in key order", async () => {
     // Pages of 400 bars, newest first, each ascending, two codes a page turn: two days' partitions.
     const byCode = new Map<string, KlineRow[]>();
-    for (const r of threeDays().filter((r) => !inDay(r, 2) && (r.code === 'BTCUSDT' || r.code === 'SHIBUSDT'))) byCode.set(r.code, [...(byCode.get(r.code) ?? []), r]);
+    for (const r of threeDays().filter((r) => !inDay(r, 2) && (r.code === 'BTCUSDT' || r.code === 'SHIBUSDT'))) {
+      if (!byCode.has(r.code)) byCode.set(r.code, []);
+      byCode.get(r.code)!.push(r);
+    }
     const pages: KlineRow[] = [];
     for (let end = 2880; end > 0; end -= 400) for (const bars of byCode.values()) pages.push(...bars.slice(Math.max(0, end - 400), end));
     const jobs: (Int32Array | undefined)[] = [];
