@@ -5,9 +5,9 @@
  * work, kline-latest judging held bars from the data, a failed run's real counts, and codes the
  * service did not serve never counted as rejected rows.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokenHash16 } from '../../src/api/index.js';
 import { ROOT, runCli, startCli, tempDir } from './helpers/cli.js';
 import { serveChild } from './helpers/serve.js';
@@ -198,7 +198,8 @@ describe.concurrent('empty work gets a note', () => {
 
   it('nothing new since the checkpoint says so', async () => {
     const out = tempDir();
-    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-19T00:00:00Z', '--output', out, '--clock', NOW, '--json'];
+    // Six hours: one page of each interval, all it takes to hold a checkpoint.
+    const args = ['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-18T06:00:00Z', '--output', out, '--clock', NOW, '--json'];
     expect((await runCli(args)).code).toBe(0);
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
@@ -209,13 +210,25 @@ describe.concurrent('empty work gets a note', () => {
 });
 
 describe.concurrent('kline-latest judges held bars from the dataset', () => {
-  it('after kline-history filled the output, kline-latest does not call its bars missing', async () => {
-    const out = tempDir();
-    const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--json']);
-    const first = await latest(NOW);
+  /** The output of kline-latest at NOW: each test goes on from a copy of it. */
+  let atNow: string;
+  beforeAll(async () => {
+    atNow = tempDir();
+    const first = await runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', atNow, '--clock', NOW, '--json']);
     expect(first.code, first.stderr).toBe(0);
-    // Three hours later another pipeline (its own checkpoints) fills the gap into the same output.
-    const history = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', out, '--clock', '2026-11-20T03:00:00Z', '--json']);
+  });
+  const copyOfAtNow = (): string => {
+    const out = join(tempDir(), 'out');
+    cpSync(atNow, out, { recursive: true });
+    return out;
+  };
+
+  it('after kline-history filled the output, kline-latest does not call its bars missing', async () => {
+    const out = copyOfAtNow();
+    const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--json']);
+    // Three hours later another pipeline (its own checkpoints) fills the gap into the same output
+    // (four hours back: the gap and an hour before it, one page of each interval).
+    const history = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '4h', '--output', out, '--clock', '2026-11-20T03:00:00Z', '--json']);
     expect(history.code, history.stderr).toBe(0);
     const second = await latest('2026-11-20T03:00:30Z');
     expect(second.code, second.stderr).toBe(0);
@@ -227,9 +240,8 @@ describe.concurrent('kline-latest judges held bars from the dataset', () => {
   });
 
   it('a real gap is still named', async () => {
-    const out = tempDir();
+    const out = copyOfAtNow();
     const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--json']);
-    expect((await latest(NOW)).code).toBe(0);
     const later = await latest('2026-11-20T03:00:30Z');
     expect(runs(later.stdout).runs[0]!.notes).toContain(
       'kline-latest kline/BTCUSDT/1h: bars after 2026-11-20T00:00:00Z and before 2026-11-20T02:00:00Z are not held; run kline-history to fill them',
@@ -237,9 +249,8 @@ describe.concurrent('kline-latest judges held bars from the dataset', () => {
   });
 
   it('a gap after downtime is a warn line that --quiet keeps (a scheduled run shows no summary), still exit 0', async () => {
-    const out = tempDir();
+    const out = copyOfAtNow();
     const latest = (clock: string) => runCli(['run', 'kline-update', '--codes', 'BTCUSDT', '--output', out, '--clock', clock, '--quiet']);
-    expect((await latest(NOW)).code).toBe(0);
     const later = await latest('2026-11-20T03:00:30Z');
     expect(later.code, later.stderr).toBe(0);
     const warns = later.stderr.split('\n').filter((l) => l.includes('WARN'));

@@ -210,9 +210,11 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
 
     it('compact, vacuum and repair of a prefix holding nothing: exit 2, as inspect, and nothing written there (not even a lease)', async () => {
       const url = 's3://lake-test/no-lake-to-maintain';
-      for (const command of [['compact'], ['compact', '--dry-run'], ['vacuum'], ['repair', '--yes']]) {
-        const result = await runCli([...command, '--output', url, '--s3-endpoint', server().endpoint], { cwd: work, env: CREDENTIALS });
-        expect(result.code, command.join(' ')).toBe(2);
+      const commands = [['compact'], ['compact', '--dry-run'], ['vacuum'], ['repair', '--yes']];
+      // Four refusals of one empty prefix, none writing there: at once.
+      const results = await Promise.all(commands.map((command) => runCli([...command, '--output', url, '--s3-endpoint', server().endpoint], { cwd: work, env: CREDENTIALS })));
+      for (const [i, result] of results.entries()) {
+        expect(result.code, commands[i]!.join(' ')).toBe(2);
         expect(result.stderr).toContain(`${url} holds nothing (no run has written there)`);
         expect(result.stdout).toBe('');
       }
@@ -228,15 +230,15 @@ describe('run --output s3://bucket/prefix (s3rver on loopback)', () => {
     });
 
     it('a bad s3:// URL or endpoint is a usage error (exit 2)', async () => {
-      // Four refusals before any request: at once.
-      const [bad, dots, endpoint, migrate] = await Promise.all([
+      // Five refusals before any request: at once.
+      const [bad, dots, endpoint, migrate, inPath] = await Promise.all([
         runCli(['run', pipeline('demo'), '--output', 's3://Bad_Bucket/x', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
         runCli(['run', pipeline('demo'), '--output', 's3://lake-test/a/../b', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
         runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', 'ftp://127.0.0.1:1', '--clock', NOW], { cwd: work, env: CREDENTIALS }),
         runCli(['migrate', '--output', 's3://lake-test/x'], { cwd: work, env: CREDENTIALS }),
+        // The bucket put in the endpoint: refused by name, not answered NoSuchBucket by the store.
+        runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', `${server().endpoint}/lake-test`, '--clock', NOW], { cwd: work, env: CREDENTIALS }),
       ]);
-      // The bucket put in the endpoint: refused by name, not answered NoSuchBucket by the store.
-      const inPath = await runCli(['run', pipeline('demo'), '--output', 's3://lake-test/x', '--s3-endpoint', `${server().endpoint}/lake-test`, '--clock', NOW], { cwd: work, env: CREDENTIALS });
       expect(inPath.code).toBe(2);
       expect(inPath.stderr).toContain(`${server().endpoint}/lake-test: an S3 endpoint has no path`);
       expect(bad.code).toBe(2);
