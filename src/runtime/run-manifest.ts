@@ -16,7 +16,8 @@ export interface CommittedShortfall {
   readonly runId: string;
 }
 
-export type RunStatus = 'running' | 'succeeded' | 'aborted' | 'failed' | 'interrupted';
+/** `output-closed`: a stream sink's reader (stdout) went away with rows left to write (exit 141). */
+export type RunStatus = 'running' | 'succeeded' | 'aborted' | 'failed' | 'interrupted' | 'output-closed';
 
 export interface RunManifest {
   readonly version: 1;

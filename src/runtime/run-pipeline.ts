@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { checkServiceClient } from '../core/service-client-check.js';
 import { checkRunOptions } from './check-run-options.js';
 import { outputOfStorage } from './output-of-storage.js';
-import { ConfigError, CoordinatorDownError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
+import { ConfigError, CoordinatorDownError, OutputClosedError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
@@ -733,7 +733,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
       }
       withdrawLastWords();
       await record?.stop();
-      const failed = manifest('failed', error);
+      // A reader that left (stdout closed: exit 141) stopped the run; nothing in it failed.
+      const failed = manifest(error instanceof OutputClosedError ? 'output-closed' : 'failed', error);
       if (!look) await writeRunManifest(state, failed).catch(() => undefined);
       // The CLI reports the error itself; this line only closes the run's story (stack at debug).
       logger.info('run finished', { ...runEnd(failed), code: failed.error?.code });

@@ -227,6 +227,11 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     const taken = doc.runs[0]!.rows.kline!.written;
     expect(taken).toBeGreaterThan(1200 - 500);
     expect(taken).toBeLessThan(BARS);
+    // Its run record says the same: stopped by its reader, not failed, with the rows it took.
+    const record = JSON.parse((await runThroughReader(['state', 'show', '--output', dir, '--json'], Infinity)).lines.join('\n')) as {
+      pipelines: { lastRun: { status: string; rows: { kline: { written: number } } } }[];
+    };
+    expect(record.pipelines[0]!.lastRun).toMatchObject({ status: 'output-closed', rows: { kline: { written: taken } } });
 
     const second = await runThroughReader(['run', file, '--state', '--output', dir, ...service()], Infinity);
     expect(second.code).toBe(0);
@@ -239,7 +244,7 @@ describe('--state: the watermark covers only the rows the reader took', () => {
     const shown = await runThroughReader(['state', 'show', '--output', dir, '--json'], Infinity);
     const state = JSON.parse(shown.lines.join('\n')) as { pipelines: { streams: { stream: string; lake: string }[] }[] };
     expect(state.pipelines.flatMap((p) => p.streams.map((s) => [s.stream, s.lake]))).toEqual([['kline/BTCUSDT/1m', 'stdout']]);
-  }, 90_000); // four CLI runs one after another
+  }, 90_000); // four CLI runs one after another, and a state show
 
   it('--no-state is refused for a sink that always keeps its checkpoints', async () => {
     const dir = tempDir();
