@@ -50,6 +50,13 @@ export async function resolveTokenPool(
  * would pace nothing it says.
  */
 export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | undefined, singleToken: string | undefined, planFlag?: string): void {
+  refusePoolBeside(pool, singleToken, planFlag);
+  refuseRepeatedTokens(pool);
+  checkPoolPlans(pool, plans);
+}
+
+/** A pool with a single token or a --plan flag beside it: one of them is a mistake. */
+export function refusePoolBeside(pool: TokenPoolSettings, singleToken: string | undefined, planFlag: string | undefined): void {
   if (planFlag !== undefined) {
     throw new UsageError(
       `--plan ${planFlag} does not apply with a token pool (${pool.from}): each of its entries carries its own plan`,
@@ -62,14 +69,17 @@ export function checkTokenPool(pool: TokenPoolSettings, plans: PlansDocument | u
       'unset one of them: a pool lists every token it uses, with its plan',
     );
   }
-  refuseRepeatedTokens(pool);
+}
+
+/** Each entry's plan built in or defined by `plans` (`plansFile` says where a custom plan goes). */
+export function checkPoolPlans(pool: TokenPoolSettings, plans: PlansDocument | undefined, plansFile = '--plans-file'): void {
   pool.tokens.forEach((t, i) => {
     const which = `${pool.from}: entry ${i + 1} of ${pool.tokens.length}`;
     try {
       planLimits(t.plan, plans);
     } catch {
       // Not quoted: with token and plan swapped, the "plan" would be the token.
-      throw new UsageError(`${which}: its plan is not a known plan (the entry is token:plan)`, `plans: ${knownPlanNames(plans).join(', ')} (a custom plan needs --plans-file)`);
+      throw new UsageError(`${which}: its plan is not a known plan (the entry is token:plan)`, `plans: ${knownPlanNames(plans).join(', ')} (a custom plan needs ${plansFile})`);
     }
   });
 }

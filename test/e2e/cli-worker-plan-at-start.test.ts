@@ -49,6 +49,18 @@ describe('a worker with an unknown plan', () => {
     for (const r of [known, knownFromEnv]) expect([r.code, r.stderr]).toEqual([0, '']);
   });
 
+  it("a token pool's plans too: each known, a custom one from the worker's own plans file", async () => {
+    const [typo, custom, known] = await Promise.all([
+      worker([], { QUOTELAKE_TOKENS: 'pool-token-a:professional,pool-token-b:profesional' }),
+      worker([], { QUOTELAKE_TOKENS: 'pool-token-a:professional,pool-token-b:team' }),
+      worker(['--plans-file', plans], { QUOTELAKE_TOKENS: 'pool-token-a:professional,pool-token-b:team' }),
+    ]);
+    const hint = (names: string) => `  hint: plans: ${names} (a custom plan needs --plans-file or QUOTELAKE_PLANS_FILE, the worker's own)\n`;
+    expect([typo.code, typo.stderr]).toEqual([2, `quotelake: QUOTELAKE_TOKENS: entry 2 of 2: its plan is not a known plan (the entry is token:plan)\n${hint(BUILT_IN)}`]);
+    expect([custom.code, custom.stderr]).toEqual([2, typo.stderr]);
+    expect([known.code, known.stderr]).toEqual([0, '']);
+  });
+
   it('with a slice queued: exit 2 before taking it, the slice still waiting (not failed for good)', async () => {
     const env = { QUOTELAKE_REDIS_URL: redis().url };
     const queued = await runCli(['enqueue', pipeline, '--since', '2026-11-18T00:00:00Z', '--until', '2026-11-18T05:00:00Z', '--clock', CLOCK, '--output', tempDir(), '--json'], { env });

@@ -36,9 +36,10 @@ import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
 import { checkWorkerPlan } from '../queue/worker-plan.js';
+import { poolQuotaStopHint, poolQuotaStopSaid } from '../pool-quota-stop-said.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
-import { checkTokenPool, resolveTokenPool } from '../token-pool-settings.js';
+import { resolveTokenPool } from '../token-pool-settings.js';
 import { renderTokenSummaries } from '../token-summary.js';
 import { registry } from '../registry.js';
 import { logFormatOf, type ClockArgs, type LogArgs, type ServiceArgs, type StopArgs } from '../shared-options.js';
@@ -93,8 +94,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
   const metricsWanted = metricsSettings(args);
   const pool = await resolveTokenPool(args, env, { cwd: process.cwd() });
   // Checked before any slice is taken: a slice would fail on it, attempt after attempt.
-  if (pool && ((args.token ?? env.QUOTELAKE_TOKEN) !== undefined || args.plan !== undefined)) checkTokenPool(pool, undefined, args.token ?? env.QUOTELAKE_TOKEN, args.plan);
-  await checkWorkerPlan(args, env);
+  await checkWorkerPlan(args, env, pool);
   const url = coordinatorUrl(args, env);
   await checkCoordinator(url);
   // The same Redis paces every worker's requests: one plan's windows and day, whatever the hosts.
@@ -212,11 +212,16 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
     };
     if (outcome.quotaWaitMs !== undefined) {
       await noteQuotaReset(redis, fetched.quotaResetAt!, outcome.quotaWaitMs);
-      logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`, {
+      const again = `it runs again in ${Math.ceil(outcome.quotaWaitMs / 60_000)} min`;
+      const { poolStop } = fetched;
+      // A pool's stop names the tokens and codes: "the daily quota" alone reads as the whole pool spent.
+      const why = poolStop ? `${poolQuotaStopSaid(poolStop, pool?.tokens.length ?? 0)}; ${again}. ${poolQuotaStopHint(poolStop)}` : again;
+      logger.warn(`slice waits for the daily quota: ${what}: ${outcome.rows} rows committed; ${why}`, {
         event: 'slice-quota',
         pipeline: slice.name,
         rows: outcome.rows,
         waitMs: outcome.quotaWaitMs,
+        ...(poolStop ? { tokens: poolStop.tokens, codes: poolStop.codes, tokensWithQuota: poolStop.tokensWithQuota } : {}),
       });
     }
     exposure?.metrics.sliceFinished(slice.name, outcome.quotaWaitMs !== undefined ? 'quota' : 'done', clock.now() - startedAt);

@@ -21,7 +21,7 @@ import { runPipeline, type RejectedOutput } from '../../runtime/run-pipeline.js'
 import { sliceFetchLogger } from './slice-fetch-logger.js';
 import type { PipelineJob } from '../pipeline-job.js';
 import { QuotaWatchingClient } from '../quota-watch.js';
-import type { ServiceClient } from '../../api/index.js';
+import { TokenPool, type PoolQuotaStop, type ServiceClient } from '../../api/index.js';
 import { CAPTURE_SINK, captureSink } from './slice-components.js';
 import { makeSliceScratch } from './slice-scratch.js';
 
@@ -47,6 +47,8 @@ export interface FetchedSlice {
   readonly requests: number;
   /** The daily quota stopped the fetch: its reset, on the command's clock. */
   readonly quotaResetAt?: number;
+  /** With a token pool some of whose tokens still have quota: the tokens used up that alone cover codes of the slice. */
+  readonly poolStop?: PoolQuotaStop;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -104,5 +106,8 @@ export async function fetchSlice(job: PipelineJob, slice: Slice, deps: FetchDeps
   }
   const requests = Object.values(events.snapshot().requests).reduce((a, b) => a + b, 0);
   const exhausted = client.exhausted();
-  return { job, slice, rows, diverted, requests, ...(exhausted ? { quotaResetAt: exhausted.resetAt.getTime() } : {}) };
+  if (!exhausted) return { job, slice, rows, diverted, requests };
+  // The pool's word for the stop, as `run` says it: which tokens, which codes (run-job.ts).
+  const poolStop = deps.client instanceof TokenPool ? await deps.client.quotaStop(slice.codes).catch(() => undefined) : undefined;
+  return { job, slice, rows, diverted, requests, quotaResetAt: exhausted.resetAt.getTime(), ...(poolStop ? { poolStop } : {}) };
 }
