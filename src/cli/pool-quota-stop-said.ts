@@ -22,6 +22,11 @@ export function poolQuotaStopSaid(stop: PoolQuotaStop, poolSize: number): string
   );
 }
 
+/** The stop's fields on a JSON log line (`run`'s quota-exhausted notice, a worker's slice-quota line). */
+export function poolQuotaStopFields(stop: PoolQuotaStop): Pick<PoolQuotaStop, 'tokens' | 'codes' | 'tokensWithQuota'> {
+  return { tokens: stop.tokens, codes: stop.codes, tokensWithQuota: stop.tokensWithQuota };
+}
+
 /** What to do besides waiting for the reset. */
 export function poolQuotaStopHint(stop: PoolQuotaStop): string {
   return `To fetch ${stop.codes.length === 1 ? 'it' : 'them'} before ${stop.resetAt}, add to the pool a token on a plan that covers ${shownCodes(stop.codes)}.`;

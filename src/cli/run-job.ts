@@ -39,7 +39,7 @@ import { resumptionOf } from '../runtime/keeps-state.js';
 import type { RunSummary, SummaryStatus } from './run-summary.js';
 import { rateLimitNote } from './rate-limit-note.js';
 import { tokenSummaries, type TokenSummary } from './token-summary.js';
-import { poolQuotaStopHint, poolQuotaStopSaid } from './pool-quota-stop-said.js';
+import { poolQuotaStopFields, poolQuotaStopHint, poolQuotaStopSaid } from './pool-quota-stop-said.js';
 import { pipelineCodes } from './plan-report.js';
 import type { PoolQuotaStop } from '../api/index.js';
 import type { ServiceConnection } from './service-target.js';
@@ -257,7 +257,7 @@ export async function runJob(job: PipelineJob, options: RunJobOptions): Promise<
   if (poolStop) {
     terminal.notice(
       `quotelake: ${job.pipeline.name}: ${poolQuotaStopSaid(poolStop, connection.pool?.length ?? 0)}${QUOTA_NOTICE[resumption](poolStop.resetAt)} ${poolQuotaStopHint(poolStop)}`,
-      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt: poolStop.resetAt, tokens: poolStop.tokens, codes: poolStop.codes, tokensWithQuota: poolStop.tokensWithQuota },
+      { event: 'quota-exhausted', pipeline: job.pipeline.name, resetAt: poolStop.resetAt, ...poolQuotaStopFields(poolStop) },
     );
   } else if (quotaError) {
     const resetAt = quotaError.resetAt.toISOString();

@@ -36,7 +36,7 @@ import { removeDeadSliceScratch } from '../queue/slice-scratch.js';
 import { createSliceCommitter } from '../queue/slice-committer.js';
 import { workerClients } from '../queue/worker-clients.js';
 import { checkWorkerPlan } from '../queue/worker-plan.js';
-import { poolQuotaStopHint, poolQuotaStopSaid } from '../pool-quota-stop-said.js';
+import { poolQuotaStopFields, poolQuotaStopHint, poolQuotaStopSaid } from '../pool-quota-stop-said.js';
 import { metricsSettings, type MetricsArgs } from '../metrics-options.js';
 import { startMetricsExposure } from '../metrics-exposure.js';
 import { resolveTokenPool } from '../token-pool-settings.js';
@@ -221,7 +221,7 @@ export async function workerHandler(args: WorkerArgs, env: NodeJS.ProcessEnv = p
         pipeline: slice.name,
         rows: outcome.rows,
         waitMs: outcome.quotaWaitMs,
-        ...(poolStop ? { tokens: poolStop.tokens, codes: poolStop.codes, tokensWithQuota: poolStop.tokensWithQuota } : {}),
+        ...(poolStop ? poolQuotaStopFields(poolStop) : {}),
       });
     }
     exposure?.metrics.sliceFinished(slice.name, outcome.quotaWaitMs !== undefined ? 'quota' : 'done', clock.now() - startedAt);
