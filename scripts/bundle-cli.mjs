@@ -20,6 +20,7 @@ import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyStringWidth } from './lazy-string-width.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = join(root, 'dist/cli');
@@ -77,7 +78,7 @@ const result = await build({
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',
-  plugins: [yargsLooksInPackageRoot],
+  plugins: [yargsLooksInPackageRoot, lazyStringWidth],
   // Bundled CommonJS packages (undici, yaml, yargs' helpers...) call require(): give them Node's.
   banner: { js: "import { createRequire as quotelakeCreateRequire } from 'node:module'; const require = quotelakeCreateRequire(import.meta.url);" },
 });

@@ -21,6 +21,8 @@ interface Metafile {
 
 /** Preloaded: every folder the CLI lists is printed on stderr (`listed <path>`). */
 const PRINT_FOLDER_LISTINGS = fileURLToPath(new URL('../helpers/print-folder-listings.mjs', import.meta.url));
+/** Preloaded: each Intl.Segmenter and Unicode-property RegExp made is printed on stderr (`made ...`). */
+const PRINT_SEGMENTERS = fileURLToPath(new URL('../helpers/print-segmenters.mjs', import.meta.url));
 
 const meta = JSON.parse(readFileSync(join(ROOT, 'dist/cli/quotelake.meta.json'), 'utf8')) as Metafile;
 
@@ -103,6 +105,21 @@ describe("the CLI's start-up", () => {
     // The hook does see listings: yargs' one look, in the package root.
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.filter((path) => !`${path}/`.startsWith(ROOT))).toEqual([]);
+  });
+
+  it("makes string-width's Segmenter and Unicode regular expressions only when a width is measured (scripts/lazy-string-width.mjs)", async () => {
+    const env = { NODE_OPTIONS: `--import=${PRINT_SEGMENTERS}` };
+    const version = await runCli(['--version'], { env });
+    expect(version.code).toBe(0);
+    expect(version.stderr).toBe('');
+    const usageError = await runCli(['run', '--no-such-flag'], { env });
+    expect(usageError.code).toBe(2);
+    expect(usageError.stderr).not.toMatch(/^made /m);
+    // Help lays out columns by width: the deferred values are made then, and the layout is as before.
+    const help = await runCli(['run', '--help'], { env });
+    expect(help.code).toBe(0);
+    expect(help.stderr).toMatch(/^made segmenter$/m);
+    expect(help.stdout).toMatch(/^ {6}--base-url {2,}Service root URL/m);
   });
 
   it('the walk finds what a command module does import (it would see a static zod)', () => {
