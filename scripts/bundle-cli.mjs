@@ -14,13 +14,16 @@
  * from node_modules as before. The tsc output stays in dist/ for the library (`dist/index.js`).
  *
  * Writes dist/cli/quotelake.meta.json (esbuild's metafile): which inputs went into which output,
- * for the start-up test. It is left out of the package (`files` in package.json).
+ * for the start-up test. It is left out of the package (`files` in package.json). And writes
+ * dist/cli/build-id.txt, the build id of the files it wrote, which the bundle reads rather than
+ * hash them at each run (src/lake/build-id.ts).
  */
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { lazyStringWidth } from './lazy-string-width.mjs';
+import { codeHash, RECORDED_BUILD_ID_FILE } from '../dist/lake/build-id.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = join(root, 'dist/cli');
@@ -84,3 +87,5 @@ const result = await build({
 });
 writeFileSync(join(outdir, 'quotelake.meta.json'), JSON.stringify(result.metafile));
 chmodSync(join(outdir, 'quotelake.js'), 0o755);
+// The build id of what is now in dist/cli/, recorded for the bundle to read (src/lake/build-id.ts).
+writeFileSync(join(outdir, RECORDED_BUILD_ID_FILE), `${codeHash(outdir, '.js', false)}\n`);

@@ -13,7 +13,9 @@ import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAIN, ROOT, runCli, tempDir } from './helpers/cli.js';
+import { parquetMetadata } from 'hyparquet';
+import { codeHash } from '../../src/lake/build-id.js';
+import { MAIN, ROOT, allFiles, runCli, tempDir } from './helpers/cli.js';
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
@@ -120,6 +122,22 @@ describe("the CLI's start-up", () => {
     expect(help.code).toBe(0);
     expect(help.stderr).toMatch(/^made segmenter$/m);
     expect(help.stdout).toMatch(/^ {6}--base-url {2,}Service root URL/m);
+  });
+
+  it('reads the build id the bundle script recorded: a run lists no folder of the bundle, and its Parquet names that id', async () => {
+    const recorded = readFileSync(join(ROOT, 'dist/cli/build-id.txt'), 'utf8').trim();
+    expect(recorded).toBe(codeHash(join(ROOT, 'dist/cli'), '.js', false));
+    const out = tempDir('ql-build-id-');
+    const env = { NODE_OPTIONS: `--import=${PRINT_FOLDER_LISTINGS}` };
+    const result = await runCli(['run', 'kline-backfill', '--codes', 'BTCUSDT', '--since', '1d', '--output', out, '--clock', '2026-11-20T00:00:00Z'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    // Hashing the files (src/lake/build-id.ts) lists dist/cli/ first.
+    expect(result.stderr).not.toMatch(/^listed .*dist\/cli/m);
+    const parquet = allFiles(out).filter((f) => f.endsWith('.parquet') && !f.includes('/_'));
+    expect(parquet.length).toBeGreaterThan(0);
+    const bytes = readFileSync(parquet[0]!);
+    const footer = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    expect(footer.created_by).toMatch(new RegExp(`^quotelake version \\S+ \\(build ${recorded}\\)$`));
   });
 
   it('the walk finds what a command module does import (it would see a static zod)', () => {
