@@ -24,6 +24,11 @@ for (const text of readFileSync(file, 'utf8').split('\n')) {
   total += line.cpuSeconds;
   processes += 1;
 }
+// Piped into `head`, the reader may close early: stop quietly then, as a Unix filter does.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 const rows = [...groups].sort((a, b) => b[1].cpuSeconds - a[1].cpuSeconds);
 process.stdout.write(`${processes} processes, ${total.toFixed(0)} CPU-s\n`);
 process.stdout.write(`${'CPU-s'.padStart(8)} ${'procs'.padStart(6)} ${'each'.padStart(6)}  script or command\n`);
