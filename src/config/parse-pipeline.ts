@@ -3,7 +3,7 @@
  * schema, and reports every problem at its file:line:column.
  */
 import { withoutExtensionKeys } from './extension-keys.js';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node } from 'yaml';
 import { aliasProblems, isMergeKey } from './alias-problems.js';
 import { describeIssue, type IssuePath, type PipelineSyntax } from './describe-issue.js';
 import { knownKeysAt } from './known-keys.js';
@@ -73,9 +73,12 @@ function validate(
   for (const issue of oneIssuePerValue(tightestBounds(result.error.issues))) {
     for (const d of describeIssue(issue, input, knownKeys, syntax)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
   }
-  // Report in file order so the first message is the first problem a reader meets.
-  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  throw new PipelineConfigError(file, problems);
+  throw new PipelineConfigError(file, inFileOrder(problems));
+}
+
+/** Problems in file order, so the first message is the first problem a reader meets. */
+function inFileOrder(problems: ConfigProblem[]): ConfigProblem[] {
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 export interface ParseOptions {
@@ -101,16 +104,22 @@ const YAML_DATA = {
 const MAX_ALIAS_EXPANSIONS = 100;
 
 /**
- * The document as plain data. The yaml library finds some problems only here, as an error without a
- * position: an alias without anchor or a merge key without a mapping (each reported where it is),
- * and aliases that expand past the bound (reported at the first alias).
+ * The document as plain data, with the problems of its aliases. The yaml library finds some
+ * problems only here, as an error without a position: an alias without anchor or a merge key
+ * without a mapping (each reported where it is), and aliases that expand past the bound (reported
+ * at the first alias). An alias without anchor is read as null, so the rest of the file is still
+ * checked and every problem said in one pass; the others end the reading here.
  */
-function documentValue(doc: Document, lineCounter: LineCounter, file: string | undefined): unknown {
+function documentValue(doc: Document, lineCounter: LineCounter, file: string | undefined): { value: unknown; aliasProblems: ConfigProblem[] } {
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS }), aliasProblems: [] };
   } catch (e) {
     const misplaced = e instanceof Error ? aliasProblems(doc, lineCounter) : [];
-    if (misplaced.length > 0) throw new PipelineConfigError(file, misplaced);
+    if (misplaced.length > 0) {
+      const value = valueWithAnchorlessAliasesNull(doc);
+      if (value === undefined) throw new PipelineConfigError(file, misplaced);
+      return { value, aliasProblems: misplaced };
+    }
     if (!(e instanceof ReferenceError) || !/excessive alias/i.test(e.message)) throw e;
     let first: Node | undefined;
     visit(doc, {
@@ -127,6 +136,24 @@ function documentValue(doc: Document, lineCounter: LineCounter, file: string | u
         column: pos?.col,
       },
     ]);
+  }
+}
+
+/**
+ * The document's data with each alias that names no anchor before it read as null; undefined when
+ * that does not make it readable (a merge key's problem, which leaves the mapping's keys unknown).
+ */
+function valueWithAnchorlessAliasesNull(doc: Document): unknown {
+  const copy = doc.clone();
+  visit(copy, {
+    Alias(_, alias) {
+      return alias.resolve(copy) === undefined ? new Scalar(null) : undefined;
+    },
+  });
+  try {
+    return copy.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+  } catch {
+    return undefined;
   }
 }
 
@@ -158,7 +185,10 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
   if (doc.errors.length > 0) {
     throw new PipelineConfigError(options.file, yamlSyntaxProblems(doc, lineCounter));
   }
-  const raw = withoutExtensionKeys(documentValue(doc, lineCounter, options.file));
+  const { value, aliasProblems: aliasesFound } = documentValue(doc, lineCounter, options.file);
+  const raw = withoutExtensionKeys(value);
+  // A file that is one alias without anchor: that is its problem.
+  if ((raw === null || raw === undefined) && aliasesFound.length > 0) throw new PipelineConfigError(options.file, aliasesFound);
   // An empty file (or one of comments only) reads as null: say so at its first line, with the way out.
   if (raw === null || raw === undefined) {
     throw new PipelineConfigError(options.file, [
@@ -175,7 +205,16 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     const pos = lineCounter.linePos(node.range[0]);
     return { line: pos.line, column: pos.col };
   };
-  const pipeline = validate(raw, options.registry, position, options.file, 'yaml');
+  let pipeline: Pipeline;
+  try {
+    pipeline = validate(raw, options.registry, position, options.file, 'yaml');
+  } catch (e) {
+    if (aliasesFound.length === 0 || !(e instanceof PipelineConfigError)) throw e;
+    // The null read for an alias fails where the alias is: that problem is the alias's, said once.
+    const others = e.problems.filter((p) => !aliasesFound.some((a) => a.line === p.line && a.column === p.column));
+    throw new PipelineConfigError(options.file, inFileOrder([...aliasesFound, ...others]));
+  }
+  if (aliasesFound.length > 0) throw new PipelineConfigError(options.file, aliasesFound);
   if (pipeline.description === undefined) {
     const line = firstCommentLine(doc);
     if (line !== '') return { ...pipeline, description: line };

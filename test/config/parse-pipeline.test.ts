@@ -204,6 +204,18 @@ describe('parsePipelineYaml', () => {
     expect(e.message).toMatch(/^pipelines\/x\.yaml:6:12: /);
   });
 
+  it("an alias without anchor hides none of the file's other problems: each is said once, in file order", () => {
+    const text = good.replace('batches: 2', 'batches: *missing').replace('rowsPerBatch: 3', 'rowsPerBatch: -1');
+    const e = errorOf(`${text}extra: 1\n`);
+    expect(e.problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [6, 12, 'source.batches: alias *missing names no anchor: mark the value to reuse with &missing above it, or correct the name'],
+      [7, 17, 'source.rowsPerBatch: -1 must be greater than 0'],
+      [10, 1, 'unknown key "extra"'],
+    ]);
+    // A whole file that is one alias: the alias alone.
+    expect(errorOf('*nothing\n').problems.map((p) => p.message)).toEqual(['alias *nothing names no anchor: mark the value to reuse with &nothing above it, or correct the name']);
+  });
+
   it('an alias above its anchor says where the anchor is', () => {
     const e = errorOf(good.replace('batches: 2', 'batches: *n').replace('rowsPerBatch: 3', 'rowsPerBatch: &n 3'));
     expect(e.problems).toEqual([
@@ -218,8 +230,9 @@ describe('parsePipelineYaml', () => {
     expect(errorOf(good.replace('  type: counter', '  <<: notamap\n  type: counter')).problems).toEqual([
       { line: 5, column: 7, message: 'source: the merge key "<<" takes a mapping, an alias of one (*name) or a list of them, but this is the scalar "notamap": merge a mapping, or write the keys out' },
     ]);
-    // A quoted "<<" is an ordinary key: only the alias beside it is a problem.
+    // A quoted "<<" is an ordinary key: no merge problem, but a key the source does not take, said with the alias beside it.
     expect(errorOf(good.replace('  type: counter', '  "<<": notamap\n  type: counter\n  code: *nope')).problems.map((p) => p.message)).toEqual([
+      'source: unknown key "<<"',
       'source.code: alias *nope names no anchor: mark the value to reuse with &nope above it, or correct the name',
     ]);
     const list = `x: &list [1, 2]\n${good.replace('  type: counter', '  <<: [*list, {batches: 4}]\n  type: counter')}`;

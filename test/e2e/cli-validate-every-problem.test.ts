@@ -1,7 +1,8 @@
 /**
  * validate names every problem of a file in one pass: a bad option of one stage no longer hides
  * that the stages do not fit each other (which showed only once the option was fixed). run's
- * refusal reads the file the same way. Through the built CLI.
+ * refusal reads the file the same way; an alias without anchor hides nothing either. Through the
+ * built CLI.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,5 +33,23 @@ describe('a bad option beside stages that do not fit', () => {
     const report = JSON.parse(json.stdout) as { valid: boolean; pipelines: { file: string; valid: boolean; problems: string[] }[] };
     expect(report.valid).toBe(false);
     expect(report.pipelines).toEqual([{ file, valid: false, problems: [option, chain] }]);
+  });
+});
+
+describe('an alias without anchor beside other problems', () => {
+  it('validate names the alias and the rest, each at its line', async () => {
+    const file = join(tempDir('ql-every-problem-'), 'alias.yaml');
+    writeFileSync(file, ['name: x', 'service:', '  plan: professionall', 'source:', '  type: kline-history', '  codes: *missing', '  intervals: [1m]', 'transforms:', '  - type: parse-decimals', 'sink:', '  type: parquet', '  colour: red', ''].join('\n'));
+    const r = await runCli(['validate', file]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      [
+        'quotelake: 3 problems in the pipeline:',
+        `${file}:3:9: service.plan: "professionall" is not one of free, basic, premium, professional, all-hk, all-cn, all-us; did you mean "professional"?`,
+        `${file}:6:10: source.codes: alias *missing names no anchor: mark the value to reuse with &missing above it, or correct the name`,
+        `${file}:12:3: sink: unknown key "colour"`,
+        '',
+      ].join('\n'),
+    );
   });
 });
