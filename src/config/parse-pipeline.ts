@@ -64,21 +64,26 @@ function validate(
   position: (path: IssuePath, atKey: boolean) => { line?: number; column?: number },
   file: string | undefined,
   syntax: PipelineSyntax,
+  /** Problems found before the schema (aliases without anchor), said with its own. */
+  found: readonly ConfigProblem[] = [],
 ): Pipeline {
   const schema = buildPipelineSchema(registry);
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const problems: ConfigProblem[] = [];
-  const knownKeys = (path: IssuePath) => knownKeysAt(schema, input, path);
-  for (const issue of oneIssuePerValue(tightestBounds(result.error.issues))) {
-    for (const d of describeIssue(issue, input, knownKeys, syntax)) problems.push({ message: d.message, ...position(d.path, d.atKey) });
+  if (result.success && found.length === 0) return result.data;
+  const problems: ConfigProblem[] = [...found];
+  if (!result.success) {
+    const knownKeys = (path: IssuePath) => knownKeysAt(schema, input, path);
+    for (const issue of oneIssuePerValue(tightestBounds(result.error.issues))) {
+      for (const d of describeIssue(issue, input, knownKeys, syntax)) {
+        const problem = { message: d.message, ...position(d.path, d.atKey) };
+        // The null read for an alias fails where the alias is: that problem is the alias's, said once.
+        if (!found.some((f) => f.line === problem.line && f.column === problem.column)) problems.push(problem);
+      }
+    }
   }
-  throw new PipelineConfigError(file, inFileOrder(problems));
-}
-
-/** Problems in file order, so the first message is the first problem a reader meets. */
-function inFileOrder(problems: ConfigProblem[]): ConfigProblem[] {
-  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  // Report in file order so the first message is the first problem a reader meets.
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  throw new PipelineConfigError(file, problems);
 }
 
 export interface ParseOptions {
@@ -205,16 +210,7 @@ export function parsePipelineYaml(text: string, options: ParseOptions): Pipeline
     const pos = lineCounter.linePos(node.range[0]);
     return { line: pos.line, column: pos.col };
   };
-  let pipeline: Pipeline;
-  try {
-    pipeline = validate(raw, options.registry, position, options.file, 'yaml');
-  } catch (e) {
-    if (aliasesFound.length === 0 || !(e instanceof PipelineConfigError)) throw e;
-    // The null read for an alias fails where the alias is: that problem is the alias's, said once.
-    const others = e.problems.filter((p) => !aliasesFound.some((a) => a.line === p.line && a.column === p.column));
-    throw new PipelineConfigError(options.file, inFileOrder([...aliasesFound, ...others]));
-  }
-  if (aliasesFound.length > 0) throw new PipelineConfigError(options.file, aliasesFound);
+  const pipeline = validate(raw, options.registry, position, options.file, 'yaml', aliasesFound);
   if (pipeline.description === undefined) {
     const line = firstCommentLine(doc);
     if (line !== '') return { ...pipeline, description: line };
