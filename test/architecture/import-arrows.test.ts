@@ -38,14 +38,22 @@ function areaOf(file: string): string {
   return parts.length === 1 ? parts[0]!.replace(/\.[jt]s$/, '') : parts[0]!;
 }
 
+/**
+ * Every relative module a file's text imports: `import … from`, `export … from`, `import '…'` for
+ * its effects alone, and `import('…')`, in either quotes.
+ */
+function relativeImports(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom|\bimport\s*\(?)\s*(['"])(\.{1,2}\/[^'"]+)\1/g)].map((m) => m[2]!);
+}
+
 function importEdges(): Map<string, string[]> {
   const edges = new Map<string, string[]>();
   for (const name of readdirSync(SRC, { recursive: true }) as string[]) {
     if (!name.endsWith('.ts')) continue;
     const file = join(SRC, name);
     const from = areaOf(file);
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
-      const to = areaOf(resolve(dirname(file), m[1]!));
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const to = areaOf(resolve(dirname(file), specifier));
       if (to === from) continue;
       const key = `${from} -> ${to}`;
       edges.set(key, [...(edges.get(key) ?? []), relative(SRC, file)]);
@@ -56,6 +64,20 @@ function importEdges(): Map<string, string[]> {
 
 describe('the folder arrows of design.md', () => {
   const edges = importEdges();
+
+  it('reads every form of a relative import, an import for its effects alone included', () => {
+    const text = [
+      "import { a } from '../core/a.js';",
+      'import type { B } from "../config/b.js";',
+      "export { c } from '../lake/c.js';",
+      "export * from './d.js';",
+      "import '../runtime/start.js';",
+      "const e = await import('../api/e.js');",
+      "import {\n  f,\n} from '../catalog/f.js';",
+      "import { g } from 'yargs';",
+    ].join('\n');
+    expect(relativeImports(text)).toEqual(['../core/a.js', '../config/b.js', '../lake/c.js', './d.js', '../runtime/start.js', '../api/e.js', '../catalog/f.js']);
+  });
 
   it('every import between folders follows an arrow, with no exception', () => {
     const broken: string[] = [];
