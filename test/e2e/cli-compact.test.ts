@@ -95,6 +95,49 @@ describe('quotelake compact', () => {
     expect(readdirSync(out).sort()).toEqual(['_quotelake', 'kline']);
   }, 60_000);
 
+  it("--max-rows-per-file and --max-buffered-rows bound the files as a pipeline's sink settings do; a bad value is exit 2 before the lake is touched", async () => {
+    const out = await smallFileLake();
+    const before = tree(out);
+    const bad = await Promise.all(
+      [
+        ['--max-rows-per-file', '0'],
+        ['--max-rows-per-file', '1.5'],
+        ['--max-buffered-rows', 'many'],
+      ].map((flag) => runCli(['compact', '--output', out, ...flag])),
+    );
+    expect(bad.map((r) => [r.code, r.stdout, r.stderr.split('\n')[0]])).toEqual([
+      [2, '', 'quotelake: --max-rows-per-file must be a whole number of rows, 1 or more, got 0'],
+      [2, '', 'quotelake: --max-rows-per-file must be a whole number of rows, 1 or more, got 1.5'],
+      [2, '', 'quotelake: --max-buffered-rows must be a number, got "many"'],
+    ]);
+    expect(tree(out)).toBe(before);
+    // 600 rows in 12 files of 50: files of at most 200 rows make 3.
+    const bounded = await runCli(['compact', '--output', out, '--grace', '0', '--max-rows-per-file', '200']);
+    expect(bounded.code, bounded.stderr).toBe(0);
+    expect(bounded.stdout).toMatch(/^kline\.parquet: 12 → 3 files, 600 rows in 1 partition \(compacted 1\)/);
+    expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([200, 200, 200]);
+    // The same bound again: already within it, nothing to do.
+    const again = await runCli(['compact', '--output', out, '--grace', '0', '--max-rows-per-file', '200']);
+    expect(again.stdout).toMatch(/^kline\.parquet: 3 → 3 files, 600 rows in 1 partition \(compacted 0\)/);
+    // A compaction holds no more rows at once than --max-buffered-rows, so no file is bigger either: the
+    // 200-row files are at no bound of 100 rows, but they are not small for it, so they stay.
+    const buffered = await runCli(['compact', '--output', out, '--grace', '0', '--max-buffered-rows', '100']);
+    expect(buffered.code, buffered.stderr).toBe(0);
+    expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([200, 200, 200]);
+    // The defaults (1,000,000 rows a file): one file.
+    const whole = await runCli(['compact', '--output', out, '--grace', '0']);
+    expect(whole.stdout).toMatch(/^kline\.parquet: 3 → 1 file, 600 rows in 1 partition \(compacted 1\)/);
+    expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([600]);
+  }, 60_000);
+
+  it('--max-buffered-rows alone makes files of that many rows from small ones', async () => {
+    const out = await smallFileLake();
+    const r = await runCli(['compact', '--output', out, '--grace', '0', '--max-buffered-rows', '100']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^kline\.parquet: 12 → 6 files, 600 rows in 1 partition \(compacted 1\)/);
+    expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([100, 100, 100, 100, 100, 100]);
+  }, 60_000);
+
   it('fails while a run holds the output, and names an unknown dataset', async () => {
     const out = await smallFileLake();
     const lock = await acquireOutputLock(out, { runId: 'other', pipeline: 'busy', now: new Date('2026-11-21T14:30:00Z') });

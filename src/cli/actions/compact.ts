@@ -21,6 +21,8 @@ export interface CompactArgs extends LogArgs, StopArgs {
   dataset?: string | undefined;
   'dry-run': boolean;
   grace: number;
+  'max-rows-per-file': number;
+  'max-buffered-rows': number;
   clock?: string | undefined;
   color?: boolean | undefined;
 }
@@ -45,9 +47,17 @@ export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   );
 }
 
+/** A row count option's value: a whole number of rows, at least one, as the sinks' config requires. */
+function rowCount(flag: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`--${flag} must be a whole number of rows, 1 or more, got ${String(value)}`);
+  return value;
+}
+
 export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({ color: args.color }, env);
   if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
+  const maxRowsPerFile = rowCount('max-rows-per-file', args['max-rows-per-file']);
+  const maxBufferedRows = rowCount('max-buffered-rows', args['max-buffered-rows']);
   const clock = commandClock(args.clock, env);
   refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
   checkOutputRoom(args.output);
@@ -63,7 +73,7 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
     const holder = dryRun ? undefined : { runId, pipeline: 'compact', now: new Date(clock.now()) };
     await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
       // Its commits check the lease between their steps, as a run's do.
-      const reports = await compactLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, storage });
+      const reports = await compactLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, maxRowsPerFile, maxBufferedRows, storage });
       if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
     });

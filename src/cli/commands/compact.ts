@@ -14,9 +14,20 @@ export const compactCommand: CommandModule<object, CompactArgs> = {
       .option('dataset', { type: 'string', choices: DATASETS, describe: 'Only this dataset' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'Print the plan only; change nothing' })
       .option('grace', { type: 'number', default: TABLE_DEFAULTS.retiredGraceMs, describe: 'Milliseconds a replaced file stays on disk for readers of an older manifest' })
+      .option('max-rows-per-file', {
+        type: 'number',
+        default: TABLE_DEFAULTS.maxRowsPerFile,
+        describe: "Rows per file at most: give the pipeline sink's maxRowsPerFile where it sets one",
+      })
+      .option('max-buffered-rows', {
+        type: 'number',
+        default: TABLE_DEFAULTS.maxBufferedRows,
+        describe: "Rows held in memory at once (files are no bigger): give the pipeline sink's maxBufferedRows where it sets one",
+      })
       .option('clock', { type: 'string', describe: 'ISO instant taken as "now" (for the grace period)' })
       .example('$0 compact --output /data/lake', 'Compact every dataset of a lake')
       .example('$0 compact --dataset kline --dry-run', 'Show what compacting kline would do')
+      .example('$0 compact --output /data/lake --max-rows-per-file 200000', 'Compact a lake whose pipeline writes files of at most 200,000 rows')
       .epilogue(
         'Takes the output lock (not with --dry-run), so it waits for no run: it fails if a run holds the output. ' +
           'SIGINT/SIGTERM stop it between partitions, committing those already compacted. ' +
