@@ -119,8 +119,8 @@ describe('quotelake compact', () => {
     // The same bound again: already within it, nothing to do.
     const again = await runCli(['compact', '--output', out, '--grace', '0', '--max-rows-per-file', '200']);
     expect(again.stdout).toMatch(/^kline\.parquet: 3 → 3 files, 600 rows in 1 partition \(compacted 0\)/);
-    // A compaction holds no more rows at once than --max-buffered-rows, so no file is bigger either: the
-    // 200-row files are at no bound of 100 rows, but they are not small for it, so they stay.
+    // A compaction holds no more rows at once than --max-buffered-rows, so its target is 100 rows: 600
+    // rows may then take 6 files, and 3 are within that, so nothing is rewritten.
     const buffered = await runCli(['compact', '--output', out, '--grace', '0', '--max-buffered-rows', '100']);
     expect(buffered.code, buffered.stderr).toBe(0);
     expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([200, 200, 200]);
