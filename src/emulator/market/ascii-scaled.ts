@@ -92,6 +92,12 @@ export function writeScaled(out: Uint8Array, pos: number, n: number, decimals: n
   return pos + len;
 }
 
+/** The most bytes `writeScaled` takes for any value from 0 to `max` with these decimals. */
+export function scaledLength(max: number, decimals: number): number {
+  const len = digitCount(max);
+  return decimals === 0 ? len : Math.max(len + 1, 2 + decimals);
+}
+
 /** The bytes of an ASCII text, for the constant parts of a template. */
 export function asciiBytes(text: string): Uint8Array {
   const out = new Uint8Array(text.length);

@@ -2,21 +2,19 @@
  * The JSON of 1m K-line pages, the hot path of a backfill: 500 bars per page, every page new.
  *
  * Bars are written as bytes straight from the price path's scaled integers (no WireKline object,
- * no string per field), and closed bars are cached as encoded hour blocks: one buffer per
- * (product, hour) holding `{bar},` for each of its trading minutes, with offsets per minute. A page
- * is then a few views of byte ranges; a walk backwards over history generates every bar once (the
- * block a page ends in is the block the next page starts in), and a repeated page generates nothing.
+ * no string per field), oldest first, into one buffer per page sized by the model's bounds. A
+ * backfill walks backwards and never asks the same bar twice, so nothing finer than a whole page is
+ * cached: caching hour blocks cost an allocation, a copy and an LRU entry per hour and saved no bar.
+ * A page of closed bars asked again (the same end and count) is served from a small cache of pages.
  * The text is the one `JSON.stringify` gives for the market's WireKline objects (a test holds it).
  */
-import { sessionWindows, windowsBackward } from '../../catalog/sessions.js';
+import { windowsBackward } from '../../catalog/sessions.js';
 import type { Product } from '../../catalog/types.js';
-import { asciiBytes, writeBytes, writeScaled } from './ascii-scaled.js';
+import { asciiBytes, scaledLength, writeBytes, writeScaled } from './ascii-scaled.js';
 import { Lru } from './lru.js';
-import { TICKS_PER_MINUTE, emptyMinuteBar, ticksBy, type MinuteBar, type PricePath } from './price-path.js';
+import { MAX_MINUTE_TURNOVER, TICKS_PER_MINUTE, emptyMinuteBar, ticksBy, type MinuteBar, type PricePath } from './price-path.js';
 
 const MINUTE_MS = 60_000;
-const BLOCK_MINUTES = 60;
-const BLOCK_MS = BLOCK_MINUTES * MINUTE_MS;
 /** Room for one encoded bar: 105 bytes of names and quotes, 7 numbers of at most 52 bytes. */
 const MAX_BAR_BYTES = 512;
 
@@ -30,7 +28,7 @@ const TURNOVER = asciiBytes('","turnover":"');
 const CLOSE = asciiBytes('"},');
 const EMPTY_LIST = asciiBytes('[]');
 const OPEN_LIST = asciiBytes('[');
-const CLOSE_LIST = asciiBytes(']');
+const CLOSE_BRACKET = 0x5d; // ]
 
 /** What a page needs to know of one product's model. */
 export interface MinuteSeries {
@@ -38,14 +36,6 @@ export interface MinuteSeries {
   readonly product: Product;
   readonly path: PricePath;
   readonly listedStartMs: number;
-}
-
-/** One hour of closed 1m bars, encoded: minute i is bytes[offs[i], offs[i+1]) (empty when it did not trade). */
-interface Block {
-  readonly bytes: Buffer;
-  readonly offs: Int32Array;
-  /** Minutes before this instant are in the block; later ones had not closed when it was built. */
-  readonly closedTo: number;
 }
 
 /** Writes minute `m`'s bar followed by a comma at `pos`; returns the position after it. */
@@ -67,23 +57,34 @@ function writeBar(out: Uint8Array, pos: number, m: number, b: MinuteBar, pd: num
   return writeBytes(out, pos, CLOSE);
 }
 
+const NAME_BYTES = [OPEN, OPEN_PRICE, CLOSE_PRICE, HIGH_PRICE, LOW_PRICE, VOLUME, TURNOVER, CLOSE].reduce((sum, b) => sum + b.length, 0);
+
+/** The most bytes one encoded bar of `series` takes (with its comma), from its model's largest price, volume and turnover. */
+export function barBytesBound(series: MinuteSeries): number {
+  const pd = series.product.priceDecimals;
+  const vd = series.product.volumeDecimals;
+  const timestamp = scaledLength(Number.MAX_SAFE_INTEGER, 0);
+  const price = scaledLength(series.path.maxPrice, pd);
+  const bytes = NAME_BYTES + timestamp + 4 * price + scaledLength(series.path.maxMinuteVolume, vd) + scaledLength(MAX_MINUTE_TURNOVER, pd + vd);
+  return Math.min(MAX_BAR_BYTES, bytes);
+}
+
 export class MinutePages {
-  private readonly blocks: Lru<number, Block>;
+  /** Whole pages of closed bars, for a page asked again (the same series, end and count). */
+  private readonly pages: Lru<number, Uint8Array>;
+  private readonly barBytes = new Map<number, number>();
   private readonly bar: MinuteBar = emptyMinuteBar();
-  private readonly blockScratch = Buffer.allocUnsafe(BLOCK_MINUTES * MAX_BAR_BYTES);
-  private readonly barScratch = Buffer.allocUnsafe(MAX_BAR_BYTES);
   private starts = new Float64Array(512);
 
-  /** `blockEntries`: hours of encoded bars kept (about 10 KB each for a 24/7 product). */
-  constructor(blockEntries: number) {
-    this.blocks = new Lru(blockEntries);
+  /** `pageEntries`: pages of closed bars kept (about 100 KB each at 500 bars). */
+  constructor(pageEntries: number) {
+    this.pages = new Lru(pageEntries);
   }
 
   /**
    * The JSON array of the newest `count` 1m bars of `series` that open before `hiMs` (a minute
-   * boundary), ascending, as of nowMs: the same bars as `SyntheticMarket.klines(…, 1, …)`. Returned
-   * in pieces to write one after the other: views of the cached blocks (never changed once built),
-   * so a page costs no copy and no new buffer but the forming bar's.
+   * boundary), ascending, as of nowMs: the same bars as `SyntheticMarket.klines(…, 1, …)`. One
+   * buffer of its own, never changed once returned (a page of closed bars is kept for a repeat).
    */
   page(series: MinuteSeries, hiMs: number, count: number, nowMs: number): Uint8Array[] {
     // The minutes of the page, newest first: the same walk as the market's own.
@@ -98,85 +99,50 @@ export class MinutePages {
     }
     if (n === 0) return [EMPTY_LIST];
     const closedEnd = Math.floor(nowMs / MINUTE_MS) * MINUTE_MS;
-    const pieces: Uint8Array[] = [OPEN_LIST];
-    let blockNo = Number.NaN;
-    let block: Block | undefined;
-    // The run being gathered: bytes [from, to) of src.
-    let src: Uint8Array | undefined;
-    let from = 0;
-    let to = 0;
-    for (let i = n - 1; i >= 0; i--) {
-      const t = starts[i]!;
-      let bytes: Uint8Array;
-      let a: number;
-      let b: number;
-      if (t >= closedEnd) {
-        bytes = this.loose(series, t, ticksBy(t, nowMs)); // the forming minute: never cached
-        a = 0;
-        b = bytes.length;
-      } else {
-        const bn = Math.floor(t / BLOCK_MS);
-        if (bn !== blockNo || t >= block!.closedTo) {
-          blockNo = bn;
-          block = this.block(series, bn, closedEnd);
-        }
-        const slot = (t - bn * BLOCK_MS) / MINUTE_MS;
-        bytes = block!.bytes;
-        a = block!.offs[slot]!;
-        b = block!.offs[slot + 1]!;
-        if (a === b) {
-          // Not in the block (its calendar and the walk disagree): encoded on its own.
-          bytes = this.loose(series, t, TICKS_PER_MINUTE);
-          a = 0;
-          b = bytes.length;
-        }
-      }
-      // Consecutive minutes of one block are consecutive bytes: one piece for the run.
-      if (bytes === src && a === to) to = b;
-      else {
-        if (src !== undefined) pieces.push(src.subarray(from, to));
-        src = bytes;
-        from = a;
-        to = b;
-      }
+    // Every bar closed: the page is fixed by (series, end, count) and may be kept.
+    const key = starts[0]! < closedEnd && count < 1024 && series.id < 1024 ? ((hiMs / MINUTE_MS) * 1024 + count) * 1024 + series.id : undefined;
+    if (key !== undefined) {
+      const hit = this.pages.get(key);
+      if (hit !== undefined) return [hit];
     }
-    pieces.push(src!.subarray(from, to - 1), CLOSE_LIST); // the last bar without its comma
-    return pieces;
+    // Written in place into a buffer the model's bounds make big enough (no copy afterwards);
+    // should a bound ever fall short, the page is written again with room for any bar.
+    let out = Buffer.allocUnsafe(2 + n * this.maxBarBytes(series));
+    let end = this.writePage(out, series, n, closedEnd, nowMs);
+    if (end > out.length) {
+      out = Buffer.allocUnsafe(2 + n * MAX_BAR_BYTES);
+      end = this.writePage(out, series, n, closedEnd, nowMs);
+    }
+    const bytes = out.subarray(0, end);
+    if (key !== undefined) this.pages.set(key, bytes);
+    return [bytes];
   }
 
-  /** One bar with its comma, in a buffer of its own. */
-  private loose(series: MinuteSeries, t: number, ticks: number): Uint8Array {
-    const m = t / MINUTE_MS;
-    const bar = series.path.minute(m, ticks, this.bar);
-    const end = writeBar(this.barScratch, 0, m, bar, series.product.priceDecimals, series.product.volumeDecimals);
-    return Buffer.from(this.barScratch.subarray(0, end));
-  }
-
-  /** The encoded closed minutes of hour `bn` (cached; rebuilt once more of it has closed). */
-  private block(series: MinuteSeries, bn: number, closedEnd: number): Block {
-    const key = bn * 1_048_576 + series.id;
-    const b0 = bn * BLOCK_MS;
-    const closedTo = Math.min(b0 + BLOCK_MS, closedEnd);
-    const hit = this.blocks.get(key);
-    if (hit !== undefined && hit.closedTo >= closedTo) return hit;
-    const out = this.blockScratch;
-    const offs = new Int32Array(BLOCK_MINUTES + 1);
+  /** Writes `[bars]` for the first n of `this.starts`, oldest first; past `out`'s end it stops and returns a position past it. */
+  private writePage(out: Uint8Array, series: MinuteSeries, n: number, closedEnd: number, nowMs: number): number {
+    const starts = this.starts;
     const pd = series.product.priceDecimals;
     const vd = series.product.volumeDecimals;
     const path = series.path;
-    let pos = 0;
-    let slot = 0;
-    for (const w of sessionWindows(series.product.session, Math.max(b0, series.listedStartMs), closedTo)) {
-      for (let t = Math.ceil(w.start / MINUTE_MS) * MINUTE_MS; t < w.end; t += MINUTE_MS) {
-        const s = (t - b0) / MINUTE_MS;
-        while (slot <= s) offs[slot++] = pos;
-        const m = t / MINUTE_MS;
-        pos = writeBar(out, pos, m, path.minute(m, TICKS_PER_MINUTE, this.bar), pd, vd);
-      }
+    // Oldest first, so the price path's memo walks forward through its cells.
+    let pos = writeBytes(out, 0, OPEN_LIST);
+    for (let i = n - 1; i >= 0; i--) {
+      const t = starts[i]!;
+      const m = t / MINUTE_MS;
+      const ticks = t >= closedEnd ? ticksBy(t, nowMs) : TICKS_PER_MINUTE; // the forming minute: its ticks so far
+      pos = writeBar(out, pos, m, path.minute(m, ticks, this.bar), pd, vd);
+      if (pos > out.length) return pos;
     }
-    while (slot <= BLOCK_MINUTES) offs[slot++] = pos;
-    const block: Block = { bytes: Buffer.from(out.subarray(0, pos)), offs, closedTo };
-    this.blocks.set(key, block);
-    return block;
+    out[pos - 1] = CLOSE_BRACKET; // the last bar's comma closes the list
+    return pos;
+  }
+
+  private maxBarBytes(series: MinuteSeries): number {
+    let bytes = this.barBytes.get(series.id);
+    if (bytes === undefined) {
+      bytes = barBytesBound(series);
+      this.barBytes.set(series.id, bytes);
+    }
+    return bytes;
   }
 }

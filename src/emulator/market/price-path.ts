@@ -24,7 +24,7 @@ const SCALES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 41943
 const FINEST = SCALES[0];
 const AMP_CAP = 0.15;
 /** Largest per-minute turnover (scaled integer) allowed, so sums stay exact in a float before spilling. */
-const MAX_MINUTE_TURNOVER = 2 ** 50;
+export const MAX_MINUTE_TURNOVER = 2 ** 50;
 
 interface ClassParams {
   /** Per-minute log volatility. */
@@ -84,6 +84,9 @@ export class PricePath {
   private readonly jitter: number;
   /** Typical volume of one tick (scaled integer); also sizes the book's levels. */
   readonly baseVolume: number;
+  /** Bounds of any minute's prices and volume (scaled integers), as the model is built to keep turnover exact. */
+  readonly maxPrice: number;
+  readonly maxMinuteVolume: number;
   /**
    * Memo: within one 4-minute cell of the finest scale every scale is linear in m, so the sum is
    * A + B * (m - base). A and B depend only on the cells that contain m, so the memo never changes
@@ -124,6 +127,8 @@ export class PricePath {
       throw new RangeError(`price scale of ${product.code} too large for exact turnover`);
     }
     this.baseVolume = baseVolume;
+    this.maxPrice = maxPriceInt;
+    this.maxMinuteVolume = maxTickVolume(baseVolume) * TICKS_PER_MINUTE;
   }
 
   /** The slow component of the log-price at the start of minute `m` (minutes since the epoch). */

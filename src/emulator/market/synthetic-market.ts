@@ -71,11 +71,10 @@ function cellKey(modelId: number, kind: number, startMs: number): number {
 export interface SyntheticMarketOptions {
   /** Bound of the cache of closed aggregates (days, weeks, months, intraday cells). */
   cacheEntries?: number;
-  /**
-   * Bound of each cache of closed 1m bars, in blocks of 60 minutes: the bars as objects (`klines`)
-   * and the bars encoded for /kline (`klineListJson`, about 10 KB per block of a 24/7 product).
-   */
+  /** Bound of the cache of closed 1m bars as objects (`klines`), in blocks of 60 minutes. */
   minuteBlockEntries?: number;
+  /** Bound of the cache of whole 1m pages of closed bars encoded for /kline (`klineListJson`, about 85 KB per 500-bar page). */
+  minutePageEntries?: number;
 }
 
 export interface LatestTrade {
@@ -101,7 +100,7 @@ export class SyntheticMarket {
   private readonly minuteBlocks: Lru<number, Array<WireKline | undefined>>;
   /** Aggregates of the closed minutes of a still-open range, so a forming day extends instead of recomputing. */
   private readonly prefixes = new Lru<number, { upto: number; agg: Agg | null }>(4096);
-  /** 1m pages as bytes, from hour blocks of encoded closed bars. */
+  /** 1m pages as bytes, written straight from the price path. */
   private readonly minutePages: MinutePages;
 
   constructor(
@@ -111,7 +110,7 @@ export class SyntheticMarket {
     if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer: ${seed}`);
     this.cache = new Lru(options.cacheEntries ?? 200_000);
     this.minuteBlocks = new Lru(options.minuteBlockEntries ?? 1500);
-    this.minutePages = new MinutePages(options.minuteBlockEntries ?? 1500);
+    this.minutePages = new MinutePages(options.minutePageEntries ?? 64);
   }
 
   /**
