@@ -4,7 +4,7 @@
  * so a wrong override is reported like a wrong file.
  */
 import { dirname, resolve } from 'node:path';
-import { narrowOutsideCatalog } from '../config/apply-settings.js';
+import { narrowOutsideCatalog, settingsFromPipeline } from '../config/apply-settings.js';
 import { PipelineConfigError, validatePipeline } from '../config/parse-pipeline.js';
 import type { ComponentConfig, Pipeline, Registry } from '../config/pipeline-schema.js';
 import { PlanWithoutPlansFileError, resolveSettings, type ResolvedSettings } from '../config/resolve-settings.js';
@@ -24,9 +24,7 @@ function schemaKeys(registry: Registry, kind: 'source' | 'sink', type: string): 
 
 /** `pipelineFile`: where the pipeline came from, so its service.plansFile is read relative to it. */
 export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJS.ProcessEnv, pipelineFile?: string): ResolvedSettings {
-  const source = pipeline.source;
   const filePlans = pipeline.service?.plansFile;
-  const pick = (key: string): unknown => source[key];
   try {
     return resolveSettings({
       flags: {
@@ -42,16 +40,11 @@ export function resolveRunSettings(pipeline: Pipeline, args: RunArgs, env: NodeJ
         codes: parseCodes(args.codes),
       },
       env,
+      // The file's layer (its output is `sink.output` or `options.outputDir`), with its plans file
+      // read from the pipeline file's folder.
       file: {
-        baseUrl: pipeline.service?.baseUrl,
-        plan: pipeline.service?.plan,
+        ...settingsFromPipeline(pipeline),
         plansFile: filePlans !== undefined && pipelineFile !== undefined ? resolve(dirname(pipelineFile), filePlans) : filePlans,
-        outputDir: pipeline.options.outputDir,
-        stateDir: pipeline.options.stateDir,
-        format: pipeline.sink.type,
-        since: typeof pick('since') === 'string' ? (pick('since') as string) : undefined,
-        until: typeof pick('until') === 'string' ? (pick('until') as string) : undefined,
-        codes: Array.isArray(pick('codes')) ? (pick('codes') as string[]) : undefined,
       },
       defaults: { plan: 'professional' },
     });

@@ -9,6 +9,7 @@ import type { DecimalType } from '../core/decimal.js';
 import { liveFilesDecimal } from './live-files-decimal.js';
 import { DeltaConflictError, DeltaLogError, SinkError } from '../core/errors.js';
 import { PartitionedSink, type CompactionReport } from './commit/partitioned-sink.js';
+import type { TableFormat } from './commit/manifest.js';
 import { readManifest } from './commit/manifest.js';
 import { datasetSpec } from './datasets/index.js';
 import { lakeTables } from './lake-tables.js';
@@ -20,12 +21,15 @@ import { tableDecimal } from './delta/delta-writable.js';
 
 export interface CompactLakeOptions {
   readonly ctx: RunContext;
-  /** Only this dataset (every format of it). */
+  /** Only this dataset (every format of it, unless `format` names one). */
   readonly dataset?: string;
+  /** Only the tables of this format (a pipeline's sink writes one). */
+  readonly format?: TableFormat;
   readonly dryRun: boolean;
   readonly retiredGraceMs: number;
   readonly maxRowsPerFile?: number;
   readonly maxBufferedRows?: number;
+  readonly maxBufferedBytes?: number;
   readonly storage?: LakeStorage;
 }
 
@@ -42,6 +46,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
   for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset)) {
     // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
     if (options.ctx.signal.aborted) break;
+    if (options.format !== undefined && format !== options.format) continue;
     const manifest = await readManifest(storage, dataset, format);
     const sink = new PartitionedSink({
       outputDir,
@@ -52,7 +57,7 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
       decimal: (delta ? await loggedDecimal(storage, dataset) : undefined) ?? (await liveFilesDecimal(storage, format, dataset, manifest?.files ?? [])),
       maxRowsPerFile: options.maxRowsPerFile ?? TABLE_DEFAULTS.maxRowsPerFile,
       maxBufferedRows: options.maxBufferedRows ?? TABLE_DEFAULTS.maxBufferedRows,
-      maxBufferedBytes: TABLE_DEFAULTS.maxBufferedBytes,
+      maxBufferedBytes: options.maxBufferedBytes ?? TABLE_DEFAULTS.maxBufferedBytes,
       retiredGraceMs: options.retiredGraceMs,
       table: delta ? 'delta' : 'hive',
     });

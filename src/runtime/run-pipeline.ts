@@ -242,7 +242,8 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const runId = options.runId ?? createRunId(new Date(clock.now()));
   // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
   const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
-  const namedOutput = options.outputDir ?? pipeline.options.outputDir;
+  // The pipeline names its output in `options.outputDir` or `sink.output` (one setting; its schema refuses two).
+  const namedOutput = options.outputDir ?? pipeline.options.outputDir ?? (pipeline.sink as { output?: string }).output;
   // A lake's storage given (openS3Lake) is the output: a different outputDir would be named but not written.
   const outputDir = options.storage !== undefined && isRemote(options.storage) ? outputOfStorage(options.storage.root, namedOutput) : (namedOutput ?? 'output');
   const stateSetting = options.stateDir ?? pipeline.options.stateDir;

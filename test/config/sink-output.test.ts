@@ -6,6 +6,7 @@ import { settingsFromPipeline } from '../../src/config/apply-settings.js';
 import { loadPipeline } from '../../src/config/load-pipeline.js';
 import { resolveSettings } from '../../src/config/resolve-settings.js';
 import { registry } from '../../src/cli/registry.js';
+import { resolveRunSettings } from '../../src/cli/run-settings.js';
 
 const source = 'source: { type: kline-history, codes: [BTCUSDT], intervals: [1m], since: 2026-11-01T00:00:00Z }\ntransforms: [{ type: parse-decimals }]';
 
@@ -23,6 +24,9 @@ describe('sink.output', () => {
     expect(settings.outputDir).toBe('s3://lake/quotes');
     expect(settings.stateDir).toBe('s3://lake/quotes/_quotelake/state');
     expect(resolveSettings({ flags: { outputDir: 'out' }, file: settingsFromPipeline(pipeline) }).settings.outputDir).toBe('out');
+    // What run, plan, state and compact resolve (before, they read options.outputDir alone: ./output).
+    expect(resolveRunSettings(pipeline, {}, {}, file).settings.outputDir).toBe('s3://lake/quotes');
+    expect(resolveRunSettings(pipeline, { output: 'out' }, {}, file).settings.outputDir).toBe('out');
   });
 
   it('refuses a bad URL and a second, different output, at the line and column of sink.output', async () => {

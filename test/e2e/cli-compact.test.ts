@@ -49,6 +49,18 @@ async function manyPartitionLake(days: number): Promise<string> {
   return out;
 }
 
+/** The head of a K-line pipeline of the two codes the lakes here hold (its sink follows). */
+const pipelineHead = (name: string): string[] => [
+  `name: ${name}`,
+  'source:',
+  '  type: kline-history',
+  '  codes: [BTCUSDT, ETHUSDT]',
+  '  intervals: [1m]',
+  '  since: 7d',
+  'transforms:',
+  '  - type: parse-decimals',
+];
+
 interface ManifestView {
   files: { path: string; rows: number }[];
   retired: unknown[];
@@ -128,6 +140,54 @@ describe('quotelake compact', () => {
     const whole = await runCli(['compact', '--output', out, '--grace', '0']);
     expect(whole.stdout).toMatch(/^kline\.parquet: 3 → 1 file, 600 rows in 1 partition \(compacted 1\)/);
     expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([600]);
+  }, 60_000);
+
+  it("a pipeline argument takes its output, its dataset and format, and its sink's file bounds; a flag given wins", async () => {
+    const out = await smallFileLake();
+    const dir = tempDir();
+    const file = join(dir, 'kline-200.yaml');
+    const sink = ['sink:', '  type: parquet', `  output: ${out}`, '  maxRowsPerFile: 200', '  retiredGraceMs: 0'];
+    writeFileSync(file, [...pipelineHead('kline-200'), ...sink, ''].join('\n'));
+    // An Arrow table of the same dataset beside it: the pipeline writes Parquet, so it is not touched.
+    const before = readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8');
+    const dry = await runCli(['compact', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n').slice(0, 2)).toEqual([
+      `${file}: kline parquet dataset in ${out}, files of at most 200 rows, 65,536 held at once`,
+      expect.stringMatching(/^kline\.parquet: 12 → 3 files, 600 rows in 1 partition \(would compact 1\)/),
+    ]);
+    expect(readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8')).toBe(before);
+    const r = await runCli(['compact', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[1]).toMatch(/^kline\.parquet: 12 → 3 files, 600 rows in 1 partition \(compacted 1\); .*; deleted 0 retired files past the grace/);
+    // The sink's retiredGraceMs 0: the replaced files went with the commit that replaced them.
+    const m = consistentManifest(out);
+    expect([m.files.map((f) => f.rows), m.retired]).toEqual([[200, 200, 200], []]);
+    // A flag given wins over the sink's value.
+    const wider = await runCli(['compact', file, '--max-rows-per-file', '300']);
+    expect(wider.code, wider.stderr).toBe(0);
+    expect(wider.stdout.split('\n')[0]).toBe(`${file}: kline parquet dataset in ${out}, files of at most 300 rows, 65,536 held at once`);
+    expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([300, 300]);
+  }, 60_000);
+
+  it('a pipeline that writes no lake table, names another dataset than --dataset, or does not parse is exit 2 before the lake is touched', async () => {
+    const out = await smallFileLake();
+    const before = tree(out);
+    const dir = tempDir();
+    const ndjson = join(dir, 'to-ndjson.yaml');
+    writeFileSync(ndjson, [...pipelineHead('to-ndjson'), 'sink:', '  type: ndjson', `  output: ${out}`, ''].join('\n'));
+    const parquet = join(dir, 'to-parquet.yaml');
+    writeFileSync(parquet, [...pipelineHead('to-parquet'), 'sink:', '  type: parquet', `  output: ${out}`, ''].join('\n'));
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, [...pipelineHead('broken'), 'sink:', '  type: parquet', '  maxRowsPerFile: lots', ''].join('\n'));
+    const said = await Promise.all([runCli(['compact', ndjson]), runCli(['compact', parquet, '--dataset', 'trade']), runCli(['compact', broken])]);
+    expect(said.map((r) => [r.code, r.stdout, r.stderr.split('\n')[0]])).toEqual([
+      [2, '', `quotelake: pipeline ${ndjson} writes with the ndjson sink: compact works on the Parquet and Arrow tables of a lake`],
+      [2, '', `quotelake: --dataset trade: pipeline ${parquet} writes the kline dataset`],
+      [2, '', expect.stringContaining(`${broken}:`)],
+    ]);
+    expect(said[2]!.stderr).toMatch(/maxRowsPerFile/);
+    expect(tree(out)).toBe(before);
   }, 60_000);
 
   it('--max-buffered-rows alone makes files of that many rows from small ones', async () => {

@@ -11,18 +11,13 @@ import { SIGNAL_NOTICE } from '../json-notices.js';
 import { byteSize, counted, n } from '../progress/progress-figures.js';
 import type { LogArgs, StopArgs } from '../shared-options.js';
 import { terminalFor } from '../terminal.js';
-import { UsageError } from '../usage-error.js';
 import { checkOutputRoom, checkLocalOutput, onLakeOutput } from '../lake-location.js';
 import { refuseIdleS3Endpoint } from '../idle-s3-endpoint.js';
+import { compactTarget, type CompactTargetArgs } from '../compact-target.js';
 
-export interface CompactArgs extends LogArgs, StopArgs {
-  output: string;
+export interface CompactArgs extends LogArgs, StopArgs, CompactTargetArgs {
   's3-endpoint'?: string | undefined;
-  dataset?: string | undefined;
   'dry-run': boolean;
-  grace: number;
-  'max-rows-per-file': number;
-  'max-buffered-rows': number;
   clock?: string | undefined;
   color?: boolean | undefined;
 }
@@ -47,21 +42,14 @@ export function formatCompaction(r: CompactionReport, dryRun: boolean): string {
   );
 }
 
-/** A row count option's value: a whole number of rows, at least one, as the sinks' config requires. */
-function rowCount(flag: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`--${flag} must be a whole number of rows, 1 or more, got ${String(value)}`);
-  return value;
-}
-
 export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const terminal = terminalFor({ color: args.color }, env);
-  if (!Number.isInteger(args.grace) || args.grace < 0) throw new UsageError(`--grace must be a whole number of milliseconds, got ${String(args.grace)}`);
-  const maxRowsPerFile = rowCount('max-rows-per-file', args['max-rows-per-file']);
-  const maxBufferedRows = rowCount('max-buffered-rows', args['max-buffered-rows']);
   const clock = commandClock(args.clock, env);
-  refuseIdleS3Endpoint(args['s3-endpoint'], [args.output]);
-  checkOutputRoom(args.output);
-  await checkLocalOutput(args.output);
+  const target = await compactTarget(args, env);
+  const { output } = target;
+  refuseIdleS3Endpoint(args['s3-endpoint'], [output]);
+  checkOutputRoom(output);
+  await checkLocalOutput(output);
   const graceMs = stopGraceMs(args['stop-timeout'], env);
   const runId = createMaintenanceId('compact', new Date(clock.now()));
   const logger = commandLogger(args, env, terminal, clock, { runId, command: 'compact' });
@@ -71,10 +59,14 @@ export async function compactAction(args: CompactArgs, env: NodeJS.ProcessEnv = 
     const ctx: RunContext = { runId, signal: interrupts.signal, logger, events: { request() {}, rows() {} }, clock };
     // A dry run reads only (manifests are replaced atomically), so it needs no lock.
     const holder = dryRun ? undefined : { runId, pipeline: 'compact', now: new Date(clock.now()) };
-    await onLakeOutput(args.output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
+    await onLakeOutput(output, env, { s3Endpoint: args['s3-endpoint'], holder }, async (storage, lease) => {
       // Its commits check the lease between their steps, as a run's do.
-      const reports = await compactLake(args.output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, dataset: args.dataset, dryRun, retiredGraceMs: args.grace, maxRowsPerFile, maxBufferedRows, storage });
-      if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no Parquet or Arrow dataset${args.dataset ? ` ${args.dataset}` : ''} in ${args.output}\n`);
+      const { dataset, format, retiredGraceMs, maxRowsPerFile, maxBufferedRows, maxBufferedBytes } = target;
+      const options = { dataset, format, dryRun, retiredGraceMs, maxRowsPerFile, maxBufferedRows, maxBufferedBytes, storage };
+      // The bounds taken from a pipeline are said first, so a user sees which file they came from.
+      if (target.pipelineFile !== undefined) terminal.out(`${target.pipelineFile}: ${dataset ?? 'every'} ${format} dataset in ${output}, files of at most ${counted(maxRowsPerFile, 'row')}, ${n(maxBufferedRows)} held at once\n`);
+      const reports = await compactLake(output, { ctx: lease === undefined ? ctx : { ...ctx, lease }, ...options });
+      if (reports.length === 0 && !interrupts.signal.aborted) terminal.out(`nothing to compact: no ${format === undefined ? 'Parquet or Arrow' : format === 'parquet' ? 'Parquet' : 'Arrow'} dataset${dataset ? ` ${dataset}` : ''} in ${output}\n`);
       for (const r of reports) terminal.out(`${formatCompaction(r, dryRun)}\n`);
     });
   } finally {
