@@ -152,9 +152,9 @@ export async function run() {
       return { ...result, rows, requests: log.length, pages, saved, emuCpu, output };
     };
 
-    // 0. A server is measured warm: its first backfill after start costs it up to half as much
-    // again per page (its code compiled, its heap grown). One backfill of other 30 days, ending 60
-    // days before CLOCK (other, uncached pages), is served first and reported on its own.
+    // 0. A server is measured warm: its first backfill after start costs it one and a half to two
+    // times as much per page as later ones. One backfill of other 30 days, ending 60 days before
+    // CLOCK (other, uncached pages), is served first and reported on its own.
     await setEmulatorClock(emulator.url, WARM_CLOCK);
     const warm = await backfill(small, 'lake-warm', null, WARM_CLOCK);
     await rm(warm.output, { recursive: true, force: true });
