@@ -336,16 +336,19 @@ describe('usage errors exit 2 with a hint', () => {
     const results = await Promise.all([
       runCli(['run', 'demo', '--dry-run', '--log-level']),
       runCli(['run', 'demo', '--dry-run', '--log-level', '--quiet']),
-      runCli(['compact', '--output'], { cwd: dir }),
+      runCli(['compact', '--log-level'], { cwd: dir }),
       runCli(['migrate', '--output', '--dry-run'], { cwd: dir }),
       runCli(['init', '--dir', dir, '--source']),
+      // compact's --output has no default of its own (a pipeline argument may name the output), as run's has none.
+      runCli(['compact', '--output'], { cwd: dir }),
     ]);
     expect(results.map((r) => [r.code, r.stderr.split('\n')[0]])).toEqual([
       [2, 'quotelake: --log-level needs a value: debug, info, warn or error (leave the option out for its default, "warn")'],
       [2, 'quotelake: --log-level needs a value: debug, info, warn or error (leave the option out for its default, "warn")'],
-      [2, 'quotelake: --output needs a value (leave the option out for its default, "output")'],
+      [2, 'quotelake: --log-level needs a value: debug, info, warn or error (leave the option out for its default, "warn")'],
       [2, 'quotelake: --output needs a value (leave the option out for its default, "output")'],
       [2, 'quotelake: --source needs a value (leave the option out for its default, "kline-history")'],
+      [2, 'quotelake: the output (--output, or the argument of inspect) is empty: name a folder or an s3://bucket/prefix'],
     ]);
     expect(results[2]!.stderr).toContain('hint: run "quotelake compact --help" for what it takes');
     // Nothing was written in the default's place.
