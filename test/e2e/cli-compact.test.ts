@@ -7,6 +7,7 @@ import { DEFAULT_DECIMAL } from '../../src/core/decimal.js';
 import type { KlineRow } from '../../src/core/records.js';
 import { PartitionedSink } from '../../src/lake/commit/partitioned-sink.js';
 import { klineSpec } from '../../src/lake/datasets/kline.js';
+import { arrowEncoder } from '../../src/lake/arrow/arrow-encoder.js';
 import { parquetEncoder } from '../../src/lake/parquet/parquet-encoder.js';
 import { acquireOutputLock } from '../../src/runtime/output-lock.js';
 import { klineRows, rawKline, T0 } from '../sinks/fixtures.js';
@@ -16,11 +17,10 @@ import { runCli, startCli, tempDir } from './helpers/cli.js';
 /** An exit code and the first line of stderr. */
 const inspectSays = (r: { code: number | null; stderr: string }) => [r.code, r.stderr.split('\n')[0]];
 
-/** Three runs of 100 minutes of two codes, committed with a 50-row target: 12 files of 50 rows in one partition. */
-async function smallFileLake(): Promise<string> {
-  const out = tempDir();
+/** Three runs of 100 minutes of two codes, committed with a 50-row target: 12 files of 50 rows in one partition (Parquet, or Arrow). */
+async function smallFileLake(out = tempDir(), encoder = parquetEncoder({ rowGroupRows: 131072 })): Promise<string> {
   for (let run = 0; run < 3; run++) {
-    const sink = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder: parquetEncoder({ rowGroupRows: 131072 }), decimal: DEFAULT_DECIMAL, maxRowsPerFile: 50, maxBufferedRows: 100_000, maxBufferedBytes: 1 << 30 });
+    const sink = new PartitionedSink<KlineRow>({ outputDir: out, spec: klineSpec, encoder, decimal: DEFAULT_DECIMAL, maxRowsPerFile: 50, maxBufferedRows: 100_000, maxBufferedBytes: 1 << 30 });
     const ctx = { ...runContext(`r${run}`), clock: new ManualClock('2026-11-21T14:30:00Z') };
     const raw = [];
     for (const code of ['BTCUSDT', 'ETHUSDT']) for (let m = run * 100; m < run * 100 + 100; m++) raw.push(rawKline(code, '1m', T0 + 60 * m, `${m}`));
@@ -149,6 +149,9 @@ describe('quotelake compact', () => {
     const sink = ['sink:', '  type: parquet', `  output: ${out}`, '  maxRowsPerFile: 200', '  retiredGraceMs: 0'];
     writeFileSync(file, [...pipelineHead('kline-200'), ...sink, ''].join('\n'));
     // An Arrow table of the same dataset beside it: the pipeline writes Parquet, so it is not touched.
+    await smallFileLake(out, arrowEncoder());
+    const arrow = () => readFileSync(join(out, '_quotelake/manifests/kline.arrow.json'), 'utf8');
+    const arrowBefore = arrow();
     const before = readFileSync(join(out, '_quotelake/manifests/kline.parquet.json'), 'utf8');
     const dry = await runCli(['compact', file, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
@@ -168,6 +171,9 @@ describe('quotelake compact', () => {
     expect(wider.code, wider.stderr).toBe(0);
     expect(wider.stdout.split('\n')[0]).toBe(`${file}: kline parquet dataset in ${out}, files of at most 300 rows, 65,536 held at once`);
     expect(consistentManifest(out).files.map((f) => f.rows)).toEqual([300, 300]);
+    expect(wider.stdout).not.toContain('kline.arrow');
+    expect(arrow()).toBe(arrowBefore);
+    expect((JSON.parse(arrowBefore) as ManifestView).files).toHaveLength(12);
   }, 60_000);
 
   it('a pipeline that writes no lake table, names another dataset than --dataset, or does not parse is exit 2 before the lake is touched', async () => {

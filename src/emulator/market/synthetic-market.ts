@@ -73,7 +73,7 @@ export interface SyntheticMarketOptions {
   cacheEntries?: number;
   /** Bound of the cache of closed 1m bars as objects (`klines`), in blocks of 60 minutes. */
   minuteBlockEntries?: number;
-  /** Bound of the cache of whole 1m pages of closed bars encoded for /kline (`klineListJson`, about 85 KB per 500-bar page). */
+  /** Bound of the cache of whole 1m pages of closed bars encoded for /kline (`klineListJson`, about 100 KB per 500-bar page). */
   minutePageEntries?: number;
 }
 
