@@ -71,7 +71,8 @@ export async function compactTarget(args: CompactTargetArgs, env: NodeJS.Process
   const { pipeline } = job;
   const { type: sinkType, ...sinkConfig } = pipeline.sink;
   const sinkDef = registry.find((d) => d.kind === 'sink' && d.type === sinkType) as SinkDefinition | undefined;
-  if (sinkDef?.writesLake !== true || (sinkType !== 'parquet' && sinkType !== 'arrow')) {
+  // The two table sinks (the pipeline was validated against the registry, so its sink is there).
+  if (sinkDef === undefined || (sinkType !== 'parquet' && sinkType !== 'arrow')) {
     throw new UsageError(`pipeline ${job.ref.display} writes with the ${sinkType} sink: compact works on the Parquet and Arrow tables of a lake`, 'give a pipeline whose sink is parquet or arrow, or --output alone');
   }
   const { type: sourceType, ...sourceConfig } = pipeline.source;

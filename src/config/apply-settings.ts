@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { ConfigError } from '../core/errors.js';
-import type { ComponentConfig, Pipeline, Registry } from './pipeline-schema.js';
+import { namedOutput, type ComponentConfig, type Pipeline, type Registry } from './pipeline-schema.js';
 import type { Settings, SettingsInput } from './resolve-settings.js';
 
 /** Source keys that flags may override, when the source type has them. */
@@ -17,8 +17,7 @@ export function settingsFromPipeline(pipeline: Pipeline): NonNullable<SettingsIn
     baseUrl: pipeline.service?.baseUrl,
     plan: pipeline.service?.plan,
     plansFile: pipeline.service?.plansFile,
-    // `sink.output` or `options.outputDir` (the schema refuses two different ones).
-    outputDir: (pipeline.sink as { output?: string }).output ?? pipeline.options.outputDir,
+    outputDir: namedOutput(pipeline),
     stateDir: pipeline.options.stateDir,
     format: pipeline.sink.type,
     since: typeof source.since === 'string' ? source.since : undefined,

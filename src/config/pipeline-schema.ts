@@ -72,6 +72,11 @@ export interface Pipeline {
   readonly options: PipelineOptions;
 }
 
+/** The output root a pipeline names: `sink.output` or `options.outputDir` (one setting; the schema refuses two different ones). */
+export function namedOutput(pipeline: Pick<Pipeline, 'sink' | 'options'>): string | undefined {
+  return (pipeline.sink as { output?: string }).output ?? pipeline.options.outputDir;
+}
+
 /**
  * What a pipeline author writes (YAML or TypeScript): defaults may be left out. The component
  * types narrow it to a registry's own configs (the shipped ones: definePipeline in index.ts).

@@ -42,10 +42,9 @@ export async function compactLake(outputDir: string, options: CompactLakeOptions
   const storage = options.storage ?? localStorage(outputDir);
   const reports: CompactionReport[] = [];
   // A Delta table's compaction is logged too (OPTIMIZE, dataChange false), in its file format.
-  for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset)) {
+  for await (const { dataset, format, delta, encoder } of lakeTables(storage, options.dataset, options.format)) {
     // Stopped (SIGTERM): the datasets compacted so far are committed; the rest wait for the next compact.
     if (options.ctx.signal.aborted) break;
-    if (options.format !== undefined && format !== options.format) continue;
     const manifest = await readManifest(storage, dataset, format);
     const sink = new PartitionedSink({
       outputDir,

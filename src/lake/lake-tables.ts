@@ -1,7 +1,7 @@
 /**
  * The tables of a lake a whole-lake command works on (`compact`, `repair`): every dataset with a
- * manifest, or the one `--dataset` names, each with whether it keeps a Delta log and the codec of
- * its files. A dataset name that is none is refused with the message that lists them.
+ * manifest, or the one `--dataset` names (and only those of one format, where a pipeline's sink
+ * names it), each with whether it keeps a Delta log and the codec of its files. A dataset name that is none is refused with the message that lists them.
  */
 import type { TableFormat } from './commit/manifest.js';
 import { manifestedTables, readManifest } from './commit/manifest.js';
@@ -20,10 +20,10 @@ export interface LakeTable {
 }
 
 /** One table at a time, each looked at only when the one before is done with (a stopped compact reads no further). */
-export async function* lakeTables(storage: LakeStorage, dataset?: string): AsyncGenerator<LakeTable> {
+export async function* lakeTables(storage: LakeStorage, dataset?: string, format?: TableFormat): AsyncGenerator<LakeTable> {
   if (dataset !== undefined && !isDataset(dataset)) datasetSpec(dataset); // throws the message that lists the datasets
   for (const table of await manifestedTables(storage)) {
-    if (dataset !== undefined && table.dataset !== dataset) continue;
+    if ((dataset !== undefined && table.dataset !== dataset) || (format !== undefined && table.format !== format)) continue;
     // A table whose log was lost is still one (its manifest records it): its files hold µs instants.
     const delta = table.format === 'parquet' && ((await hasDeltaLog(storage, table.dataset)) || (await readManifest(storage, table.dataset, table.format))?.table === 'delta');
     const encoder = await tableCodec(table.format, delta ? 'us' : 'ms');

@@ -14,7 +14,7 @@ import { checkRunOptions } from './check-run-options.js';
 import { outputOfStorage } from './output-of-storage.js';
 import { ConfigError, CoordinatorDownError, OutputClosedError, QuotelakeError, RejectedRecordError, StateConflictError } from '../core/errors.js';
 import { validatePipeline } from '../config/parse-pipeline.js';
-import type { ComponentConfig, Pipeline, PipelineInput, Registry } from '../config/pipeline-schema.js';
+import { namedOutput, type ComponentConfig, type Pipeline, type PipelineInput, type Registry } from '../config/pipeline-schema.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { savedCheckpoints } from './saved-checkpoints.js';
 import type { LastWords } from './last-words.js';
@@ -242,10 +242,9 @@ export async function runPipeline(input: Pipeline | PipelineInput, options: RunO
   const runId = options.runId ?? createRunId(new Date(clock.now()));
   // Every line of the run names it: the runId and the pipeline (stable fields of the JSON lines).
   const logger = withFields(options.logger ?? silentLogger, { runId, pipeline: pipeline.name });
-  // The pipeline names its output in `options.outputDir` or `sink.output` (one setting; its schema refuses two).
-  const namedOutput = options.outputDir ?? pipeline.options.outputDir ?? (pipeline.sink as { output?: string }).output;
+  const output = options.outputDir ?? namedOutput(pipeline);
   // A lake's storage given (openS3Lake) is the output: a different outputDir would be named but not written.
-  const outputDir = options.storage !== undefined && isRemote(options.storage) ? outputOfStorage(options.storage.root, namedOutput) : (namedOutput ?? 'output');
+  const outputDir = options.storage !== undefined && isRemote(options.storage) ? outputOfStorage(options.storage.root, output) : (output ?? 'output');
   const stateSetting = options.stateDir ?? pipeline.options.stateDir;
   const state = options.storage !== undefined ? stateLocationFor(options.storage, stateSetting) : stateFolder(stateSetting ?? stateDirFor(outputDir));
   const stateDir = state.where;

@@ -72,7 +72,6 @@ export function barBytesBound(series: MinuteSeries): number {
 export class MinutePages {
   /** Whole pages of closed bars, for a page asked again (the same series, end and count). */
   private readonly pages: Lru<number, Uint8Array>;
-  private readonly barBytes = new Map<number, number>();
   private readonly bar: MinuteBar = emptyMinuteBar();
   private starts = new Float64Array(512);
 
@@ -107,7 +106,7 @@ export class MinutePages {
     }
     // Written in place into a buffer the model's bounds make big enough (no copy afterwards);
     // should a bound ever fall short, the page is written again with room for any bar.
-    let out = Buffer.allocUnsafe(2 + n * this.maxBarBytes(series));
+    let out = Buffer.allocUnsafe(2 + n * barBytesBound(series));
     let end = this.writePage(out, series, n, closedEnd, nowMs);
     if (end > out.length) {
       out = Buffer.allocUnsafe(2 + n * MAX_BAR_BYTES);
@@ -135,14 +134,5 @@ export class MinutePages {
     }
     out[pos - 1] = CLOSE_BRACKET; // the last bar's comma closes the list
     return pos;
-  }
-
-  private maxBarBytes(series: MinuteSeries): number {
-    let bytes = this.barBytes.get(series.id);
-    if (bytes === undefined) {
-      bytes = barBytesBound(series);
-      this.barBytes.set(series.id, bytes);
-    }
-    return bytes;
   }
 }
